@@ -1,0 +1,47 @@
+// The embedded default: SQLite for records and metering, a Piscina pool for rendering. No other software.
+import type { Config } from '../config.js';
+import type { AccountStore } from '../domain/ports/account-store.js';
+import type { KeyStore } from '../domain/ports/key-store.js';
+import type { Renderer } from '../domain/ports/renderer.js';
+import type { UsageMeter } from '../domain/ports/usage-meter.js';
+import { RenderPool } from './render/render-pool.piscina.js';
+import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
+import { openDatabase } from './sqlite/database.js';
+import { SqliteKeyStore } from './sqlite/key-store.sqlite.js';
+import { SqliteUsageMeter } from './sqlite/usage-meter.sqlite.js';
+
+/** Everything the services need from the outside world, and the one way to release it. */
+export interface Adapters {
+  accounts: AccountStore;
+  keys: KeyStore;
+  meter: UsageMeter;
+  renderer: Renderer;
+  close(): Promise<void>;
+}
+
+export type StoreAdapters = Omit<Adapters, 'renderer'>;
+
+export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters {
+  const db = openDatabase(dataDir);
+  return {
+    accounts: new SqliteAccountStore(db),
+    keys: new SqliteKeyStore(db),
+    meter: new SqliteUsageMeter(db),
+    async close() {
+      db.close();
+    },
+  };
+}
+
+export function createEmbeddedAdapters(config: Pick<Config, 'dataDir' | 'renderThreads' | 'renderMaxQueue'>): Adapters {
+  const stores = createSqliteStores(config.dataDir);
+  const renderer = new RenderPool({ threads: config.renderThreads, maxQueue: config.renderMaxQueue });
+  return {
+    ...stores,
+    renderer,
+    async close() {
+      await renderer.close();
+      await stores.close();
+    },
+  };
+}

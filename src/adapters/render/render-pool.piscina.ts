@@ -1,0 +1,74 @@
+// Renderer adapter: a warm Piscina pool of render threads with a bounded queue.
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { ApiError } from '../../domain/errors.js';
+import type { Renderer } from '../../domain/ports/renderer.js';
+import type { RenderSpec } from '../../domain/render-options.js';
+import type { RenderTaskResult } from '../../../workers/render-thread.js';
+
+export interface RenderPoolOptions {
+  threads?: number;
+  /** Tasks allowed to wait for a thread; past it requests get 503 overloaded. */
+  maxQueue?: number;
+  /** Heap ceiling per thread, so one pathological render cannot take the process down. */
+  maxOldGenerationSizeMb?: number;
+}
+
+/** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
+function threadEntry(): { filename: string; execArgv: string[] } {
+  const here = fileURLToPath(import.meta.url);
+  const fromSource = here.endsWith('.ts');
+  const filename = fileURLToPath(new URL(`../../../workers/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
+}
+
+export class RenderPool implements Renderer {
+  readonly #pool: Piscina<RenderSpec, RenderTaskResult>;
+
+  constructor(options: RenderPoolOptions = {}) {
+    const threads = options.threads ?? Math.max(1, availableParallelism());
+    const { filename, execArgv } = threadEntry();
+    this.#pool = new Piscina({
+      filename,
+      execArgv,
+      minThreads: threads, // kept warm: a cold thread costs far more than a render
+      maxThreads: threads,
+      idleTimeout: Number.POSITIVE_INFINITY,
+      maxQueue: options.maxQueue ?? threads * 64,
+      resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256 },
+    });
+  }
+
+  async render(spec: RenderSpec): Promise<Uint8Array> {
+    let result: RenderTaskResult;
+    try {
+      result = await this.#pool.run(spec);
+    } catch (error) {
+      if (error instanceof Error && error.message === 'Task queue is at limit') {
+        throw new ApiError('overloaded', 'the render queue is full; retry shortly', { retryAfterSeconds: 1 });
+      }
+      throw error;
+    }
+    if (result.ok) return result.bytes;
+    if (result.reason === 'too_long') {
+      throw new ApiError('content_too_long', `the encoded content does not fit in a QR code at error correction ${spec.errorCorrection}: at most ${result.limit} bytes`, {
+        extensions: { limit: result.limit, errorCorrection: spec.errorCorrection },
+        fields: [{ field: 'content', detail: `at most ${result.limit} bytes at error correction ${spec.errorCorrection}` }],
+      });
+    }
+    throw new ApiError('invalid_request', `size must be at least ${result.minimumSize} px for this content and margin`, {
+      fields: [{ field: 'size', detail: `at least ${result.minimumSize} for this content and margin` }],
+      extensions: { minimumSize: result.minimumSize },
+    });
+  }
+
+  /** Pool gauges for /metrics and /readyz. */
+  stats(): { threads: number; queueSize: number; utilization: number } {
+    return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization };
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+}

@@ -1,0 +1,81 @@
+// Opens the embedded SQLite database (WAL) and brings its schema up to date, keyed on PRAGMA user_version.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+
+export type SqliteDatabase = Database.Database;
+
+/** Each entry moves the schema one version forward; never edit a shipped entry, append a new one. */
+const MIGRATIONS: string[] = [
+  `
+  CREATE TABLE accounts (
+    id TEXT PRIMARY KEY,
+    email TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    identity_provider TEXT NOT NULL,
+    identity_subject TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    UNIQUE (identity_provider, identity_subject)
+  );
+  CREATE INDEX accounts_by_email ON accounts (email);
+
+  CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    hint TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    last_used_at INTEGER,
+    revoked_at INTEGER
+  );
+  CREATE INDEX api_keys_by_account ON api_keys (account_id);
+
+  CREATE TABLE usage (
+    account_id TEXT NOT NULL,
+    period TEXT NOT NULL,
+    requests INTEGER NOT NULL DEFAULT 0,
+    qrs INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (account_id, period)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE qr_codes (
+    account_id TEXT NOT NULL,
+    period TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    type TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    generations INTEGER NOT NULL,
+    first_at INTEGER NOT NULL,
+    last_at INTEGER NOT NULL,
+    PRIMARY KEY (account_id, period, fingerprint)
+  ) WITHOUT ROWID;
+  CREATE INDEX qr_codes_by_recency ON qr_codes (account_id, period, last_at);
+  `,
+];
+
+export function migrate(db: SqliteDatabase): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}
+
+/** `:memory:` gives a private database (tests); otherwise the file `qr-manager.db` in `dataDir`. */
+export function openDatabase(dataDir: string | ':memory:'): SqliteDatabase {
+  let path = ':memory:';
+  if (dataDir !== ':memory:') {
+    mkdirSync(dataDir, { recursive: true });
+    path = join(dataDir, 'qr-manager.db');
+  }
+  const db = new Database(path);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL'); // WAL + NORMAL: durable across process crashes, fast commits
+  db.pragma('busy_timeout = 5000'); // other processes (the CLI, a second instance) may hold the write lock
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}

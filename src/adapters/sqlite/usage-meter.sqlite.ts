@@ -1,0 +1,98 @@
+// UsageMeter on SQLite: check-and-count in one IMMEDIATE transaction, exact under concurrency and across processes.
+import type { QrType } from '../../domain/content/types.js';
+import type { PeriodId } from '../../domain/period.js';
+import type { QrIdentity, QrRecord, Reservation, ReserveOutcome, Usage, UsageLimits, UsageMeter } from '../../domain/ports/usage-meter.js';
+import type { SqliteDatabase } from './database.js';
+
+interface QrRow {
+  fingerprint: string;
+  type: string;
+  payload: string;
+  generations: number;
+  first_at: number;
+  last_at: number;
+}
+
+export class SqliteUsageMeter implements UsageMeter {
+  readonly #reserve;
+  readonly #refund;
+  readonly #usage;
+  readonly #qrs;
+
+  constructor(db: SqliteDatabase) {
+    const usage = db.prepare<[string, PeriodId], Usage>('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?');
+    const qrExists = db.prepare<[string, PeriodId, string], { one: number }>(
+      'SELECT 1 AS one FROM qr_codes WHERE account_id = ? AND period = ? AND fingerprint = ?',
+    );
+    const countUsage = db.prepare<[{ account: string; period: PeriodId; newQrs: number }], unknown>(
+      `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, 1, @newQrs)
+       ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + 1, qrs = qrs + @newQrs`,
+    );
+    const countQr = db.prepare<[{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number }], unknown>(
+      `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
+       VALUES (@account, @period, @fingerprint, @type, @payload, 1, @at, @at)
+       ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + 1, last_at = max(last_at, @at)`,
+    );
+    const uncountQr = db.prepare<[string, PeriodId, string], { generations: number }>(
+      'UPDATE qr_codes SET generations = generations - 1 WHERE account_id = ? AND period = ? AND fingerprint = ? RETURNING generations',
+    );
+    const dropQr = db.prepare<[string, PeriodId, string], unknown>(
+      'DELETE FROM qr_codes WHERE account_id = ? AND period = ? AND fingerprint = ? AND generations <= 0',
+    );
+    const uncountUsage = db.prepare<[{ account: string; period: PeriodId; goneQrs: number }], unknown>(
+      'UPDATE usage SET requests = max(requests - 1, 0), qrs = max(qrs - @goneQrs, 0) WHERE account_id = @account AND period = @period',
+    );
+    this.#usage = usage;
+    this.#qrs = db.prepare<[string, PeriodId, number], QrRow>(
+      `SELECT fingerprint, type, payload, generations, first_at, last_at FROM qr_codes
+       WHERE account_id = ? AND period = ? ORDER BY last_at DESC LIMIT ?`,
+    );
+
+    this.#reserve = db.transaction(
+      (accountId: string, period: PeriodId, qr: QrIdentity, limits: UsageLimits, at: number): ReserveOutcome => {
+        const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
+        if (current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current };
+        const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
+        if (isNewQr && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current };
+        countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
+        countQr.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at });
+        return {
+          ok: true,
+          reservation: { accountId, period, fingerprint: qr.fingerprint },
+          usage: { requests: current.requests + 1, qrs: current.qrs + (isNewQr ? 1 : 0) },
+        };
+      },
+    );
+    this.#refund = db.transaction((reservation: Reservation) => {
+      const { accountId, period, fingerprint } = reservation;
+      const left = uncountQr.get(accountId, period, fingerprint);
+      const qrGone = left !== undefined && left.generations <= 0;
+      if (qrGone) dropQr.run(accountId, period, fingerprint);
+      uncountUsage.run({ account: accountId, period, goneQrs: qrGone ? 1 : 0 });
+    });
+  }
+
+  async reserve(input: { accountId: string; period: PeriodId; qr: QrIdentity; limits: UsageLimits; at: Date }): Promise<ReserveOutcome> {
+    // IMMEDIATE: the write lock is taken before the read, so separate processes cannot interleave check and count.
+    return this.#reserve.immediate(input.accountId, input.period, input.qr, input.limits, input.at.getTime());
+  }
+
+  async refund(reservation: Reservation): Promise<void> {
+    this.#refund.immediate(reservation);
+  }
+
+  async usage(accountId: string, period: PeriodId): Promise<Usage> {
+    return this.#usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
+  }
+
+  async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
+    return this.#qrs.all(accountId, period, limit).map((row) => ({
+      fingerprint: row.fingerprint,
+      type: row.type as QrType,
+      payload: row.payload,
+      generations: row.generations,
+      firstAt: new Date(row.first_at),
+      lastAt: new Date(row.last_at),
+    }));
+  }
+}

@@ -1,0 +1,73 @@
+// buildApp: the whole HTTP service as a Fastify instance that is not listening (server.ts listens).
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createEmbeddedAdapters, type Adapters } from './adapters/embedded.js';
+import type { Config } from './config.js';
+import apiKeyAuth from './http/api/v1/api-key-auth.js';
+import { generateRoute } from './http/api/v1/generate.route.js';
+import problemDetails from './http/plugins/problem-details.js';
+import requestLog from './http/plugins/request-log.js';
+import { LastUsedBuffer } from './services/last-used-buffer.js';
+
+export interface BuildAppOptions {
+  /** Adapters made by the caller stay the caller's to close; otherwise the app makes and closes its own. */
+  adapters?: Adapters;
+  clock?: () => Date;
+  /** Where log lines go (tests capture them); defaults to stdout. */
+  logStream?: NodeJS.WritableStream;
+  lastUsedFlushMs?: number;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    disableRequestLogging: true, // request-log writes one line per request instead of two
+    bodyLimit: config.bodyLimitBytes,
+    // A caller's X-Request-Id is kept when it is safe to echo; otherwise we make one.
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const clock = options.clock ?? (() => new Date());
+  const adapters = options.adapters ?? createEmbeddedAdapters(config);
+  const lastUsed = new LastUsedBuffer(adapters.keys);
+  const flushTimer = setInterval(() => {
+    lastUsed.flush().catch((err: unknown) => app.log.warn({ err }, 'last-used flush failed'));
+  }, options.lastUsedFlushMs ?? 5_000);
+  flushTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(flushTimer);
+    await lastUsed.flush().catch((err: unknown) => app.log.warn({ err }, 'last-used flush failed'));
+    if (!options.adapters) await adapters.close();
+  });
+
+  await app.register(problemDetails);
+  await app.register(requestLog);
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+
+  // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
+  await app.register(
+    async (api) => {
+      api.removeContentTypeParser('text/plain');
+      await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
+      await api.register(generateRoute, { meter: adapters.meter, renderer: adapters.renderer, clock, lastUsed });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  return app;
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+// qrm: the operator's admin command — accounts, plans, keys and usage, on the same configuration as the server.
+import { parseArgs } from 'node:util';
+import { createSqliteStores, type StoreAdapters } from './adapters/embedded.js';
+import { ConfigError, loadConfig } from './config.js';
+import { ApiError } from './domain/errors.js';
+import { isPlanId, PLAN_IDS, type PlanId } from './domain/plan-catalogue.js';
+import type { Account } from './domain/ports/account-store.js';
+import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from './services/accounts.js';
+import { issueKey, listKeys, revokeKey } from './services/api-keys.js';
+
+const USAGE = `usage: qrm <command> [options]
+
+  accounts create --email E [--plan free|pro|business]   create an account (idempotent)
+  accounts plan   --email E --plan P                      change an account's plan
+  keys create     --email E [--name N]                    create a key; prints the secret alone on stdout
+  keys list       --email E                               list keys (hint, created, last used, status)
+  keys revoke     --email E --id KEY_ID                   revoke a key at once
+  usage           --email E                               this month's requests and QRs against the plan
+
+  --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
+  --json prints machine-readable output.`;
+
+class UsageError extends Error {}
+
+function planOption(value: string | undefined, fallback?: PlanId): PlanId {
+  if (value === undefined && fallback) return fallback;
+  if (value === undefined || !isPlanId(value)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')}`);
+  return value;
+}
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw new UsageError(`${flag} is required`);
+  return value;
+}
+
+async function run(argv: string[], out: (line: string) => void): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      account: { type: 'string' },
+      plan: { type: 'string' },
+      name: { type: 'string' },
+      id: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const command = positionals.join(' ');
+  if (values.help || command === '') {
+    out(USAGE);
+    return;
+  }
+  const config = loadConfig(process.env);
+  const stores: StoreAdapters = createSqliteStores(config.dataDir);
+  const clock = () => new Date();
+  const deps = { ...stores, keyPepper: config.keyPepper, clock };
+  const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
+
+  const target = async (): Promise<Account> => {
+    if (values.account) {
+      const account = await stores.accounts.findById(values.account);
+      if (!account) throw new ApiError('not_found', `no account ${values.account}`);
+      return account;
+    }
+    return findAccountByEmail(deps, required(values.email, '--email'));
+  };
+
+  try {
+    switch (command) {
+      case 'accounts create': {
+        const account = await createLocalAccount(deps, required(values.email, '--email'), planOption(values.plan, 'free'));
+        print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
+        return;
+      }
+      case 'accounts plan': {
+        const account = await changePlan(deps, (await target()).id, planOption(values.plan));
+        print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
+        return;
+      }
+      case 'keys create': {
+        const issued = await issueKey(deps, (await target()).id, values.name);
+        // The secret alone on stdout, so `KEY=$(qrm keys create ...)` works; the rest goes to stderr.
+        out(values.json ? JSON.stringify({ secret: issued.secret, key: issued.key }) : issued.secret);
+        if (!values.json) process.stderr.write(`created key ${issued.key.id} (${issued.key.hint}); the secret is shown only this once\n`);
+        return;
+      }
+      case 'keys list': {
+        const keys = await listKeys(deps, (await target()).id);
+        const lines = keys.map(
+          (k) =>
+            `${k.id}  ${k.hint}  ${k.revokedAt ? 'revoked' : 'active '}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
+        );
+        print(lines.join('\n') || '(no keys)', keys);
+        return;
+      }
+      case 'keys revoke': {
+        const key = await revokeKey(deps, (await target()).id, required(values.id, '--id'));
+        print(`revoked ${key.id} (${key.hint}) at ${key.revokedAt?.toISOString()}`, key);
+        return;
+      }
+      case 'usage': {
+        const account = await target();
+        const report = await usageReport({ meter: stores.meter, clock }, account);
+        const q = report.quota;
+        print(
+          `${account.email} plan=${account.plan} period=${report.period}\n` +
+            `requests ${report.requests}/${q.requestLimit}  QRs ${report.qrs}/${q.qrLimit}  resets ${q.resetAt.toISOString()}`,
+          report,
+        );
+        return;
+      }
+      default:
+        throw new UsageError(`unknown command '${command}'`);
+    }
+  } finally {
+    await stores.close();
+  }
+}
+
+run(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
+  if (error instanceof UsageError) process.stderr.write(`qrm: ${error.message}\n\n${USAGE}\n`);
+  else if (error instanceof ApiError || error instanceof ConfigError) process.stderr.write(`qrm: ${error.message}\n`);
+  else process.stderr.write(`qrm: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,84 @@
+// The error table: every error the API can answer, with its stable code, HTTP status and title.
+import type { QuotaState } from './quota.js';
+
+/** One failing input field, reported in problem+json `errors`. */
+export interface FieldProblem {
+  /** Dotted path of the field in the request body, e.g. `content.ssid`. */
+  field: string;
+  /** What rule the value broke, in words a developer can act on. */
+  detail: string;
+}
+
+const ERROR_TABLE = {
+  invalid_request: { status: 400, title: 'Invalid request' },
+  unsupported_type: { status: 400, title: 'Unsupported content type' },
+  unsupported_format: { status: 400, title: 'Unsupported output format' },
+  invalid_content: { status: 400, title: 'Invalid content for this type' },
+  missing_api_key: { status: 401, title: 'Missing API key' },
+  invalid_api_key: { status: 401, title: 'Invalid API key' },
+  unauthorized: { status: 401, title: 'Sign-in required' },
+  plan_upgrade_required: { status: 403, title: 'Plan upgrade required' },
+  forbidden: { status: 403, title: 'Forbidden' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  key_limit_reached: { status: 409, title: 'Active key limit reached' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  content_too_long: { status: 422, title: 'Content too long for a QR code' },
+  quota_exceeded: { status: 429, title: 'Monthly request quota exceeded' },
+  qr_quota_exceeded: { status: 429, title: 'Monthly QR quota exceeded' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  overloaded: { status: 503, title: 'Service overloaded' },
+  unavailable: { status: 503, title: 'Service unavailable' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
+
+export function errorStatus(code: ErrorCode): number {
+  return ERROR_TABLE[code].status;
+}
+
+export function errorTitle(code: ErrorCode): string {
+  return ERROR_TABLE[code].title;
+}
+
+export interface ApiErrorOptions {
+  fields?: FieldProblem[];
+  /** Seconds until retrying can succeed; becomes the Retry-After header. */
+  retryAfterSeconds?: number;
+  /** Quota at the time of the error, for the quota headers of a 429. */
+  quota?: QuotaState;
+  /** Extra machine-readable members merged into the problem document (e.g. `limit`). */
+  extensions?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+/** The one error type the core throws; the HTTP layer turns it into application/problem+json. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly title: string;
+  readonly fields: FieldProblem[] | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly extensions: Record<string, unknown> | undefined;
+  readonly quota: ApiErrorOptions['quota'];
+
+  constructor(code: ErrorCode, detail: string, options: ApiErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_TABLE[code].status;
+    this.title = ERROR_TABLE[code].title;
+    this.fields = options.fields;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.extensions = options.extensions;
+    this.quota = options.quota;
+  }
+}
+
+/** Shorthand for a 400 invalid_content naming the failing field. */
+export function invalidContent(field: string, detail: string): ApiError {
+  return new ApiError('invalid_content', `${field}: ${detail}`, { fields: [{ field, detail }] });
+}

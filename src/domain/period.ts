@@ -1,0 +1,25 @@
+// Usage periods: calendar months in UTC, named `YYYY-MM`.
+
+export type PeriodId = string;
+
+export function periodOf(at: Date): PeriodId {
+  return `${at.getUTCFullYear()}-${String(at.getUTCMonth() + 1).padStart(2, '0')}`;
+}
+
+export function periodStart(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), 1));
+}
+
+/** The instant the period containing `at` ends and the next one begins. */
+export function periodEnd(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
+}
+
+/** Whole seconds from `at` until the quota resets (at least 1, so Retry-After is never 0). */
+export function secondsUntilReset(at: Date): number {
+  return Math.max(1, Math.ceil((periodEnd(at).getTime() - at.getTime()) / 1000));
+}
+
+export function previousPeriod(at: Date): PeriodId {
+  return periodOf(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)));
+}

@@ -1,0 +1,13 @@
+// Port: turns a render spec into image bytes.
+import type { RenderSpec } from '../render-options.js';
+
+/**
+ * Contract: the returned bytes decode (with any standard QR reader) to exactly `spec.payload`.
+ * Throws ApiError `content_too_long` (with the byte limit) when the payload does not fit a QR code
+ * at the requested error correction, `invalid_request` when `size` is too small for the code, and
+ * `overloaded` when the render queue is full.
+ */
+export interface Renderer {
+  render(spec: RenderSpec): Promise<Uint8Array>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,89 @@
+// Rendering options: defaults, colour parsing and the contrast rule that keeps codes scannable.
+import { ApiError } from './errors.js';
+import type { OutputFormat } from './plan-catalogue.js';
+
+export const ERROR_CORRECTION_LEVELS = ['L', 'M', 'Q', 'H'] as const;
+export type ErrorCorrectionLevel = (typeof ERROR_CORRECTION_LEVELS)[number];
+
+export const SIZE_LIMITS = { min: 64, max: 2048, default: 512 } as const;
+export const MARGIN_LIMITS = { min: 0, max: 16, default: 4 } as const;
+export const DEFAULT_DARK = '#000000';
+export const DEFAULT_LIGHT = '#ffffff';
+/** WCAG contrast ratio below which phone cameras start failing to separate modules. */
+export const MIN_CONTRAST_RATIO = 3;
+
+/** Everything the renderer needs, canonical (lowercase #rrggbbaa colours), so equal requests compare equal. */
+export interface RenderSpec {
+  payload: string;
+  format: OutputFormat;
+  size: number;
+  margin: number;
+  errorCorrection: ErrorCorrectionLevel;
+  darkColor: string;
+  lightColor: string;
+}
+
+export interface Rgba {
+  r: number;
+  g: number;
+  b: number;
+  a: number;
+}
+
+export const HEX_COLOUR = /^#[0-9a-fA-F]{6}([0-9a-fA-F]{2})?$/;
+
+/** `#RRGGBB` or `#RRGGBBAA` → canonical lowercase `#rrggbbaa`. */
+export function canonicalColour(hex: string): string {
+  const lower = hex.toLowerCase();
+  return lower.length === 7 ? `${lower}ff` : lower;
+}
+
+export function parseColour(canonical: string): Rgba {
+  return {
+    r: parseInt(canonical.slice(1, 3), 16),
+    g: parseInt(canonical.slice(3, 5), 16),
+    b: parseInt(canonical.slice(5, 7), 16),
+    a: parseInt(canonical.slice(7, 9), 16),
+  };
+}
+
+function relativeLuminance({ r, g, b }: Rgba): number {
+  const channel = (v: number) => {
+    const s = v / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+}
+
+/** Composites a colour over white, as a printed or on-screen code is most often seen. */
+function overWhite(c: Rgba): Rgba {
+  const alpha = c.a / 255;
+  const mix = (v: number) => Math.round(v * alpha + 255 * (1 - alpha));
+  return { r: mix(c.r), g: mix(c.g), b: mix(c.b), a: 255 };
+}
+
+export function contrastRatio(a: Rgba, b: Rgba): number {
+  const la = relativeLuminance(overWhite(a));
+  const lb = relativeLuminance(overWhite(b));
+  return (Math.max(la, lb) + 0.05) / (Math.min(la, lb) + 0.05);
+}
+
+/**
+ * Rejects colour pairs a scanner cannot read: too little contrast, or dark modules lighter than
+ * the background (inverted codes are read by few scanners).
+ */
+export function assertScannableColours(darkColor: string, lightColor: string): void {
+  const dark = parseColour(darkColor);
+  const light = parseColour(lightColor);
+  const ratio = contrastRatio(dark, light);
+  if (ratio < MIN_CONTRAST_RATIO) {
+    throw new ApiError('invalid_request', `darkColor and lightColor contrast ${ratio.toFixed(2)}:1, below the ${MIN_CONTRAST_RATIO}:1 a scanner needs`, {
+      fields: [{ field: 'darkColor', detail: `contrast with lightColor must be at least ${MIN_CONTRAST_RATIO}:1` }],
+    });
+  }
+  if (relativeLuminance(overWhite(dark)) > relativeLuminance(overWhite(light))) {
+    throw new ApiError('invalid_request', 'darkColor must be darker than lightColor: most scanners cannot read inverted codes', {
+      fields: [{ field: 'darkColor', detail: 'must be darker than lightColor' }],
+    });
+  }
+}

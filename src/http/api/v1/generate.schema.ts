@@ -1,0 +1,22 @@
+// Schemas of the generation endpoint: the request body as validated, documented in OpenAPI from the same source.
+import { z } from 'zod';
+import { QR_TYPES } from '../../../domain/content/types.js';
+import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
+import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
+
+const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
+
+export const GenerateBody = z.strictObject({
+  content: z
+    .union([z.string(), z.record(z.string(), z.unknown())])
+    .describe('What to encode: a string for every type, or for wifi, vcard, pix, whatsapp, email and sms an object of named fields.'),
+  type: z.enum(QR_TYPES).describe('The kind of content.'),
+  outputFormat: z.enum(OUTPUT_FORMATS).describe('Image format of the response; svg needs a paid plan.'),
+  size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
+  margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
+  errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
+  darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
+  lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+});
+
+export type GenerateBody = z.infer<typeof GenerateBody>;

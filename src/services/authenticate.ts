@@ -1,0 +1,20 @@
+// Use case: resolve the X-API-Key header to the caller's credential, or refuse with 401.
+import { hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
+import { ApiError } from '../domain/errors.js';
+import type { Credential, KeyStore } from '../domain/ports/key-store.js';
+
+export interface AuthenticateDeps {
+  keys: KeyStore;
+  keyPepper: string | undefined;
+}
+
+export async function authenticate(deps: AuthenticateDeps, presented: string | undefined): Promise<Credential> {
+  if (presented === undefined || presented === '') {
+    throw new ApiError('missing_api_key', 'send your API key in the X-API-Key header; create one in the developer portal or with `qrm keys create`');
+  }
+  // The checksum rejects typos and junk before any store lookup.
+  if (!isWellFormedApiKey(presented)) throw new ApiError('invalid_api_key', 'the API key is malformed (wrong prefix, length or checksum)');
+  const credential = await deps.keys.findActiveCredential(hashApiKey(presented, deps.keyPepper));
+  if (!credential) throw new ApiError('invalid_api_key', 'the API key is unknown or has been revoked');
+  return credential;
+}

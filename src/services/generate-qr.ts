@@ -1,0 +1,117 @@
+// Use case: generate one QR image for an authenticated caller — plan check, content, metering, render.
+import { createHash } from 'node:crypto';
+import { encodeContent, type QrType } from '../domain/content/index.js';
+import { ApiError } from '../domain/errors.js';
+import { periodOf } from '../domain/period.js';
+import { cheapestPlanWithFormat, planAllowsFormat, planById, type OutputFormat } from '../domain/plan-catalogue.js';
+import type { Credential } from '../domain/ports/key-store.js';
+import type { Renderer } from '../domain/ports/renderer.js';
+import type { UsageMeter } from '../domain/ports/usage-meter.js';
+import { quotaState, type QuotaState } from '../domain/quota.js';
+import {
+  assertScannableColours,
+  canonicalColour,
+  DEFAULT_DARK,
+  DEFAULT_LIGHT,
+  MARGIN_LIMITS,
+  SIZE_LIMITS,
+  type ErrorCorrectionLevel,
+  type RenderSpec,
+} from '../domain/render-options.js';
+import { RENDER_VERSION } from '../render/render-image.js';
+
+export interface GenerateQrDeps {
+  meter: UsageMeter;
+  renderer: Renderer;
+  clock: () => Date;
+}
+
+/** The request body after schema validation (shapes checked, content not yet). */
+export interface GenerateQrInput {
+  content: unknown;
+  type: QrType;
+  outputFormat: OutputFormat;
+  size?: number | undefined;
+  margin?: number | undefined;
+  errorCorrection?: ErrorCorrectionLevel | undefined;
+  darkColor?: string | undefined;
+  lightColor?: string | undefined;
+}
+
+export interface GeneratedQr {
+  bytes: Uint8Array;
+  format: OutputFormat;
+  /** Strong validator: equal for byte-identical images. */
+  etag: string;
+  quota: QuotaState;
+}
+
+export const CONTENT_TYPES: Record<OutputFormat, string> = {
+  png: 'image/png',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+};
+
+export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpec {
+  const darkColor = canonicalColour(input.darkColor ?? DEFAULT_DARK);
+  const lightColor = canonicalColour(input.lightColor ?? DEFAULT_LIGHT);
+  assertScannableColours(darkColor, lightColor);
+  return {
+    payload,
+    format: input.outputFormat,
+    size: input.size ?? SIZE_LIMITS.default,
+    margin: input.margin ?? MARGIN_LIMITS.default,
+    errorCorrection: input.errorCorrection ?? 'M',
+    darkColor,
+    lightColor,
+  };
+}
+
+/** Rendering is deterministic, so a hash of the canonical spec names the exact bytes. */
+export function etagOf(spec: RenderSpec): string {
+  const canonical = JSON.stringify([RENDER_VERSION, spec.format, spec.size, spec.margin, spec.errorCorrection, spec.darkColor, spec.lightColor, spec.payload]);
+  return `"${createHash('sha256').update(canonical).digest('base64url').slice(0, 27)}"`;
+}
+
+/** One distinct code per (type, payload): the unit the monthly QR quota counts. */
+export function qrFingerprint(type: QrType, payload: string): string {
+  return createHash('sha256').update(type).update('\u0000').update(payload).digest('hex');
+}
+
+export async function generateQr(deps: GenerateQrDeps, caller: Credential, input: GenerateQrInput): Promise<GeneratedQr> {
+  const plan = planById(caller.plan);
+  if (!planAllowsFormat(plan, input.outputFormat)) {
+    const upgrade = cheapestPlanWithFormat(input.outputFormat);
+    throw new ApiError('plan_upgrade_required', `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`, {
+      extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
+    });
+  }
+  const payload = encodeContent(input.type, input.content);
+  const spec = renderSpecOf(input, payload);
+
+  const now = deps.clock();
+  const outcome = await deps.meter.reserve({
+    accountId: caller.accountId,
+    period: periodOf(now),
+    qr: { fingerprint: qrFingerprint(input.type, payload), type: input.type, payload },
+    limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
+    at: now,
+  });
+  const quota = quotaState(plan, outcome.usage, now);
+  if (!outcome.ok) {
+    const detail =
+      outcome.reason === 'quota_exceeded'
+        ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ${quota.resetAt.toISOString()}`
+        : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`;
+    throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota });
+  }
+
+  try {
+    const bytes = await deps.renderer.render(spec);
+    return { bytes, format: spec.format, etag: etagOf(spec), quota };
+  } catch (error) {
+    // Only successful generations count: give the reservation back, then report the failure.
+    await deps.meter.refund(outcome.reservation);
+    throw error;
+  }
+}
