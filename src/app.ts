@@ -1,6 +1,6 @@
 // buildApp: the whole HTTP service as a Fastify instance that is not listening (server.ts listens).
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createEmbeddedAdapters, type Adapters } from './adapters/embedded.js';
 import type { Config } from './config.js';
@@ -28,7 +28,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], censor: '[redacted]' },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    disableRequestLogging: true, // request-log writes one line per request instead of two
+    logController: new LogController({ disableRequestLogging: true }), // request-log writes one line per request instead of two
     bodyLimit: config.bodyLimitBytes,
     // A caller's X-Request-Id is kept when it is safe to echo; otherwise we make one.
     genReqId: (req) => {

@@ -8,6 +8,7 @@ import { RenderPool } from './render/render-pool.piscina.js';
 import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
 import { openDatabase } from './sqlite/database.js';
 import { SqliteKeyStore } from './sqlite/key-store.sqlite.js';
+import { unavailableOnFailure } from './sqlite/unavailable-on-failure.js';
 import { SqliteUsageMeter } from './sqlite/usage-meter.sqlite.js';
 
 /** Everything the services need from the outside world, and the one way to release it. */
@@ -24,9 +25,9 @@ export type StoreAdapters = Omit<Adapters, 'renderer'>;
 export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters {
   const db = openDatabase(dataDir);
   return {
-    accounts: new SqliteAccountStore(db),
-    keys: new SqliteKeyStore(db),
-    meter: new SqliteUsageMeter(db),
+    accounts: unavailableOnFailure(new SqliteAccountStore(db)),
+    keys: unavailableOnFailure(new SqliteKeyStore(db)),
+    meter: unavailableOnFailure(new SqliteUsageMeter(db)),
     async close() {
       db.close();
     },

@@ -7,6 +7,9 @@ import type { Renderer } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderTaskResult } from '../../../workers/render-thread.js';
 
+// Piscina signals a full queue only through these messages (its Errors table).
+const QUEUE_FULL_MESSAGES = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
+
 export interface RenderPoolOptions {
   threads?: number;
   /** Tasks allowed to wait for a thread; past it requests get 503 overloaded. */
@@ -45,7 +48,7 @@ export class RenderPool implements Renderer {
     try {
       result = await this.#pool.run(spec);
     } catch (error) {
-      if (error instanceof Error && error.message === 'Task queue is at limit') {
+      if (error instanceof Error && QUEUE_FULL_MESSAGES.has(error.message)) {
         throw new ApiError('overloaded', 'the render queue is full; retry shortly', { retryAfterSeconds: 1 });
       }
       throw error;

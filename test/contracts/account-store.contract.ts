@@ -1,0 +1,49 @@
+// Contract suite for the AccountStore port: every adapter runs these same cases.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { AccountStore } from '../../src/domain/ports/account-store.js';
+
+export function accountStoreContract(adapterName: string, makeStore: () => Promise<AccountStore> | AccountStore): void {
+  describe(`AccountStore contract: ${adapterName}`, () => {
+    const unique = () => `u-${randomUUID()}`;
+
+    it('creates an account and finds it by id, identity and e-mail', async () => {
+      const store = await makeStore();
+      const subject = unique();
+      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'google', subject }, createdAt: new Date() });
+      expect(await store.findById(created.id)).toEqual(created);
+      expect(await store.findByIdentity({ provider: 'google', subject })).toEqual(created);
+      expect(await store.findByEmail(`${subject}@example.com`)).toEqual([created]);
+    });
+
+    it('makes one account per identity, even when created twice at once', async () => {
+      const store = await makeStore();
+      const identity = { provider: 'microsoft' as const, subject: `tid:${unique()}` };
+      const [a, b] = await Promise.all([
+        store.create({ email: 'same@example.com', plan: 'free', identity, createdAt: new Date() }),
+        store.create({ email: 'same@example.com', plan: 'pro', identity, createdAt: new Date() }),
+      ]);
+      expect(a.id).toBe(b.id);
+      expect(a.plan).toBe(b.plan);
+    });
+
+    it('keeps accounts of different identities apart even when they share an e-mail', async () => {
+      const store = await makeStore();
+      const email = `${unique()}@example.com`;
+      const google = await store.create({ email, plan: 'free', identity: { provider: 'google', subject: unique() }, createdAt: new Date(1000) });
+      const microsoft = await store.create({ email, plan: 'free', identity: { provider: 'microsoft', subject: unique() }, createdAt: new Date(2000) });
+      expect(google.id).not.toBe(microsoft.id);
+      expect((await store.findByEmail(email)).map((a) => a.id)).toEqual([google.id, microsoft.id]);
+    });
+
+    it('changes the plan, and reports a missing account as undefined', async () => {
+      const store = await makeStore();
+      const subject = unique();
+      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'local', subject }, createdAt: new Date() });
+      expect((await store.setPlan(created.id, 'business'))?.plan).toBe('business');
+      expect((await store.findById(created.id))?.plan).toBe('business');
+      expect(await store.setPlan('acc_missing', 'pro')).toBeUndefined();
+      expect(await store.findById('acc_missing')).toBeUndefined();
+    });
+  });
+}
