@@ -1,27 +1,32 @@
 // Content registry: picks the encoder for a type and turns request content into the QR payload.
-import { ApiError } from '../errors.js';
+import { emailContent } from './email.js';
+import { pixContent } from './pix.js';
+import { smsContent } from './sms.js';
 import { textContent } from './text.js';
 import type { ContentEncoder, QrType } from './types.js';
 import { urlContent } from './url.js';
+import { vcardContent } from './vcard.js';
+import { whatsappContent } from './whatsapp.js';
+import { wifiContent } from './wifi.js';
 
 export { QR_TYPES, type QrType, type ContentEncoder } from './types.js';
 
-const ENCODERS: Partial<Record<QrType, ContentEncoder>> = {
+const ENCODERS: Record<QrType, ContentEncoder> = {
   url: urlContent,
   text: textContent,
+  wifi: wifiContent,
+  vcard: vcardContent,
+  pix: pixContent,
+  whatsapp: whatsappContent,
+  email: emailContent,
+  sms: smsContent,
 };
 
-export function contentEncoderFor(type: QrType): ContentEncoder | undefined {
+export function contentEncoderFor(type: QrType): ContentEncoder {
   return ENCODERS[type];
 }
 
 /** The exact text the QR code for this request will hold. */
 export function encodeContent(type: QrType, content: unknown): string {
-  const encoder = ENCODERS[type];
-  if (!encoder) {
-    throw new ApiError('unsupported_type', `type '${type}' is part of the API but not available on this server yet`, {
-      fields: [{ field: 'type', detail: 'not available yet' }],
-    });
-  }
-  return encoder.encode(content);
+  return ENCODERS[type].encode(content);
 }
