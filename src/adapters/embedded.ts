@@ -17,10 +17,19 @@ export interface Adapters {
   keys: KeyStore;
   meter: UsageMeter;
   renderer: Renderer;
+  /** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
+  probes: Record<string, () => Promise<void>>;
   close(): Promise<void>;
 }
 
 export type StoreAdapters = Omit<Adapters, 'renderer'>;
+
+/** Probe for a render pool: a one-module render proves a thread is up and answering. */
+export function rendererProbe(renderer: Renderer): () => Promise<void> {
+  return async () => {
+    await renderer.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
+  };
+}
 
 export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters {
   const db = openDatabase(dataDir);
@@ -28,6 +37,11 @@ export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters 
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
     keys: unavailableOnFailure(new SqliteKeyStore(db)),
     meter: unavailableOnFailure(new SqliteUsageMeter(db)),
+    probes: {
+      sqlite: async () => {
+        db.prepare('SELECT 1').get();
+      },
+    },
     async close() {
       db.close();
     },
@@ -40,6 +54,7 @@ export function createEmbeddedAdapters(config: Pick<Config, 'dataDir' | 'renderT
   return {
     ...stores,
     renderer,
+    probes: { ...stores.probes, renderer: rendererProbe(renderer) },
     async close() {
       await renderer.close();
       await stores.close();

@@ -1,7 +1,7 @@
 // Builds the app for HTTP tests: real SQLite (in memory or on disk) and a real render pool, plus account/key helpers.
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { createSqliteStores, type Adapters, type StoreAdapters } from '../../src/adapters/embedded.js';
+import { createSqliteStores, rendererProbe, type Adapters, type StoreAdapters } from '../../src/adapters/embedded.js';
 import { RenderPool, type RenderPoolOptions } from '../../src/adapters/render/render-pool.piscina.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -35,7 +35,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
   const stores = createSqliteStores(options.dataDir ?? ':memory:');
   const renderer = options.renderer ?? new RenderPool({ threads: 1, ...options.pool });
-  const adapters: Adapters = { ...stores, renderer, close: async () => {} };
+  const adapters: Adapters = { ...stores, renderer, probes: { ...stores.probes, renderer: rendererProbe(renderer) }, close: async () => {} };
   const clock = { now: options.now ?? new Date() };
   const logs: string[] = [];
   const logStream = new Writable({
