@@ -3,11 +3,17 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createEmbeddedAdapters, type Adapters } from './adapters/embedded.js';
+import { TimedRenderer } from './adapters/render/timed-renderer.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
+import apiDocs from './http/plugins/api-docs.js';
+import health from './http/plugins/health.js';
+import metrics from './http/plugins/metrics.js';
+import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
+import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
@@ -35,7 +41,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    return503OnClosing: true,
+    return503OnClosing: false, // shutdown-guard answers those requests with problem+json instead
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -56,15 +62,21 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(problemDetails);
   await app.register(requestLog);
+  const lifecycle = new Lifecycle();
+  await app.register(shutdownGuard, { lifecycle });
+  await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
+  await app.register(metrics, { rendererStats: () => adapters.renderer.stats?.(), token: config.metricsToken });
+  await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
+  await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  const renderer = new TimedRenderer(adapters.renderer, (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds));
 
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
-      await api.register(generateRoute, { meter: adapters.meter, renderer: adapters.renderer, clock, lastUsed });
+      await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
     },
     { prefix: '/api/v1' },
   );

@@ -24,6 +24,10 @@ const EnvSchema = z.object({
   RENDER_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(65_536).default(0),
 });
 
 export interface OidcProviderConfig {
@@ -48,6 +52,12 @@ export interface Config {
   renderMaxQueue: number | undefined;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
+  shutdownDrainMs: number;
+  metricsToken: string | undefined;
+  /** Load-shedding thresholds; 0 disables a check. */
+  maxEventLoopDelayMs: number;
+  maxHeapUsedBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -90,5 +100,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     renderMaxQueue: e.RENDER_MAX_QUEUE,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    metricsToken: e.METRICS_TOKEN,
+    maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
+    maxHeapUsedBytes: e.MAX_HEAP_USED_MB * 1024 * 1024,
   };
 }

@@ -19,14 +19,17 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down: no new connections, finishing in-flight requests');
+    app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'shutting down: draining, then no new connections, finishing in-flight requests');
     // A hung dependency must not keep the process alive past the deadline.
     const deadline = setTimeout(() => {
       app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting');
       process.exit(1);
     }, config.shutdownTimeoutMs);
     deadline.unref();
-    app.close().then(
+    // Drain first: requests already on the wire are read and answered, and /readyz turns 503 so balancers move on.
+    app.lifecycle.phase = 'draining';
+    const drained = new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+    drained.then(() => app.close()).then(
       () => {
         app.log.info('shutdown complete');
         process.exit(0);

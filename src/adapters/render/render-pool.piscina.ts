@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
-import type { Renderer } from '../../domain/ports/renderer.js';
+import type { Renderer, RendererStats } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderTaskResult } from '../../../workers/render-thread.js';
 
@@ -67,7 +67,7 @@ export class RenderPool implements Renderer {
   }
 
   /** Pool gauges for /metrics and /readyz. */
-  stats(): { threads: number; queueSize: number; utilization: number } {
+  stats(): RendererStats {
     return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization };
   }
 

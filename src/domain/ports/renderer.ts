@@ -1,6 +1,13 @@
 // Port: turns a render spec into image bytes.
 import type { RenderSpec } from '../render-options.js';
 
+export interface RendererStats {
+  threads: number;
+  queueSize: number;
+  /** Share of thread time spent rendering since start, 0..1. */
+  utilization: number;
+}
+
 /**
  * Contract: the returned bytes decode (with any standard QR reader) to exactly `spec.payload`.
  * Throws ApiError `content_too_long` (with the byte limit) when the payload does not fit a QR code
@@ -9,5 +16,7 @@ import type { RenderSpec } from '../render-options.js';
  */
 export interface Renderer {
   render(spec: RenderSpec): Promise<Uint8Array>;
+  /** Pool gauges for /metrics, where the renderer has a pool. */
+  stats?(): RendererStats | undefined;
   close(): Promise<void>;
 }

@@ -93,13 +93,22 @@ export function toProblem(error: ApiError, request: FastifyRequest): ProblemDocu
   };
 }
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The code of the problem this request was answered with, for logs and metrics. */
+    problemCode: ErrorCode | undefined;
+  }
+}
+
 export function sendProblem(reply: FastifyReply, request: FastifyRequest, error: ApiError): FastifyReply {
+  request.problemCode = error.code;
   if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
   if (error.quota) setQuotaHeaders(reply, error.quota);
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request));
 }
 
 async function problemDetails(app: FastifyInstance): Promise<void> {
+  app.decorateRequest('problemCode', undefined);
   app.setErrorHandler((error: FastifyError, request, reply) => {
     let apiError: ApiError | undefined;
     if (error instanceof ApiError) apiError = error;

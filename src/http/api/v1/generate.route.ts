@@ -2,8 +2,26 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { generateQr, CONTENT_TYPES, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import type { LastUsedBuffer } from '../../../services/last-used-buffer.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { setQuotaHeaders } from '../../quota-headers.js';
 import { GenerateBody } from './generate.schema.js';
+
+/** Every problem this route can answer, documented in OpenAPI and checked by the docs test. */
+export const GENERATE_ERRORS = [
+  'invalid_request',
+  'unsupported_type',
+  'unsupported_format',
+  'invalid_content',
+  'missing_api_key',
+  'invalid_api_key',
+  'plan_upgrade_required',
+  'payload_too_large',
+  'unsupported_media_type',
+  'content_too_long',
+  'quota_exceeded',
+  'qr_quota_exceeded',
+  'overloaded',
+] as const;
 
 export interface GenerateRouteDeps extends GenerateQrDeps {
   lastUsed: LastUsedBuffer;
@@ -14,9 +32,16 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
     '/QRManager/generate',
     {
       schema: {
+        operationId: 'generateQr',
         summary: 'Generate a QR code image',
+        description:
+          'Encodes `content` as a QR code of the given `type` and answers with the image itself in the body. ' +
+          'Counts one request against the monthly quota, and one QR when the code (type + encoded content) is new this month. ' +
+          'Only successful generations count.',
         tags: ['generation'],
+        security: [{ apiKey: [] }],
         body: GenerateBody,
+        response: problemResponses([...GENERATE_ERRORS, ...COMMON_ERRORS]),
       },
     },
     async (request, reply) => {

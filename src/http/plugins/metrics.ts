@@ -1,0 +1,117 @@
+// Prometheus metrics (prom-client) on a registry of this app's own: requests, render latency, pool, quota, caches.
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { QR_TYPES } from '../../domain/content/types.js';
+import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
+import type { RendererStats } from '../../domain/ports/renderer.js';
+
+export interface AppMetrics {
+  registry: Registry;
+  renderDuration: Histogram<'format' | 'outcome'>;
+  quotaRejections: Counter<'reason'>;
+  cacheRequests: Counter<'cache' | 'result'>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    metrics: AppMetrics;
+  }
+}
+
+export interface MetricsOptions {
+  rendererStats: () => RendererStats | undefined;
+  /** When set, /metrics wants `Authorization: Bearer <token>`. */
+  token: string | undefined;
+}
+
+// Label values come from closed lists, so a caller cannot blow up the series count with junk.
+const KNOWN_TYPES = new Set<string>(QR_TYPES);
+const KNOWN_FORMATS = new Set<string>(OUTPUT_FORMATS);
+const QUOTA_CODES = new Set(['quota_exceeded', 'qr_quota_exceeded', 'rate_limited']);
+
+function bodyLabel(body: unknown, field: string, known: Set<string>): string {
+  const value = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  if (value === undefined) return 'none';
+  return typeof value === 'string' && known.has(value) ? value : 'other';
+}
+
+async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<void> {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+
+  const requests = new Counter({
+    name: 'qrm_http_requests_total',
+    help: 'HTTP requests answered, by route, method, status, QR type and output format',
+    labelNames: ['route', 'method', 'status', 'type', 'format'] as const,
+    registers,
+  });
+  const renderDuration = new Histogram({
+    name: 'qrm_render_duration_seconds',
+    help: 'Time to render one image (queue wait included), by format and outcome',
+    labelNames: ['format', 'outcome'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  });
+  const quotaRejections = new Counter({
+    name: 'qrm_quota_rejections_total',
+    help: 'Requests refused for quota or rate limits, by reason',
+    labelNames: ['reason'] as const,
+    registers,
+  });
+  const cacheRequests = new Counter({
+    name: 'qrm_cache_requests_total',
+    help: 'Cache look-ups by cache and result (hit or miss)',
+    labelNames: ['cache', 'result'] as const,
+    registers,
+  });
+  new Gauge({
+    name: 'qrm_render_pool_threads',
+    help: 'Render threads running',
+    registers,
+    collect() {
+      this.set(options.rendererStats()?.threads ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'qrm_render_pool_queue_depth',
+    help: 'Renders waiting for a thread',
+    registers,
+    collect() {
+      this.set(options.rendererStats()?.queueSize ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'qrm_render_pool_utilization',
+    help: 'Share of render-thread time spent rendering, 0..1',
+    registers,
+    collect() {
+      this.set(options.rendererStats()?.utilization ?? 0);
+    },
+  });
+
+  app.decorate('metrics', { registry, renderDuration, quotaRejections, cacheRequests });
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    if (route === '/metrics') return;
+    requests.inc({
+      route,
+      method: request.method,
+      status: String(reply.statusCode),
+      type: bodyLabel(request.body, 'type', KNOWN_TYPES),
+      format: bodyLabel(request.body, 'outputFormat', KNOWN_FORMATS),
+    });
+    if (request.problemCode && QUOTA_CODES.has(request.problemCode)) quotaRejections.inc({ reason: request.problemCode });
+  });
+
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    if (options.token && request.headers.authorization !== `Bearer ${options.token}`) {
+      return reply.code(401).header('WWW-Authenticate', 'Bearer').type('text/plain').send('metrics token required\n');
+    }
+    return reply.type(registry.contentType).send(await registry.metrics());
+  });
+}
+
+export default fp(metrics, { name: 'metrics' });

@@ -1,0 +1,48 @@
+// SIGTERM under load: every request the server accepted is answered in full, the process exits 0, and usage matches the answers.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeQr } from '../helpers/decode.js';
+import { runCli, startServer, type RunningServer } from '../helpers/processes.js';
+
+let dataDir: string;
+let server: RunningServer;
+let env: Record<string, string>;
+let key: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'qrm-shutdown-'));
+  env = { QR_DATA_DIR: dataDir, RENDER_THREADS: '2' };
+  await runCli(['accounts', 'create', '--email', 'load@example.com', '--plan', 'business'], env);
+  key = (await runCli(['keys', 'create', '--email', 'load@example.com'], env)).stdout.trim();
+  server = await startServer(env);
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop('SIGKILL');
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes every in-flight request after SIGTERM, exits 0, and stores exactly what it acknowledged', async () => {
+    const requests = Array.from({ length: 40 }, (_, i) =>
+      fetch(`${server.baseUrl}/api/v1/QRManager/generate`, {
+        method: 'POST',
+        headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: `https://example.com/shutdown/${i}`, type: 'url', outputFormat: 'webp', size: 2048 }),
+        signal: AbortSignal.timeout(30_000),
+      }).then(async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) })),
+    );
+    // Large lossless WebPs keep both render threads busy for a while: the signal lands with work in flight.
+    await new Promise((r) => setTimeout(r, 150));
+    const exit = server.stop('SIGTERM');
+    const answers = await Promise.all(requests);
+    expect(await exit).toBe(0);
+    expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
+    expect(await decodeQr(answers[39]!.bytes, 'webp')).toEqual({ zbar: 'https://example.com/shutdown/39', zxing: 'https://example.com/shutdown/39' });
+    const usage = await runCli(['usage', '--email', 'load@example.com'], env);
+    expect(usage.stdout).toContain('requests 40/');
+    expect(usage.stdout).toContain('QRs 40/');
+  }, 60_000);
+});
