@@ -1,24 +1,26 @@
-// Buffers API-key last-used times in memory and writes them in batches, off the request path.
-import type { KeyStore } from '../domain/ports/key-store.js';
+// LastUsedLog in process memory: the embedded default, where the API and its jobs share one process.
+import type { LastUsedBatch, LastUsedEntry, LastUsedLog } from '../domain/ports/last-used-log.js';
 
-export class LastUsedBuffer {
-  readonly #keys: KeyStore;
-  #pending = new Map<string, Date>();
-
-  constructor(keys: KeyStore) {
-    this.#keys = keys;
-  }
+export class LastUsedBuffer implements LastUsedLog {
+  readonly #pending = new Map<string, number>();
 
   record(keyId: string, at: Date): void {
-    this.#pending.set(keyId, at);
+    const time = at.getTime();
+    if ((this.#pending.get(keyId) ?? Number.NEGATIVE_INFINITY) < time) this.#pending.set(keyId, time);
   }
 
-  /** Writes what has accumulated; safe to call concurrently with record(). */
-  async flush(): Promise<number> {
-    if (this.#pending.size === 0) return 0;
-    const batch = this.#pending;
-    this.#pending = new Map();
-    await this.#keys.recordLastUsed([...batch].map(([keyId, at]) => ({ keyId, at })));
-    return batch.size;
+  async take(limit: number): Promise<LastUsedBatch> {
+    const entries: LastUsedEntry[] = [];
+    for (const [keyId, time] of this.#pending) {
+      if (entries.length >= limit) break;
+      entries.push({ keyId, at: new Date(time) });
+    }
+    return {
+      entries,
+      commit: async () => {
+        // A key used again while the batch was being written keeps its newer time.
+        for (const { keyId, at } of entries) if (this.#pending.get(keyId) === at.getTime()) this.#pending.delete(keyId);
+      },
+    };
   }
 }

@@ -1,0 +1,24 @@
+# One image for both roles: the API (`node dist/src/server.js`) and the background worker (`node dist/workers/index.js`).
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+# better-sqlite3 compiles from source when no prebuilt binary matches the platform.
+RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json ./
+COPY src ./src
+COPY workers ./workers
+RUN npx tsc -p tsconfig.json && npm prune --omit=dev
+
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 QR_DATA_DIR=/data
+WORKDIR /app
+COPY --from=build /app/package.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+# The portal's templates and assets are read from the source tree at run time.
+COPY --from=build /app/src ./src
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 3000
+CMD ["node", "dist/src/server.js"]

@@ -1,0 +1,62 @@
+// AccountStore on MongoDB: one account per identity by unique index, found again on a concurrent first sign-in.
+import type { Model } from 'mongoose';
+import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
+import type { PlanId } from '../../domain/plan-catalogue.js';
+import { newId } from '../sqlite/ids.js';
+import { isDuplicateKey } from './connection.js';
+import type { AccountDoc } from './models.js';
+
+function toAccount(doc: AccountDoc): Account {
+  return {
+    id: doc._id,
+    email: doc.email,
+    plan: doc.plan as PlanId,
+    identity: { provider: doc.identity.provider as AccountIdentity['provider'], subject: doc.identity.subject },
+    createdAt: doc.createdAt,
+  };
+}
+
+export class MongoAccountStore implements AccountStore {
+  readonly #accounts: Model<AccountDoc>;
+
+  constructor(accounts: Model<AccountDoc>) {
+    this.#accounts = accounts;
+  }
+
+  async create(input: NewAccount): Promise<Account> {
+    const filter = { 'identity.provider': input.identity.provider, 'identity.subject': input.identity.subject };
+    // The identity fields come from the filter's equalities on insert; setting `identity` too would conflict with them.
+    const insert = { _id: newId('acc'), email: input.email, plan: input.plan, createdAt: input.createdAt };
+    try {
+      // $setOnInsert: an identity that exists comes back unchanged.
+      const doc = await this.#accounts.findOneAndUpdate(filter, { $setOnInsert: insert }, { upsert: true, new: true }).lean<AccountDoc>();
+      if (doc) return toAccount(doc);
+    } catch (error) {
+      // Two upserts raced and one lost on the unique index: the winner's account is the one.
+      if (!isDuplicateKey(error)) throw error;
+    }
+    const existing = await this.#accounts.findOne(filter).lean<AccountDoc>();
+    if (!existing) throw new Error('account vanished right after its creation');
+    return toAccount(existing);
+  }
+
+  async findById(id: string): Promise<Account | undefined> {
+    const doc = await this.#accounts.findById(id).lean<AccountDoc>();
+    return doc ? toAccount(doc) : undefined;
+  }
+
+  async findByIdentity(identity: AccountIdentity): Promise<Account | undefined> {
+    const doc = await this.#accounts.findOne({ 'identity.provider': identity.provider, 'identity.subject': identity.subject }).lean<AccountDoc>();
+    return doc ? toAccount(doc) : undefined;
+  }
+
+  async findByEmail(email: string): Promise<Account[]> {
+    const docs = await this.#accounts.find({ email }).sort({ createdAt: 1, _id: 1 }).lean<AccountDoc[]>();
+    return docs.map(toAccount);
+  }
+
+  async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
+    const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { plan } }, { new: true }).lean<AccountDoc>();
+    return doc ? toAccount(doc) : undefined;
+  }
+}

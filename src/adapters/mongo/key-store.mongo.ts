@@ -1,0 +1,83 @@
+// KeyStore on MongoDB: hashed keys; the active-key limit held by a unique (account, slot) index instead of a transaction.
+import type { Model } from 'mongoose';
+import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain/ports/key-store.js';
+import type { PlanId } from '../../domain/plan-catalogue.js';
+import { newId } from '../sqlite/ids.js';
+import { isDuplicateKey } from './connection.js';
+import type { AccountDoc, ApiKeyDoc } from './models.js';
+
+function toRecord(doc: ApiKeyDoc): ApiKeyRecord {
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    name: doc.name,
+    hint: doc.hint,
+    createdAt: doc.createdAt,
+    lastUsedAt: doc.lastUsedAt ?? undefined,
+    revokedAt: doc.revokedAt ?? undefined,
+  };
+}
+
+const RECORD_FIELDS = { activeSlot: 0, hash: 0 } as const;
+
+export class MongoKeyStore implements KeyStore {
+  readonly #keys: Model<ApiKeyDoc>;
+  readonly #accounts: Model<AccountDoc>;
+
+  constructor(keys: Model<ApiKeyDoc>, accounts: Model<AccountDoc>) {
+    this.#keys = keys;
+    this.#accounts = accounts;
+  }
+
+  async createWithinLimit(input: NewApiKey, maxActive: number): Promise<ApiKeyRecord | 'limit_reached'> {
+    // Each active key holds one of `maxActive` slots, unique per account: of two writers racing for the
+    // last free slot, the index lets one in. Every lost race means another key took a slot, so this ends.
+    for (let attempt = 0; attempt <= maxActive * 2 + 2; attempt++) {
+      const held = await this.#keys.find({ accountId: input.accountId, activeSlot: { $exists: true } }, { activeSlot: 1 }).lean<Array<{ activeSlot: number }>>();
+      const taken = new Set(held.map((k) => k.activeSlot));
+      if (taken.size >= maxActive) return 'limit_reached';
+      let slot = 0;
+      while (taken.has(slot)) slot++;
+      if (slot >= maxActive) return 'limit_reached';
+      const doc: ApiKeyDoc = { _id: newId('key'), accountId: input.accountId, name: input.name, hash: input.hash, hint: input.hint, createdAt: input.createdAt, lastUsedAt: null, revokedAt: null, activeSlot: slot };
+      try {
+        await this.#keys.create(doc);
+        return toRecord(doc);
+      } catch (error) {
+        if (!isDuplicateKey(error) || !/activeSlot/.test(String((error as Error).message))) throw error;
+      }
+    }
+    throw new Error('could not take a key slot under contention; retry');
+  }
+
+  async findActiveCredential(hash: string): Promise<Credential | undefined> {
+    const key = await this.#keys.findOne({ hash, revokedAt: null }, { accountId: 1 }).lean<{ _id: string; accountId: string }>();
+    if (!key) return undefined;
+    const account = await this.#accounts.findById(key.accountId, { plan: 1 }).lean<{ plan: string }>();
+    return account ? { keyId: key._id, accountId: key.accountId, plan: account.plan as PlanId } : undefined;
+  }
+
+  async list(accountId: string): Promise<ApiKeyRecord[]> {
+    const docs = await this.#keys.find({ accountId }, RECORD_FIELDS).sort({ createdAt: -1, _id: 1 }).lean<ApiKeyDoc[]>();
+    return docs.map(toRecord);
+  }
+
+  async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
+    // Freeing the slot and stamping the time in one update; revoking twice keeps the first time.
+    const revoked = await this.#keys
+      .findOneAndUpdate({ _id: keyId, accountId, revokedAt: null }, { $set: { revokedAt: at }, $unset: { activeSlot: 1 } }, { new: true, projection: RECORD_FIELDS })
+      .lean<ApiKeyDoc>();
+    if (revoked) return toRecord(revoked);
+    const existing = await this.#keys.findOne({ _id: keyId, accountId }, RECORD_FIELDS).lean<ApiKeyDoc>();
+    return existing ? toRecord(existing) : undefined;
+  }
+
+  async recordLastUsed(entries: ReadonlyArray<{ keyId: string; at: Date }>): Promise<void> {
+    if (entries.length === 0) return;
+    // $max: last-used times only move forward, whatever order the batches arrive in.
+    await this.#keys.bulkWrite(
+      entries.map(({ keyId, at }) => ({ updateOne: { filter: { _id: keyId }, update: { $max: { lastUsedAt: at } } } })),
+      { ordered: false },
+    );
+  }
+}

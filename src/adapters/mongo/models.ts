@@ -1,0 +1,137 @@
+// The MongoDB collections of the system of record, with the unique indexes that make its rules atomic.
+import { Schema, type Connection, type Model } from 'mongoose';
+
+export interface AccountDoc {
+  _id: string;
+  email: string;
+  plan: string;
+  identity: { provider: string; subject: string };
+  createdAt: Date;
+}
+
+export interface ApiKeyDoc {
+  _id: string;
+  accountId: string;
+  name: string;
+  hash: string;
+  hint: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+  /** Set while the key is active: one of 0..max-1, unique per account, so the active-key limit holds without transactions. */
+  activeSlot?: number;
+}
+
+export interface UsageDoc {
+  accountId: string;
+  period: string;
+  requests: number;
+  qrs: number;
+  version: number;
+}
+
+export interface UsageQrDoc {
+  accountId: string;
+  period: string;
+  fingerprint: string;
+  type: string | null;
+  payload: string | null;
+  generations: number;
+  firstAt: Date | null;
+  lastAt: Date | null;
+  version: number;
+}
+
+export interface MongoModels {
+  accounts: Model<AccountDoc>;
+  keys: Model<ApiKeyDoc>;
+  usage: Model<UsageDoc>;
+  usageQrs: Model<UsageQrDoc>;
+}
+
+const options = { versionKey: false, strict: 'throw' } as const;
+
+function accountSchema(): Schema<AccountDoc> {
+  const schema = new Schema<AccountDoc>(
+    {
+      _id: { type: String, required: true },
+      email: { type: String, required: true },
+      plan: { type: String, required: true },
+      identity: { provider: { type: String, required: true }, subject: { type: String, required: true } },
+      createdAt: { type: Date, required: true },
+    },
+    options,
+  );
+  // One account per identity: concurrent first sign-ins converge on it.
+  schema.index({ 'identity.provider': 1, 'identity.subject': 1 }, { unique: true });
+  schema.index({ email: 1, createdAt: 1 });
+  return schema;
+}
+
+function apiKeySchema(): Schema<ApiKeyDoc> {
+  const schema = new Schema<ApiKeyDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      name: { type: String, required: true },
+      hash: { type: String, required: true },
+      hint: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      lastUsedAt: { type: Date, default: null },
+      revokedAt: { type: Date, default: null },
+      activeSlot: { type: Number },
+    },
+    options,
+  );
+  schema.index({ hash: 1 }, { unique: true });
+  schema.index({ accountId: 1, createdAt: -1 });
+  schema.index({ accountId: 1, activeSlot: 1 }, { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } });
+  return schema;
+}
+
+function usageSchema(): Schema<UsageDoc> {
+  const schema = new Schema<UsageDoc>(
+    {
+      accountId: { type: String, required: true },
+      period: { type: String, required: true },
+      requests: { type: Number, required: true },
+      qrs: { type: Number, required: true },
+      version: { type: Number, required: true },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, period: 1 }, { unique: true });
+  return schema;
+}
+
+function usageQrSchema(): Schema<UsageQrDoc> {
+  const schema = new Schema<UsageQrDoc>(
+    {
+      accountId: { type: String, required: true },
+      period: { type: String, required: true },
+      fingerprint: { type: String, required: true },
+      type: { type: String, default: null },
+      payload: { type: String, default: null },
+      generations: { type: Number, required: true },
+      firstAt: { type: Date, default: null },
+      lastAt: { type: Date, default: null },
+      version: { type: Number, required: true },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, period: 1, fingerprint: 1 }, { unique: true });
+  schema.index({ accountId: 1, period: 1, lastAt: -1 });
+  return schema;
+}
+
+/** Models bound to this connection only; their indexes are built before the stores are used. */
+export async function createMongoModels(connection: Connection): Promise<MongoModels> {
+  const models: MongoModels = {
+    accounts: connection.model<AccountDoc>('Account', accountSchema(), 'accounts'),
+    keys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema(), 'api_keys'),
+    usage: connection.model<UsageDoc>('Usage', usageSchema(), 'usage'),
+    usageQrs: connection.model<UsageQrDoc>('UsageQr', usageQrSchema(), 'usage_qrs'),
+  };
+  await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
+  return models;
+}

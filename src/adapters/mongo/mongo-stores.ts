@@ -1,0 +1,33 @@
+// The MongoDB system of record: accounts, keys and the usage ledger on one connection this module opens and closes.
+import type { RecordStores } from '../record-stores.js';
+import { unavailableWhen } from '../unavailable-when.js';
+import { MongoAccountStore } from './account-store.mongo.js';
+import { isMongoOutage, openMongoConnection, type MongoConnectionOptions } from './connection.js';
+import { MongoKeyStore } from './key-store.mongo.js';
+import { createMongoModels } from './models.js';
+import { MongoUsageLedger } from './usage-ledger.mongo.js';
+
+const DOWN = 'the data store is not available right now; retry shortly';
+
+export async function createMongoStores(url: string, options: MongoConnectionOptions = {}): Promise<RecordStores> {
+  const connection = await openMongoConnection(url, options);
+  try {
+    const models = await createMongoModels(connection);
+    return {
+      accounts: unavailableWhen(new MongoAccountStore(models.accounts), isMongoOutage, DOWN),
+      keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
+      usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
+      probes: {
+        mongo: async () => {
+          await connection.db!.admin().command({ ping: 1 });
+        },
+      },
+      async close() {
+        await connection.close();
+      },
+    };
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
+  }
+}

@@ -1,0 +1,36 @@
+// AccountStore decorator: a plan change is broadcast, so every instance drops the cached credentials that carry the old plan.
+import type { PlanId } from '../../domain/plan-catalogue.js';
+import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
+import type { InvalidationBus } from './invalidation-bus.redis.js';
+
+export class PlanChangePublishingAccountStore implements AccountStore {
+  readonly #inner: AccountStore;
+  readonly #bus: InvalidationBus;
+
+  constructor(inner: AccountStore, bus: InvalidationBus) {
+    this.#inner = inner;
+    this.#bus = bus;
+  }
+
+  async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
+    const updated = await this.#inner.setPlan(id, plan);
+    if (updated) await this.#bus.publish({ accountId: id });
+    return updated;
+  }
+
+  create(input: NewAccount): Promise<Account> {
+    return this.#inner.create(input);
+  }
+
+  findById(id: string): Promise<Account | undefined> {
+    return this.#inner.findById(id);
+  }
+
+  findByIdentity(identity: AccountIdentity): Promise<Account | undefined> {
+    return this.#inner.findByIdentity(identity);
+  }
+
+  findByEmail(email: string): Promise<Account[]> {
+    return this.#inner.findByEmail(email);
+  }
+}

@@ -1,0 +1,60 @@
+// Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the rollup's counters.
+import type { StoreAdapters } from '../embedded.js';
+import type { RecordStores } from '../record-stores.js';
+import { unavailableWhen } from '../unavailable-when.js';
+import { PlanChangePublishingAccountStore } from './account-store.plan-events.js';
+import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
+import { RedisInvalidationBus } from './invalidation-bus.redis.js';
+import { CachedKeyStore } from './key-store.cached.js';
+import { RedisLastUsedLog } from './last-used-log.redis.js';
+import { RedisSessionStore } from './session-store.redis.js';
+import { RedisUsageCounters } from './usage-counters.redis.js';
+import { RedisUsageMeter } from './usage-meter.redis.js';
+
+export interface RedisStoresOptions {
+  /** Prefix of every key this layer writes, ending with its separator (default `qrm:`); tests use a random one. */
+  keyPrefix?: string;
+  log?: AdapterLog;
+  /** Credential cache TTL (default 10 s). */
+  credentialTtlMs?: number;
+}
+
+const DOWN = 'the service cannot reach its data store right now; retry shortly';
+
+/** Owns the Redis connections it opens and closes them, then the system of record, in close(). */
+export async function createRedisStores(records: RecordStores, url: string, options: RedisStoresOptions = {}): Promise<StoreAdapters> {
+  const keyPrefix = options.keyPrefix ?? 'qrm:';
+  const log = options.log;
+  const redis = createRedisClient(url, { name: 'qrm-commands', ...(log ? { log } : {}) });
+  // A service may start while Redis is down: it answers 503 until Redis is there, then recovers by itself.
+  await settleConnection(redis);
+
+  const bus = new RedisInvalidationBus(redis, url, { keyPrefix, ...(log ? { log } : {}) });
+  const meter = new RedisUsageMeter(redis, { keyPrefix, archive: records.usageLedger, ...(log ? { log } : {}) });
+  const lastUsed = new RedisLastUsedLog(redis, { keyPrefix });
+  const keys = new CachedKeyStore(records.keys, bus, options.credentialTtlMs === undefined ? {} : { ttlMs: options.credentialTtlMs });
+
+  return {
+    accounts: unavailableWhen(new PlanChangePublishingAccountStore(records.accounts, bus), isRedisOutage, DOWN),
+    keys: unavailableWhen(keys, isRedisOutage, DOWN),
+    meter: unavailableWhen(meter, isRedisOutage, DOWN),
+    sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
+    usageLedger: records.usageLedger,
+    usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
+    lastUsed,
+    jobs: 'worker',
+    probes: {
+      ...records.probes,
+      redis: async () => {
+        await redis.ping();
+      },
+    },
+    async close() {
+      await meter.close();
+      await lastUsed.close();
+      await bus.close();
+      await closeRedisClient(redis);
+      await records.close();
+    },
+  };
+}

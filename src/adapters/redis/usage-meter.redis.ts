@@ -1,0 +1,188 @@
+// UsageMeter on Redis: one Lua round trip per reservation and per refund, exact across any number of API instances.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { QrType } from '../../domain/content/types.js';
+import { endOfPeriod, type PeriodId } from '../../domain/period.js';
+import type { UsageLedger } from '../../domain/ports/usage-ledger.js';
+import type { QrIdentity, QrRecord, Reservation, ReserveOutcome, Usage, UsageLimits, UsageMeter } from '../../domain/ports/usage-meter.js';
+import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog } from './connection.js';
+import { assertKeySegment, UsageKeys } from './usage-keys.js';
+import { UsageScripts } from './usage-scripts.redis.js';
+
+/** Counters outlive their month by this much unless the period close shortens it: no reset job is ever needed. */
+export const COUNTER_RETENTION_MS = 35 * 24 * 60 * 60 * 1000;
+
+export interface RedisUsageMeterOptions {
+  /** Prefix of every key, ending with its separator (default `qrm:`); tests give each case its own. */
+  keyPrefix?: string;
+  /** Where reads go for periods Redis no longer holds (closed and expired months). */
+  archive?: UsageLedger;
+  log?: AdapterLog;
+  /** How long a reservation can still be refunded (default 300 s): covers a render, and a short outage before a deferred refund. */
+  reservationTtlSeconds?: number;
+  /** Real time for key expiry (Redis expires by its own clock, whatever the service's clock says). */
+  wallClock?: () => number;
+}
+
+/** The reservation as this adapter hands it out: the token names its refund marker. */
+interface RedisReservation extends Reservation {
+  token: string;
+}
+
+function isRedisReservation(reservation: Reservation): reservation is RedisReservation {
+  return typeof (reservation as Partial<RedisReservation>).token === 'string';
+}
+
+// Refunds Redis could not take right away (it was down) wait here; bounded so an endless outage cannot eat memory.
+const MAX_DEFERRED_REFUNDS = 50_000;
+const DEFERRED_RETRY_MS = 500;
+
+export class RedisUsageMeter implements UsageMeter {
+  readonly #scripts: UsageScripts;
+  readonly #keys: UsageKeys;
+  readonly #archive: UsageLedger | undefined;
+  readonly #log: AdapterLog;
+  readonly #reservationTtl: number;
+  readonly #wallClock: () => number;
+  readonly #deferred = new Map<string, RedisReservation>();
+  #retryTimer: NodeJS.Timeout | undefined;
+  #retrying = false;
+
+  /** The client stays its creator's to close; call close() first to settle deferred refunds. */
+  constructor(redis: Redis, options: RedisUsageMeterOptions = {}) {
+    this.#scripts = new UsageScripts(redis);
+    this.#keys = new UsageKeys(options.keyPrefix ?? 'qrm:');
+    this.#archive = options.archive;
+    this.#log = options.log ?? SILENT_LOG;
+    this.#reservationTtl = options.reservationTtlSeconds ?? 300;
+    this.#wallClock = options.wallClock ?? Date.now;
+  }
+
+  #accountKeys(accountId: string, period: PeriodId) {
+    return this.#keys.account(assertKeySegment(period, 'period'), assertKeySegment(accountId, 'account id'));
+  }
+
+  #expireAt(period: PeriodId): number {
+    const at = Math.max(endOfPeriod(period).getTime(), this.#wallClock()) + COUNTER_RETENTION_MS;
+    return Math.ceil(at / 1000);
+  }
+
+  async reserve(input: { accountId: string; period: PeriodId; qr: QrIdentity; limits: UsageLimits; at: Date }): Promise<ReserveOutcome> {
+    const { accountId, period, qr, limits } = input;
+    const k = this.#accountKeys(accountId, period);
+    const reservation: RedisReservation = { accountId, period, fingerprint: qr.fingerprint, token: randomBytes(12).toString('base64url') };
+    let reply: [number, string, number, number];
+    try {
+      reply = await this.#scripts.reserve(
+        [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods(), this.#keys.reservation(reservation.token)],
+        [accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests, limits.qrs, this.#expireAt(period), this.#reservationTtl],
+      );
+    } catch (error) {
+      // The script may have run even though its answer was lost: the caller gets a 503, so take the count back once Redis answers.
+      if (isRedisOutage(error) && !neverSent(error)) this.#deferRefund(reservation);
+      throw error;
+    }
+    const [ok, reason, requests, qrs] = reply;
+    const usage = { requests, qrs };
+    if (ok === 1) return { ok: true, reservation, usage };
+    return { ok: false, reason: reason === 'qr_quota_exceeded' ? 'qr_quota_exceeded' : 'quota_exceeded', usage };
+  }
+
+  /** Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never billed. */
+  async refund(reservation: Reservation): Promise<void> {
+    if (!isRedisReservation(reservation)) throw new Error('RedisUsageMeter.refund takes a reservation made by RedisUsageMeter');
+    try {
+      await this.#runRefund(reservation);
+    } catch (error) {
+      if (!isRedisOutage(error)) throw error;
+      this.#deferRefund(reservation);
+    }
+  }
+
+  async #runRefund(r: RedisReservation): Promise<void> {
+    const k = this.#accountKeys(r.accountId, r.period);
+    await this.#scripts.refund(
+      [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.changed(r.period), this.#keys.periods(), this.#keys.reservation(r.token)],
+      [r.accountId, r.period, r.fingerprint, this.#expireAt(r.period)],
+    );
+  }
+
+  #deferRefund(reservation: RedisReservation): void {
+    if (this.#deferred.size >= MAX_DEFERRED_REFUNDS) {
+      this.#log.error({ accountId: reservation.accountId }, 'deferred refund dropped: too many waiting for redis');
+      return;
+    }
+    this.#deferred.set(reservation.token, reservation);
+    this.#scheduleRetry();
+  }
+
+  #scheduleRetry(): void {
+    if (this.#retryTimer || this.#deferred.size === 0) return;
+    this.#retryTimer = setTimeout(() => {
+      this.#retryTimer = undefined;
+      void this.settleDeferredRefunds().then(() => this.#scheduleRetry());
+    }, DEFERRED_RETRY_MS);
+    this.#retryTimer.unref();
+  }
+
+  /** Applies the refunds that waited for Redis; returns how many still wait. */
+  async settleDeferredRefunds(): Promise<number> {
+    if (this.#retrying) return this.#deferred.size;
+    this.#retrying = true;
+    try {
+      for (const [token, reservation] of [...this.#deferred]) {
+        try {
+          await this.#runRefund(reservation);
+          this.#deferred.delete(token);
+        } catch (error) {
+          if (isRedisOutage(error)) break;
+          this.#deferred.delete(token);
+          this.#log.error({ err: error, accountId: reservation.accountId }, 'deferred refund failed');
+        }
+      }
+    } finally {
+      this.#retrying = false;
+    }
+    return this.#deferred.size;
+  }
+
+  async usage(accountId: string, period: PeriodId): Promise<Usage> {
+    const k = this.#accountKeys(accountId, period);
+    const hot = await this.#scripts.usage([k.totals, k.generations]);
+    if (hot) return { requests: Number(hot[0]), qrs: Number(hot[1]) };
+    return (await this.#archive?.usage(accountId, period)) ?? { requests: 0, qrs: 0 };
+  }
+
+  async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
+    if (limit <= 0) return [];
+    const k = this.#accountKeys(accountId, period);
+    const flat = await this.#scripts.qrs([k.totals, k.generations, k.info, k.recent], limit);
+    if (!flat) return (await this.#archive?.qrs(accountId, period, limit)) ?? [];
+    const records: QrRecord[] = [];
+    for (let i = 0; i + 3 < flat.length; i += 4) {
+      const info = parseInfo(flat[i + 3]!);
+      if (!info) continue;
+      records.push({ fingerprint: flat[i]!, type: info.type, payload: info.payload, generations: Number(flat[i + 2]), firstAt: info.firstAt, lastAt: new Date(Number(flat[i + 1])) });
+    }
+    return records;
+  }
+
+  /** Stops retrying in the background after one last attempt; refunds still waiting are reported and dropped. */
+  async close(): Promise<void> {
+    clearTimeout(this.#retryTimer);
+    this.#retryTimer = undefined;
+    const left = await this.settleDeferredRefunds();
+    if (left > 0) this.#log.error({ refunds: left }, 'redis unreachable at shutdown: deferred refunds dropped');
+  }
+}
+
+/** The stored [type, payload, firstAt] of a code, or undefined when missing or unreadable. */
+export function parseInfo(json: string): { type: QrType; payload: string; firstAt: Date } | undefined {
+  if (json === '') return undefined;
+  try {
+    const [type, payload, firstAt] = JSON.parse(json) as [QrType, string, string];
+    return { type, payload, firstAt: new Date(Number(firstAt)) };
+  } catch {
+    return undefined;
+  }
+}

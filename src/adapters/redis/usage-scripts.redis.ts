@@ -1,0 +1,188 @@
+// The Lua scripts of Redis metering: each is one atomic round trip (check-and-count, refund, reads, rollup snapshot, acknowledge).
+import type { ChainableCommander, Redis } from 'ioredis';
+
+interface LuaScript {
+  name: string;
+  numberOfKeys: number;
+  lua: string;
+}
+
+/**
+ * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation
+ * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s)
+ * Checks both limits and counts in one step; a refused request writes nothing.
+ * Returns {1|0, reason, requests, qrs}.
+ */
+const RESERVE: LuaScript = {
+  name: 'qrmUsageReserve',
+  numberOfKeys: 9,
+  lua: `
+local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+local qrs = redis.call('HLEN', KEYS[2])
+if requests >= tonumber(ARGV[7]) then return {0, 'quota_exceeded', requests, qrs} end
+local known = redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1
+if not known and qrs >= tonumber(ARGV[8]) then return {0, 'qr_quota_exceeded', requests, qrs} end
+requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
+if not known then
+  qrs = qrs + 1
+  redis.call('HSET', KEYS[3], ARGV[3], cjson.encode({ARGV[4], ARGV[5], ARGV[6]}))
+end
+redis.call('ZADD', KEYS[4], 'GT', ARGV[6], ARGV[3])
+redis.call('ZADD', KEYS[5], version, ARGV[3])
+redis.call('SADD', KEYS[6], ARGV[1])
+redis.call('SADD', KEYS[7], ARGV[1])
+redis.call('SADD', KEYS[8], ARGV[2])
+for i = 1, 7 do redis.call('EXPIREAT', KEYS[i], ARGV[9]) end
+redis.call('SET', KEYS[9], ARGV[3], 'EX', ARGV[10])
+return {1, '', requests, qrs}
+`,
+};
+
+/**
+ * KEYS totals, generations, info, recent, changedQrs, changed, periods, reservation
+ * ARGV accountId, period, fingerprint, expireAt (s)
+ * Undoes one reservation, once: only while its marker exists. Returns 1 when undone, 0 when there was nothing to undo.
+ */
+const REFUND: LuaScript = {
+  name: 'qrmUsageRefund',
+  numberOfKeys: 8,
+  lua: `
+if redis.call('GETDEL', KEYS[8]) ~= ARGV[3] then return 0 end
+if redis.call('HINCRBY', KEYS[2], ARGV[3], -1) <= 0 then
+  redis.call('HDEL', KEYS[2], ARGV[3])
+  redis.call('HDEL', KEYS[3], ARGV[3])
+  redis.call('ZREM', KEYS[4], ARGV[3])
+end
+if tonumber(redis.call('HGET', KEYS[1], 'requests') or '0') > 0 then redis.call('HINCRBY', KEYS[1], 'requests', -1) end
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('ZADD', KEYS[5], version, ARGV[3])
+redis.call('SADD', KEYS[6], ARGV[1])
+redis.call('SADD', KEYS[7], ARGV[2])
+for i = 1, 6 do redis.call('EXPIREAT', KEYS[i], ARGV[4], 'NX') end
+return 1
+`,
+};
+
+/** KEYS totals, generations. Returns {requests, qrs}, or nil when Redis holds nothing for the account and period. */
+const USAGE: LuaScript = {
+  name: 'qrmUsageRead',
+  numberOfKeys: 2,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+return {tonumber(redis.call('HGET', KEYS[1], 'requests') or '0'), redis.call('HLEN', KEYS[2])}
+`,
+};
+
+/**
+ * KEYS totals, generations, info, recent; ARGV limit (> 0).
+ * Returns flat [fingerprint, lastAt, generations, info JSON]..., most recent first, or nil as USAGE.
+ */
+const QRS: LuaScript = {
+  name: 'qrmUsageQrs',
+  numberOfKeys: 4,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local recent = redis.call('ZREVRANGE', KEYS[4], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local out = {}
+for i = 1, #recent, 2 do
+  out[#out + 1] = recent[i]
+  out[#out + 1] = recent[i + 1]
+  out[#out + 1] = redis.call('HGET', KEYS[2], recent[i]) or '0'
+  out[#out + 1] = redis.call('HGET', KEYS[3], recent[i]) or ''
+end
+return out
+`,
+};
+
+/**
+ * KEYS totals, generations, info, recent, changedQrs; ARGV max codes.
+ * One consistent snapshot: {requests, version, qrs, [fingerprint, changeVersion, generations, info JSON, lastAt]...},
+ * or nil when the counters are gone (expired): then there is nothing to write.
+ */
+const SNAPSHOT: LuaScript = {
+  name: 'qrmUsageSnapshot',
+  numberOfKeys: 5,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local totals = redis.call('HMGET', KEYS[1], 'requests', 'version')
+local changed = redis.call('ZRANGE', KEYS[5], 0, tonumber(ARGV[1]) - 1, 'WITHSCORES')
+local codes = {}
+for i = 1, #changed, 2 do
+  local fp = changed[i]
+  codes[#codes + 1] = fp
+  codes[#codes + 1] = changed[i + 1]
+  codes[#codes + 1] = redis.call('HGET', KEYS[2], fp) or '0'
+  codes[#codes + 1] = redis.call('HGET', KEYS[3], fp) or ''
+  codes[#codes + 1] = redis.call('ZSCORE', KEYS[4], fp) or '0'
+end
+return {totals[1] or '0', totals[2] or '0', redis.call('HLEN', KEYS[2]), codes}
+`,
+};
+
+/**
+ * KEYS totals, changedQrs, changed; ARGV accountId, version, [fingerprint, changeVersion]...
+ * Forgets only the changes the snapshot saw; the account stays marked if anything changed since.
+ */
+const ACKNOWLEDGE: LuaScript = {
+  name: 'qrmUsageAcknowledge',
+  numberOfKeys: 3,
+  lua: `
+for i = 3, #ARGV, 2 do
+  local seen = redis.call('ZSCORE', KEYS[2], ARGV[i])
+  if seen and tonumber(seen) <= tonumber(ARGV[i + 1]) then redis.call('ZREM', KEYS[2], ARGV[i]) end
+end
+local version = redis.call('HGET', KEYS[1], 'version') or '0'
+if version == ARGV[2] and redis.call('ZCARD', KEYS[2]) == 0 then
+  redis.call('SREM', KEYS[3], ARGV[1])
+  return 1
+end
+return 0
+`,
+};
+
+const SCRIPTS = [RESERVE, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE] as const;
+
+type Arg = string | number;
+
+/** The scripts, loaded on a client (EVALSHA, falling back to EVAL after a restart) and callable on it or on its pipelines. */
+export class UsageScripts {
+  readonly #client: Redis;
+
+  constructor(client: Redis) {
+    this.#client = client;
+    for (const script of SCRIPTS) client.defineCommand(script.name, { numberOfKeys: script.numberOfKeys, lua: script.lua });
+  }
+
+  #call(target: Redis | ChainableCommander, script: LuaScript, keys: string[], args: Arg[]): unknown {
+    if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
+    const method = (target as unknown as Record<string, (...a: Arg[]) => unknown>)[script.name]!;
+    return method.call(target, ...keys, ...args);
+  }
+
+  reserve(keys: string[], args: Arg[]): Promise<[number, string, number, number]> {
+    return this.#call(this.#client, RESERVE, keys, args) as Promise<[number, string, number, number]>;
+  }
+
+  refund(keys: string[], args: Arg[]): Promise<number> {
+    return this.#call(this.#client, REFUND, keys, args) as Promise<number>;
+  }
+
+  usage(keys: string[]): Promise<[number, number] | null> {
+    return this.#call(this.#client, USAGE, keys, []) as Promise<[number, number] | null>;
+  }
+
+  qrs(keys: string[], limit: number): Promise<string[] | null> {
+    return this.#call(this.#client, QRS, keys, [limit]) as Promise<string[] | null>;
+  }
+
+  /** Queued on a pipeline: many accounts' snapshots in one round trip. */
+  snapshot(pipeline: ChainableCommander, keys: string[], maxQrs: number): void {
+    this.#call(pipeline, SNAPSHOT, keys, [maxQrs]);
+  }
+
+  acknowledge(pipeline: ChainableCommander, keys: string[], args: Arg[]): void {
+    this.#call(pipeline, ACKNOWLEDGE, keys, args);
+  }
+}

@@ -1,0 +1,74 @@
+// Runs the port contracts against the Redis adapters, on a real redis-server started for this file; every case has its own key prefix.
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
+import { createSqliteStores, type StoreAdapters } from '../../src/adapters/embedded.js';
+import { PlanChangePublishingAccountStore } from '../../src/adapters/redis/account-store.plan-events.js';
+import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
+import { RedisInvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';
+import { CachedKeyStore } from '../../src/adapters/redis/key-store.cached.js';
+import { RedisLastUsedLog } from '../../src/adapters/redis/last-used-log.redis.js';
+import { RedisUsageCounters } from '../../src/adapters/redis/usage-counters.redis.js';
+import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { accountStoreContract } from './account-store.contract.js';
+import { keyStoreContract } from './key-store.contract.js';
+import { lastUsedLogContract } from './last-used-log.contract.js';
+import { usageCountersContract } from './usage-counters.contract.js';
+import { usageMeterContract } from './usage-meter.contract.js';
+
+let server: RedisServer;
+let client: Redis;
+const closers: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  client = createRedisClient(server.url, { name: 'contract-tests' });
+  await settleConnection(client);
+});
+afterAll(async () => {
+  for (const close of closers.splice(0)) await close();
+  await closeRedisClient(client);
+  await server.destroy();
+});
+
+const prefix = () => `t-${randomUUID()}:`;
+
+function sqlite(): StoreAdapters {
+  const stores = createSqliteStores(':memory:');
+  closers.push(() => stores.close());
+  return stores;
+}
+
+function bus(keyPrefix: string): RedisInvalidationBus {
+  const made = new RedisInvalidationBus(client, server.url, { keyPrefix });
+  closers.push(() => made.close());
+  return made;
+}
+
+usageMeterContract('redis', () => {
+  const meter = new RedisUsageMeter(client, { keyPrefix: prefix() });
+  closers.push(() => meter.close());
+  return meter;
+});
+
+usageCountersContract('redis', async () => {
+  const keyPrefix = prefix();
+  const meter = new RedisUsageMeter(client, { keyPrefix });
+  closers.push(() => meter.close());
+  return { meter, counters: new RedisUsageCounters(client, { keyPrefix }) };
+});
+
+keyStoreContract('sqlite + redis credential cache', async () => {
+  const stores = sqlite();
+  return { accounts: stores.accounts, keys: new CachedKeyStore(stores.keys, bus(prefix())) };
+});
+
+accountStoreContract('sqlite + redis plan-change events', () => new PlanChangePublishingAccountStore(sqlite().accounts, bus(prefix())));
+
+lastUsedLogContract('redis', () => {
+  const keyPrefix = prefix();
+  const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
+  closers.push(...logs.map((log) => () => log.close()));
+  return logs;
+});

@@ -1,0 +1,85 @@
+// Starts a real redis-server on a free loopback port with its own temp dir; it can be stopped and started again on the same port.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from './processes.js';
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  /** Stops the server (SIGTERM: it writes its AOF and exits); the data stays in its dir. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port and dir, and resolves once it answers PING. */
+  start(): Promise<void>;
+  /** Stops it for good and removes its dir (afterAll). */
+  destroy(): Promise<void>;
+}
+
+const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+
+/** One PING over a raw socket; true on +PONG. */
+function ping(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = await mkdtemp(join(tmpdir(), 'qrm-redis-'));
+  let child: ChildProcess | undefined;
+  let output = '';
+
+  const start = async () => {
+    // AOF with fsync on every write, so a stop and start keeps every counter (the outage tests rely on it).
+    child = spawn(
+      REDIS_SERVER,
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--maxmemory-policy', 'noeviction', '--loglevel', 'warning'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 10_000;
+    for (let attempt = 0; attempt < 200; attempt++) {
+      if (child.exitCode !== null) throw new Error(`redis-server exited: ${output}`);
+      if (await ping(port)) return;
+      if (Date.now() > deadline) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    child.kill('SIGKILL');
+    throw new Error(`redis-server did not answer within 10 s: ${output}`);
+  };
+
+  const stop = async () => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    stop,
+    start,
+    async destroy() {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
