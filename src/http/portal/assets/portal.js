@@ -1,0 +1,63 @@
+// QR Manager portal: progressive enhancement only. Every page works without this file.
+'use strict';
+
+document.addEventListener('DOMContentLoaded', () => {
+  // Copy buttons: shown only when the Clipboard API is there to back them.
+  for (const button of document.querySelectorAll('button.copy[data-copy-target]')) {
+    const target = document.getElementById(button.dataset.copyTarget);
+    if (!target || !navigator.clipboard) continue;
+    button.hidden = false;
+    button.addEventListener('click', async () => {
+      try {
+        await navigator.clipboard.writeText(target.value);
+        button.textContent = 'Copied';
+      } catch {
+        target.select();
+        button.textContent = 'Press Ctrl+C';
+      }
+      setTimeout(() => (button.textContent = 'Copy'), 2000);
+    });
+  }
+
+  // Destructive forms ask first.
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!window.confirm(form.dataset.confirm)) event.preventDefault();
+    });
+  }
+
+  // Playground: the example follows the chosen type, and results replace the panel without a reload.
+  const playground = document.getElementById('playground-form');
+  if (playground) {
+    const type = playground.querySelector('#type');
+    const content = playground.querySelector('#content');
+    type.addEventListener('change', () => {
+      content.placeholder = type.selectedOptions[0]?.dataset.example ?? '';
+    });
+    playground.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const button = playground.querySelector('button[type="submit"]');
+      button.disabled = true;
+      try {
+        const response = await fetch(playground.action, {
+          method: 'POST',
+          body: new URLSearchParams(new FormData(playground)),
+          credentials: 'same-origin',
+        });
+        const page = new DOMParser().parseFromString(await response.text(), 'text/html');
+        for (const id of ['playground-result']) {
+          const fresh = page.getElementById(id);
+          if (fresh) document.getElementById(id).replaceWith(fresh);
+        }
+        // Errors are shown above the form, as the page without JS would show them.
+        const error = page.querySelector('#playground-form')?.parentElement.querySelector('.banner.error');
+        playground.parentElement.querySelector('.banner.error')?.remove();
+        if (error) playground.before(error);
+      } catch {
+        playground.submit();
+      } finally {
+        button.disabled = false;
+      }
+    });
+  }
+});

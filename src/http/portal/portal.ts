@@ -1,0 +1,83 @@
+// The developer portal: a sibling context of the API, mounted at /portal, with its own cookies, session, CSRF and headers.
+import { randomBytes } from 'node:crypto';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance } from 'fastify';
+import type { Adapters } from '../../adapters/embedded.js';
+import type { Config } from '../../config.js';
+import type { OidcProvider } from '../../domain/ports/session-store.js';
+import csrf from './csrf.plugin.js';
+import errorPages from './error-pages.plugin.js';
+import { assetsRoutes } from './routes/assets.routes.js';
+import { dashboardRoutes } from './routes/dashboard.routes.js';
+import { keysApiRoutes } from './routes/keys-api.routes.js';
+import { keysRoutes } from './routes/keys.routes.js';
+import { oidcRoutes, type ProviderStatus } from './routes/oidc.routes.js';
+import { playgroundRoutes } from './routes/playground.routes.js';
+import { plansRoutes } from './routes/plans.routes.js';
+import { qrsRoutes } from './routes/qrs.routes.js';
+import { signInRoutes } from './routes/signin.routes.js';
+import securityHeaders from './security-headers.plugin.js';
+import session from './session.plugin.js';
+import views from './views.plugin.js';
+
+export const PORTAL_PREFIX = '/portal';
+
+export interface PortalOptions {
+  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions'>;
+  clock: () => Date;
+  /** Deadline for each provider's OIDC discovery at start-up. */
+  discoveryTimeoutMs?: number;
+}
+
+/** Everything under the prefix: registered inside its own encapsulated context, so nothing here reaches the API. */
+async function portalContext(app: FastifyInstance, options: PortalOptions): Promise<void> {
+  const { config, adapters, clock } = options;
+  const base = app.prefix;
+  const secure = config.publicUrl?.startsWith('https://') ?? false;
+  const configured = (['google', 'microsoft'] as const).filter((provider) => config[provider] !== undefined);
+  const deps = { ...adapters, clock, keyPepper: config.keyPepper };
+
+  // The secret signs only @fastify/oauth2's PKCE cookie (SESSION_SECRET is required with a provider);
+  // session cookies are unguessable ids checked against the store, so they need no signature.
+  await app.register(cookie, { secret: config.sessionSecret ?? randomBytes(32).toString('base64url') });
+  // Bodies are urlencoded forms or JSON; text/plain (what a cross-site form can send as "JSON") is refused.
+  app.removeContentTypeParser('text/plain');
+  await app.register(formbody);
+  await app.register(securityHeaders, { secure });
+  await app.register(views, { base });
+  await app.register(errorPages, { base });
+  await app.register(session, { sessions: adapters.sessions, clock, secure });
+  await app.register(csrf);
+
+  app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
+  await app.register(assetsRoutes);
+  const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
+  for (const provider of configured) {
+    await app.register(oidcRoutes, {
+      provider,
+      client: config[provider]!,
+      publicUrl: config.publicUrl!,
+      base,
+      secure,
+      deps,
+      status: providers,
+      discoveryTimeoutMs: options.discoveryTimeoutMs,
+    });
+  }
+  // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
+  await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0 });
+  await app.register(dashboardRoutes, { base, ...deps });
+  await app.register(keysRoutes, { base, deps });
+  await app.register(keysApiRoutes, { base, deps });
+  await app.register(qrsRoutes, { base, ...deps });
+  await app.register(playgroundRoutes, { base, ...deps });
+  await app.register(plansRoutes, { base, ...deps });
+}
+
+/** Registered once by buildApp: the portal at /portal, and the service's front door redirecting to it. */
+export default async function portal(app: FastifyInstance, options: PortalOptions): Promise<void> {
+  app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect(`${PORTAL_PREFIX}/`, 302));
+  await app.register(portalContext, { ...options, prefix: PORTAL_PREFIX });
+}

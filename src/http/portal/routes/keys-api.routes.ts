@@ -1,0 +1,85 @@
+// JSON API for scripts under the portal session: the session, and list / create / revoke keys. Errors are problem+json.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
+import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
+import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
+import { requireAccount } from '../account-guard.js';
+
+export interface KeysApiRoutesOptions {
+  base: string;
+  deps: ApiKeyDeps;
+}
+
+const KeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  status: z.enum(['active', 'revoked']),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
+function keyView(key: ApiKeyRecord): z.infer<typeof KeyView> {
+  return {
+    id: key.id,
+    name: key.name,
+    hint: key.hint,
+    status: key.revokedAt ? 'revoked' : 'active',
+    createdAt: key.createdAt.toISOString(),
+    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+    revokedAt: key.revokedAt?.toISOString() ?? null,
+  };
+}
+
+export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async (app, options) => {
+  const { base, deps } = options;
+  const guard = requireAccount({ accounts: deps.accounts, base });
+  // Reads need the session; writes need the session and its CSRF token in the X-CSRF-Token header.
+  const write = [guard, app.requireCsrf];
+
+  app.get(
+    '/api/session',
+    {
+      schema: {
+        hide: true,
+        response: { 200: z.object({ account: z.object({ id: z.string(), email: z.string(), plan: z.string() }), csrfToken: z.string() }) },
+      },
+      preHandler: guard,
+    },
+    async (request, reply) => {
+      const account = request.account!;
+      reply.header('Cache-Control', 'no-store');
+      return { account: { id: account.id, email: account.email, plan: account.plan }, csrfToken: reply.generateCsrf() };
+    },
+  );
+
+  app.get('/api/keys', { schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } }, preHandler: guard }, async (request) => {
+    const keys = await listKeys(deps, request.account!.id);
+    return { keys: keys.map(keyView), maxActive: MAX_ACTIVE_KEYS };
+  });
+
+  app.post(
+    '/api/keys',
+    {
+      schema: {
+        hide: true,
+        body: z.strictObject({ name: z.string().max(KEY_NAME_MAX_LENGTH).optional() }),
+        response: { 201: z.object({ secret: z.string(), key: KeyView }) },
+      },
+      preHandler: write,
+    },
+    async (request, reply) => {
+      const issued = await issueKey(deps, request.account!.id, request.body.name);
+      reply.header('Cache-Control', 'no-store');
+      return reply.code(201).send({ secret: issued.secret, key: keyView(issued.key) });
+    },
+  );
+
+  app.delete(
+    '/api/keys/:id',
+    { schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } }, preHandler: write },
+    async (request) => ({ key: keyView(await revokeKey(deps, request.account!.id, request.params.id)) }),
+  );
+};

@@ -1,0 +1,138 @@
+// Sign-in with Google or Microsoft: @fastify/oauth2 (PKCE S256, state) on discovered endpoints; the id_token verified with jose.
+import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { discoverProvider, type ProviderMetadata } from '../../../adapters/oidc/discovery.js';
+import { JoseIdTokenVerifier } from '../../../adapters/oidc/id-token-verifier.jose.js';
+import type { OidcProviderConfig } from '../../../config.js';
+import { ApiError } from '../../../domain/errors.js';
+import type { OidcProvider } from '../../../domain/ports/session-store.js';
+import { beginProviderSignIn, claimPendingSignIn, completeProviderSignIn, type SignInDeps } from '../../../services/sign-in.js';
+import { renderPage } from '../page.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The state of the sign-in being started or, at the callback, the one claimed from the session. */
+    oidcState: string | undefined;
+  }
+}
+
+export const PROVIDER_LABELS: Record<OidcProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
+
+/** Each configured provider: `ready`, or `unavailable` when discovery failed at start-up. */
+export type ProviderStatus = Map<OidcProvider, 'ready' | 'unavailable'>;
+
+export interface OidcRoutesOptions {
+  provider: OidcProvider;
+  client: OidcProviderConfig;
+  publicUrl: string;
+  base: string;
+  /** PUBLIC_URL is https: the plugin's state and PKCE cookies become `__Host-` cookies. */
+  secure: boolean;
+  deps: SignInDeps;
+  status: ProviderStatus;
+  discoveryTimeoutMs?: number;
+}
+
+const CallbackQuery = z.object({
+  code: z.string().max(4096).optional(),
+  state: z.string().max(512).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(1000).optional(),
+});
+
+function reasonOf(cause: unknown): string | undefined {
+  if (!(cause instanceof Error)) return undefined;
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${cause.message}` : cause.message;
+}
+
+function stateOf(request: FastifyRequest): unknown {
+  return (request.query as { state?: unknown } | undefined)?.state;
+}
+
+export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, options) => {
+  const { provider, base, deps } = options;
+  const label = PROVIDER_LABELS[provider];
+  const start = `/auth/${provider}`;
+
+  // Our own discovery, with a deadline: the verifier needs the issuer and jwks_uri, which @fastify/oauth2
+  // keeps to itself, and an identity provider that is down must not stop the API from starting.
+  let metadata: ProviderMetadata;
+  try {
+    metadata = await discoverProvider(provider, options.client.issuer, { timeoutMs: options.discoveryTimeoutMs });
+  } catch (error) {
+    app.log.error({ err: error, provider }, `${label} sign-in is unavailable until restart: OIDC discovery failed`);
+    options.status.set(provider, 'unavailable');
+    app.get(start, { schema: { hide: true } }, async () => {
+      throw new ApiError('unavailable', `${label} sign-in is not available: this server could not reach ${label} when it started. Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`);
+    });
+    return;
+  }
+  options.status.set(provider, 'ready');
+
+  const verifier = new JoseIdTokenVerifier({ metadata, clientId: options.client.clientId });
+  const authorize = new URL(metadata.authorizationEndpoint);
+  const token = new URL(metadata.tokenEndpoint);
+  app.decorateRequest('oidcState', undefined);
+  await app.register(oauth2, {
+    name: provider,
+    scope: ['openid', 'email', 'profile'],
+    credentials: {
+      client: { id: options.client.clientId, secret: options.client.clientSecret },
+      auth: { authorizeHost: authorize.origin, authorizePath: authorize.pathname, tokenHost: token.origin, tokenPath: token.pathname },
+    },
+    callbackUri: `${options.publicUrl.replace(/\/$/, '')}${base}${start}/callback`,
+    pkce: 'S256',
+    // The state is made and checked against the server-side session, not the plugin's cookie.
+    generateStateFunction: (request: FastifyRequest) => request.oidcState ?? '',
+    checkStateFunction: (request: FastifyRequest) => request.oidcState !== undefined && stateOf(request) === request.oidcState,
+    // Only the PKCE verifier really lives in a cookie: signed, httpOnly, SameSite=Lax, and `__Host-` under https.
+    cookie: { signed: true, secure: options.secure, path: `${base}${start}` },
+    hostPrefixedCookies: options.secure,
+    redirectStateCookieName: `${options.secure ? '__Host-' : ''}qrm_${provider}_state`,
+    verifierCookieName: `${options.secure ? '__Host-' : ''}qrm_${provider}_pkce`,
+  });
+  const client = app.getDecorator<OAuth2Namespace>(provider);
+
+  app.get(start, { schema: { hide: true } }, async (request, reply) => {
+    // Signed in already: nothing to do (and a cross-site link cannot sign anyone out through here).
+    if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
+    const started = await beginProviderSignIn(deps, provider, request.sessionToken);
+    request.oidcState = started.state;
+    const authorization = new URL(await client.generateAuthorizationUri(request, reply));
+    authorization.searchParams.set('nonce', started.nonce);
+    reply.setSessionCookie(started.session);
+    return reply.redirect(authorization.href, 303);
+  });
+
+  app.get(`${start}/callback`, { schema: { hide: true, querystring: CallbackQuery } }, async (request, reply) => {
+    // Claimed (and so used up) before anything else, whatever the provider answered.
+    const pending = await claimPendingSignIn(deps, request.sessionToken, provider, request.query.state);
+    if (request.query.error !== undefined) {
+      throw new ApiError('unauthorized', `${label} did not sign you in (${request.query.error}); you can try again`);
+    }
+    if (request.query.code === undefined) throw new ApiError('invalid_request', `${label} returned no authorization code; please sign in again`);
+    request.oidcState = pending.state;
+    let idToken: string | undefined;
+    try {
+      // Sends the PKCE verifier with the code, and clears the plugin's cookies.
+      idToken = (await client.getAccessTokenFromAuthorizationCodeFlow(request, reply)).token.id_token;
+    } catch (error) {
+      // The reason only: the failed request's options hold the client secret and the PKCE verifier.
+      request.log.warn({ provider, reason: reasonOf(error) }, 'authorization code exchange failed');
+      throw new ApiError('unauthorized', `${label} did not accept the sign-in; please sign in again`);
+    }
+    let signedIn;
+    try {
+      signedIn = await completeProviderSignIn({ ...deps, verifier }, idToken, pending);
+    } catch (error) {
+      // The browser hears only "could not be verified"; the operator's log says which check failed.
+      if (error instanceof ApiError && error.code === 'unauthorized') request.log.warn({ provider, reason: reasonOf(error.cause) }, 'id_token refused');
+      throw error;
+    }
+    reply.setSessionCookie(signedIn.session);
+    return reply.redirect(`${base}/`, 303);
+  });
+};

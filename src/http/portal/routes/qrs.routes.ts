@@ -1,0 +1,61 @@
+// The QR manager: this month's codes of the signed-in account, with thumbnails that cost no quota.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../../domain/errors.js';
+import { periodOf } from '../../../domain/period.js';
+import { planById } from '../../../domain/plan-catalogue.js';
+import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { Renderer } from '../../../domain/ports/renderer.js';
+import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
+import { renderSpecOf } from '../../../services/generate-qr.js';
+import { requireAccount } from '../account-guard.js';
+import { renderPage } from '../page.js';
+
+export interface QrsRoutesOptions {
+  base: string;
+  accounts: AccountStore;
+  meter: UsageMeter;
+  renderer: Renderer;
+  clock: () => Date;
+}
+
+/** The page lists the most recent codes; only listed codes have thumbnails. */
+const LISTED = 100;
+const THUMBNAIL_PX = 192;
+
+const ThumbnailParams = z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/) });
+
+export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, options) => {
+  const guard = requireAccount(options);
+  const thisMonths = (accountId: string) => options.meter.qrs(accountId, periodOf(options.clock()), LISTED);
+
+  app.get('/qrs', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
+    const account = request.account!;
+    const qrs = await thisMonths(account.id);
+    return renderPage(request, reply, 'qrs', { title: 'QR codes', nav: 'qrs', qrs, listed: LISTED, plan: planById(account.plan), period: periodOf(options.clock()) });
+  });
+
+  app.get('/qrs/:fingerprint.png', { schema: { hide: true, params: ThumbnailParams }, preHandler: guard }, async (request, reply) => {
+    // Looked up among the account's own codes only: another account's fingerprint is simply not there.
+    const qr = (await thisMonths(request.account!.id)).find((code) => code.fingerprint === request.params.fingerprint);
+    if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');
+    // The account viewing its own codes: rendered directly, never through generateQr, so nothing is metered.
+    const bytes = await renderThumbnail(options.renderer, qr);
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('Cache-Control', 'private, max-age=3600')
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
+};
+
+async function renderThumbnail(renderer: Renderer, qr: QrRecord): Promise<Uint8Array> {
+  const spec = (size: number) => renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
+  try {
+    return await renderer.render(spec(THUMBNAIL_PX));
+  } catch (error) {
+    // A dense code needs more pixels than a thumbnail has: render at the smallest size that fits.
+    const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
+    if (typeof minimumSize !== 'number') throw error;
+    return renderer.render(spec(minimumSize));
+  }
+}

@@ -1,0 +1,74 @@
+// Sign-in page, local sign-in (no provider configured, loopback only) and sign-out.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../../domain/errors.js';
+import { endAllSessions, endSession } from '../../../services/sessions.js';
+import { localSignIn, openSignInFormSession, type SignInDeps } from '../../../services/sign-in.js';
+import { requireAccount } from '../account-guard.js';
+import { isDirectLoopbackRequest } from '../loopback.js';
+import { renderPage } from '../page.js';
+import { PROVIDER_LABELS, type ProviderStatus } from './oidc.routes.js';
+
+export interface SignInRoutesOptions {
+  base: string;
+  deps: SignInDeps;
+  /** Configured providers and whether each answered discovery. */
+  providers: ProviderStatus;
+  /** True only when no provider is configured (the embedded default). */
+  localSignInEnabled: boolean;
+}
+
+const LocalSignInBody = z.object({ email: z.string().max(320), _csrf: z.string().optional() });
+
+export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (app, options) => {
+  const { base, deps } = options;
+
+  const signInPage = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; email?: string } = {}, status = 200) => {
+    const local = options.localSignInEnabled && isDirectLoopbackRequest(request);
+    if (local && !request.session) {
+      // The local form posts, so it needs a CSRF token, so it needs a session before anyone is signed in.
+      const issued = await openSignInFormSession(deps);
+      reply.setSessionCookie(issued);
+      request.session = issued.session;
+      request.sessionToken = issued.token;
+    }
+    const providers = [...options.providers].map(([id, state]) => ({ id, label: PROVIDER_LABELS[id], ready: state === 'ready' }));
+    return renderPage(request, reply, 'signin', { title: 'Sign in', nav: 'signin', providers, local, localSignInEnabled: options.localSignInEnabled, ...extra }, status);
+  };
+
+  app.get('/signin', { schema: { hide: true } }, async (request, reply) => {
+    if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
+    return signInPage(request, reply);
+  });
+
+  if (options.localSignInEnabled) {
+    const loopbackOnly = async (request: FastifyRequest) => {
+      if (!isDirectLoopbackRequest(request)) {
+        throw new ApiError('forbidden', 'local sign-in is offered only to browsers on this machine; configure Google or Microsoft sign-in to sign in from elsewhere');
+      }
+    };
+    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf] }, async (request, reply) => {
+      try {
+        const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
+        reply.setSessionCookie(signedIn.session);
+        return await reply.redirect(`${base}/`, 303);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
+        return signInPage(request, reply, { error: error.message, email: request.body.email }, 400);
+      }
+    });
+  }
+
+  app.post('/signout', { schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
+    await endSession(deps, request.sessionToken);
+    reply.clearSessionCookie();
+    return reply.redirect(`${base}/signin`, 303);
+  });
+
+  app.post('/signout/everywhere', { schema: { hide: true }, preHandler: [requireAccount({ accounts: deps.accounts, base }), app.requireCsrf] }, async (request, reply) => {
+    await endAllSessions(deps, request.account!.id);
+    reply.clearSessionCookie();
+    return reply.redirect(`${base}/signin`, 303);
+  });
+};
