@@ -6,9 +6,6 @@ import { buildMatrix } from './qr-matrix.js';
 import { writeSvg } from './svg-writer.js';
 import { writeWebp } from './webp-writer.js';
 
-/** Bumped whenever output bytes change for the same spec: it is part of every ETag and cache key. */
-export const RENDER_VERSION = 1;
-
 export async function renderImage(spec: RenderSpec): Promise<Uint8Array> {
   const matrix = buildMatrix(spec.payload, spec.errorCorrection);
   const layout = layoutFor(matrix, spec.size, spec.margin);

@@ -5,7 +5,8 @@ import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
 import type { Renderer, RendererStats } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
-import type { RenderTaskResult } from '../../../workers/render-thread.js';
+import type { RenderTaskResult } from '../../render/render-task.js';
+import { bytesOrError } from './render-outcome.js';
 
 // Piscina signals a full queue only through these messages (its Errors table).
 const QUEUE_FULL_MESSAGES = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
@@ -53,17 +54,7 @@ export class RenderPool implements Renderer {
       }
       throw error;
     }
-    if (result.ok) return result.bytes;
-    if (result.reason === 'too_long') {
-      throw new ApiError('content_too_long', `the encoded content does not fit in a QR code at error correction ${spec.errorCorrection}: at most ${result.limit} bytes`, {
-        extensions: { limit: result.limit, errorCorrection: spec.errorCorrection },
-        fields: [{ field: 'content', detail: `at most ${result.limit} bytes at error correction ${spec.errorCorrection}` }],
-      });
-    }
-    throw new ApiError('invalid_request', `size must be at least ${result.minimumSize} px for this content and margin`, {
-      fields: [{ field: 'size', detail: `at least ${result.minimumSize} for this content and margin` }],
-      extensions: { minimumSize: result.minimumSize },
-    });
+    return bytesOrError(result, spec);
   }
 
   /** Pool gauges for /metrics and /readyz. */

@@ -1,0 +1,58 @@
+// Micro benchmarks of the render path, each beside its alternative: matrix encoder, PNG writer, WebP effort, SVG.
+import QRCode from 'qrcode';
+import sharp from 'sharp';
+import { layoutFor } from '../src/render/layout.js';
+import { writePng } from '../src/render/png-writer.js';
+import { buildMatrix } from '../src/render/qr-matrix.js';
+import { writeSvg } from '../src/render/svg-writer.js';
+import { writeWebp } from '../src/render/webp-writer.js';
+import { measure, type Measured } from './measure.js';
+
+const URLS = Array.from({ length: 1000 }, (_, i) => `https://example.com/p/${i}/${(i * 7919).toString(36).padStart(8, 'x')}`);
+const BLACK = '#000000ff';
+const WHITE = '#ffffffff';
+
+export interface RenderPathResult {
+  rows: Array<Measured & { bytes?: number }>;
+}
+
+export async function renderPathBench(seconds = 1): Promise<RenderPathResult> {
+  const rows: RenderPathResult['rows'] = [];
+  const url = (i: number) => URLS[i % URLS.length]!;
+  const matrix = buildMatrix(url(0), 'M');
+  const layout = layoutFor(matrix, 512, 4);
+
+  rows.push(await measure('matrix: qrcode.create (short URL)', (i) => QRCode.create(url(i), { errorCorrectionLevel: 'M' }), seconds));
+  rows.push(await measure('matrix: qr (short URL) — used', (i) => buildMatrix(url(i), 'M'), seconds));
+
+  const naive = await QRCode.toBuffer(url(0), { width: 512, errorCorrectionLevel: 'M' });
+  rows.push({ ...(await measure('png: qrcode.toBuffer 512 px (pngjs RGBA)', (i) => QRCode.toBuffer(url(i), { width: 512 }), seconds)), bytes: naive.length });
+  for (const level of [1, 6, 9]) {
+    const bytes = writePng(matrix, layout, BLACK, WHITE, level).length;
+    rows.push({ ...(await measure(`png: 1-bit palette writer, deflate ${level}, 512 px`, () => writePng(matrix, layout, BLACK, WHITE, level), seconds)), bytes });
+  }
+  for (const effort of [0, 2, 4, 6]) {
+    const bytes = (await writeWebp(matrix, layout, BLACK, WHITE, effort)).length;
+    rows.push({ ...(await measure(`webp: sharp lossless effort ${effort}, 512 px`, () => writeWebp(matrix, layout, BLACK, WHITE, effort), seconds)), bytes });
+  }
+  const svg = writeSvg(matrix, 512, 4, BLACK, WHITE);
+  rows.push({ ...(await measure('svg: one path of runs', () => writeSvg(matrix, 512, 4, BLACK, WHITE), seconds)), bytes: Buffer.byteLength(svg) });
+  const qrcodeSvg = await QRCode.toString(url(0), { type: 'svg', width: 512 });
+  rows.push({ ...(await measure('svg: qrcode.toString', (i) => QRCode.toString(url(i), { type: 'svg', width: 512 }), seconds)), bytes: Buffer.byteLength(qrcodeSvg) });
+  // A sanity check that the measured pipeline is what the service runs: raw RGBA round trip of the PNG.
+  await sharp(writePng(matrix, layout, BLACK, WHITE)).raw().toBuffer();
+  return { rows };
+}
+
+export function renderPathTable(result: RenderPathResult): string {
+  const lines = ['| operation | ops/s (1 thread) | µs/op | bytes |', '|---|---:|---:|---:|'];
+  for (const row of result.rows) {
+    lines.push(`| ${row.name} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${row.microsPerOp.toFixed(1)} | ${row.bytes?.toLocaleString('en-US') ?? ''} |`);
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await renderPathBench(Number(process.env.BENCH_SECONDS ?? 1));
+  console.log(renderPathTable(result));
+}

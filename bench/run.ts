@@ -1,0 +1,285 @@
+// npm run bench: our service against its baselines, side by side in one run, written to docs/BENCHMARKS.md.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import autocannon, { type AutocannonRequest } from 'autocannon';
+import QRCode from 'qrcode';
+import { renderPathBench, renderPathTable } from './render-path.js';
+import { freePort, rssMiB, startProcess, type Started } from './processes.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
+const CONNECTIONS = 50;
+const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays inside each account's QR quota
+const NODE = process.execPath;
+
+interface Row {
+  id: string;
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  rssMiB: number;
+  non2xx: number;
+  errors: number;
+}
+
+let sequence = 0;
+const uniqueUrl = () => `https://example.com/item/${++sequence}-${(sequence * 2654435761) % 1e9}`;
+
+function body(outputFormat: string, unique: boolean): () => string {
+  return () => JSON.stringify({ content: unique ? uniqueUrl() : 'https://example.com/repeated', type: 'url', outputFormat });
+}
+
+async function drive(url: string, headersFor: () => Record<string, string>, makeBody: () => string, seconds: number) {
+  const request: AutocannonRequest = {
+    method: 'POST',
+    setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', ...headersFor() }, body: makeBody() }),
+  };
+  return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request], timeout: 10 });
+}
+
+async function scenario(id: string, name: string, server: Started, path: string, headersFor: () => Record<string, string>, makeBody: () => string): Promise<Row> {
+  const url = `http://127.0.0.1:${server.port}${path}`;
+  if (WARMUP > 0) await drive(url, headersFor, makeBody, WARMUP);
+  const result = await drive(url, headersFor, makeBody, DURATION);
+  const row = {
+    id,
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rssMiB: rssMiB(server.child.pid),
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+  console.log(`${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, non-2xx ${row.non2xx}, errors ${row.errors}`);
+  return row;
+}
+
+async function baseline(script: string): Promise<Started> {
+  const port = await freePort();
+  return startProcess(NODE, [join(import.meta.dirname, 'servers', script)], { PORT: String(port) }, port);
+}
+
+interface Service {
+  server: Started;
+  keys: string[];
+  dataDir: string;
+}
+
+async function ourService(extraEnv: Record<string, string>): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-'));
+  const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extraEnv };
+  const cli = join(import.meta.dirname, '..', 'src', 'cli.js');
+  const keys: string[] = [];
+  for (let i = 0; i < ACCOUNTS; i++) {
+    execFileSync(NODE, [cli, 'accounts', 'create', '--email', `bench${i}@example.com`, '--plan', 'business'], { env, stdio: 'ignore' });
+    keys.push(execFileSync(NODE, [cli, 'keys', 'create', '--email', `bench${i}@example.com`], { env, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
+  }
+  const port = await freePort();
+  const server = await startProcess(NODE, [join(import.meta.dirname, '..', 'src', 'server.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, port);
+  return { server, keys, dataDir };
+}
+
+function rotatingKey(keys: string[]): () => Record<string, string> {
+  let i = 0;
+  return () => ({ 'x-api-key': keys[i++ % keys.length]! });
+}
+
+async function startRedis(): Promise<{ url: string; stop(): Promise<void> } | undefined> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'qrm-bench-redis-'));
+  const redis = await startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {}, port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      await redis.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+function decodes(bytes: Buffer, format: string, expected: string): boolean {
+  const dir = mkdtempSync(join(tmpdir(), 'qrm-bench-decode-'));
+  try {
+    let png = join(dir, `image.${format}`);
+    writeFileSync(png, bytes);
+    if (format === 'webp') spawnSync('dwebp', ['-quiet', png, '-o', (png = join(dir, 'image.png'))]);
+    if (format === 'svg') spawnSync('rsvg-convert', ['-w', '512', png, '-o', (png = join(dir, 'image.png'))]);
+    const zbar = spawnSync('zbarimg', ['-q', '--nodbus', '--raw', '-Sbinary', png]).stdout?.toString();
+    const zxing = spawnSync('ZXingReader', ['-format', 'QRCode', '-bytes', png]).stdout?.toString();
+    return zbar === expected && zxing === expected;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function imageSizes(service: Service): Promise<string> {
+  const content = 'https://example.com/menu?table=12';
+  const naive = await QRCode.toBuffer(content, { width: 512, errorCorrectionLevel: 'M' });
+  const lines = ['| image (512 px, ECC M, same code) | bytes | vs qrcode.toBuffer | lossless | zbar + ZXing decode |', '|---|---:|---:|---|---|'];
+  lines.push(`| qrcode.toBuffer PNG (baseline) | ${naive.length} | 100% | yes | ${decodes(naive, 'png', content) ? 'yes' : 'NO'} |`);
+  const sizes: Record<string, number> = {};
+  for (const format of ['png', 'webp', 'svg']) {
+    const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/generate`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': service.keys[0]! },
+      body: JSON.stringify({ content, type: 'url', outputFormat: format }),
+    });
+    const bytes = Buffer.from(await res.arrayBuffer());
+    sizes[format] = bytes.length;
+    lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
+  }
+  lines.push('', `WebP is ${(100 - (sizes.webp! / sizes.png!) * 100).toFixed(0)}% smaller than our PNG (the spec says "up to 30% smaller").`);
+  return lines.join('\n');
+}
+
+async function soak(service: Service): Promise<string> {
+  if (SOAK <= 0) return 'Soak skipped (BENCH_SOAK_SECONDS=0).';
+  const url = `http://127.0.0.1:${service.server.port}/api/v1/QRManager/generate`;
+  const pid = service.server.child.pid;
+  const samples: Array<[number, number]> = [];
+  const started = Date.now();
+  const sampler = setInterval(() => samples.push([Math.round((Date.now() - started) / 1000), rssMiB(pid)]), 10_000);
+  samples.push([0, rssMiB(pid)]);
+  const result = await drive(url, rotatingKey(service.keys), body('png', true), SOAK);
+  clearInterval(sampler);
+  samples.push([SOAK, rssMiB(pid)]);
+  const first = samples[0]![1];
+  const last = samples.at(-1)![1];
+  const peak = Math.max(...samples.map(([, rss]) => rss));
+  console.log(`soak: ${Math.round(result.requests.average)} req/s over ${SOAK}s, RSS ${first.toFixed(0)} → ${last.toFixed(0)} MiB (peak ${peak.toFixed(0)})`);
+  return [
+    `Scenario c (unique PNG, full auth + metering) for ${SOAK} s: ${Math.round(result.requests.average).toLocaleString('en-US')} req/s, ` +
+      `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors.`,
+    '',
+    `| t (s) | ${samples.map(([t]) => t).join(' | ')} |`,
+    `|---|${samples.map(() => '---:').join('|')}|`,
+    `| RSS (MiB) | ${samples.map(([, rss]) => rss.toFixed(0)).join(' | ')} |`,
+    '',
+    `RSS at start ${first.toFixed(0)} MiB, at end ${last.toFixed(0)} MiB (${(((last - first) / first) * 100).toFixed(1)}%), peak ${peak.toFixed(0)} MiB.`,
+  ].join('\n');
+}
+
+function table(rows: Row[]): string {
+  const lines = ['| | scenario | req/s | p50 (ms) | p99 (ms) | RSS (MiB) | non-2xx | errors |', '|---|---|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    lines.push(`| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} |`);
+  }
+  return lines.join('\n');
+}
+
+function ratios(rows: Row[]): string {
+  const get = (id: string) => rows.find((r) => r.id === id);
+  const ratio = (x: string, y: string, target: number, label: string) => {
+    const a = get(x);
+    const b = get(y);
+    if (!a || !b) return `| ${x}/${y} | — | ${label} | not measured |`;
+    const value = a.rps / b.rps;
+    return `| ${x}/${y} | ${value.toFixed(2)} | ${label} | ${value >= target ? 'met' : 'NOT met'} |`;
+  };
+  const c = get('c');
+  return [
+    '| ratio | value | target | |',
+    '|---|---:|---|---|',
+    ratio('c', 'e', 0.6, '≥ 0.6: auth + metering cost at most 40% of the best-possible render'),
+    ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
+    ratio('c', 'a', 20, '≥ 20: twenty times what a user would write instead'),
+    c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const rows: Row[] = [];
+  const date = new Date().toISOString();
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD']).stdout?.toString().trim() || 'unknown';
+
+  console.log('render path micro benchmarks…');
+  const micro = renderPathTable(await renderPathBench(1));
+
+  for (const [id, name, script] of [
+    ['a', 'naive Fastify + qrcode.toBuffer inline (what a user would write)', 'naive-qrcode.js'],
+    ['b', 'HTTP ceiling: the same Fastify answering a fixed PNG', 'fixed-png.js'],
+    ['e', 'best-possible inline render (qr matrix, 1-bit PNG, zlib 1), no auth or metering', 'best-inline.js'],
+  ] as const) {
+    const server = await baseline(script);
+    try {
+      rows.push(await scenario(id, name, server, '/generate', () => ({}), body('png', id !== 'b')));
+    } finally {
+      await server.stop();
+    }
+  }
+
+  const embedded = await ourService({});
+  let sizes = '';
+  let soakReport = '';
+  try {
+    const headers = rotatingKey(embedded.keys);
+    const path = '/api/v1/QRManager/generate';
+    rows.push(await scenario('c', 'ours, PNG, unique content, key check + metering (embedded SQLite)', embedded.server, path, headers, body('png', true)));
+    rows.push(await scenario('d', 'ours, PNG, repeated content (embedded SQLite)', embedded.server, path, headers, body('png', false)));
+    rows.push(await scenario('f-webp', 'ours, WebP, unique content', embedded.server, path, headers, body('webp', true)));
+    rows.push(await scenario('f-svg', 'ours, SVG, unique content', embedded.server, path, headers, body('svg', true)));
+    sizes = await imageSizes(embedded);
+    soakReport = await soak(embedded);
+  } finally {
+    await embedded.server.stop();
+    rmSync(embedded.dataDir, { recursive: true, force: true });
+  }
+
+  const redis = await startRedis();
+  if (redis) {
+    const service = await ourService({ REDIS_URL: redis.url });
+    try {
+      const headers = rotatingKey(service.keys);
+      const path = '/api/v1/QRManager/generate';
+      rows.push(await scenario('g-c', 'ours, PNG, unique content, Redis mode', service.server, path, headers, body('png', true)));
+      rows.push(await scenario('g-d', 'ours, PNG, repeated content, Redis mode', service.server, path, headers, body('png', false)));
+    } finally {
+      await service.server.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+      await redis.stop();
+    }
+  }
+
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${platform()} ${release()}, Node ${process.version}`;
+  const report = `# Benchmarks
+
+Produced by \`npm run bench\` (bench/run.ts) on ${date}, commit ${commit}.
+
+Machine: ${machine}. The load generator (autocannon, ${CONNECTIONS} connections, POST JSON, ~40-character URLs,
+512 px PNG unless stated) runs on the same machine as the server, so the server has at most the other core to itself.
+Each scenario: ${WARMUP} s warm-up, then ${DURATION} s measured. All servers are started by the bench itself, one at a time.
+
+## Load
+
+${table(rows)}
+
+${ratios(rows)}
+
+Notes: a, b and e answer on \`POST /generate\` with no key; c, d, f and g go through the real
+\`POST /api/v1/QRManager/generate\` with a business-plan key (rotating over ${ACCOUNTS} accounts), the API-key
+check, monthly metering in the store, logging and metrics. "Repeated content" answers from the image cache but is still
+authenticated and metered.
+
+## Image size and correctness
+
+${sizes}
+
+## Memory over a soak
+
+${soakReport}
+
+## Render path (micro, one thread, same run)
+
+${micro}
+`;
+  writeFileSync(join(import.meta.dirname, '..', '..', 'docs', 'BENCHMARKS.md'), report);
+  console.log('\nwritten to docs/BENCHMARKS.md');
+}
+
+await main();
