@@ -2,7 +2,10 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { createEmbeddedAdapters, type Adapters } from './adapters/embedded.js';
+import type { Adapters } from './adapters/embedded.js';
+import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
+import { CachingRenderer } from './adapters/render/caching-renderer.js';
+import { createAdapters } from './adapters/select.js';
 import { TimedRenderer } from './adapters/render/timed-renderer.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
@@ -14,6 +17,8 @@ import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
+import portal from './http/portal/portal.js';
+import { bindJobs } from './services/background-jobs.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
@@ -48,15 +53,20 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   const clock = options.clock ?? (() => new Date());
-  const adapters = options.adapters ?? createEmbeddedAdapters(config);
-  const lastUsed = new LastUsedBuffer(adapters.keys);
-  const flushTimer = setInterval(() => {
-    lastUsed.flush().catch((err: unknown) => app.log.warn({ err }, 'last-used flush failed'));
-  }, options.lastUsedFlushMs ?? 5_000);
-  flushTimer.unref();
+  const adapters = options.adapters ?? (await createAdapters(config, { log: app.log }));
+  const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
+  // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
+  const jobs =
+    adapters.jobs === 'worker'
+      ? undefined
+      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock }), {
+          log: app.log,
+          everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000 },
+          runOnStop: ['last-used-flush'],
+        });
+  jobs?.start();
   app.addHook('onClose', async () => {
-    clearInterval(flushTimer);
-    await lastUsed.flush().catch((err: unknown) => app.log.warn({ err }, 'last-used flush failed'));
+    await jobs?.stop(); // ends with a last flush of the last-used times
     if (!options.adapters) await adapters.close();
   });
 
@@ -69,7 +79,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
   await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 
-  const renderer = new TimedRenderer(adapters.renderer, (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds));
+  const timed = new TimedRenderer(adapters.renderer, (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds));
+  // Repeated codes are answered from memory and never reach the pool (or the render histogram).
+  const renderer =
+    config.imageCacheBytes > 0 ? new CachingRenderer(timed, config.imageCacheBytes, (result) => app.metrics.cacheRequests.inc({ cache: 'image', result })) : timed;
 
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(
@@ -80,6 +93,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     },
     { prefix: '/api/v1' },
   );
+
+  // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
+  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock });
 
   return app;
 }

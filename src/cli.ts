@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // qrm: the operator's admin command — accounts, plans, keys and usage, on the same configuration as the server.
 import { parseArgs } from 'node:util';
-import { createSqliteStores, type StoreAdapters } from './adapters/embedded.js';
+import type { StoreAdapters } from './adapters/embedded.js';
+import { createStores } from './adapters/select.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ApiError } from './domain/errors.js';
 import { isPlanId, PLAN_IDS, type PlanId } from './domain/plan-catalogue.js';
@@ -54,7 +55,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
     return;
   }
   const config = loadConfig(process.env);
-  const stores: StoreAdapters = createSqliteStores(config.dataDir);
+  // The same stores as the server: in production a revocation here is pushed to every API instance.
+  const stores: StoreAdapters = await createStores(config);
   const clock = () => new Date();
   const deps = { ...stores, keyPepper: config.keyPepper, clock };
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);

@@ -9,7 +9,8 @@ const EnvSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   QR_DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: optionalUrl,
-  MONGODB_URL: optionalUrl,
+  // Not z.url(): a replica-set URI lists several hosts (mongodb://a:27017,b:27017/qrm), which WHATWG URLs refuse.
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
   QR_KEY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
@@ -22,8 +23,10 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   RENDER_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
+  RENDER_INLINE_MAX_PIXELS: z.coerce.number().int().min(0).max(2048 * 2048).default(1024 * 1024),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
@@ -50,8 +53,12 @@ export interface Config {
   logLevel: string;
   renderThreads: number | undefined;
   renderMaxQueue: number | undefined;
+  /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
+  renderInlineMaxPixels: number;
   bodyLimitBytes: number;
   shutdownTimeoutMs: number;
+  /** Memory for the LRU of rendered images (0 turns it off). */
+  imageCacheBytes: number;
   /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
   shutdownDrainMs: number;
   metricsToken: string | undefined;
@@ -84,6 +91,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const microsoft = provider(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET, e.MICROSOFT_ISSUER, 'MICROSOFT');
   if ((google || microsoft) && !e.SESSION_SECRET) throw new ConfigError('SESSION_SECRET: required when a sign-in provider is configured');
   if ((google || microsoft) && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL: required when a sign-in provider is configured (OAuth redirect URIs)');
+  if (e.REDIS_URL && !/^rediss?:$/.test(new URL(e.REDIS_URL).protocol)) throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
+  // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter.
+  if (e.MONGODB_URL && !e.REDIS_URL) throw new ConfigError('MONGODB_URL: needs REDIS_URL as well (production metering and jobs run on Redis)');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -98,9 +108,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     renderThreads: e.RENDER_THREADS,
     renderMaxQueue: e.RENDER_MAX_QUEUE,
+    renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     metricsToken: e.METRICS_TOKEN,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     maxHeapUsedBytes: e.MAX_HEAP_USED_MB * 1024 * 1024,

@@ -2,13 +2,18 @@
 import type { Config } from '../config.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
+import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { Renderer } from '../domain/ports/renderer.js';
+import type { SessionStore } from '../domain/ports/session-store.js';
+import type { UsageCounters } from '../domain/ports/usage-counters.js';
+import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
-import { RenderPool } from './render/render-pool.piscina.js';
 import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
 import { openDatabase } from './sqlite/database.js';
 import { SqliteKeyStore } from './sqlite/key-store.sqlite.js';
+import { SqliteSessionStore } from './sqlite/session-store.sqlite.js';
 import { unavailableOnFailure } from './sqlite/unavailable-on-failure.js';
+import { SqliteUsageLedger } from './sqlite/usage-ledger.sqlite.js';
 import { SqliteUsageMeter } from './sqlite/usage-meter.sqlite.js';
 
 /** Everything the services need from the outside world, and the one way to release it. */
@@ -16,7 +21,17 @@ export interface Adapters {
   accounts: AccountStore;
   keys: KeyStore;
   meter: UsageMeter;
+  /** Portal sessions (server-side, revocable). */
+  sessions: SessionStore;
   renderer: Renderer;
+  /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
+  lastUsed?: LastUsedLog;
+  /** Production mode: the hot usage counters (Redis) that the rollup copies into the ledger. */
+  usageCounters?: UsageCounters;
+  /** Where rolled-up usage is kept, and read back once Redis no longer holds a month. */
+  usageLedger?: UsageLedger;
+  /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate worker process (BullMQ). */
+  jobs?: 'in-process' | 'worker';
   /** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
   probes: Record<string, () => Promise<void>>;
   close(): Promise<void>;
@@ -31,12 +46,14 @@ export function rendererProbe(renderer: Renderer): () => Promise<void> {
   };
 }
 
-export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters {
+export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters & { usageLedger: UsageLedger } {
   const db = openDatabase(dataDir);
   return {
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
     keys: unavailableOnFailure(new SqliteKeyStore(db)),
     meter: unavailableOnFailure(new SqliteUsageMeter(db)),
+    sessions: unavailableOnFailure(new SqliteSessionStore(db)),
+    usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
     probes: {
       sqlite: async () => {
         db.prepare('SELECT 1').get();
@@ -44,20 +61,6 @@ export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters 
     },
     async close() {
       db.close();
-    },
-  };
-}
-
-export function createEmbeddedAdapters(config: Pick<Config, 'dataDir' | 'renderThreads' | 'renderMaxQueue'>): Adapters {
-  const stores = createSqliteStores(config.dataDir);
-  const renderer = new RenderPool({ threads: config.renderThreads, maxQueue: config.renderMaxQueue });
-  return {
-    ...stores,
-    renderer,
-    probes: { ...stores.probes, renderer: rendererProbe(renderer) },
-    async close() {
-      await renderer.close();
-      await stores.close();
     },
   };
 }

@@ -23,3 +23,9 @@ export function secondsUntilReset(at: Date): number {
 export function previousPeriod(at: Date): PeriodId {
   return periodOf(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)));
 }
+
+/** The instant a period named `YYYY-MM` ends. */
+export function endOfPeriod(period: PeriodId): Date {
+  const [year, month] = period.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(year, month, 1));
+}

@@ -18,7 +18,7 @@ import {
   type ErrorCorrectionLevel,
   type RenderSpec,
 } from '../domain/render-options.js';
-import { RENDER_VERSION } from '../render/render-image.js';
+import { matchesIfNoneMatch, renderKey } from '../domain/render-key.js';
 
 export interface GenerateQrDeps {
   meter: UsageMeter;
@@ -38,7 +38,14 @@ export interface GenerateQrInput {
   lightColor?: string | undefined;
 }
 
+/** The caller's If-None-Match matched: it already holds this exact image. Not metered (as GitHub does for 304s). */
+export interface NotModifiedQr {
+  notModified: true;
+  etag: string;
+}
+
 export interface GeneratedQr {
+  notModified?: false;
   bytes: Uint8Array;
   format: OutputFormat;
   /** Strong validator: equal for byte-identical images. */
@@ -67,10 +74,9 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
   };
 }
 
-/** Rendering is deterministic, so a hash of the canonical spec names the exact bytes. */
+/** Strong ETag: the canonical render key, quoted. */
 export function etagOf(spec: RenderSpec): string {
-  const canonical = JSON.stringify([RENDER_VERSION, spec.format, spec.size, spec.margin, spec.errorCorrection, spec.darkColor, spec.lightColor, spec.payload]);
-  return `"${createHash('sha256').update(canonical).digest('base64url').slice(0, 27)}"`;
+  return `"${renderKey(spec)}"`;
 }
 
 /** One distinct code per (type, payload): the unit the monthly QR quota counts. */
@@ -78,7 +84,16 @@ export function qrFingerprint(type: QrType, payload: string): string {
   return createHash('sha256').update(type).update('\u0000').update(payload).digest('hex');
 }
 
-export async function generateQr(deps: GenerateQrDeps, caller: Credential, input: GenerateQrInput): Promise<GeneratedQr> {
+/** The caller is an API key's credential, or the portal's signed-in account (the playground): only account and plan matter. */
+type Caller = Pick<Credential, 'accountId' | 'plan'>;
+interface Conditions {
+  ifNoneMatch?: string | undefined;
+}
+
+/** Without conditions the answer is always an image; with If-None-Match it may be "not modified". */
+export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<GeneratedQr>;
+export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr>;
+export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions = {}): Promise<GeneratedQr | NotModifiedQr> {
   const plan = planById(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
     const upgrade = cheapestPlanWithFormat(input.outputFormat);
@@ -88,6 +103,8 @@ export async function generateQr(deps: GenerateQrDeps, caller: Credential, input
   }
   const payload = encodeContent(input.type, input.content);
   const spec = renderSpecOf(input, payload);
+  const etag = etagOf(spec);
+  if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
 
   const now = deps.clock();
   const outcome = await deps.meter.reserve({
@@ -108,7 +125,7 @@ export async function generateQr(deps: GenerateQrDeps, caller: Credential, input
 
   try {
     const bytes = await deps.renderer.render(spec);
-    return { bytes, format: spec.format, etag: etagOf(spec), quota };
+    return { bytes, format: spec.format, etag, quota };
   } catch (error) {
     // Only successful generations count: give the reservation back, then report the failure.
     await deps.meter.refund(outcome.reservation);

@@ -1,12 +1,17 @@
 // Runs every port contract against the SQLite adapters (the embedded default).
 import { afterAll } from 'vitest';
-import { createSqliteStores, type StoreAdapters } from '../../src/adapters/embedded.js';
+import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { lastUsedLogContract } from './last-used-log.contract.js';
+import { usageLedgerContract } from './usage-ledger.contract.js';
 import { usageMeterContract } from './usage-meter.contract.js';
 
-const opened: StoreAdapters[] = [];
-function fresh(): StoreAdapters {
+type SqliteStores = ReturnType<typeof createSqliteStores>;
+
+const opened: SqliteStores[] = [];
+function fresh(): SqliteStores {
   const stores = createSqliteStores(':memory:');
   opened.push(stores);
   return stores;
@@ -18,3 +23,6 @@ afterAll(async () => {
 accountStoreContract('sqlite', () => fresh().accounts);
 keyStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
+usageLedgerContract('sqlite', () => fresh().usageLedger);
+// The embedded default's last-used log lives in the API process: one process, nothing to share.
+lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()]);

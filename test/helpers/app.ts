@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { createSqliteStores, rendererProbe, type Adapters, type StoreAdapters } from '../../src/adapters/embedded.js';
 import { RenderPool, type RenderPoolOptions } from '../../src/adapters/render/render-pool.piscina.js';
+import { createStores } from '../../src/adapters/select.js';
 import { buildApp } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { PlanId } from '../../src/domain/plan-catalogue.js';
@@ -27,13 +28,17 @@ export interface TestAppOptions {
   renderer?: Renderer;
   pool?: RenderPoolOptions;
   now?: Date;
+  /** Production mode's Redis layer (metering, credential cache, last-used log) over the SQLite store. */
+  redis?: { url: string; keyPrefix: string };
 }
 
 let callerSeq = 0;
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
-  const stores = createSqliteStores(options.dataDir ?? ':memory:');
+  const stores = options.redis
+    ? await createStores({ dataDir: options.dataDir ?? ':memory:', redisUrl: options.redis.url, mongodbUrl: undefined }, { redisKeyPrefix: options.redis.keyPrefix })
+    : createSqliteStores(options.dataDir ?? ':memory:');
   const renderer = options.renderer ?? new RenderPool({ threads: 1, ...options.pool });
   const adapters: Adapters = { ...stores, renderer, probes: { ...stores.probes, renderer: rendererProbe(renderer) }, close: async () => {} };
   const clock = { now: options.now ?? new Date() };

@@ -96,3 +96,57 @@ describe('POST /api/v1/QRManager/generate', () => {
     expect(webpPixels.equals(pngPixels)).toBe(true);
   });
 });
+
+describe('repeated codes and conditional requests', () => {
+  const metric = async (name: string, labels: string) => {
+    const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+    const line = text.split('\n').find((l) => l.startsWith(`${name}{`) && l.includes(labels));
+    return line ? Number(line.split(' ').at(-1)) : 0;
+  };
+
+  it('answers a repeated code from the image cache without rendering it again', async () => {
+    const body = { content: 'https://example.com/cached', type: 'url', outputFormat: 'png' };
+    const first = await generate(t.app, proKey, body);
+    const rendersBefore = await metric('qrm_render_duration_seconds_count', 'format="png",outcome="ok"');
+    const hitsBefore = await metric('qrm_cache_requests_total', 'result="hit"');
+    const second = await generate(t.app, proKey, body);
+    expect(second.statusCode).toBe(200);
+    expect(second.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(await metric('qrm_render_duration_seconds_count', 'format="png",outcome="ok"')).toBe(rendersBefore);
+    expect(await metric('qrm_cache_requests_total', 'result="hit"')).toBe(hitsBefore + 1);
+  });
+
+  it('answers If-None-Match with the current ETag by 304 without a body, and does not count it', async () => {
+    const caller = await t.newCaller('free');
+    const body = { content: 'https://example.com/conditional', type: 'url', outputFormat: 'png' };
+    const first = await generate(t.app, caller.key, body);
+    const etag = first.headers.etag as string;
+    for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/QRManager/generate',
+        headers: { 'content-type': 'application/json', 'x-api-key': caller.key, 'if-none-match': header },
+        payload: JSON.stringify(body),
+      });
+      expect(res.statusCode, header).toBe(304);
+      expect(res.rawPayload.length).toBe(0);
+      expect(res.headers.etag).toBe(etag);
+    }
+    const changed = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/QRManager/generate',
+      headers: { 'content-type': 'application/json', 'x-api-key': caller.key, 'if-none-match': etag },
+      payload: JSON.stringify({ ...body, size: 256 }),
+    });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.headers['x-ratelimit-remaining']).toBe('498'); // the first and this one; the four 304s were free
+  });
+
+  it('still refuses a bad key or a paid format before answering 304', async () => {
+    const caller = await t.newCaller('free');
+    const headers = { 'content-type': 'application/json', 'if-none-match': '*' };
+    const payload = JSON.stringify({ content: 'x', type: 'text', outputFormat: 'svg' });
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers, payload })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers: { ...headers, 'x-api-key': caller.key }, payload })).statusCode).toBe(403);
+  });
+});

@@ -52,6 +52,46 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX qr_codes_by_recency ON qr_codes (account_id, period, last_at);
   `,
+  // 2: portal sessions (server-side, so they can be revoked). The id is a digest of the cookie value.
+  `
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    account_id TEXT,
+    csrf_secret TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    pending_provider TEXT,
+    pending_state TEXT,
+    pending_nonce TEXT
+  ) WITHOUT ROWID;
+  CREATE INDEX sessions_by_account ON sessions (account_id);
+  CREATE INDEX sessions_by_expiry ON sessions (expires_at);
+  `,
+  // 3: the usage ledger, where production mode's rollup writes the Redis counters as absolute, versioned values.
+  `
+  CREATE TABLE usage_ledger (
+    account_id TEXT NOT NULL,
+    period TEXT NOT NULL,
+    requests INTEGER NOT NULL,
+    qrs INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    PRIMARY KEY (account_id, period)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE qr_ledger (
+    account_id TEXT NOT NULL,
+    period TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    type TEXT,
+    payload TEXT,
+    generations INTEGER NOT NULL,
+    first_at INTEGER,
+    last_at INTEGER,
+    version INTEGER NOT NULL,
+    PRIMARY KEY (account_id, period, fingerprint)
+  ) WITHOUT ROWID;
+  CREATE INDEX qr_ledger_by_recency ON qr_ledger (account_id, period, last_at);
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

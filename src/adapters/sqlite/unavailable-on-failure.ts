@@ -1,6 +1,6 @@
 // Wraps a SQLite-backed adapter so storage failures (locked, full, read-only, closed) become 503 unavailable.
 import Database from 'better-sqlite3';
-import { ApiError } from '../../domain/errors.js';
+import { unavailableWhen } from '../unavailable-when.js';
 
 function isStorageFailure(error: unknown): boolean {
   if (error instanceof Database.SqliteError) return true;
@@ -10,19 +10,5 @@ function isStorageFailure(error: unknown): boolean {
 
 /** Every method of the adapter, unchanged, except that storage failures surface as ApiError `unavailable`. */
 export function unavailableOnFailure<T extends object>(adapter: T): T {
-  return new Proxy(adapter, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (typeof value !== 'function') return value;
-      return async (...args: unknown[]) => {
-        try {
-          // Called on the target itself: the adapters keep their statements in #private fields.
-          return await (value as (...a: unknown[]) => unknown).apply(target, args);
-        } catch (error) {
-          if (!isStorageFailure(error)) throw error;
-          throw new ApiError('unavailable', 'the data store is not available right now; retry shortly', { retryAfterSeconds: 1, cause: error });
-        }
-      };
-    },
-  });
+  return unavailableWhen(adapter, isStorageFailure, 'the data store is not available right now; retry shortly');
 }

@@ -1,7 +1,7 @@
 // POST /api/v1/QRManager/generate: the image in the body, quota in the headers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { generateQr, CONTENT_TYPES, type GenerateQrDeps } from '../../../services/generate-qr.js';
-import type { LastUsedBuffer } from '../../../services/last-used-buffer.js';
+import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { setQuotaHeaders } from '../../quota-headers.js';
 import { GenerateBody } from './generate.schema.js';
@@ -24,7 +24,7 @@ export const GENERATE_ERRORS = [
 ] as const;
 
 export interface GenerateRouteDeps extends GenerateQrDeps {
-  lastUsed: LastUsedBuffer;
+  lastUsed: Pick<LastUsedLog, 'record'>;
 }
 
 export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (app, deps) => {
@@ -46,8 +46,9 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
     },
     async (request, reply) => {
       const caller = request.credential!;
-      const result = await generateQr(deps, caller, request.body);
+      const result = await generateQr(deps, caller, request.body, { ifNoneMatch: request.headers['if-none-match'] });
       deps.lastUsed.record(caller.keyId, deps.clock());
+      if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', 'private, max-age=0, must-revalidate').send();
       setQuotaHeaders(reply, result.quota);
       return reply
         .code(200)
