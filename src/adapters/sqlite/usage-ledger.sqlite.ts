@@ -1,18 +1,9 @@
 // UsageLedger on SQLite: versioned upserts, so snapshots applied twice or out of order leave the newest values.
-import type { QrType } from '../../domain/content/types.js';
 import type { PeriodId } from '../../domain/period.js';
 import type { UsageLedger, UsageSnapshot } from '../../domain/ports/usage-ledger.js';
 import type { QrRecord, Usage } from '../../domain/ports/usage-meter.js';
 import type { SqliteDatabase } from './database.js';
-
-interface QrRow {
-  fingerprint: string;
-  type: string;
-  payload: string;
-  generations: number;
-  first_at: number;
-  last_at: number;
-}
+import { toQrRecord, type QrRow } from './qr-row.js';
 
 interface QrParams {
   account: string;
@@ -74,13 +65,6 @@ export class SqliteUsageLedger implements UsageLedger {
   }
 
   async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
-    return this.#qrs.all(accountId, period, limit).map((row) => ({
-      fingerprint: row.fingerprint,
-      type: row.type as QrType,
-      payload: row.payload,
-      generations: row.generations,
-      firstAt: new Date(row.first_at),
-      lastAt: new Date(row.last_at),
-    }));
+    return this.#qrs.all(accountId, period, limit).map(toQrRecord);
   }
 }

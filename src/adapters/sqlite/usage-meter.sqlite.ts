@@ -1,17 +1,8 @@
 // UsageMeter on SQLite: check-and-count in one IMMEDIATE transaction, exact under concurrency and across processes.
-import type { QrType } from '../../domain/content/types.js';
 import type { PeriodId } from '../../domain/period.js';
 import type { QrIdentity, QrRecord, Reservation, ReserveOutcome, Usage, UsageLimits, UsageMeter } from '../../domain/ports/usage-meter.js';
 import type { SqliteDatabase } from './database.js';
-
-interface QrRow {
-  fingerprint: string;
-  type: string;
-  payload: string;
-  generations: number;
-  first_at: number;
-  last_at: number;
-}
+import { toQrRecord, type QrRow } from './qr-row.js';
 
 export class SqliteUsageMeter implements UsageMeter {
   readonly #reserve;
@@ -86,13 +77,6 @@ export class SqliteUsageMeter implements UsageMeter {
   }
 
   async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
-    return this.#qrs.all(accountId, period, limit).map((row) => ({
-      fingerprint: row.fingerprint,
-      type: row.type as QrType,
-      payload: row.payload,
-      generations: row.generations,
-      firstAt: new Date(row.first_at),
-      lastAt: new Date(row.last_at),
-    }));
+    return this.#qrs.all(accountId, period, limit).map(toQrRecord);
   }
 }

@@ -2,16 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { crc16, parsePix, removeAccents, type PixFields } from '../../../src/domain/content/pix.js';
+import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('pix', content);
 
-/** The 400 invalid_content that names `field` (and, when given, says `detail`). */
-function blames(field: string, detail?: RegExp) {
-  return expect.objectContaining({
-    code: 'invalid_content',
-    fields: [{ field, detail: detail ? expect.stringMatching(detail) : expect.any(String) }],
-  });
-}
 
 /** A BR Code body (ending in `6304`) with its correct CRC appended. */
 const withCrc = (body: string) => body + crc16(body);

@@ -2,17 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { parseVcard, type VcardFields } from '../../../src/domain/content/vcard.js';
+import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('vcard', content);
 const octets = (text: string) => new TextEncoder().encode(text).length;
 
-/** The 400 invalid_content that names `field` (and, when given, says `detail`). */
-function blames(field: string, detail?: RegExp) {
-  return expect.objectContaining({
-    code: 'invalid_content',
-    fields: [{ field, detail: detail ? expect.stringMatching(detail) : expect.any(String) }],
-  });
-}
 
 describe('vcard content from fields', () => {
   it('writes a vCard 3.0 with every field, each line ending in CRLF', () => {

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
+import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('whatsapp', content);
 
-/** The 400 invalid_content that names `field` (and, when given, says `detail`). */
-function blames(field: string, detail?: RegExp) {
-  return expect.objectContaining({
-    code: 'invalid_content',
-    fields: [{ field, detail: detail ? expect.stringMatching(detail) : expect.any(String) }],
-  });
-}
 
 describe('whatsapp content from fields', () => {
   it('strips the phone to digits and percent-encodes the message as UTF-8, as in the issue vector', () => {

@@ -2,16 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { parseWifi, type WifiFields } from '../../../src/domain/content/wifi.js';
+import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('wifi', content);
 
-/** The 400 invalid_content that names `field` (and, when given, says `detail`). */
-function blames(field: string, detail?: RegExp) {
-  return expect.objectContaining({
-    code: 'invalid_content',
-    fields: [{ field, detail: detail ? expect.stringMatching(detail) : expect.any(String) }],
-  });
-}
 
 describe('wifi content from fields', () => {
   it('escapes \\ ; , " and : once each, as in the issue vector', () => {
