@@ -1,4 +1,4 @@
-// Baseline (e): the best-possible inline render — `qr` matrix, 1-bit PNG with zlib level 1, on the event loop, no auth or metering.
+// Baseline (e): the best-possible inline render — `qr` matrix, 1-bit PNG with node:zlib level 1, on the event loop, no auth or metering.
 import Fastify from 'fastify';
 import { layoutFor } from '../../src/render/layout.js';
 import { writePng } from '../../src/render/png-writer.js';
@@ -7,7 +7,8 @@ import { buildMatrix } from '../../src/render/qr-matrix.js';
 const app = Fastify();
 app.post<{ Body: { content: string } }>('/generate', async (request, reply) => {
   const matrix = buildMatrix(request.body.content, 'M');
-  const png = writePng(matrix, layoutFor(matrix, 512, 4), '#000000ff', '#ffffffff', 1);
+  const layout = layoutFor(matrix, 512, 4);
+  const png = writePng(matrix, layout, '#000000ff', '#ffffffff', 1);
   return reply.type('image/png').send(png);
 });
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
