@@ -48,7 +48,7 @@ export async function createStores(config: StoreConfig, options: CreateAdaptersO
 /** The stores plus a render pool: what the API process runs on. */
 export async function createAdapters(config: StoreConfig & RendererConfig, options: CreateAdaptersOptions = {}): Promise<Adapters> {
   const stores = await createStores(config, options);
-  const { renderer, probe } = createRenderer(config);
+  const { renderer, probe } = createRenderer(config, options.log);
   return {
     ...stores,
     renderer,

@@ -11,12 +11,23 @@ import { bytesOrError } from './render-outcome.js';
 // Piscina signals a full queue only through these messages (its Errors table).
 const QUEUE_FULL_MESSAGES = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
+/** The thread running the task died (exit, heap limit, pool closing): a transient fault, and Piscina starts a replacement. */
+function isThreadLoss(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return true;
+  return error.message.startsWith('worker exited with code') || error.message === 'Terminating worker thread';
+}
+
 export interface RenderPoolOptions {
+  /** Told when a thread dies outside a task (the pool replaces it). */
+  onThreadError?: (error: unknown) => void;
   threads?: number;
   /** Tasks allowed to wait for a thread; past it requests get 503 overloaded. */
   maxQueue?: number;
   /** Heap ceiling per thread, so one pathological render cannot take the process down. */
   maxOldGenerationSizeMb?: number;
+  /** The thread entry file (default workers/render-thread); the fault tests point it at a fixture that crashes on demand. */
+  filename?: string;
 }
 
 /** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
@@ -34,7 +45,7 @@ export class RenderPool implements Renderer {
     const threads = options.threads ?? Math.max(1, availableParallelism());
     const { filename, execArgv } = threadEntry();
     this.#pool = new Piscina({
-      filename,
+      filename: options.filename ?? filename,
       execArgv,
       minThreads: threads, // kept warm: a cold thread costs far more than a render
       maxThreads: threads,
@@ -42,6 +53,9 @@ export class RenderPool implements Renderer {
       maxQueue: options.maxQueue ?? threads * 64,
       resourceLimits: { maxOldGenerationSizeMb: options.maxOldGenerationSizeMb ?? 256 },
     });
+    // A thread that dies while idle is reported on the pool itself; unheard, that 'error' would end the process.
+    // Piscina replaces the thread either way, so this is only worth a log line.
+    this.#pool.on('error', (error: unknown) => options.onThreadError?.(error));
   }
 
   async render(spec: RenderSpec): Promise<Uint8Array> {
@@ -52,6 +66,7 @@ export class RenderPool implements Renderer {
       if (error instanceof Error && QUEUE_FULL_MESSAGES.has(error.message)) {
         throw new ApiError('overloaded', 'the render queue is full; retry shortly', { retryAfterSeconds: 1 });
       }
+      if (isThreadLoss(error)) throw new ApiError('unavailable', 'the render thread failed; retry shortly', { retryAfterSeconds: 1, cause: error });
       throw error;
     }
     return bytesOrError(result, spec);
