@@ -1,7 +1,7 @@
-// Quota state as the API reports it: what the plan allows, what is left, and when it resets.
+// Quota state as the API reports it: what the plan allows, what is left, and when it resets (monthly, and the per-second burst).
 import type { Plan } from './plan-catalogue.js';
 import { periodEnd, periodStart } from './period.js';
-import type { Usage } from './ports/usage-meter.js';
+import type { BurstUsage, Usage } from './ports/usage-meter.js';
 
 export interface QuotaState {
   requestLimit: number;
@@ -14,11 +14,14 @@ export interface QuotaState {
   windowSeconds: number;
   /** Seconds from now to resetAt. */
   secondsToReset: number;
+  /** The per-key ceiling over the last second, when the request went through the burst check. */
+  burst?: { limit: number; remaining: number };
 }
 
-export function quotaState(plan: Plan, usage: Usage, now: Date): QuotaState {
+export function quotaState(plan: Plan, usage: Usage, now: Date, burst?: BurstUsage): QuotaState {
   const resetAt = periodEnd(now);
   return {
+    ...(burst ? { burst: { limit: plan.burstPerSecond, remaining: Math.max(0, plan.burstPerSecond - burst.used) } } : {}),
     requestLimit: plan.requestsPerMonth,
     requestsRemaining: Math.max(0, plan.requestsPerMonth - usage.requests),
     qrLimit: plan.qrsPerMonth,

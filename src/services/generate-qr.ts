@@ -84,8 +84,18 @@ export function qrFingerprint(type: QrType, payload: string): string {
   return createHash('sha256').update(type).update('\u0000').update(payload).digest('hex');
 }
 
-/** The caller is an API key's credential, or the portal's signed-in account (the playground): only account and plan matter. */
-type Caller = Pick<Credential, 'accountId' | 'plan'>;
+/**
+ * The caller is an API key's credential, or the portal's signed-in account (the playground, no key).
+ * The burst is per API key; the playground's requests share one burst bucket per account, apart from
+ * the account's keys: a session script cannot get around the burst, and trying the playground never
+ * eats into a production key's second.
+ */
+type Caller = Pick<Credential, 'accountId' | 'plan'> & { keyId?: string | undefined };
+
+function burstKeyOf(caller: Caller): string {
+  return caller.keyId ?? `playground.${caller.accountId}`;
+}
+
 interface Conditions {
   ifNoneMatch?: string | undefined;
 }
@@ -112,10 +122,17 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
     period: periodOf(now),
     qr: { fingerprint: qrFingerprint(input.type, payload), type: input.type, payload },
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
+    burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond },
     at: now,
   });
-  const quota = quotaState(plan, outcome.usage, now);
+  const quota = quotaState(plan, outcome.usage, now, outcome.burst);
   if (!outcome.ok) {
+    if (outcome.reason === 'rate_limited') {
+      // The window slides: the oldest request in it leaves within a second.
+      const per = caller.keyId === undefined ? 'in the playground' : 'per API key';
+      const detail = `the ${plan.name} plan allows ${plan.burstPerSecond} requests a second ${per}; slow down and retry in a second (nothing was counted against the monthly quota)`;
+      throw new ApiError('rate_limited', detail, { retryAfterSeconds: 1, quota });
+    }
     const detail =
       outcome.reason === 'quota_exceeded'
         ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ${quota.resetAt.toISOString()}`

@@ -1,4 +1,4 @@
-// Contract suite for the UsageMeter port: every adapter runs these same cases.
+// Contract suite for the UsageMeter port (monthly quotas and the per-key burst): every adapter runs these same cases.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { QrIdentity, UsageMeter } from '../../src/domain/ports/usage-meter.js';
@@ -57,6 +57,88 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       await meter.refund(first.reservation);
       expect(await meter.usage(id, period)).toEqual({ requests: 0, qrs: 0 });
       expect(await meter.qrs(id, period, 10)).toEqual([]);
+    });
+
+    describe('burst (per key, sliding one-second window, checked in the same step)', () => {
+      const roomy = { requests: 1_000, qrs: 100 };
+      const burstKey = () => `key_${randomUUID()}`;
+      const later = (ms: number) => new Date(at.getTime() + ms);
+
+      it('admits exactly burst.perSecond of many concurrent reservations of one key, and refuses the rest as rate_limited', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const burst = { key: burstKey(), perSecond: 10 };
+        const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(i % 3), limits: roomy, burst, at })));
+        expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
+        expect(outcomes.filter((o) => !o.ok).map((o) => (o.ok ? '' : o.reason))).toEqual(Array(30).fill('rate_limited'));
+        expect(outcomes.filter((o) => !o.ok).every((o) => o.burst?.used === 10)).toBe(true);
+        expect(outcomes.filter((o) => o.ok).map((o) => o.burst?.used).sort((x, y) => x! - y!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(await meter.usage(id, period)).toEqual({ requests: 10, qrs: 3 });
+      });
+
+      it('slides: a reservation leaves the window exactly 1000 ms after it was made, and not before', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const burst = { key: burstKey(), perSecond: 10 };
+        const reserveAt = (ms: number) => meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at: later(ms) });
+        for (let i = 0; i < 5; i++) expect((await reserveAt(0)).ok).toBe(true);
+        for (let i = 0; i < 5; i++) expect((await reserveAt(500)).ok).toBe(true);
+        expect(await reserveAt(999)).toMatchObject({ ok: false, reason: 'rate_limited' });
+        // The five made at 0 have left; the five made at 500 have not: a fixed window would admit ten here.
+        for (let i = 0; i < 5; i++) expect((await reserveAt(1_000)).ok).toBe(true);
+        expect(await reserveAt(1_000)).toMatchObject({ ok: false, reason: 'rate_limited' });
+        expect(await reserveAt(1_499)).toMatchObject({ ok: false, reason: 'rate_limited' });
+        expect((await reserveAt(1_500)).ok).toBe(true);
+        expect(await meter.usage(id, period)).toEqual({ requests: 16, qrs: 1 });
+      });
+
+      it('leaves the monthly usage and the QR list exactly as they were when it refuses', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const burst = { key: burstKey(), perSecond: 3 };
+        for (let i = 0; i < 3; i++) expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
+        const refused = await Promise.all(Array.from({ length: 20 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(10 + i), limits: roomy, burst, at })));
+        expect(refused.every((o) => !o.ok && o.reason === 'rate_limited')).toBe(true);
+        expect(refused.every((o) => o.usage.requests === 3 && o.usage.qrs === 1)).toBe(true);
+        expect(await meter.usage(id, period)).toEqual({ requests: 3, qrs: 1 });
+        expect((await meter.qrs(id, period, 100)).map((r) => r.fingerprint)).toEqual(['fp-1']);
+      });
+
+      it('is checked before the monthly limits, and requests refused for the month never take a burst slot', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const burst = { key: burstKey(), perSecond: 5 };
+        const tight = { requests: 3, qrs: 100 };
+        for (let i = 0; i < 3; i++) expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).ok).toBe(true);
+        for (let i = 0; i < 10; i++) expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).toMatchObject({ ok: false, reason: 'quota_exceeded', burst: { used: 3 } });
+        // The month gets room again (a plan upgrade): two burst slots are left in this second, not zero.
+        expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
+        expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
+        // Now over both the burst and the month: the burst answers first.
+        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).toMatchObject({ ok: false, reason: 'rate_limited' });
+        expect(await meter.usage(id, period)).toEqual({ requests: 5, qrs: 1 });
+      });
+
+      it('keeps keys apart while the month stays shared by the account, and does not give a slot back on refund', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const first = { key: burstKey(), perSecond: 2 };
+        const second = { key: burstKey(), perSecond: 2 };
+        const a1 = await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: first, at });
+        expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: first, at })).ok).toBe(true);
+        if (!a1.ok) throw new Error('the first reservation should succeed');
+        await meter.refund(a1.reservation);
+        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: first, at })).toMatchObject({ ok: false, reason: 'rate_limited' });
+        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: second, at })).toMatchObject({ ok: true, usage: { requests: 2 }, burst: { used: 1 } });
+        expect(await meter.usage(id, period)).toEqual({ requests: 2, qrs: 1 });
+      });
+
+      it('applies no burst when none is given', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const outcomes = await Promise.all(Array.from({ length: 30 }, () => meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, at })));
+        expect(outcomes.every((o) => o.ok && o.burst === undefined)).toBe(true);
+      });
     });
 
     it('keeps periods and accounts apart', async () => {

@@ -47,8 +47,8 @@ describe('POST /api/v1/QRManager/generate', () => {
     const { key } = await t.newCaller('free');
     const res = await generate(t.app, key, { content: 'quota headers', type: 'text', outputFormat: 'png' });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['ratelimit-policy']).toMatch(/^"monthly";q=500;w=\d+, "monthly-qrs";q=5;w=\d+$/);
-    expect(res.headers['ratelimit']).toMatch(/^"monthly";r=499;t=\d+, "monthly-qrs";r=4;t=\d+$/);
+    expect(res.headers['ratelimit-policy']).toMatch(/^"monthly";q=500;w=\d+, "monthly-qrs";q=5;w=\d+, "burst";q=10;w=1$/);
+    expect(res.headers['ratelimit']).toMatch(/^"monthly";r=499;t=\d+, "monthly-qrs";r=4;t=\d+, "burst";r=9;t=1$/);
     expect(res.headers['x-ratelimit-limit']).toBe('500');
     expect(res.headers['x-ratelimit-remaining']).toBe('499');
     const reset = new Date(Number(res.headers['x-ratelimit-reset']) * 1000);

@@ -42,6 +42,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     usageLedger: records.usageLedger,
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
+    redis: { client: redis, keyPrefix },
     jobs: 'worker',
     probes: {
       ...records.probes,

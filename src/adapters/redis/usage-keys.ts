@@ -17,10 +17,12 @@ export interface AccountPeriodKeys {
 
 export class UsageKeys {
   readonly #prefix: string;
+  readonly #burstPrefix: string;
 
   /** `prefix` ends with its separator, e.g. `qrm:`. */
   constructor(prefix: string) {
     this.#prefix = `${prefix}usage:`;
+    this.#burstPrefix = `${prefix}burst:`;
   }
 
   account(period: PeriodId, accountId: string): AccountPeriodKeys {
@@ -41,6 +43,11 @@ export class UsageKeys {
   /** SET of periods still holding counters (not yet closed). */
   periods(): string {
     return `${this.#prefix}periods`;
+  }
+
+  /** ZSET of one burst key's admitted reservations (token scored by time, ms) in the last second; not tied to a period. */
+  burst(burstKey: string): string {
+    return `${this.#burstPrefix}${burstKey}`;
   }
 
   /** Short-lived marker of one reservation: a refund applies only while it exists, so refunds are idempotent. */

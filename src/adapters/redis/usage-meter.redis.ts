@@ -1,10 +1,10 @@
-// UsageMeter on Redis: one Lua round trip per reservation and per refund, exact across any number of API instances.
+// UsageMeter on Redis: one Lua round trip per reservation (burst and monthly checks together) and per refund, exact across any number of API instances.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { QrType } from '../../domain/content/types.js';
 import { endOfPeriod, type PeriodId } from '../../domain/period.js';
 import type { UsageLedger } from '../../domain/ports/usage-ledger.js';
-import type { QrIdentity, QrRecord, Reservation, ReserveOutcome, Usage, UsageLimits, UsageMeter } from '../../domain/ports/usage-meter.js';
+import { BURST_WINDOW_MS, type QrRecord, type Reservation, type ReserveInput, type ReserveOutcome, type Usage, type UsageMeter } from '../../domain/ports/usage-meter.js';
 import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog } from './connection.js';
 import { assertKeySegment, UsageKeys } from './usage-keys.js';
 import { UsageScripts } from './usage-scripts.redis.js';
@@ -67,25 +67,31 @@ export class RedisUsageMeter implements UsageMeter {
     return Math.ceil(at / 1000);
   }
 
-  async reserve(input: { accountId: string; period: PeriodId; qr: QrIdentity; limits: UsageLimits; at: Date }): Promise<ReserveOutcome> {
-    const { accountId, period, qr, limits } = input;
+  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
+    const { accountId, period, qr, limits, burst } = input;
     const k = this.#accountKeys(accountId, period);
     const reservation: RedisReservation = { accountId, period, fingerprint: qr.fingerprint, token: randomBytes(12).toString('base64url') };
-    let reply: [number, string, number, number];
+    // Without a burst limit the script skips the burst key; it still takes one, as a script's keys are fixed.
+    const burstKey = this.#keys.burst(burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    let reply: [number, string, number, number, number];
     try {
       reply = await this.#scripts.reserve(
-        [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods(), this.#keys.reservation(reservation.token)],
-        [accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests, limits.qrs, this.#expireAt(period), this.#reservationTtl],
+        [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods(), this.#keys.reservation(reservation.token), burstKey],
+        [
+          accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests, limits.qrs, this.#expireAt(period), this.#reservationTtl,
+          burst ? burst.perSecond : 'none', BURST_WINDOW_MS, reservation.token,
+        ],
       );
     } catch (error) {
       // The script may have run even though its answer was lost: the caller gets a 503, so take the count back once Redis answers.
       if (isRedisOutage(error) && !neverSent(error)) this.#deferRefund(reservation);
       throw error;
     }
-    const [ok, reason, requests, qrs] = reply;
+    const [ok, reason, requests, qrs, burstUsed] = reply;
     const usage = { requests, qrs };
-    if (ok === 1) return { ok: true, reservation, usage };
-    return { ok: false, reason: reason === 'qr_quota_exceeded' ? 'qr_quota_exceeded' : 'quota_exceeded', usage };
+    const burstState = burst ? { burst: { used: burstUsed } } : {};
+    if (ok === 1) return { ok: true, reservation, usage, ...burstState };
+    return { ok: false, reason: reason === 'rate_limited' || reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded', usage, ...burstState };
   }
 
   /** Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never billed. */

@@ -8,20 +8,29 @@ interface LuaScript {
 }
 
 /**
- * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation
- * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s)
- * Checks both limits and counts in one step; a refused request writes nothing.
- * Returns {1|0, reason, requests, qrs}.
+ * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation, burst
+ * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s),
+ *      burstLimit ('none': no burst check), burstWindowMs, token
+ * Checks the burst, then both monthly limits, and counts in one step; a refused request counts nothing.
+ * The burst key is a sorted set of the admitted reservations' tokens scored by their time: a sliding window.
+ * Returns {1|0, reason, requests, qrs, burstUsed}.
  */
 const RESERVE: LuaScript = {
   name: 'qrmUsageReserve',
-  numberOfKeys: 9,
+  numberOfKeys: 10,
   lua: `
 local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
 local qrs = redis.call('HLEN', KEYS[2])
-if requests >= tonumber(ARGV[7]) then return {0, 'quota_exceeded', requests, qrs} end
+local burstLimit = tonumber(ARGV[11])
+local burstUsed = 0
+if burstLimit then
+  redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', tonumber(ARGV[6]) - tonumber(ARGV[12]))
+  burstUsed = redis.call('ZCARD', KEYS[10])
+  if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
+end
+if requests >= tonumber(ARGV[7]) then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 local known = redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1
-if not known and qrs >= tonumber(ARGV[8]) then return {0, 'qr_quota_exceeded', requests, qrs} end
+if not known and qrs >= tonumber(ARGV[8]) then return {0, 'qr_quota_exceeded', requests, qrs, burstUsed} end
 requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
@@ -36,7 +45,13 @@ redis.call('SADD', KEYS[7], ARGV[1])
 redis.call('SADD', KEYS[8], ARGV[2])
 for i = 1, 7 do redis.call('EXPIREAT', KEYS[i], ARGV[9]) end
 redis.call('SET', KEYS[9], ARGV[3], 'EX', ARGV[10])
-return {1, '', requests, qrs}
+if burstLimit then
+  burstUsed = burstUsed + 1
+  redis.call('ZADD', KEYS[10], ARGV[6], ARGV[13])
+  -- Redis expires by its own clock: twice the window leaves room for instances whose clocks differ a little.
+  redis.call('PEXPIRE', KEYS[10], 2 * tonumber(ARGV[12]))
+end
+return {1, '', requests, qrs, burstUsed}
 `,
 };
 
@@ -161,8 +176,8 @@ export class UsageScripts {
     return method.call(target, ...keys, ...args);
   }
 
-  reserve(keys: string[], args: Arg[]): Promise<[number, string, number, number]> {
-    return this.#call(this.#client, RESERVE, keys, args) as Promise<[number, string, number, number]>;
+  reserve(keys: string[], args: Arg[]): Promise<[number, string, number, number, number]> {
+    return this.#call(this.#client, RESERVE, keys, args) as Promise<[number, string, number, number, number]>;
   }
 
   refund(keys: string[], args: Arg[]): Promise<number> {

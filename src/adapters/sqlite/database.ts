@@ -92,6 +92,15 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX qr_ledger_by_recency ON qr_ledger (account_id, period, last_at);
   `,
+  // 4: the burst log, one row per admitted reservation of the last second (sliding window per API key).
+  `
+  CREATE TABLE burst_log (
+    burst_key TEXT NOT NULL,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX burst_log_by_key ON burst_log (burst_key, at);
+  CREATE INDEX burst_log_by_time ON burst_log (at);
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -1,6 +1,6 @@
-// UsageMeter on SQLite: check-and-count in one IMMEDIATE transaction, exact under concurrency and across processes.
+// UsageMeter on SQLite: burst, quota checks and counts in one IMMEDIATE transaction, exact under concurrency and across processes.
 import type { PeriodId } from '../../domain/period.js';
-import type { QrIdentity, QrRecord, Reservation, ReserveOutcome, Usage, UsageLimits, UsageMeter } from '../../domain/ports/usage-meter.js';
+import { BURST_WINDOW_MS, type QrRecord, type Reservation, type ReserveInput, type ReserveOutcome, type Usage, type UsageMeter } from '../../domain/ports/usage-meter.js';
 import type { SqliteDatabase } from './database.js';
 import { toQrRecord, type QrRow } from './qr-row.js';
 
@@ -33,27 +33,40 @@ export class SqliteUsageMeter implements UsageMeter {
     const uncountUsage = db.prepare<[{ account: string; period: PeriodId; goneQrs: number }], unknown>(
       'UPDATE usage SET requests = max(requests - 1, 0), qrs = max(qrs - @goneQrs, 0) WHERE account_id = @account AND period = @period',
     );
+    // The burst log holds the last second only: every reservation trims what aged out, whichever key it was.
+    const trimBurst = db.prepare<[number], unknown>('DELETE FROM burst_log WHERE at <= ?');
+    const countBurst = db.prepare<[string, number], { used: number }>('SELECT count(*) AS used FROM burst_log WHERE burst_key = ? AND at > ?');
+    const logBurst = db.prepare<[string, number], unknown>('INSERT INTO burst_log (burst_key, at) VALUES (?, ?)');
     this.#usage = usage;
     this.#qrs = db.prepare<[string, PeriodId, number], QrRow>(
       `SELECT fingerprint, type, payload, generations, first_at, last_at FROM qr_codes
        WHERE account_id = ? AND period = ? ORDER BY last_at DESC LIMIT ?`,
     );
 
-    this.#reserve = db.transaction(
-      (accountId: string, period: PeriodId, qr: QrIdentity, limits: UsageLimits, at: number): ReserveOutcome => {
-        const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
-        if (current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current };
-        const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
-        if (isNewQr && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current };
-        countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
-        countQr.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at });
-        return {
-          ok: true,
-          reservation: { accountId, period, fingerprint: qr.fingerprint },
-          usage: { requests: current.requests + 1, qrs: current.qrs + (isNewQr ? 1 : 0) },
-        };
-      },
-    );
+    this.#reserve = db.transaction((input: ReserveInput, at: number): ReserveOutcome => {
+      const { accountId, period, qr, limits, burst } = input;
+      const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
+      // Burst first: the cheapest refusal, and one that must not touch the monthly counts.
+      let burstUsed = 0;
+      if (burst) {
+        trimBurst.run(at - BURST_WINDOW_MS);
+        burstUsed = countBurst.get(burst.key, at - BURST_WINDOW_MS)!.used;
+      }
+      const burstState = (used: number) => (burst ? { burst: { used } } : {});
+      if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
+      if (current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
+      if (isNewQr && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+      countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
+      countQr.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at });
+      if (burst) logBurst.run(burst.key, at);
+      return {
+        ok: true,
+        reservation: { accountId, period, fingerprint: qr.fingerprint },
+        usage: { requests: current.requests + 1, qrs: current.qrs + (isNewQr ? 1 : 0) },
+        ...burstState(burstUsed + 1),
+      };
+    });
     this.#refund = db.transaction((reservation: Reservation) => {
       const { accountId, period, fingerprint } = reservation;
       const left = uncountQr.get(accountId, period, fingerprint);
@@ -63,9 +76,9 @@ export class SqliteUsageMeter implements UsageMeter {
     });
   }
 
-  async reserve(input: { accountId: string; period: PeriodId; qr: QrIdentity; limits: UsageLimits; at: Date }): Promise<ReserveOutcome> {
+  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
     // IMMEDIATE: the write lock is taken before the read, so separate processes cannot interleave check and count.
-    return this.#reserve.immediate(input.accountId, input.period, input.qr, input.limits, input.at.getTime());
+    return this.#reserve.immediate(input, input.at.getTime());
   }
 
   async refund(reservation: Reservation): Promise<void> {

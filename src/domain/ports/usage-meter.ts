@@ -1,4 +1,4 @@
-// Port: monthly metering of requests and distinct QR codes, with reserve-then-refund.
+// Port: monthly metering of requests and distinct QR codes, with reserve-then-refund, and the per-key burst limit.
 import type { QrType } from '../content/types.js';
 import type { PeriodId } from '../period.js';
 
@@ -10,6 +10,22 @@ export interface Usage {
 export interface UsageLimits {
   requests: number;
   qrs: number;
+}
+
+/** The burst window: one second, sliding. */
+export const BURST_WINDOW_MS = 1_000;
+
+/** The short-term ceiling: at most `perSecond` admitted reservations for `key` in any one-second window. */
+export interface BurstLimit {
+  /** Whose budget: the API key id (the portal playground, which has no key, passes one bucket per account). */
+  key: string;
+  perSecond: number;
+}
+
+/** The burst window as the reservation left it. */
+export interface BurstUsage {
+  /** Reservations admitted for the key in the second before `at`, this one included when admitted. */
+  used: number;
 }
 
 /** One distinct code: the fingerprint identifies (type, payload); type and payload are kept for the QR manager. */
@@ -25,9 +41,21 @@ export interface Reservation {
   fingerprint: string;
 }
 
+/** `burst` is there exactly when the input had a burst limit. */
 export type ReserveOutcome =
-  | { ok: true; reservation: Reservation; usage: Usage }
-  | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage };
+  | { ok: true; reservation: Reservation; usage: Usage; burst?: BurstUsage }
+  | { ok: false; reason: 'rate_limited' | 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; burst?: BurstUsage };
+
+export interface ReserveInput {
+  accountId: string;
+  period: PeriodId;
+  qr: QrIdentity;
+  limits: UsageLimits;
+  /** Omitted: no short-term ceiling (generateQr always sends one). */
+  burst?: BurstLimit;
+  /** The caller's clock: the code's generation time and the end of the burst window (the period is passed apart). */
+  at: Date;
+}
 
 export interface QrRecord {
   fingerprint: string;
@@ -47,9 +75,14 @@ export interface QrRecord {
  * - `refund` undoes exactly one reservation: the request, and the QR when no other successful
  *   generation of it remains in the period.
  * - `usage` after reserve/refund equals what was acknowledged.
+ * - with `burst`, the same step also admits at most `burst.perSecond` reservations per `burst.key`
+ *   in any sliding window of 1000 ms ending at `at` (those made at `at - 1000` or earlier have left
+ *   it). The burst is checked first, then the requests, then the QRs: a `rate_limited` refusal, like
+ *   every refusal, counts nothing anywhere. Only admitted reservations enter the window, and a
+ *   refund does not take them out (the burst bounds the work served, not the bill).
  */
 export interface UsageMeter {
-  reserve(input: { accountId: string; period: PeriodId; qr: QrIdentity; limits: UsageLimits; at: Date }): Promise<ReserveOutcome>;
+  reserve(input: ReserveInput): Promise<ReserveOutcome>;
   refund(reservation: Reservation): Promise<void>;
   usage(accountId: string, period: PeriodId): Promise<Usage>;
   /** The account's codes in the period, most recently generated first. */

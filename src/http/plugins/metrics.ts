@@ -1,4 +1,5 @@
 // Prometheus metrics (prom-client) on a registry of this app's own: requests, render latency, pool, quota, caches.
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -106,8 +107,12 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     if (request.problemCode && QUOTA_CODES.has(request.problemCode)) quotaRejections.inc({ reason: request.problemCode });
   });
 
+  // Digests of equal length, compared in constant time: the answer's timing says nothing about how much of the token matched.
+  const expected = options.token ? createHash('sha256').update(`Bearer ${options.token}`).digest() : undefined;
+  const authorized = (header: string | undefined) => expected === undefined || timingSafeEqual(createHash('sha256').update(header ?? '').digest(), expected);
+
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    if (options.token && request.headers.authorization !== `Bearer ${options.token}`) {
+    if (!authorized(request.headers.authorization)) {
       return reply.code(401).header('WWW-Authenticate', 'Bearer').type('text/plain').send('metrics token required\n');
     }
     return reply.type(registry.contentType).send(await registry.metrics());

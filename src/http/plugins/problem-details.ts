@@ -107,6 +107,16 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, error:
   return reply.code(error.status).type(PROBLEM_CONTENT_TYPE).send(toProblem(error, request));
 }
 
+/**
+ * Fastify's `frameworkErrors`: what the router refuses before any route, hook or error handler runs (bad
+ * percent-encoding, a path parameter over its length limit) leaves as problem+json with a request id too.
+ */
+export function routerErrorProblem(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  reply.header('X-Request-Id', request.id);
+  const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a segment of the URL path is too long' : 'the URL path is not valid (malformed percent-encoding)';
+  return sendProblem(reply, request, new ApiError('invalid_request', detail));
+}
+
 async function problemDetails(app: FastifyInstance): Promise<void> {
   app.decorateRequest('problemCode', undefined);
   app.setErrorHandler((error: FastifyError, request, reply) => {

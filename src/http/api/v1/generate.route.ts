@@ -20,6 +20,7 @@ export const GENERATE_ERRORS = [
   'content_too_long',
   'quota_exceeded',
   'qr_quota_exceeded',
+  'rate_limited',
   'overloaded',
 ] as const;
 
@@ -37,7 +38,8 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
         description:
           'Encodes `content` as a QR code of the given `type` and answers with the image itself in the body. ' +
           'Counts one request against the monthly quota, and one QR when the code (type + encoded content) is new this month. ' +
-          'Only successful generations count.',
+          "Only successful generations count. Each API key is also held to its plan's burst (requests in any one second): " +
+          'past it the answer is 429 `rate_limited` with `Retry-After: 1`, and nothing is counted.',
         tags: ['generation'],
         security: [{ apiKey: [] }],
         body: GenerateBody,
