@@ -30,15 +30,20 @@ export interface TestAppOptions {
   now?: Date;
   /** Production mode's Redis layer (metering, credential cache, last-used log) over the SQLite store. */
   redis?: { url: string; keyPrefix: string };
+  /** Stores made by the test (e.g. over a SQLite connection it can fill up); the app still closes them. */
+  stores?: StoreAdapters;
 }
 
 let callerSeq = 0;
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'info', ...options.env });
-  const stores = options.redis
-    ? await createStores({ dataDir: options.dataDir ?? ':memory:', redisUrl: options.redis.url, mongodbUrl: undefined }, { redisKeyPrefix: options.redis.keyPrefix })
-    : createSqliteStores(options.dataDir ?? ':memory:');
+  // Suites sign in and create keys from one address many times a minute; the abuse tests set the portal limits they test.
+  const config = loadConfig({ LOG_LEVEL: 'info', PORTAL_SIGNIN_PER_MINUTE: '10000', PORTAL_KEY_CREATIONS_PER_HOUR: '10000', ...options.env });
+  const stores =
+    options.stores ??
+    (options.redis
+      ? await createStores({ dataDir: options.dataDir ?? ':memory:', redisUrl: options.redis.url, mongodbUrl: undefined }, { redisKeyPrefix: options.redis.keyPrefix })
+      : createSqliteStores(options.dataDir ?? ':memory:'));
   const renderer = options.renderer ?? new RenderPool({ threads: 1, ...options.pool });
   const adapters: Adapters = { ...stores, renderer, probes: { ...stores.probes, renderer: rendererProbe(renderer) }, close: async () => {} };
   const clock = { now: options.now ?? new Date() };

@@ -9,8 +9,8 @@ import { freePort } from './processes.js';
 export interface RedisServer {
   url: string;
   port: number;
-  /** Stops the server (SIGTERM: it writes its AOF and exits); the data stays in its dir. */
-  stop(): Promise<void>;
+  /** Stops the server (SIGTERM: it writes its AOF and exits; SIGKILL: a crash, survived by the AOF fsynced on every write); the data stays in its dir. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port and dir, and resolves once it answers PING. */
   start(): Promise<void>;
   /** Stops it for good and removes its dir (afterAll). */
@@ -60,12 +60,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     throw new Error(`redis-server did not answer within 10 s: ${output}`);
   };
 
-  const stop = async () => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {
     const running = child;
     child = undefined;
     if (!running || running.exitCode !== null) return;
     const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()));
-    running.kill('SIGTERM');
+    running.kill(signal);
     const timer = setTimeout(() => running.kill('SIGKILL'), 5_000);
     await exited;
     clearTimeout(timer);

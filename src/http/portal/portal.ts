@@ -16,6 +16,7 @@ import { oidcRoutes, type ProviderStatus } from './routes/oidc.routes.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
 import { qrsRoutes } from './routes/qrs.routes.js';
+import { portalRateLimits } from './rate-limits.js';
 import { signInRoutes } from './routes/signin.routes.js';
 import securityHeaders from './security-headers.plugin.js';
 import session from './session.plugin.js';
@@ -24,8 +25,8 @@ import views from './views.plugin.js';
 export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
-  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions'>;
+  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis'>;
   clock: () => Date;
   /** Deadline for each provider's OIDC discovery at start-up. */
   discoveryTimeoutMs?: number;
@@ -50,6 +51,12 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(errorPages, { base });
   await app.register(session, { sessions: adapters.sessions, clock, secure });
   await app.register(csrf);
+  // Per client address, before any work: sign-in starts and callbacks, and key creation.
+  const limits = await portalRateLimits(app, {
+    signInPerMinute: config.portalSignInPerMinute,
+    keyCreationsPerHour: config.portalKeyCreationsPerHour,
+    redis: adapters.redis,
+  });
 
   app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
   await app.register(assetsRoutes);
@@ -64,13 +71,14 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       deps,
       status: providers,
       discoveryTimeoutMs: options.discoveryTimeoutMs,
+      limits,
     });
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
-  await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0 });
+  await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });
   await app.register(dashboardRoutes, { base, ...deps });
-  await app.register(keysRoutes, { base, deps });
-  await app.register(keysApiRoutes, { base, deps });
+  await app.register(keysRoutes, { base, deps, limits });
+  await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(playgroundRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps });

@@ -5,10 +5,12 @@ import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { requireAccount } from '../account-guard.js';
+import type { PortalRateLimits } from '../rate-limits.js';
 
 export interface KeysApiRoutesOptions {
   base: string;
   deps: ApiKeyDeps;
+  limits: Pick<PortalRateLimits, 'keyCreation'>;
 }
 
 const KeyView = z.object({
@@ -68,6 +70,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         body: z.strictObject({ name: z.string().max(KEY_NAME_MAX_LENGTH).optional() }),
         response: { 201: z.object({ secret: z.string(), key: KeyView }) },
       },
+      onRequest: options.limits.keyCreation,
       preHandler: write,
     },
     async (request, reply) => {

@@ -7,10 +7,12 @@ import { ApiError } from '../../../domain/errors.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
+import type { PortalRateLimits } from '../rate-limits.js';
 
 export interface KeysRoutesOptions {
   base: string;
   deps: ApiKeyDeps;
+  limits: Pick<PortalRateLimits, 'keyCreation'>;
 }
 
 /** Fixed notices chosen by a code in the query string: nothing from the URL is echoed. */
@@ -42,7 +44,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     return keysPage(request, reply, { notice });
   });
 
-  app.post('/keys', { schema: { hide: true, body: CreateKeyForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/keys', { schema: { hide: true, body: CreateKeyForm }, onRequest: options.limits.keyCreation, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     try {
       const issued = await issueKey(deps, request.account!.id, request.body.name || undefined);
       // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.

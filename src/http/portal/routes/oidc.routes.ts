@@ -10,6 +10,7 @@ import { ApiError } from '../../../domain/errors.js';
 import type { OidcProvider } from '../../../domain/ports/session-store.js';
 import { beginProviderSignIn, claimPendingSignIn, completeProviderSignIn, type SignInDeps } from '../../../services/sign-in.js';
 import { renderPage } from '../page.js';
+import type { PortalRateLimits } from '../rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,6 +34,7 @@ export interface OidcRoutesOptions {
   deps: SignInDeps;
   status: ProviderStatus;
   discoveryTimeoutMs?: number;
+  limits: Pick<PortalRateLimits, 'signInStart' | 'signInCallback'>;
 }
 
 const CallbackQuery = z.object({
@@ -65,7 +67,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   } catch (error) {
     app.log.error({ err: error, provider }, `${label} sign-in is unavailable until restart: OIDC discovery failed`);
     options.status.set(provider, 'unavailable');
-    app.get(start, { schema: { hide: true } }, async () => {
+    app.get(start, { schema: { hide: true }, onRequest: options.limits.signInStart }, async () => {
       throw new ApiError('unavailable', `${label} sign-in is not available: this server could not reach ${label} when it started. Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`);
     });
     return;
@@ -96,7 +98,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   });
   const client = app.getDecorator<OAuth2Namespace>(provider);
 
-  app.get(start, { schema: { hide: true } }, async (request, reply) => {
+  app.get(start, { schema: { hide: true }, onRequest: options.limits.signInStart }, async (request, reply) => {
     // Signed in already: nothing to do (and a cross-site link cannot sign anyone out through here).
     if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
     const started = await beginProviderSignIn(deps, provider, request.sessionToken);
@@ -107,7 +109,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
     return reply.redirect(authorization.href, 303);
   });
 
-  app.get(`${start}/callback`, { schema: { hide: true, querystring: CallbackQuery } }, async (request, reply) => {
+  app.get(`${start}/callback`, { schema: { hide: true, querystring: CallbackQuery }, onRequest: options.limits.signInCallback }, async (request, reply) => {
     // Claimed (and so used up) before anything else, whatever the provider answered.
     const pending = await claimPendingSignIn(deps, request.sessionToken, provider, request.query.state);
     if (request.query.error !== undefined) {

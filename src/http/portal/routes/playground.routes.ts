@@ -80,6 +80,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
       return page(request, reply, { form, error: error.message }, error.status);
     }
   });

@@ -8,6 +8,7 @@ import { localSignIn, openSignInFormSession, type SignInDeps } from '../../../se
 import { requireAccount } from '../account-guard.js';
 import { isDirectLoopbackRequest } from '../loopback.js';
 import { renderPage } from '../page.js';
+import type { PortalRateLimits } from '../rate-limits.js';
 import { PROVIDER_LABELS, type ProviderStatus } from './oidc.routes.js';
 
 export interface SignInRoutesOptions {
@@ -17,6 +18,7 @@ export interface SignInRoutesOptions {
   providers: ProviderStatus;
   /** True only when no provider is configured (the embedded default). */
   localSignInEnabled: boolean;
+  limits: Pick<PortalRateLimits, 'signInStart'>;
 }
 
 const LocalSignInBody = z.object({ email: z.string().max(320), _csrf: z.string().optional() });
@@ -48,7 +50,7 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
         throw new ApiError('forbidden', 'local sign-in is offered only to browsers on this machine; configure Google or Microsoft sign-in to sign in from elsewhere');
       }
     };
-    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf] }, async (request, reply) => {
+    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, onRequest: options.limits.signInStart, preHandler: [loopbackOnly, app.requireCsrf] }, async (request, reply) => {
       try {
         const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
         reply.setSessionCookie(signedIn.session);
