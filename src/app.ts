@@ -14,7 +14,7 @@ import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
 import overloadGuard from './http/plugins/overload-guard.js';
-import problemDetails from './http/plugins/problem-details.js';
+import problemDetails, { routerErrorProblem } from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
@@ -32,6 +32,11 @@ export interface BuildAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
+/** TRUST_PROXY as a hop count: the nearest `hops` proxies may name the client (Fastify's types lack the number form). */
+function trustHops(hops: number): (address: string, hop: number) => boolean {
+  return (_address, hop) => hop < hops;
+}
+
 export async function buildApp(config: Config, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
@@ -41,12 +46,15 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     },
     logController: new LogController({ disableRequestLogging: true }), // request-log writes one line per request instead of two
     bodyLimit: config.bodyLimitBytes,
+    // Only named proxies may say who the client is (request.ip keys the portal's per-address limits).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
     // A caller's X-Request-Id is kept when it is safe to echo; otherwise we make one.
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     return503OnClosing: false, // shutdown-guard answers those requests with problem+json instead
+    frameworkErrors: routerErrorProblem,
     forceCloseConnections: 'idle',
   });
   app.setValidatorCompiler(validatorCompiler);

@@ -1,4 +1,5 @@
 // Configuration: one zod schema over the environment, validated once at start and passed down.
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const optionalUrl = z.url().optional();
@@ -27,11 +28,31 @@ const EnvSchema = z.object({
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
+  JOB_LOCK_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(65_536).default(0),
+  PORTAL_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
+  PORTAL_KEY_CREATIONS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  TRUST_PROXY: z
+    .string()
+    .refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)')
+    .optional(),
 });
+
+/** What Fastify's trustProxy (proxy-addr) accepts, minus `true`: trusting any sender would let every client pick its own address. */
+function isTrustProxy(value: string): boolean {
+  if (/^\d{1,2}$/.test(value)) return true;
+  return value.split(',').every((entry) => {
+    const [address = '', prefix, ...rest] = entry.trim().split('/');
+    if (rest.length > 0) return false;
+    if (prefix === undefined && ['loopback', 'linklocal', 'uniquelocal'].includes(address)) return true;
+    const family = isIP(address);
+    if (family === 0) return false;
+    return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+  });
+}
 
 export interface OidcProviderConfig {
   clientId: string;
@@ -59,12 +80,19 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** Memory for the LRU of rendered images (0 turns it off). */
   imageCacheBytes: number;
+  /** A background job's lock in the worker process: a job whose worker died is run again after about this long (up to twice). */
+  jobLockMs: number;
   /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
   shutdownDrainMs: number;
   metricsToken: string | undefined;
   /** Load-shedding thresholds; 0 disables a check. */
   maxEventLoopDelayMs: number;
   maxHeapUsedBytes: number;
+  /** Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0 turns a limit off. */
+  portalSignInPerMinute: number;
+  portalKeyCreationsPerHour: number;
+  /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
+  trustProxy: number | string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -113,8 +141,12 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+    jobLockMs: e.JOB_LOCK_MS,
     metricsToken: e.METRICS_TOKEN,
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     maxHeapUsedBytes: e.MAX_HEAP_USED_MB * 1024 * 1024,
+    portalSignInPerMinute: e.PORTAL_SIGNIN_PER_MINUTE,
+    portalKeyCreationsPerHour: e.PORTAL_KEY_CREATIONS_PER_HOUR,
+    trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
 }

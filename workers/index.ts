@@ -29,7 +29,7 @@ async function main(): Promise<void> {
 
   const stores = await createStores(config, { log });
   const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date() });
-  const runner = await startQueueWorker({ url: redisUrl, jobs, log });
+  const runner = await startQueueWorker({ url: redisUrl, jobs, log, lockMs: config.jobLockMs });
   log.info({ jobs: jobs.map((j) => `${j.name} (${j.pattern} UTC)`) }, 'worker started');
 
   // The container health check reads this: fresh only while the worker runs and Redis answers it.

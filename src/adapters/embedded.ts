@@ -1,4 +1,5 @@
 // The embedded default: SQLite for records and metering, a Piscina pool for rendering. No other software.
+import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
@@ -9,11 +10,12 @@ import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
-import { openDatabase } from './sqlite/database.js';
+import { openDatabase, type SqliteDatabase } from './sqlite/database.js';
 import { SqliteKeyStore } from './sqlite/key-store.sqlite.js';
 import { SqliteSessionStore } from './sqlite/session-store.sqlite.js';
 import { unavailableOnFailure } from './sqlite/unavailable-on-failure.js';
 import { SqliteUsageLedger } from './sqlite/usage-ledger.sqlite.js';
+import { GroupCommitMeter } from './sqlite/group-commit-meter.js';
 import { SqliteUsageMeter } from './sqlite/usage-meter.sqlite.js';
 
 /** Everything the services need from the outside world, and the one way to release it. */
@@ -30,6 +32,8 @@ export interface Adapters {
   usageCounters?: UsageCounters;
   /** Where rolled-up usage is kept, and read back once Redis no longer holds a month. */
   usageLedger?: UsageLedger;
+  /** Production mode: the Redis command client (the adapters' to close) and key prefix, for HTTP state every instance shares (the portal's rate limits). */
+  redis?: { client: Redis; keyPrefix: string };
   /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate worker process (BullMQ). */
   jobs?: 'in-process' | 'worker';
   /** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
@@ -47,11 +51,15 @@ export function rendererProbe(renderer: Renderer): () => Promise<void> {
 }
 
 export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters & { usageLedger: UsageLedger } {
-  const db = openDatabase(dataDir);
+  return sqliteStoresOn(openDatabase(dataDir));
+}
+
+/** The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it. */
+export function sqliteStoresOn(db: SqliteDatabase): StoreAdapters & { usageLedger: UsageLedger } {
   return {
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
     keys: unavailableOnFailure(new SqliteKeyStore(db)),
-    meter: unavailableOnFailure(new SqliteUsageMeter(db)),
+    meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
     probes: {

@@ -65,8 +65,16 @@ export interface QueueWorker {
   close(): Promise<void>;
 }
 
+export interface QueueWorkerOptions extends BullQueueOptions {
+  jobs: readonly RunnableJob[];
+  log?: AdapterLog;
+  concurrency?: number;
+  /** Lock on a running job and the stalled-check interval (default 30 s): a job whose worker died runs again within about twice this. */
+  lockMs?: number;
+}
+
 /** Upserts the schedulers, then starts a worker on their queue. */
-export async function startQueueWorker(options: BullQueueOptions & { jobs: readonly RunnableJob[]; log?: AdapterLog; concurrency?: number }): Promise<QueueWorker> {
+export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
   const prefix = options.prefix ?? 'qrm:bull';
   const queue = createQueue({ url: options.url, prefix });
   await upsertJobSchedulers(queue, options.jobs);
@@ -76,6 +84,9 @@ export async function startQueueWorker(options: BullQueueOptions & { jobs: reado
     connection: { url: options.url, maxRetriesPerRequest: null },
     prefix,
     concurrency: options.concurrency ?? 1,
+    // A worker that dies mid-job stops renewing its lock: after lockDuration the job is stalled, and the next stalled check runs it again.
+    lockDuration: options.lockMs ?? 30_000,
+    stalledInterval: options.lockMs ?? 30_000,
   });
   worker.on('error', (err) => log.warn({ err }, 'background worker connection error'));
   await worker.waitUntilReady();
