@@ -43,13 +43,6 @@ export interface Adapters {
 
 export type StoreAdapters = Omit<Adapters, 'renderer'>;
 
-/** Probe for a render pool: a one-module render proves a thread is up and answering. */
-export function rendererProbe(renderer: Renderer): () => Promise<void> {
-  return async () => {
-    await renderer.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
-  };
-}
-
 export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters & { usageLedger: UsageLedger } {
   return sqliteStoresOn(openDatabase(dataDir));
 }

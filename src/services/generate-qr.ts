@@ -75,8 +75,8 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
 }
 
 /** Strong ETag: the canonical render key, quoted. */
-export function etagOf(spec: RenderSpec): string {
-  return `"${renderKey(spec)}"`;
+export function etagOf(key: string): string {
+  return `"${key}"`;
 }
 
 /** One distinct code per (type, payload): the unit the monthly QR quota counts. */
@@ -113,7 +113,8 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   }
   const payload = encodeContent(input.type, input.content);
   const spec = renderSpecOf(input, payload);
-  const etag = etagOf(spec);
+  const key = renderKey(spec);
+  const etag = etagOf(key);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
 
   const now = deps.clock();
@@ -141,7 +142,7 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   }
 
   try {
-    const bytes = await deps.renderer.render(spec);
+    const bytes = await deps.renderer.render(spec, key);
     return { bytes, format: spec.format, etag, quota };
   } catch (error) {
     // Only successful generations count: give the reservation back, then report the failure.

@@ -1,7 +1,8 @@
 // Builds the app for HTTP tests: real SQLite (in memory or on disk) and a real render pool, plus account/key helpers.
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { createSqliteStores, rendererProbe, type Adapters, type StoreAdapters } from '../../src/adapters/embedded.js';
+import { createSqliteStores, type Adapters, type StoreAdapters } from '../../src/adapters/embedded.js';
+import { rendererProbe } from '../../src/adapters/render/create-renderer.js';
 import { RenderPool, type RenderPoolOptions } from '../../src/adapters/render/render-pool.piscina.js';
 import { createStores } from '../../src/adapters/select.js';
 import { buildApp } from '../../src/app.js';

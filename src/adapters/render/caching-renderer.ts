@@ -17,8 +17,8 @@ export class CachingRenderer implements Renderer {
     this.#cache = new LRUCache({ maxSize: maxBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) });
   }
 
-  async render(spec: RenderSpec): Promise<Uint8Array> {
-    const key = renderKey(spec);
+  async render(spec: RenderSpec, knownKey?: string): Promise<Uint8Array> {
+    const key = knownKey ?? renderKey(spec);
     const cached = this.#cache.get(key);
     if (cached) {
       this.#observe('hit');

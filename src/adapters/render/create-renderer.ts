@@ -8,8 +8,8 @@ import { RoutingRenderer } from './routing-renderer.js';
 
 export type RendererConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels'>;
 
-/** A one-module render that must go through the pool: it proves a thread is up and answering. */
-function poolProbe(pool: RenderPool): () => Promise<void> {
+/** A one-module render through the given renderer (the pool itself, so a thread must answer): readiness of the render path. */
+export function rendererProbe(pool: Renderer): () => Promise<void> {
   return async () => {
     await pool.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
   };
@@ -21,8 +21,8 @@ export function createRenderer(config: RendererConfig, log: AdapterLog = SILENT_
     maxQueue: config.renderMaxQueue,
     onThreadError: (err) => log.warn({ err }, 'a render thread died outside a task; the pool replaces it'),
   });
-  if (config.renderInlineMaxPixels === 0) return { renderer: pool, probe: poolProbe(pool) };
+  if (config.renderInlineMaxPixels === 0) return { renderer: pool, probe: rendererProbe(pool) };
   // Payloads past ~600 bytes reach versions whose matrix alone costs more than the thread hop.
   const renderer = new RoutingRenderer(new InlineRenderer(), pool, { inlineMaxPixels: config.renderInlineMaxPixels, inlineMaxPayloadBytes: 600 });
-  return { renderer, probe: poolProbe(pool) };
+  return { renderer, probe: rendererProbe(pool) };
 }

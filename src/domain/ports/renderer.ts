@@ -15,7 +15,8 @@ export interface RendererStats {
  * `overloaded` when the render queue is full.
  */
 export interface Renderer {
-  render(spec: RenderSpec): Promise<Uint8Array>;
+  /** `key` is `renderKey(spec)` when the caller has already computed it (it is also the ETag), so caches need not hash again. */
+  render(spec: RenderSpec, key?: string): Promise<Uint8Array>;
   /** Pool gauges for /metrics, where the renderer has a pool. */
   stats?(): RendererStats | undefined;
   close(): Promise<void>;
