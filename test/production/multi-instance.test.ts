@@ -1,8 +1,5 @@
 // Two API instances on one Redis and one store: a quota holds across both, and a revocation on one reaches the other within a second.
 import Database from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CachedKeyStore } from '../../src/adapters/redis/key-store.cached.js';
@@ -10,30 +7,25 @@ import { periodOf } from '../../src/domain/period.js';
 import { changePlan } from '../../src/services/accounts.js';
 import { revokeKey } from '../../src/services/api-keys.js';
 import { qrFingerprint } from '../../src/services/generate-qr.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { generate, type TestApp } from '../helpers/app.js';
+import type { RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
 
 let redis: RedisServer;
 let dataDir: string;
 let a: TestApp;
 let b: TestApp;
 
+let instances: TwoInstances;
+
 beforeAll(async () => {
-  redis = await startRedisServer();
-  dataDir = await mkdtemp(join(tmpdir(), 'qrm-multi-'));
   // A render queue deep enough for the bursts below: these tests are about metering, not load shedding.
-  const options = { dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` }, pool: { threads: 1, maxQueue: 1_000 } };
-  a = await createTestApp(options);
-  b = await createTestApp(options);
+  instances = await startTwoInstancesOnRedis('multi', { pool: { threads: 1, maxQueue: 1_000 } });
+  ({ redis, dataDir, a, b } = instances);
 }, 60_000);
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await redis?.destroy();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => instances?.close());
 
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
 const deps = (t: TestApp) => ({ ...t.stores, keyPepper: t.config.keyPepper, clock: () => new Date() });

@@ -1,8 +1,5 @@
 // Abuse limits: the per-key burst decided in the meter's own step (429 rate_limited, Retry-After: 1, burst headers, nothing counted), and per-address limits on portal sign-in and key creation.
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
@@ -12,7 +9,8 @@ import { qrFingerprint } from '../../src/services/generate-qr.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { startMockProvider, type MockProvider } from '../helpers/oidc-provider.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import type { RedisServer } from '../helpers/redis-server.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
 
 const NOW = new Date('2026-11-15T12:00:00.000Z');
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
@@ -124,25 +122,18 @@ describe('per-key burst on the generation API', () => {
 });
 
 describe('two API instances on one Redis', () => {
+  let instances: TwoInstances;
   let redis: RedisServer;
   let dataDir: string;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
-    redis = await startRedisServer();
-    dataDir = await mkdtemp(join(tmpdir(), 'qrm-abuse-'));
     // The apps' clocks stop at their start (now, not NOW: Redis expires portal sessions by its own clock).
-    const options = { dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` }, env: { PORTAL_SIGNIN_PER_MINUTE: '2' } };
-    a = await createTestApp(options);
-    b = await createTestApp(options);
+    instances = await startTwoInstancesOnRedis('abuse', { env: { PORTAL_SIGNIN_PER_MINUTE: '2' } });
+    ({ redis, dataDir, a, b } = instances);
   }, 60_000);
-  afterAll(async () => {
-    await a?.close();
-    await b?.close();
-    await redis?.destroy();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
-  });
+  afterAll(async () => instances?.close());
 
   it('admit exactly the key’s burst between them: the burst is decided in the reservation’s one Lua round trip', async () => {
     const caller = await a.newCaller('free');

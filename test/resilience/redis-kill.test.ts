@@ -1,38 +1,29 @@
 // redis-server killed (SIGKILL) and restarted under load on two API instances: 503s with Retry-After, no hang, recovery, nothing lost.
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { listKeys } from '../../src/services/api-keys.js';
 import { rollupUsage } from '../../src/services/rollup-usage.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { generate, type TestApp } from '../helpers/app.js';
 import { runClockFast } from '../helpers/fast-clock.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import type { RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
 
 let redis: RedisServer;
 let dataDir: string;
 let a: TestApp;
 let b: TestApp;
 
+let instances: TwoInstances;
+
 beforeAll(async () => {
-  redis = await startRedisServer();
-  dataDir = await mkdtemp(join(tmpdir(), 'qrm-redis-kill-'));
-  const options = { dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` }, pool: { threads: 1, maxQueue: 1_000 }, env: { IMAGE_CACHE_MB: '0' } };
-  a = await createTestApp(options);
-  b = await createTestApp(options);
+  instances = await startTwoInstancesOnRedis('redis-kill', { pool: { threads: 1, maxQueue: 1_000 }, env: { IMAGE_CACHE_MB: '0' } });
+  ({ redis, dataDir, a, b } = instances);
   runClockFast(a.clock, 1_000);
   runClockFast(b.clock, 1_000);
 }, 60_000);
 
-afterAll(async () => {
-  await a?.close();
-  await b?.close();
-  await redis?.destroy();
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(async () => instances?.close());
 
 interface Answer {
   loop: number;

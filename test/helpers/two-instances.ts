@@ -1,0 +1,36 @@
+// Two API instances sharing one real redis-server and one data directory: the production shape, inside one test.
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createTestApp, type TestApp, type TestAppOptions } from './app.js';
+import { startRedisServer, type RedisServer } from './redis-server.js';
+
+export interface TwoInstances {
+  redis: RedisServer;
+  dataDir: string;
+  a: TestApp;
+  b: TestApp;
+  close(): Promise<void>;
+}
+
+/** Both apps get the same options, the same Redis key prefix (fresh per call) and the same SQLite directory. */
+export async function startTwoInstancesOnRedis(name: string, options: Omit<TestAppOptions, 'dataDir' | 'redis'> = {}): Promise<TwoInstances> {
+  const redis = await startRedisServer();
+  const dataDir = await mkdtemp(join(tmpdir(), `qrm-${name}-`));
+  const shared = { ...options, dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` } };
+  const a = await createTestApp(shared);
+  const b = await createTestApp(shared);
+  return {
+    redis,
+    dataDir,
+    a,
+    b,
+    async close() {
+      await a.close();
+      await b.close();
+      await redis.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
