@@ -18,7 +18,7 @@ const CATEGORIES: Array<[string, (fn: string, url: string) => boolean]> = [
   ['garbage collection', (fn) => fn === '(garbage collector)'],
   ['render: QR matrix (qr)', (_fn, url) => url.includes('node_modules/qr/') || url.includes('render/qr-matrix')],
   ['render: PNG (scanlines + deflate)', (fn, url) => url.includes('render/png-writer') || url === 'node:zlib' || fn === 'processChunkSync'],
-  ['render: other (layout, WebP, SVG, routing)', (_fn, url) => url.includes('/src/render/') || url.includes('adapters/render/') || url.includes('node_modules/sharp/')],
+  ['render: other (layout, WebP, SVG, routing)', (_fn, url) => url.includes('/src/render/') || url.includes('adapters/render/')],
   ['metering + key lookup (SQLite)', (_fn, url) => url.includes('better-sqlite3') || url.includes('adapters/sqlite/')],
   ['logging (pino)', (_fn, url) => url.includes('node_modules/pino') || url.includes('sonic-boom') || url.includes('fast-redact')],
   ['metrics (prom-client)', (_fn, url) => url.includes('prom-client')],

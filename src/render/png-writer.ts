@@ -2,20 +2,17 @@
 import { crc32, deflateSync } from 'node:zlib';
 import { parseColour } from '../domain/render-options.js';
 import type { ImageLayout } from './layout.js';
+import { packedRows, type PackedRows } from './packed-rows.js';
 import type { QrMatrix } from './qr-matrix.js';
-
-/** Distinct scanlines (each with its filter byte) and the order they appear in, as runs of one row repeated. */
-export interface ScanlinePlan {
-  rowBytes: number;
-  rows: Uint8Array[];
-  runs: Array<{ row: number; count: number }>;
-}
 
 /**
  * Chosen by bench/render-path.ts: level 3 is as fast as 1 on these scanlines and ~20% smaller; 6+ cost
  * twice the time or more. (A hand-written row-aware deflate was measured too: no faster than zlib, and larger.)
  */
 export const PNG_DEFLATE_LEVEL = 3;
+
+/** Each scanline starts with its filter byte (0, None); palette index 0 (light) is the zero background. */
+const PNG_ROWS = { leadingBytes: 1, lowBitFirst: false };
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -28,31 +25,8 @@ function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
-/**
- * The image as distinct scanlines and runs of them: a light row (all zero: filter None, palette
- * index 0) for the quiet zone, and one row per module row, repeated `scale` times.
- */
-export function scanlinePlan(matrix: QrMatrix, layout: ImageLayout): ScanlinePlan {
-  const { side, scale, offset } = layout;
-  const rowBytes = 1 + Math.ceil(side / 8);
-  const rows: Uint8Array[] = [new Uint8Array(rowBytes)];
-  const runs: ScanlinePlan['runs'] = [{ row: 0, count: offset }];
-  for (let my = 0; my < matrix.size; my++) {
-    const row = new Uint8Array(rowBytes);
-    for (let mx = 0; mx < matrix.size; mx++) {
-      if (matrix.modules[my * matrix.size + mx] === 0) continue;
-      const startX = offset + mx * scale;
-      for (let x = startX; x < startX + scale; x++) row[1 + (x >> 3)]! |= 0x80 >> (x & 7);
-    }
-    rows.push(row);
-    runs.push({ row: rows.length - 1, count: scale });
-  }
-  runs.push({ row: 0, count: side - offset - matrix.size * scale });
-  return { rowBytes, rows, runs };
-}
-
 /** Every scanline of the image, expanded from the plan: identical rows one row apart, which deflate compresses best. */
-export function expandScanlines(plan: ScanlinePlan): Buffer {
+export function expandScanlines(plan: PackedRows): Buffer {
   const total = plan.runs.reduce((n, r) => n + r.count, 0);
   const raw = Buffer.allocUnsafe(total * plan.rowBytes);
   let y = 0;
@@ -78,5 +52,5 @@ export function pngFile(layout: ImageLayout, darkColor: string, lightColor: stri
 }
 
 export function writePng(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string, level = PNG_DEFLATE_LEVEL): Buffer {
-  return pngFile(layout, darkColor, lightColor, deflateSync(expandScanlines(scanlinePlan(matrix, layout)), { level }));
+  return pngFile(layout, darkColor, lightColor, deflateSync(expandScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
 }

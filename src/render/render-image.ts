@@ -6,7 +6,8 @@ import { buildMatrix } from './qr-matrix.js';
 import { writeSvg } from './svg-writer.js';
 import { writeWebp } from './webp-writer.js';
 
-export async function renderImage(spec: RenderSpec): Promise<Uint8Array> {
+/** Synchronous CPU work only: it runs inline on the event loop or on a pool thread alike. */
+export function renderImage(spec: RenderSpec): Uint8Array {
   const matrix = buildMatrix(spec.payload, spec.errorCorrection);
   const layout = layoutFor(matrix, spec.size, spec.margin);
   switch (spec.format) {

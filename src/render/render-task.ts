@@ -10,9 +10,9 @@ export type RenderTaskResult =
   | { ok: false; reason: 'size_too_small'; minimumSize: number };
 
 // Errors travel as data: class identity does not survive structured clone between threads.
-export async function renderTask(spec: RenderSpec): Promise<RenderTaskResult> {
+export function renderTask(spec: RenderSpec): RenderTaskResult {
   try {
-    return { ok: true, bytes: await renderImage(spec) };
+    return { ok: true, bytes: renderImage(spec) };
   } catch (error) {
     if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };
     if (error instanceof SizeTooSmallError) return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };

@@ -1,36 +1,237 @@
-// Writes a QR matrix as lossless WebP through sharp, from a one-pixel-per-module bitmap.
-import sharp from 'sharp';
-import { parseColour } from '../domain/render-options.js';
+// Writes a QR matrix as lossless WebP (VP8L, RFC 9649) directly: two-colour palette, 8 pixels a byte, rows as back-references.
+import { parseColour, type Rgba } from '../domain/render-options.js';
 import type { ImageLayout } from './layout.js';
+import { packedRows, type PackedRows } from './packed-rows.js';
 import type { QrMatrix } from './qr-matrix.js';
+import { BitWriter } from './vp8l/bit-writer.js';
+import { buildPrefixCode, writePrefixCode, writeSymbol, type PrefixCode } from './vp8l/prefix-code.js';
+
+const SIGNATURE = 0x2f;
+const COLOUR_INDEXING_TRANSFORM = 3;
+const LENGTH_PREFIXES = 24;
+const GREEN_ALPHABET = 256 + LENGTH_PREFIXES;
+const DISTANCE_ALPHABET = 40;
+const MAX_COPY = 4096;
+/**
+ * Distance codes (RFC 9649 §4.2.2): code 1 is the 2-D neighbour (0,1), one row up; code 2 is (1,0),
+ * the previous pixel. Both map to prefix symbols below 4, so they cost no extra bits.
+ */
+const UP = 1;
+const LEFT = 2;
+/** Distance codes past the 120-entry map are plain distances plus 120. */
+const DISTANCE_MAP_SIZE = 120;
+
+/** VP8L bundles 8 pixels a byte, the first in the lowest bit; palette index 0 (light) is the zero background. */
+const WEBP_ROWS = { leadingBytes: 0, lowBitFirst: true };
+
+/** The LZ77 stream: `lengths[i]` 0 for a literal (its palette byte in `values[i]`), else a copy of that many pixels from distance code `values[i]`. */
+interface Tokens {
+  count: number;
+  lengths: Int32Array;
+  values: Int32Array;
+}
+
+/** Earlier byte sequences are found through a hash of their first three bytes, as deflate does. */
+const HASH_BITS = 12;
+const CHAIN_LIMIT = 8;
+/** A copy this long is kept without looking further back, and its positions are not hashed (deflate's fast levels). */
+const GOOD_ENOUGH_COPY = 8;
+/** Rough bits of a literal palette byte, to weigh a copy against spelling its bytes out. */
+const LITERAL_BITS = 4;
+
+function extraBitsOf(value: number): number {
+  const symbol = prefixSymbol(value);
+  return symbol < 4 ? 0 : (symbol - 2) >> 1;
+}
+
+/** Bits a copy saves over literals, roughly: its two prefix symbols (~3 bits each) and their extra bits. */
+function copySaving(length: number, code: number): number {
+  return length * LITERAL_BITS - (3 + extraBitsOf(length)) - (code <= LEFT ? 1 : 3 + extraBitsOf(code));
+}
+
+function hashAt(row: Uint8Array, i: number): number {
+  return Math.imul(row[i]! | (row[i + 1]! << 8) | (row[i + 2]! << 16), 0x9e3779b1) >>> (32 - HASH_BITS);
+}
 
 /**
- * sharp gets the matrix at one pixel per module and scales it with nearest-neighbour by a whole
- * factor, so the bitmap handed over is tiny and every module stays exact; the quiet zone and
- * centring slack are added as a solid extension.
+ * Greedy LZ77 over the rows the stream spells out (the first of each run), then each run's repeats as
+ * one copy from the row above. Candidates: the row above, the previous pixel, and earlier rows through
+ * hash chains (positions are run * width + x, stored + 1 so that 0 means none).
  */
-/** Chosen by bench/render-path.ts: effort 1 already reaches the smallest output of efforts 1-6 for QR codes, at the least cost. */
-export const WEBP_EFFORT = 1;
-
-export async function writeWebp(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string, effort = WEBP_EFFORT): Promise<Buffer> {
-  const dark = parseColour(darkColor);
-  const light = parseColour(lightColor);
-  const n = matrix.size;
-  const bitmap = Buffer.allocUnsafe(n * n * 4);
-  for (let i = 0; i < n * n; i++) {
-    const c = matrix.modules[i] === 1 ? dark : light;
-    bitmap[i * 4] = c.r;
-    bitmap[i * 4 + 1] = c.g;
-    bitmap[i * 4 + 2] = c.b;
-    bitmap[i * 4 + 3] = c.a;
+function tokenize(rows: PackedRows): Tokens {
+  const { rowBytes: width, runs } = rows;
+  const capacity = runs.length * (width + 1);
+  const tokens: Tokens = { count: 0, lengths: new Int32Array(capacity), values: new Int32Array(capacity) };
+  const { lengths, values } = tokens;
+  const head = new Int32Array(1 << HASH_BITS);
+  const chain = new Int32Array(runs.length * width + 1);
+  const lastRowOfRun = new Int32Array(runs.length);
+  let y = 0;
+  for (let r = 0; r < runs.length; r++) {
+    const row = rows.rows[runs[r]!.row]!;
+    const above = r > 0 ? rows.rows[runs[r - 1]!.row]! : undefined;
+    lastRowOfRun[r] = y; // while its first row is spelled out, a match in this row is in this row
+    for (let i = 0; i < width; ) {
+      let bestLength = 0;
+      let bestCode = 0;
+      let bestSaving = 0;
+      if (above) {
+        let up = 0;
+        while (i + up < width && row[i + up] === above[i + up]) up++;
+        const saving = copySaving(up, UP);
+        if (saving > bestSaving) (bestSaving = saving), (bestLength = up), (bestCode = UP);
+      }
+      if (i > 0) {
+        let left = 0;
+        while (i + left < width && row[i + left] === row[i - 1]) left++;
+        const saving = copySaving(left, LEFT);
+        if (saving > bestSaving) (bestSaving = saving), (bestLength = left), (bestCode = LEFT);
+      }
+      if (i + 2 < width && bestLength < GOOD_ENOUGH_COPY) {
+        let candidate = head[hashAt(row, i)]!;
+        for (let tries = 0; candidate > 0 && tries < CHAIN_LIMIT; tries++, candidate = chain[candidate]!) {
+          const sourceRun = Math.floor((candidate - 1) / width);
+          const sourceX = candidate - 1 - sourceRun * width;
+          const source = rows.rows[runs[sourceRun]!.row]!;
+          const limit = width - Math.max(i, sourceX);
+          let length = 0;
+          while (length < limit && row[i + length] === source[sourceX + length]) length++;
+          const distance = (y - lastRowOfRun[sourceRun]!) * width + i - sourceX;
+          if (length <= bestLength || distance <= 0) continue;
+          const saving = copySaving(length, distance + DISTANCE_MAP_SIZE);
+          if (saving > bestSaving) (bestSaving = saving), (bestLength = length), (bestCode = distance + DISTANCE_MAP_SIZE);
+          if (length === limit) break;
+        }
+      }
+      const start = i;
+      if (bestLength > 0) {
+        appendCopy(tokens, bestLength, bestCode);
+        i += bestLength;
+      } else {
+        lengths[tokens.count] = 0;
+        values[tokens.count++] = row[i++]!;
+      }
+      if (i - start >= GOOD_ENOUGH_COPY) continue;
+      for (let p = start; p < i && p + 2 < width; p++) {
+        const h = hashAt(row, p);
+        const position = r * width + p + 1;
+        chain[position] = head[h]!;
+        head[h] = position;
+      }
+    }
+    const count = runs[r]!.count;
+    if (count > 1) appendCopy(tokens, (count - 1) * width, UP);
+    lastRowOfRun[r] = y + count - 1;
+    y += count;
   }
-  const scaled = n * layout.scale;
-  const before = layout.offset;
-  const after = layout.side - before - scaled;
-  const background = { r: light.r, g: light.g, b: light.b, alpha: light.a / 255 };
-  return sharp(bitmap, { raw: { width: n, height: n, channels: 4 } })
-    .resize(scaled, scaled, { kernel: 'nearest' })
-    .extend({ top: before, left: before, bottom: after, right: after, background })
-    .webp({ lossless: true, effort })
-    .toBuffer();
+  return tokens;
+}
+
+/** A copy continuing one just made from the same distance is the same copy, longer. */
+function appendCopy(tokens: Tokens, length: number, code: number): void {
+  const last = tokens.count - 1;
+  if (last >= 0 && tokens.lengths[last]! > 0 && tokens.values[last] === code) {
+    tokens.lengths[last]! += length;
+    return;
+  }
+  tokens.lengths[tokens.count] = length;
+  tokens.values[tokens.count++] = code;
+}
+
+/** Lengths and distances as a prefix symbol plus extra bits (RFC 9649 §4.2.2). */
+function prefixSymbol(value: number): number {
+  const d = value - 1;
+  if (d < 4) return d;
+  const high = 31 - Math.clz32(d);
+  return 2 * high + ((d >> (high - 1)) & 1);
+}
+
+function writePrefixed(out: BitWriter, code: PrefixCode, offset: number, value: number): void {
+  const symbol = prefixSymbol(value);
+  writeSymbol(out, code, offset + symbol);
+  if (symbol >= 4) {
+    const extraBits = (symbol - 2) >> 1;
+    out.write((value - 1) & ((1 << extraBits) - 1), extraBits);
+  }
+}
+
+/** An image whose pixels are all literals (the palette): four codes from the channels' values, no distances. */
+function writeLiteralImage(out: BitWriter, pixels: Rgba[]): void {
+  const channels = (['g', 'r', 'b', 'a'] as const).map((channel) => {
+    const counts = new Uint32Array(channel === 'g' ? GREEN_ALPHABET : 256);
+    for (const pixel of pixels) counts[pixel[channel]]!++;
+    return { channel, code: buildPrefixCode(counts) };
+  });
+  out.write(0, 1); // no colour cache
+  for (const { code } of channels) writePrefixCode(out, code);
+  writePrefixCode(out, buildPrefixCode(new Uint32Array(DISTANCE_ALPHABET)));
+  for (const pixel of pixels) for (const { channel, code } of channels) writeSymbol(out, code, pixel[channel]);
+}
+
+/** The palette is sent as differences: each entry minus the one before, per channel, modulo 256. */
+function paletteDeltas(light: Rgba, dark: Rgba): Rgba[] {
+  const delta = (a: number, b: number) => (a - b) & 0xff;
+  return [light, { r: delta(dark.r, light.r), g: delta(dark.g, light.g), b: delta(dark.b, light.b), a: delta(dark.a, light.a) }];
+}
+
+function vp8lStream(matrix: QrMatrix, layout: ImageLayout, light: Rgba, dark: Rgba): Uint8Array {
+  const rows = packedRows(matrix, layout, WEBP_ROWS);
+  const { count, lengths, values } = tokenize(rows);
+  const greenCounts = new Uint32Array(GREEN_ALPHABET);
+  const distanceCounts = new Uint32Array(DISTANCE_ALPHABET);
+  for (let t = 0; t < count; t++) {
+    if (lengths[t] === 0) {
+      greenCounts[values[t]!]!++;
+      continue;
+    }
+    // Copies longer than the format's 4096 pixels go as pieces.
+    for (let left = lengths[t]!; left > 0; left -= MAX_COPY) {
+      greenCounts[256 + prefixSymbol(Math.min(left, MAX_COPY))]!++;
+      distanceCounts[prefixSymbol(values[t]!)]!++;
+    }
+  }
+  const green = buildPrefixCode(greenCounts);
+  const distance = buildPrefixCode(distanceCounts);
+  const zero = buildPrefixCode(new Uint32Array(256)); // red, blue and alpha of packed pixels: unused, always 0
+
+  const out = new BitWriter(256 + count * 2);
+  out.write(SIGNATURE, 8);
+  out.write(layout.side - 1, 14);
+  out.write(layout.side - 1, 14);
+  out.write(light.a < 255 || dark.a < 255 ? 1 : 0, 1);
+  out.write(0, 3); // version
+  out.write(1, 1); // a transform follows
+  out.write(COLOUR_INDEXING_TRANSFORM, 2);
+  out.write(1, 8); // palette of 2 colours: index 0 light, 1 dark; 2 colours mean 8 pixels a byte
+  writeLiteralImage(out, paletteDeltas(light, dark));
+  out.write(0, 1); // no more transforms
+  out.write(0, 1); // no colour cache
+  out.write(0, 1); // one prefix code group for the whole image
+  for (const code of [green, zero, zero, zero, distance]) writePrefixCode(out, code);
+  for (let t = 0; t < count; t++) {
+    if (lengths[t] === 0) {
+      writeSymbol(out, green, values[t]!); // red, blue, alpha: one-symbol codes, zero bits
+      continue;
+    }
+    for (let left = lengths[t]!; left > 0; left -= MAX_COPY) {
+      writePrefixed(out, green, 256, Math.min(left, MAX_COPY));
+      writePrefixed(out, distance, 0, values[t]!);
+    }
+  }
+  return out.finish();
+}
+
+function riff(vp8l: Uint8Array): Buffer {
+  const padded = vp8l.length + (vp8l.length & 1);
+  const file = Buffer.alloc(20 + padded);
+  file.write('RIFF', 0, 'latin1');
+  file.writeUInt32LE(12 + padded, 4);
+  file.write('WEBPVP8L', 8, 'latin1');
+  file.writeUInt32LE(vp8l.length, 16);
+  file.set(vp8l, 20);
+  return file;
+}
+
+export function writeWebp(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string): Buffer {
+  return riff(vp8lStream(matrix, layout, parseColour(lightColor), parseColour(darkColor)));
 }

@@ -54,11 +54,12 @@ describe('InlineRenderer and RenderPool', () => {
 describe('RoutingRenderer', () => {
   const policy = { inlineMaxPixels: 1024 * 1024, inlineMaxPayloadBytes: 600 };
 
-  it('keeps small images and all WebP inline, and sends large images and long payloads to the pool', () => {
-    expect(rendersInline(spec('x'), policy)).toBe(true);
-    expect(rendersInline(spec('x', { size: 2048 }), policy)).toBe(false);
-    expect(rendersInline(spec('x'.repeat(700)), policy)).toBe(false);
-    expect(rendersInline(spec('x'.repeat(700), { format: 'webp', size: 2048 }), policy)).toBe(true);
+  it('keeps small images inline, and sends large images and long payloads to the pool, whatever the format', () => {
+    for (const format of ['png', 'webp', 'svg'] as const) {
+      expect(rendersInline(spec('x', { format }), policy)).toBe(true);
+      expect(rendersInline(spec('x', { format, size: 2048 }), policy)).toBe(false);
+      expect(rendersInline(spec('x'.repeat(700), { format }), policy)).toBe(false);
+    }
   });
 
   it('routes accordingly, and the pool-rendered image still scans', async () => {

@@ -6,7 +6,7 @@ import { bytesOrError } from './render-outcome.js';
 
 export class InlineRenderer implements Renderer {
   async render(spec: RenderSpec): Promise<Uint8Array> {
-    return bytesOrError(await renderTask(spec), spec);
+    return bytesOrError(renderTask(spec), spec);
   }
 
   async close(): Promise<void> {}

@@ -4,8 +4,7 @@ import type { RenderSpec } from '../../domain/render-options.js';
 
 /**
  * Inline when the image has at most `inlineMaxPixels` pixels and the payload is short: measured by
- * bench/run.ts, a 512 px PNG costs less to draw than Piscina's message round trip. WebP always goes
- * inline: sharp already encodes on libuv's threads, so the event loop only builds a tiny bitmap.
+ * bench/run.ts, a 512 px PNG or WebP costs less to draw than Piscina's message round trip.
  */
 export interface RoutingPolicy {
   inlineMaxPixels: number;
@@ -13,7 +12,6 @@ export interface RoutingPolicy {
 }
 
 export function rendersInline(spec: RenderSpec, policy: RoutingPolicy): boolean {
-  if (spec.format === 'webp') return true;
   return spec.size * spec.size <= policy.inlineMaxPixels && spec.payload.length <= policy.inlineMaxPayloadBytes;
 }
 

@@ -1,0 +1,152 @@
+// Canonical prefix (Huffman) codes for VP8L: lengths from symbol counts, and how a code is written into the stream.
+import type { BitWriter } from './bit-writer.js';
+
+/** A code ready to write symbols with: `bits[s]` bits of `codes[s]` (already bit-reversed for LSB-first output). */
+export interface PrefixCode {
+  /** Code lengths as transmitted to the decoder. */
+  lengths: Uint8Array;
+  /** Bits written per symbol: 0 when the code has one symbol (a decoder reads nothing for it). */
+  bits: Uint8Array;
+  codes: Uint16Array;
+}
+
+const MAX_CODE_LENGTH = 15;
+const MAX_CODE_LENGTH_CODE_LENGTH = 7;
+/** RFC 9649 §3.7.2.1.2: the order code-length code lengths are sent in. */
+const CODE_LENGTH_ORDER = [17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+
+/** Symbols are packed under their weight in one number, so a native numeric sort orders them (alphabets have < 1024 symbols). */
+const SYMBOL_SLOTS = 1024;
+
+/** Huffman lengths for the used symbols, no longer than `limit`: counts are flattened until the tree fits. */
+function huffmanLengths(counts: ArrayLike<number>, limit: number): Uint8Array {
+  const lengths = new Uint8Array(counts.length);
+  let leaves = 0;
+  for (let s = 0; s < counts.length; s++) if (counts[s]! > 0) leaves++;
+  if (leaves <= 1) {
+    for (let s = 0; s < counts.length; s++) if (counts[s]! > 0) lengths[s] = 1;
+    return lengths;
+  }
+  const keys = new Float64Array(leaves);
+  for (let s = 0, k = 0; s < counts.length; s++) if (counts[s]! > 0) keys[k++] = counts[s]! * SYMBOL_SLOTS + s;
+  const weight = new Float64Array(2 * leaves - 1);
+  const parent = new Int32Array(2 * leaves - 1);
+  const depth = new Uint8Array(2 * leaves - 1);
+  for (let shift = 0; ; shift++) {
+    keys.sort();
+    for (let i = 0; i < leaves; i++) weight[i] = Math.max(1, Math.floor(keys[i]! / SYMBOL_SLOTS / 2 ** shift));
+    // Two-queue Huffman: leaves sorted by weight, internal nodes created in non-decreasing weight.
+    let leaf = 0;
+    let inner = leaves;
+    for (let next = leaves; next < 2 * leaves - 1; next++) {
+      const a = leaf < leaves && (inner >= next || weight[leaf]! <= weight[inner]!) ? leaf++ : inner++;
+      const b = leaf < leaves && (inner >= next || weight[leaf]! <= weight[inner]!) ? leaf++ : inner++;
+      weight[next] = weight[a]! + weight[b]!;
+      parent[a] = next;
+      parent[b] = next;
+    }
+    let deepest = 0;
+    depth[2 * leaves - 2] = 0;
+    for (let node = 2 * leaves - 3; node >= 0; node--) {
+      depth[node] = depth[parent[node]!]! + 1;
+      if (node < leaves && depth[node]! > deepest) deepest = depth[node]!;
+    }
+    if (deepest <= limit) {
+      for (let i = 0; i < leaves; i++) lengths[keys[i]! % SYMBOL_SLOTS] = depth[i]!;
+      return lengths;
+    }
+  }
+}
+
+/** Canonical codes from lengths (shorter codes first, then by symbol), bit-reversed because the stream is LSB-first. */
+function codeFromLengths(lengths: Uint8Array): PrefixCode {
+  const codes = new Uint16Array(lengths.length);
+  const bits = new Uint8Array(lengths.length);
+  const perLength = new Uint16Array(MAX_CODE_LENGTH + 1);
+  let symbols = 0;
+  for (let s = 0; s < lengths.length; s++) {
+    if (lengths[s] === 0) continue;
+    perLength[lengths[s]!]!++;
+    symbols++;
+  }
+  if (symbols === 1) return { lengths, bits, codes };
+  const next = new Uint16Array(MAX_CODE_LENGTH + 1);
+  for (let length = 1, code = 0; length <= MAX_CODE_LENGTH; length++) {
+    code = (code + perLength[length - 1]!) << 1;
+    next[length] = code;
+  }
+  for (let s = 0; s < lengths.length; s++) {
+    const length = lengths[s]!;
+    if (length === 0) continue;
+    let code = next[length]!++;
+    let reversed = 0;
+    for (let i = 0; i < length; i++, code >>= 1) reversed = (reversed << 1) | (code & 1);
+    codes[s] = reversed;
+    bits[s] = length;
+  }
+  return { lengths, bits, codes };
+}
+
+export function buildPrefixCode(counts: ArrayLike<number>): PrefixCode {
+  return codeFromLengths(huffmanLengths(counts, MAX_CODE_LENGTH));
+}
+
+export function writeSymbol(out: BitWriter, code: PrefixCode, symbol: number): void {
+  out.write(code.codes[symbol]!, code.bits[symbol]!);
+}
+
+/**
+ * Sends a code's lengths: the "simple" form for one or two symbols below 256 (a few bits), otherwise
+ * the normal form, its lengths run-length coded (17/18 for runs of zeros) with a code of their own.
+ */
+export function writePrefixCode(out: BitWriter, code: PrefixCode): void {
+  const used: number[] = [];
+  for (let s = 0; s < code.lengths.length && used.length <= 2; s++) if (code.lengths[s]! > 0) used.push(s);
+  if (used.length === 0) used.push(0);
+  if (used.length <= 2 && used.every((s) => s < 256)) {
+    out.write(1, 1); // simple code
+    out.write(used.length - 1, 1);
+    const first = used[0]!;
+    if (first < 2) {
+      out.write(0, 1); // first symbol in 1 bit
+      out.write(first, 1);
+    } else {
+      out.write(1, 1); // first symbol in 8 bits
+      out.write(first, 8);
+    }
+    if (used.length === 2) out.write(used[1]!, 8);
+    return;
+  }
+  out.write(0, 1); // normal code
+  // Lengths as tokens: 0..15 literally, 17 (3-10 zeros, 3 extra bits), 18 (11-138 zeros, 7 extra bits).
+  const tokens: number[] = [];
+  const extras: number[] = [];
+  const lengths = code.lengths;
+  for (let s = 0; s < lengths.length; ) {
+    let run = 0;
+    while (s + run < lengths.length && lengths[s + run] === 0 && run < 138) run++;
+    if (run >= 3) {
+      tokens.push(run >= 11 ? 18 : 17);
+      extras.push(run >= 11 ? run - 11 : run - 3);
+    } else {
+      tokens.push(lengths[s]!);
+      extras.push(0);
+      run = 1;
+    }
+    s += run;
+  }
+  const counts = new Uint32Array(19);
+  for (const token of tokens) counts[token]!++;
+  const lengthCode = codeFromLengths(huffmanLengths(counts, MAX_CODE_LENGTH_CODE_LENGTH));
+  let sent = CODE_LENGTH_ORDER.length;
+  while (sent > 4 && lengthCode.lengths[CODE_LENGTH_ORDER[sent - 1]!] === 0) sent--;
+  out.write(sent - 4, 4);
+  for (let i = 0; i < sent; i++) out.write(lengthCode.lengths[CODE_LENGTH_ORDER[i]!]!, 3);
+  out.write(0, 1); // every symbol's length is sent (no max_symbol)
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    writeSymbol(out, lengthCode, token);
+    if (token === 17) out.write(extras[i]!, 3);
+    else if (token === 18) out.write(extras[i]!, 7);
+  }
+}
