@@ -25,6 +25,8 @@ const ERROR_TABLE = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   content_too_long: { status: 422, title: 'Content too long for a QR code' },
+  unscannable_design: { status: 422, title: 'Design would not scan' },
+  logo_limit_reached: { status: 409, title: 'Logo limit reached' },
   quota_exceeded: { status: 429, title: 'Monthly request quota exceeded' },
   qr_quota_exceeded: { status: 429, title: 'Monthly QR quota exceeded' },
   rate_limited: { status: 429, title: 'Too many requests' },

@@ -1,4 +1,5 @@
 // Rendering options: defaults, colour parsing and the contrast rule that keeps codes scannable.
+import type { Branding } from './branding.js';
 import { ApiError } from './errors.js';
 import type { OutputFormat } from './plan-catalogue.js';
 
@@ -21,6 +22,8 @@ export interface RenderSpec {
   errorCorrection: ErrorCorrectionLevel;
   darkColor: string;
   lightColor: string;
+  /** Logo, shapes, frame: rendered by the branded path, which checks the image scans. Absent: the plain fast path. */
+  branding?: Branding | undefined;
 }
 
 export interface Rgba {
@@ -72,18 +75,21 @@ export function contrastRatio(a: Rgba, b: Rgba): number {
  * Rejects colour pairs a scanner cannot read: too little contrast, or dark modules lighter than
  * the background (inverted codes are read by few scanners).
  */
-export function assertScannableColours(darkColor: string, lightColor: string): void {
-  const dark = parseColour(darkColor);
-  const light = parseColour(lightColor);
-  const ratio = contrastRatio(dark, light);
-  if (ratio < MIN_CONTRAST_RATIO) {
-    throw new ApiError('invalid_request', `darkColor and lightColor contrast ${ratio.toFixed(2)}:1, below the ${MIN_CONTRAST_RATIO}:1 a scanner needs`, {
-      fields: [{ field: 'darkColor', detail: `contrast with lightColor must be at least ${MIN_CONTRAST_RATIO}:1` }],
+export function assertScannableColours(darkColor: string, lightColor: string, darkField = 'darkColor', lightField = 'lightColor'): void {
+  assertContrast(darkColor, lightColor, darkField, lightField);
+  if (relativeLuminance(overWhite(parseColour(darkColor))) > relativeLuminance(overWhite(parseColour(lightColor)))) {
+    throw new ApiError('invalid_request', `${darkField} must be darker than ${lightField}: most scanners cannot read inverted codes`, {
+      fields: [{ field: darkField, detail: `must be darker than ${lightField}` }],
     });
   }
-  if (relativeLuminance(overWhite(dark)) > relativeLuminance(overWhite(light))) {
-    throw new ApiError('invalid_request', 'darkColor must be darker than lightColor: most scanners cannot read inverted codes', {
-      fields: [{ field: 'darkColor', detail: 'must be darker than lightColor' }],
+}
+
+/** The contrast half of the rule alone: for pairs that need to be told apart but may be either way round (a caption on its band). */
+export function assertContrast(colour: string, other: string, field: string, otherField: string): void {
+  const ratio = contrastRatio(parseColour(colour), parseColour(other));
+  if (ratio < MIN_CONTRAST_RATIO) {
+    throw new ApiError('invalid_request', `${field} and ${otherField} contrast ${ratio.toFixed(2)}:1, below the ${MIN_CONTRAST_RATIO}:1 a scanner needs`, {
+      fields: [{ field, detail: `contrast with ${otherField} must be at least ${MIN_CONTRAST_RATIO}:1` }],
     });
   }
 }

@@ -14,9 +14,9 @@ export const PNG_DEFLATE_LEVEL = 3;
 /** Each scanline starts with its filter byte (0, None); palette index 0 (light) is the zero background. */
 const PNG_ROWS = { leadingBytes: 1, lowBitFirst: false };
 
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function chunk(type: string, data: Uint8Array): Buffer {
+export function chunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.allocUnsafe(12 + data.length);
   out.writeUInt32BE(data.length, 0);
   out.write(type, 4, 'latin1');
@@ -45,7 +45,7 @@ export function pngFile(layout: ImageLayout, darkColor: string, lightColor: stri
   header[9] = 3; // colour type: palette
   // Palette index 0 is light (the zero-filled background), index 1 is dark.
   const palette = Buffer.from([light.r, light.g, light.b, dark.r, dark.g, dark.b]);
-  const parts = [SIGNATURE, chunk('IHDR', header), chunk('PLTE', palette)];
+  const parts = [PNG_SIGNATURE, chunk('IHDR', header), chunk('PLTE', palette)];
   if (light.a < 255 || dark.a < 255) parts.push(chunk('tRNS', Buffer.from([light.a, dark.a])));
   parts.push(chunk('IDAT', idat), chunk('IEND', new Uint8Array(0)));
   return Buffer.concat(parts);

@@ -1,5 +1,7 @@
 // One render as a task: image bytes, or the reason it cannot be drawn, as plain data that crosses threads.
 import type { RenderSpec } from '../domain/render-options.js';
+import type { DesignCaches } from './branded/design-caches.js';
+import { renderDesign, UnscannableDesignError } from './branded/render-design.js';
 import { SizeTooSmallError } from './layout.js';
 import { PayloadTooLongError } from './qr-matrix.js';
 import { renderImage } from './render-image.js';
@@ -7,15 +9,31 @@ import { renderImage } from './render-image.js';
 export type RenderTaskResult =
   | { ok: true; bytes: Uint8Array }
   | { ok: false; reason: 'too_long'; limit: number }
-  | { ok: false; reason: 'size_too_small'; minimumSize: number };
+  | { ok: false; reason: 'size_too_small'; minimumSize: number }
+  | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
 // Errors travel as data: class identity does not survive structured clone between threads.
-export function renderTask(spec: RenderSpec): RenderTaskResult {
+function failure(error: unknown): RenderTaskResult {
+  if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };
+  if (error instanceof SizeTooSmallError) return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };
+  if (error instanceof UnscannableDesignError) return { ok: false, reason: 'unscannable', detail: error.message, changes: error.changes, maxLogoScale: error.maxLogoScale };
+  throw error;
+}
+
+async function brandedTask(spec: RenderSpec, caches: DesignCaches): Promise<RenderTaskResult> {
+  try {
+    return { ok: true, bytes: await renderDesign(spec, spec.branding!, caches) };
+  } catch (error) {
+    return failure(error);
+  }
+}
+
+/** Plain specs stay synchronous (the fast path); branded ones are async (sharp for logos and captions, the scan check). */
+export function renderTask(spec: RenderSpec, caches: DesignCaches): RenderTaskResult | Promise<RenderTaskResult> {
+  if (spec.branding) return brandedTask(spec, caches);
   try {
     return { ok: true, bytes: renderImage(spec) };
   } catch (error) {
-    if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };
-    if (error instanceof SizeTooSmallError) return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };
-    throw error;
+    return failure(error);
   }
 }

@@ -2,7 +2,7 @@
 import { parseColour } from '../domain/render-options.js';
 import type { QrMatrix } from './qr-matrix.js';
 
-function fillAttributes(canonical: string): string {
+export function fillAttributes(canonical: string): string {
   const { a } = parseColour(canonical);
   const rgb = canonical.slice(0, 7);
   return a === 255 ? `fill="${rgb}"` : `fill="${rgb}" fill-opacity="${(a / 255).toFixed(3)}"`;

@@ -12,6 +12,11 @@ export function bytesOrError(result: RenderTaskResult, spec: RenderSpec): Uint8A
       fields: [{ field: 'content', detail: `at most ${result.limit} bytes at error correction ${spec.errorCorrection}` }],
     });
   }
+  if (result.reason === 'unscannable') {
+    throw new ApiError('unscannable_design', result.detail, {
+      extensions: { changes: result.changes, ...(result.maxLogoScale === undefined ? {} : { maxLogoScale: result.maxLogoScale }) },
+    });
+  }
   throw new ApiError('invalid_request', `size must be at least ${result.minimumSize} px for this content and margin`, {
     fields: [{ field: 'size', detail: `at least ${result.minimumSize} for this content and margin` }],
     extensions: { minimumSize: result.minimumSize },

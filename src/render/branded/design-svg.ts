@@ -1,0 +1,41 @@
+// Writes a branded design as SVG: the same shapes as the raster, the logo as an embedded data: image, the caption as outlines.
+import type { Branding } from '../../domain/branding.js';
+import type { RenderSpec } from '../../domain/render-options.js';
+import { captionSvg } from '../frame/caption.js';
+import type { QrMatrix } from '../qr-matrix.js';
+import { fillAttributes } from '../svg-writer.js';
+import { finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
+import { finderPath, modulePath } from './shapes.js';
+
+/**
+ * Pixel coordinates of the raster layout (whole-pixel modules, same offsets), so the SVG and the PNG
+ * of a design match; modules are drawn in module units inside one scaling group. The logo is never an
+ * external reference: viewers that block remote images (and QuickChart's users) would lose it.
+ */
+export function writeDesignSvg(spec: RenderSpec, branding: Branding, matrix: QrMatrix, layout: DesignLayout): string {
+  const n = matrix.size;
+  const modules: string[] = [];
+  for (let y = 0; y < n; y++) {
+    for (let x = 0; x < n; x++) if (matrix.modules[y * n + x] === 1 && !isReservedModule(layout, n, x, y)) modules.push(modulePath(branding.moduleShape, x, y));
+  }
+  const finders = finderOrigins(n)
+    .map(([x, y]) => finderPath(branding.finderShape, x, y))
+    .join('');
+  const { side: width, height, scale, offset } = layout;
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
+    `<rect width="${width}" height="${height}" ${fillAttributes(spec.lightColor)}/>`,
+    `<g transform="translate(${offset} ${offset}) scale(${scale})">`,
+    `<path ${fillAttributes(spec.darkColor)} d="${modules.join('')}"/>`,
+    `<path ${fillAttributes(branding.finderColor)} fill-rule="evenodd" d="${finders}"/>`,
+    `</g>`,
+  ];
+  if (branding.logo) {
+    const { left, top, side } = layout.logoBox;
+    const href = `data:image/png;base64,${Buffer.from(branding.logo.png).toString('base64')}`;
+    parts.push(`<image x="${left}" y="${top}" width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" xlink:href="${href}"/>`);
+  }
+  if (branding.frame) parts.push(captionSvg(branding.frame.text, width, spec.size, layout.bandHeight, branding.frame.color, spec.lightColor));
+  parts.push('</svg>');
+  return parts.join('');
+}

@@ -1,0 +1,106 @@
+// Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it scans.
+import sharp from 'sharp';
+import { designKey, largestLogoScale, logoFits, type Branding } from '../../domain/branding.js';
+import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
+import { buildMatrix, type QrMatrix } from '../qr-matrix.js';
+import type { DesignCaches } from './design-caches.js';
+import { designLayout, type DesignLayout } from './design-layout.js';
+import { rasterDesign } from './design-raster.js';
+import { writeDesignSvg } from './design-svg.js';
+import { writeRgbaPng } from './rgba-png.js';
+import { decodesTo } from './scan-check.js';
+
+/** sharp's lossless WebP at effort 1: the smallest-cost setting; branded images are full colour, beyond the plain path's two-colour VP8L writer. */
+const BRANDED_WEBP_EFFORT = 1;
+
+/** A design that would not scan, with what to change; crosses threads as data (see render-task.ts). */
+export class UnscannableDesignError extends Error {
+  constructor(
+    message: string,
+    readonly changes: string[],
+    readonly maxLogoScale?: number,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The matrix at the lowest level from the requested one up that leaves the logo's covered area
+ * correctable; with a caller-fixed level, that level or a refusal naming the largest scale that fits.
+ */
+export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel } {
+  const logo = branding.logo;
+  const levels = ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
+  let matrix = buildMatrix(spec.payload, spec.errorCorrection);
+  if (!logo) return { matrix, errorCorrection: spec.errorCorrection };
+  for (const level of branding.errorCorrectionFixed ? [spec.errorCorrection] : levels) {
+    if (level !== spec.errorCorrection) matrix = buildMatrix(spec.payload, level);
+    if (logoFits(matrix.size, logo.scale, level)) return { matrix, errorCorrection: level };
+  }
+  const level = branding.errorCorrectionFixed ? spec.errorCorrection : 'H';
+  const max = largestLogoScale(matrix.size, level);
+  const fits = max === undefined ? 'no logo fits this code at that level' : `the largest logo.scale that fits is ${max}`;
+  const changes = [max === undefined ? 'remove the logo' : `set logo.scale to at most ${max}`];
+  if (branding.errorCorrectionFixed && level !== 'H') changes.push('raise errorCorrection (or leave it out, and it is chosen for the logo)');
+  throw new UnscannableDesignError(`a logo at scale ${logo.scale} covers more of this code than error correction ${level} can restore; ${fits}`, changes, max);
+}
+
+/** What to try when a design fails its scan check, from the design's own choices. */
+function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLayout): string[] {
+  const changes: string[] = [];
+  if (branding.logo) changes.push('a smaller logo.scale');
+  if (branding.moduleShape === 'dots') changes.push('moduleShape "rounded" or "square"');
+  if (branding.finderShape !== 'square') changes.push('finderShape "square"');
+  if (layout.scale < 4) changes.push(`a larger size (modules are ${layout.scale} px wide)`);
+  if (branding.frame && spec.margin < 2) changes.push('a margin of at least 2 between the code and the caption band');
+  if (spec.errorCorrection !== 'H') changes.push('errorCorrection "H"');
+  return changes;
+}
+
+async function assertScans(
+  caches: DesignCaches,
+  verdictKey: string,
+  spec: RenderSpec,
+  branding: Branding,
+  layout: DesignLayout,
+  pixels: () => Promise<{ rgba: Uint8Array; width: number; height: number }>,
+): Promise<void> {
+  let verdict = caches.verdicts.get(verdictKey);
+  if (verdict === undefined) {
+    await caches.decoderReady();
+    const { rgba, width, height } = await pixels();
+    verdict = await decodesTo(rgba, width, height, spec.payload);
+    caches.verdicts.set(verdictKey, verdict);
+  }
+  if (!verdict) {
+    const changes = suggestedChanges(spec, branding, layout);
+    throw new UnscannableDesignError(`this design does not scan reliably; try ${changes.join(', or ')}`, changes);
+  }
+}
+
+/**
+ * One decode per (QR version, error correction, size, margin, colours, shapes, logo, caption) and per
+ * kind of output (raster, or SVG as librsvg draws it), not per payload: that is what keeps the
+ * guarantee cheap at volume. PNG and WebP share the raster's verdict: lossless, they are the same pixels.
+ */
+export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
+  const { matrix, errorCorrection } = matrixForDesign(spec, branding);
+  const layout = designLayout(matrix, spec.size, spec.margin, branding);
+  const verdictKey = (kind: string) => JSON.stringify([kind, matrix.size, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]) + designKey(branding);
+
+  if (spec.format === 'svg') {
+    const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
+    await assertScans(caches, verdictKey('svg'), spec, branding, layout, async () => {
+      const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      return { rgba: data, width: info.width, height: info.height };
+    });
+    return svg;
+  }
+  const raster = await rasterDesign(spec, branding, matrix, layout, caches);
+  const rgba = new Uint8Array(raster.pixels.buffer, raster.pixels.byteOffset, raster.pixels.byteLength);
+  await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba, width: raster.width, height: raster.height }));
+  if (spec.format === 'png') return writeRgbaPng(raster.pixels, raster.width, raster.height, raster.opaque);
+  return sharp(rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
+    .toBuffer();
+}
