@@ -10,6 +10,9 @@ import { TimedRenderer } from './adapters/render/timed-renderer.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
+import { logosRoute } from './http/api/v1/logos.route.js';
+import { SharpLogoNormaliser } from './adapters/imaging/logo-normaliser.sharp.js';
+import { CachedLogoStore } from './adapters/logo-store.cached.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
@@ -92,18 +95,22 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const renderer =
     config.imageCacheBytes > 0 ? new CachingRenderer(timed, config.imageCacheBytes, (result) => app.metrics.cacheRequests.inc({ cache: 'image', result })) : timed;
 
+  // Generation reads logos through a cache: a branded code with a known logo must not cost a store read.
+  const logos = new CachedLogoStore(adapters.logos);
+
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
-      await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
+      await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed, logos });
+      await api.register(logosRoute, { logos, normaliser: new SharpLogoNormaliser(), clock });
     },
     { prefix: '/api/v1' },
   );
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock });
+  await app.register(portal, { config, adapters: { ...adapters, renderer, logos }, clock });
 
   return app;
 }

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
+import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { SessionStore } from '../domain/ports/session-store.js';
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
@@ -12,6 +13,7 @@ import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
 import { openDatabase, type SqliteDatabase } from './sqlite/database.js';
 import { SqliteKeyStore } from './sqlite/key-store.sqlite.js';
+import { SqliteLogoStore } from './sqlite/logo-store.sqlite.js';
 import { SqliteSessionStore } from './sqlite/session-store.sqlite.js';
 import { unavailableOnFailure } from './sqlite/unavailable-on-failure.js';
 import { SqliteUsageLedger } from './sqlite/usage-ledger.sqlite.js';
@@ -25,6 +27,8 @@ export interface Adapters {
   meter: UsageMeter;
   /** Portal sessions (server-side, revocable). */
   sessions: SessionStore;
+  /** Uploaded logos, in the system of record. */
+  logos: LogoStore;
   renderer: Renderer;
   /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
   lastUsed?: LastUsedLog;
@@ -43,18 +47,19 @@ export interface Adapters {
 
 export type StoreAdapters = Omit<Adapters, 'renderer'>;
 
-export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters & { usageLedger: UsageLedger } {
+export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters & { usageLedger: UsageLedger; logos: LogoStore } {
   return sqliteStoresOn(openDatabase(dataDir));
 }
 
 /** The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it. */
-export function sqliteStoresOn(db: SqliteDatabase): StoreAdapters & { usageLedger: UsageLedger } {
+export function sqliteStoresOn(db: SqliteDatabase): StoreAdapters & { usageLedger: UsageLedger; logos: LogoStore } {
   return {
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
     keys: unavailableOnFailure(new SqliteKeyStore(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
+    logos: unavailableOnFailure(new SqliteLogoStore(db)),
     probes: {
       sqlite: async () => {
         db.prepare('SELECT 1').get();

@@ -1,12 +1,14 @@
 // The system of record as production mode sees it (SQLite or MongoDB), beneath the Redis layer.
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
+import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 
 export interface RecordStores {
   accounts: AccountStore;
   keys: KeyStore;
   usageLedger: UsageLedger;
+  logos: LogoStore;
   probes: Record<string, () => Promise<void>>;
   close(): Promise<void>;
 }

@@ -18,6 +18,8 @@ export interface Plan {
   /** Short-term ceiling per API key, requests per second. */
   burstPerSecond: number;
   formats: readonly OutputFormat[];
+  /** Logos an account may keep uploaded at once; null: unlimited. */
+  logos: number | null;
 }
 
 const PLANS: Record<PlanId, Plan> = {
@@ -29,6 +31,7 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 5,
     burstPerSecond: 10,
     formats: ['png', 'webp'],
+    logos: 1,
   },
   pro: {
     id: 'pro',
@@ -38,6 +41,7 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 10_000,
     burstPerSecond: 100,
     formats: ['png', 'webp', 'svg'],
+    logos: 10,
   },
   business: {
     id: 'business',
@@ -47,6 +51,7 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 200_000,
     burstPerSecond: 1_000,
     formats: ['png', 'webp', 'svg'],
+    logos: 100,
   },
 };
 

@@ -8,7 +8,10 @@ import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../domain/quota.js';
+import { LOGO_SCALE_LIMITS, type Branding, type FinderShape, type ModuleShape } from '../domain/branding.js';
+import type { LogoStore } from '../domain/ports/logo-store.js';
 import {
+  assertContrast,
   assertScannableColours,
   canonicalColour,
   DEFAULT_DARK,
@@ -24,6 +27,8 @@ export interface GenerateQrDeps {
   meter: UsageMeter;
   renderer: Renderer;
   clock: () => Date;
+  /** Where named logos are read from (a cached store: a branded PNG with a known logo must cost little). */
+  logos: Pick<LogoStore, 'get'>;
 }
 
 /** The request body after schema validation (shapes checked, content not yet). */
@@ -36,6 +41,11 @@ export interface GenerateQrInput {
   errorCorrection?: ErrorCorrectionLevel | undefined;
   darkColor?: string | undefined;
   lightColor?: string | undefined;
+  moduleShape?: ModuleShape | undefined;
+  finderShape?: FinderShape | undefined;
+  finderColor?: string | undefined;
+  logo?: { id: string; scale?: number | undefined } | undefined;
+  frame?: { text: string; color?: string | undefined } | undefined;
 }
 
 /** The caller's If-None-Match matched: it already holds this exact image. Not metered (as GitHub does for 304s). */
@@ -59,11 +69,42 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
   svg: 'image/svg+xml',
 };
 
-export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpec {
+/** True when the request asks for anything only the branded path draws. */
+export function isBranded(input: GenerateQrInput): boolean {
+  return input.moduleShape !== undefined || input.finderShape !== undefined || input.finderColor !== undefined || input.logo !== undefined || input.frame !== undefined;
+}
+
+/** The design in canonical form, every colour pair held to the contrast rule, the logo read from the caller's own account. */
+export async function brandingOf(deps: Pick<GenerateQrDeps, 'logos'>, accountId: string, input: GenerateQrInput, darkColor: string, lightColor: string): Promise<Branding> {
+  const finderColor = input.finderColor === undefined ? darkColor : canonicalColour(input.finderColor);
+  assertScannableColours(finderColor, lightColor, 'finderColor', 'lightColor');
+  let frame: Branding['frame'];
+  if (input.frame) {
+    frame = { text: input.frame.text, color: input.frame.color === undefined ? darkColor : canonicalColour(input.frame.color) };
+    assertContrast(frame.color, lightColor, 'frame.color', 'lightColor'); // the caption is drawn in lightColor on the band
+  }
+  let logo: Branding['logo'];
+  if (input.logo) {
+    const stored = await deps.logos.get(accountId, input.logo.id);
+    if (!stored) throw new ApiError('invalid_request', 'logo.id: no logo with this id in your account', { fields: [{ field: 'logo.id', detail: 'no logo with this id in your account' }] });
+    logo = { digest: stored.digest, png: stored.png, scale: input.logo.scale ?? LOGO_SCALE_LIMITS.default };
+  }
+  return {
+    moduleShape: input.moduleShape ?? 'square',
+    finderShape: input.finderShape ?? 'square',
+    finderColor,
+    logo,
+    frame,
+    errorCorrectionFixed: input.errorCorrection !== undefined,
+  };
+}
+
+export function renderSpecOf(input: GenerateQrInput, payload: string, branding?: Branding): RenderSpec {
   const darkColor = canonicalColour(input.darkColor ?? DEFAULT_DARK);
   const lightColor = canonicalColour(input.lightColor ?? DEFAULT_LIGHT);
   assertScannableColours(darkColor, lightColor);
   return {
+    ...(branding ? { branding } : {}),
     payload,
     format: input.outputFormat,
     size: input.size ?? SIZE_LIMITS.default,
@@ -112,7 +153,8 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
     });
   }
   const payload = encodeContent(input.type, input.content);
-  const spec = renderSpecOf(input, payload);
+  let spec = renderSpecOf(input, payload);
+  if (isBranded(input)) spec = { ...spec, branding: await brandingOf(deps, caller.accountId, input, spec.darkColor, spec.lightColor) };
   const key = renderKey(spec);
   const etag = etagOf(key);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };

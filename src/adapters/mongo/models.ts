@@ -42,11 +42,24 @@ export interface UsageQrDoc {
   version: number;
 }
 
+export interface LogoDoc {
+  _id: string;
+  accountId: string;
+  png: Buffer;
+  width: number;
+  height: number;
+  digest: string;
+  createdAt: Date;
+  /** One of 0..max-1, unique per account, so the logo count limit holds without transactions (as the keys' activeSlot). */
+  slot: number;
+}
+
 export interface MongoModels {
   accounts: Model<AccountDoc>;
   keys: Model<ApiKeyDoc>;
   usage: Model<UsageDoc>;
   usageQrs: Model<UsageQrDoc>;
+  logos: Model<LogoDoc>;
 }
 
 const options = { versionKey: false, strict: 'throw' } as const;
@@ -124,6 +137,25 @@ function usageQrSchema(): Schema<UsageQrDoc> {
   return schema;
 }
 
+function logoSchema(): Schema<LogoDoc> {
+  const schema = new Schema<LogoDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      png: { type: Buffer, required: true },
+      width: { type: Number, required: true },
+      height: { type: Number, required: true },
+      digest: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      slot: { type: Number, required: true },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, slot: 1 }, { unique: true });
+  schema.index({ accountId: 1, createdAt: -1 });
+  return schema;
+}
+
 /** Models bound to this connection only; their indexes are built before the stores are used. */
 export async function createMongoModels(connection: Connection): Promise<MongoModels> {
   const models: MongoModels = {
@@ -131,6 +163,7 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     keys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema(), 'api_keys'),
     usage: connection.model<UsageDoc>('Usage', usageSchema(), 'usage'),
     usageQrs: connection.model<UsageQrDoc>('UsageQr', usageQrSchema(), 'usage_qrs'),
+    logos: connection.model<LogoDoc>('Logo', logoSchema(), 'logos'),
   };
   await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
   return models;

@@ -4,6 +4,7 @@ import { unavailableWhen } from '../unavailable-when.js';
 import { MongoAccountStore } from './account-store.mongo.js';
 import { isMongoOutage, openMongoConnection, type MongoConnectionOptions } from './connection.js';
 import { MongoKeyStore } from './key-store.mongo.js';
+import { MongoLogoStore } from './logo-store.mongo.js';
 import { createMongoModels } from './models.js';
 import { MongoUsageLedger } from './usage-ledger.mongo.js';
 
@@ -17,6 +18,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       accounts: unavailableWhen(new MongoAccountStore(models.accounts), isMongoOutage, DOWN),
       keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
+      logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       probes: {
         mongo: async () => {
           await connection.db!.admin().command({ ping: 1 });

@@ -40,6 +40,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,
+    logos: records.logos,
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
     redis: { client: redis, keyPrefix },

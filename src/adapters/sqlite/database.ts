@@ -101,6 +101,19 @@ const MIGRATIONS: string[] = [
   CREATE INDEX burst_log_by_key ON burst_log (burst_key, at);
   CREATE INDEX burst_log_by_time ON burst_log (at);
   `,
+  // 5: uploaded logos, re-encoded PNG blobs per account.
+  `
+  CREATE TABLE logos (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    png BLOB NOT NULL,
+    width INTEGER NOT NULL,
+    height INTEGER NOT NULL,
+    digest TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX logos_by_account ON logos (account_id, created_at);
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -26,7 +26,7 @@ export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
   config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis' | 'logos'>;
   clock: () => Date;
   /** Deadline for each provider's OIDC discovery at start-up. */
   discoveryTimeoutMs?: number;

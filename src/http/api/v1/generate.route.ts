@@ -18,6 +18,7 @@ export const GENERATE_ERRORS = [
   'payload_too_large',
   'unsupported_media_type',
   'content_too_long',
+  'unscannable_design',
   'quota_exceeded',
   'qr_quota_exceeded',
   'rate_limited',

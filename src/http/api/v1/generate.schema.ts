@@ -1,10 +1,45 @@
 // Schemas of the generation endpoint: the request body as validated, documented in OpenAPI from the same source.
 import { z } from 'zod';
+import { FINDER_SHAPES, FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS, MODULE_SHAPES } from '../../../domain/branding.js';
 import { QR_TYPES } from '../../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
+
+/** The branding fields, shared by every request that draws a code (generate, and later batch items and dynamic codes). */
+export const BrandingFields = {
+  moduleShape: z.enum(MODULE_SHAPES).optional().describe('Shape of each dark module (default square).'),
+  finderShape: z.enum(FINDER_SHAPES).optional().describe('Shape of the three corner finder patterns (default square).'),
+  finderColor: colour.optional().describe('Colour of the finder patterns (default darkColor); held to the same contrast rule against lightColor.'),
+  logo: z
+    .strictObject({
+      id: z.string().min(1).max(64).describe('Id of a logo uploaded with POST /api/v1/QRManager/logos.'),
+      scale: z
+        .number()
+        .min(LOGO_SCALE_LIMITS.min)
+        .max(LOGO_SCALE_LIMITS.max)
+        .optional()
+        .describe(`Logo side as a share of the code's side (default ${LOGO_SCALE_LIMITS.default}).`),
+    })
+    .optional()
+    .describe(
+      'A logo in the centre, on a cleared padded square. The error correction the covered area needs is chosen for you; ' +
+        'if you fix a lower errorCorrection the answer is 422 `unscannable_design` with the largest `maxLogoScale` that fits.',
+    ),
+  frame: z
+    .strictObject({
+      text: z
+        .string()
+        .min(1)
+        .max(FRAME_TEXT_MAX)
+        .regex(FRAME_TEXT, 'printable Latin-1 characters only')
+        .describe(`Caption below the code, drawn as outlines of a bundled font (at most ${FRAME_TEXT_MAX} characters).`),
+      color: colour.optional().describe('Band colour (default darkColor); the caption is drawn in lightColor on it.'),
+    })
+    .optional()
+    .describe('A band with a caption below the code; the image becomes taller than `size` by the band.'),
+};
 
 export const GenerateBody = z.strictObject({
   content: z
@@ -14,9 +49,10 @@ export const GenerateBody = z.strictObject({
   outputFormat: z.enum(OUTPUT_FORMATS).describe('Image format of the response; svg needs a paid plan.'),
   size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
   margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
-  errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
+  errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M; with a logo, the level the logo needs).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
   lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+  ...BrandingFields,
 });
 
 export type GenerateBody = z.infer<typeof GenerateBody>;

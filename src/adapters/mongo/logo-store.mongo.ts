@@ -1,0 +1,66 @@
+// LogoStore on MongoDB: PNG bytes per account; the count limit held by a per-account unique slot, as the keys' limit is.
+import type { Model } from 'mongoose';
+import type { LogoRecord, LogoStore, NewLogo, StoredLogo } from '../../domain/ports/logo-store.js';
+import { newId } from '../sqlite/ids.js';
+import { isDuplicateKey } from './connection.js';
+import type { LogoDoc } from './models.js';
+
+const RECORD_FIELDS = { accountId: 1, width: 1, height: 1, digest: 1, createdAt: 1, bytes: { $binarySize: '$png' } } as const;
+
+function toRecord(doc: Omit<LogoDoc, 'png' | 'slot'> & { bytes: number }): LogoRecord {
+  return { id: doc._id, accountId: doc.accountId, mediaType: 'image/png', width: doc.width, height: doc.height, bytes: doc.bytes, digest: doc.digest, createdAt: doc.createdAt };
+}
+
+/** Slots for "unlimited" plans: far past any real account, small enough to scan. */
+const UNLIMITED_SLOTS = 1_000_000;
+
+export class MongoLogoStore implements LogoStore {
+  readonly #logos: Model<LogoDoc>;
+
+  constructor(logos: Model<LogoDoc>) {
+    this.#logos = logos;
+  }
+
+  async createWithinLimit(input: NewLogo, maxLogos: number | null): Promise<LogoRecord | 'limit_reached'> {
+    const max = maxLogos ?? UNLIMITED_SLOTS;
+    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another logo took a slot.
+    for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
+      const held = await this.#logos.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
+      const taken = new Set(held.map((l) => l.slot));
+      let slot = 0;
+      while (taken.has(slot)) slot++;
+      if (slot >= max) return 'limit_reached';
+      const doc = { _id: newId('logo'), accountId: input.accountId, png: Buffer.from(input.png), width: input.width, height: input.height, digest: input.digest, createdAt: input.createdAt, slot };
+      try {
+        await this.#logos.create(doc);
+        return toRecord({ ...doc, bytes: input.png.byteLength });
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    throw new Error('could not take a logo slot under contention; retry');
+  }
+
+  async list(accountId: string): Promise<LogoRecord[]> {
+    const docs = await this.#logos.aggregate<Omit<LogoDoc, 'png' | 'slot'> & { bytes: number }>([
+      { $match: { accountId } },
+      { $sort: { createdAt: -1, _id: 1 } },
+      { $project: RECORD_FIELDS },
+    ]);
+    return docs.map(toRecord);
+  }
+
+  async get(accountId: string, id: string): Promise<StoredLogo | undefined> {
+    const doc = await this.#logos.findOne({ _id: id, accountId }).lean<LogoDoc>();
+    if (!doc) return undefined;
+    // lean() hands binary fields back as BSON Binary, whose bytes are its `buffer`.
+    const raw = doc.png as unknown as Uint8Array | { buffer: Uint8Array };
+    const png = raw instanceof Uint8Array ? raw : raw.buffer;
+    return { ...toRecord({ ...doc, bytes: png.byteLength }), png };
+  }
+
+  async delete(accountId: string, id: string): Promise<boolean> {
+    const result = await this.#logos.deleteOne({ _id: id, accountId });
+    return result.deletedCount > 0;
+  }
+}

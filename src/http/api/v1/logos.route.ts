@@ -1,0 +1,99 @@
+// /api/v1/QRManager/logos: upload a logo as the raw image body, list the account's logos, delete one.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../../domain/errors.js';
+import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
+import type { LogoRecord } from '../../../domain/ports/logo-store.js';
+import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+
+const Logo = z
+  .object({
+    id: z.string(),
+    mediaType: z.literal('image/png').describe('Every logo is stored re-encoded as PNG, metadata stripped.'),
+    width: z.number().int(),
+    height: z.number().int(),
+    bytes: z.number().int().describe('Size of the stored PNG.'),
+    createdAt: z.string().describe('ISO 8601.'),
+  })
+  .meta({ id: 'Logo' });
+
+function logoView(logo: LogoRecord): z.infer<typeof Logo> {
+  return { id: logo.id, mediaType: logo.mediaType, width: logo.width, height: logo.height, bytes: logo.bytes, createdAt: logo.createdAt.toISOString() };
+}
+
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+
+function mediaTypeOf(header: string | undefined): LogoMediaType {
+  const type = (header ?? '').split(';')[0]!.trim().toLowerCase();
+  if ((LOGO_MEDIA_TYPES as readonly string[]).includes(type)) return type as LogoMediaType;
+  if (type === 'image/svg+xml') {
+    // Refused rather than sanitised: an SVG can carry script, event handlers and external references, and a safe subset is a parser of its own.
+    throw new ApiError('unsupported_media_type', 'SVG logos are refused (an SVG can carry scripts and external references); upload the logo as PNG, JPEG or WebP');
+  }
+  throw new ApiError('unsupported_media_type', `send the logo image itself as the body with Content-Type ${LOGO_MEDIA_TYPES.join(', ')}`);
+}
+
+export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => {
+  // In this route's own context only: any body arrives as bytes, and the handler says which types it takes.
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+
+  app.post(
+    '/QRManager/logos',
+    {
+      bodyLimit: LOGO_MAX_UPLOAD_BYTES,
+      schema: {
+        operationId: 'uploadLogo',
+        summary: 'Upload a logo',
+        description:
+          `The body is the image itself (PNG, JPEG or WebP, at most ${LOGO_MAX_UPLOAD_BYTES} bytes), with its Content-Type. ` +
+          'It is decoded, scaled to fit 512 px, and stored re-encoded as PNG with all metadata stripped. SVG is refused. ' +
+          "Each plan keeps a number of logos (the plan's `logos` figure). Use the returned id as `logo.id` when generating.",
+        tags: ['logos'],
+        security: [{ apiKey: [] }],
+        response: {
+          201: Logo,
+          ...problemResponses(['invalid_request', 'unsupported_media_type', 'payload_too_large', 'logo_limit_reached', 'plan_upgrade_required', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
+      },
+    },
+    async (request, reply) => {
+      const mediaType = mediaTypeOf(request.headers['content-type']);
+      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the logo image itself');
+      const logo = await uploadLogo(deps, request.credential!, request.body, mediaType);
+      return reply.code(201).header('Location', `/api/v1/QRManager/logos/${logo.id}`).send(logoView(logo));
+    },
+  );
+
+  app.get(
+    '/QRManager/logos',
+    {
+      schema: {
+        operationId: 'listLogos',
+        summary: "List the account's logos",
+        tags: ['logos'],
+        security: [{ apiKey: [] }],
+        response: { 200: z.object({ logos: z.array(Logo) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request) => ({ logos: (await listLogos(deps, request.credential!.accountId)).map(logoView) }),
+  );
+
+  app.delete(
+    '/QRManager/logos/:id',
+    {
+      schema: {
+        operationId: 'deleteLogo',
+        summary: 'Delete a logo',
+        tags: ['logos'],
+        security: [{ apiKey: [] }],
+        params: z.object({ id: z.string().min(1).max(64) }),
+        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request, reply) => {
+      await deleteLogo(deps, request.credential!.accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,37 @@
+// Use cases: upload (re-encoded, within the plan's logo count), list and delete an account's logos.
+import { createHash } from 'node:crypto';
+import { ApiError } from '../domain/errors.js';
+import { planById, type PlanId } from '../domain/plan-catalogue.js';
+import type { LogoMediaType, LogoNormaliser } from '../domain/ports/logo-normaliser.js';
+import type { LogoRecord, LogoStore } from '../domain/ports/logo-store.js';
+
+export interface LogoDeps {
+  logos: LogoStore;
+  normaliser: LogoNormaliser;
+  clock: () => Date;
+}
+
+interface Owner {
+  accountId: string;
+  plan: PlanId;
+}
+
+export async function uploadLogo(deps: LogoDeps, owner: Owner, bytes: Uint8Array, mediaType: LogoMediaType): Promise<LogoRecord> {
+  const plan = planById(owner.plan);
+  if (plan.logos === 0) throw new ApiError('plan_upgrade_required', `logos are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
+  const logo = await deps.normaliser.normalise(bytes, mediaType);
+  const digest = createHash('sha256').update(logo.png).digest('base64url');
+  const created = await deps.logos.createWithinLimit({ accountId: owner.accountId, ...logo, digest, createdAt: deps.clock() }, plan.logos);
+  if (created === 'limit_reached') {
+    throw new ApiError('logo_limit_reached', `the ${plan.name} plan keeps at most ${plan.logos} logos; delete one to upload another`, { extensions: { limit: plan.logos } });
+  }
+  return created;
+}
+
+export function listLogos(deps: Pick<LogoDeps, 'logos'>, accountId: string): Promise<LogoRecord[]> {
+  return deps.logos.list(accountId);
+}
+
+export async function deleteLogo(deps: Pick<LogoDeps, 'logos'>, accountId: string, id: string): Promise<void> {
+  if (!(await deps.logos.delete(accountId, id))) throw new ApiError('not_found', 'no logo with this id in your account');
+}
