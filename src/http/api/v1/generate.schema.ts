@@ -10,7 +10,7 @@ const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 /** The branding fields, shared by every request that draws a code (generate, and later batch items and dynamic codes). */
 export const BrandingFields = {
   moduleShape: z.enum(MODULE_SHAPES).optional().describe('Shape of each dark module (default square).'),
-  finderShape: z.enum(FINDER_SHAPES).optional().describe('Shape of the three corner finder patterns (default square).'),
+  finderShape: z.enum(FINDER_SHAPES).optional().describe('Shape of the three corner finder patterns (default square); `circle` is a round eye whose ring is a squircle, the roundest shape every scanner we test reads.'),
   finderColor: colour.optional().describe('Colour of the finder patterns (default darkColor); held to the same contrast rule against lightColor.'),
   logo: z
     .strictObject({

@@ -1,0 +1,127 @@
+// Branded designs: the error correction a logo needs, refusals that say what to change, contrast on every colour pair, SVG logos embedded.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { decodeQr } from '../helpers/decode.js';
+import { logoPng, uploadLogo } from '../helpers/logos.js';
+
+let t: TestApp;
+let key: string;
+let logoId: string;
+const URL = 'https://example.com/branded/design?campaign=spring';
+
+beforeAll(async () => {
+  t = await createTestApp();
+  key = (await t.newCaller('pro')).key;
+  logoId = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
+});
+afterAll(async () => t.close());
+
+describe('a logo and its error correction', () => {
+  it('chooses the error correction a large logo needs when the caller leaves it out, and the code decodes', async () => {
+    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', logo: { id: logoId, scale: 0.2 } });
+    expect(res.statusCode).toBe(200);
+    expect(await decodeQr(res.rawPayload, 'png')).toEqual({ zbar: URL, zxing: URL });
+  });
+
+  it('refuses a logo too large for a fixed error correction with 422, naming the largest scale that fits, which then renders', async () => {
+    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', errorCorrection: 'L', logo: { id: logoId, scale: 0.4 } });
+    expect(res.statusCode).toBe(422);
+    const problem = res.json();
+    expect(problem).toMatchObject({ code: 'unscannable_design', changes: expect.arrayContaining([expect.stringContaining('logo.scale')]) });
+    expect(problem.detail).toContain('error correction L');
+    if (problem.maxLogoScale !== undefined) {
+      expect(problem.maxLogoScale).toBeLessThan(0.4);
+      const retry = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', errorCorrection: 'L', logo: { id: logoId, scale: problem.maxLogoScale } });
+      expect(retry.statusCode).toBe(200);
+      expect(await decodeQr(retry.rawPayload, 'png')).toEqual({ zbar: URL, zxing: URL });
+    } else {
+      expect(problem.changes).toContain('remove the logo');
+    }
+  });
+
+  it('refuses a design the in-process decoder cannot read with 422 unscannable_design naming what to change, and counts nothing', async () => {
+    const caller = await t.newCaller('pro');
+    const res = await generate(t.app, caller.key, { content: `https://example.com/${'a'.repeat(120)}`, type: 'url', outputFormat: 'png', size: 100, moduleShape: 'dots', finderShape: 'circle' });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ code: 'unscannable_design', changes: expect.arrayContaining([expect.stringContaining('larger size'), expect.stringContaining('moduleShape')]) });
+    const ok = await generate(t.app, caller.key, { content: 'https://example.com/x', type: 'url', outputFormat: 'png' });
+    expect(ok.headers['x-ratelimit-remaining']).toBe(String(100_000 - 1));
+  });
+
+  it('answers an unknown logo id with 400 naming logo.id', async () => {
+    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', logo: { id: 'logo_doesnotexist' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'logo.id' }] });
+  });
+});
+
+describe('SVG with a logo', () => {
+  it('embeds the logo as a data: PNG, never an external reference, and renders with rsvg-convert to a code that decodes', async () => {
+    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'svg', logo: { id: logoId, scale: 0.2 }, moduleShape: 'rounded', frame: { text: 'SCAN ME' } });
+    expect(res.statusCode).toBe(200);
+    const svg = res.rawPayload.toString('utf8');
+    expect(svg).toContain('xlink:href="data:image/png;base64,');
+    expect(svg).not.toMatch(/href="(?!data:)/);
+    expect(svg).not.toContain('<text'); // the caption is outlines: no font needed to view it
+    expect(await decodeQr(res.rawPayload, 'svg')).toEqual({ zbar: URL, zxing: URL });
+
+    // The logo is really drawn: rsvg-convert's pixels at the centre carry the logo's red.
+    const dir = await mkdtemp(join(tmpdir(), 'qrm-svg-logo-'));
+    try {
+      await writeFile(join(dir, 'code.svg'), res.rawPayload);
+      await promisify(execFile)('rsvg-convert', ['-w', '512', join(dir, 'code.svg'), '-o', join(dir, 'code.png')]);
+      const { default: sharp } = await import('sharp');
+      const { data, info } = await sharp(join(dir, 'code.png')).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      let red = 0;
+      for (let i = 0; i < data.length; i += info.channels) if (data[i]! > 200 && data[i + 1]! < 100 && data[i + 2]! < 100) red++;
+      expect(red).toBeGreaterThan(500);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('frame', () => {
+  it('adds a caption band below the code: the PNG is taller than size by the band, and still decodes', async () => {
+    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', size: 400, frame: { text: 'Escaneie já', color: '#1D3557' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.rawPayload.readUInt32BE(16)).toBe(400);
+    expect(res.rawPayload.readUInt32BE(20)).toBeGreaterThan(400);
+    expect(await decodeQr(res.rawPayload, 'png')).toEqual({ zbar: URL, zxing: URL });
+  });
+
+  it('refuses a caption over 24 characters or outside Latin-1', async () => {
+    for (const text of ['x'.repeat(25), 'Scan me 🎉']) {
+      const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', frame: { text } });
+      expect(res.statusCode).toBe(400);
+      expect(res.json().errors[0].field).toBe('frame.text');
+    }
+  });
+});
+
+describe('the contrast rule on every colour pair', () => {
+  it.each([
+    ['finderColor', { finderColor: '#EEEEEE' }],
+    ['frame.color', { frame: { text: 'SCAN ME', color: '#FAFAFA' } }],
+    ['darkColor', { darkColor: '#DDDDDD', moduleShape: 'dots' }],
+  ])('refuses a %s too close to lightColor with 400 naming it', async (field, extra) => {
+    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', ...extra });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_request', errors: [{ field }] });
+  });
+});
+
+describe('plain and branded', () => {
+  it('gives a branded image its own ETag, and leaves the plain image as it was', async () => {
+    const plain = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png' });
+    const branded = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', moduleShape: 'rounded' });
+    expect(branded.headers.etag).not.toBe(plain.headers.etag);
+    expect(plain.rawPayload[25]).toBe(3); // the 1-bit palette PNG of the fast path
+    expect(branded.rawPayload[25]).toBe(2); // truecolour for anti-aliased shapes
+  });
+});
