@@ -11,7 +11,11 @@ export interface RoutingPolicy {
   inlineMaxPayloadBytes: number;
 }
 
+/** A branded render costs several times a plain one (RGBA, anti-aliasing, a logo): only the smaller ones stay on the event loop. */
+const BRANDED_PIXEL_SHARE = 4;
+
 export function rendersInline(spec: RenderSpec, policy: RoutingPolicy): boolean {
+  if (spec.branding) return spec.size * spec.size <= policy.inlineMaxPixels / BRANDED_PIXEL_SHARE && spec.payload.length <= policy.inlineMaxPayloadBytes;
   return spec.size * spec.size <= policy.inlineMaxPixels && spec.payload.length <= policy.inlineMaxPayloadBytes;
 }
 
