@@ -122,6 +122,6 @@ describe('plain and branded', () => {
     const branded = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', moduleShape: 'rounded' });
     expect(branded.headers.etag).not.toBe(plain.headers.etag);
     expect(plain.rawPayload[25]).toBe(3); // the 1-bit palette PNG of the fast path
-    expect(branded.rawPayload[25]).toBe(2); // truecolour for anti-aliased shapes
+    expect(branded.rawPayload[25]).toBe(6); // truecolour with alpha for anti-aliased shapes and the logo
   });
 });

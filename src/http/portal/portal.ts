@@ -12,6 +12,8 @@ import { assetsRoutes } from './routes/assets.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
+import { logosRoutes } from './routes/logos.routes.js';
+import { SharpLogoNormaliser } from '../../adapters/imaging/logo-normaliser.sharp.js';
 import { oidcRoutes, type ProviderStatus } from './routes/oidc.routes.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
@@ -80,6 +82,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysRoutes, { base, deps, limits });
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
+  await app.register(logosRoutes, { base, ...deps, normaliser: new SharpLogoNormaliser() });
   await app.register(playgroundRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps });
 }

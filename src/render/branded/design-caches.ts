@@ -17,8 +17,8 @@ const bytesOf = (value: { byteLength: number }) => Math.max(1, value.byteLength)
  * (QR version, error correction, design) — the verdict cache is what makes the scan guarantee cheap at volume.
  */
 export class DesignCaches {
-  readonly tiles = new LRUCache<string, Uint32Array>({ maxSize: 16 * 1024 * 1024, sizeCalculation: bytesOf });
-  readonly logos = new LRUCache<string, RawImage>({ maxSize: 32 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
+  /** Shape tiles, and logos resized and laid over their background. */
+  readonly tiles = new LRUCache<string, Uint32Array>({ maxSize: 48 * 1024 * 1024, sizeCalculation: bytesOf });
   readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   #decoder: Promise<void> | undefined;

@@ -13,8 +13,6 @@ export interface Raster {
   pixels: Uint32Array;
   width: number;
   height: number;
-  /** Every colour is opaque, so the PNG can leave out the alpha channel. */
-  opaque: boolean;
 }
 
 function cachedTile(caches: DesignCaches, key: string, make: () => Uint32Array): Uint32Array {
@@ -23,19 +21,34 @@ function cachedTile(caches: DesignCaches, key: string, make: () => Uint32Array):
   return tile;
 }
 
-/** The stored logo resized to fit its box (aspect kept, transparent around it), once per logo and pixel size. */
-async function resizedLogo(caches: DesignCaches, logo: NonNullable<Branding['logo']>, side: number): Promise<RawImage> {
-  const key = `${logo.digest}:${side}`;
-  const cached = caches.logos.get(key);
-  if (cached) return cached;
+/**
+ * The stored logo resized to fit its box (aspect kept) and laid over the background colour, once per
+ * logo, pixel size and background: a render then copies its rows like a tile.
+ */
+async function logoTile(caches: DesignCaches, logo: NonNullable<Branding['logo']>, side: number, light: number): Promise<Uint32Array> {
+  const key = `l:${logo.digest}:${side}:${light}`;
+  return caches.tiles.get(key) ?? cacheTile(caches, key, await composedLogo(caches, logo, side, light));
+}
+
+function cacheTile(caches: DesignCaches, key: string, tile: Uint32Array): Uint32Array {
+  caches.tiles.set(key, tile);
+  return tile;
+}
+
+async function composedLogo(caches: DesignCaches, logo: NonNullable<Branding['logo']>, side: number, light: number): Promise<Uint32Array> {
+  const image = await resizedLogo(logo, side);
+  const tile = new Uint32Array(side * side).fill(light);
+  composite(tile, side, image.rgba, side, 0, 0);
+  return tile;
+}
+
+async function resizedLogo(logo: NonNullable<Branding['logo']>, side: number): Promise<RawImage> {
   const { data, info } = await sharp(logo.png)
     .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  const image = { width: info.width, height: info.height, rgba: new Uint8Array(data) };
-  caches.logos.set(key, image);
-  return image;
+  return { width: info.width, height: info.height, rgba: new Uint8Array(data) };
 }
 
 /** The caption band rasterised from the very SVG fragment the SVG output carries, so all formats look the same. */
@@ -71,13 +84,12 @@ export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix:
   for (const [fx, fy] of finderOrigins(n)) blit(pixels, width, finderTile, 7 * scale, offset + fx * scale, offset + fy * scale);
 
   if (branding.logo) {
-    const logo = await resizedLogo(caches, branding.logo, layout.logoBox.side);
-    composite(pixels, width, logo.rgba, logo.width, layout.logoBox.left, layout.logoBox.top);
+    const tile = await logoTile(caches, branding.logo, layout.logoBox.side, light);
+    blit(pixels, width, tile, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
   }
   if (branding.frame) {
     const band = await captionBand(caches, branding.frame, width, layout.bandHeight, spec.lightColor);
     pixels.set(new Uint32Array(band.rgba.buffer, band.rgba.byteOffset, band.rgba.byteLength / 4), width * spec.size);
   }
-  const alphas = [spec.lightColor, spec.darkColor, branding.finderColor, branding.frame?.color ?? '#000000ff'];
-  return { pixels, width, height, opaque: alphas.every((c) => c.endsWith('ff')) };
+  return { pixels, width, height };
 }

@@ -99,7 +99,7 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
   const raster = await rasterDesign(spec, branding, matrix, layout, caches);
   const rgba = new Uint8Array(raster.pixels.buffer, raster.pixels.byteOffset, raster.pixels.byteLength);
   await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba, width: raster.width, height: raster.height }));
-  if (spec.format === 'png') return writeRgbaPng(raster.pixels, raster.width, raster.height, raster.opaque);
+  if (spec.format === 'png') return writeRgbaPng(raster.pixels, raster.width, raster.height);
   return sharp(rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } })
     .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
     .toBuffer();

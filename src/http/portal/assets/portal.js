@@ -26,6 +26,30 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // Logo upload: the file itself is the body (as in the API), with the page's CSRF token in a header.
+  const upload = document.getElementById('logo-upload');
+  if (upload) {
+    upload.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const file = upload.querySelector('input[type="file"]').files[0];
+      const error = document.getElementById('logo-error');
+      if (!file) return;
+      const response = await fetch(upload.action, {
+        method: 'POST',
+        body: file,
+        headers: { 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content },
+        credentials: 'same-origin',
+      });
+      if (response.ok) {
+        window.location.assign(`${upload.action}?notice=uploaded`);
+        return;
+      }
+      const problem = await response.json().catch(() => ({}));
+      error.textContent = problem.error || problem.detail || 'The upload failed.';
+      error.hidden = false;
+    });
+  }
+
   // Playground: the example follows the chosen type, and results replace the panel without a reload.
   const playground = document.getElementById('playground-form');
   if (playground) {

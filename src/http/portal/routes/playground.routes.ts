@@ -2,7 +2,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { FINDER_SHAPES, FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS, MODULE_SHAPES } from '../../../domain/branding.js';
 import { QR_TYPES } from '../../../domain/content/types.js';
+import type { LogoStore } from '../../../domain/ports/logo-store.js';
+import { HEX_COLOUR } from '../../../domain/render-options.js';
 import { ApiError } from '../../../domain/errors.js';
 import { OUTPUT_FORMATS, planAllowsFormat, planById } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
@@ -13,6 +16,7 @@ import { renderPage } from '../page.js';
 export interface PlaygroundRoutesOptions extends GenerateQrDeps {
   base: string;
   accounts: AccountStore;
+  logos: LogoStore;
 }
 
 const SIZES = ['256', '512', '1024'] as const;
@@ -23,15 +27,46 @@ const PlaygroundForm = z.object({
   content: z.string().max(8192).optional(),
   outputFormat: z.string().max(16).optional(),
   size: z.string().max(8).optional(),
+  moduleShape: z.string().max(16).optional(),
+  finderShape: z.string().max(16).optional(),
+  finderColor: z.string().max(16).optional(),
+  logoId: z.string().max(64).optional(),
+  logoScale: z.string().max(8).optional(),
+  frameText: z.string().max(64).optional(),
+  frameColor: z.string().max(16).optional(),
   _csrf: z.string().optional(),
 });
+
+/** An empty form field means "not set". */
+const blank = (value: unknown) => (value === '' ? undefined : value);
+const optionalColour = z.preprocess(blank, z.string().regex(HEX_COLOUR, 'colours are #RRGGBB').optional());
 
 const PlaygroundInput = z.object({
   type: z.enum(QR_TYPES, { error: 'choose a content type' }),
   content: z.string().min(1, 'enter something to encode'),
   outputFormat: z.enum(OUTPUT_FORMATS, { error: 'choose an output format' }),
   size: z.enum(SIZES).default('512'),
+  moduleShape: z.preprocess(blank, z.enum(MODULE_SHAPES).optional()),
+  finderShape: z.preprocess(blank, z.enum(FINDER_SHAPES).optional()),
+  finderColor: optionalColour,
+  logoId: z.preprocess(blank, z.string().optional()),
+  logoScale: z.preprocess(blank, z.coerce.number().min(LOGO_SCALE_LIMITS.min).max(LOGO_SCALE_LIMITS.max).optional()),
+  frameText: z.preprocess(blank, z.string().max(FRAME_TEXT_MAX, `a caption has at most ${FRAME_TEXT_MAX} characters`).regex(FRAME_TEXT, 'the caption takes Latin-1 characters only').optional()),
+  frameColor: optionalColour,
 });
+
+type PlaygroundFields = z.infer<typeof PlaygroundInput>;
+
+/** The form's flat fields as the generate request's branding options. */
+function brandingInput(fields: PlaygroundFields) {
+  return {
+    moduleShape: fields.moduleShape,
+    finderShape: fields.finderShape,
+    finderColor: fields.finderColor,
+    logo: fields.logoId ? { id: fields.logoId, scale: fields.logoScale } : undefined,
+    frame: fields.frameText ? { text: fields.frameText, color: fields.frameColor } : undefined,
+  };
+}
 
 /** A starting point per type, shown as the textarea's placeholder. */
 const EXAMPLES: Record<(typeof QR_TYPES)[number], string> = {
@@ -46,7 +81,7 @@ const EXAMPLES: Record<(typeof QR_TYPES)[number], string> = {
 };
 
 interface PlaygroundState {
-  form: { type: string; content: string; outputFormat: string; size: string };
+  form: Record<string, string>;
   error?: string;
   result?: { dataUri: string; format: string; bytes: number; requestsRemaining: number; qrsRemaining: number; resetAt: Date };
 }
@@ -54,10 +89,12 @@ interface PlaygroundState {
 export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = async (app, options) => {
   const guard = requireAccount(options);
 
-  const page = (request: FastifyRequest, reply: FastifyReply, state: PlaygroundState, status = 200) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, state: PlaygroundState, status = 200) => {
     const plan = planById(request.account!.plan);
     const formats = OUTPUT_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
-    return renderPage(request, reply, 'playground', { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, ...state }, status);
+    const logos = await options.logos.list(request.account!.id);
+    const branding = { moduleShapes: MODULE_SHAPES, finderShapes: FINDER_SHAPES, logos, frameTextMax: FRAME_TEXT_MAX, logoScale: LOGO_SCALE_LIMITS };
+    return renderPage(request, reply, 'playground', { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, branding, ...state }, status);
   };
 
   app.get('/playground', { schema: { hide: true }, preHandler: guard }, async (request, reply) =>
@@ -65,12 +102,14 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   );
 
   app.post('/playground', { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    const form = { type: request.body.type ?? '', content: request.body.content ?? '', outputFormat: request.body.outputFormat ?? '', size: request.body.size ?? '512' };
+    const { _csrf, ...fields } = request.body;
+    const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
     const parsed = PlaygroundInput.safeParse(form);
     if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
     const account = request.account!;
     try {
-      const input = { ...parsed.data, size: Number(parsed.data.size) };
+      const { type, content, outputFormat, size } = parsed.data;
+      const input = { type, content, outputFormat, size: Number(size), ...brandingInput(parsed.data) };
       const generated = await generateQr(options, { accountId: account.id, plan: account.plan }, input);
       const dataUri = `data:${CONTENT_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
       const quota = generated.quota;
