@@ -9,6 +9,7 @@ import { createAdapters } from './adapters/select.js';
 import { TimedRenderer } from './adapters/render/timed-renderer.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
+import { codesRoute } from './http/api/v1/codes.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
@@ -18,7 +19,9 @@ import problemDetails, { routerErrorProblem } from './http/plugins/problem-detai
 import requestLog from './http/plugins/request-log.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
+import { redirectRoute } from './http/redirect/redirect.route.js';
 import { bindJobs } from './services/background-jobs.js';
+import type { UniqueCounting } from './services/scan-stats.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
@@ -28,6 +31,11 @@ export interface BuildAppOptions {
   /** Where log lines go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
   lastUsedFlushMs?: number;
+}
+
+/** Redis counts unique scanners with HyperLogLogs; the embedded default counts them exactly. */
+export function uniqueCountingOf(adapters: Pick<Adapters, 'scanCounters'>): UniqueCounting {
+  return adapters.scanCounters ? 'hyperloglog' : 'exact';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -83,7 +91,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
-  await app.register(metrics, { rendererStats: () => adapters.renderer.stats?.(), token: config.metricsToken });
+  await app.register(metrics, { rendererStats: () => adapters.renderer.stats?.(), unrecordedScans: () => adapters.scans.unrecorded(), token: config.metricsToken });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
   await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 
@@ -98,9 +106,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       api.removeContentTypeParser('text/plain');
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
       await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
+      await api.register(codesRoute, { ...adapters, renderer, clock, lastUsed, publicUrl: config.publicUrl, uniqueCounting: uniqueCountingOf(adapters) });
     },
     { prefix: '/api/v1' },
   );
+
+  // What a scanned dynamic code opens: no key, no session, never metered.
+  await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
   await app.register(portal, { config, adapters: { ...adapters, renderer }, clock });

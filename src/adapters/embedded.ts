@@ -2,6 +2,8 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
+import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+import type { ScanCounters, ScanLedger, ScanRecorder } from '../domain/ports/scan-ledger.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { Renderer } from '../domain/ports/renderer.js';
@@ -10,6 +12,9 @@ import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
+import { SqliteDynamicCodeStore } from './sqlite/dynamic-code-store.sqlite.js';
+import { SqliteScanLedger } from './sqlite/scan-ledger.sqlite.js';
+import { SqliteScanRecorder } from './sqlite/scan-recorder.sqlite.js';
 import { openDatabase, type SqliteDatabase } from './sqlite/database.js';
 import { SqliteKeyStore } from './sqlite/key-store.sqlite.js';
 import { SqliteSessionStore } from './sqlite/session-store.sqlite.js';
@@ -26,6 +31,14 @@ export interface Adapters {
   /** Portal sessions (server-side, revocable). */
   sessions: SessionStore;
   renderer: Renderer;
+  /** Dynamic codes: what each slug points at. */
+  codes: DynamicCodeStore;
+  /** Daily scan counts, the system of record the stats are read from. */
+  scanLedger: ScanLedger;
+  /** Where the redirect records scans (after answering). */
+  scans: ScanRecorder;
+  /** Production mode: the hot scan counters (Redis) that the scan rollup copies into the ledger. */
+  scanCounters?: ScanCounters;
   /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
   lastUsed?: LastUsedLog;
   /** Production mode: the hot usage counters (Redis) that the rollup copies into the ledger. */
@@ -49,18 +62,23 @@ export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters 
 
 /** The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it. */
 export function sqliteStoresOn(db: SqliteDatabase): StoreAdapters & { usageLedger: UsageLedger } {
+  const scans = new SqliteScanRecorder(db);
   return {
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
     keys: unavailableOnFailure(new SqliteKeyStore(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
+    codes: unavailableOnFailure(new SqliteDynamicCodeStore(db)),
+    scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
+    scans,
     probes: {
       sqlite: async () => {
         db.prepare('SELECT 1').get();
       },
     },
     async close() {
+      await scans.close(); // the last batch of scans, before the connection goes
       db.close();
     },
   };

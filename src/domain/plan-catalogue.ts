@@ -18,6 +18,8 @@ export interface Plan {
   /** Short-term ceiling per API key, requests per second. */
   burstPerSecond: number;
   formats: readonly OutputFormat[];
+  /** Dynamic codes an account may hold at once (active or paused; deleted ones free their place). */
+  activeDynamicCodes: number;
 }
 
 const PLANS: Record<PlanId, Plan> = {
@@ -29,6 +31,7 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 5,
     burstPerSecond: 10,
     formats: ['png', 'webp'],
+    activeDynamicCodes: 5,
   },
   pro: {
     id: 'pro',
@@ -38,6 +41,7 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 10_000,
     burstPerSecond: 100,
     formats: ['png', 'webp', 'svg'],
+    activeDynamicCodes: 1_000,
   },
   business: {
     id: 'business',
@@ -47,6 +51,7 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 200_000,
     burstPerSecond: 1_000,
     formats: ['png', 'webp', 'svg'],
+    activeDynamicCodes: 50_000,
   },
 };
 
@@ -69,4 +74,9 @@ export function planAllowsFormat(plan: Plan, format: OutputFormat): boolean {
 /** The cheapest plan that offers a format, for the upgrade hint in a 403. */
 export function cheapestPlanWithFormat(format: OutputFormat): Plan | undefined {
   return allPlans().find((plan) => planAllowsFormat(plan, format));
+}
+
+/** How many dynamic codes the plan lets an account hold at once. */
+export function dynamicCodeLimit(plan: Plan): number {
+  return plan.activeDynamicCodes;
 }

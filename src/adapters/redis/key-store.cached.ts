@@ -41,6 +41,7 @@ export class CachedKeyStore implements KeyStore {
   }
 
   #invalidate(invalidation: Invalidation): void {
+    if ('slug' in invalidation) return; // a dynamic code's, not a credential's
     this.#epoch++;
     for (const [hash, entry] of this.#entries) {
       const match = 'keyId' in invalidation ? entry.credential.keyId === invalidation.keyId : entry.credential.accountId === invalidation.accountId;

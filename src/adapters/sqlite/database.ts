@@ -101,6 +101,45 @@ const MIGRATIONS: string[] = [
   CREATE INDEX burst_log_by_key ON burst_log (burst_key, at);
   CREATE INDEX burst_log_by_time ON burst_log (at);
   `,
+  // 5: dynamic codes, and their scans: daily counts, the day's visitor digests (exact unique counts) and salts.
+  `
+  CREATE TABLE dynamic_codes (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    slug TEXT NOT NULL UNIQUE,
+    target TEXT NOT NULL,
+    name TEXT,
+    status TEXT NOT NULL,
+    disabled_reason TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    deleted_at INTEGER
+  );
+  CREATE INDEX dynamic_codes_by_account ON dynamic_codes (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;
+
+  CREATE TABLE scan_days (
+    code_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    scans INTEGER NOT NULL,
+    uniques INTEGER NOT NULL,
+    devices TEXT NOT NULL,
+    languages TEXT NOT NULL,
+    PRIMARY KEY (code_id, day)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE scan_visitors (
+    code_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    visitor TEXT NOT NULL,
+    PRIMARY KEY (code_id, day, visitor)
+  ) WITHOUT ROWID;
+  CREATE INDEX scan_visitors_by_day ON scan_visitors (day);
+
+  CREATE TABLE scan_salts (
+    day TEXT PRIMARY KEY,
+    salt TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -22,6 +22,8 @@ declare module 'fastify' {
 
 export interface MetricsOptions {
   rendererStats: () => RendererStats | undefined;
+  /** Scans answered but not recorded since start (the scan store was down or full). */
+  unrecordedScans?: () => number;
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
   token: string | undefined;
 }
@@ -89,6 +91,18 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     registers,
     collect() {
       this.set(options.rendererStats()?.utilization ?? 0);
+    },
+  });
+
+  let reportedUnrecorded = 0;
+  new Counter({
+    name: 'qrm_scans_unrecorded_total',
+    help: 'Dynamic-code scans redirected but not counted (scan store down or full)',
+    registers,
+    collect() {
+      const total = options.unrecordedScans?.() ?? 0;
+      if (total > reportedUnrecorded) this.inc(total - reportedUnrecorded);
+      reportedUnrecorded = total;
     },
   });
 

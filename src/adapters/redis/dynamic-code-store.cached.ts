@@ -1,0 +1,140 @@
+// DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code changes.
+import type { DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
+import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type { Invalidation, InvalidationBus } from './invalidation-bus.redis.js';
+
+export interface CachedDynamicCodeStoreOptions {
+  /** Ceiling on how long a cached target is trusted while invalidations flow (default 60 s). */
+  ttlMs?: number;
+  /** Most slugs held (default 100,000); the least recently used go first. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface Entry {
+  target: SlugTarget;
+  expiresAt: number;
+}
+
+/**
+ * The redirect resolves a slug on every scan; this keeps that off the system of record. Every change
+ * (target, status, delete, operator disable) goes through this store, which drops the slug here and
+ * publishes it, so every instance follows within the pub/sub latency. While this instance is not
+ * subscribed (Redis down) it reads the system of record instead, and only if that fails too does it
+ * answer from what it cached, however old: a printed code keeps working through a Redis outage.
+ */
+export class CachedDynamicCodeStore implements DynamicCodeStore {
+  readonly #inner: DynamicCodeStore;
+  readonly #bus: InvalidationBus;
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry>();
+  /** Bumped by every invalidation: a lookup that saw it change while reading does not cache. */
+  #epoch = 0;
+  #listening = false;
+
+  constructor(inner: DynamicCodeStore, bus: InvalidationBus, options: CachedDynamicCodeStoreOptions = {}) {
+    this.#inner = inner;
+    this.#bus = bus;
+    this.#ttlMs = options.ttlMs ?? 60_000;
+    this.#maxEntries = options.maxEntries ?? 100_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  #invalidate(invalidation: Invalidation): void {
+    if (!('slug' in invalidation)) return;
+    this.#epoch++;
+    this.#entries.delete(invalidation.slug);
+  }
+
+  /** Messages may have been missed: nothing cached is fresh any more, but it stays as the last resort. */
+  #expireAll(): void {
+    this.#epoch++;
+    for (const entry of this.#entries.values()) entry.expiresAt = 0;
+  }
+
+  startListening(): void {
+    if (this.#listening) return;
+    this.#listening = true;
+    this.#bus.listen(
+      (invalidation) => this.#invalidate(invalidation),
+      () => this.#expireAll(),
+    );
+  }
+
+  async findBySlug(slug: string): Promise<SlugTarget | undefined> {
+    this.startListening();
+    const hit = this.#entries.get(slug);
+    const live = this.#bus.live();
+    if (hit && live && hit.expiresAt > this.#now()) {
+      // Map order is the LRU order: a hit moves to the back.
+      this.#entries.delete(slug);
+      this.#entries.set(slug, hit);
+      return hit.target;
+    }
+    const epoch = this.#epoch;
+    let target: SlugTarget | undefined;
+    try {
+      target = await this.#inner.findBySlug(slug);
+    } catch (error) {
+      if (hit) return hit.target;
+      throw error;
+    }
+    if (!target) {
+      this.#entries.delete(slug);
+      return undefined;
+    }
+    if (epoch === this.#epoch) {
+      this.#entries.delete(slug);
+      this.#entries.set(slug, { target, expiresAt: live && this.#bus.live() ? this.#now() + this.#ttlMs : 0 });
+      if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    }
+    return target;
+  }
+
+  async #changed(slug: string): Promise<void> {
+    this.#invalidate({ slug });
+    await this.#bus.publish({ slug });
+  }
+
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined> {
+    const updated = await this.#inner.update(accountId, id, changes, at);
+    if (updated && updated !== 'disabled') await this.#changed(updated.slug);
+    return updated;
+  }
+
+  async remove(accountId: string, id: string, at: Date): Promise<boolean> {
+    const code = await this.#inner.get(accountId, id);
+    const removed = await this.#inner.remove(accountId, id, at);
+    if (removed && code) await this.#changed(code.slug);
+    return removed;
+  }
+
+  async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {
+    const disabled = await this.#inner.disableBySlug(slug, reason, at);
+    if (disabled) await this.#changed(slug);
+    return disabled;
+  }
+
+  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
+    return this.#inner.createWithinLimit(input, maxCodes);
+  }
+
+  list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
+    return this.#inner.list(accountId, page);
+  }
+
+  count(accountId: string): Promise<number> {
+    return this.#inner.count(accountId);
+  }
+
+  get(accountId: string, id: string): Promise<DynamicCode | undefined> {
+    return this.#inner.get(accountId, id);
+  }
+
+  /** How many slugs are cached (for tests). */
+  get size(): number {
+    return this.#entries.size;
+  }
+}
