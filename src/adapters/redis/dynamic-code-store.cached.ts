@@ -85,9 +85,10 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
       this.#entries.delete(slug);
       return undefined;
     }
-    if (epoch === this.#epoch) {
+    // Cached only while subscribed: what is cached then is either fresh or, after a lost subscription, the last resort.
+    if (epoch === this.#epoch && live && this.#bus.live()) {
       this.#entries.delete(slug);
-      this.#entries.set(slug, { target, expiresAt: live && this.#bus.live() ? this.#now() + this.#ttlMs : 0 });
+      this.#entries.set(slug, { target, expiresAt: this.#now() + this.#ttlMs });
       if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
     }
     return target;
