@@ -1,5 +1,5 @@
 // Use cases for dynamic codes: create within the plan's limit, list, read, change, delete, and read scan statistics.
-import { CODE_NAME_MAX_LENGTH, newSlug, targetProblem, type DynamicCode, type OwnerStatus } from '../domain/dynamic-code.js';
+import { CODE_NAME_MAX_LENGTH, DISABLED_REASON_MAX_LENGTH, newSlug, SLUG_PATTERN, targetProblem, type DynamicCode, type OwnerStatus } from '../domain/dynamic-code.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { dynamicCodeLimit, planById, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
@@ -110,4 +110,27 @@ export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: s
 
 export async function deleteCode(deps: DynamicCodeDeps, accountId: string, id: string): Promise<void> {
   if (!(await deps.codes.remove(accountId, id, deps.clock()))) throw notFound();
+}
+
+/** Every code of the account, newest first (operators: `qrm codes list`), read a page at a time. */
+export async function allCodes(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string): Promise<DynamicCode[]> {
+  const codes: DynamicCode[] = [];
+  let after: CodeCursor | undefined;
+  for (;;) {
+    const page = await deps.codes.list(accountId, { limit: PAGE_SIZE.max, after });
+    codes.push(...page);
+    if (page.length < PAGE_SIZE.max) return codes;
+    const last = page.at(-1)!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+/** Operators (abuse): the code answers 410 from now on, on every instance, and its owner cannot re-enable it. */
+export async function disableCode(deps: DynamicCodeDeps, slug: string, reason: string): Promise<DynamicCode> {
+  if (!SLUG_PATTERN.test(slug)) throw invalidField('slug', 'not a dynamic-code slug (8 letters and digits)');
+  const trimmed = reason.trim();
+  if (trimmed.length === 0 || trimmed.length > DISABLED_REASON_MAX_LENGTH) throw invalidField('reason', `1 to ${DISABLED_REASON_MAX_LENGTH} characters`);
+  const disabled = await deps.codes.disableBySlug(slug, trimmed, deps.clock());
+  if (!disabled) throw new ApiError('not_found', `no dynamic code with slug ${slug}`);
+  return disabled;
 }
