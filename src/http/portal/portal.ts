@@ -6,9 +6,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Adapters } from '../../adapters/embedded.js';
 import type { Config } from '../../config.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
+import type { UniqueCounting } from '../../services/scan-stats.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
+import { codesRoutes } from './routes/codes.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
@@ -26,7 +28,9 @@ export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
   config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis' | 'codes' | 'scanLedger'>;
+  /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
+  uniqueCounting: UniqueCounting;
   clock: () => Date;
   /** Deadline for each provider's OIDC discovery at start-up. */
   discoveryTimeoutMs?: number;
@@ -80,6 +84,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysRoutes, { base, deps, limits });
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
+  await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
   await app.register(playgroundRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps });
 }
