@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import QRCode from 'qrcode';
 import { summariseProfile } from './profile.js';
+import { redirectScenario } from './redirect.js';
 import { renderPathBench, renderPathTable } from './render-path.js';
 import { freePort, rssMiB, startProcess, type Started } from './processes.js';
 
@@ -18,6 +19,9 @@ const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays i
 // 50 keys allow 50,000 requests a second, far past what this machine serves.
 const KEYS_PER_ACCOUNT = 5;
 const NODE = process.execPath;
+/** BENCH_ONLY=b,r,r-redis: only the baselines and redirect rows named, printed, then stop (a quick check of a scenario). */
+const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
+const wanted = (id: string) => ONLY.size === 0 || ONLY.has(id);
 
 interface Row {
   id: string;
@@ -198,6 +202,8 @@ function ratios(rows: Row[]): string {
     ratio('c', 'e', 0.6, '≥ 0.6: auth + metering cost at most 40% of the best-possible render'),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('c', 'a', 20, '≥ 20: twenty times what a user would write instead'),
+    ratio('r', 'b', 0.5, '≥ 0.5: the dynamic-code redirect, counting on, at half the HTTP ceiling or better (embedded)'),
+    ratio('r-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
     c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
   ].join('\n');
 }
@@ -215,12 +221,40 @@ async function main(): Promise<void> {
     ['b', 'HTTP ceiling: the same Fastify answering a fixed PNG', 'fixed-png.js'],
     ['e', 'best-possible inline render (qr matrix, 1-bit PNG, zlib 1), no auth or metering', 'best-inline.js'],
   ] as const) {
+    if (!wanted(id)) continue;
     const server = await baseline(script);
     try {
       rows.push(await scenario(id, name, server, '/generate', () => ({}), body('png', id !== 'b')));
     } finally {
       await server.stop();
     }
+  }
+
+  // Scenario r: the dynamic-code redirect with counting on, embedded and in Redis mode (bench/redirect.ts).
+  const redirect = { warmupSeconds: WARMUP, seconds: DURATION, connections: CONNECTIONS };
+  if (wanted('r')) {
+    const service = await ourService({});
+    try {
+      rows.push(await redirectScenario('r', 'ours, dynamic-code redirect (302) with scan counting, embedded SQLite', service, redirect, 'stats'));
+    } finally {
+      await service.server.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+    }
+  }
+  const redirectRedis = wanted('r-redis') ? await startRedis() : undefined;
+  if (redirectRedis) {
+    const service = await ourService({ REDIS_URL: redirectRedis.url });
+    try {
+      rows.push(await redirectScenario('r-redis', 'ours, dynamic-code redirect (302) with scan counting, Redis mode', service, redirect, 'metric'));
+    } finally {
+      await service.server.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+      await redirectRedis.stop();
+    }
+  }
+  if (ONLY.size > 0) {
+    console.log(`\n${table(rows)}\n\n${ratios(rows)}`);
+    return;
   }
 
   const embedded = await ourService({});
@@ -292,7 +326,9 @@ ${table(rows)}
 
 ${ratios(rows)}
 
-Notes: a, b and e answer on \`POST /generate\` with no key; c, d, f and g go through the real
+Notes: r and r-redis are \`GET /r/{slug}\` of one dynamic code (302, no key, never metered), each scan counted after its
+answer (SQLite group commit embedded; one Redis script call in Redis mode); their non-2xx column counts answers other than 302.
+a, b and e answer on \`POST /generate\` with no key; c, d, f and g go through the real
 \`POST /api/v1/QRManager/generate\` with a business-plan key (rotating over ${ACCOUNTS * KEYS_PER_ACCOUNT} keys of ${ACCOUNTS} accounts), the API-key
 check, monthly metering in the store, logging and metrics. "Repeated content" answers from the image cache but is still
 authenticated and metered.

@@ -11,6 +11,8 @@ import type { SessionStore } from '../domain/ports/session-store.js';
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
+import { CachedDynamicCodeStore } from './dynamic-code-store.cached.js';
+import { LocalInvalidationBus } from './local-invalidation-bus.js';
 import { SqliteAccountStore } from './sqlite/account-store.sqlite.js';
 import { SqliteDynamicCodeStore } from './sqlite/dynamic-code-store.sqlite.js';
 import { SqliteScanLedger } from './sqlite/scan-ledger.sqlite.js';
@@ -56,20 +58,33 @@ export interface Adapters {
 
 export type StoreAdapters = Omit<Adapters, 'renderer'>;
 
-export function createSqliteStores(dataDir: string | ':memory:'): StoreAdapters & { usageLedger: UsageLedger } {
-  return sqliteStoresOn(openDatabase(dataDir));
+/** How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is followed. */
+const EMBEDDED_SLUG_TTL_MS = 1_000;
+
+export interface SqliteStoresOptions {
+  /**
+   * Cache slug lookups in this process (default true). Off when SQLite is the system of record under
+   * Redis mode: there the Redis layer caches them, invalidated over pub/sub, and a second cache would hold stale targets.
+   */
+  cacheSlugs?: boolean;
+}
+
+export function createSqliteStores(dataDir: string | ':memory:', options: SqliteStoresOptions = {}): StoreAdapters & { usageLedger: UsageLedger } {
+  return sqliteStoresOn(openDatabase(dataDir), options);
 }
 
 /** The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it. */
-export function sqliteStoresOn(db: SqliteDatabase): StoreAdapters & { usageLedger: UsageLedger } {
+export function sqliteStoresOn(db: SqliteDatabase, options: SqliteStoresOptions = {}): StoreAdapters & { usageLedger: UsageLedger } {
   const scans = new SqliteScanRecorder(db);
+  const codes = unavailableOnFailure(new SqliteDynamicCodeStore(db));
   return {
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
     keys: unavailableOnFailure(new SqliteKeyStore(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
-    codes: unavailableOnFailure(new SqliteDynamicCodeStore(db)),
+    // Slugs cached for a second: this process's own changes drop them at once, another process's (qrm) show within the second.
+    codes: options.cacheSlugs === false ? codes : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
     scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
     scans,
     probes: {

@@ -31,7 +31,7 @@ export async function createStores(config: StoreConfig, options: CreateAdaptersO
     const { createMongoStores } = await import('./mongo/mongo-stores.js');
     records = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
   } else {
-    records = createSqliteStores(config.dataDir);
+    records = createSqliteStores(config.dataDir, { cacheSlugs: false });
   }
   try {
     const { createRedisStores } = await import('./redis/redis-stores.js');

@@ -11,7 +11,7 @@ import { RedisLastUsedLog } from '../../src/adapters/redis/last-used-log.redis.j
 import { RedisUsageCounters } from '../../src/adapters/redis/usage-counters.redis.js';
 import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
-import { CachedDynamicCodeStore } from '../../src/adapters/redis/dynamic-code-store.cached.js';
+import { CachedDynamicCodeStore } from '../../src/adapters/dynamic-code-store.cached.js';
 import { RedisScanCounter } from '../../src/adapters/redis/scan-counter.redis.js';
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import { accountStoreContract } from './account-store.contract.js';
@@ -79,7 +79,8 @@ lastUsedLogContract('redis', () => {
 });
 
 dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
-  const stores = sqlite();
+  const stores = createSqliteStores(':memory:', { cacheSlugs: false });
+  closers.push(() => stores.close());
   return { accounts: stores.accounts, codes: new CachedDynamicCodeStore(stores.codes, bus(prefix())) };
 });
 

@@ -28,7 +28,12 @@ usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.
 lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()]);
-dynamicCodeStoreContract('sqlite', async () => fresh());
+dynamicCodeStoreContract('sqlite (embedded: with the one-second slug cache)', async () => fresh());
+dynamicCodeStoreContract('sqlite (system of record under Redis mode)', async () => {
+  const stores = createSqliteStores(':memory:', { cacheSlugs: false });
+  opened.push(stores);
+  return stores;
+});
 scanLedgerContract('sqlite', () => fresh().scanLedger);
 scanRecorderContract('sqlite (group commit, exact uniques)', async () => {
   const { scans, scanLedger } = fresh();

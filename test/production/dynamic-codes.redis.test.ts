@@ -3,7 +3,7 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CachedDynamicCodeStore } from '../../src/adapters/redis/dynamic-code-store.cached.js';
+import type { CachedDynamicCodeStore } from '../../src/adapters/dynamic-code-store.cached.js';
 import { dayOf } from '../../src/domain/scan.js';
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import type { TestApp } from '../helpers/app.js';

@@ -4,7 +4,7 @@ import type { RecordStores } from '../record-stores.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from './account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
-import { CachedDynamicCodeStore } from './dynamic-code-store.cached.js';
+import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from './key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';

@@ -1,7 +1,7 @@
 // DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code changes.
-import type { DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
-import type { Invalidation, InvalidationBus } from './invalidation-bus.redis.js';
+import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
+import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
+import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 export interface CachedDynamicCodeStoreOptions {
   /** Ceiling on how long a cached target is trusted while invalidations flow (default 60 s). */
