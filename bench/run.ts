@@ -5,6 +5,7 @@ import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type AutocannonRequest } from 'autocannon';
 import QRCode from 'qrcode';
+import type { LoadRow } from './measure.js';
 import { summariseProfile } from './profile.js';
 import { redirectScenario } from './redirect.js';
 import { renderPathBench, renderPathTable } from './render-path.js';
@@ -23,16 +24,7 @@ const NODE = process.execPath;
 const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
 const wanted = (id: string) => ONLY.size === 0 || ONLY.has(id);
 
-interface Row {
-  id: string;
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  rssMiB: number;
-  non2xx: number;
-  errors: number;
-}
+type Row = LoadRow;
 
 let sequence = 0;
 const uniqueUrl = () => `https://example.com/item/${++sequence}-${(sequence * 2654435761) % 1e9}`;

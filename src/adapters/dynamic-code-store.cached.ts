@@ -1,20 +1,11 @@
 // DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code changes.
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
 import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
+import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
-export interface CachedDynamicCodeStoreOptions {
-  /** Ceiling on how long a cached target is trusted while invalidations flow (default 60 s). */
-  ttlMs?: number;
-  /** Most slugs held (default 100,000); the least recently used go first. */
-  maxEntries?: number;
-  now?: () => number;
-}
-
-interface Entry {
-  target: SlugTarget;
-  expiresAt: number;
-}
+/** TTL default 60 s, at most 100,000 slugs. */
+export type CachedDynamicCodeStoreOptions = InvalidatedCacheOptions;
 
 /**
  * The redirect resolves a slug on every scan; this keeps that off the system of record. Every change
@@ -26,32 +17,17 @@ interface Entry {
 export class CachedDynamicCodeStore implements DynamicCodeStore {
   readonly #inner: DynamicCodeStore;
   readonly #bus: InvalidationBus;
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
-  readonly #now: () => number;
-  readonly #entries = new Map<string, Entry>();
-  /** Bumped by every invalidation: a lookup that saw it change while reading does not cache. */
-  #epoch = 0;
+  readonly #cache: InvalidatedCache<SlugTarget>;
   #listening = false;
 
   constructor(inner: DynamicCodeStore, bus: InvalidationBus, options: CachedDynamicCodeStoreOptions = {}) {
     this.#inner = inner;
     this.#bus = bus;
-    this.#ttlMs = options.ttlMs ?? 60_000;
-    this.#maxEntries = options.maxEntries ?? 100_000;
-    this.#now = options.now ?? Date.now;
+    this.#cache = new InvalidatedCache({ ttlMs: 60_000, maxEntries: 100_000 }, options);
   }
 
   #invalidate(invalidation: Invalidation): void {
-    if (!('slug' in invalidation)) return;
-    this.#epoch++;
-    this.#entries.delete(invalidation.slug);
-  }
-
-  /** Messages may have been missed: nothing cached is fresh any more, but it stays as the last resort. */
-  #expireAll(): void {
-    this.#epoch++;
-    for (const entry of this.#entries.values()) entry.expiresAt = 0;
+    if ('slug' in invalidation) this.#cache.delete(invalidation.slug);
   }
 
   startListening(): void {
@@ -59,38 +35,27 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     this.#listening = true;
     this.#bus.listen(
       (invalidation) => this.#invalidate(invalidation),
-      () => this.#expireAll(),
+      // Messages may have been missed: nothing cached is fresh any more, but it stays as the last resort.
+      () => this.#cache.expireAll(),
     );
   }
 
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
     this.startListening();
-    const hit = this.#entries.get(slug);
     const live = this.#bus.live();
-    if (hit && live && hit.expiresAt > this.#now()) {
-      // Map order is the LRU order: a hit moves to the back.
-      this.#entries.delete(slug);
-      this.#entries.set(slug, hit);
-      return hit.target;
-    }
-    const epoch = this.#epoch;
+    const hit = live ? this.#cache.fresh(slug) : undefined;
+    if (hit) return hit;
+    const epoch = this.#cache.epoch;
     let target: SlugTarget | undefined;
     try {
       target = await this.#inner.findBySlug(slug);
     } catch (error) {
-      if (hit) return hit.target;
+      const stale = this.#cache.stale(slug);
+      if (stale) return stale;
       throw error;
     }
-    if (!target) {
-      this.#entries.delete(slug);
-      return undefined;
-    }
     // Cached only while subscribed: what is cached then is either fresh or, after a lost subscription, the last resort.
-    if (epoch === this.#epoch && live && this.#bus.live()) {
-      this.#entries.delete(slug);
-      this.#entries.set(slug, { target, expiresAt: this.#now() + this.#ttlMs });
-      if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    }
+    if (target && live && this.#bus.live()) this.#cache.set(slug, target, epoch);
     return target;
   }
 
@@ -136,6 +101,6 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
 
   /** How many slugs are cached (for tests). */
   get size(): number {
-    return this.#entries.size;
+    return this.#cache.size;
   }
 }
