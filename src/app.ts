@@ -1,12 +1,11 @@
-// buildApp: the whole HTTP service as a Fastify instance that is not listening (server.ts listens).
+// buildApp: the whole HTTP service, on the adapters its composition root builds from config, as a Fastify instance that is not listening.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Adapters } from './adapters/embedded.js';
 import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
 import { CachingRenderer } from './adapters/render/caching-renderer.js';
-import { createAdapters } from './adapters/select.js';
 import { TimedRenderer } from './adapters/render/timed-renderer.js';
+import { createApiAdapters, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
@@ -22,8 +21,8 @@ import { bindJobs } from './services/background-jobs.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
-  /** Adapters made by the caller stay the caller's to close; otherwise the app makes and closes its own. */
-  adapters?: Adapters;
+  /** Adapters a test puts in place of what config would build (the app closes them with its own). */
+  overrides?: ApiOverrides;
   clock?: () => Date;
   /** Where log lines go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
@@ -61,7 +60,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   const clock = options.clock ?? (() => new Date());
-  const adapters = options.adapters ?? (await createAdapters(config, { log: app.log }));
+  const adapters = await createApiAdapters(config, app.log, options.overrides);
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
@@ -75,7 +74,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   jobs?.start();
   app.addHook('onClose', async () => {
     await jobs?.stop(); // ends with a last flush of the last-used times
-    if (!options.adapters) await adapters.close();
+    await adapters.close();
   });
 
   await app.register(problemDetails);

@@ -1,6 +1,6 @@
 // Runs every port contract against the SQLite adapters (the embedded default).
 import { afterAll } from 'vitest';
-import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { keyStoreContract } from './key-store.contract.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Adapters } from '../../adapters/embedded.js';
+import type { Adapters } from '../../adapters/index.js';
 import type { Config } from '../../config.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import csrf from './csrf.plugin.js';
@@ -26,10 +26,8 @@ export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
   config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn'>;
   clock: () => Date;
-  /** Deadline for each provider's OIDC discovery at start-up. */
-  discoveryTimeoutMs?: number;
 }
 
 /** Everything under the prefix: registered inside its own encapsulated context, so nothing here reaches the API. */
@@ -37,7 +35,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const { config, adapters, clock } = options;
   const base = app.prefix;
   const secure = config.publicUrl?.startsWith('https://') ?? false;
-  const configured = (['google', 'microsoft'] as const).filter((provider) => config[provider] !== undefined);
+  const configured = (['google', 'microsoft'] as const).filter((provider) => adapters.signIn[provider] !== undefined);
   const deps = { ...adapters, clock, keyPepper: config.keyPepper };
 
   // The secret signs only @fastify/oauth2's PKCE cookie (SESSION_SECRET is required with a provider);
@@ -55,24 +53,16 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const limits = await portalRateLimits(app, {
     signInPerMinute: config.portalSignInPerMinute,
     keyCreationsPerHour: config.portalKeyCreationsPerHour,
-    redis: adapters.redis,
+    store: adapters.rateLimitStore,
   });
 
   app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
   for (const provider of configured) {
-    await app.register(oidcRoutes, {
-      provider,
-      client: config[provider]!,
-      publicUrl: config.publicUrl!,
-      base,
-      secure,
-      deps,
-      status: providers,
-      discoveryTimeoutMs: options.discoveryTimeoutMs,
-      limits,
-    });
+    const signIn = adapters.signIn[provider]!;
+    providers.set(provider, signIn.status);
+    await app.register(oidcRoutes, { provider, client: config[provider]!, publicUrl: config.publicUrl!, base, secure, deps, signIn, limits });
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
   await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });

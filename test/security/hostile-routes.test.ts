@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { generateApiKey } from '../../src/domain/api-key.js';
 import type { KeyStore } from '../../src/domain/ports/key-store.js';
 import { revokeKey } from '../../src/services/api-keys.js';

@@ -1,19 +1,17 @@
 // Hostile input against the API: generated bodies and headers never cause a 5xx, always get problem+json, never leak.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CORRECTION_LEVELS } from '../../src/domain/render-options.js';
 import { BYTE_CAPACITY } from '../../src/render/qr-matrix.js';
-import { createTestApp, GENERATE_URL, generate, type TestApp } from '../helpers/app.js';
+import { useTestApp, GENERATE_URL, generate } from '../helpers/app.js';
 import { decodeQr } from '../helpers/decode.js';
 
-let t: TestApp;
 let key: string;
 
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   key = (await t.newCaller('business')).key;
 });
-afterAll(async () => t.close());
 
 const RUNS = 150;
 

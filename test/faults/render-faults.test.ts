@@ -14,7 +14,7 @@ let t: TestApp;
 let pool: RenderPool;
 
 beforeAll(async () => {
-  // One real Piscina thread with a small heap ceiling; every render goes through it (no inline routing in test apps).
+  // One real Piscina thread with a small heap ceiling; every render goes through it (a renderer given to the test app replaces the configured render path).
   pool = new RenderPool({ threads: 1, maxQueue: 100, maxOldGenerationSizeMb: 64, filename: FAULTY_THREAD });
   t = await createTestApp({ renderer: pool });
   runClockFast(t.clock);

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteStoresOn } from '../../src/adapters/embedded.js';
+import { sqliteStoresOn } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { openDatabase } from '../../src/adapters/sqlite/database.js';
 import { generateApiKey } from '../../src/domain/api-key.js';
 import { periodOf } from '../../src/domain/period.js';

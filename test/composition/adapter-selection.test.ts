@@ -1,7 +1,7 @@
 // createStores picks each adapter by its own variable; bad combinations stop at start with a message naming the variable.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createStores } from '../../src/adapters/select.js';
+import { createStores } from '../../src/composition/stores.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

@@ -1,0 +1,62 @@
+// The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
+import type { AccountStore } from '../domain/ports/account-store.js';
+import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
+import type { KeyStore } from '../domain/ports/key-store.js';
+import type { LastUsedLog } from '../domain/ports/last-used-log.js';
+import type { Renderer } from '../domain/ports/renderer.js';
+import type { OidcProvider, SessionStore } from '../domain/ports/session-store.js';
+import type { UsageCounters } from '../domain/ports/usage-counters.js';
+import type { UsageLedger } from '../domain/ports/usage-ledger.js';
+import type { UsageMeter } from '../domain/ports/usage-meter.js';
+
+/** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
+export type Probes = Record<string, () => Promise<void>>;
+
+/** The system of record as production mode sees it (SQLite or MongoDB), beneath the Redis layer. */
+export interface RecordStores {
+  accounts: AccountStore;
+  keys: KeyStore;
+  usageLedger: UsageLedger;
+  probes: Probes;
+  close(): Promise<void>;
+}
+
+/**
+ * Where counters every instance must share live (the portal's per-address rate limits): @fastify/rate-limit's
+ * `redis` client, opaque here, and the key namespace. Absent: each process counts on its own.
+ */
+export interface SharedRateLimitStore {
+  redis: object;
+  nameSpace: string;
+}
+
+/** The stores: what every process (API, worker, CLI) runs on, and the one way to release them. */
+export interface StoreAdapters {
+  accounts: AccountStore;
+  keys: KeyStore;
+  meter: UsageMeter;
+  /** Portal sessions (server-side, revocable). */
+  sessions: SessionStore;
+  /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
+  lastUsed?: LastUsedLog;
+  /** Production mode: the hot usage counters (Redis) that the rollup copies into the ledger. */
+  usageCounters?: UsageCounters;
+  /** Where rolled-up usage is kept, and read back once Redis no longer holds a month. */
+  usageLedger?: UsageLedger;
+  /** Production mode: the portal's rate limits count here, shared by every instance. */
+  rateLimitStore?: SharedRateLimitStore;
+  /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate worker process (BullMQ). */
+  jobs?: 'in-process' | 'worker';
+  probes: Probes;
+  close(): Promise<void>;
+}
+
+/** A configured sign-in provider: its endpoints and id_token verifier, or `unavailable` when discovery failed at start-up. */
+export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; tokenEndpoint: string; verifier: IdTokenVerifier } | { status: 'unavailable' };
+
+/** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */
+export interface Adapters extends StoreAdapters {
+  renderer: Renderer;
+  /** One entry per configured provider (none: local sign-in only). */
+  signIn: Partial<Record<OidcProvider, OidcSignIn>>;
+}
