@@ -72,4 +72,4 @@ lastUsedLogContract('redis', () => {
   const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
   closers.push(...logs.map((log) => () => log.close()));
   return logs;
-});
+}, { sharedAcrossProcesses: true });

@@ -25,4 +25,4 @@ keyStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.
-lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()]);
+lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()], { sharedAcrossProcesses: false });
