@@ -4,6 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { renderImage } from '../../src/render/render-image.js';
 
 const run = promisify(execFile);
 
@@ -45,4 +46,13 @@ export async function decodeQr(bytes: Uint8Array, format: ImageFormat): Promise<
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Runs of a property test that decodes every case: two decoder processes a run, so far fewer than fast-check's default 100. */
+export const DECODED_RUNS = 25;
+
+/** Renders a payload as the service draws it (PNG, level L so long payloads fit, 1024 px) and reads it back with both decoders. */
+export async function renderAndDecode(payload: string): Promise<Decoded> {
+  const png = renderImage({ payload, format: 'png', size: 1024, margin: 4, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
+  return decodeQr(png, 'png');
 }
