@@ -3,8 +3,6 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
-import { CachingRenderer } from './adapters/render/caching-renderer.js';
-import { TimedRenderer } from './adapters/render/timed-renderer.js';
 import { createApiAdapters, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
@@ -82,14 +80,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
-  await app.register(metrics, { rendererStats: () => adapters.renderer.stats?.(), token: config.metricsToken });
+  await app.register(metrics, { renderStats: () => adapters.renderer.stats(), token: config.metricsToken });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
   await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 
-  const timed = new TimedRenderer(adapters.renderer, (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds));
-  // Repeated codes are answered from memory and never reach the pool (or the render histogram).
-  const renderer =
-    config.imageCacheBytes > 0 ? new CachingRenderer(timed, config.imageCacheBytes, (result) => app.metrics.cacheRequests.inc({ cache: 'image', result })) : timed;
+  const renderer = adapters.renderer;
+  renderer.listen({
+    rendered: (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds),
+    cache: (result) => app.metrics.cacheRequests.inc({ cache: 'image', result }),
+  });
+  app.addHook('onClose', async () => renderer.listen(undefined));
 
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(

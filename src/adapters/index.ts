@@ -8,6 +8,7 @@ import type { OidcProvider, SessionStore } from '../domain/ports/session-store.j
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
+import type { RenderEvents, RenderPipelineStats } from './render/render-pipeline.js';
 
 /** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
 export type Probes = Record<string, () => Promise<void>>;
@@ -54,9 +55,16 @@ export interface StoreAdapters {
 /** A configured sign-in provider: its endpoints and id_token verifier, or `unavailable` when discovery failed at start-up. */
 export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; tokenEndpoint: string; verifier: IdTokenVerifier } | { status: 'unavailable' };
 
+/** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
+export interface ObservableRenderer extends Renderer {
+  stats(): RenderPipelineStats;
+  /** One listener (the app's metrics); the app that set it clears it on close. */
+  listen(events: RenderEvents | undefined): void;
+}
+
 /** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */
 export interface Adapters extends StoreAdapters {
-  renderer: Renderer;
+  renderer: ObservableRenderer;
   /** One entry per configured provider (none: local sign-in only). */
   signIn: Partial<Record<OidcProvider, OidcSignIn>>;
 }

@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import { createStores } from '../../src/composition/stores.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { PlanId } from '../../src/domain/plan-catalogue.js';
-import type { Renderer } from '../../src/domain/ports/renderer.js';
+import type { ApiOverrides } from '../../src/composition/api.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
 
@@ -26,8 +26,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** Environment on top of the tests' defaults (one render thread, portal limits out of the way); the config comes from it as in production. */
   env?: Record<string, string>;
-  /** A render path made by the test (e.g. a pool on a thread that crashes), in place of the configured one. */
-  renderer?: Renderer;
+  /** Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise production's. */
+  renderPool?: ApiOverrides['renderPool'];
   now?: Date;
   /** Production mode: REDIS_URL, with this suite's own key prefix, over the SQLite store. */
   redis?: { url: string; keyPrefix: string };
@@ -61,7 +61,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       done();
     },
   });
-  const overrides = { stores, ...(options.renderer ? { renderer: options.renderer } : {}) };
+  const overrides = { stores, ...(options.renderPool ? { renderPool: options.renderPool } : {}) };
   const app = await buildApp(config, { overrides, clock: () => clock.now, logStream });
   const deps = { ...stores, keyPepper: config.keyPepper, clock: () => clock.now };
   return {

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { QR_TYPES } from '../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
-import type { RendererStats } from '../../domain/ports/renderer.js';
+import type { RenderPipelineStats } from '../../adapters/render/render-pipeline.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -21,7 +21,7 @@ declare module 'fastify' {
 }
 
 export interface MetricsOptions {
-  rendererStats: () => RendererStats | undefined;
+  renderStats: () => RenderPipelineStats;
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
   token: string | undefined;
 }
@@ -72,7 +72,7 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     help: 'Render threads running',
     registers,
     collect() {
-      this.set(options.rendererStats()?.threads ?? 0);
+      this.set(options.renderStats().pool.threads);
     },
   });
   new Gauge({
@@ -80,7 +80,7 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     help: 'Renders waiting for a thread',
     registers,
     collect() {
-      this.set(options.rendererStats()?.queueSize ?? 0);
+      this.set(options.renderStats().pool.queueSize);
     },
   });
   new Gauge({
@@ -88,7 +88,7 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     help: 'Share of render-thread time spent rendering, 0..1',
     registers,
     collect() {
-      this.set(options.rendererStats()?.utilization ?? 0);
+      this.set(options.renderStats().pool.utilization);
     },
   });
 
