@@ -16,6 +16,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: AutocannonRequest[];
     timeout?: number;
+    /** Requests per second across all connections. */
+    overallRate?: number;
   }
   export interface Histogram {
     average: number;
@@ -35,6 +37,7 @@ declare module 'autocannon' {
     non2xx: number;
     '2xx': number;
     duration: number;
+    statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
   export default autocannon;
