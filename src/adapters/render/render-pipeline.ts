@@ -129,9 +129,10 @@ export class RenderPipeline implements Renderer {
 export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderPipelineDeps = {}): RenderPipeline {
   const log = deps.log ?? SILENT_LOG;
   const threads = config.renderThreads ?? Math.max(1, availableParallelism());
-  // Running work: one largest render per thread (or as many smaller ones); waiting work: RENDER_MAX_QUEUE units.
+  // Running work: one largest render per thread (or as many smaller ones). Waiting work: RENDER_MAX_QUEUE units,
+  // by default 1,024 a thread, a few hundred milliseconds of rendering (a unit is 0.1-0.3 ms of a thread).
   const running = threads * LARGEST_COST;
-  const queued = config.renderMaxQueue ?? threads * 64;
+  const queued = config.renderMaxQueue ?? threads * 1024;
   const pool = new RenderPool({
     ...deps.pool,
     threads,
