@@ -248,7 +248,7 @@ async function main(): Promise<void> {
       figures.webpOverPng = measured.webpOverPng;
     }
     if (wanted('flood')) {
-      const flood = await floodScenario({ server: embedded.server, env: embedded.env, bystanderKeys: embedded.keys.slice(0, KEYS_PER_ACCOUNT) }, DURATION);
+      const flood = await floodScenario({ server: embedded.server, env: embedded.env, bystanderKeys: embedded.keys.slice(0, KEYS_PER_ACCOUNT) }, DURATION, WARMUP);
       rows.push(...flood.rows);
       figures.floodP99Ratio = flood.p99Ratio;
       floodReport = flood.summary;
