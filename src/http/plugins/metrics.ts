@@ -92,6 +92,18 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     },
   });
 
+  new Gauge({
+    name: 'qrm_render_admission_units',
+    help: 'Render work admitted, in units of one 512 px image (2048 px: 16), by state (running or queued)',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const { running, queued } = options.renderStats().admission;
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'queued' }, queued);
+    },
+  });
+
   app.decorate('metrics', { registry, renderDuration, quotaRejections, cacheRequests });
 
   app.addHook('onResponse', async (request, reply) => {
