@@ -3,7 +3,7 @@ import type { AccountStore } from '../domain/ports/account-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
-import type { Renderer } from '../domain/ports/renderer.js';
+import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
 import type { OidcProvider, SessionStore } from '../domain/ports/session-store.js';
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
@@ -60,6 +60,8 @@ export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
+  /** Runs another kind of render task (branded images) through the same admission gate and fair share. */
+  admit<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>): Promise<T>;
 }
 
 /** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */

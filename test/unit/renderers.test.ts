@@ -59,6 +59,22 @@ describe('routing', () => {
   });
 });
 
+describe('admission for other render tasks', () => {
+  it('runs a task of another kind through the same gate, which refuses it when the instance has no room', async () => {
+    const small = createRenderPipeline({ ...CONFIG, renderMaxQueue: 0 });
+    try {
+      expect(await small.admit(CALLER, 4, () => 'branded')).toBe('branded');
+      let finish!: () => void;
+      const held = small.admit(CALLER, 16, () => new Promise<void>((resolve) => (finish = resolve)));
+      await expect(small.admit({ accountId: 'other', plan: 'free' }, 16, () => 'late')).rejects.toMatchObject({ code: 'overloaded' });
+      finish();
+      await held;
+    } finally {
+      await small.close();
+    }
+  });
+});
+
 describe('image cache', () => {
   it('renders a repeated spec once, and never holds more bytes than its bound', async () => {
     const cached = createRenderPipeline({ ...CONFIG, imageCacheBytes: 4_000 });

@@ -85,6 +85,14 @@ export class RenderPipeline implements Renderer {
     return bytes;
   }
 
+  /**
+   * Admission for a render task of another kind (the branded renderer's RGBA path): the same gate, the
+   * same fair share. `cost` in units of one 512 px image; renderCost(spec) gives it for a spec.
+   */
+  admit<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>): Promise<T> {
+    return this.gate.run(caller, cost, task);
+  }
+
   rendersInline(spec: RenderSpec): boolean {
     return spec.size * spec.size <= this.#inlineMaxPixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
   }
