@@ -5,6 +5,7 @@ import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { summariseProfile } from './profile.js';
+import { batchScenarios, batchTargets } from './batches.js';
 import { floodScenario } from './flood.js';
 import { renderPathBench, renderPathTable } from './render-path.js';
 import { drive, rotatingKey, rowOf, type Row } from './load.js';
@@ -14,7 +15,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const CONNECTIONS = 50;
-/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood) and writes no report. */
+/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood; h-batch, h-idle, h-during run together) and writes no report. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
 const wanted = (...ids: string[]) => !ONLY || ids.some((id) => ONLY.has(id));
 const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays inside each account's QR quota
@@ -45,7 +46,7 @@ async function baseline(script: string): Promise<Started> {
   return startProcess(NODE, [join(import.meta.dirname, 'servers', script)], { PORT: String(port) }, port);
 }
 
-interface Service {
+export interface Service {
   server: Started;
   keys: string[];
   dataDir: string;
@@ -179,6 +180,7 @@ function ratios(rows: Row[], figures: Figures): string {
     atMost('bystander p99 beside the flood / alone', figures.floodP99Ratio, 2, '≤ 2: one account cannot take the instance'),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('c', 'a', 20, '≥ 20: twenty times what a user would write instead'),
+    ...batchTargets(get),
     c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
     c && cPool ? `| c/c-pool | ${(c.rps / cPool.rps).toFixed(2)} | > 1 keeps inline routing (small renders on the event loop) | ${c.rps > cPool.rps ? 'inline pays' : 'inline does NOT pay'} |` : '',
   ].join('\n');
@@ -258,6 +260,8 @@ async function main(): Promise<void> {
     await embedded.server.stop();
     rmSync(embedded.dataDir, { recursive: true, force: true });
   }
+
+  if (wanted('h-batch', 'h-idle', 'h-during')) rows.push(...(await batchScenarios({ ourService, scenario, rotatingKey, body, rssMiB, cleanup: (dir) => rmSync(dir, { recursive: true, force: true }) })));
 
   // The same scenario c with every render sent to the Piscina pool: the inline-vs-pool decision, measured in this run.
   const pooled = wanted('c-pool') ? await ourService({ RENDER_INLINE_MAX_PIXELS: '0' }) : undefined;

@@ -6,7 +6,9 @@ import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
 import { createApiAdapters, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
+import { batchesRoute } from './http/api/v1/batches.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
+import { createBatchQueue } from './adapters/queue/batch-queue.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
@@ -64,13 +66,20 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const jobs =
     adapters.jobs === 'worker'
       ? undefined
-      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock }), {
+      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock, batchRetentionMs: config.batchRetentionMs }), {
           log: app.log,
           everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000 },
           runOnStop: ['last-used-flush'],
         });
   jobs?.start();
+  // Synchronous API requests in flight: while there are any, in-process batch rendering steps back to one lane.
+  const syncLoad = { inFlight: 0 };
+  const batchQueue = await createBatchQueue(config, adapters, { clock, log: app.log, syncBusy: () => syncLoad.inFlight > 0 });
+  app.addHook('onReady', async () => {
+    await batchQueue?.start();
+  });
   app.addHook('onClose', async () => {
+    await batchQueue?.stop(); // the chunk being rendered finishes; what is left stays pending for the next start
     await jobs?.stop(); // ends with a last flush of the last-used times
     await adapters.close();
   });
@@ -95,14 +104,31 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
+      api.addHook('onRequest', async () => {
+        syncLoad.inFlight++;
+      });
+      api.addHook('onResponse', async () => {
+        syncLoad.inFlight = Math.max(0, syncLoad.inFlight - 1);
+      });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
       await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
+      if (adapters.batches && adapters.batchResults && batchQueue) {
+        await api.register(batchesRoute, {
+          batches: adapters.batches,
+          results: adapters.batchResults,
+          meter: adapters.meter,
+          queue: batchQueue.queue,
+          clock,
+          lastUsed,
+          bodyLimit: config.batchBodyLimitBytes,
+        });
+      }
     },
     { prefix: '/api/v1' },
   );
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock });
+  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, batchQueue: batchQueue?.queue });
 
   return app;
 }

@@ -1,5 +1,7 @@
 // The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
 import type { AccountStore } from '../domain/ports/account-store.js';
+import type { BatchResults } from '../domain/ports/batch-results.js';
+import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
@@ -18,6 +20,9 @@ export interface RecordStores {
   accounts: AccountStore;
   keys: KeyStore;
   usageLedger: UsageLedger;
+  /** Batches and their rendered files (MongoDB mode keeps them in QR_DATA_DIR beside it). */
+  batches?: BatchStore;
+  batchResults?: BatchResults;
   probes: Probes;
   close(): Promise<void>;
 }
@@ -46,6 +51,9 @@ export interface StoreAdapters {
   usageLedger?: UsageLedger;
   /** Production mode: the portal's rate limits count here, shared by every instance. */
   rateLimitStore?: SharedRateLimitStore;
+  /** Batches and their rendered files, shared by every API instance and render process. */
+  batches?: BatchStore;
+  batchResults?: BatchResults;
   /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate worker process (BullMQ). */
   jobs?: 'in-process' | 'worker';
   probes: Probes;
@@ -58,6 +66,8 @@ export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; token
 /** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
 export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
+  /** The same admission, always on the pool and never cached: how batch items render. */
+  renderOnPool: Renderer['render'];
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
   /** Runs another kind of render task (branded images) through the same admission gate and fair share. */

@@ -18,6 +18,10 @@ export interface Plan {
   /** Short-term ceiling per API key, requests per second. */
   burstPerSecond: number;
   formats: readonly OutputFormat[];
+  /** Items one batch may hold (POST …/batches). */
+  maxBatchItems: number;
+  /** Batches queued or running at once per account. */
+  batchesInFlight: number;
 }
 
 const PLANS: Record<PlanId, Plan> = {
@@ -29,6 +33,8 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 5,
     burstPerSecond: 10,
     formats: ['png', 'webp'],
+    maxBatchItems: 100,
+    batchesInFlight: 1,
   },
   pro: {
     id: 'pro',
@@ -38,6 +44,8 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 10_000,
     burstPerSecond: 100,
     formats: ['png', 'webp', 'svg'],
+    maxBatchItems: 10_000,
+    batchesInFlight: 3,
   },
   business: {
     id: 'business',
@@ -47,6 +55,8 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 200_000,
     burstPerSecond: 1_000,
     formats: ['png', 'webp', 'svg'],
+    maxBatchItems: 50_000,
+    batchesInFlight: 10,
   },
 };
 

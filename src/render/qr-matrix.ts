@@ -1,5 +1,6 @@
 // The QR module matrix for a payload, from the `qr` encoder (chosen over `qrcode` by bench/render-path.ts: ~10x faster).
 import encodeQR from 'qr';
+import { BYTE_CAPACITY } from '../domain/qr-capacity.js';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
 
 export interface QrMatrix {
@@ -9,8 +10,7 @@ export interface QrMatrix {
   modules: Uint8Array;
 }
 
-/** Byte-mode capacity of a version 40 code: the longest UTF-8 payload that always fits. */
-export const BYTE_CAPACITY: Record<ErrorCorrectionLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+export { BYTE_CAPACITY };
 
 const ECC_NAMES = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' } as const;
 

@@ -39,6 +39,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,
+    ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
     rateLimitStore: { redis, nameSpace: `${keyPrefix}ratelimit:` },

@@ -93,6 +93,14 @@ export class RenderPipeline implements Renderer {
     return this.gate.run(caller, cost, task);
   }
 
+  /**
+   * Batch items: admitted under the account's share like any render, but always on the pool (never inline on
+   * the event loop synchronous requests need) and never cached (they are unique, and would push hot codes out).
+   */
+  async renderOnPool(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {
+    return this.gate.run(caller, renderCost(spec), () => this.#timed(spec, true));
+  }
+
   rendersInline(spec: RenderSpec): boolean {
     return spec.size * spec.size <= this.#inlineMaxPixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
   }
@@ -110,11 +118,11 @@ export class RenderPipeline implements Renderer {
     await this.#pool.close();
   }
 
-  async #timed(spec: RenderSpec): Promise<Uint8Array> {
+  async #timed(spec: RenderSpec, poolOnly = false): Promise<Uint8Array> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      const bytes = this.rendersInline(spec) ? this.#inline(spec) : await this.#pool.render(spec);
+      const bytes = !poolOnly && this.rendersInline(spec) ? this.#inline(spec) : await this.#pool.render(spec);
       this.#events.rendered(spec.format, seconds(), 'ok');
       return bytes;
     } catch (error) {
