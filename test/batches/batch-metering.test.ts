@@ -1,6 +1,6 @@
 // Batch metering on both meters (SQLite, Redis): all or nothing at acceptance, each item refunded at most once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
 import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
 import type { UsageMeter } from '../../src/domain/ports/usage-meter.js';
