@@ -1,5 +1,6 @@
 // The render process (`npm run render`): takes batch chunks from the BullMQ render queue and renders them on its own pool; scaled apart from the API and the worker.
 import pino from 'pino';
+import { exitGracefullyOnSignals } from './graceful-exit.js';
 import { createRenderProcess } from '../src/composition/render.js';
 import { ConfigError, loadConfig, type Config } from '../src/config.js';
 
@@ -19,29 +20,7 @@ async function main(): Promise<void> {
   const render = await createRenderProcess({ ...config, redisUrl: config.redisUrl }, log);
   log.info({ threads: render.threads }, 'render worker started');
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info({ signal }, 'render worker shutting down: finishing the running chunk');
-    const deadline = setTimeout(() => {
-      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    deadline.unref();
-    render.close().then(
-      () => {
-        log.info('render worker shutdown complete');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        log.error({ err }, 'render worker shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitGracefullyOnSignals({ log, name: 'render worker', finishing: 'the running chunk', timeoutMs: config.shutdownTimeoutMs, close: () => render.close() });
 }
 
 main().catch((error: unknown) => {
