@@ -56,9 +56,14 @@ export async function createBatchQueue(
   );
   return {
     queue: runner,
+    // Resuming never stops the service from starting: a store that is down now leaves the batches pending for the next start.
     start: async () => {
-      const resumed = await runner.resume();
-      if (resumed > 0) options.log.info({ batches: resumed }, 'resuming unfinished batches');
+      try {
+        const resumed = await runner.resume();
+        if (resumed > 0) options.log.info({ batches: resumed }, 'resuming unfinished batches');
+      } catch (err) {
+        options.log.warn({ err }, 'could not resume unfinished batches');
+      }
     },
     stop: () => runner.stop(),
   };
