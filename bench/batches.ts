@@ -1,21 +1,7 @@
 // Batch benchmark rows: items/s of one large batch (no HTTP per item), and synchronous PNG p99 idle against during a running batch.
 
-interface Row {
-  id: string;
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  rssMiB: number;
-  non2xx: number;
-  errors: number;
-}
-
-interface Service {
-  server: { port: number; child: { pid?: number | undefined }; stop(): Promise<void> };
-  keys: string[];
-  dataDir: string;
-}
+import type { Row } from './load.js';
+import type { Service } from './run.js';
 
 export interface BatchBenchHelpers {
   ourService(env: Record<string, string>): Promise<Service>;
