@@ -121,7 +121,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     batchBodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES,
     /** How long a finished batch's files and record are kept before the expiry job removes them. */
     batchRetentionMs: e.BATCH_RETENTION_HOURS * 60 * 60 * 1000,
-    /** Batch items rendered at once per process; undefined: the render threads (in the API, one while synchronous requests are in flight). */
+    /** Batch items in flight per process; undefined: 4 a render thread (in the API, one while synchronous requests are in flight). */
     batchConcurrency: e.BATCH_CONCURRENCY,
     /** Webhooks may target loopback and private addresses (tests, private networks); off by default. */
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',

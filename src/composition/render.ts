@@ -4,6 +4,7 @@ import { batchFinishHook, bullPrefix } from '../adapters/queue/batch-queue.js';
 import { startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
 import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
 import { ConfigError, type Config } from '../config.js';
+import { BATCH_ITEMS_PER_THREAD } from '../domain/batches/batch.js';
 import { renderChunk } from '../services/batches/render-chunk.js';
 import { createStores } from './stores.js';
 
@@ -30,7 +31,7 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
     meter: stores.meter,
     renderer: { render: pipeline.renderOnPool.bind(pipeline) },
     clock,
-    concurrency: config.batchConcurrency ?? threads,
+    concurrency: config.batchConcurrency ?? threads * BATCH_ITEMS_PER_THREAD,
     onFinished: batchFinishHook(config, batches, clock, log),
   };
   const worker = await startRenderWorker({ url: config.redisUrl, prefix: bullPrefix(), lockMs: config.jobLockMs, log, render: (chunk) => renderChunk(deps, chunk) });

@@ -5,6 +5,7 @@ import type { Adapters } from '../index.js';
 import type { AdapterLog } from '../adapter-log.js';
 import { InProcessBatchRunner, yieldingTo } from './in-process-batch-runner.js';
 import { BullRenderQueue } from './render-queue.bullmq.js';
+import { BATCH_ITEMS_PER_THREAD } from '../../domain/batches/batch.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
 import { unrefSleep, webhookOnFinish } from '../../services/batches/batch-webhook.js';
 import type { RenderChunkDeps } from '../../services/batches/render-chunk.js';
@@ -49,7 +50,7 @@ export async function createBatchQueue(
       clock: options.clock,
       // Every thread while the API is quiet; one lane only while synchronous requests are in flight.
       turn: yieldingTo(() => pipeline.stats().pool.queueSize, options.syncBusy),
-      concurrency: config.batchConcurrency ?? threads,
+      concurrency: config.batchConcurrency ?? threads * BATCH_ITEMS_PER_THREAD,
       onFinished: batchFinishHook(config, batches, options.clock, options.log),
     },
     { log: options.log },

@@ -13,6 +13,12 @@ export type ItemState = (typeof ITEM_STATES)[number];
 /** Items per render job: small enough that a crash redoes little and synchronous requests wait behind little. */
 export const BATCH_CHUNK_SIZE = 100;
 
+/**
+ * Items in flight per render thread. An item is a render, then a file write and a store update, so one
+ * item per thread leaves the thread idle during the I/O; a few per thread keep it busy.
+ */
+export const BATCH_ITEMS_PER_THREAD = 4;
+
 export interface Batch {
   id: string;
   accountId: string;
