@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { QR_TYPES } from '../../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
-import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
+import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, MIN_MODULE_PIXELS, SIZE_LIMITS } from '../../../domain/render-options.js';
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 
@@ -12,7 +12,9 @@ export const GenerateBody = z.strictObject({
     .describe('What to encode: a string for every type, or for wifi, vcard, pix, whatsapp, email and sms an object of named fields.'),
   type: z.enum(QR_TYPES).describe('The kind of content.'),
   outputFormat: z.enum(OUTPUT_FORMATS).describe('Image format of the response; svg needs a paid plan.'),
-  size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
+  size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(
+    `Image side in pixels (default ${SIZE_LIMITS.default}). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a size too small for that is a 400 whose minimumSize says the smallest that fits.`,
+  ),
   margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
