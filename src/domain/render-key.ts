@@ -2,11 +2,11 @@
 import type { RenderSpec } from './render-options.js';
 
 /** Bumped whenever output bytes change for the same spec (encoder, writer settings). */
-export const RENDER_VERSION = 3;
+export const RENDER_VERSION = 4;
 
 /** Rendering is deterministic for a given RENDER_VERSION: equal identities mean byte-identical images. Kept in memory only, so not hashed. */
 export function renderIdentity(spec: RenderSpec): string {
-  return `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.payload}`;
+  return `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}`;
 }
 
 /**
@@ -14,7 +14,7 @@ export function renderIdentity(spec: RenderSpec): string {
  * request hashes once) and the render options spelled out.
  */
 export function renderTag(fingerprint: string, spec: RenderSpec): string {
-  return `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}-v${RENDER_VERSION}"`;
+  return `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}${spec.eci === true ? '-eci' : ''}-v${RENDER_VERSION}"`;
 }
 
 /** RFC 9110 If-None-Match with weak comparison: true when the client already holds `etag`. */

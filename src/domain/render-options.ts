@@ -23,6 +23,8 @@ export interface RenderSpec {
   errorCorrection: ErrorCorrectionLevel;
   darkColor: string;
   lightColor: string;
+  /** Name UTF-8 with the ECI designator (26) when the payload is not plain ASCII. */
+  eci?: boolean | undefined;
 }
 
 export interface Rgba {

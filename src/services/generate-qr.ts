@@ -36,6 +36,7 @@ export interface GenerateQrInput {
   errorCorrection?: ErrorCorrectionLevel | undefined;
   darkColor?: string | undefined;
   lightColor?: string | undefined;
+  eci?: boolean | undefined;
 }
 
 /** The caller's If-None-Match matched: it already holds this exact image. Not metered (as GitHub does for 304s). */
@@ -71,6 +72,7 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
     errorCorrection: input.errorCorrection ?? 'M',
     darkColor,
     lightColor,
+    ...(input.eci ? { eci: true } : {}),
   };
 }
 

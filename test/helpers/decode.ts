@@ -102,3 +102,56 @@ export async function decodePngFiles(paths: readonly string[]): Promise<Decoded[
   }
   return decoded;
 }
+
+export interface BatchDecoded {
+  zbar: string | undefined;
+  zxing: string | undefined;
+}
+
+/** ZXingReader -1 prints `file QRCode "text"`, with non-ASCII and control characters as <U+XXXX>. */
+function unescapeZxing(text: string): string {
+  return text.replace(/<U\+([0-9A-F]{1,6})>/g, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)));
+}
+
+async function zxingBatch(paths: string[]): Promise<Map<string, string>> {
+  const { stdout } = await run('ZXingReader', ['-1', '-format', 'QRCode', ...paths], { maxBuffer: 64 * 1024 * 1024 }).catch((error) => ({ stdout: String(error.stdout ?? '') }));
+  const read = new Map<string, string>();
+  for (const line of stdout.split('\n')) {
+    const match = /^(\S+) QRCode "(.*)"$/.exec(line);
+    if (match) read.set(match[1]!, unescapeZxing(match[2]!));
+  }
+  return read;
+}
+
+/**
+ * In text mode zbarimg prints one line per code in file order, so one run reads them all (a count that does not
+ * match falls back to one file per run); in binary mode it adds no separator, so each file gets its own run.
+ */
+async function zbarBatch(paths: string[], mode: 'text' | 'binary'): Promise<Array<string | undefined>> {
+  // QR only: zbar also finds 1-D barcodes in dense module patterns, which would add lines.
+  const args = ['-q', '--nodbus', '--raw', '-Sdisable', '-Sqrcode.enable', ...(mode === 'binary' ? ['-Sbinary'] : [])];
+  const once = async (files: string[]) => {
+    const { stdout } = await run('zbarimg', [...args, ...files], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }).catch((error) => ({ stdout: (error.stdout as Buffer) ?? Buffer.alloc(0) }));
+    return stdout.toString('utf8');
+  };
+  if (mode === 'text') {
+    const lines = (await once(paths)).split('\n').slice(0, -1);
+    if (lines.length === paths.length) return lines;
+  }
+  const each: Array<string | undefined> = [];
+  for (const path of paths) {
+    const out = await once([path]);
+    each.push(mode === 'text' ? out.replace(/\n$/, '') : out || undefined);
+  }
+  return each;
+}
+
+/**
+ * Decodes many PNG files (each holding one code, no line breaks in its text) with one run of each decoder.
+ * `zbarMode` binary gives zbar's exact bytes, read as UTF-8: zbar guesses a charset for byte mode without
+ * an ECI and tries Shift-JIS and Big5 before UTF-8, so for UTF-8 text without ECI its text mode is no test.
+ */
+export async function decodePngFilesAsText(paths: string[], zbarMode: 'text' | 'binary'): Promise<BatchDecoded[]> {
+  const [zbarRead, zxingRead] = await Promise.all([zbarBatch(paths, zbarMode), zxingBatch(paths)]);
+  return paths.map((path, i) => ({ zbar: zbarRead[i], zxing: zxingRead.get(path) }));
+}

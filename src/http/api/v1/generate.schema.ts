@@ -19,6 +19,12 @@ export const GenerateBody = z.strictObject({
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
   lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+  eci: z
+    .boolean()
+    .optional()
+    .describe(
+      'Name the charset: open the code with the UTF-8 ECI designator (26) when the content is not plain ASCII, and put all text in UTF-8 byte mode. Off by default: the encoder then picks the smallest code, with Kanji mode for Japanese and ISO-8859-1 where readers guess it right; a few readers (zbar) misread UTF-8 without ECI.',
+    ),
 });
 
 export type GenerateBody = z.infer<typeof GenerateBody>;
