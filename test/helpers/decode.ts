@@ -26,15 +26,29 @@ async function toPng(dir: string, bytes: Uint8Array, format: ImageFormat): Promi
   return png;
 }
 
-// zbar's text mode guesses a charset for non-ASCII bytes (QR has no default UTF-8); binary mode gives the exact bytes.
+/**
+ * zbar's text mode guesses a charset for non-ASCII bytes and tries Shift-JIS and Big5 before UTF-8, so UTF-8
+ * without an ECI is read from binary mode (the exact bytes). Bytes that are not UTF-8 (ISO-8859-1, Kanji
+ * mode) are read in text mode, where zbar converts them itself.
+ */
 async function zbar(png: string): Promise<string> {
-  const { stdout } = await run('zbarimg', ['-q', '--nodbus', '--raw', '-Sbinary', png], { encoding: 'buffer' });
-  return stdout.toString('utf8');
+  const read = (mode: string[]) => run('zbarimg', ['-q', '--nodbus', '--raw', '-Sdisable', '-Sqrcode.enable', ...mode, png], { encoding: 'buffer' });
+  const { stdout } = await read(['-Sbinary']);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(stdout);
+  } catch {
+    return (await read([])).stdout.toString('utf8').replace(/\n$/, '');
+  }
 }
 
+/** ZXing's text (its own charset handling: ECI, Kanji mode, its guess for byte mode), from `Text: "…"` up to the `Bytes:` line. */
 async function zxing(png: string): Promise<string> {
-  const { stdout } = await run('ZXingReader', ['-format', 'QRCode', '-bytes', png], { encoding: 'buffer' });
-  return stdout.toString('utf8');
+  const { stdout } = await run('ZXingReader', ['-format', 'QRCode', png], { encoding: 'buffer' });
+  const out = stdout.toString('utf8');
+  const start = out.indexOf('Text:       "');
+  const end = out.lastIndexOf('"\nBytes:');
+  if (start === -1 || end < start) throw new Error('no code');
+  return out.slice(start + 'Text:       "'.length, end);
 }
 
 export async function decodeQr(bytes: Uint8Array, format: ImageFormat): Promise<Decoded> {
