@@ -21,7 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
+const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 128 });
 
 describe.each([
   ['exits mid-render', EXIT_PAYLOAD],
