@@ -1,16 +1,15 @@
-// buildApp: the whole HTTP service as a Fastify instance that is not listening (server.ts listens).
+// buildApp: the whole HTTP service, on the adapters its composition root builds from config, as a Fastify instance that is not listening.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Adapters } from './adapters/embedded.js';
 import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
-import { CachingRenderer } from './adapters/render/caching-renderer.js';
-import { createAdapters } from './adapters/select.js';
-import { TimedRenderer } from './adapters/render/timed-renderer.js';
+import { createApiAdapters, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { codesRoute } from './http/api/v1/codes.route.js';
+import { batchesRoute } from './http/api/v1/batches.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
+import { createBatchQueue } from './adapters/queue/batch-queue.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
@@ -25,8 +24,8 @@ import type { UniqueCounting } from './services/scan-stats.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
-  /** Adapters made by the caller stay the caller's to close; otherwise the app makes and closes its own. */
-  adapters?: Adapters;
+  /** Adapters a test puts in place of what config would build (the app closes them with its own). */
+  overrides?: ApiOverrides;
   clock?: () => Date;
   /** Where log lines go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
@@ -69,21 +68,28 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   const clock = options.clock ?? (() => new Date());
-  const adapters = options.adapters ?? (await createAdapters(config, { log: app.log }));
+  const adapters = await createApiAdapters(config, app.log, options.overrides);
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
     adapters.jobs === 'worker'
       ? undefined
-      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock }), {
+      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock, batchRetentionMs: config.batchRetentionMs }), {
           log: app.log,
           everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000 },
           runOnStop: ['last-used-flush'],
         });
   jobs?.start();
+  // Synchronous API requests in flight: while there are any, in-process batch rendering steps back to one lane.
+  const syncLoad = { inFlight: 0 };
+  const batchQueue = await createBatchQueue(config, adapters, { clock, log: app.log, syncBusy: () => syncLoad.inFlight > 0 });
+  app.addHook('onReady', async () => {
+    await batchQueue?.start();
+  });
   app.addHook('onClose', async () => {
+    await batchQueue?.stop(); // the chunk being rendered finishes; what is left stays pending for the next start
     await jobs?.stop(); // ends with a last flush of the last-used times
-    if (!options.adapters) await adapters.close();
+    await adapters.close();
   });
 
   await app.register(problemDetails);
@@ -91,22 +97,41 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
-  await app.register(metrics, { rendererStats: () => adapters.renderer.stats?.(), unrecordedScans: () => adapters.scans.unrecorded(), token: config.metricsToken });
+  await app.register(metrics, { renderStats: () => adapters.renderer.stats(), unrecordedScans: () => adapters.scans.unrecorded(), token: config.metricsToken });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
   await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 
-  const timed = new TimedRenderer(adapters.renderer, (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds));
-  // Repeated codes are answered from memory and never reach the pool (or the render histogram).
-  const renderer =
-    config.imageCacheBytes > 0 ? new CachingRenderer(timed, config.imageCacheBytes, (result) => app.metrics.cacheRequests.inc({ cache: 'image', result })) : timed;
+  const renderer = adapters.renderer;
+  renderer.listen({
+    rendered: (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds),
+    cache: (result) => app.metrics.cacheRequests.inc({ cache: 'image', result }),
+  });
+  app.addHook('onClose', async () => renderer.listen(undefined));
 
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
+      api.addHook('onRequest', async () => {
+        syncLoad.inFlight++;
+      });
+      api.addHook('onResponse', async () => {
+        syncLoad.inFlight = Math.max(0, syncLoad.inFlight - 1);
+      });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
       await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
       await api.register(codesRoute, { ...adapters, renderer, clock, lastUsed, publicUrl: config.publicUrl, uniqueCounting: uniqueCountingOf(adapters) });
+      if (adapters.batches && adapters.batchResults && batchQueue) {
+        await api.register(batchesRoute, {
+          batches: adapters.batches,
+          results: adapters.batchResults,
+          meter: adapters.meter,
+          queue: batchQueue.queue,
+          clock,
+          lastUsed,
+          bodyLimit: config.batchBodyLimitBytes,
+        });
+      }
     },
     { prefix: '/api/v1' },
   );
@@ -115,7 +140,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, uniqueCounting: uniqueCountingOf(adapters) });
+  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, batchQueue: batchQueue?.queue, uniqueCounting: uniqueCountingOf(adapters) });
 
   return app;
 }

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // qrm: the operator's admin command — accounts, plans, keys and usage, on the same configuration as the server.
 import { parseArgs } from 'node:util';
-import type { StoreAdapters } from './adapters/embedded.js';
-import { createStores } from './adapters/select.js';
+import { createCliAdapters } from './composition/cli.js';
 import { ConfigError, loadConfig } from './config.js';
 import { ApiError } from './domain/errors.js';
 import { isPlanId, PLAN_IDS, type PlanId } from './domain/plan-catalogue.js';
@@ -60,10 +59,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
     return;
   }
   const config = loadConfig(process.env);
-  // The same stores as the server: in production a revocation here is pushed to every API instance.
-  const stores: StoreAdapters = await createStores(config);
-  const clock = () => new Date();
-  const deps = { ...stores, keyPepper: config.keyPepper, clock };
+  const adapters = await createCliAdapters(config);
+  const { stores, deps } = adapters;
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
 
   const target = async (): Promise<Account> => {
@@ -110,7 +107,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       }
       case 'usage': {
         const account = await target();
-        const report = await usageReport({ meter: stores.meter, clock }, account);
+        const report = await usageReport(deps, account);
         const q = report.quota;
         print(
           `${account.email} plan=${account.plan} period=${report.period}\n` +
@@ -137,7 +134,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         throw new UsageError(`unknown command '${command}'`);
     }
   } finally {
-    await stores.close();
+    await adapters.close();
   }
 }
 

@@ -20,6 +20,10 @@ export interface Plan {
   formats: readonly OutputFormat[];
   /** Dynamic codes an account may hold at once (active or paused; deleted ones free their place). */
   activeDynamicCodes: number;
+  /** Items one batch may hold (POST …/batches). */
+  maxBatchItems: number;
+  /** Batches queued or running at once per account. */
+  batchesInFlight: number;
 }
 
 const PLANS: Record<PlanId, Plan> = {
@@ -32,6 +36,8 @@ const PLANS: Record<PlanId, Plan> = {
     burstPerSecond: 10,
     formats: ['png', 'webp'],
     activeDynamicCodes: 5,
+    maxBatchItems: 100,
+    batchesInFlight: 1,
   },
   pro: {
     id: 'pro',
@@ -42,6 +48,8 @@ const PLANS: Record<PlanId, Plan> = {
     burstPerSecond: 100,
     formats: ['png', 'webp', 'svg'],
     activeDynamicCodes: 1_000,
+    maxBatchItems: 10_000,
+    batchesInFlight: 3,
   },
   business: {
     id: 'business',
@@ -52,6 +60,8 @@ const PLANS: Record<PlanId, Plan> = {
     burstPerSecond: 1_000,
     formats: ['png', 'webp', 'svg'],
     activeDynamicCodes: 50_000,
+    maxBatchItems: 50_000,
+    batchesInFlight: 10,
   },
 };
 

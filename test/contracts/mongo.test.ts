@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { createMongoStores } from '../../src/adapters/mongo/mongo-stores.js';
-import type { RecordStores } from '../../src/adapters/record-stores.js';
+import type { RecordStores } from '../../src/adapters/index.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
@@ -12,7 +12,7 @@ import { usageLedgerContract } from './usage-ledger.contract.js';
 const url = process.env.MONGODB_URL;
 const SKIPPED = 'SKIPPED: MongoDB contract suite — set MONGODB_URL to run it';
 
-// Skipped when MONGODB_URL is unset: no MongoDB server can be installed on the build machines (DESIGN.md §7),
+// Skipped when MONGODB_URL is unset: the machines this project is built and tested on cannot install a MongoDB server,
 // so this suite runs only where one is provided, and the warning below makes the skip visible in the output.
 if (!url) console.warn(`\n  ⚠ ${SKIPPED}\n`);
 

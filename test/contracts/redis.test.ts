@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { createSqliteStores, type StoreAdapters } from '../../src/adapters/embedded.js';
+import type { StoreAdapters } from '../../src/adapters/index.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { PlanChangePublishingAccountStore } from '../../src/adapters/redis/account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
 import { RedisInvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';
@@ -76,7 +77,7 @@ lastUsedLogContract('redis', () => {
   const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
   closers.push(...logs.map((log) => () => log.close()));
   return logs;
-});
+}, { sharedAcrossProcesses: true });
 
 dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
   const stores = createSqliteStores(':memory:', { cacheSlugs: false });

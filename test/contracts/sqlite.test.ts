@@ -1,6 +1,6 @@
 // Runs every port contract against the SQLite adapters (the embedded default).
 import { afterAll } from 'vitest';
-import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
@@ -27,7 +27,7 @@ keyStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.
-lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()]);
+lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()], { sharedAcrossProcesses: false });
 dynamicCodeStoreContract('sqlite (embedded: with the one-second slug cache)', async () => fresh());
 dynamicCodeStoreContract('sqlite (system of record under Redis mode)', async () => {
   const stores = createSqliteStores(':memory:', { cacheSlugs: false });

@@ -8,19 +8,18 @@ import { hashApiKey, isWellFormedApiKey } from '../../src/domain/api-key.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey, listKeys, revokeKey } from '../../src/services/api-keys.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { createTestApp, generate, useTestApp } from '../helpers/app.js';
 
-let t: TestApp;
 let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'qrm-keys-'));
-  t = await createTestApp({ dataDir: dir });
 });
 afterAll(async () => {
-  await t.close();
   await rm(dir, { recursive: true, force: true });
 });
+// On disk, so the test can read the stored rows; built after the directory exists, closed before it is removed.
+const t = useTestApp(() => ({ dataDir: dir }));
 
 const deps = () => ({ ...t.stores, keyPepper: undefined, clock: () => new Date() });
 
@@ -65,10 +64,11 @@ describe('API keys', () => {
   });
 
   it('records when a key was last used', async () => {
-    const caller = await t.newCaller('free');
-    expect((await generate(t.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
-    await t.close(); // closing the app flushes the buffered last-used times
-    t = await createTestApp({ dataDir: dir });
+    // A second app on the same database file, so that closing it (which flushes the buffered last-used times) leaves t serving.
+    const other = await createTestApp({ dataDir: dir });
+    const caller = await other.newCaller('free');
+    expect((await generate(other.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
+    await other.close();
     const [key] = await listKeys(deps(), caller.accountId);
     expect(key!.lastUsedAt).toBeInstanceOf(Date);
   });

@@ -1,5 +1,5 @@
 // The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes and scan counts on one connection this module opens and closes.
-import type { RecordStores } from '../record-stores.js';
+import type { RecordStores } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { MongoAccountStore } from './account-store.mongo.js';
 import { isMongoOutage, openMongoConnection, type MongoConnectionOptions } from './connection.js';

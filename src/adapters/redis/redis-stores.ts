@@ -1,6 +1,5 @@
 // Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the rollup's counters.
-import type { StoreAdapters } from '../embedded.js';
-import type { RecordStores } from '../record-stores.js';
+import type { RecordStores, StoreAdapters } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from './account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
@@ -48,9 +47,10 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     scanLedger: records.scanLedger,
     scans,
     scanCounters: scans,
+    ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
-    redis: { client: redis, keyPrefix },
+    rateLimitStore: { redis, nameSpace: `${keyPrefix}ratelimit:` },
     jobs: 'worker',
     probes: {
       ...records.probes,

@@ -34,7 +34,7 @@ function fieldPath(instancePath: string): string {
   return instancePath.replace(/^\//, '').replaceAll('/', '.');
 }
 
-/** Maps schema validation failures to the codes of DESIGN.md §5. */
+/** Maps schema validation failures to the 400 codes in the README's error table. */
 function fromValidation(error: FastifyError & { validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }> }, request: FastifyRequest): ApiError {
   const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
   const fields: FieldProblem[] = error.validation.map((issue) => {

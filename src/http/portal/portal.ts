@@ -3,14 +3,16 @@ import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Adapters } from '../../adapters/embedded.js';
+import type { Adapters } from '../../adapters/index.js';
 import type { Config } from '../../config.js';
+import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import type { UniqueCounting } from '../../services/scan-stats.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
 import { codesRoutes } from './routes/codes.routes.js';
+import { batchesRoutes } from './routes/batches.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
@@ -27,13 +29,13 @@ import views from './views.plugin.js';
 export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
-  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis' | 'codes' | 'scanLedger'>;
+  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour' | 'batchBodyLimitBytes'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger'>;
+  /** Where portal uploads go to be rendered; absent: no Batches page. */
+  batchQueue?: BatchQueue | undefined;
   /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
   uniqueCounting: UniqueCounting;
   clock: () => Date;
-  /** Deadline for each provider's OIDC discovery at start-up. */
-  discoveryTimeoutMs?: number;
 }
 
 /** Everything under the prefix: registered inside its own encapsulated context, so nothing here reaches the API. */
@@ -41,7 +43,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const { config, adapters, clock } = options;
   const base = app.prefix;
   const secure = config.publicUrl?.startsWith('https://') ?? false;
-  const configured = (['google', 'microsoft'] as const).filter((provider) => config[provider] !== undefined);
+  const configured = (['google', 'microsoft'] as const).filter((provider) => adapters.signIn[provider] !== undefined);
   const deps = { ...adapters, clock, keyPepper: config.keyPepper };
 
   // The secret signs only @fastify/oauth2's PKCE cookie (SESSION_SECRET is required with a provider);
@@ -59,24 +61,16 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const limits = await portalRateLimits(app, {
     signInPerMinute: config.portalSignInPerMinute,
     keyCreationsPerHour: config.portalKeyCreationsPerHour,
-    redis: adapters.redis,
+    store: adapters.rateLimitStore,
   });
 
   app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
   for (const provider of configured) {
-    await app.register(oidcRoutes, {
-      provider,
-      client: config[provider]!,
-      publicUrl: config.publicUrl!,
-      base,
-      secure,
-      deps,
-      status: providers,
-      discoveryTimeoutMs: options.discoveryTimeoutMs,
-      limits,
-    });
+    const signIn = adapters.signIn[provider]!;
+    providers.set(provider, signIn.status);
+    await app.register(oidcRoutes, { provider, client: config[provider]!, publicUrl: config.publicUrl!, base, secure, deps, signIn, limits });
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
   await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });
@@ -85,6 +79,18 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
+  if (adapters.batches && adapters.batchResults && options.batchQueue) {
+    await app.register(batchesRoutes, {
+      base,
+      accounts: adapters.accounts,
+      batches: adapters.batches,
+      batchResults: adapters.batchResults,
+      meter: adapters.meter,
+      queue: options.batchQueue,
+      clock,
+      bodyLimit: config.batchBodyLimitBytes,
+    });
+  }
   await app.register(playgroundRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps });
 }
