@@ -25,9 +25,6 @@ const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays i
 // 50 keys allow 50,000 requests a second, far past what this machine serves.
 const KEYS_PER_ACCOUNT = 5;
 const NODE = process.execPath;
-/** BENCH_ONLY=b,r,r-redis: only the baselines and redirect rows named, printed, then stop (a quick check of a scenario). */
-const ONLY = new Set((process.env.BENCH_ONLY ?? '').split(',').filter(Boolean));
-const wanted = (id: string) => ONLY.size === 0 || ONLY.has(id);
 
 let sequence = 0;
 const uniqueUrl = () => `https://example.com/item/${++sequence}-${(sequence * 2654435761) % 1e9}`;
@@ -258,11 +255,6 @@ async function main(): Promise<void> {
       await redirectRedis.stop();
     }
   }
-  if (ONLY.size > 0) {
-    console.log(`\n${table(rows)}\n\n${ratios(rows)}`);
-    return;
-  }
-
   const embedded = await ourService({});
   // The flood row (bench/flood.ts) runs on this same service: one free account flooding, a business one timed.
   let sizes = '';

@@ -33,7 +33,7 @@ export interface BuildAppOptions {
 }
 
 /** Redis counts unique scanners with HyperLogLogs; the embedded default counts them exactly. */
-export function uniqueCountingOf(adapters: Pick<Adapters, 'scanCounters'>): UniqueCounting {
+export function uniqueCountingOf(adapters: { scanCounters?: unknown }): UniqueCounting {
   return adapters.scanCounters ? 'hyperloglog' : 'exact';
 }
 
