@@ -27,7 +27,10 @@ describe('qrm codes', () => {
     const deps = { ...t.stores, keyPepper: t.config.keyPepper, clock: () => new Date() };
     const account = await createLocalAccount(deps, 'owner@example.com', 'pro');
     const api = codesApi(t.app, (await issueKey(deps, account.id, 'cli')).secret);
+    // A millisecond apart at least, so "newest first" has one answer.
+    t.clock.now = new Date(Date.now() - 1_000);
     const kept = await api.created('https://example.com/fine', 'Fine');
+    t.clock.now = new Date();
     const abused = await api.created('https://phishing.example/login');
     const env = { QR_DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
     expect((await scan(t.app, abused.slug)).statusCode).toBe(302); // now in the server's slug cache
