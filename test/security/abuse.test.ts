@@ -9,7 +9,6 @@ import { qrFingerprint } from '../../src/services/generate-qr.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { startMockProvider, type MockProvider } from '../helpers/oidc-provider.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
-import type { RedisServer } from '../helpers/redis-server.js';
 import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
 
 const NOW = new Date('2026-11-15T12:00:00.000Z');
@@ -123,15 +122,13 @@ describe('per-key burst on the generation API', () => {
 
 describe('two API instances on one Redis', () => {
   let instances: TwoInstances;
-  let redis: RedisServer;
-  let dataDir: string;
   let a: TestApp;
   let b: TestApp;
 
   beforeAll(async () => {
     // The apps' clocks stop at their start (now, not NOW: Redis expires portal sessions by its own clock).
     instances = await startTwoInstancesOnRedis('abuse', { env: { PORTAL_SIGNIN_PER_MINUTE: '2' } });
-    ({ redis, dataDir, a, b } = instances);
+    ({ a, b } = instances);
   }, 60_000);
   afterAll(async () => instances?.close());
 

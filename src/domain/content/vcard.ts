@@ -21,6 +21,7 @@ const CRLF = '\r\n';
 const MAX_LINE_OCTETS = 75;
 
 // vCard values may not hold control characters other than tab and line breaks (which become \n).
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const NO_CONTROLS = /^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F]*$/;
 // A lone UTF-16 surrogate has no UTF-8 form, so octet counts and folding would be wrong.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -136,6 +136,7 @@ describe('vcard build, render, decode and parse', () => {
   );
   const text = fc
     .string({ unit, minLength: 1, maxLength: 120 })
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     .filter((s) => !/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/.test(s));
   const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(arbitrary, { nil: undefined });
   const fields = fc.record(

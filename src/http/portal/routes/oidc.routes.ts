@@ -8,7 +8,6 @@ import type { OidcProviderConfig } from '../../../config.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { OidcProvider } from '../../../domain/ports/session-store.js';
 import { beginProviderSignIn, claimPendingSignIn, completeProviderSignIn, type SignInDeps } from '../../../services/sign-in.js';
-import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 declare module 'fastify' {
