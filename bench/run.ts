@@ -108,7 +108,8 @@ async function imageSizes(service: Service): Promise<{ report: string; webpOverP
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     sizes[format] = bytes.length;
-    lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
+    const share = `${((bytes.length / naive.length) * 100).toFixed(0)}%`;
+    lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${share} | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
   }
   const webpOverPng = sizes.webp! / sizes.png!;
   lines.push('', `WebP is ${webpOverPng.toFixed(2)}× our PNG's bytes, ${(100 - webpOverPng * 100).toFixed(0)}% smaller (the spec says "up to 30% smaller").`);
@@ -317,7 +318,8 @@ async function main(): Promise<void> {
     }
   }
 
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${platform()} ${release()}, Node ${process.version}`;
+  const hardware = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`;
+  const machine = `${hardware}, ${platform()} ${release()}, Node ${process.version}`;
   const report = `# Benchmarks
 
 Produced by \`npm run bench\` (bench/run.ts) on ${date}, commit ${commit}.

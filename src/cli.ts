@@ -95,7 +95,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const keys = await listKeys(deps, (await target()).id);
         const lines = keys.map(
           (k) =>
-            `${k.id}  ${k.hint}  ${k.revokedAt ? 'revoked' : 'active '}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
+            `${k.id}  ${k.hint}  ${k.revokedAt ? 'revoked' : 'active '}  created ${k.createdAt.toISOString()}  ` +
+            `last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
         );
         print(lines.join('\n') || '(no keys)', keys);
         return;

@@ -128,13 +128,16 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
     if (outcome.reason === 'rate_limited') {
       // The window slides: the oldest request in it leaves within a second.
       const per = caller.keyId === undefined ? 'in the playground' : 'per API key';
-      const detail = `the ${plan.name} plan allows ${plan.burstPerSecond} requests a second ${per}; slow down and retry in a second (nothing was counted against the monthly quota)`;
+      const detail =
+        `the ${plan.name} plan allows ${plan.burstPerSecond} requests a second ${per}; ` +
+        'slow down and retry in a second (nothing was counted against the monthly quota)';
       throw new ApiError('rate_limited', detail, { retryAfterSeconds: 1, quota });
     }
     const detail =
       outcome.reason === 'quota_exceeded'
         ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ${quota.resetAt.toISOString()}`
-        : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`;
+        : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; ` +
+          `codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`;
     throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota });
   }
 

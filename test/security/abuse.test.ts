@@ -1,4 +1,4 @@
-// Abuse limits: the per-key burst decided in the meter's own step (429 rate_limited, Retry-After: 1, burst headers, nothing counted), and per-address limits on portal sign-in and key creation.
+// Abuse limits: the per-key burst decided in the meter's step (429 rate_limited, Retry-After: 1, nothing counted); per-address portal sign-in and key-creation limits.
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('per-key burst on the generation API', () => {
   let instant = 0;
   const freshSecond = () => (t.clock.now = new Date(NOW.getTime() + ++instant * 60_000));
 
-  it('admits exactly a free key’s 10 of many concurrent requests and answers the rest 429 rate_limited with Retry-After: 1, counting none of them', async () => {
+  it('admits exactly a free key’s 10 of many concurrent requests, the rest 429 rate_limited with Retry-After: 1, counting none of them', async () => {
     const at = freshSecond();
     const caller = await t.newCaller('free');
     const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => generate(t.app, caller.key, png(`burst ${i % 2}`))));
@@ -229,7 +229,7 @@ describe('portal key creation, per client address', () => {
   });
   afterAll(async () => t?.close());
 
-  it('shares one hourly budget between the form and the JSON API: past it, problem+json for the API and a page for the form; another address still creates', async () => {
+  it('shares one hourly budget between the form and the JSON API: past it, problem+json for the API, a page for the form; another address still creates', async () => {
     const here = new PortalClient(t.app);
     await here.signInLocally(email('keys'));
     const csrf = ((await here.json('GET', '/portal/api/session')).json() as { csrfToken: string }).csrfToken;

@@ -60,7 +60,11 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   const signIn = options.signIn;
   if (signIn.status === 'unavailable') {
     app.get(start, { schema: { hide: true }, onRequest: options.limits.signInStart }, async () => {
-      throw new ApiError('unavailable', `${label} sign-in is not available: this server could not reach ${label} when it started. Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`);
+      throw new ApiError(
+        'unavailable',
+        `${label} sign-in is not available: this server could not reach ${label} when it started. ` +
+          `Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`,
+      );
     });
     return;
   }
