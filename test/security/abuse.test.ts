@@ -1,4 +1,4 @@
-// Abuse limits: the per-key burst decided in the meter's step (429 rate_limited, Retry-After: 1, nothing counted); per-address portal sign-in and key-creation limits.
+// Abuse limits: the per-key burst, decided in the meter's step (429, Retry-After: 1, nothing counted); per-address limits on portal sign-in and key creation.
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -229,7 +229,7 @@ describe('portal key creation, per client address', () => {
   });
   afterAll(async () => t?.close());
 
-  it('shares one hourly budget between the form and the JSON API: past it, problem+json for the API, a page for the form; another address still creates', async () => {
+  it('shares one hourly budget between the form and the JSON API: past it, problem+json or a page; another address still creates', async () => {
     const here = new PortalClient(t.app);
     await here.signInLocally(email('keys'));
     const csrf = ((await here.json('GET', '/portal/api/session')).json() as { csrfToken: string }).csrfToken;

@@ -284,7 +284,7 @@ describe('API key refusals', () => {
     }
   });
 
-  it('are decided by the key’s SHA-256 looked up in the store: no secret reaches the store or is compared in code; malformed keys cost no lookup', async () => {
+  it('are decided by the key’s SHA-256 looked up in the store: no secret reaches it or is compared in code; malformed keys cost no lookup', async () => {
     const caller = await t.newCaller('free');
     const unknown = generateApiKey();
     const malformed = caller.key.slice(0, -1) + (caller.key.endsWith('A') ? 'B' : 'A');
