@@ -65,10 +65,15 @@ export async function decodeQr(bytes: Uint8Array, format: ImageFormat): Promise<
 /** Runs of a property test that decodes every case: two decoder processes a run, so far fewer than fast-check's default 100. */
 export const DECODED_RUNS = 25;
 
-/** Renders a payload as the service draws it (PNG, level L so long payloads fit, 1024 px) and reads it back with both decoders. */
-export async function renderAndDecode(payload: string): Promise<Decoded> {
+/**
+ * The payload drawn as the service draws it (PNG, level L so long payloads fit, 1024 px) and read back by zbar and ZXing:
+ * the text a scanner gives an app. Throws, showing all three, unless both decoders read exactly the payload.
+ */
+export async function scanBack(payload: string): Promise<string> {
   const png = renderImage({ payload, format: 'png', size: 1024, margin: 4, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
-  return decodeQr(png, 'png');
+  const decoded = await decodeQr(png, 'png');
+  if (decoded.zbar !== payload || decoded.zxing !== payload) throw new Error(`the code scans back differently: ${JSON.stringify({ payload, ...decoded })}`);
+  return decoded.zxing;
 }
 
 /** Decoder calls take many files at once: one zbarimg and one ZXingReader run per this many images. */

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { parseVcard, type VcardFields } from '../../../src/domain/content/vcard.js';
-import { DECODED_RUNS, renderAndDecode } from '../../helpers/decode.js';
+import { DECODED_RUNS, scanBack } from '../../helpers/decode.js';
 import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('vcard', content);
@@ -162,9 +162,7 @@ describe('vcard build, render, decode and parse', () => {
       fc.asyncProperty(fields, async (original) => {
         const card = encode(original);
         for (const line of card.split('\r\n')) expect(octets(line)).toBeLessThanOrEqual(75);
-        const decoded = await renderAndDecode(card);
-        expect(decoded).toEqual({ zbar: card, zxing: card });
-        expect(parseVcard(decoded.zxing)).toEqual(expected(original));
+        expect(parseVcard(await scanBack(card))).toEqual(expected(original));
       }),
       { numRuns: DECODED_RUNS },
     );

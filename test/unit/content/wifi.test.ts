@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { parseWifi, type WifiFields } from '../../../src/domain/content/wifi.js';
-import { DECODED_RUNS, renderAndDecode } from '../../helpers/decode.js';
+import { DECODED_RUNS, scanBack } from '../../helpers/decode.js';
 import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('wifi', content);
@@ -112,9 +112,7 @@ describe('wifi build, render, decode and parse', () => {
     await fc.assert(
       fc.asyncProperty(fields, async (original) => {
         const payload = encode(original);
-        const decoded = await renderAndDecode(payload);
-        expect(decoded).toEqual({ zbar: payload, zxing: payload });
-        expect(parseWifi(decoded.zxing)).toEqual(original);
+        expect(parseWifi(await scanBack(payload))).toEqual(original);
       }),
       { numRuns: DECODED_RUNS },
     );
