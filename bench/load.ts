@@ -1,6 +1,6 @@
 // One load run with autocannon (POST JSON, a body and headers made per request), and the row it becomes in the report.
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
-import { cpuSeconds, rssMiB, type Started } from './processes.js';
+import { rssMiB, type Started } from './processes.js';
 
 export interface Row {
   id: string;

@@ -33,9 +33,18 @@ export function zxingGuess(bytes: Uint8Array): GuessedCharset {
         else utf8BytesLeft--;
       } else if (value & 0x80) {
         if ((value & 0x40) === 0) canBeUtf8 = false;
-        else if ((value & 0x20) === 0) (utf8BytesLeft = 1), utf8Multibyte++;
-        else if ((value & 0x10) === 0) (utf8BytesLeft = 2), utf8Multibyte++;
-        else if ((value & 0x08) === 0) (utf8BytesLeft = 3), utf8Multibyte++;
+        else if ((value & 0x20) === 0) {
+          utf8BytesLeft = 1;
+          utf8Multibyte++;
+        }
+        else if ((value & 0x10) === 0) {
+          utf8BytesLeft = 2;
+          utf8Multibyte++;
+        }
+        else if ((value & 0x08) === 0) {
+          utf8BytesLeft = 3;
+          utf8Multibyte++;
+        }
         else canBeUtf8 = false;
       }
     }

@@ -116,7 +116,10 @@ export interface SymbolContent {
 export function symbolCodewords(content: SymbolContent): Uint8Array {
   const capacityBits = dataCapacityBits(content.version, content.ecc);
   const out = new BitWriter(capacityBits / 8);
-  if (content.eci !== undefined) out.push(ECI_INDICATOR, 4), out.push(content.eci, 8);
+  if (content.eci !== undefined) {
+    out.push(ECI_INDICATOR, 4);
+    out.push(content.eci, 8);
+  }
   for (const segment of content.segments) writeSegment(out, segment, content.charset, content.countBits, content.kanji);
   if (out.length > capacityBits) throw new RangeError('segments exceed the version capacity');
   out.length = Math.min(capacityBits, out.length + 4); // terminator (zero bits)

@@ -20,7 +20,8 @@ export function postBatch(app: FastifyInstance, key: string, body: unknown, head
   });
 }
 
-export function urlItems(count: number, tag: string, extra: Record<string, unknown> = {}) {
+/** Items as a client sends them: any field may be set or replaced, the point of the validation tests. */
+export function urlItems(count: number, tag: string, extra: Record<string, unknown> = {}): Array<Record<string, unknown>> {
   return Array.from({ length: count }, (_, i) => ({ content: `https://example.com/${tag}/${i}`, type: 'url', outputFormat: 'png', ...extra }));
 }
 
