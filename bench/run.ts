@@ -4,7 +4,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
-import type { LoadRow } from './measure.js';
 import { summariseProfile } from './profile.js';
 import { redirectScenario } from './redirect.js';
 import { batchScenarios, batchTargets } from './batches.js';

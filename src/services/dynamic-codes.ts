@@ -28,6 +28,7 @@ function checkedTarget(target: string): string {
 function checkedName(name: string | null | undefined): string | null {
   if (name === undefined || name === null) return null;
   const trimmed = name.trim();
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (trimmed.length > CODE_NAME_MAX_LENGTH || /[\u0000-\u001f\u007f]/u.test(trimmed)) {
     throw invalidField('name', `at most ${CODE_NAME_MAX_LENGTH} printable characters`);
   }
