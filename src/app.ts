@@ -17,7 +17,9 @@ import problemDetails, { routerErrorProblem } from './http/plugins/problem-detai
 import requestLog from './http/plugins/request-log.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
+import { loadPlanCatalogue, plansSource } from './plans-file.js';
 import { bindJobs } from './services/background-jobs.js';
+import { assertAccountsOnKnownPlans } from './services/plans.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
@@ -60,7 +62,15 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   const clock = options.clock ?? (() => new Date());
+  // The plans file is read before anything opens: a mistake in it stops start-up at once.
+  const plans = loadPlanCatalogue(config.plansFile);
   const adapters = await createApiAdapters(config, app.log, options.overrides);
+  try {
+    await assertAccountsOnKnownPlans(plans, adapters.accounts, plansSource(config.plansFile));
+  } catch (error) {
+    await adapters.close();
+    throw error;
+  }
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
@@ -96,13 +106,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     async (api) => {
       api.removeContentTypeParser('text/plain');
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
-      await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
+      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, lastUsed });
     },
     { prefix: '/api/v1' },
   );
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock });
+  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, plans });
 
   return app;
 }

@@ -54,9 +54,9 @@ export class SqliteUsageMeter implements UsageMeter {
       }
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
-      if (current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (limits.requests !== null && current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
       const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
-      if (isNewQr && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (isNewQr && limits.qrs !== null && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
       countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
       countQr.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at });
       if (burst) logBurst.run(burst.key, at);

@@ -5,6 +5,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
 import type { Adapters } from '../../adapters/index.js';
 import type { Config } from '../../config.js';
+import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
@@ -28,6 +29,7 @@ export interface PortalOptions {
   config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
   adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn'>;
   clock: () => Date;
+  plans: PlanCatalogue;
 }
 
 /** Everything under the prefix: registered inside its own encapsulated context, so nothing here reaches the API. */
@@ -36,7 +38,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const base = app.prefix;
   const secure = config.publicUrl?.startsWith('https://') ?? false;
   const configured = (['google', 'microsoft'] as const).filter((provider) => adapters.signIn[provider] !== undefined);
-  const deps = { ...adapters, clock, keyPepper: config.keyPepper };
+  const deps = { ...adapters, clock, keyPepper: config.keyPepper, plans: options.plans };
 
   // The secret signs only @fastify/oauth2's PKCE cookie (SESSION_SECRET is required with a provider);
   // session cookies are unguessable ids checked against the store, so they need no signature.

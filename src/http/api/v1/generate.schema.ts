@@ -11,7 +11,7 @@ export const GenerateBody = z.strictObject({
     .union([z.string(), z.record(z.string(), z.unknown())])
     .describe('What to encode: a string for every type, or for wifi, vcard, pix, whatsapp, email and sms an object of named fields.'),
   type: z.enum(QR_TYPES).describe('The kind of content.'),
-  outputFormat: z.enum(OUTPUT_FORMATS).describe('Image format of the response; svg needs a paid plan.'),
+  outputFormat: z.enum(OUTPUT_FORMATS).describe("Image format of the response; the key's plan must include it (the operation's description lists each plan's formats)."),
   size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
   margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
