@@ -1,5 +1,5 @@
 // Online backup and offline restore of the embedded SQLite database (better-sqlite3's backup API), for `qrm backup` and `qrm restore`.
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { databaseFile } from './database.js';
@@ -108,7 +108,8 @@ export async function restoreDatabase(dataDir: string, from: string, now: Date =
   if (existsSync(target) && inUse(target)) {
     throw new BackupError(`${target} is open in another process (a server, a worker or another qrm): stop them, then run the restore again`);
   }
-  // Copied next to the target first, so the final step is a rename on the same file system.
+  // Copied next to the target first, so the final step is a rename on the same file system (a new machine has no data directory yet).
+  mkdirSync(dirname(target), { recursive: true });
   const partial = partialPath(target);
   const source = new Database(backup, { readonly: true, fileMustExist: true });
   try {
