@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// qrm: the operator's admin command — accounts, plans, keys and usage, on the same configuration as the server.
+// qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the server.
 import { parseArgs } from 'node:util';
 import { BackupError, backupDatabase, restoreDatabase } from './adapters/sqlite/backup.js';
 import { createCliAdapters } from './composition/cli.js';
@@ -31,8 +31,7 @@ class UsageError extends Error {}
 
 function planOption(plans: PlanCatalogue, value: string | undefined, fallback?: PlanId): PlanId {
   if (value === undefined && fallback) return fallback;
-  if (value === undefined) throw new UsageError(`--plan is required (one of ${plans.plans.map((plan) => plan.id).join(', ')})`);
-  if (!plans.has(value)) throw unknownPlan(plans, value);
+  if (value === undefined || !plans.has(value)) throw new UsageError(`--plan must be one of ${plans.plans.map((plan) => plan.id).join(', ')}`);
   return value;
 }
 

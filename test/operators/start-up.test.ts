@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStores } from '../../src/adapters/embedded.js';
 import { buildFreshness } from '../../scripts/dist.mjs';
-import { freePort } from '../helpers/processes.js';
+import { freePort, runCli, startServer } from '../helpers/processes.js';
 
 const exec = promisify(execFile);
 
@@ -60,6 +60,15 @@ describe('start-up with a plans file', () => {
     const exit = await startCompiled({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain(`QR_PLANS_FILE ${plansFile}: plans: does not define plan "pro" (1 account)`);
+
+    // qrm still runs (it is how the operator moves those accounts), says what is wrong, and lists the file's plans.
+    const listed = await runCli(['plans', '--json'], { QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
+    expect(listed.stderr).toContain('warning: QR_PLANS_FILE');
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'team', requestsPerMonth: null, accounts: 0, isDefault: true })]);
+    const moved = await runCli(['accounts', 'plan', '--email', 'pro@example.com', '--plan', 'team'], { QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
+    expect(moved.stdout).toContain('plan=team');
+    const server = await startServer({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir }, 60_000);
+    expect(await server.stop()).toBe(0);
   }, 150_000);
 });
 
