@@ -13,7 +13,7 @@ import { assetsRoutes } from './routes/assets.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
-import { oidcRoutes, type ProviderStatus } from './routes/oidc.routes.js';
+import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
 import { qrsRoutes } from './routes/qrs.routes.js';
@@ -61,10 +61,12 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
-  for (const provider of configured) {
+  // Loaded only with a provider configured: @fastify/oauth2 and its dependencies cost every start otherwise.
+  const oidc = configured.length > 0 ? await import('./routes/oidc.routes.js') : undefined;
+  for (const provider of oidc ? configured : []) {
     const signIn = adapters.signIn[provider]!;
     providers.set(provider, signIn.status);
-    await app.register(oidcRoutes, { provider, client: config[provider]!, publicUrl: config.publicUrl!, base, secure, deps, signIn, limits });
+    await app.register(oidc!.oidcRoutes, { provider, client: config[provider]!, publicUrl: config.publicUrl!, base, secure, deps, signIn, limits });
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
   await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });

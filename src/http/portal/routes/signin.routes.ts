@@ -9,7 +9,7 @@ import { requireAccount } from '../account-guard.js';
 import { isDirectLoopbackRequest } from '../loopback.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
-import { PROVIDER_LABELS, type ProviderStatus } from './oidc.routes.js';
+import { PROVIDER_LABELS, type ProviderStatus } from '../providers.js';
 
 export interface SignInRoutesOptions {
   base: string;
