@@ -11,6 +11,7 @@ import { plansSource } from './plans-file.js';
 import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from './services/accounts.js';
 import { issueKey, listKeys, revokeKey } from './services/api-keys.js';
 import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from './services/plans.js';
+import { allCodes, disableCode } from './services/dynamic-codes.js';
 
 const USAGE = `usage: qrm <command> [options]
 
@@ -23,6 +24,8 @@ const USAGE = `usage: qrm <command> [options]
   usage           --email E                               this month's requests and QRs against the plan
   backup          --to FILE                               consistent copy of the embedded database, while servers run
   restore         --from FILE                             put a backup back (refused while a server or worker has it open)
+  codes list      --email E                               list an account's dynamic codes (slug, status, target)
+  codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
 
   --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
   --json prints machine-readable output.`;
@@ -75,6 +78,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       id: { type: 'string' },
       to: { type: 'string' },
       from: { type: 'string' },
+      slug: { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -157,6 +162,20 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
             `requests ${report.requests}/${limitText(q.requestLimit)}  QRs ${report.qrs}/${limitText(q.qrLimit)}  resets ${q.resetAt.toISOString()}`,
           report,
         );
+        return;
+      }
+      case 'codes list': {
+        const codes = await allCodes(deps, (await target()).id);
+        const lines = codes.map(
+          (c) => `${c.id}  ${c.slug}  ${c.status.padEnd(8)}  created ${c.createdAt.toISOString()}  ${c.target}${c.name ? `  (${c.name})` : ''}${c.disabledReason ? `  disabled: ${c.disabledReason}` : ''}`,
+        );
+        print(lines.join('\n') || '(no dynamic codes)', codes);
+        return;
+      }
+      case 'codes disable': {
+        // Through the same stores as the server: in production the change is pushed to every instance's slug cache.
+        const code = await disableCode(deps, required(values.slug, '--slug'), required(values.reason, '--reason'));
+        print(`disabled ${code.slug} (${code.id}): ${code.disabledReason}`, code);
         return;
       }
       default:

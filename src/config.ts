@@ -36,6 +36,10 @@ const EnvSchema = z.object({
   MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(65_536).default(0),
   PORTAL_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
   PORTAL_KEY_CREATIONS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  BATCH_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+  BATCH_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).optional(),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)')
@@ -116,6 +120,14 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0 turns a limit off. */
     portalSignInPerMinute: e.PORTAL_SIGNIN_PER_MINUTE,
     portalKeyCreationsPerHour: e.PORTAL_KEY_CREATIONS_PER_HOUR,
+    /** Body limit of POST …/batches alone (the rest of the API keeps bodyLimitBytes). */
+    batchBodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES,
+    /** How long a finished batch's files and record are kept before the expiry job removes them. */
+    batchRetentionMs: e.BATCH_RETENTION_HOURS * 60 * 60 * 1000,
+    /** Batch items in flight per process; undefined: 4 a render thread (in the API, one while synchronous requests are in flight). */
+    batchConcurrency: e.BATCH_CONCURRENCY,
+    /** Webhooks may target loopback and private addresses (tests, private networks); off by default. */
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
     /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import { exitGracefullyOnSignals } from './graceful-exit.js';
 import { createWorker } from '../src/composition/worker.js';
 import { ConfigError, loadConfig, type Config } from '../src/config.js';
 
@@ -37,30 +38,14 @@ async function main(): Promise<void> {
   const heartbeat = setInterval(() => void beat().catch(() => undefined), 15_000);
   heartbeat.unref();
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    clearInterval(heartbeat);
-    log.info({ signal }, 'worker shutting down: finishing the running job');
-    const deadline = setTimeout(() => {
-      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    deadline.unref();
-    worker.close().then(
-        () => {
-          log.info('worker shutdown complete');
-          process.exit(0);
-        },
-        (err: unknown) => {
-          log.error({ err }, 'worker shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitGracefullyOnSignals({
+    log,
+    name: 'worker',
+    finishing: 'the running job',
+    timeoutMs: config.shutdownTimeoutMs,
+    beforeClose: () => clearInterval(heartbeat),
+    close: () => worker.close(),
+  });
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,9 @@
 // The API process's composition root: every adapter it runs on (stores, renderer, sign-in providers) built from config.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Adapters, StoreAdapters } from '../adapters/index.js';
-import { createRenderer, rendererProbe } from '../adapters/render/create-renderer.js';
+import { createRenderPipeline, type RenderPipelineDeps } from '../adapters/render/render-pipeline.js';
 import type { Config } from '../config.js';
-import type { Renderer } from '../domain/ports/renderer.js';
+import { loadPlanCatalogue } from '../plans-file.js';
 import { discoverSignIns } from './sign-in.js';
 import { createStores, type StoreOptions } from './stores.js';
 
@@ -11,22 +11,25 @@ import { createStores, type StoreOptions } from './stores.js';
 export interface ApiOverrides extends Omit<StoreOptions, 'log'> {
   /** Stores made by the caller (e.g. over a SQLite connection a test fills up). */
   stores?: StoreAdapters;
-  /** A render pool made by the caller (e.g. on a thread that crashes), used in place of the configured render path. */
-  renderer?: Renderer;
+  /** Render-pool settings only a fault test needs (a thread entry that crashes, a small heap); the rest of the pipeline is as configured. */
+  renderPool?: RenderPipelineDeps['pool'];
   /** Deadline for each provider's OIDC discovery at start-up (default 5 s). */
   discoveryTimeoutMs?: number;
 }
 
 export async function createApiAdapters(config: Config, log: AdapterLog, overrides: ApiOverrides = {}): Promise<Adapters> {
+  // The plans file is read before anything opens: a mistake in it stops start-up at once.
+  const plans = loadPlanCatalogue(config.plansFile);
   const stores = overrides.stores ?? (await createStores(config, { log, ...overrides }));
   try {
-    const { renderer, probe } = overrides.renderer ? { renderer: overrides.renderer, probe: rendererProbe(overrides.renderer) } : createRenderer(config, log);
+    const renderer = createRenderPipeline(config, { log, plans, ...(overrides.renderPool ? { pool: overrides.renderPool } : {}) });
     const signIn = await discoverSignIns(config, log, overrides.discoveryTimeoutMs);
     return {
       ...stores,
+      plans,
       renderer,
       signIn,
-      probes: { ...stores.probes, renderer: probe },
+      probes: { ...stores.probes, renderer: () => renderer.probe() },
       async close() {
         await renderer.close();
         await stores.close();

@@ -1,7 +1,7 @@
 // createStores: picks each store by its own variable — REDIS_URL adds Redis metering, cache and jobs; MONGODB_URL the MongoDB store.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { StoreAdapters } from '../adapters/index.js';
-import { createSqliteStores } from '../adapters/sqlite/sqlite-stores.js';
+import { createFileBatchStores, createSqliteStores } from '../adapters/sqlite/sqlite-stores.js';
 import type { Config } from '../config.js';
 
 export interface StoreOptions {
@@ -24,9 +24,18 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
   let records;
   if (config.mongodbUrl) {
     const { createMongoStores } = await import('../adapters/mongo/mongo-stores.js');
-    records = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
+    const mongo = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
+    const batchStores = createFileBatchStores(config.dataDir);
+    records = {
+      ...mongo,
+      ...batchStores,
+      async close() {
+        await batchStores.close();
+        await mongo.close();
+      },
+    };
   } else {
-    records = createSqliteStores(config.dataDir);
+    records = createSqliteStores(config.dataDir, { cacheSlugs: false });
   }
   try {
     const { createRedisStores } = await import('../adapters/redis/redis-stores.js');

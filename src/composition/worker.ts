@@ -18,7 +18,7 @@ export interface WorkerProcess {
 
 export async function createWorker(config: Config & { redisUrl: string }, log: AdapterLog): Promise<WorkerProcess> {
   const stores = await createStores(config, { log });
-  const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date() });
+  const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date(), batchRetentionMs: config.batchRetentionMs });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });
   return {
     jobs,

@@ -21,11 +21,11 @@ export interface Plan {
   /** Short-term ceiling per API key, requests per second. */
   burstPerSecond: Limit;
   formats: readonly OutputFormat[];
-  /** Dynamic codes active at once (dynamic codes). */
+  /** Dynamic codes an account may hold at once (active or paused; deleted ones free their place). */
   activeDynamicCodes: Limit;
-  /** Items in one batch request (batch rendering; not enforced yet). */
+  /** Items one batch may hold (POST …/batches). */
   maxBatchItems: Limit;
-  /** Batches running at once per account (batch rendering; not enforced yet). */
+  /** Batches queued or running at once per account. */
   batchesInFlight: Limit;
   /** Logos stored per account (branded codes; not enforced yet). */
   logos: Limit;
@@ -42,8 +42,8 @@ export type FeatureFigures = Record<FeatureFigure, Limit>;
  */
 export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigures> = {
   free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1 },
-  pro: { activeDynamicCodes: 1_000, maxBatchItems: 1_000, batchesInFlight: 3, logos: 25 },
-  business: { activeDynamicCodes: 50_000, maxBatchItems: 10_000, batchesInFlight: 10, logos: 250 },
+  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25 },
+  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250 },
 };
 
 export function featureDefaults(planId: PlanId, monthlyPriceUsd: number): FeatureFigures {
@@ -135,4 +135,9 @@ export function planAllowsFormat(plan: Plan, format: OutputFormat): boolean {
 
 export function isUnlimited(limit: Limit): limit is null {
   return limit === null;
+}
+
+/** How many dynamic codes the plan lets an account hold at once. */
+export function dynamicCodeLimit(plan: Plan): Limit {
+  return plan.activeDynamicCodes;
 }

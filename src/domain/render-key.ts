@@ -1,14 +1,20 @@
-// The canonical key of a render: names the exact image bytes, so it serves as strong ETag and cache key.
-import { createHash } from 'node:crypto';
+// The canonical names of a render: the image cache's key, and the strong ETag a client revalidates with.
 import type { RenderSpec } from './render-options.js';
 
 /** Bumped whenever output bytes change for the same spec (encoder, writer settings). */
-export const RENDER_VERSION = 2;
+export const RENDER_VERSION = 4;
 
-/** Rendering is deterministic for a given RENDER_VERSION, so equal keys mean byte-identical images. */
-export function renderKey(spec: RenderSpec): string {
-  const canonical = JSON.stringify([RENDER_VERSION, spec.format, spec.size, spec.margin, spec.errorCorrection, spec.darkColor, spec.lightColor, spec.payload]);
-  return createHash('sha256').update(canonical).digest('base64url').slice(0, 27);
+/** Rendering is deterministic for a given RENDER_VERSION: equal identities mean byte-identical images. Kept in memory only, so not hashed. */
+export function renderIdentity(spec: RenderSpec): string {
+  return `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}`;
+}
+
+/**
+ * Strong ETag: the code's fingerprint (the SHA-256 of type and payload the meter needs anyway, so a
+ * request hashes once) and the render options spelled out.
+ */
+export function renderTag(fingerprint: string, spec: RenderSpec): string {
+  return `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}${spec.eci === true ? '-eci' : ''}-v${RENDER_VERSION}"`;
 }
 
 /** RFC 9110 If-None-Match with weak comparison: true when the client already holds `etag`. */

@@ -18,7 +18,7 @@ import {
   type ErrorCorrectionLevel,
   type RenderSpec,
 } from '../domain/render-options.js';
-import { matchesIfNoneMatch, renderKey } from '../domain/render-key.js';
+import { matchesIfNoneMatch, renderTag } from '../domain/render-key.js';
 
 export interface GenerateQrDeps {
   plans: PlanCatalogue;
@@ -37,6 +37,7 @@ export interface GenerateQrInput {
   errorCorrection?: ErrorCorrectionLevel | undefined;
   darkColor?: string | undefined;
   lightColor?: string | undefined;
+  eci?: boolean | undefined;
 }
 
 /** The caller's If-None-Match matched: it already holds this exact image. Not metered (as GitHub does for 304s). */
@@ -72,12 +73,8 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
     errorCorrection: input.errorCorrection ?? 'M',
     darkColor,
     lightColor,
+    ...(input.eci ? { eci: true } : {}),
   };
-}
-
-/** Strong ETag: the canonical render key, quoted. */
-export function etagOf(key: string): string {
-  return `"${key}"`;
 }
 
 /** One distinct code per (type, payload): the unit the monthly QR quota counts. */
@@ -114,15 +111,15 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   }
   const payload = encodeContent(input.type, input.content);
   const spec = renderSpecOf(input, payload);
-  const key = renderKey(spec);
-  const etag = etagOf(key);
+  const fingerprint = qrFingerprint(input.type, payload);
+  const etag = renderTag(fingerprint, spec);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
 
   const now = deps.clock();
   const outcome = await deps.meter.reserve({
     accountId: caller.accountId,
     period: periodOf(now),
-    qr: { fingerprint: qrFingerprint(input.type, payload), type: input.type, payload },
+    qr: { fingerprint, type: input.type, payload },
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
     // An unlimited burst keeps no window at all: no counter work for a dimension that is never refused.
     ...(plan.burstPerSecond === null ? {} : { burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
@@ -144,7 +141,7 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   }
 
   try {
-    const bytes = await deps.renderer.render(spec, key);
+    const bytes = await deps.renderer.render(spec, caller);
     return { bytes, format: spec.format, etag, quota };
   } catch (error) {
     // Only successful generations count: give the reservation back, then report the failure.

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { createMongoStores } from '../../src/adapters/mongo/mongo-stores.js';
 import type { RecordStores } from '../../src/adapters/index.js';
 import { accountStoreContract } from './account-store.contract.js';
+import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { scanLedgerContract } from './scan-ledger.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 
 const url = process.env.MONGODB_URL;
@@ -34,4 +36,6 @@ describe.skipIf(!url)(url ? 'MongoDB adapters' : SKIPPED, () => {
   accountStoreContract('mongodb', () => stores.accounts);
   keyStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);
+  dynamicCodeStoreContract('mongodb', async () => stores);
+  scanLedgerContract('mongodb', () => stores.scanLedger);
 });

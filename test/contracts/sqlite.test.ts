@@ -3,6 +3,8 @@ import { afterAll } from 'vitest';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import { accountStoreContract } from './account-store.contract.js';
+import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
@@ -25,4 +27,15 @@ keyStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.
-lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()]);
+lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()], { sharedAcrossProcesses: false });
+dynamicCodeStoreContract('sqlite (embedded: with the one-second slug cache)', async () => fresh());
+dynamicCodeStoreContract('sqlite (system of record under Redis mode)', async () => {
+  const stores = createSqliteStores(':memory:', { cacheSlugs: false });
+  opened.push(stores);
+  return stores;
+});
+scanLedgerContract('sqlite', () => fresh().scanLedger);
+scanRecorderContract('sqlite (group commit, exact uniques)', async () => {
+  const { scans, scanLedger } = fresh();
+  return { recorder: scans, read: async (codeId, day) => (await scanLedger.days(codeId, day, day))[0] };
+});

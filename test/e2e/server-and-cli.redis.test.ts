@@ -29,7 +29,7 @@ const generate = (key: string) =>
   fetch(`${server.baseUrl}/api/v1/QRManager/generate`, {
     method: 'POST',
     headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ content: 'https://example.com', type: 'url', outputFormat: 'png', size: 64 }),
+    body: JSON.stringify({ content: 'https://example.com', type: 'url', outputFormat: 'png', size: 128 }),
   });
 
 describe('the server and qrm in production mode (REDIS_URL)', () => {

@@ -1,7 +1,6 @@
 // A render thread that exits or runs out of heap mid-render: that request alone fails (503, refunded) and the pool replaces the thread.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenderPool } from '../../src/adapters/render/render-pool.piscina.js';
 import { periodOf } from '../../src/domain/period.js';
 import { EXIT_PAYLOAD, HEAP_PAYLOAD } from '../fixtures/faulty-render-thread.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
@@ -11,12 +10,10 @@ import { waitFor } from '../helpers/wait.js';
 const FAULTY_THREAD = fileURLToPath(new URL('../fixtures/faulty-render-thread.ts', import.meta.url));
 
 let t: TestApp;
-let pool: RenderPool;
 
 beforeAll(async () => {
-  // One real Piscina thread with a small heap ceiling; every render goes through it (a renderer given to the test app replaces the configured render path).
-  pool = new RenderPool({ threads: 1, maxQueue: 100, maxOldGenerationSizeMb: 64, filename: FAULTY_THREAD });
-  t = await createTestApp({ renderer: pool });
+  // One real Piscina thread with a small heap ceiling, and every render sent to it (no inline routing); the rest is the production pipeline.
+  t = await createTestApp({ env: { RENDER_INLINE_MAX_PIXELS: '0', RENDER_MAX_QUEUE: '100' }, renderPool: { maxOldGenerationSizeMb: 64, filename: FAULTY_THREAD } });
   runClockFast(t.clock);
 }, 30_000);
 
@@ -24,7 +21,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
+const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 128 });
 
 describe.each([
   ['exits mid-render', EXIT_PAYLOAD],
@@ -50,7 +47,8 @@ describe.each([
     expect(fatal.body).not.toMatch(/\bat .+:\d+:\d+/);
     expect(queued.map((r) => r.statusCode)).toEqual([200, 200, 200, 200]);
 
-    await waitFor('the pool to be back to one thread', () => pool.stats().threads === 1, { timeoutMs: 10_000 });
+    // Ready again means the render probe was answered by a thread: the replacement is up.
+    await waitFor('a replacement render thread', async () => (await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, { timeoutMs: 10_000 });
     for (let i = 0; i < 3; i++) expect((await send(`${marker} after ${i}`)).statusCode).toBe(200);
 
     // Nothing billed for the failed render, nothing lost of the others.

@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 // Long distinct payloads: each new code needs fresh pages in qr_codes, so a capped file fills within a few requests.
-const bigCode = (tag: string, i: number) => ({ content: `${tag} ${i} ${'x'.repeat(1_500)}`, type: 'text', outputFormat: 'png', size: 256, errorCorrection: 'L' });
+const bigCode = (tag: string, i: number) => ({ content: `${tag} ${i} ${'x'.repeat(1_500)}`, type: 'text', outputFormat: 'png', size: 512, errorCorrection: 'L' });
 
 type Answer = Awaited<ReturnType<typeof generate>>;
 

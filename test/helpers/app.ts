@@ -8,7 +8,7 @@ import { createStores } from '../../src/composition/stores.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import type { PlanCatalogue, PlanId } from '../../src/domain/plan-catalogue.js';
 import { loadPlanCatalogue } from '../../src/plans-file.js';
-import type { Renderer } from '../../src/domain/ports/renderer.js';
+import type { ApiOverrides } from '../../src/composition/api.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
 
@@ -29,8 +29,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** Environment on top of the tests' defaults (one render thread, portal limits out of the way); the config comes from it as in production. */
   env?: Record<string, string>;
-  /** A render path made by the test (e.g. a pool on a thread that crashes), in place of the configured one. */
-  renderer?: Renderer;
+  /** Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise production's. */
+  renderPool?: ApiOverrides['renderPool'];
   now?: Date;
   /** Production mode: REDIS_URL, with this suite's own key prefix, over the SQLite store. */
   redis?: { url: string; keyPrefix: string };
@@ -64,7 +64,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       done();
     },
   });
-  const overrides = { stores, ...(options.renderer ? { renderer: options.renderer } : {}) };
+  const overrides = { stores, ...(options.renderPool ? { renderPool: options.renderPool } : {}) };
   const app = await buildApp(config, { overrides, clock: () => clock.now, logStream });
   // The catalogue the app loads from the same config, for tests that look plans up.
   const plans = loadPlanCatalogue(config.plansFile);

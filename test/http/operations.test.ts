@@ -98,6 +98,9 @@ describe('/metrics', () => {
     expect(metricValue(after, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }) - metricValue(before, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' })).toBe(5);
     expect(metricValue(after, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' }) - metricValue(before, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' })).toBe(1);
     expect(after).toContain('qrm_render_pool_threads 1');
+    // Nothing is rendering between requests: the admission gate holds no work.
+    expect(after).toContain('qrm_render_admission_units{state="running"} 0');
+    expect(after).toContain('qrm_render_admission_units{state="queued"} 0');
     expect(after).toContain('qrm_render_pool_queue_depth');
     expect(after).toContain('process_resident_memory_bytes');
   });

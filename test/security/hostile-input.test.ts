@@ -1,6 +1,7 @@
 // Hostile input against the API: generated bodies and headers never cause a 5xx, always get problem+json, never leak.
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { generateApiKey } from '../../src/domain/api-key.js';
 import { ERROR_CORRECTION_LEVELS } from '../../src/domain/render-options.js';
 import { BYTE_CAPACITY } from '../../src/render/qr-matrix.js';
 import { useTestApp, GENERATE_URL, generate } from '../helpers/app.js';
@@ -69,24 +70,37 @@ describe('generated bodies', () => {
     );
   });
 
-  it('deeply nested JSON, huge strings, invalid UTF-8 and prototype-pollution keys are refused cleanly', async () => {
-    const deep = '['.repeat(5000) + ']'.repeat(5000);
-    const bodies: Array<string | Buffer> = [
-      deep,
-      `{"content":${deep},"type":"text","outputFormat":"png"}`,
-      JSON.stringify({ ...VALID, content: 'x'.repeat(15_000), type: 'text' }),
-      Buffer.concat([Buffer.from('{"content":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('","type":"text","outputFormat":"png"}')]),
-      '{"__proto__":{"polluted":true},"content":"x","type":"text","outputFormat":"png"}',
-      '{"constructor":{"prototype":{"polluted":true}},"content":"x","type":"text","outputFormat":"png"}',
-      '{"content":"x","type":"text","outputFormat":"png","content":"duplicate"}',
-      '\u0000',
-      'null',
-      '"just a string"',
-    ];
-    for (const payload of bodies) {
-      const res = await t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'content-type': 'application/json', 'x-api-key': key }, payload });
-      expectCleanRefusalOrImage(res);
-    }
+  // Each body with the one answer that is right for it: a refusal with its code, or an image of what JSON.parse reads.
+  const deep = '['.repeat(5000) + ']'.repeat(5000);
+  const HOSTILE_BODIES: Array<{ what: string; payload: string | Buffer; status: number; code?: string; decodes?: string }> = [
+    { what: 'a deeply nested array', payload: deep, status: 400, code: 'invalid_request' },
+    { what: 'deeply nested content', payload: `{"content":${deep},"type":"text","outputFormat":"png"}`, status: 400, code: 'invalid_content' },
+    { what: 'a 15 kB string', payload: JSON.stringify({ ...VALID, content: 'x'.repeat(15_000), type: 'text' }), status: 422, code: 'content_too_long' },
+    {
+      what: 'invalid UTF-8 (read as U+FFFD, as every JSON parser does)',
+      payload: Buffer.concat([Buffer.from('{"content":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('","type":"text","outputFormat":"png"}')]),
+      status: 200,
+      decodes: '\uFFFD\uFFFD\uFFFD(',
+    },
+    { what: 'a __proto__ key', payload: '{"__proto__":{"polluted":true},"content":"x","type":"text","outputFormat":"png"}', status: 400, code: 'invalid_request' },
+    {
+      what: 'a constructor.prototype key',
+      payload: '{"constructor":{"prototype":{"polluted":true}},"content":"x","type":"text","outputFormat":"png"}',
+      status: 400,
+      code: 'invalid_request',
+    },
+    { what: 'a duplicate key (the last one counts)', payload: '{"content":"x","type":"text","outputFormat":"png","content":"duplicate"}', status: 200, decodes: 'duplicate' },
+    { what: 'a NUL byte', payload: '\u0000', status: 400, code: 'invalid_request' },
+    { what: 'null', payload: 'null', status: 400, code: 'invalid_request' },
+    { what: 'a bare string', payload: '"just a string"', status: 400, code: 'invalid_request' },
+  ];
+
+  it.each(HOSTILE_BODIES)('answers $what with $status $code, and pollutes no prototype', async ({ payload, status, code, decodes }) => {
+    const res = await t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'content-type': 'application/json', 'x-api-key': key }, payload });
+    expectCleanRefusalOrImage(res);
+    expect(res.statusCode).toBe(status);
+    if (code !== undefined) expect(res.json().code).toBe(code);
+    if (decodes !== undefined) expect(await decodeQr(res.rawPayload, 'png')).toEqual({ zbar: decodes, zxing: decodes });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
@@ -111,10 +125,20 @@ describe('generated headers', () => {
   });
 
   it('refuses keys with a bad checksum and keys of the right shape that do not exist alike, without a lookup leak', async () => {
-    const bad = key.slice(0, -1) + (key.endsWith('Z') ? 'Y' : 'Z');
-    const res = await generate(t.app, bad, VALID);
-    expect(res.statusCode).toBe(401);
-    expect(res.json().code).toBe('invalid_api_key');
+    const badChecksum = key.slice(0, -1) + (key.endsWith('Z') ? 'Y' : 'Z');
+    const unknown = generateApiKey(); // well formed, checksum right, never issued
+    const answers = [await generate(t.app, badChecksum, VALID), await generate(t.app, unknown, VALID)];
+    for (const res of answers) {
+      expect(res.statusCode).toBe(401);
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+    }
+    // The same status, code, type and title for both: nothing says whether the key exists.
+    const [a, b] = answers.map((res) => {
+      const { status, code, type, title } = res.json() as Record<string, unknown>;
+      return { status, code, type, title };
+    });
+    expect(a).toEqual({ status: 401, code: 'invalid_api_key', type: '/problems/invalid_api_key', title: expect.any(String) });
+    expect(b).toEqual(a);
   });
 });
 

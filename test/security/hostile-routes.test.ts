@@ -77,6 +77,21 @@ const ROUTES = [
   ['GET', '/portal/api/{x}'],
   ['PUT', '/portal/keys'],
   ['PATCH', '/api/v1/QRManager/generate'],
+  ['GET', '/r/{x}'],
+  ['GET', '/api/v1/QRManager/codes'],
+  ['POST', '/api/v1/QRManager/codes'],
+  ['GET', '/api/v1/QRManager/codes/{x}'],
+  ['PATCH', '/api/v1/QRManager/codes/{x}'],
+  ['DELETE', '/api/v1/QRManager/codes/{x}'],
+  ['GET', '/api/v1/QRManager/codes/{x}/image'],
+  ['GET', '/api/v1/QRManager/codes/{x}/stats'],
+  ['GET', '/portal/codes'],
+  ['POST', '/portal/codes'],
+  ['GET', '/portal/codes/{x}'],
+  ['POST', '/portal/codes/{x}'],
+  ['POST', '/portal/codes/{x}/status'],
+  ['POST', '/portal/codes/{x}/delete'],
+  ['GET', '/portal/codes/{x}/image.png'],
 ] as const;
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });
@@ -84,12 +99,13 @@ const segment = fc.oneof(
   fc.string({ maxLength: 40 }).map(encodeURIComponent),
   fc.constantFrom('..', '%2e%2e%2f', '%00', '%', '%zz', '%ff%fe', 'a'.repeat(2_000), '__proto__', 'constructor', 'portal.css', `${'a'.repeat(64)}`),
 );
-const FIELDS = ['__proto__', 'constructor', 'prototype', 'name', 'email', '_csrf', 'content', 'type', 'outputFormat', 'size'];
-const anyValue = fc.oneof(printable(40), fc.string({ maxLength: 40 }), fc.constantFrom('x'.repeat(9_000), 'a@example.com', 'url', 'text', 'png', 'svg', '512', '-1', 'https://example.com'));
+const FIELDS = ['__proto__', 'constructor', 'prototype', 'name', 'email', '_csrf', 'content', 'type', 'outputFormat', 'size', 'target', 'status'];
+const anyValue = fc.oneof(printable(40), fc.string({ maxLength: 40 }), fc.constantFrom('x'.repeat(9_000), 'a@example.com', 'url', 'text', 'png', 'svg', '512', '-1', 'https://example.com', 'javascript:alert(1)', 'paused'));
 /** Bodies shaped like the real forms and JSON, with hostile values: these get past parsing and validation into the handlers. */
 const plausible = fc.oneof(
   fc.record({ name: anyValue }, { requiredKeys: [] }),
   fc.record({ email: anyValue }),
+  fc.record({ target: anyValue, name: anyValue, status: anyValue }, { requiredKeys: [] }),
   fc.record({ type: anyValue, content: anyValue, outputFormat: anyValue, size: anyValue }, { requiredKeys: [] }),
 );
 const jsonBody = fc.oneof(
@@ -133,7 +149,8 @@ function expectCleanAnswer(path: string, res: Injected) {
   if (res.statusCode < 400) return;
   expect(res.body, where).not.toMatch(STACK_FRAME);
   const contentType = String(res.headers['content-type']);
-  const page = (path === '/portal' || path.startsWith('/portal/')) && !path.startsWith('/portal/api/');
+  // A scan (/r/…) is answered for a phone's browser: its errors are small HTML pages too.
+  const page = ((path === '/portal' || path.startsWith('/portal/')) && !path.startsWith('/portal/api/')) || path.startsWith('/r/');
   if (page && !PROBLEM.test(contentType)) {
     expect(contentType, where).toMatch(/^text\/html/);
     return;

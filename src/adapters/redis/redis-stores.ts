@@ -3,9 +3,11 @@ import type { RecordStores, StoreAdapters } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from './account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
+import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from './key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';
+import { RedisScanCounter } from './scan-counter.redis.js';
 import { RedisSessionStore } from './session-store.redis.js';
 import { RedisUsageCounters } from './usage-counters.redis.js';
 import { RedisUsageMeter } from './usage-meter.redis.js';
@@ -31,6 +33,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
   const bus = new RedisInvalidationBus(redis, url, { keyPrefix, ...(log ? { log } : {}) });
   const meter = new RedisUsageMeter(redis, { keyPrefix, archive: records.usageLedger, ...(log ? { log } : {}) });
   const lastUsed = new RedisLastUsedLog(redis, { keyPrefix });
+  const scans = new RedisScanCounter(redis, { keyPrefix });
   const keys = new CachedKeyStore(records.keys, bus, options.credentialTtlMs === undefined ? {} : { ttlMs: options.credentialTtlMs });
 
   return {
@@ -39,6 +42,12 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,
+    // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
+    codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus), isRedisOutage, DOWN),
+    scanLedger: records.scanLedger,
+    scans,
+    scanCounters: scans,
+    ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
     rateLimitStore: { redis, nameSpace: `${keyPrefix}ratelimit:` },
@@ -51,6 +60,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     },
     async close() {
       await meter.close();
+      await scans.close();
       await lastUsed.close();
       await bus.close();
       await closeRedisClient(redis);

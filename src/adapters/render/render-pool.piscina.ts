@@ -1,9 +1,8 @@
-// Renderer adapter: a warm Piscina pool of render threads with a bounded queue.
+// A warm Piscina pool of render threads with a bounded queue.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
-import type { Renderer, RendererStats } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderTaskResult } from '../../render/render-task.js';
 import { bytesOrError } from './render-outcome.js';
@@ -38,7 +37,14 @@ function threadEntry(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
-export class RenderPool implements Renderer {
+export interface RenderPoolStats {
+  threads: number;
+  queueSize: number;
+  /** Share of thread time spent rendering since start, 0..1. */
+  utilization: number;
+}
+
+export class RenderPool {
   readonly #pool: Piscina<RenderSpec, RenderTaskResult>;
 
   constructor(options: RenderPoolOptions = {}) {
@@ -73,7 +79,7 @@ export class RenderPool implements Renderer {
   }
 
   /** Pool gauges for /metrics and /readyz. */
-  stats(): RendererStats {
+  stats(): RenderPoolStats {
     return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization };
   }
 

@@ -67,6 +67,28 @@ export interface QrRecord {
   lastAt: Date;
 }
 
+/** A whole batch reserved in one step: one request per item, one QR per code new this period. */
+export interface BatchReserveInput {
+  accountId: string;
+  period: PeriodId;
+  /** One entry per item, repeats allowed (each costs a request, a code counts once). */
+  qrs: QrIdentity[];
+  limits: UsageLimits;
+  at: Date;
+}
+
+export type BatchReserveOutcome =
+  | { ok: true; usage: Usage }
+  | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
+
+/** Items of a batch given back (failed or cancelled); each (batchId, index) is refunded at most once, whoever asks again. */
+export interface BatchRefundInput {
+  accountId: string;
+  period: PeriodId;
+  batchId: string;
+  items: Array<{ index: number; fingerprint: string }>;
+}
+
 /**
  * Contract (test/contracts/usage-meter.contract.ts):
  * - `reserve` checks and counts in one atomic step: under any concurrency, `requests` never
@@ -85,6 +107,13 @@ export interface QrRecord {
 export interface UsageMeter {
   reserve(input: ReserveInput): Promise<ReserveOutcome>;
   refund(reservation: Reservation): Promise<void>;
+  /**
+   * All of the batch or nothing: admitted only when `requests + qrs.length` and the distinct codes new
+   * this period both fit their limits, checked and counted in one atomic step (no burst: a batch is one call).
+   */
+  reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome>;
+  /** Idempotent per (batchId, index): returns how many items this call refunded. */
+  refundBatchItems(input: BatchRefundInput): Promise<number>;
   usage(accountId: string, period: PeriodId): Promise<Usage>;
   /** The account's codes in the period, most recently generated first. */
   qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]>;

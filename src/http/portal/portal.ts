@@ -6,10 +6,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Adapters } from '../../adapters/index.js';
 import type { Config } from '../../config.js';
 import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
+import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
+import type { UniqueCounting } from '../../services/scan-stats.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
+import { codesRoutes } from './routes/codes.routes.js';
+import { batchesRoutes } from './routes/batches.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
@@ -26,8 +30,12 @@ import views from './views.plugin.js';
 export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
-  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn'>;
+  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour' | 'batchBodyLimitBytes'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger'>;
+  /** Where portal uploads go to be rendered; absent: no Batches page. */
+  batchQueue?: BatchQueue | undefined;
+  /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
+  uniqueCounting: UniqueCounting;
   clock: () => Date;
   plans: PlanCatalogue;
 }
@@ -74,6 +82,20 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysRoutes, { base, deps, limits });
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
+  await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
+  if (adapters.batches && adapters.batchResults && options.batchQueue) {
+    await app.register(batchesRoutes, {
+      base,
+      accounts: adapters.accounts,
+      batches: adapters.batches,
+      batchResults: adapters.batchResults,
+      meter: adapters.meter,
+      queue: options.batchQueue,
+      clock,
+      plans: options.plans,
+      bodyLimit: config.batchBodyLimitBytes,
+    });
+  }
   await app.register(playgroundRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps });
 }

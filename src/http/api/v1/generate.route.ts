@@ -1,11 +1,11 @@
 // POST /api/v1/QRManager/generate: the image in the body, quota in the headers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { generateQr, CONTENT_TYPES, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import type { Limit, PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
-import { setQuotaHeaders } from '../../quota-headers.js';
 import { GenerateBody } from './generate.schema.js';
+import { sendGeneratedImage } from './image-reply.js';
 
 /** Every problem this route can answer, documented in OpenAPI and checked by the docs test. */
 export const GENERATE_ERRORS = [
@@ -63,14 +63,7 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
       const caller = request.credential!;
       const result = await generateQr(deps, caller, request.body, { ifNoneMatch: request.headers['if-none-match'] });
       deps.lastUsed.record(caller.keyId, deps.clock());
-      if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', 'private, max-age=0, must-revalidate').send();
-      setQuotaHeaders(reply, result.quota);
-      return reply
-        .code(200)
-        .header('Content-Type', CONTENT_TYPES[result.format])
-        .header('ETag', result.etag)
-        .header('Cache-Control', 'private, max-age=0, must-revalidate')
-        .send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
+      return sendGeneratedImage(reply, result);
     },
   );
 };

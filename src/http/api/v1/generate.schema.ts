@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { QR_TYPES } from '../../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
-import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
+import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, MIN_MODULE_PIXELS, SIZE_LIMITS } from '../../../domain/render-options.js';
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 
@@ -12,11 +12,19 @@ export const GenerateBody = z.strictObject({
     .describe('What to encode: a string for every type, or for wifi, vcard, pix, whatsapp, email and sms an object of named fields.'),
   type: z.enum(QR_TYPES).describe('The kind of content.'),
   outputFormat: z.enum(OUTPUT_FORMATS).describe("Image format of the response; the key's plan must include it (the operation's description lists each plan's formats)."),
-  size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
+  size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(
+    `Image side in pixels (default ${SIZE_LIMITS.default}). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a size too small for that is a 400 whose minimumSize says the smallest that fits.`,
+  ),
   margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
   lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+  eci: z
+    .boolean()
+    .optional()
+    .describe(
+      'Name the charset: open the code with the UTF-8 ECI designator (26) when the content is not plain ASCII, and put all text in UTF-8 byte mode. Off by default: the encoder then picks the smallest code, with Kanji mode for Japanese and ISO-8859-1 where readers guess it right; a few readers (zbar) misread UTF-8 without ECI.',
+    ),
 });
 
 export type GenerateBody = z.infer<typeof GenerateBody>;

@@ -5,7 +5,7 @@ import { ApiError } from '../../../domain/errors.js';
 import { periodOf } from '../../../domain/period.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
-import type { Renderer } from '../../../domain/ports/renderer.js';
+import type { RenderCaller, Renderer } from '../../../domain/ports/renderer.js';
 import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { renderSpecOf } from '../../../services/generate-qr.js';
 import { requireAccount } from '../account-guard.js';
@@ -41,7 +41,8 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
     const qr = (await thisMonths(request.account!.id)).find((code) => code.fingerprint === request.params.fingerprint);
     if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');
     // The account viewing its own codes: rendered directly, never through generateQr, so nothing is metered.
-    const bytes = await renderThumbnail(options.renderer, qr);
+    const account = request.account!;
+    const bytes = await renderThumbnail(options.renderer, qr, { accountId: account.id, plan: account.plan });
     return reply
       .header('Content-Type', 'image/png')
       .header('Cache-Control', 'private, max-age=3600')
@@ -49,14 +50,14 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
   });
 };
 
-async function renderThumbnail(renderer: Renderer, qr: QrRecord): Promise<Uint8Array> {
+async function renderThumbnail(renderer: Renderer, qr: QrRecord, caller: RenderCaller): Promise<Uint8Array> {
   const spec = (size: number) => renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
   try {
-    return await renderer.render(spec(THUMBNAIL_PX));
+    return await renderer.render(spec(THUMBNAIL_PX), caller);
   } catch (error) {
     // A dense code needs more pixels than a thumbnail has: render at the smallest size that fits.
     const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
     if (typeof minimumSize !== 'number') throw error;
-    return renderer.render(spec(minimumSize));
+    return renderer.render(spec(minimumSize), caller);
   }
 }
