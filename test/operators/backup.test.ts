@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { periodOf } from '../../src/domain/period.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';

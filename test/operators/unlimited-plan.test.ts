@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, GENERATE_URL, generate, type TestApp } from '../helpers/app.js';
+import { postBatch, urlItems } from '../helpers/batches.js';
 import { PortalClient } from '../helpers/portal-client.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
@@ -13,7 +14,7 @@ const PLANS = {
   plans: [
     { id: 'team', name: 'Internal team', monthlyPriceUsd: 0, requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null, formats: ['png', 'webp'] },
     { id: 'metered', name: 'Metered', monthlyPriceUsd: 0, requestsPerMonth: 100_000, qrsPerMonth: null, burstPerSecond: null, formats: ['png'] },
-    { id: 'small', name: 'Small', monthlyPriceUsd: 0, requestsPerMonth: 100, qrsPerMonth: 10, burstPerSecond: 5, formats: ['png'] },
+    { id: 'small', name: 'Small', monthlyPriceUsd: 0, requestsPerMonth: 100, qrsPerMonth: 10, burstPerSecond: 5, formats: ['png'], maxBatchItems: 3, batchesInFlight: 1, activeDynamicCodes: 1 },
     { id: 'vector', name: 'Vector', monthlyPriceUsd: 12, requestsPerMonth: 1000, qrsPerMonth: 100, burstPerSecond: 50, formats: ['png', 'webp', 'svg'] },
   ],
   default: 'team',
@@ -102,6 +103,29 @@ describe.each(backends)('a plans file with unlimited plans ($name)', ({ redis: u
     expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
     expect(answers.filter((a) => a.status === 429)).toHaveLength(35);
     expect(answers.find((a) => a.status === 200)?.headers.get('ratelimit-policy')).toContain('"burst";q=5;w=1');
+  });
+
+  it("holds batches and dynamic codes to the file's figures, and a plan that leaves them out to the documented defaults", async () => {
+    const small = await t.newCaller('small');
+    const tooLarge = await postBatch(t.app, small.key, { items: urlItems(4, 'small-batch') });
+    expect(tooLarge.statusCode).toBe(413);
+    expect(tooLarge.json()).toMatchObject({ code: 'batch_too_large', limit: 3 });
+    const codes = '/api/v1/QRManager/codes';
+    const create = (key: string) => t.app.inject({ method: 'POST', url: codes, headers: { 'content-type': 'application/json', 'x-api-key': key }, payload: { target: 'https://example.com/dyn' } });
+    expect((await create(small.key)).statusCode).toBe(201);
+    const second = await create(small.key);
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({ code: 'code_limit_reached', limit: 1 });
+    // "team" names no batch figure: a free plan of the file takes the free column (100 items).
+    const team = await t.newCaller('team');
+    const defaulted = await postBatch(t.app, team.key, { items: urlItems(101, 'team-batch') });
+    expect(defaulted.statusCode).toBe(413);
+    expect(defaulted.json()).toMatchObject({ code: 'batch_too_large', limit: 100 });
+    // Unlimited monthly requests and QRs: the whole-batch reservation skips both checks and still counts.
+    const before = await t.stores.meter.usage(team.accountId, periodOf(t.clock.now));
+    const accepted = await postBatch(t.app, team.key, { items: urlItems(2, 'team-ok') });
+    expect(accepted.statusCode).toBe(202);
+    expect((await t.stores.meter.usage(team.accountId, periodOf(t.clock.now))).requests).toBe(before.requests + 2);
   });
 
   it("names the file's own cheapest plan with the format in the 403 upgrade hint", async () => {
