@@ -1,8 +1,8 @@
 // email content: an RFC 6068 `mailto:` URI, built from an address (and subject, body) or checked when ready.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readFields } from './fields.js';
+import { boundedString, MAX_EMAIL_CHARS, MAX_TEXT_CHARS } from './limits.js';
+import { structuredContent } from './structured-content.js';
 
 export interface EmailFields {
   to: string;
@@ -11,13 +11,12 @@ export interface EmailFields {
 }
 
 export const emailFieldsSchema = z.strictObject({
-  to: z.string().min(1, 'must not be empty'),
-  subject: z
-    .string()
+  to: boundedString(MAX_EMAIL_CHARS).min(1, 'must not be empty'),
+  subject: boundedString(MAX_TEXT_CHARS)
     .min(1, 'must not be empty (omit it for no subject)')
     .regex(/^[^\r\n]*$/, 'must be a single line (a mail header cannot hold line breaks)')
     .optional(),
-  body: z.string().min(1, 'must not be empty (omit it for no body)').optional(),
+  body: boundedString(MAX_TEXT_CHARS).min(1, 'must not be empty (omit it for no body)').optional(),
 });
 
 const MAILTO = /^mailto:/i;
@@ -94,23 +93,20 @@ function buildMailto(fields: EmailFields): string {
   return headers.length === 0 ? uri : `${uri}?${headers.join('&')}`;
 }
 
-/** Checks the object form and reports its first broken rule against `content.<field>`. */
-export const emailContent: ContentEncoder = {
+/** A bare address becomes `mailto:<address>`; a ready URI is encoded as given: the caller decides what the code holds. */
+function fromString(content: string): string {
+  if (MAILTO.test(content)) {
+    checkMailto(content);
+    return content;
+  }
+  checkAddress(content, 'content');
+  return `mailto:${encodeAddress(content)}`;
+}
+
+export const emailContent = structuredContent({
   type: 'email',
-  objectSchema: emailFieldsSchema,
-  encode(content) {
-    if (typeof content === 'string') {
-      if (!MAILTO.test(content)) {
-        checkAddress(content, 'content');
-        return `mailto:${encodeAddress(content)}`;
-      }
-      checkMailto(content);
-      // A ready URI is encoded as given: the caller decides what the code holds.
-      return content;
-    }
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-      throw invalidContent('content', 'must be an address, a mailto: URI or an object {to, subject?, body?}');
-    }
-    return buildMailto(readFields(emailFieldsSchema, 'email', content));
-  },
-};
+  fields: emailFieldsSchema,
+  expected: 'an address, a mailto: URI or an object {to, subject?, body?}',
+  fromString,
+  fromFields: buildMailto,
+});
