@@ -21,6 +21,7 @@ import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
 import { qrsRoutes } from './routes/qrs.routes.js';
+import { refuseForeignHostWrites } from './loopback.js';
 import { portalRateLimits } from './rate-limits.js';
 import { signInRoutes } from './routes/signin.routes.js';
 import securityHeaders from './security-headers.plugin.js';
@@ -59,6 +60,8 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(errorPages, { base });
   await app.register(session, { sessions: adapters.sessions, clock, secure });
   await app.register(csrf);
+  // Signing in locally, every session belongs to a browser on this machine: writes under another host name are refused.
+  if (configured.length === 0) app.addHook('onRequest', refuseForeignHostWrites);
   // Per client address, before any work: sign-in starts and callbacks, and key creation.
   const limits = await portalRateLimits(app, {
     signInPerMinute: config.portalSignInPerMinute,
