@@ -62,7 +62,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(csrf);
   // Signing in locally, every session belongs to a browser on this machine: writes under another host name are refused.
   if (configured.length === 0) app.addHook('onRequest', refuseForeignHostWrites);
-  // Per client address, before any work: sign-in starts and callbacks, and key creation.
+  // Per client address: sign-in starts and callbacks, and key creation (counted after the session and CSRF checks).
   const limits = await portalRateLimits(app, {
     signInPerMinute: config.portalSignInPerMinute,
     keyCreationsPerHour: config.portalKeyCreationsPerHour,

@@ -52,7 +52,7 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
       // A page of another site cannot post here even through a loopback name (a form, or a rebound hostname's script).
       if (!isSameOriginRequest(request)) throw new ApiError('forbidden', 'local sign-in must be posted from the sign-in page of this portal');
     };
-    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, onRequest: options.limits.signInStart, preHandler: [loopbackOnly, app.requireCsrf] }, async (request, reply) => {
+    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] }, async (request, reply) => {
       try {
         const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
         reply.setSessionCookie(signedIn.session);
