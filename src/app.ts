@@ -13,6 +13,7 @@ import { createBatchQueue } from './adapters/queue/batch-queue.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
+import nosniff from './http/plugins/nosniff.js';
 import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails, { routerErrorProblem } from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
@@ -101,6 +102,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await adapters.close();
   });
 
+  await app.register(nosniff);
   await app.register(problemDetails);
   await app.register(requestLog);
   const lifecycle = new Lifecycle();
