@@ -2,6 +2,8 @@
 import { fileURLToPath } from 'node:url';
 import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { contentEncoderFor, QR_TYPES } from '../../src/domain/content/index.js';
 import { sourceRegexes } from '../helpers/source-regexes.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -31,6 +33,30 @@ describe('regular expressions in src/', () => {
     for (const regex of REGEXES.filter((found) => found.dynamic === undefined)) {
       const status = await verdict(regex.source, regex.flags);
       if (status !== 'safe') unsafe.push(`${regex.where} /${regex.source}/${regex.flags}: ${status}`);
+    }
+    expect(unsafe).toEqual([]);
+  });
+
+  it('and the patterns zod applies for us in the content schemas (z.email and friends) are linear too', async () => {
+    const patterns = new Set<string>();
+    const collect = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(collect);
+      else if (node !== null && typeof node === 'object') {
+        for (const [name, value] of Object.entries(node)) {
+          if (name === 'pattern' && typeof value === 'string') patterns.add(value);
+          else collect(value);
+        }
+      }
+    };
+    for (const type of QR_TYPES) {
+      const schema = contentEncoderFor(type).objectSchema;
+      if (schema) collect(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+    }
+    expect(patterns.size).toBeGreaterThan(0);
+    const unsafe: string[] = [];
+    for (const pattern of patterns) {
+      const status = await verdict(pattern, 'u');
+      if (status !== 'safe') unsafe.push(`/${pattern}/: ${status}`);
     }
     expect(unsafe).toEqual([]);
   });
