@@ -12,6 +12,7 @@ import { floodScenario } from './flood.js';
 import { renderPathBench, renderPathTable } from './render-path.js';
 import { drive, rotatingKey, rowOf, type Row } from './load.js';
 import { cpuSeconds, createAccountKeys, freePort, rssMiB, startProcess, type Started } from './processes.js';
+import { hostileNeighbour } from './scenarios/hostile-neighbour.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -316,6 +317,8 @@ async function main(): Promise<void> {
       await redis.stop();
     }
   }
+
+  if (wanted('n-idle', 'n-hostile')) rows.push(...(await hostileNeighbour()));
 
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${platform()} ${release()}, Node ${process.version}`;
   const report = `# Benchmarks
