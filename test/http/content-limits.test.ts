@@ -1,33 +1,11 @@
 // Every string field of every content type has a documented maximum, and one character more is a 400 invalid_content naming the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { contentEncoderFor, QR_TYPES } from '../../src/domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../src/domain/content/limits.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { stringFields, TYPES_WITH_FIELDS, VALID_FIELDS } from '../helpers/content-fields.js';
 
-/** A valid object for each type with named fields: the over-long field is swapped into it, so only that field is wrong. */
-const VALID_FIELDS: Record<string, Record<string, unknown>> = {
-  wifi: { ssid: 'Home', password: 'correct horse', encryption: 'WPA' },
-  vcard: { firstName: 'Ana', lastName: 'Silva' },
-  pix: { key: '123e4567-e12b-12d1-a456-426655440000', name: 'Fulano de Tal', city: 'BRASILIA' },
-  whatsapp: { phone: '+55 11 98765-4321' },
-  email: { to: 'ana@example.com' },
-  sms: { phone: '+14155550100' },
-};
-
-type JsonSchema = { properties?: Record<string, { type?: string; maxLength?: number; enum?: unknown[] }> };
-
-const fieldsOf = (type: (typeof QR_TYPES)[number]) => {
-  const schema = contentEncoderFor(type).objectSchema;
-  return schema ? (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema).properties ?? {} : undefined;
-};
-const TYPES_WITH_FIELDS = QR_TYPES.filter((type) => fieldsOf(type) !== undefined);
-const STRING_FIELDS = TYPES_WITH_FIELDS.flatMap((type) =>
-  Object.entries(fieldsOf(type)!)
-    // An enum is bounded by its values; every other string needs a maximum.
-    .filter(([, property]) => property.type === 'string' && property.enum === undefined)
-    .map(([name, property]) => ({ type, name, max: property.maxLength })),
-);
+const STRING_FIELDS = TYPES_WITH_FIELDS.flatMap(stringFields);
 
 let t: TestApp;
 let key: string;

@@ -1,9 +1,9 @@
 // Request budget: the worst inputs we can build for every content type and field (long runs, nested escapes, many separators) are refused with a 4xx.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { contentEncoderFor, QR_TYPES } from '../../src/domain/content/index.js';
+import { QR_TYPES } from '../../src/domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../src/domain/content/limits.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { stringFields, TYPES_WITH_FIELDS, VALID_FIELDS } from '../helpers/content-fields.js';
 
 /**
  * The cost of these is measured by bench/scenarios/hostile-neighbour.ts, not here (no timing in
@@ -48,26 +48,6 @@ const READY_PREFIXES: Record<string, string[]> = {
   sms: ['', 'SMSTO:', 'SMSTO:+14155550100:'],
 };
 
-const VALID_FIELDS: Record<string, Record<string, unknown>> = {
-  wifi: { ssid: 'Home', password: 'correct horse', encryption: 'WPA' },
-  vcard: { firstName: 'Ana', lastName: 'Silva' },
-  pix: { key: '123e4567-e12b-12d1-a456-426655440000', name: 'Fulano de Tal', city: 'BRASILIA' },
-  whatsapp: { phone: '+55 11 98765-4321' },
-  email: { to: 'ana@example.com' },
-  sms: { phone: '+14155550100' },
-};
-
-type Properties = Record<string, { type?: string; maxLength?: number; enum?: unknown[] }>;
-
-function stringFields(type: (typeof QR_TYPES)[number]): Array<{ name: string; max: number }> {
-  const schema = contentEncoderFor(type).objectSchema;
-  if (!schema) return [];
-  const properties = (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Properties }).properties ?? {};
-  return Object.entries(properties)
-    .filter(([, property]) => property.type === 'string' && property.enum === undefined)
-    .map(([name, property]) => ({ name, max: property.maxLength ?? MAX_PAYLOAD_CHARS }));
-}
-
 let t: TestApp;
 let key: string;
 beforeAll(async () => {
@@ -96,8 +76,8 @@ describe('worst-case ready strings, at the longest length allowed and one past i
 });
 
 describe('worst-case named fields, each at its maximum and one past it', () => {
-  it.each(QR_TYPES.filter((type) => stringFields(type).length > 0))('%s', async (type) => {
-    for (const { name, max } of stringFields(type)) {
+  it.each(TYPES_WITH_FIELDS)('%s', async (type) => {
+    for (const { name, max = MAX_PAYLOAD_CHARS } of stringFields(type)) {
       for (const length of [max, max + 1]) {
         for (const [run, text] of Object.entries(worstRuns(length))) {
           const content = { ...VALID_FIELDS[type], [name]: text };
@@ -108,9 +88,9 @@ describe('worst-case named fields, each at its maximum and one past it', () => {
   });
 
   it('every field at its maximum at once, for every type', async () => {
-    for (const type of QR_TYPES.filter((candidate) => stringFields(candidate).length > 0)) {
+    for (const type of TYPES_WITH_FIELDS) {
       for (const [run] of Object.entries(worstRuns(8))) {
-        const content = { ...VALID_FIELDS[type], ...Object.fromEntries(stringFields(type).map(({ name, max }) => [name, worstRuns(max)[run]])) };
+        const content = { ...VALID_FIELDS[type], ...Object.fromEntries(stringFields(type).map(({ name, max = MAX_PAYLOAD_CHARS }) => [name, worstRuns(max)[run]])) };
         await expectRefused({ ...UNDRAWABLE, type, content }, `${type} all fields ${run}`);
       }
     }
