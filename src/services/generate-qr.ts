@@ -1,6 +1,6 @@
 // Use case: generate one QR image for an authenticated caller — plan check, content, metering, render.
 import { createHash } from 'node:crypto';
-import { encodeContent, type QrType } from '../domain/content/index.js';
+import { contentEncoderFor, encodeContent, type QrType } from '../domain/content/index.js';
 import { ApiError } from '../domain/errors.js';
 import { periodOf } from '../domain/period.js';
 import { planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
@@ -70,7 +70,8 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
     format: input.outputFormat,
     size: input.size ?? SIZE_LIMITS.default,
     margin: input.margin ?? MARGIN_LIMITS.default,
-    errorCorrection: input.errorCorrection ?? 'M',
+    // A type whose standard prescribes a level (EPC069-12: M) gets that level, whatever was asked.
+    errorCorrection: contentEncoderFor(input.type).requiredErrorCorrection ?? input.errorCorrection ?? 'M',
     darkColor,
     lightColor,
     ...(input.eci ? { eci: true } : {}),

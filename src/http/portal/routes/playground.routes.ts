@@ -43,6 +43,12 @@ const EXAMPLES: Record<(typeof QR_TYPES)[number], string> = {
   whatsapp: '+55 11 91234-5678',
   email: 'someone@example.com',
   sms: '+1 555 0100',
+  epc: 'BCD\n002\n1\nSCT\nBPOTBEB1\nRed Cross\nBE72000000001616\nEUR1\nCHAR\n\nUrgency fund',
+  upi: 'upi://pay?pa=shop@okaxis&pn=Corner%20Shop&am=120.00&cu=INR',
+  geo: 'geo:13.4125,103.8667',
+  tel: '+1-201-555-0123',
+  event: 'BEGIN:VEVENT\r\nSUMMARY:Launch\r\nDTSTART:20261201T170000Z\r\nEND:VEVENT',
+  mecard: 'MECARD:N:Lovelace,Ada;TEL:+441234567890;;',
 };
 
 interface PlaygroundState {

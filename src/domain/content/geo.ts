@@ -1,0 +1,40 @@
+// geo content: an RFC 5870 geo: URI, geo:<latitude>,<longitude>[,<altitude>], WGS-84 ranges checked.
+import { z } from 'zod';
+import { invalidContent } from '../errors.js';
+import type { ContentEncoder } from './types.js';
+import { readyOrFields } from './ready-or-fields.js';
+
+const NUMBER = '-?\\d{1,9}(?:\\.\\d{1,15})?';
+const READY = new RegExp(`^geo:(${NUMBER}),(${NUMBER})(?:,(${NUMBER}))?$`);
+
+export const geoFieldsSchema = z.strictObject({
+  latitude: z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').describe('Degrees north, -90 to 90.'),
+  longitude: z.number().min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').describe('Degrees east, -180 to 180.'),
+  altitude: z.number().min(-100000).max(100000000).optional().describe('Metres above the WGS-84 reference ellipsoid.'),
+});
+type GeoFields = z.infer<typeof geoFieldsSchema>;
+
+/** Plain decimal, never exponent notation, which RFC 5870's grammar does not allow. */
+const decimal = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(15).replace(/0+$/, ''));
+
+function buildGeo(fields: GeoFields): string {
+  const parts = [decimal(fields.latitude), decimal(fields.longitude)];
+  if (fields.altitude !== undefined) parts.push(decimal(fields.altitude));
+  return `geo:${parts.join(',')}`;
+}
+
+function checkReady(payload: string): string {
+  const match = READY.exec(payload);
+  if (!match) throw invalidContent('content', 'must be a geo:<latitude>,<longitude>[,<altitude>] URI or an object {latitude, longitude, altitude?}');
+  if (Math.abs(Number(match[1])) > 90) throw invalidContent('content', 'latitude must be between -90 and 90');
+  if (Math.abs(Number(match[2])) > 180) throw invalidContent('content', 'longitude must be between -180 and 180');
+  return payload;
+}
+
+export const geoContent: ContentEncoder = {
+  type: 'geo',
+  objectSchema: geoFieldsSchema,
+  encode(content) {
+    return readyOrFields(content, 'geo', geoFieldsSchema, checkReady, buildGeo, 'a geo: URI or an object {latitude, longitude, altitude?}');
+  },
+};
