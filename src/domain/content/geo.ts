@@ -14,8 +14,11 @@ export const geoFieldsSchema = z.strictObject({
 });
 type GeoFields = z.infer<typeof geoFieldsSchema>;
 
-/** Plain decimal, never exponent notation, which RFC 5870's grammar does not allow. */
-const decimal = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(15).replace(/0+$/, ''));
+/** The shortest spelling that reads back as the same number, never in exponent notation (RFC 5870's grammar has none). */
+function decimal(value: number): string {
+  const shortest = String(value);
+  return shortest.includes('e') ? value.toFixed(20).replace(/\.?0+$/, '') : shortest;
+}
 
 function buildGeo(fields: GeoFields): string {
   const parts = [decimal(fields.latitude), decimal(fields.longitude)];
