@@ -53,4 +53,21 @@ describe('new content types over HTTP', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'invalid_content', errors: [{ field }] });
   });
+
+  it('documents each named-field form in OpenAPI with every string field bounded', async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const text = JSON.stringify(document);
+    const forms = [...text.matchAll(/"description":"Named fields of (epc|upi|geo|event|mecard) content\."/g)].map((m) => m[1]);
+    expect(new Set(forms)).toEqual(new Set(['epc', 'upi', 'geo', 'event', 'mecard']));
+    const content = document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema.properties.content;
+    const named = (content.anyOf as Array<{ description?: string; properties?: Record<string, { type?: string; maxLength?: number }> }>).filter((f) =>
+      /Named fields of (epc|upi|geo|event|mecard)/.test(f.description ?? ''),
+    );
+    expect(named).toHaveLength(5);
+    for (const form of named) {
+      for (const [name, property] of Object.entries(form.properties!)) {
+        if (property.type === 'string') expect(property.maxLength, `${form.description} ${name}`).toBeGreaterThan(0);
+      }
+    }
+  });
 });
