@@ -1,8 +1,7 @@
 // epc content: the European Payments Council SEPA credit transfer code (EPC069-12 v002, "GiroCode"), UTF-8, read back at ECC M.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readyOrFields } from './ready-or-fields.js';
+import { readyOrFieldsEncoder } from './ready-or-fields.js';
 
 const MAX_BYTES = 331;
 const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
@@ -86,11 +85,11 @@ function checkReady(payload: string): string {
   return withinLimit(payload, 'content');
 }
 
-export const epcContent: ContentEncoder = {
+export const epcContent = readyOrFieldsEncoder({
   type: 'epc',
-  objectSchema: epcFieldsSchema,
+  schema: epcFieldsSchema,
   requiredErrorCorrection: 'M',
-  encode(content) {
-    return readyOrFields(content, 'epc', epcFieldsSchema, checkReady, buildEpc, 'a ready EPC code or an object {name, iban, bic?, amount?, purpose?, reference? | text?}');
-  },
-};
+  fromString: checkReady,
+  fromFields: buildEpc,
+  forms: 'a ready EPC code or an object {name, iban, bic?, amount?, purpose?, reference? | text?}',
+});

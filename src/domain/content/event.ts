@@ -1,8 +1,7 @@
 // event content: ISO 8601 times in, an iCalendar VEVENT (RFC 5545) with UTC DTSTART/DTEND out, as ZXing's calendar parser reads it.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readyOrFields } from './ready-or-fields.js';
+import { readyOrFieldsEncoder } from './ready-or-fields.js';
 
 // An offset (or Z) is required: a time without one names no instant, and UTC is what the code holds.
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -50,10 +49,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const eventContent: ContentEncoder = {
+export const eventContent = readyOrFieldsEncoder({
   type: 'event',
-  objectSchema: eventFieldsSchema,
-  encode(content) {
-    return readyOrFields(content, 'event', eventFieldsSchema, checkReady, buildEvent, 'a VEVENT text or an object {summary, start, end?, location?, description?}');
-  },
-};
+  schema: eventFieldsSchema,
+  fromString: checkReady,
+  fromFields: buildEvent,
+  forms: 'a VEVENT text or an object {summary, start, end?, location?, description?}',
+});

@@ -1,8 +1,7 @@
 // geo content: an RFC 5870 geo: URI, geo:<latitude>,<longitude>[,<altitude>], WGS-84 ranges checked.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readyOrFields } from './ready-or-fields.js';
+import { readyOrFieldsEncoder } from './ready-or-fields.js';
 
 const NUMBER = '-?\\d{1,9}(?:\\.\\d{1,15})?';
 const READY = new RegExp(`^geo:(${NUMBER}),(${NUMBER})(?:,(${NUMBER}))?$`);
@@ -34,10 +33,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const geoContent: ContentEncoder = {
+export const geoContent = readyOrFieldsEncoder({
   type: 'geo',
-  objectSchema: geoFieldsSchema,
-  encode(content) {
-    return readyOrFields(content, 'geo', geoFieldsSchema, checkReady, buildGeo, 'a geo: URI or an object {latitude, longitude, altitude?}');
-  },
-};
+  schema: geoFieldsSchema,
+  fromString: checkReady,
+  fromFields: buildGeo,
+  forms: 'a geo: URI or an object {latitude, longitude, altitude?}',
+});

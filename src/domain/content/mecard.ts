@@ -1,8 +1,7 @@
 // mecard content: the compact MECARD:N:…;TEL:…;EMAIL:…;URL:…;ADR:…;NOTE:…;; contact many phone scanners prefer.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readyOrFields } from './ready-or-fields.js';
+import { readyOrFieldsEncoder } from './ready-or-fields.js';
 
 const value = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
@@ -40,10 +39,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const mecardContent: ContentEncoder = {
+export const mecardContent = readyOrFieldsEncoder({
   type: 'mecard',
-  objectSchema: mecardFieldsSchema,
-  encode(content) {
-    return readyOrFields(content, 'mecard', mecardFieldsSchema, checkReady, buildMecard, 'a MECARD: text or an object {name, phone?, email?, url?, address?, note?}');
-  },
-};
+  schema: mecardFieldsSchema,
+  fromString: checkReady,
+  fromFields: buildMecard,
+  forms: 'a MECARD: text or an object {name, phone?, email?, url?, address?, note?}',
+});

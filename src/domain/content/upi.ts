@@ -1,8 +1,7 @@
 // upi content: India's UPI payment URI, upi://pay?pa=…&pn=…&am=…&cu=INR&tn=…, values percent-encoded.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readyOrFields } from './ready-or-fields.js';
+import { readyOrFieldsEncoder } from './ready-or-fields.js';
 
 const VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
 const READY_PREFIX = 'upi://pay?';
@@ -36,10 +35,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const upiContent: ContentEncoder = {
+export const upiContent = readyOrFieldsEncoder({
   type: 'upi',
-  objectSchema: upiFieldsSchema,
-  encode(content) {
-    return readyOrFields(content, 'upi', upiFieldsSchema, checkReady, buildUpi, 'a upi://pay? URI or an object {vpa, name, amount?, note?}');
-  },
-};
+  schema: upiFieldsSchema,
+  fromString: checkReady,
+  fromFields: buildUpi,
+  forms: 'a upi://pay? URI or an object {vpa, name, amount?, note?}',
+});
