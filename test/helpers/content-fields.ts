@@ -10,6 +10,11 @@ export const VALID_FIELDS: Record<string, Record<string, unknown>> = {
   whatsapp: { phone: '+55 11 98765-4321' },
   email: { to: 'ana@example.com' },
   sms: { phone: '+14155550100' },
+  epc: { name: 'Red Cross', iban: 'BE72000000001616', text: 'Urgency fund' },
+  upi: { vpa: 'shop@okaxis', name: 'Corner Shop' },
+  geo: { latitude: 13.4125, longitude: 103.8667 },
+  event: { summary: 'Launch', start: '2026-12-01T17:00:00Z' },
+  mecard: { name: 'Lovelace,Ada' },
 };
 
 type Properties = Record<string, { type?: string; maxLength?: number; enum?: unknown[] }>;

@@ -60,13 +60,14 @@ describe('new content types over HTTP', () => {
     const forms = [...text.matchAll(/"description":"Named fields of (epc|upi|geo|event|mecard) content\."/g)].map((m) => m[1]);
     expect(new Set(forms)).toEqual(new Set(['epc', 'upi', 'geo', 'event', 'mecard']));
     const content = document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema.properties.content;
-    const named = (content.anyOf as Array<{ description?: string; properties?: Record<string, { type?: string; maxLength?: number }> }>).filter((f) =>
-      /Named fields of (epc|upi|geo|event|mecard)/.test(f.description ?? ''),
+    const forms = content.anyOf.flatMap((form: { anyOf?: unknown[] }) => form.anyOf ?? [form]);
+    const named = (forms as Array<{ title?: string; properties?: Record<string, { type?: string; maxLength?: number }> }>).filter((f) =>
+      /^(epc|upi|geo|event|mecard) fields$/.test(f.title ?? ''),
     );
     expect(named).toHaveLength(5);
     for (const form of named) {
       for (const [name, property] of Object.entries(form.properties!)) {
-        if (property.type === 'string') expect(property.maxLength, `${form.description} ${name}`).toBeGreaterThan(0);
+        if (property.type === 'string') expect(property.maxLength, `${form.title} ${name}`).toBeGreaterThan(0);
       }
     }
   });

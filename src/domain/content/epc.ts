@@ -1,7 +1,8 @@
 // epc content: the European Payments Council SEPA credit transfer code (EPC069-12 v002, "GiroCode"), UTF-8, read back at ECC M.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import { readyOrFieldsEncoder } from './ready-or-fields.js';
+import { structuredContent } from './structured-content.js';
+import type { ContentEncoder } from './types.js';
 
 const MAX_BYTES = 331;
 const IBAN_SHAPE = /^[A-Z]{2}\d{2}[A-Z0-9]{11,30}$/;
@@ -85,11 +86,14 @@ function checkReady(payload: string): string {
   return withinLimit(payload, 'content');
 }
 
-export const epcContent = readyOrFieldsEncoder({
-  type: 'epc',
-  schema: epcFieldsSchema,
+export const epcContent: ContentEncoder = {
+  // EPC069-12 prescribes error correction M; generation uses it whatever level was asked.
   requiredErrorCorrection: 'M',
-  fromString: checkReady,
-  fromFields: buildEpc,
-  forms: 'a ready EPC code or an object {name, iban, bic?, amount?, purpose?, reference? | text?}',
-});
+  ...structuredContent({
+    type: 'epc',
+    fields: epcFieldsSchema,
+    fromString: checkReady,
+    fromFields: buildEpc,
+    expected: 'a ready EPC code or an object {name, iban, bic?, amount?, purpose?, reference? | text?}',
+  }),
+};

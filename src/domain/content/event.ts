@@ -1,7 +1,7 @@
 // event content: ISO 8601 times in, an iCalendar VEVENT (RFC 5545) with UTC DTSTART/DTEND out, as ZXing's calendar parser reads it.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import { readyOrFieldsEncoder } from './ready-or-fields.js';
+import { structuredContent } from './structured-content.js';
 
 // An offset (or Z) is required: a time without one names no instant, and UTC is what the code holds.
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -49,10 +49,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const eventContent = readyOrFieldsEncoder({
+export const eventContent = structuredContent({
   type: 'event',
-  schema: eventFieldsSchema,
+  fields: eventFieldsSchema,
   fromString: checkReady,
   fromFields: buildEvent,
-  forms: 'a VEVENT text or an object {summary, start, end?, location?, description?}',
+  expected: 'a VEVENT text or an object {summary, start, end?, location?, description?}',
 });

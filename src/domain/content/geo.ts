@@ -1,7 +1,7 @@
 // geo content: an RFC 5870 geo: URI, geo:<latitude>,<longitude>[,<altitude>], WGS-84 ranges checked.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import { readyOrFieldsEncoder } from './ready-or-fields.js';
+import { structuredContent } from './structured-content.js';
 
 const NUMBER = '-?\\d{1,9}(?:\\.\\d{1,15})?';
 const READY = new RegExp(`^geo:(${NUMBER}),(${NUMBER})(?:,(${NUMBER}))?$`);
@@ -33,10 +33,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const geoContent = readyOrFieldsEncoder({
+export const geoContent = structuredContent({
   type: 'geo',
-  schema: geoFieldsSchema,
+  fields: geoFieldsSchema,
   fromString: checkReady,
   fromFields: buildGeo,
-  forms: 'a geo: URI or an object {latitude, longitude, altitude?}',
+  expected: 'a geo: URI or an object {latitude, longitude, altitude?}',
 });

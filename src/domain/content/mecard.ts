@@ -1,7 +1,7 @@
 // mecard content: the compact MECARD:N:…;TEL:…;EMAIL:…;URL:…;ADR:…;NOTE:…;; contact many phone scanners prefer.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import { readyOrFieldsEncoder } from './ready-or-fields.js';
+import { structuredContent } from './structured-content.js';
 
 const value = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
@@ -39,10 +39,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const mecardContent = readyOrFieldsEncoder({
+export const mecardContent = structuredContent({
   type: 'mecard',
-  schema: mecardFieldsSchema,
+  fields: mecardFieldsSchema,
   fromString: checkReady,
   fromFields: buildMecard,
-  forms: 'a MECARD: text or an object {name, phone?, email?, url?, address?, note?}',
+  expected: 'a MECARD: text or an object {name, phone?, email?, url?, address?, note?}',
 });

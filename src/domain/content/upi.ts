@@ -1,7 +1,7 @@
 // upi content: India's UPI payment URI, upi://pay?pa=…&pn=…&am=…&cu=INR&tn=…, values percent-encoded.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import { readyOrFieldsEncoder } from './ready-or-fields.js';
+import { structuredContent } from './structured-content.js';
 
 const VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
 const READY_PREFIX = 'upi://pay?';
@@ -35,10 +35,10 @@ function checkReady(payload: string): string {
   return payload;
 }
 
-export const upiContent = readyOrFieldsEncoder({
+export const upiContent = structuredContent({
   type: 'upi',
-  schema: upiFieldsSchema,
+  fields: upiFieldsSchema,
   fromString: checkReady,
   fromFields: buildUpi,
-  forms: 'a upi://pay? URI or an object {vpa, name, amount?, note?}',
+  expected: 'a upi://pay? URI or an object {vpa, name, amount?, note?}',
 });
