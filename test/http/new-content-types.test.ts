@@ -56,9 +56,6 @@ describe('new content types over HTTP', () => {
 
   it('documents each named-field form in OpenAPI with every string field bounded', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const text = JSON.stringify(document);
-    const forms = [...text.matchAll(/"description":"Named fields of (epc|upi|geo|event|mecard) content\."/g)].map((m) => m[1]);
-    expect(new Set(forms)).toEqual(new Set(['epc', 'upi', 'geo', 'event', 'mecard']));
     const content = document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema.properties.content;
     const forms = content.anyOf.flatMap((form: { anyOf?: unknown[] }) => form.anyOf ?? [form]);
     const named = (forms as Array<{ title?: string; properties?: Record<string, { type?: string; maxLength?: number }> }>).filter((f) =>

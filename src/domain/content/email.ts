@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString, MAX_EMAIL_CHARS, MAX_TEXT_CHARS } from './limits.js';
 import { structuredContent } from './structured-content.js';
+import { encodeUriValue } from './uri-component.js';
 
 export interface EmailFields {
   to: string;
@@ -45,14 +46,6 @@ function encodeAddress(address: string): string {
   return address.replace(ADDRESS_SAFE, (char) => encodeURIComponent(char));
 }
 
-function encodeValue(value: string, field: string): string {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    // encodeURIComponent throws URIError on a lone surrogate, which has no UTF-8 form.
-    throw invalidContent(field, 'must be valid Unicode (lone surrogate found)');
-  }
-}
 
 function decode(text: string): string {
   try {
@@ -87,8 +80,8 @@ function crlf(text: string): string {
 function buildMailto(fields: EmailFields): string {
   checkAddress(fields.to, 'content.to');
   const headers: string[] = [];
-  if (fields.subject !== undefined) headers.push(`subject=${encodeValue(fields.subject, 'content.subject')}`);
-  if (fields.body !== undefined) headers.push(`body=${encodeValue(crlf(fields.body), 'content.body')}`);
+  if (fields.subject !== undefined) headers.push(`subject=${encodeUriValue(fields.subject, 'content.subject')}`);
+  if (fields.body !== undefined) headers.push(`body=${encodeUriValue(crlf(fields.body), 'content.body')}`);
   const uri = `mailto:${encodeAddress(fields.to)}`;
   return headers.length === 0 ? uri : `${uri}?${headers.join('&')}`;
 }

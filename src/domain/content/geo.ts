@@ -1,10 +1,11 @@
 // geo content: an RFC 5870 geo: URI, geo:<latitude>,<longitude>[,<altitude>], WGS-84 ranges checked.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
+import { trimTrailing } from '../trim-trailing.js';
 import { structuredContent } from './structured-content.js';
 
-const NUMBER = '-?\\d{1,9}(?:\\.\\d{1,15})?';
-const READY = new RegExp(`^geo:(${NUMBER}),(${NUMBER})(?:,(${NUMBER}))?$`);
+// geo:<latitude>,<longitude>[,<altitude>], each -?digits[.digits].
+const READY = /^geo:(-?\d{1,9}(?:\.\d{1,15})?),(-?\d{1,9}(?:\.\d{1,15})?)(?:,(-?\d{1,9}(?:\.\d{1,15})?))?$/;
 
 export const geoFieldsSchema = z.strictObject({
   latitude: z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').describe('Degrees north, -90 to 90.'),
@@ -16,7 +17,7 @@ type GeoFields = z.infer<typeof geoFieldsSchema>;
 /** The shortest spelling that reads back as the same number, never in exponent notation (RFC 5870's grammar has none). */
 function decimal(value: number): string {
   const shortest = String(value);
-  return shortest.includes('e') ? value.toFixed(20).replace(/\.?0+$/, '') : shortest;
+  return shortest.includes('e') ? trimTrailing(trimTrailing(value.toFixed(20), '0'), '.') : shortest;
 }
 
 function buildGeo(fields: GeoFields): string {

@@ -1,5 +1,6 @@
 // tel content: a global phone number as an RFC 3966 tel: URI, visual separators - . ( ) kept, spaces written as -.
 import { invalidContent } from '../errors.js';
+import { boundedPayload } from './structured-content.js';
 import type { ContentEncoder } from './types.js';
 
 const GLOBAL_NUMBER = /^\+[\d\s().-]{1,40}$/;
@@ -10,7 +11,8 @@ export const telContent: ContentEncoder = {
   type: 'tel',
   encode(content) {
     if (typeof content !== 'string') throw invalidContent('content', 'must be a phone number string');
-    const number = content.startsWith('tel:') ? content.slice(4) : content.trim();
+    const ready = boundedPayload(content);
+    const number = ready.startsWith('tel:') ? ready.slice(4) : ready.trim();
     if (!GLOBAL_NUMBER.test(number)) {
       throw invalidContent('content', 'must be a global number: + then digits, with optional spaces - . ( ) as separators');
     }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { structuredContent } from './structured-content.js';
+import { encodeUriValue } from './uri-component.js';
 
 const VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
 const READY_PREFIX = 'upi://pay?';
@@ -14,17 +15,17 @@ export const upiFieldsSchema = z.strictObject({
 });
 type UpiFields = z.infer<typeof upiFieldsSchema>;
 
-/** encodeURIComponent, with @ left as is: UPI apps read the VPA's @ literally. */
-const encode = (value: string) => encodeURIComponent(value).replace(/%40/g, '@');
+/** Percent-encoded, with @ left as is: UPI apps read the VPA's @ literally. */
+const encode = (value: string, field: string) => encodeUriValue(value, field).replace(/%40/g, '@');
 
 function buildUpi(fields: UpiFields): string {
-  const params = [`pa=${encode(fields.vpa)}`, `pn=${encode(fields.name)}`];
+  const params = [`pa=${encode(fields.vpa, 'content.vpa')}`, `pn=${encode(fields.name, 'content.name')}`];
   if (fields.amount !== undefined) {
     if (Math.abs(Math.round(fields.amount * 100) - fields.amount * 100) > 1e-6) throw invalidContent('content.amount', 'must have at most two decimals');
     params.push(`am=${fields.amount.toFixed(2)}`);
   }
   params.push('cu=INR');
-  if (fields.note !== undefined) params.push(`tn=${encode(fields.note)}`);
+  if (fields.note !== undefined) params.push(`tn=${encode(fields.note, 'content.note')}`);
   return `${READY_PREFIX}${params.join('&')}`;
 }
 
