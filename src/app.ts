@@ -137,6 +137,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
           batches: adapters.batches,
           results: adapters.batchResults,
           meter: adapters.meter,
+          renderer,
           queue: batchQueue.queue,
           plans,
           clock,

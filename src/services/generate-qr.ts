@@ -115,6 +115,8 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   const fingerprint = qrFingerprint(input.type, payload);
   const etag = renderTag(fingerprint, spec);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
+  // Before metering: an image that cannot be drawn is refused without counting, and without a matrix being built.
+  deps.renderer.assertDrawable(spec);
 
   const now = deps.clock();
   const outcome = await deps.meter.reserve({

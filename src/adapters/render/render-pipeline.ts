@@ -10,7 +10,7 @@ import type { RenderSpec } from '../../domain/render-options.js';
 import { renderImage } from '../../render/render-image.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { AdmissionGate, type AdmissionStats } from './admission-gate.js';
-import { apiErrorOf } from './render-outcome.js';
+import { apiErrorOf, assertDrawable as assertSpecDrawable } from './render-outcome.js';
 import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
 
 export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'>;
@@ -73,6 +73,10 @@ export class RenderPipeline implements Renderer {
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void {
     this.#events = events ?? NO_EVENTS;
+  }
+
+  assertDrawable(spec: RenderSpec): void {
+    assertSpecDrawable(spec);
   }
 
   async render(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {

@@ -93,6 +93,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       batches: adapters.batches,
       batchResults: adapters.batchResults,
       meter: adapters.meter,
+      renderer: adapters.renderer,
       queue: options.batchQueue,
       clock,
       plans: options.plans,

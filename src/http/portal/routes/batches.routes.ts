@@ -10,6 +10,7 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { BatchQueue } from '../../../domain/ports/batch-queue.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
+import type { Renderer } from '../../../domain/ports/renderer.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { acceptBatch } from '../../../services/batches/accept-batch.js';
 import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
@@ -24,6 +25,7 @@ export interface BatchesRoutesOptions {
   batches: BatchStore;
   batchResults: BatchResults;
   meter: UsageMeter;
+  renderer: Pick<Renderer, 'assertDrawable'>;
   queue: BatchQueue;
   clock: () => Date;
   plans: PlanCatalogue;
