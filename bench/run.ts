@@ -11,6 +11,7 @@ import { floodScenario } from './flood.js';
 import { renderPathBench, renderPathTable } from './render-path.js';
 import { drive, rotatingKey, rowOf, type Row } from './load.js';
 import { cpuSeconds, createAccountKeys, freePort, rssMiB, startProcess, type Started } from './processes.js';
+import { hostileNeighbour } from './scenarios/hostile-neighbour.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -107,8 +108,7 @@ async function imageSizes(service: Service): Promise<{ report: string; webpOverP
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     sizes[format] = bytes.length;
-    const share = `${((bytes.length / naive.length) * 100).toFixed(0)}%`;
-    lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${share} | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
+    lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
   }
   const webpOverPng = sizes.webp! / sizes.png!;
   lines.push('', `WebP is ${webpOverPng.toFixed(2)}× our PNG's bytes, ${(100 - webpOverPng * 100).toFixed(0)}% smaller (the spec says "up to 30% smaller").`);
@@ -316,6 +316,8 @@ async function main(): Promise<void> {
       await redis.stop();
     }
   }
+
+  if (wanted('n-idle', 'n-hostile')) rows.push(...(await hostileNeighbour()));
 
   const hardware = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`;
   const machine = `${hardware}, ${platform()} ${release()}, Node ${process.version}`;

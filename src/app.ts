@@ -13,6 +13,7 @@ import { createBatchQueue } from './adapters/queue/batch-queue.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
+import nosniff from './http/plugins/nosniff.js';
 import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails, { routerErrorProblem } from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
@@ -20,6 +21,8 @@ import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
 import { redirectRoute } from './http/redirect/redirect.route.js';
 import { bindJobs } from './services/background-jobs.js';
+import { assertAccountsOnKnownPlans } from './services/plans.js';
+import { plansSource } from './plans-file.js';
 import type { UniqueCounting } from './services/scan-stats.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
@@ -69,6 +72,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   const clock = options.clock ?? (() => new Date());
   const adapters = await createApiAdapters(config, app.log, options.overrides);
+  const plans = adapters.plans;
+  try {
+    await assertAccountsOnKnownPlans(plans, adapters.accounts, plansSource(config.plansFile));
+  } catch (error) {
+    await adapters.close();
+    throw error;
+  }
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
@@ -92,6 +102,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     await adapters.close();
   });
 
+  await app.register(nosniff);
   await app.register(problemDetails);
   await app.register(requestLog);
   const lifecycle = new Lifecycle();
@@ -119,14 +130,16 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         syncLoad.inFlight = Math.max(0, syncLoad.inFlight - 1);
       });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
-      await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed });
+      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, lastUsed });
       await api.register(codesRoute, { ...adapters, renderer, clock, lastUsed, publicUrl: config.publicUrl, uniqueCounting: uniqueCountingOf(adapters) });
       if (adapters.batches && adapters.batchResults && batchQueue) {
         await api.register(batchesRoute, {
           batches: adapters.batches,
           results: adapters.batchResults,
           meter: adapters.meter,
+          renderer,
           queue: batchQueue.queue,
+          plans,
           clock,
           lastUsed,
           bodyLimit: config.batchBodyLimitBytes,
@@ -140,7 +153,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, batchQueue: batchQueue?.queue, uniqueCounting: uniqueCountingOf(adapters) });
+  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, plans, batchQueue: batchQueue?.queue, uniqueCounting: uniqueCountingOf(adapters) });
 
   return app;
 }

@@ -9,6 +9,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   QR_DATA_DIR: z.string().min(1).default('./data'),
+  QR_PLANS_FILE: z.string().min(1).max(4096).optional(),
   REDIS_URL: optionalUrl,
   // Not z.url(): a replica-set URI lists several hosts (mongodb://a:27017,b:27017/qrm), which WHATWG URLs refuse.
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
@@ -90,6 +91,8 @@ const ConfigSchema = EnvSchema.transform((e) => {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.QR_DATA_DIR,
+    /** The operator's plans file (read by plans-file.ts at start); undefined: the built-in plans. */
+    plansFile: e.QR_PLANS_FILE,
     redisUrl: e.REDIS_URL,
     mongodbUrl: e.MONGODB_URL,
     keyPepper: e.QR_KEY_SECRET,

@@ -8,6 +8,7 @@ import type { KeyStore } from '../domain/ports/key-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
 import type { ScanCounters, ScanLedger, ScanRecorder } from '../domain/ports/scan-ledger.js';
+import type { PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { OidcProvider, SessionStore } from '../domain/ports/session-store.js';
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
@@ -88,6 +89,8 @@ export interface ObservableRenderer extends Renderer {
 
 /** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */
 export interface Adapters extends StoreAdapters {
+  /** The plans this service offers (QR_PLANS_FILE, or the built-in ones): what metering, headers, batches and the portal read. */
+  plans: PlanCatalogue;
   renderer: ObservableRenderer;
   /** One entry per configured provider (none: local sign-in only). */
   signIn: Partial<Record<OidcProvider, OidcSignIn>>;

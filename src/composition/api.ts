@@ -3,6 +3,7 @@ import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Adapters, StoreAdapters } from '../adapters/index.js';
 import { createRenderPipeline, type RenderPipelineDeps } from '../adapters/render/render-pipeline.js';
 import type { Config } from '../config.js';
+import { loadPlanCatalogue } from '../plans-file.js';
 import { discoverSignIns } from './sign-in.js';
 import { createStores, type StoreOptions } from './stores.js';
 
@@ -17,12 +18,15 @@ export interface ApiOverrides extends Omit<StoreOptions, 'log'> {
 }
 
 export async function createApiAdapters(config: Config, log: AdapterLog, overrides: ApiOverrides = {}): Promise<Adapters> {
+  // The plans file is read before anything opens: a mistake in it stops start-up at once.
+  const plans = loadPlanCatalogue(config.plansFile);
   const stores = overrides.stores ?? (await createStores(config, { log, ...overrides }));
   try {
-    const renderer = createRenderPipeline(config, { log, ...(overrides.renderPool ? { pool: overrides.renderPool } : {}) });
+    const renderer = createRenderPipeline(config, { log, plans, ...(overrides.renderPool ? { pool: overrides.renderPool } : {}) });
     const signIn = await discoverSignIns(config, log, overrides.discoveryTimeoutMs);
     return {
       ...stores,
+      plans,
       renderer,
       signIn,
       probes: { ...stores.probes, renderer: () => renderer.probe() },

@@ -5,6 +5,7 @@ import { startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
 import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
 import { ConfigError, type Config } from '../config.js';
 import { BATCH_ITEMS_PER_THREAD } from '../domain/batches/batch.js';
+import { loadPlanCatalogue } from '../plans-file.js';
 import { renderChunk } from '../services/batches/render-chunk.js';
 import { createStores } from './stores.js';
 
@@ -15,6 +16,8 @@ export interface RenderProcess {
 }
 
 export async function createRenderProcess(config: Config & { redisUrl: string }, log: AdapterLog): Promise<RenderProcess> {
+  // The plans file first, as in the API: the render share of each account follows the operator's plans.
+  const plans = loadPlanCatalogue(config.plansFile);
   const stores = await createStores(config, { log });
   const { batches, batchResults } = stores;
   if (!batches || !batchResults) {
@@ -22,7 +25,7 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
     throw new ConfigError('this configuration has no batch store');
   }
   // The same render factory as the API; here nothing else renders, so every thread takes batch items.
-  const pipeline = createRenderPipeline(config, { log });
+  const pipeline = createRenderPipeline(config, { log, plans });
   const threads = pipeline.stats().pool.threads;
   const clock = () => new Date();
   const deps = {

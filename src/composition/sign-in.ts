@@ -4,7 +4,7 @@ import type { Adapters, OidcSignIn } from '../adapters/index.js';
 import { discoverProvider } from '../adapters/oidc/discovery.js';
 import { JoseIdTokenVerifier } from '../adapters/oidc/id-token-verifier.jose.js';
 import type { Config } from '../config.js';
-import { PROVIDER_LABELS } from '../http/portal/routes/oidc.routes.js';
+import { PROVIDER_LABELS } from '../http/portal/providers.js';
 
 /**
  * Our own discovery, with a deadline: the verifier needs the issuer and jwks_uri, which @fastify/oauth2 keeps

@@ -15,7 +15,7 @@ export interface QrMatrix {
 /** BYTE_CAPACITY is the longest arbitrary UTF-8 that always fits; text the planner packs tighter (digits, Kanji, Latin-1) may be longer. */
 export { BYTE_CAPACITY };
 
-const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' };
+export const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' };
 
 export class PayloadTooLongError extends Error {
   constructor(readonly limit: number) {

@@ -1,12 +1,13 @@
 // Use cases for dynamic codes: create within the plan's limit, list, read, change, delete, and read scan statistics.
 import { CODE_NAME_MAX_LENGTH, DISABLED_REASON_MAX_LENGTH, newSlug, SLUG_PATTERN, targetProblem, type DynamicCode, type OwnerStatus } from '../domain/dynamic-code.js';
 import { ApiError, invalidField } from '../domain/errors.js';
-import { dynamicCodeLimit, planById, type PlanId } from '../domain/plan-catalogue.js';
+import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
 
 export interface DynamicCodeDeps {
   codes: DynamicCodeStore;
   clock: () => Date;
+  plans: PlanCatalogue;
 }
 
 export interface CodeOwner {
@@ -35,6 +36,9 @@ function checkedName(name: string | null | undefined): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
+/** A plan with no dynamic-code limit (null): the stores take a number, and none will ever hold this many. */
+const UNLIMITED_CODES = Number.MAX_SAFE_INTEGER;
+
 function notFound(): ApiError {
   // Another tenant's code answers exactly like a missing one: no existence oracle.
   return new ApiError('not_found', 'no such dynamic code on this account');
@@ -43,12 +47,13 @@ function notFound(): ApiError {
 export async function createCode(deps: DynamicCodeDeps, owner: CodeOwner, input: { target: string; name?: string | null | undefined }): Promise<DynamicCode> {
   const target = checkedTarget(input.target);
   const name = checkedName(input.name);
-  const limit = dynamicCodeLimit(planById(owner.plan));
+  const plan = deps.plans.get(owner.plan);
+  const limit = dynamicCodeLimit(plan);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-    const created = await deps.codes.createWithinLimit({ accountId: owner.accountId, slug: newSlug(), target, name, createdAt: deps.clock() }, limit);
+    const created = await deps.codes.createWithinLimit({ accountId: owner.accountId, slug: newSlug(), target, name, createdAt: deps.clock() }, limit ?? UNLIMITED_CODES);
     if (created === 'slug_taken') continue;
     if (created === 'limit_reached') {
-      throw new ApiError('code_limit_reached', `the ${planById(owner.plan).name} plan allows ${limit} dynamic codes at once; delete one to create another`, {
+      throw new ApiError('code_limit_reached', `the ${plan.name} plan allows ${limit} dynamic codes at once; delete one to create another`, {
         extensions: { limit },
       });
     }

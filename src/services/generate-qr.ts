@@ -1,9 +1,9 @@
 // Use case: generate one QR image for an authenticated caller — plan check, content, metering, render.
 import { createHash } from 'node:crypto';
-import { encodeContent, type QrType } from '../domain/content/index.js';
+import { contentEncoderFor, encodeContent, type QrType } from '../domain/content/index.js';
 import { ApiError } from '../domain/errors.js';
 import { periodOf } from '../domain/period.js';
-import { cheapestPlanWithFormat, planAllowsFormat, planById, type OutputFormat } from '../domain/plan-catalogue.js';
+import { planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
@@ -21,6 +21,7 @@ import {
 import { matchesIfNoneMatch, renderTag } from '../domain/render-key.js';
 
 export interface GenerateQrDeps {
+  plans: PlanCatalogue;
   meter: UsageMeter;
   renderer: Renderer;
   clock: () => Date;
@@ -69,7 +70,8 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
     format: input.outputFormat,
     size: input.size ?? SIZE_LIMITS.default,
     margin: input.margin ?? MARGIN_LIMITS.default,
-    errorCorrection: input.errorCorrection ?? 'M',
+    // A type whose standard prescribes a level (EPC069-12: M) gets that level, whatever was asked.
+    errorCorrection: contentEncoderFor(input.type).requiredErrorCorrection ?? input.errorCorrection ?? 'M',
     darkColor,
     lightColor,
     ...(input.eci ? { eci: true } : {}),
@@ -101,9 +103,9 @@ interface Conditions {
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<GeneratedQr>;
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr>;
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions = {}): Promise<GeneratedQr | NotModifiedQr> {
-  const plan = planById(caller.plan);
+  const plan = deps.plans.get(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
-    const upgrade = cheapestPlanWithFormat(input.outputFormat);
+    const upgrade = deps.plans.cheapestWithFormat(input.outputFormat);
     throw new ApiError('plan_upgrade_required', `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`, {
       extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
     });
@@ -113,6 +115,8 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   const fingerprint = qrFingerprint(input.type, payload);
   const etag = renderTag(fingerprint, spec);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
+  // Before metering: an image that cannot be drawn is refused without counting, and without a matrix being built.
+  deps.renderer.assertDrawable(spec);
 
   const now = deps.clock();
   const outcome = await deps.meter.reserve({
@@ -120,7 +124,8 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
     period: periodOf(now),
     qr: { fingerprint, type: input.type, payload },
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
-    burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond },
+    // An unlimited burst keeps no window at all: no counter work for a dimension that is never refused.
+    ...(plan.burstPerSecond === null ? {} : { burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
     at: now,
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);

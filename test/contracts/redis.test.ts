@@ -96,4 +96,4 @@ scanRecorderContract('redis (HyperLogLog) + rollup', async () => {
       return (await scanLedger.days(codeId, day, day))[0];
     },
   };
-});
+}, 1);

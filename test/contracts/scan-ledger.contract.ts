@@ -29,7 +29,12 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
 }
 
 /** `read` returns what the system of record holds for the code and day once everything recorded was flushed (and rolled up). */
-export function scanRecorderContract(adapterName: string, make: () => Promise<{ recorder: ScanRecorder; read(codeId: string, day: string): Promise<ScanDay | undefined> }>): void {
+/**
+ * `uniquesTolerance` is 0 for an exact recorder. A HyperLogLog one may lose a visitor whose hash lands in a register
+ * another visitor already filled with a higher rank: with 30 visitors in 16,384 registers that happens in about one
+ * run in forty (the salt is new each run), so it is allowed that much and no more.
+ */
+export function scanRecorderContract(adapterName: string, make: () => Promise<{ recorder: ScanRecorder; read(codeId: string, day: string): Promise<ScanDay | undefined> }>, uniquesTolerance = 0): void {
   describe(`ScanRecorder contract: ${adapterName}`, () => {
     it('counts every scan once, each visitor once a day, with the device and language split', async () => {
       const { recorder, read } = await make();
@@ -38,7 +43,9 @@ export function scanRecorderContract(adapterName: string, make: () => Promise<{ 
       for (let i = 0; i < 300; i++) recorder.record({ codeId, at, visitor: `v${i % 30}`, device: i % 3 === 0 ? 'ios' : 'android', language: i % 2 === 0 ? 'en' : 'pt' });
       recorder.record({ codeId, at: new Date(Date.UTC(2026, 2, 2, 1)), visitor: 'v0', device: 'desktop', language: 'other' });
       await recorder.flush();
-      expect(await read(codeId, '2026-03-01')).toEqual({ codeId, day: '2026-03-01', scans: 300, uniques: 30, devices: { ios: 100, android: 200 }, languages: { en: 150, pt: 150 } });
+      const firstDay = await read(codeId, '2026-03-01');
+      expect(firstDay).toEqual({ codeId, day: '2026-03-01', scans: 300, uniques: expect.any(Number), devices: { ios: 100, android: 200 }, languages: { en: 150, pt: 150 } });
+      expect(Math.abs((firstDay?.uniques ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
       // The same visitor on the next day counts again there: the salt changes every day.
       expect(await read(codeId, '2026-03-02')).toMatchObject({ scans: 1, uniques: 1, devices: { desktop: 1 } });
       expect(recorder.unrecorded()).toBe(0);

@@ -6,7 +6,8 @@ import type { StoreAdapters } from '../../src/adapters/index.js';
 import { buildApp } from '../../src/app.js';
 import { createStores } from '../../src/composition/stores.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { PlanId } from '../../src/domain/plan-catalogue.js';
+import type { PlanCatalogue, PlanId } from '../../src/domain/plan-catalogue.js';
+import { loadPlanCatalogue } from '../../src/plans-file.js';
 import type { ApiOverrides } from '../../src/composition/api.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
@@ -15,6 +16,8 @@ export interface TestApp {
   app: FastifyInstance;
   stores: StoreAdapters;
   config: Config;
+  /** The catalogue the app serves with (QR_PLANS_FILE in `env`, or the built-in plans). */
+  plans: PlanCatalogue;
   logs: string[];
   clock: { now: Date };
   /** A new account on the plan, with one key; returns the secret and ids. */
@@ -63,11 +66,14 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const overrides = { stores, ...(options.renderPool ? { renderPool: options.renderPool } : {}) };
   const app = await buildApp(config, { overrides, clock: () => clock.now, logStream });
+  // The catalogue the app loads from the same config, for tests that look plans up.
+  const plans = loadPlanCatalogue(config.plansFile);
   const deps = { ...stores, keyPepper: config.keyPepper, clock: () => clock.now };
   return {
     app,
     stores,
     config,
+    plans,
     logs,
     clock,
     async newCaller(plan: PlanId = 'free') {

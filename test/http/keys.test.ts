@@ -25,7 +25,7 @@ const deps = () => ({ ...t.stores, keyPepper: undefined, clock: () => new Date()
 
 describe('API keys', () => {
   it('issues a well-formed secret whose plain text is never stored', async () => {
-    const account = await createLocalAccount(deps(), 'stored@example.com');
+    const account = await createLocalAccount(deps(), 'stored@example.com', 'free');
     const issued = await issueKey(deps(), account.id, 'ci');
     expect(isWellFormedApiKey(issued.secret)).toBe(true);
     expect(issued.key.hint).toBe(`qrm_live_…${issued.secret.slice(-4)}`);
@@ -42,7 +42,7 @@ describe('API keys', () => {
   });
 
   it('allows exactly five active keys under concurrent creation, and one more after a revocation', async () => {
-    const account = await createLocalAccount(deps(), 'five@example.com');
+    const account = await createLocalAccount(deps(), 'five@example.com', 'free');
     const attempts = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => issueKey(deps(), account.id, `k${i}`)));
     const created = attempts.filter((a) => a.status === 'fulfilled');
     const refused = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
@@ -55,8 +55,8 @@ describe('API keys', () => {
   });
 
   it('never lets one account revoke or list another account\'s key', async () => {
-    const owner = await createLocalAccount(deps(), 'owner@example.com');
-    const other = await createLocalAccount(deps(), 'other@example.com');
+    const owner = await createLocalAccount(deps(), 'owner@example.com', 'free');
+    const other = await createLocalAccount(deps(), 'other@example.com', 'free');
     const issued = await issueKey(deps(), owner.id);
     await expect(revokeKey(deps(), other.id, issued.key.id)).rejects.toMatchObject({ code: 'not_found' });
     expect(await listKeys(deps(), other.id)).toEqual([]);

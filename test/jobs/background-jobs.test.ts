@@ -48,7 +48,7 @@ describe('BullMQ background jobs', () => {
 
   it('runs the rollup and the last-used flush, moving Redis state into the store', async () => {
     const deps = { ...stores, keyPepper: undefined, clock: () => new Date() };
-    const account = await createLocalAccount(deps, `jobs-${randomUUID()}@example.com`);
+    const account = await createLocalAccount(deps, `jobs-${randomUUID()}@example.com`, 'free');
     const issued = await issueKey(deps, account.id);
     const period = periodOf(new Date());
     await stores.meter.reserve({ accountId: account.id, period, qr: { fingerprint: 'fp', type: 'text', payload: 'p' }, limits: { requests: 5, qrs: 5 }, at: new Date() });

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(async () => instances?.close());
 
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
-const deps = (t: TestApp) => ({ ...t.stores, keyPepper: t.config.keyPepper, clock: () => new Date() });
+const deps = (t: TestApp) => ({ ...t.stores, keyPepper: t.config.keyPepper, clock: () => new Date(), plans: t.plans });
 
 /** Sets the key's revoked_at straight in the shared database file, behind every cache's back (null: active again). */
 function setRevokedInDatabase(keyId: string, revokedAt: number | null): void {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreAdapters } from '../../src/adapters/index.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { periodOf } from '../../src/domain/period.js';
-import { planById } from '../../src/domain/plan-catalogue.js';
+import { PlanCatalogue } from '../../src/domain/plan-catalogue.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
 import { qrFingerprint } from '../../src/services/generate-qr.js';
@@ -95,7 +95,7 @@ describe.each([
 
   it('let exactly the remaining M of N ≫ M concurrent requests through; the rest get 429 and the stored count is the limit', async () => {
     const caller = await newCaller();
-    const limit = planById('free').requestsPerMonth;
+    const limit = PlanCatalogue.builtIn().get('free').requestsPerMonth!;
     // Fewer left than the free burst (10 a second), so every refusal below can only come from the monthly limit.
     const remaining = 6;
     // Spend all but `remaining` of the month beforehand, through the same meter the instances use.
@@ -114,7 +114,7 @@ describe.each([
 
   it('let exactly the plan’s distinct QR codes through when many new codes arrive at once, and store exactly those', async () => {
     const caller = await newCaller();
-    const qrLimit = planById('free').qrsPerMonth;
+    const qrLimit = PlanCatalogue.builtIn().get('free').qrsPerMonth!;
     const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => cluster.send(i, caller.key, png(`distinct ${i}`))));
     const accepted = answers.filter((a) => a.status === 200).map((a) => a.content);
     expect(accepted).toHaveLength(qrLimit);

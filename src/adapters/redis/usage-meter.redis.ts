@@ -90,7 +90,7 @@ export class RedisUsageMeter implements UsageMeter {
       reply = await this.#scripts.reserve(
         [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods(), this.#keys.reservation(reservation.token), burstKey],
         [
-          accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests, limits.qrs, this.#expireAt(period), this.#reservationTtl,
+          accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), this.#reservationTtl,
           burst ? burst.perSecond : 'none', BURST_WINDOW_MS, reservation.token,
         ],
       );
@@ -171,7 +171,7 @@ export class RedisUsageMeter implements UsageMeter {
     const codes = [...countByFingerprint(input.qrs).values()].flatMap(({ qr, count }) => [qr.fingerprint, count, qr.type, qr.payload]);
     const [ok, reason, requests, qrs, requestsNeeded, qrsNeeded] = await this.#scripts.reserveBatch(
       [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods()],
-      [accountId, period, input.at.getTime(), limits.requests, limits.qrs, this.#expireAt(period), input.qrs.length, ...codes],
+      [accountId, period, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), input.qrs.length, ...codes],
     );
     const usage = { requests, qrs };
     if (ok === 1) return { ok: true, usage };

@@ -10,7 +10,7 @@ interface LuaScript {
 /**
  * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation, burst
  * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s),
- *      burstLimit ('none': no burst check), burstWindowMs, token
+ *      burstLimit, burstWindowMs, token — a limit of 'none' is unlimited: its check is skipped (and the burst key untouched)
  * Checks the burst, then both monthly limits, and counts in one step; a refused request counts nothing.
  * The burst key is a sorted set of the admitted reservations' tokens scored by their time: a sliding window.
  * Returns {1|0, reason, requests, qrs, burstUsed}.
@@ -28,9 +28,11 @@ if burstLimit then
   burstUsed = redis.call('ZCARD', KEYS[10])
   if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
 end
-if requests >= tonumber(ARGV[7]) then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
+local requestLimit = tonumber(ARGV[7])
+if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 local known = redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1
-if not known and qrs >= tonumber(ARGV[8]) then return {0, 'qr_quota_exceeded', requests, qrs, burstUsed} end
+local qrLimit = tonumber(ARGV[8])
+if not known and qrLimit and qrs >= qrLimit then return {0, 'qr_quota_exceeded', requests, qrs, burstUsed} end
 requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
@@ -161,6 +163,7 @@ return 0
  * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods
  * ARGV accountId, period, atMs, requestLimit, qrLimit, expireAt (s), requests, then [fingerprint, count, type, payload]...
  * A whole batch: both limits checked for all of it, then everything counted, in one step; a refusal counts nothing.
+ * A limit of 'none' is unlimited: its check is skipped (the usage is still counted).
  * Returns {1|0, reason, requests, qrs, requestsNeeded, qrsNeeded}.
  */
 const RESERVE_BATCH: LuaScript = {
@@ -174,8 +177,10 @@ local newQrs = 0
 for i = 8, #ARGV, 4 do
   if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then newQrs = newQrs + 1 end
 end
-if requests + n > tonumber(ARGV[4]) then return {0, 'quota_exceeded', requests, qrs, n, newQrs} end
-if qrs + newQrs > tonumber(ARGV[5]) then return {0, 'qr_quota_exceeded', requests, qrs, n, newQrs} end
+local requestLimit = tonumber(ARGV[4])
+if requestLimit and requests + n > requestLimit then return {0, 'quota_exceeded', requests, qrs, n, newQrs} end
+local qrLimit = tonumber(ARGV[5])
+if qrLimit and qrs + newQrs > qrLimit then return {0, 'qr_quota_exceeded', requests, qrs, n, newQrs} end
 redis.call('HINCRBY', KEYS[1], 'requests', n)
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 for i = 8, #ARGV, 4 do

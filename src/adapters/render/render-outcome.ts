@@ -4,6 +4,7 @@ import type { RenderSpec } from '../../domain/render-options.js';
 import { SizeTooSmallError } from '../../render/layout.js';
 import { PayloadTooLongError } from '../../render/qr-matrix.js';
 import type { RenderTaskResult } from '../../render/render-task.js';
+import { symbolFit } from '../../render/symbol-fit.js';
 
 function contentTooLong(spec: RenderSpec, limit: number): ApiError {
   const length = Buffer.byteLength(spec.payload);
@@ -24,6 +25,12 @@ function sizeTooSmall(minimumSize: number): ApiError {
 export function bytesOrError(result: RenderTaskResult, spec: RenderSpec): Uint8Array {
   if (result.ok) return result.bytes;
   throw result.reason === 'too_long' ? contentTooLong(spec, result.limit) : sizeTooSmall(result.minimumSize);
+}
+
+/** Refuses a spec no image can be drawn for, from its symbol's version alone (no matrix is built). */
+export function assertDrawable(spec: RenderSpec): void {
+  const fit = symbolFit(spec);
+  if (!fit.ok) throw fit.reason === 'too_long' ? contentTooLong(spec, fit.limit) : sizeTooSmall(fit.minimumSize);
 }
 
 /** An inline render's exception, where no thread was crossed: mapped directly, anything else passed through. */

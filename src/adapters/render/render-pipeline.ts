@@ -3,14 +3,14 @@ import { availableParallelism } from 'node:os';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../../config.js';
 import { ApiError } from '../../domain/errors.js';
-import { planById } from '../../domain/plan-catalogue.js';
+import { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { RenderCaller, Renderer } from '../../domain/ports/renderer.js';
 import { renderIdentity } from '../../domain/render-key.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { renderImage } from '../../render/render-image.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { AdmissionGate, type AdmissionStats } from './admission-gate.js';
-import { apiErrorOf } from './render-outcome.js';
+import { apiErrorOf, assertDrawable as assertSpecDrawable } from './render-outcome.js';
 import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
 
 export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'>;
@@ -19,6 +19,8 @@ export interface RenderPipelineDeps {
   log?: AdapterLog;
   /** Pool settings a test needs (a crashing thread entry, a small heap); production takes them from config. */
   pool?: Pick<RenderPoolOptions, 'filename' | 'maxOldGenerationSizeMb'>;
+  /** The configured plans (QR_PLANS_FILE), which say whose share is a paying account's; default: the built-in ones. */
+  plans?: PlanCatalogue;
 }
 
 /** What the pipeline tells its listener (the app's metrics). */
@@ -43,8 +45,9 @@ export function renderCost(spec: RenderSpec): number {
 }
 
 /** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
-function accountShare(caller: RenderCaller): number {
-  return planById(caller.plan).monthlyPriceUsd === 0 ? 0.25 : 0.5;
+function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
+  // Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) gets the smaller share.
+  return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0 ? 0.5 : 0.25;
 }
 
 const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
@@ -70,6 +73,10 @@ export class RenderPipeline implements Renderer {
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void {
     this.#events = events ?? NO_EVENTS;
+  }
+
+  assertDrawable(spec: RenderSpec): void {
+    assertSpecDrawable(spec);
   }
 
   async render(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {
@@ -156,6 +163,7 @@ export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderP
     maxQueue: running,
     onThreadError: (err) => log.warn({ err }, 'a render thread died outside a task; the pool replaces it'),
   });
-  const gate = new AdmissionGate({ running, queued, accountShare });
+  const plans = deps.plans ?? PlanCatalogue.builtIn();
+  const gate = new AdmissionGate({ running, queued, accountShare: (caller) => accountShare(plans, caller) });
   return new RenderPipeline(pool, gate, { inlineMaxPixels: config.renderInlineMaxPixels, cacheBytes: config.imageCacheBytes });
 }

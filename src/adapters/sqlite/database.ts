@@ -200,12 +200,17 @@ export function migrate(db: SqliteDatabase): void {
   }
 }
 
+/** The embedded database's file in a data directory (backups copy it; restore puts one back). */
+export function databaseFile(dataDir: string): string {
+  return join(dataDir, 'qr-manager.db');
+}
+
 /** `:memory:` gives a private database (tests); otherwise the file `qr-manager.db` in `dataDir`. */
 export function openDatabase(dataDir: string | ':memory:'): SqliteDatabase {
   let path = ':memory:';
   if (dataDir !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
-    path = join(dataDir, 'qr-manager.db');
+    path = databaseFile(dataDir);
   }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');

@@ -73,9 +73,9 @@ export class SqliteUsageMeter implements UsageMeter {
       }
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
-      if (current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (limits.requests !== null && current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
       const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
-      if (isNewQr && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (isNewQr && limits.qrs !== null && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
       countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
       countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 });
       if (burst) logBurst.run(burst.key, at);
@@ -101,8 +101,8 @@ export class SqliteUsageMeter implements UsageMeter {
       let newQrs = 0;
       for (const fingerprint of counts.keys()) if (qrExists.get(accountId, period, fingerprint) === undefined) newQrs++;
       const needed = { requests: input.qrs.length, qrs: newQrs };
-      if (current.requests + needed.requests > limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, needed };
-      if (current.qrs + newQrs > limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
+      if (limits.requests !== null && current.requests + needed.requests > limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, needed };
+      if (limits.qrs !== null && current.qrs + newQrs > limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
       countBatchUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
       for (const { qr, count } of counts.values()) countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count });
       return { ok: true, usage: { requests: current.requests + needed.requests, qrs: current.qrs + newQrs } };

@@ -1,12 +1,13 @@
 // Archive file names for batch items: the caller's name made safe for every unzip tool and unique, or the index.
 import type { OutputFormat } from '../plan-catalogue.js';
+import { trimTrailing } from '../trim-trailing.js';
 
 const MAX_STEM = 100;
 const UNSAFE = /[^A-Za-z0-9._-]+/g;
 
 /** Letters, digits, dot, dash and underscore; no leading dots (hidden files, `..`); at most 100 characters. */
 export function sanitiseStem(name: string): string {
-  return name.replace(UNSAFE, '-').replace(/^[.-]+/, '').slice(0, MAX_STEM).replace(/[.-]+$/, '');
+  return trimTrailing(name.replace(UNSAFE, '-').replace(/^[.-]+/, '').slice(0, MAX_STEM), '.-');
 }
 
 /** File names for every item, in index order: `name.ext`, or `index.ext`; a repeat gets `-index` appended. */

@@ -16,5 +16,11 @@ export interface RenderCaller {
  */
 export interface Renderer {
   render(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array>;
+  /**
+   * Throws what `render` would for a spec no image can be drawn for (`content_too_long`, or
+   * `invalid_request` on `size` with `minimumSize`), without drawing: cheap enough to run before a
+   * request is metered, so a refused render costs the caller's quota nothing and the instance no matrix.
+   */
+  assertDrawable(spec: RenderSpec): void;
   close(): Promise<void>;
 }

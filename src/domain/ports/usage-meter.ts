@@ -7,9 +7,10 @@ export interface Usage {
   qrs: number;
 }
 
+/** null: unlimited — that check is skipped (usage is still counted: the dashboard, `qrm usage` and the QR list show it). */
 export interface UsageLimits {
-  requests: number;
-  qrs: number;
+  requests: number | null;
+  qrs: number | null;
 }
 
 /** The burst window: one second, sliding. */
@@ -51,7 +52,7 @@ export interface ReserveInput {
   period: PeriodId;
   qr: QrIdentity;
   limits: UsageLimits;
-  /** Omitted: no short-term ceiling (generateQr always sends one). */
+  /** Omitted: no short-term ceiling and no burst window kept at all (generateQr omits it for a plan with an unlimited burst). */
   burst?: BurstLimit;
   /** The caller's clock: the code's generation time and the end of the burst window (the period is passed apart). */
   at: Date;

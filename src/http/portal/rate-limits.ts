@@ -14,7 +14,13 @@ export interface PortalRateLimitsOptions {
   store?: SharedRateLimitStore | undefined;
 }
 
-/** onRequest hooks: each counts the request against its client address and refuses past the limit with 429 rate_limited. */
+/**
+ * Hooks that count the request against its client address and refuse past the limit with 429
+ * rate_limited. Key creation and local sign-in run them last among their preHandlers, after the
+ * session and CSRF checks: a request refused for who it is (401, 403) spends no one's budget, so
+ * anonymous requests from a shared address (NAT, one IPv6 /64) cannot lock a signed-in user out.
+ * OIDC starts and callbacks are anonymous by nature and run them as onRequest hooks.
+ */
 export interface PortalRateLimits {
   signInStart: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   signInCallback: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;

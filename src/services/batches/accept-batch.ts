@@ -3,10 +3,11 @@ import { newBatchId } from '../../domain/batches/batch-id.js';
 import type { Batch } from '../../domain/batches/batch.js';
 import { ApiError } from '../../domain/errors.js';
 import { periodOf } from '../../domain/period.js';
-import { planById } from '../../domain/plan-catalogue.js';
+import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
 import type { Credential } from '../../domain/ports/key-store.js';
+import type { Renderer } from '../../domain/ports/renderer.js';
 import type { UsageMeter } from '../../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../../domain/quota.js';
 import { prepareItems, type BatchItemInput, type ItemLabel } from './prepare-items.js';
@@ -16,6 +17,8 @@ export interface AcceptBatchDeps {
   meter: UsageMeter;
   queue: BatchQueue;
   clock: () => Date;
+  plans: PlanCatalogue;
+  renderer: Pick<Renderer, 'assertDrawable'>;
 }
 
 export interface BatchRequest {
@@ -46,14 +49,15 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request
   const again = await replayed(deps, caller, request);
   if (again) return again;
 
-  const plan = planById(caller.plan);
-  if (request.items.length > plan.maxBatchItems) {
+  const plan = deps.plans.get(caller.plan);
+  // null: unlimited (the body limit still bounds a batch).
+  if (plan.maxBatchItems !== null && request.items.length > plan.maxBatchItems) {
     throw new ApiError('batch_too_large', `the ${plan.name} plan allows ${plan.maxBatchItems} items per batch; this one has ${request.items.length}`, {
       extensions: { limit: plan.maxBatchItems, items: request.items.length },
     });
   }
-  const items = prepareItems(request.items, plan, request.label);
-  if ((await deps.batches.inFlight(caller.accountId)) >= plan.batchesInFlight) {
+  const items = prepareItems(request.items, plan, request.label, deps.renderer);
+  if (plan.batchesInFlight !== null && (await deps.batches.inFlight(caller.accountId)) >= plan.batchesInFlight) {
     throw new ApiError('too_many_batches', `the ${plan.name} plan runs ${plan.batchesInFlight} batches at a time; wait for one to finish`, {
       retryAfterSeconds: 10,
       extensions: { limit: plan.batchesInFlight },

@@ -4,7 +4,7 @@ import { assignFileNames } from '../../domain/batches/file-names.js';
 import type { BatchItem } from '../../domain/batches/batch.js';
 import { ApiError, type FieldProblem } from '../../domain/errors.js';
 import { planAllowsFormat, type Plan } from '../../domain/plan-catalogue.js';
-import { BYTE_CAPACITY } from '../../domain/qr-capacity.js';
+import type { Renderer } from '../../domain/ports/renderer.js';
 import { qrFingerprint, renderSpecOf, type GenerateQrInput } from '../generate-qr.js';
 
 /** A problem document stays readable (and small) even when every item of a large batch is wrong. */
@@ -16,7 +16,7 @@ export type BatchItemInput = GenerateQrInput & { name?: string | undefined };
 export type ItemLabel = (index: number) => string;
 
 /** Every item checked, and every problem reported (not only the first): the caller fixes the batch in one go. */
-export function prepareItems(inputs: readonly BatchItemInput[], plan: Plan, label: ItemLabel): BatchItem[] {
+export function prepareItems(inputs: readonly BatchItemInput[], plan: Plan, label: ItemLabel, renderer: Pick<Renderer, 'assertDrawable'>): BatchItem[] {
   const problems: FieldProblem[] = [];
   const files = assignFileNames(inputs.map((input) => ({ name: input.name, format: input.outputFormat })));
   const items: BatchItem[] = [];
@@ -31,11 +31,8 @@ export function prepareItems(inputs: readonly BatchItemInput[], plan: Plan, labe
     try {
       const payload = encodeContent(input.type, input.content);
       const spec = renderSpecOf(input, payload);
-      const limit = BYTE_CAPACITY[spec.errorCorrection];
-      if (Buffer.byteLength(payload) > limit) {
-        problems.push({ field: `${at}.content`, detail: `at most ${limit} bytes at error correction ${spec.errorCorrection}` });
-        return;
-      }
+      // What could never be drawn (too long, or a size too small for it) is refused here, not refunded later.
+      renderer.assertDrawable(spec);
       items.push({ index, name: input.name, file: files[index]!, type: input.type as QrType, fingerprint: qrFingerprint(input.type, payload), spec });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

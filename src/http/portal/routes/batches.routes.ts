@@ -5,11 +5,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isFinished } from '../../../domain/batches/batch.js';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
-import { planById } from '../../../domain/plan-catalogue.js';
+import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { BatchQueue } from '../../../domain/ports/batch-queue.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
+import type { Renderer } from '../../../domain/ports/renderer.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { acceptBatch } from '../../../services/batches/accept-batch.js';
 import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
@@ -24,8 +25,10 @@ export interface BatchesRoutesOptions {
   batches: BatchStore;
   batchResults: BatchResults;
   meter: UsageMeter;
+  renderer: Pick<Renderer, 'assertDrawable'>;
   queue: BatchQueue;
   clock: () => Date;
+  plans: PlanCatalogue;
   bodyLimit: number;
 }
 
@@ -51,7 +54,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
         title: 'Batches',
         nav: 'batches',
         batches,
-        plan: planById(account.plan),
+        plan: options.plans.get(account.plan),
         webhookSecret: await options.batches.webhookSecret(account.id),
         // A meta refresh keeps the progress bars live without any script, and stops once every batch is done.
         ...(running && !extra.error ? { refreshSeconds: REFRESH_SECONDS } : {}),

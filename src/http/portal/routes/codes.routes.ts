@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CODE_NAME_MAX_LENGTH, TARGET_MAX_LENGTH } from '../../../domain/dynamic-code.js';
 import { ApiError } from '../../../domain/errors.js';
-import { dynamicCodeLimit, OUTPUT_FORMATS, planAllowsFormat, planById } from '../../../domain/plan-catalogue.js';
+import { dynamicCodeLimit, OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { createCode, deleteCode, getCode, listCodes, PAGE_SIZE, updateCode } from '../../../services/dynamic-codes.js';
@@ -52,14 +52,14 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   const listPage = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; notice?: string; form?: { target?: string; name?: string } } = {}, status = 200) => {
     const account = request.account!;
-    const plan = planById(account.plan);
+    const plan = options.plans.get(account.plan);
     const [page, count] = await Promise.all([listCodes(options, account.id, { limit: PAGE_SIZE.max }), options.codes.count(account.id)]);
     const limit = dynamicCodeLimit(plan);
     return renderPage(
       request,
       reply,
       'codes',
-      { title: 'Dynamic codes', nav: 'codes', codes: page.items, more: page.nextCursor !== null, count, limit, limitReached: count >= limit, shortBase: shortUrlBase(options.publicUrl, request), targetMax: TARGET_MAX_LENGTH, nameMax: CODE_NAME_MAX_LENGTH, form: {}, ...extra },
+      { title: 'Dynamic codes', nav: 'codes', codes: page.items, more: page.nextCursor !== null, count, limit, limitReached: limit !== null && count >= limit, shortBase: shortUrlBase(options.publicUrl, request), targetMax: TARGET_MAX_LENGTH, nameMax: CODE_NAME_MAX_LENGTH, form: {}, ...extra },
       status,
     );
   };
@@ -68,7 +68,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     const account = request.account!;
     const code = await getCode(options, account.id, id);
     const stats = await codeStats(options, account.id, id, {});
-    const plan = planById(account.plan);
+    const plan = options.plans.get(account.plan);
     const scans = stats.totals.scans;
     const devices = DEVICE_CLASSES.map((device) => ({ device, scans: stats.devices[device], percent: scans === 0 ? 0 : Math.round((stats.devices[device] / scans) * 100) }));
     return renderPage(

@@ -1,5 +1,6 @@
 // Sign-in with Google or Microsoft: @fastify/oauth2 (PKCE S256, state) on the endpoints discovered at start-up; the id_token checked by its verifier.
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
+import { PROVIDER_LABELS } from '../providers.js';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -17,10 +18,6 @@ declare module 'fastify' {
   }
 }
 
-export const PROVIDER_LABELS: Record<OidcProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
-
-/** Each configured provider: `ready`, or `unavailable` when discovery failed at start-up. */
-export type ProviderStatus = Map<OidcProvider, 'ready' | 'unavailable'>;
 
 export interface OidcRoutesOptions {
   provider: OidcProvider;

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import { periodOf } from '../../../domain/period.js';
-import { planById } from '../../../domain/plan-catalogue.js';
+import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { RenderCaller, Renderer } from '../../../domain/ports/renderer.js';
 import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
@@ -17,6 +17,7 @@ export interface QrsRoutesOptions {
   meter: UsageMeter;
   renderer: Renderer;
   clock: () => Date;
+  plans: PlanCatalogue;
 }
 
 /** The page lists the most recent codes; only listed codes have thumbnails. */
@@ -32,7 +33,7 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
   app.get('/qrs', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
     const account = request.account!;
     const qrs = await thisMonths(account.id);
-    return renderPage(request, reply, 'qrs', { title: 'QR codes', nav: 'qrs', qrs, listed: LISTED, plan: planById(account.plan), period: periodOf(options.clock()) });
+    return renderPage(request, reply, 'qrs', { title: 'QR codes', nav: 'qrs', qrs, listed: LISTED, plan: options.plans.get(account.plan), period: periodOf(options.clock()) });
   });
 
   app.get('/qrs/:fingerprint.png', { schema: { hide: true, params: ThumbnailParams }, preHandler: guard }, async (request, reply) => {
