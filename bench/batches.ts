@@ -42,7 +42,7 @@ async function untilFinished(base: string, key: string, id: string, timeoutMs: n
   }
 }
 
-/** h-batch: one batch of ITEMS unique PNGs (512 px), timed from acceptance to completion; h-idle and h-during: the same sync load without and with a batch running. */
+/** i-batch: one batch of ITEMS unique PNGs (512 px), timed from acceptance to completion; i-idle and i-during: the same sync load without and with a batch running. */
 export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
   const rows: Row[] = [];
   const service = await h.ourService({});
@@ -54,16 +54,16 @@ export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
     const done = await untilFinished(base, key, id, 30 * 60_000);
     const seconds = (performance.now() - started) / 1000;
     const itemsPerSecond = done.succeeded / seconds;
-    console.log(`h-batch: ${done.succeeded} items in ${seconds.toFixed(1)} s = ${Math.round(itemsPerSecond)} items/s (${done.status}, ${done.failed} failed)`);
-    rows.push({ id: 'h-batch', name: `ours, one batch of ${ITEMS.toLocaleString('en-US')} unique PNGs (items/s, accepted → completed)`, rps: itemsPerSecond, p50: 0, p99: 0, rssMiB: h.rssMiB(service.server.child.pid), non2xx: 0, errors: done.failed });
+    console.log(`i-batch: ${done.succeeded} items in ${seconds.toFixed(1)} s = ${Math.round(itemsPerSecond)} items/s (${done.status}, ${done.failed} failed)`);
+    rows.push({ id: 'i-batch', name: `ours, one batch of ${ITEMS.toLocaleString('en-US')} unique PNGs (items/s, accepted → completed)`, rps: itemsPerSecond, p50: 0, p99: 0, rssMiB: h.rssMiB(service.server.child.pid), non2xx: 0, errors: done.failed });
 
     const headers = h.rotatingKey(service.keys.slice(1));
-    rows.push(await h.scenario('h-idle', 'ours, PNG, unique content, no batch running', service.server, GENERATE, headers, h.body('png', true)));
+    rows.push(await h.scenario('i-idle', 'ours, PNG, unique content, no batch running', service.server, GENERATE, headers, h.body('png', true)));
     // A batch large enough to outlast warm-up and measurement, cancelled afterwards.
     const during = await startBatch(base, key, Math.min(50_000, ITEMS * 5));
-    rows.push(await h.scenario('h-during', 'ours, PNG, unique content, while a batch renders', service.server, GENERATE, headers, h.body('png', true)));
+    rows.push(await h.scenario('i-during', 'ours, PNG, unique content, while a batch renders', service.server, GENERATE, headers, h.body('png', true)));
     const state = await batchState(base, key, during);
-    if (state.status !== 'running') console.log(`h-during: the batch was ${state.status} by the end of the measurement; lengthen BENCH_BATCH_ITEMS`);
+    if (state.status !== 'running') console.log(`i-during: the batch was ${state.status} by the end of the measurement; lengthen BENCH_BATCH_ITEMS`);
     await fetch(`${base}${BATCHES}/${during}`, { method: 'DELETE', headers: { 'x-api-key': key } });
   } finally {
     await service.server.stop();
@@ -74,12 +74,12 @@ export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
 
 /** The two targets of the batch issue, as lines of the ratio table. */
 export function batchTargets(get: (id: string) => Row | undefined): string[] {
-  const batch = get('h-batch');
+  const batch = get('i-batch');
   const inline = get('e');
-  const idle = get('h-idle');
-  const during = get('h-during');
+  const idle = get('i-idle');
+  const during = get('i-during');
   const lines: string[] = [];
-  if (batch && inline) lines.push(`| h-batch/e | ${(batch.rps / inline.rps).toFixed(2)} | ≥ 1: batch items/s at least the best-possible inline render's req/s | ${batch.rps >= inline.rps ? 'met' : 'NOT met'} |`);
-  if (idle && during) lines.push(`| p99 h-during/h-idle | ${(during.p99 / Math.max(idle.p99, 0.001)).toFixed(2)} | ≤ 2: sync PNG p99 during a batch | ${during.p99 <= 2 * idle.p99 ? 'met' : 'NOT met'} |`);
+  if (batch && inline) lines.push(`| i-batch/e | ${(batch.rps / inline.rps).toFixed(2)} | ≥ 1: batch items/s at least the best-possible inline render's req/s | ${batch.rps >= inline.rps ? 'met' : 'NOT met'} |`);
+  if (idle && during) lines.push(`| p99 i-during/i-idle | ${(during.p99 / Math.max(idle.p99, 0.001)).toFixed(2)} | ≤ 2: sync PNG p99 during a batch | ${during.p99 <= 2 * idle.p99 ? 'met' : 'NOT met'} |`);
   return lines;
 }
