@@ -13,6 +13,7 @@ export interface BatchBenchHelpers {
 }
 
 const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 10_000);
+/** BENCH_BATCH_ENV='{"BATCH_CONCURRENCY":"2"}': extra environment for the service of these rows, to compare settings. */
 const GENERATE = '/api/v1/QRManager/generate';
 const BATCHES = '/api/v1/QRManager/batches';
 
@@ -45,12 +46,13 @@ async function untilFinished(base: string, key: string, id: string, timeoutMs: n
 /** i-batch: one batch of ITEMS unique PNGs (512 px), timed from acceptance to completion; i-idle and i-during: the same sync load without and with a batch running. */
 export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
   const rows: Row[] = [];
-  const service = await h.ourService({});
+  const service = await h.ourService(process.env.BENCH_BATCH_ENV ? JSON.parse(process.env.BENCH_BATCH_ENV) : {});
   const base = `http://127.0.0.1:${service.server.port}`;
   const key = service.keys[0]!;
   try {
     const started = performance.now();
     const id = await startBatch(base, key, ITEMS);
+    console.log(`i-batch: accepted after ${((performance.now() - started) / 1000).toFixed(2)} s`);
     const done = await untilFinished(base, key, id, 30 * 60_000);
     const seconds = (performance.now() - started) / 1000;
     const itemsPerSecond = done.succeeded / seconds;

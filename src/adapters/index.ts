@@ -1,4 +1,5 @@
 // The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
+import type { ApiError } from '../domain/errors.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { BatchResults } from '../domain/ports/batch-results.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
@@ -9,6 +10,7 @@ import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
 import type { ScanCounters, ScanLedger, ScanRecorder } from '../domain/ports/scan-ledger.js';
 import type { PlanCatalogue } from '../domain/plan-catalogue.js';
+import type { RenderSpec } from '../domain/render-options.js';
 import type { OidcProvider, SessionStore } from '../domain/ports/session-store.js';
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
@@ -79,8 +81,12 @@ export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; token
 /** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
 export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
+  /** Renders waiting for a pool thread: cheap enough for every batch turn. */
+  poolQueueSize(): number;
   /** The same admission, always on the pool and never cached: how batch items render. */
   renderOnPool: Renderer['render'];
+  /** Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal. */
+  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>>;
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
   /** Runs another kind of render task (branded images) through the same admission gate and fair share. */

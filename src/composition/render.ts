@@ -4,9 +4,9 @@ import { batchFinishHook, bullPrefix } from '../adapters/queue/batch-queue.js';
 import { startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
 import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
 import { ConfigError, type Config } from '../config.js';
-import { BATCH_ITEMS_PER_THREAD } from '../domain/batches/batch.js';
+import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
 import { loadPlanCatalogue } from '../plans-file.js';
-import { renderChunk } from '../services/batches/render-chunk.js';
+import { renderChunk, type RenderChunkDeps } from '../services/batches/render-chunk.js';
 import { createStores } from './stores.js';
 
 export interface RenderProcess {
@@ -28,13 +28,13 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
   const pipeline = createRenderPipeline(config, { log, plans });
   const threads = pipeline.stats().pool.threads;
   const clock = () => new Date();
-  const deps = {
+  const deps: RenderChunkDeps = {
     batches,
     results: batchResults,
     meter: stores.meter,
-    renderer: { render: pipeline.renderOnPool.bind(pipeline) },
+    renderer: { renderMany: (specs, caller) => pipeline.renderManyOnPool(specs, caller) },
     clock,
-    concurrency: config.batchConcurrency ?? threads * BATCH_ITEMS_PER_THREAD,
+    concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
     onFinished: batchFinishHook(config, batches, clock, log),
   };
   const worker = await startRenderWorker({ url: config.redisUrl, prefix: bullPrefix(), lockMs: config.jobLockMs, log, render: (chunk) => renderChunk(deps, chunk) });

@@ -9,6 +9,11 @@ export type RenderTaskResult =
   | { ok: false; reason: 'too_long'; limit: number }
   | { ok: false; reason: 'size_too_small'; minimumSize: number };
 
+/** The render thread's one entry: a spec (a request), or a group of specs (batch items: one hop for many renders). */
+export function renderThreadTask(task: RenderSpec | RenderSpec[]): RenderTaskResult | RenderTaskResult[] {
+  return Array.isArray(task) ? task.map(renderTask) : renderTask(task);
+}
+
 // Errors travel as data: class identity does not survive structured clone between threads.
 export function renderTask(spec: RenderSpec): RenderTaskResult {
   try {

@@ -1,6 +1,7 @@
 // The render pipeline: inline and pool renders are byte-identical, routing follows the policy, the cache stays bounded.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRenderPipeline, renderCost, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
+import { createRenderPipeline, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
+import { renderCost } from '../../src/domain/render-cost.js';
 import type { RenderCaller } from '../../src/domain/ports/renderer.js';
 import type { RenderSpec } from '../../src/domain/render-options.js';
 import { decodeQr } from '../helpers/decode.js';

@@ -1,7 +1,6 @@
 // BatchResults on the file system: one directory per batch under QR_DATA_DIR/batches, one file per item.
 import { createReadStream } from 'node:fs';
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BATCH_ID } from '../../domain/batches/batch-id.js';
@@ -20,18 +19,19 @@ export class FileBatchResults implements BatchResults {
     return join(this.#root, batchId);
   }
 
+  /**
+   * Written in place: a torn file (a crash mid-write) belongs to an item still pending in the store, which is
+   * never served and is rendered again into the same file; the store marks an item done only after this resolves.
+   */
   async put(batchId: string, index: number, bytes: Uint8Array): Promise<void> {
     const dir = this.#dir(batchId);
-    await mkdir(dir, { recursive: true });
-    // Written aside, then renamed over: a crash mid-write leaves a stray temp file, never a torn result.
-    const temp = join(dir, `${index}.${randomUUID()}.tmp`);
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(bytes);
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, join(dir, String(index)));
+    const path = join(dir, String(index));
+    await writeFile(path, bytes).catch(async (error: NodeJS.ErrnoException) => {
+      // The batch's first file makes its directory: one mkdir per batch rather than per item.
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, bytes);
+    });
   }
 
   async open(batchId: string, index: number): Promise<Readable | undefined> {

@@ -5,7 +5,7 @@ import type { Adapters } from '../index.js';
 import type { AdapterLog } from '../adapter-log.js';
 import { InProcessBatchRunner, yieldingTo } from './in-process-batch-runner.js';
 import { BullRenderQueue } from './render-queue.bullmq.js';
-import { BATCH_ITEMS_PER_THREAD } from '../../domain/batches/batch.js';
+import { BATCH_GROUPS_PER_THREAD } from '../../domain/batches/batch.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
 import { unrefSleep, webhookOnFinish } from '../../services/batches/batch-webhook.js';
 import type { RenderChunkDeps } from '../../services/batches/render-chunk.js';
@@ -46,11 +46,11 @@ export async function createBatchQueue(
       batches,
       results: batchResults,
       meter: adapters.meter,
-      renderer: { render: (spec, caller) => pipeline.renderOnPool(spec, caller) },
+      renderer: { renderMany: (specs, caller) => pipeline.renderManyOnPool(specs, caller) },
       clock: options.clock,
-      // Every thread while the API is quiet; one lane only while synchronous requests are in flight.
-      turn: yieldingTo(() => pipeline.stats().pool.queueSize, options.syncBusy),
-      concurrency: config.batchConcurrency ?? threads * BATCH_ITEMS_PER_THREAD,
+      // Every thread while the API is quiet; one group at a time while synchronous requests are in flight.
+      turn: yieldingTo(() => pipeline.poolQueueSize(), options.syncBusy),
+      concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
       onFinished: batchFinishHook(config, batches, options.clock, options.log),
     },
     { log: options.log },

@@ -6,6 +6,7 @@ import { ApiError } from '../../domain/errors.js';
 import { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { RenderCaller, Renderer } from '../../domain/ports/renderer.js';
 import { renderIdentity } from '../../domain/render-key.js';
+import { renderCost } from '../../domain/render-cost.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { renderImage } from '../../render/render-image.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
@@ -34,15 +35,10 @@ export interface RenderPipelineStats {
   admission: AdmissionStats;
 }
 
-/** A 512 px image is one unit of render cost; cost grows with pixels (2048 px: 16). Vector output costs one unit at any size. */
-const UNIT_PIXELS = 512 * 512;
-const LARGEST_COST = (2048 * 2048) / UNIT_PIXELS;
+const LARGEST_COST = renderCost({ format: 'png', size: 2048 });
 /** Payloads past ~600 bytes reach versions whose matrix alone costs more than the thread hop. */
 const INLINE_MAX_PAYLOAD_BYTES = 600;
 
-export function renderCost(spec: RenderSpec): number {
-  return spec.format === 'svg' ? 1 : Math.max(1, (spec.size * spec.size) / UNIT_PIXELS);
-}
 
 /** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
 function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
@@ -108,6 +104,21 @@ export class RenderPipeline implements Renderer {
     return this.gate.run(caller, renderCost(spec), () => this.#timed(spec, true));
   }
 
+  /**
+   * A group of batch items as one pool task, admitted as their summed cost: one thread hop for the group.
+   * Each item gets its bytes or its refusal; overload and a lost thread reject the whole group (retried by the runner).
+   */
+  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>> {
+    const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
+    return this.gate.run(caller, cost, async () => {
+      const started = process.hrtime.bigint();
+      const results = await this.#pool.renderMany(specs);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9 / Math.max(1, specs.length);
+      results.forEach((result, i) => this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'));
+      return results;
+    });
+  }
+
   rendersInline(spec: RenderSpec): boolean {
     return spec.size * spec.size <= this.#inlineMaxPixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
   }
@@ -115,6 +126,11 @@ export class RenderPipeline implements Renderer {
   /** A one-module render on the pool itself, so a thread must answer: readiness of the render path. */
   async probe(): Promise<void> {
     await this.#pool.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
+  }
+
+  /** Renders waiting for a pool thread, for the batch runner's every turn (stats() is for scrapes: it costs a histogram summary). */
+  poolQueueSize(): number {
+    return this.#pool.queueSize();
   }
 
   stats(): RenderPipelineStats {

@@ -45,7 +45,7 @@ export interface RenderPoolStats {
 }
 
 export class RenderPool {
-  readonly #pool: Piscina<RenderSpec, RenderTaskResult>;
+  readonly #pool: Piscina<RenderSpec | RenderSpec[], RenderTaskResult | RenderTaskResult[]>;
 
   constructor(options: RenderPoolOptions = {}) {
     const threads = options.threads ?? Math.max(1, availableParallelism());
@@ -65,9 +65,25 @@ export class RenderPool {
   }
 
   async render(spec: RenderSpec): Promise<Uint8Array> {
-    let result: RenderTaskResult;
+    return bytesOrError((await this.#run(spec)) as RenderTaskResult, spec);
+  }
+
+  /** Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all. */
+  async renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>> {
+    const results = (await this.#run(specs)) as RenderTaskResult[];
+    return results.map((result, i) => {
+      try {
+        return bytesOrError(result, specs[i]!);
+      } catch (error) {
+        if (error instanceof ApiError) return error;
+        throw error;
+      }
+    });
+  }
+
+  async #run(task: RenderSpec | RenderSpec[]): Promise<RenderTaskResult | RenderTaskResult[]> {
     try {
-      result = await this.#pool.run(spec);
+      return await this.#pool.run(task);
     } catch (error) {
       if (error instanceof Error && QUEUE_FULL_MESSAGES.has(error.message)) {
         throw new ApiError('overloaded', 'the render queue is full; retry shortly', { retryAfterSeconds: 1 });
@@ -75,7 +91,11 @@ export class RenderPool {
       if (isThreadLoss(error)) throw new ApiError('unavailable', 'the render thread failed; retry shortly', { retryAfterSeconds: 1, cause: error });
       throw error;
     }
-    return bytesOrError(result, spec);
+  }
+
+  /** Tasks waiting for a thread: cheap, unlike stats() (piscina's utilization summarises its run-time histogram on every read). */
+  queueSize(): number {
+    return this.#pool.queueSize;
   }
 
   /** Pool gauges for /metrics and /readyz. */

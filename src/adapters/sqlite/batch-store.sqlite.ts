@@ -83,7 +83,7 @@ export class SqliteBatchStore implements BatchStore {
   readonly #inFlight;
   readonly #items;
   readonly #markRunning;
-  readonly #finishItem;
+  readonly #finishItems;
   readonly #cancel;
   readonly #remove;
   readonly #finishedBefore;
@@ -157,10 +157,17 @@ export class SqliteBatchStore implements BatchStore {
       for (const item of items) insertItem.run(batch.id, item.index, item.name ?? null, item.file, item.type, item.fingerprint, JSON.stringify(item.spec));
       return { batch, created: true };
     });
-    this.#finishItem = db.transaction((batchId: string, item: FinishedItem, at: number): { moved: boolean; batch: Batch } => {
-      const moved = setItem.run(item.state, item.errorCode ?? null, batchId, item.index).changes === 1;
-      if (!moved) return { moved, batch: toBatch(getById.get(batchId)!) };
-      const row = countItem.get(item.state === 'succeeded' ? 1 : 0, item.state === 'failed' ? 1 : 0, batchId)!;
+    this.#finishItems = db.transaction((batchId: string, items: readonly FinishedItem[], at: number): { moved: number; batch: Batch } => {
+      let succeeded = 0;
+      let failed = 0;
+      for (const item of items) {
+        if (setItem.run(item.state, item.errorCode ?? null, batchId, item.index).changes !== 1) continue;
+        if (item.state === 'succeeded') succeeded++;
+        else failed++;
+      }
+      const moved = succeeded + failed;
+      if (moved === 0) return { moved, batch: toBatch(getById.get(batchId)!) };
+      const row = countItem.get(succeeded, failed, batchId)!;
       const done = row.status === 'cancelled' ? undefined : finishedStatus(row);
       if (done) {
         finish.run(done, at, batchId);
@@ -222,8 +229,8 @@ export class SqliteBatchStore implements BatchStore {
     this.#markRunning.run(at.getTime(), batchId);
   }
 
-  async finishItem(batchId: string, item: FinishedItem, at: Date): Promise<{ moved: boolean; batch: Batch }> {
-    return this.#finishItem.immediate(batchId, item, at.getTime());
+  async finishItems(batchId: string, items: readonly FinishedItem[], at: Date): Promise<{ moved: number; batch: Batch }> {
+    return this.#finishItems.immediate(batchId, items, at.getTime());
   }
 
   async cancel(accountId: string, id: string, at: Date): Promise<{ batch: Batch; cancelled: BatchItem[] } | undefined> {

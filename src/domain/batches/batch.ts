@@ -14,10 +14,17 @@ export type ItemState = (typeof ITEM_STATES)[number];
 export const BATCH_CHUNK_SIZE = 100;
 
 /**
- * Items in flight per render thread. An item is a render, then a file write and a store update, so one
- * item per thread leaves the thread idle during the I/O; a few per thread keep it busy.
+ * Groups in flight per render thread. A group is one pool task rendering several items, then their file
+ * writes and one store update, so one group per thread leaves the thread idle during the I/O; two keep it busy.
  */
-export const BATCH_ITEMS_PER_THREAD = 4;
+export const BATCH_GROUPS_PER_THREAD = 2;
+
+/**
+ * Render cost (units of one 512 px image) gathered into one pool task: one thread hop, one store
+ * transaction and one refund call for the lot instead of one per item (bench/batches.ts measures it).
+ * Small enough that a group fits any account's share of the admission gate beside its synchronous renders.
+ */
+export const BATCH_GROUP_COST = 8;
 
 export interface Batch {
   id: string;

@@ -17,9 +17,9 @@ export interface FinishedItem {
  * Contract:
  * - `create` stores the batch and every item at once. With an idempotency key already used by the
  *   account it stores nothing and returns the batch made with that key (`created: false`).
- * - `finishItem` moves an item out of `pending` once: a second call for the same item (a chunk run
- *   again after a crash) changes nothing and returns `moved: false`. The batch's counts move with it,
- *   and the batch is finished (completed or failed) by the call that finishes its last item.
+ * - `finishItems` moves each item out of `pending` once, all in one step: an item already moved (a chunk
+ *   run again after a crash) changes nothing and is not counted in `moved`. The batch's counts move with
+ *   them, and the batch is finished (completed or failed) by the call that finishes its last item.
  * - `cancel` moves every pending item to `cancelled` at once and returns them (to be refunded).
  */
 export interface BatchStore {
@@ -35,7 +35,7 @@ export interface BatchStore {
   /** Items with index in [from, to), in index order. */
   items(batchId: string, from: number, to: number): Promise<BatchItemState[]>;
   markRunning(batchId: string, at: Date): Promise<void>;
-  finishItem(batchId: string, item: FinishedItem, at: Date): Promise<{ moved: boolean; batch: Batch }>;
+  finishItems(batchId: string, items: readonly FinishedItem[], at: Date): Promise<{ moved: number; batch: Batch }>;
   cancel(accountId: string, id: string, at: Date): Promise<{ batch: Batch; cancelled: BatchItem[] } | undefined>;
   /** Ids of batches still queued or running, oldest first: what a restarted embedded service resumes. */
   unfinished(limit: number): Promise<string[]>;

@@ -1,22 +1,25 @@
 // Use case: render one chunk of a batch — idempotent per item (batch id + index), so a chunk run twice loses and doubles nothing.
-import { isFinished, type Batch, type BatchItemState } from '../../domain/batches/batch.js';
+import { BATCH_GROUP_COST, isFinished, type Batch, type BatchItemState } from '../../domain/batches/batch.js';
 import { ApiError } from '../../domain/errors.js';
 import type { BatchResults } from '../../domain/ports/batch-results.js';
-import type { BatchStore } from '../../domain/ports/batch-store.js';
-import type { Renderer } from '../../domain/ports/renderer.js';
+import type { BatchStore, FinishedItem } from '../../domain/ports/batch-store.js';
+import type { RenderCaller } from '../../domain/ports/renderer.js';
+import type { RenderSpec } from '../../domain/render-options.js';
+import { renderCost } from '../../domain/render-cost.js';
 import type { UsageMeter } from '../../domain/ports/usage-meter.js';
 
 export interface RenderChunkDeps {
   batches: BatchStore;
   results: BatchResults;
   meter: UsageMeter;
-  renderer: Pick<Renderer, 'render'>;
+  /** Renders a group of specs as one task: each answered with its bytes or its refusal (ApiError); overload rejects the group. */
+  renderer: { renderMany(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>> };
   clock: () => Date;
   /** Resolves when lane `lane` may take the renderer (the embedded service lets synchronous requests go first). */
   turn?: (lane: number) => Promise<void>;
-  /** Items rendered at once (default 1); the embedded service uses its pool's thread count. */
+  /** Groups rendered at once (default 1); the services use a couple per pool thread. */
   concurrency?: number;
-  /** Told once, by whichever chunk finishes the batch's last item. */
+  /** Told once, by whichever group finishes the batch's last item. */
   onFinished?: (batch: Batch) => Promise<void>;
 }
 
@@ -26,9 +29,23 @@ export interface Chunk {
   to: number;
 }
 
-/** Faults that say nothing about the item: retried by the runner rather than failing it. */
-function isTransient(error: unknown): boolean {
-  return error instanceof ApiError && (error.code === 'overloaded' || error.code === 'unavailable');
+/** Consecutive items up to BATCH_GROUP_COST of render cost (at least one item each). */
+function groupsOf(items: readonly BatchItemState[]): BatchItemState[][] {
+  const groups: BatchItemState[][] = [];
+  let group: BatchItemState[] = [];
+  let cost = 0;
+  for (const item of items) {
+    const itemCost = renderCost(item.spec);
+    if (group.length > 0 && cost + itemCost > BATCH_GROUP_COST) {
+      groups.push(group);
+      group = [];
+      cost = 0;
+    }
+    group.push(item);
+    cost += itemCost;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
 }
 
 /** Returns how many items this run moved out of pending. */
@@ -37,34 +54,47 @@ export async function renderChunk(deps: RenderChunkDeps, chunk: Chunk): Promise<
   if (!batch || isFinished(batch.status)) return 0;
   await deps.batches.markRunning(batch.id, deps.clock());
   const pending = (await deps.batches.items(batch.id, chunk.from, chunk.to)).filter((item) => item.state === 'pending');
+  const groups = groupsOf(pending);
   let moved = 0;
   const lanes = Math.max(1, deps.concurrency ?? 1);
   let next = 0;
   const lane = async (_: unknown, laneIndex: number) => {
-    while (next < pending.length) {
+    while (next < groups.length) {
       await deps.turn?.(laneIndex);
-      if (next >= pending.length) break;
-      const item = pending[next++]!;
-      if (await renderItem(deps, batch, item)) moved++;
+      if (next >= groups.length) break;
+      moved += await renderGroup(deps, batch, groups[next++]!);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(lanes, pending.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(lanes, groups.length) }, lane));
   return moved;
 }
 
-async function renderItem(deps: RenderChunkDeps, batch: Batch, item: BatchItemState): Promise<boolean> {
-  let outcome;
-  try {
-    const bytes = await deps.renderer.render(item.spec, { accountId: batch.accountId, plan: batch.plan });
-    // The file first, then the state: a crash between them re-renders the item into the same file.
-    await deps.results.put(batch.id, item.index, bytes);
-    outcome = await deps.batches.finishItem(batch.id, { index: item.index, state: 'succeeded' }, deps.clock());
-  } catch (error) {
-    if (!(error instanceof ApiError) || isTransient(error)) throw error;
-    // Refund first (idempotent per item), then record the failure: a crash between them refunds once and retries the record.
-    await deps.meter.refundBatchItems({ accountId: batch.accountId, period: batch.period, batchId: batch.id, items: [{ index: item.index, fingerprint: item.fingerprint }] });
-    outcome = await deps.batches.finishItem(batch.id, { index: item.index, state: 'failed', errorCode: error.code }, deps.clock());
-  }
-  if (outcome.moved && isFinished(outcome.batch.status)) await deps.onFinished?.(outcome.batch);
+/**
+ * The files first, then the refunds, then the states in one step: a crash before the last re-renders the
+ * group into the same files, and refunds are idempotent per item, so nothing is lost or counted twice.
+ */
+async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly BatchItemState[]): Promise<number> {
+  // Overload and a lost thread reject the whole group: the runner retries the chunk, nothing was written.
+  const outcomes = await deps.renderer.renderMany(
+    items.map((item) => item.spec),
+    { accountId: batch.accountId, plan: batch.plan },
+  );
+  const finished: FinishedItem[] = [];
+  const refused: Array<{ index: number; fingerprint: string }> = [];
+  await Promise.all(
+    items.map(async (item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome instanceof ApiError) {
+        refused.push({ index: item.index, fingerprint: item.fingerprint });
+        finished.push({ index: item.index, state: 'failed', errorCode: outcome.code });
+        return;
+      }
+      await deps.results.put(batch.id, item.index, outcome);
+      finished.push({ index: item.index, state: 'succeeded' });
+    }),
+  );
+  if (refused.length > 0) await deps.meter.refundBatchItems({ accountId: batch.accountId, period: batch.period, batchId: batch.id, items: refused });
+  const outcome = await deps.batches.finishItems(batch.id, finished, deps.clock());
+  if (outcome.moved > 0 && isFinished(outcome.batch.status)) await deps.onFinished?.(outcome.batch);
   return outcome.moved;
 }
