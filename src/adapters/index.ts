@@ -27,7 +27,7 @@ export interface RecordStores {
   usageLedger: UsageLedger;
   codes: DynamicCodeStore;
   scanLedger: ScanLedger;
-  /** Batches and their rendered files (MongoDB mode keeps them in QR_DATA_DIR beside it). */
+  /** Batches and their rendered files (MongoDB mode keeps the batches in QR_DATA_DIR beside it, the files in GridFS). */
   batches?: BatchStore;
   batchResults?: BatchResults;
   probes: Probes;

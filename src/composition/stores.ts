@@ -16,7 +16,7 @@ export interface StoreOptions {
  * The stores for this configuration (loadConfig has refused MONGODB_URL without REDIS_URL):
  * - nothing set: the embedded default, SQLite for everything, jobs in the API process;
  * - REDIS_URL: Redis metering, credential cache, sessions and last-used log over the SQLite store; jobs on BullMQ;
- * - REDIS_URL + MONGODB_URL: the same over MongoDB.
+ * - REDIS_URL + MONGODB_URL: the same over MongoDB, batch results in GridFS.
  * Redis and MongoDB code is loaded only when configured, so the embedded default starts without it.
  */
 export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
@@ -25,10 +25,11 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
   if (config.mongodbUrl) {
     const { createMongoStores } = await import('../adapters/mongo/mongo-stores.js');
     const mongo = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
+    // The batch records stay in QR_DATA_DIR; their rendered files go to GridFS with the rest of the MongoDB data.
     const batchStores = createFileBatchStores(config.dataDir);
     records = {
       ...mongo,
-      ...batchStores,
+      batches: batchStores.batches,
       async close() {
         await batchStores.close();
         await mongo.close();

@@ -1,8 +1,14 @@
 // createStores picks each adapter by its own variable; bad combinations stop at start with a message naming the variable.
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStores } from '../../src/composition/stores.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import { newBatchId } from '../../src/domain/batches/batch-id.js';
+import { dropDatabase, mongoTargetLabel, startMongoTarget } from '../helpers/mongo-standin.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -39,6 +45,34 @@ describe('adapter selection', () => {
       await stores.close();
     }
   });
+
+  // A real server when MONGODB_URL is set, else the wire-level stand-in: it shows the wiring, not MongoDB's behaviour.
+  it(`with REDIS_URL + MONGODB_URL keeps records in MongoDB and batch results in GridFS, the batch list in QR_DATA_DIR (${mongoTargetLabel()})`, async () => {
+    const mongo = await startMongoTarget();
+    const dataDir = await mkdtemp(join(tmpdir(), 'qrm-selection-'));
+    const dbName = `qrm_selection_${randomUUID().slice(0, 8)}`;
+    try {
+      const config = loadConfig({ QR_DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongo.url });
+      const stores = await createStores(config, { redisKeyPrefix: `t-${randomUUID()}:`, mongoDbName: dbName });
+      try {
+        expect(Object.keys(stores.probes).sort()).toEqual(['mongo', 'redis']);
+        expect(stores.batches).toBeDefined();
+        const batchId = newBatchId(new Date());
+        await stores.batchResults!.put(batchId, 0, new Uint8Array([1, 2, 3]));
+        const read: Buffer[] = [];
+        for await (const chunk of (await stores.batchResults!.open(batchId, 0))!) read.push(chunk as Buffer);
+        expect(Buffer.concat(read)).toEqual(Buffer.from([1, 2, 3]));
+        // Not on the local disk: every instance reads it from MongoDB.
+        expect(existsSync(join(dataDir, 'batches'))).toBe(false);
+      } finally {
+        await stores.close();
+        await dropDatabase(mongo.url, dbName);
+      }
+    } finally {
+      await mongo.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 30_000);
 
   it('refuses MONGODB_URL without REDIS_URL, and URLs of the wrong kind', () => {
     expect(() => loadConfig({ MONGODB_URL: 'mongodb://localhost:27017/qrm' })).toThrow(ConfigError);
