@@ -15,7 +15,7 @@ const READY_WITHIN_MS = 10_000;
 
 export async function startMongoStandIn(): Promise<MongoStandIn> {
   // stdin stays a pipe: the stand-in exits when it closes, so a crashed test run never leaves it behind.
-  const child = spawn(PYTHON, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(PYTHON, ['-B', SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
