@@ -16,6 +16,8 @@ declare module 'autocannon' {
     body?: string;
     requests?: AutocannonRequest[];
     timeout?: number;
+    /** Requests per second across all connections. */
+    overallRate?: number;
   }
   export interface Histogram {
     average: number;
@@ -34,7 +36,9 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    '3xx': number;
     duration: number;
+    statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(options: AutocannonOptions): Promise<AutocannonResult>;
   export default autocannon;

@@ -1,7 +1,8 @@
 // Child processes for the load benchmark: start a server on a free loopback port, measure its RSS, stop it.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
+import { join } from 'node:path';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,6 +57,18 @@ export async function startProcess(command: string, args: string[], env: Record<
   };
 }
 
+/** CPU seconds (user + system) the process has used, from /proc (Linux): per request, a figure other load on the machine barely moves. */
+export function cpuSeconds(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
 /** Resident set size in MiB, from /proc (Linux). */
 export function rssMiB(pid: number | undefined): number {
   if (pid === undefined) return NaN;
@@ -65,4 +78,15 @@ export function rssMiB(pid: number | undefined): number {
   } catch {
     return NaN;
   }
+}
+
+/** An account on the plan with `keys` API keys, made with the qrm CLI against the service's data (env: QR_DATA_DIR...); returns the secrets. */
+export function createAccountKeys(env: NodeJS.ProcessEnv, email: string, plan: string, keys: number): string[] {
+  const cli = join(import.meta.dirname, '..', 'src', 'cli.js');
+  execFileSync(process.execPath, [cli, 'accounts', 'create', '--email', email, '--plan', plan], { env, stdio: 'ignore' });
+  return Array.from({ length: keys }, (_, k) =>
+    execFileSync(process.execPath, [cli, 'keys', 'create', '--email', email, '--name', `bench ${k}`], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim(),
+  );
 }

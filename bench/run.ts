@@ -1,35 +1,31 @@
 // npm run bench: our service against its baselines, side by side in one run, written to docs/BENCHMARKS.md.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import autocannon, { type AutocannonRequest } from 'autocannon';
 import QRCode from 'qrcode';
 import { brandedScenario } from './branded.js';
 import { summariseProfile } from './profile.js';
+import { redirectScenario } from './redirect.js';
+import { batchScenarios, batchTargets } from './batches.js';
+import { floodScenario } from './flood.js';
 import { renderPathBench, renderPathTable } from './render-path.js';
-import { freePort, rssMiB, startProcess, type Started } from './processes.js';
+import { drive, rotatingKey, rowOf, type Row } from './load.js';
+import { cpuSeconds, createAccountKeys, freePort, rssMiB, startProcess, type Started } from './processes.js';
+import { hostileNeighbour } from './scenarios/hostile-neighbour.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const CONNECTIONS = 50;
+/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood; i-batch, i-idle, i-during run together) and writes no report. */
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
+const wanted = (...ids: string[]) => !ONLY || ids.some((id) => ONLY.has(id));
 const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays inside each account's QR quota
 // Keys spread over accounts' key slots so the per-key burst (business: 1,000 requests a second) is never what is measured:
 // 50 keys allow 50,000 requests a second, far past what this machine serves.
 const KEYS_PER_ACCOUNT = 5;
 const NODE = process.execPath;
-
-interface Row {
-  id: string;
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  rssMiB: number;
-  non2xx: number;
-  errors: number;
-}
 
 let sequence = 0;
 const uniqueUrl = () => `https://example.com/item/${++sequence}-${(sequence * 2654435761) % 1e9}`;
@@ -38,34 +34,14 @@ function body(outputFormat: string, unique: boolean): () => string {
   return () => JSON.stringify({ content: unique ? uniqueUrl() : 'https://example.com/repeated', type: 'url', outputFormat });
 }
 
-async function drive(url: string, headersFor: () => Record<string, string>, makeBody: () => string, seconds: number) {
-  const request: AutocannonRequest = {
-    method: 'POST',
-    setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', ...headersFor() }, body: makeBody() }),
-  };
-  return autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: [request], timeout: 10 });
-}
-
-/** BENCH_ONLY=c,h-branded runs only those load scenarios (a quick check of one row); skipped rows are left out of the report. */
-const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined;
+const LOAD = { connections: CONNECTIONS };
 
 async function scenario(id: string, name: string, server: Started, path: string, headersFor: () => Record<string, string>, makeBody: () => string): Promise<Row> {
-  if (ONLY && !ONLY.has(id)) return { id, name, rps: Number.NaN, p50: 0, p99: 0, rssMiB: 0, non2xx: 0, errors: 0 };
   const url = `http://127.0.0.1:${server.port}${path}`;
-  if (WARMUP > 0) await drive(url, headersFor, makeBody, WARMUP);
-  const result = await drive(url, headersFor, makeBody, DURATION);
-  const row = {
-    id,
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rssMiB: rssMiB(server.child.pid),
-    non2xx: result.non2xx,
-    errors: result.errors + result.timeouts,
-  };
-  console.log(`${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, non-2xx ${row.non2xx}, errors ${row.errors}`);
-  return row;
+  if (WARMUP > 0) await drive(url, headersFor, makeBody, WARMUP, LOAD);
+  const cpuBefore = cpuSeconds(server.child.pid);
+  const result = await drive(url, headersFor, makeBody, DURATION, LOAD);
+  return rowOf(id, name, result, server, cpuSeconds(server.child.pid) - cpuBefore);
 }
 
 async function baseline(script: string): Promise<Started> {
@@ -73,31 +49,21 @@ async function baseline(script: string): Promise<Started> {
   return startProcess(NODE, [join(import.meta.dirname, 'servers', script)], { PORT: String(port) }, port);
 }
 
-interface Service {
+export interface Service {
   server: Started;
   keys: string[];
   dataDir: string;
+  env: NodeJS.ProcessEnv;
 }
 
 async function ourService(extraEnv: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-'));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extraEnv };
-  const cli = join(import.meta.dirname, '..', 'src', 'cli.js');
   const keys: string[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) {
-    execFileSync(NODE, [cli, 'accounts', 'create', '--email', `bench${i}@example.com`, '--plan', 'business'], { env, stdio: 'ignore' });
-    for (let k = 0; k < KEYS_PER_ACCOUNT; k++) {
-      keys.push(execFileSync(NODE, [cli, 'keys', 'create', '--email', `bench${i}@example.com`, '--name', `bench ${k}`], { env, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim());
-    }
-  }
+  for (let i = 0; i < ACCOUNTS; i++) keys.push(...createAccountKeys(env, `bench${i}@example.com`, 'business', KEYS_PER_ACCOUNT));
   const port = await freePort();
   const server = await startProcess(NODE, [...nodeArgs, join(import.meta.dirname, '..', 'src', 'server.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, port);
-  return { server, keys, dataDir };
-}
-
-function rotatingKey(keys: string[]): () => Record<string, string> {
-  let i = 0;
-  return () => ({ 'x-api-key': keys[i++ % keys.length]! });
+  return { server, keys, dataDir, env };
 }
 
 async function startRedis(): Promise<{ url: string; stop(): Promise<void> } | undefined> {
@@ -129,7 +95,7 @@ function decodes(bytes: Buffer, format: string, expected: string): boolean {
   }
 }
 
-async function imageSizes(service: Service): Promise<string> {
+async function imageSizes(service: Service): Promise<{ report: string; webpOverPng: number }> {
   const content = 'https://example.com/menu?table=12';
   const naive = await QRCode.toBuffer(content, { width: 512, errorCorrectionLevel: 'M' });
   const lines = ['| image (512 px, ECC M, same code) | bytes | vs qrcode.toBuffer | lossless | zbar + ZXing decode |', '|---|---:|---:|---|---|'];
@@ -145,8 +111,9 @@ async function imageSizes(service: Service): Promise<string> {
     sizes[format] = bytes.length;
     lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
   }
-  lines.push('', `WebP is ${(100 - (sizes.webp! / sizes.png!) * 100).toFixed(0)}% smaller than our PNG (the spec says "up to 30% smaller").`);
-  return lines.join('\n');
+  const webpOverPng = sizes.webp! / sizes.png!;
+  lines.push('', `WebP is ${webpOverPng.toFixed(2)}× our PNG's bytes, ${(100 - webpOverPng * 100).toFixed(0)}% smaller (the spec says "up to 30% smaller").`);
+  return { report: lines.join('\n'), webpOverPng };
 }
 
 async function soak(service: Service): Promise<string> {
@@ -157,7 +124,7 @@ async function soak(service: Service): Promise<string> {
   const started = Date.now();
   const sampler = setInterval(() => samples.push([Math.round((Date.now() - started) / 1000), rssMiB(pid)]), 10_000);
   samples.push([0, rssMiB(pid)]);
-  const result = await drive(url, rotatingKey(service.keys), body('png', true), SOAK);
+  const result = await drive(url, rotatingKey(service.keys), body('png', true), SOAK, LOAD);
   clearInterval(sampler);
   samples.push([SOAK, rssMiB(pid)]);
   const first = samples[0]![1];
@@ -180,32 +147,66 @@ async function soak(service: Service): Promise<string> {
 }
 
 function table(rows: Row[]): string {
-  const lines = ['| | scenario | req/s | p50 (ms) | p99 (ms) | RSS (MiB) | non-2xx | errors |', '|---|---|---:|---:|---:|---:|---:|---:|'];
-  for (const r of rows.filter((row) => !Number.isNaN(row.rps))) {
-    lines.push(`| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} |`);
+  const lines = ['| | scenario | req/s | p50 (ms) | p99 (ms) | RSS (MiB) | non-2xx | errors | server CPU µs/req |', '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const r of rows) {
+    lines.push(`| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} | ${r.cpuMicros === undefined ? '' : r.cpuMicros.toFixed(0)} |`);
   }
   return lines.join('\n');
 }
 
-function ratios(rows: Row[]): string {
+interface Figures {
+  webpOverPng?: number;
+  floodP99Ratio?: number;
+}
+
+function ratios(rows: Row[], figures: Figures): string {
   const get = (id: string) => rows.find((r) => r.id === id);
   const ratio = (x: string, y: string, target: number, label: string) => {
     const a = get(x);
     const b = get(y);
     if (!a || !b) return `| ${x}/${y} | — | ${label} | not measured |`;
     const value = a.rps / b.rps;
-    return `| ${x}/${y} | ${value.toFixed(2)} | ${label} | ${value >= target ? 'met' : 'NOT met'} |`;
+    // The same ratio from server CPU per request: what the machine would give were the server alone on it.
+    const byCpu = a.cpuMicros && b.cpuMicros ? ` (by server CPU: ${(b.cpuMicros / a.cpuMicros).toFixed(2)})` : '';
+    return `| ${x}/${y} | ${value.toFixed(2)}${byCpu} | ${label} | ${value >= target ? 'met' : 'NOT met'} |`;
   };
+  const atMost = (name: string, value: number | undefined, target: number, label: string) =>
+    value === undefined ? `| ${name} | — | ${label} | not measured |` : `| ${name} | ${value.toFixed(2)} | ${label} | ${value <= target ? 'met' : 'NOT met'} |`;
   const c = get('c');
+  const cPool = get('c-pool');
   return [
     '| ratio | value | target | |',
     '|---|---:|---|---|',
-    ratio('c', 'e', 0.6, '≥ 0.6: auth + metering cost at most 40% of the best-possible render'),
+    ratio('c', 'e', 0.7, '≥ 0.7: auth + metering cost at most 30% of the best-possible render'),
+    ratio('f-webp', 'c', 0.9, '≥ 0.9: WebP at PNG speed'),
+    atMost('WebP bytes / PNG bytes', figures.webpOverPng, 0.8, '≤ 0.8 for the same code'),
+    atMost('bystander p99 beside the flood / alone', figures.floodP99Ratio, 2, '≤ 2: one account cannot take the instance'),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('h-branded', 'c', 1 / 3, '≥ 0.33: a branded PNG with a cached logo costs at most 3× a plain PNG'),
     ratio('c', 'a', 20, '≥ 20: twenty times what a user would write instead'),
+    ratio('r', 'b', 0.5, '≥ 0.5: the dynamic-code redirect, counting on, at half the HTTP ceiling or better (embedded)'),
+    ratio('r-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
+    ...batchTargets(get),
     c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
+    c && cPool ? `| c/c-pool | ${(c.rps / cPool.rps).toFixed(2)} | > 1 keeps inline routing (small renders on the event loop) | ${c.rps > cPool.rps ? 'inline pays' : 'inline does NOT pay'} |` : '',
   ].join('\n');
+}
+
+/** Scenario c once more under the V8 profiler (slower while profiled; only the shares matter). */
+async function profiledScenarioC(): Promise<string> {
+  const profileDir = mkdtempSync(join(tmpdir(), 'qrm-bench-profile-'));
+  const profiled = await ourService({}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
+  try {
+    await drive(`http://127.0.0.1:${profiled.server.port}/api/v1/QRManager/generate`, rotatingKey(profiled.keys), body('png', true), DURATION, LOAD);
+  } finally {
+    await profiled.server.stop(); // the profile is written on exit
+    rmSync(profiled.dataDir, { recursive: true, force: true });
+  }
+  try {
+    return summariseProfile(profileDir);
+  } finally {
+    rmSync(profileDir, { recursive: true, force: true });
+  }
 }
 
 async function main(): Promise<void> {
@@ -213,14 +214,19 @@ async function main(): Promise<void> {
   const date = new Date().toISOString();
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD']).stdout?.toString().trim() || 'unknown';
 
-  console.log('render path micro benchmarks…');
-  const micro = renderPathTable(await renderPathBench(1));
+  const figures: Figures = {};
+  let micro = '';
+  if (wanted('micro')) {
+    console.log('render path micro benchmarks…');
+    micro = renderPathTable(await renderPathBench(1));
+  }
 
   for (const [id, name, script] of [
     ['a', 'naive Fastify + qrcode.toBuffer inline (what a user would write)', 'naive-qrcode.js'],
     ['b', 'HTTP ceiling: the same Fastify answering a fixed PNG', 'fixed-png.js'],
     ['e', 'best-possible inline render (qr matrix, 1-bit PNG, zlib 1), no auth or metering', 'best-inline.js'],
   ] as const) {
+    if (!wanted(id)) continue;
     const server = await baseline(script);
     try {
       rows.push(await scenario(id, name, server, '/generate', () => ({}), body('png', id !== 'b')));
@@ -229,47 +235,77 @@ async function main(): Promise<void> {
     }
   }
 
+  // Scenario r: the dynamic-code redirect with counting on, embedded and in Redis mode (bench/redirect.ts).
+  const redirect = { warmupSeconds: WARMUP, seconds: DURATION, connections: CONNECTIONS };
+  if (wanted('r')) {
+    const service = await ourService({});
+    try {
+      rows.push(await redirectScenario('r', 'ours, dynamic-code redirect (302) with scan counting, embedded SQLite', service, redirect, 'stats'));
+    } finally {
+      await service.server.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+    }
+  }
+  const redirectRedis = wanted('r-redis') ? await startRedis() : undefined;
+  if (redirectRedis) {
+    const service = await ourService({ REDIS_URL: redirectRedis.url });
+    try {
+      rows.push(await redirectScenario('r-redis', 'ours, dynamic-code redirect (302) with scan counting, Redis mode', service, redirect, 'metric'));
+    } finally {
+      await service.server.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+      await redirectRedis.stop();
+    }
+  }
   const embedded = await ourService({});
+  // The flood row (bench/flood.ts) runs on this same service: one free account flooding, a business one timed.
   let sizes = '';
   let soakReport = '';
+  let floodReport = 'Flood skipped (BENCH_ONLY).';
   try {
     const headers = rotatingKey(embedded.keys);
     const path = '/api/v1/QRManager/generate';
-    rows.push(await scenario('c', 'ours, PNG, unique content, key check + metering (embedded SQLite)', embedded.server, path, headers, body('png', true)));
-    rows.push(await scenario('d', 'ours, PNG, repeated content (embedded SQLite)', embedded.server, path, headers, body('png', false)));
-    rows.push(await scenario('f-webp', 'ours, WebP, unique content', embedded.server, path, headers, body('webp', true)));
-    rows.push(await scenario('f-svg', 'ours, SVG, unique content', embedded.server, path, headers, body('svg', true)));
-    rows.push(await brandedScenario(embedded, (id, name, headersFor, makeBody) => scenario(id, name, embedded.server, path, headersFor, makeBody)));
-    sizes = await imageSizes(embedded);
-    soakReport = await soak(embedded);
+    const ours = [
+      ['c', 'ours, PNG, unique content, key check + metering (embedded SQLite)', body('png', true)],
+      ['d', 'ours, PNG, repeated content (embedded SQLite)', body('png', false)],
+      ['f-webp', 'ours, WebP, unique content', body('webp', true)],
+      ['f-svg', 'ours, SVG, unique content', body('svg', true)],
+    ] as const;
+    for (const [id, name, makeBody] of ours) if (wanted(id)) rows.push(await scenario(id, name, embedded.server, path, headers, makeBody));
+    if (wanted('h-branded')) rows.push(await brandedScenario(embedded, (id, name, headersFor, makeBody) => scenario(id, name, embedded.server, path, headersFor, makeBody)));
+    if (wanted('sizes')) {
+      const measured = await imageSizes(embedded);
+      sizes = measured.report;
+      figures.webpOverPng = measured.webpOverPng;
+    }
+    if (wanted('flood')) {
+      const flood = await floodScenario({ server: embedded.server, env: embedded.env, bystanderKeys: embedded.keys.slice(0, KEYS_PER_ACCOUNT) }, DURATION, WARMUP);
+      rows.push(...flood.rows);
+      figures.floodP99Ratio = flood.p99Ratio;
+      floodReport = flood.summary;
+    }
+    if (wanted('soak')) soakReport = await soak(embedded);
   } finally {
     await embedded.server.stop();
     rmSync(embedded.dataDir, { recursive: true, force: true });
   }
 
+  if (wanted('i-batch', 'i-idle', 'i-during')) rows.push(...(await batchScenarios({ ourService, scenario, rotatingKey, body, rssMiB, cleanup: (dir) => rmSync(dir, { recursive: true, force: true }) })));
+
   // The same scenario c with every render sent to the Piscina pool: the inline-vs-pool decision, measured in this run.
-  const pooled = await ourService({ RENDER_INLINE_MAX_PIXELS: '0' });
-  try {
-    rows.push(await scenario('c-pool', 'ours, PNG, unique content, every render on the Piscina pool', pooled.server, '/api/v1/QRManager/generate', rotatingKey(pooled.keys), body('png', true)));
-  } finally {
-    await pooled.server.stop();
-    rmSync(pooled.dataDir, { recursive: true, force: true });
+  const pooled = wanted('c-pool') ? await ourService({ RENDER_INLINE_MAX_PIXELS: '0' }) : undefined;
+  if (pooled) {
+    try {
+      rows.push(await scenario('c-pool', 'ours, PNG, unique content, every render on the Piscina pool', pooled.server, '/api/v1/QRManager/generate', rotatingKey(pooled.keys), body('png', true)));
+    } finally {
+      await pooled.server.stop();
+      rmSync(pooled.dataDir, { recursive: true, force: true });
+    }
   }
 
-  // Scenario c once more under the V8 profiler (slower while profiled; only the shares matter).
-  const profileDir = mkdtempSync(join(tmpdir(), 'qrm-bench-profile-'));
-  const profiled = await ourService({}, ['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
-  let profile = '';
-  try {
-    await drive(`http://127.0.0.1:${profiled.server.port}/api/v1/QRManager/generate`, rotatingKey(profiled.keys), body('png', true), DURATION);
-  } finally {
-    await profiled.server.stop(); // the profile is written on exit
-    profile = summariseProfile(profileDir);
-    rmSync(profiled.dataDir, { recursive: true, force: true });
-    rmSync(profileDir, { recursive: true, force: true });
-  }
+  const profile = wanted('profile') ? await profiledScenarioC() : '';
 
-  const redis = await startRedis();
+  const redis = wanted('redis', 'g-c', 'g-d') ? await startRedis() : undefined;
   if (redis) {
     const service = await ourService({ REDIS_URL: redis.url });
     try {
@@ -284,7 +320,10 @@ async function main(): Promise<void> {
     }
   }
 
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, ${platform()} ${release()}, Node ${process.version}`;
+  if (wanted('n-idle', 'n-hostile')) rows.push(...(await hostileNeighbour()));
+
+  const hardware = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`;
+  const machine = `${hardware}, ${platform()} ${release()}, Node ${process.version}`;
   const report = `# Benchmarks
 
 Produced by \`npm run bench\` (bench/run.ts) on ${date}, commit ${commit}.
@@ -297,9 +336,11 @@ Each scenario: ${WARMUP} s warm-up, then ${DURATION} s measured. All servers are
 
 ${table(rows)}
 
-${ratios(rows)}
+${ratios(rows, figures)}
 
-Notes: a, b and e answer on \`POST /generate\` with no key; c, d, f and g go through the real
+Notes: r and r-redis are \`GET /r/{slug}\` of one dynamic code (302, no key, never metered), each scan counted after its
+answer (SQLite group commit embedded; one Redis script call in Redis mode); their non-2xx column counts answers other than 302.
+a, b and e answer on \`POST /generate\` with no key; c, d, f and g go through the real
 \`POST /api/v1/QRManager/generate\` with a business-plan key (rotating over ${ACCOUNTS * KEYS_PER_ACCOUNT} keys of ${ACCOUNTS} accounts), the API-key
 check, monthly metering in the store, logging and metrics. "Repeated content" answers from the image cache but is still
 authenticated and metered.
@@ -315,6 +356,10 @@ requests, not spare capacity of the machine.
 
 ${sizes}
 
+## Fairness under a flood (one free account, 2048 px WebP, new colour each time)
+
+${floodReport}
+
 ## Memory over a soak
 
 ${soakReport}
@@ -323,6 +368,10 @@ ${soakReport}
 
 ${micro}
 `;
+  if (ONLY) {
+    console.log(`\n${ratios(rows, figures)}\n\n${profile}\n\nBENCH_ONLY run: docs/BENCHMARKS.md left as it was.`);
+    return;
+  }
   writeFileSync(join(import.meta.dirname, '..', '..', 'docs', 'BENCHMARKS.md'), report);
   console.log('\nwritten to docs/BENCHMARKS.md');
 }

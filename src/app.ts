@@ -1,36 +1,46 @@
-// buildApp: the whole HTTP service as a Fastify instance that is not listening (server.ts listens).
+// buildApp: the whole HTTP service, on the adapters its composition root builds from config, as a Fastify instance that is not listening.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import type { Adapters } from './adapters/embedded.js';
 import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
-import { CachingRenderer } from './adapters/render/caching-renderer.js';
-import { createAdapters } from './adapters/select.js';
-import { TimedRenderer } from './adapters/render/timed-renderer.js';
+import { createApiAdapters, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
+import { codesRoute } from './http/api/v1/codes.route.js';
+import { batchesRoute } from './http/api/v1/batches.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
 import { logosRoute } from './http/api/v1/logos.route.js';
 import { SharpLogoNormaliser } from './adapters/imaging/logo-normaliser.sharp.js';
 import { CachedLogoStore } from './adapters/logo-store.cached.js';
+import { createBatchQueue } from './adapters/queue/batch-queue.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
+import nosniff from './http/plugins/nosniff.js';
 import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails, { routerErrorProblem } from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
+import { redirectRoute } from './http/redirect/redirect.route.js';
 import { bindJobs } from './services/background-jobs.js';
+import { assertAccountsOnKnownPlans } from './services/plans.js';
+import { plansSource } from './plans-file.js';
+import type { UniqueCounting } from './services/scan-stats.js';
 import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
-  /** Adapters made by the caller stay the caller's to close; otherwise the app makes and closes its own. */
-  adapters?: Adapters;
+  /** Adapters a test puts in place of what config would build (the app closes them with its own). */
+  overrides?: ApiOverrides;
   clock?: () => Date;
   /** Where log lines go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
   lastUsedFlushMs?: number;
+}
+
+/** Redis counts unique scanners with HyperLogLogs; the embedded default counts them exactly. */
+export function uniqueCountingOf(adapters: { scanCounters?: unknown }): UniqueCounting {
+  return adapters.scanCounters ? 'hyperloglog' : 'exact';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -64,36 +74,53 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setSerializerCompiler(serializerCompiler);
 
   const clock = options.clock ?? (() => new Date());
-  const adapters = options.adapters ?? (await createAdapters(config, { log: app.log }));
+  const adapters = await createApiAdapters(config, app.log, options.overrides);
+  const plans = adapters.plans;
+  try {
+    await assertAccountsOnKnownPlans(plans, adapters.accounts, plansSource(config.plansFile));
+  } catch (error) {
+    await adapters.close();
+    throw error;
+  }
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
     adapters.jobs === 'worker'
       ? undefined
-      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock }), {
+      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock, batchRetentionMs: config.batchRetentionMs }), {
           log: app.log,
           everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000 },
           runOnStop: ['last-used-flush'],
         });
   jobs?.start();
+  // Synchronous API requests in flight: while there are any, in-process batch rendering steps back to one lane.
+  const syncLoad = { inFlight: 0 };
+  const batchQueue = await createBatchQueue(config, adapters, { clock, log: app.log, syncBusy: () => syncLoad.inFlight > 0 });
+  app.addHook('onReady', async () => {
+    await batchQueue?.start();
+  });
   app.addHook('onClose', async () => {
+    await batchQueue?.stop(); // the chunk being rendered finishes; what is left stays pending for the next start
     await jobs?.stop(); // ends with a last flush of the last-used times
-    if (!options.adapters) await adapters.close();
+    await adapters.close();
   });
 
+  await app.register(nosniff);
   await app.register(problemDetails);
   await app.register(requestLog);
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
-  await app.register(metrics, { rendererStats: () => adapters.renderer.stats?.(), token: config.metricsToken });
+  await app.register(metrics, { renderStats: () => adapters.renderer.stats(), unrecordedScans: () => adapters.scans.unrecorded(), token: config.metricsToken });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
   await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 
-  const timed = new TimedRenderer(adapters.renderer, (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds));
-  // Repeated codes are answered from memory and never reach the pool (or the render histogram).
-  const renderer =
-    config.imageCacheBytes > 0 ? new CachingRenderer(timed, config.imageCacheBytes, (result) => app.metrics.cacheRequests.inc({ cache: 'image', result })) : timed;
+  const renderer = adapters.renderer;
+  renderer.listen({
+    rendered: (format, seconds, outcome) => app.metrics.renderDuration.observe({ format, outcome }, seconds),
+    cache: (result) => app.metrics.cacheRequests.inc({ cache: 'image', result }),
+  });
+  app.addHook('onClose', async () => renderer.listen(undefined));
 
   // Generation reads logos through a cache: a branded code with a known logo must not cost a store read.
   const logos = new CachedLogoStore(adapters.logos);
@@ -102,15 +129,38 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
+      api.addHook('onRequest', async () => {
+        syncLoad.inFlight++;
+      });
+      api.addHook('onResponse', async () => {
+        syncLoad.inFlight = Math.max(0, syncLoad.inFlight - 1);
+      });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
-      await api.register(generateRoute, { meter: adapters.meter, renderer, clock, lastUsed, logos });
-      await api.register(logosRoute, { logos, normaliser: new SharpLogoNormaliser(), clock });
+      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, lastUsed, logos });
+      await api.register(codesRoute, { ...adapters, renderer, clock, lastUsed, publicUrl: config.publicUrl, uniqueCounting: uniqueCountingOf(adapters) });
+      if (adapters.batches && adapters.batchResults && batchQueue) {
+        await api.register(batchesRoute, {
+          batches: adapters.batches,
+          results: adapters.batchResults,
+          meter: adapters.meter,
+          renderer,
+          queue: batchQueue.queue,
+          plans,
+          clock,
+          lastUsed,
+          bodyLimit: config.batchBodyLimitBytes,
+        });
+      }
+      await api.register(logosRoute, { logos, normaliser: new SharpLogoNormaliser(), plans, clock });
     },
     { prefix: '/api/v1' },
   );
 
+  // What a scanned dynamic code opens: no key, no session, never metered.
+  await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });
+
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer, logos }, clock });
+  await app.register(portal, { config, adapters: { ...adapters, renderer, logos }, clock, plans, batchQueue: batchQueue?.queue, uniqueCounting: uniqueCountingOf(adapters) });
 
   return app;
 }

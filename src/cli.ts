@@ -1,33 +1,64 @@
 #!/usr/bin/env node
-// qrm: the operator's admin command — accounts, plans, keys and usage, on the same configuration as the server.
+// qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the server.
 import { parseArgs } from 'node:util';
-import type { StoreAdapters } from './adapters/embedded.js';
-import { createStores } from './adapters/select.js';
-import { ConfigError, loadConfig } from './config.js';
+import { BackupError, backupDatabase, restoreDatabase } from './adapters/sqlite/backup.js';
+import { createCliAdapters } from './composition/cli.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { ApiError } from './domain/errors.js';
-import { isPlanId, PLAN_IDS, type PlanId } from './domain/plan-catalogue.js';
+import type { Limit, PlanCatalogue, PlanId } from './domain/plan-catalogue.js';
 import type { Account } from './domain/ports/account-store.js';
+import { plansSource } from './plans-file.js';
 import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from './services/accounts.js';
 import { issueKey, listKeys, revokeKey } from './services/api-keys.js';
+import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from './services/plans.js';
+import { allCodes, disableCode } from './services/dynamic-codes.js';
 
 const USAGE = `usage: qrm <command> [options]
 
-  accounts create --email E [--plan free|pro|business]   create an account (idempotent)
+  accounts create --email E [--plan P]                   create an account (idempotent; default: the catalogue's default plan)
   accounts plan   --email E --plan P                      change an account's plan
+  plans                                                   list the plans (QR_PLANS_FILE, or the built-in ones) and their accounts
   keys create     --email E [--name N]                    create a key; prints the secret alone on stdout
   keys list       --email E                               list keys (hint, created, last used, status)
   keys revoke     --email E --id KEY_ID                   revoke a key at once
   usage           --email E                               this month's requests and QRs against the plan
+  backup          --to FILE                               consistent copy of the embedded database, while servers run
+  restore         --from FILE                             put a backup back (refused while a server or worker has it open)
+  codes list      --email E                               list an account's dynamic codes (slug, status, target)
+  codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
 
   --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
   --json prints machine-readable output.`;
 
 class UsageError extends Error {}
 
-function planOption(value: string | undefined, fallback?: PlanId): PlanId {
+function planOption(plans: PlanCatalogue, value: string | undefined, fallback?: PlanId): PlanId {
   if (value === undefined && fallback) return fallback;
-  if (value === undefined || !isPlanId(value)) throw new UsageError(`--plan must be one of ${PLAN_IDS.join(', ')}`);
+  if (value === undefined || !plans.has(value)) throw new UsageError(`--plan must be one of ${plans.plans.map((plan) => plan.id).join(', ')}`);
   return value;
+}
+
+function limitText(limit: Limit): string {
+  return limit === null ? 'unlimited' : String(limit);
+}
+
+/** backup and restore touch only the embedded SQLite file: they open no store and connect to nothing. */
+async function runFileCommand(command: 'backup' | 'restore', config: Config, file: string, print: (human: string, data: unknown) => void): Promise<void> {
+  if (config.mongodbUrl) {
+    throw new UsageError(`${command}: the system of record is MongoDB (MONGODB_URL): back it up with mongodump and restore with mongorestore (README, Production)`);
+  }
+  if (config.redisUrl) {
+    // Counters reach SQLite through the worker's rollup (every minute): the copy has them up to the last rollup.
+    process.stderr.write(`qrm: REDIS_URL is set: this month's counters are in Redis; the ${command} holds them up to the last usage rollup\n`);
+  }
+  if (command === 'backup') {
+    const result = await backupDatabase(config.dataDir, file);
+    print(`backed up ${result.accounts} accounts to ${result.file} (${result.bytes} bytes, integrity ok)`, result);
+    return;
+  }
+  const result = await restoreDatabase(config.dataDir, file);
+  const kept = result.previous ? `; the database it replaced is kept as ${result.previous}` : '';
+  print(`restored ${result.file} from ${file} (${result.accounts} accounts)${kept}`, result);
 }
 
 function required(value: string | undefined, flag: string): string {
@@ -45,6 +76,10 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       plan: { type: 'string' },
       name: { type: 'string' },
       id: { type: 'string' },
+      to: { type: 'string' },
+      from: { type: 'string' },
+      slug: { type: 'string' },
+      reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -55,11 +90,11 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
     return;
   }
   const config = loadConfig(process.env);
-  // The same stores as the server: in production a revocation here is pushed to every API instance.
-  const stores: StoreAdapters = await createStores(config);
-  const clock = () => new Date();
-  const deps = { ...stores, keyPepper: config.keyPepper, clock };
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
+  if (command === 'backup') return runFileCommand('backup', config, required(values.to, '--to'), print);
+  if (command === 'restore') return runFileCommand('restore', config, required(values.from, '--from'), print);
+  const adapters = await createCliAdapters(config);
+  const { stores, deps, plans } = adapters;
 
   const target = async (): Promise<Account> => {
     if (values.account) {
@@ -71,14 +106,29 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
   };
 
   try {
+    // The server refuses to start over accounts on a plan the catalogue lacks; qrm only warns, as it is how they are moved.
+    await assertAccountsOnKnownPlans(plans, stores.accounts, plansSource(config.plansFile)).catch((error: unknown) => {
+      if (!(error instanceof OrphanedPlanError)) throw error;
+      process.stderr.write(`qrm: warning: ${error.message}\n`);
+    });
     switch (command) {
+      case 'plans': {
+        const listing = await listPlans(plans, stores.accounts);
+        const lines = listing.map(
+          (p) =>
+            `${p.id}${p.isDefault ? ' (default)' : ''}  ${p.name}  $${p.monthlyPriceUsd}/month  requests/month ${limitText(p.requestsPerMonth)}  QRs/month ${limitText(p.qrsPerMonth)}  ` +
+            `burst/s ${limitText(p.burstPerSecond)}  formats ${p.formats.join(',')}  accounts ${p.accounts}`,
+        );
+        print(`${plansSource(config.plansFile)}\n${lines.join('\n')}`, listing);
+        return;
+      }
       case 'accounts create': {
-        const account = await createLocalAccount(deps, required(values.email, '--email'), planOption(values.plan, 'free'));
+        const account = await createLocalAccount(deps, required(values.email, '--email'), planOption(plans, values.plan, plans.defaultPlan.id));
         print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
         return;
       }
       case 'accounts plan': {
-        const account = await changePlan(deps, (await target()).id, planOption(values.plan));
+        const account = await changePlan(deps, (await target()).id, planOption(plans, values.plan));
         print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
         return;
       }
@@ -93,7 +143,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const keys = await listKeys(deps, (await target()).id);
         const lines = keys.map(
           (k) =>
-            `${k.id}  ${k.hint}  ${k.revokedAt ? 'revoked' : 'active '}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
+            `${k.id}  ${k.hint}  ${k.revokedAt ? 'revoked' : 'active '}  created ${k.createdAt.toISOString()}  ` +
+            `last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
         );
         print(lines.join('\n') || '(no keys)', keys);
         return;
@@ -105,26 +156,40 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       }
       case 'usage': {
         const account = await target();
-        const report = await usageReport({ meter: stores.meter, clock }, account);
+        const report = await usageReport(deps, account);
         const q = report.quota;
         print(
           `${account.email} plan=${account.plan} period=${report.period}\n` +
-            `requests ${report.requests}/${q.requestLimit}  QRs ${report.qrs}/${q.qrLimit}  resets ${q.resetAt.toISOString()}`,
+            `requests ${report.requests}/${limitText(q.requestLimit)}  QRs ${report.qrs}/${limitText(q.qrLimit)}  resets ${q.resetAt.toISOString()}`,
           report,
         );
+        return;
+      }
+      case 'codes list': {
+        const codes = await allCodes(deps, (await target()).id);
+        const lines = codes.map(
+          (c) => `${c.id}  ${c.slug}  ${c.status.padEnd(8)}  created ${c.createdAt.toISOString()}  ${c.target}${c.name ? `  (${c.name})` : ''}${c.disabledReason ? `  disabled: ${c.disabledReason}` : ''}`,
+        );
+        print(lines.join('\n') || '(no dynamic codes)', codes);
+        return;
+      }
+      case 'codes disable': {
+        // Through the same stores as the server: in production the change is pushed to every instance's slug cache.
+        const code = await disableCode(deps, required(values.slug, '--slug'), required(values.reason, '--reason'));
+        print(`disabled ${code.slug} (${code.id}): ${code.disabledReason}`, code);
         return;
       }
       default:
         throw new UsageError(`unknown command '${command}'`);
     }
   } finally {
-    await stores.close();
+    await adapters.close();
   }
 }
 
 run(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`qrm: ${error.message}\n\n${USAGE}\n`);
-  else if (error instanceof ApiError || error instanceof ConfigError) process.stderr.write(`qrm: ${error.message}\n`);
+  else if (error instanceof ApiError || error instanceof ConfigError || error instanceof BackupError) process.stderr.write(`qrm: ${error.message}\n`);
   else process.stderr.write(`qrm: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

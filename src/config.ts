@@ -1,4 +1,4 @@
-// Configuration: one zod schema over the environment, validated once at start and passed down.
+// Configuration: one zod schema from the environment to the Config type, validated once at start and passed down.
 import { isIP } from 'node:net';
 import { z } from 'zod';
 
@@ -9,6 +9,7 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   QR_DATA_DIR: z.string().min(1).default('./data'),
+  QR_PLANS_FILE: z.string().min(1).max(4096).optional(),
   REDIS_URL: optionalUrl,
   // Not z.url(): a replica-set URI lists several hosts (mongodb://a:27017,b:27017/qrm), which WHATWG URLs refuse.
   MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
@@ -35,6 +36,10 @@ const EnvSchema = z.object({
   MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(65_536).default(0),
   PORTAL_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
   PORTAL_KEY_CREATIONS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  BATCH_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
+  BATCH_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).optional(),
   TRUST_PROXY: z
     .string()
     .refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)')
@@ -60,41 +65,6 @@ export interface OidcProviderConfig {
   issuer: string;
 }
 
-export interface Config {
-  port: number;
-  host: string;
-  dataDir: string;
-  redisUrl: string | undefined;
-  mongodbUrl: string | undefined;
-  keyPepper: string | undefined;
-  google: OidcProviderConfig | undefined;
-  microsoft: OidcProviderConfig | undefined;
-  publicUrl: string | undefined;
-  sessionSecret: string | undefined;
-  logLevel: string;
-  renderThreads: number | undefined;
-  renderMaxQueue: number | undefined;
-  /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
-  renderInlineMaxPixels: number;
-  bodyLimitBytes: number;
-  shutdownTimeoutMs: number;
-  /** Memory for the LRU of rendered images (0 turns it off). */
-  imageCacheBytes: number;
-  /** A background job's lock in the worker process: a job whose worker died is run again after about this long (up to twice). */
-  jobLockMs: number;
-  /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
-  shutdownDrainMs: number;
-  metricsToken: string | undefined;
-  /** Load-shedding thresholds; 0 disables a check. */
-  maxEventLoopDelayMs: number;
-  maxHeapUsedBytes: number;
-  /** Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0 turns a limit off. */
-  portalSignInPerMinute: number;
-  portalKeyCreationsPerHour: number;
-  /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
-  trustProxy: number | string | undefined;
-}
-
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -105,27 +75,24 @@ function provider(id: string | undefined, secret: string | undefined, issuer: st
   return { clientId: id, clientSecret: secret, issuer };
 }
 
-/** Pure: reads only the object given, so tests pass their own environment. */
-export function loadConfig(env: Record<string, string | undefined>): Config {
-  // Empty strings count as unset, as in most shells' `VAR=` lines.
-  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
-  const parsed = EnvSchema.safeParse(present);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
-  }
-  const e = parsed.data;
+/**
+ * The environment's variables, each checked once, mapped to the Config the service is given. The rules that
+ * span variables throw a ConfigError of their own (zod runs this only on an environment every variable passed).
+ */
+const ConfigSchema = EnvSchema.transform((e) => {
   const google = provider(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, e.GOOGLE_ISSUER, 'GOOGLE');
   const microsoft = provider(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET, e.MICROSOFT_ISSUER, 'MICROSOFT');
   if ((google || microsoft) && !e.SESSION_SECRET) throw new ConfigError('SESSION_SECRET: required when a sign-in provider is configured');
   if ((google || microsoft) && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL: required when a sign-in provider is configured (OAuth redirect URIs)');
   if (e.REDIS_URL && !/^rediss?:$/.test(new URL(e.REDIS_URL).protocol)) throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
-  // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter.
+  // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter. The one place this rule lives.
   if (e.MONGODB_URL && !e.REDIS_URL) throw new ConfigError('MONGODB_URL: needs REDIS_URL as well (production metering and jobs run on Redis)');
   return {
     port: e.PORT,
     host: e.HOST,
     dataDir: e.QR_DATA_DIR,
+    /** The operator's plans file (read by plans-file.ts at start); undefined: the built-in plans. */
+    plansFile: e.QR_PLANS_FILE,
     redisUrl: e.REDIS_URL,
     mongodbUrl: e.MONGODB_URL,
     keyPepper: e.QR_KEY_SECRET,
@@ -136,17 +103,47 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     renderThreads: e.RENDER_THREADS,
     renderMaxQueue: e.RENDER_MAX_QUEUE,
+    /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
     renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    /** Memory for the LRU of rendered images (0 turns it off). */
     imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+    /** A background job's lock in the worker process: a job whose worker died is run again after about this long (up to twice). */
     jobLockMs: e.JOB_LOCK_MS,
     metricsToken: e.METRICS_TOKEN,
+    /** Load-shedding thresholds; 0 disables a check. */
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     maxHeapUsedBytes: e.MAX_HEAP_USED_MB * 1024 * 1024,
+    /** Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0 turns a limit off. */
     portalSignInPerMinute: e.PORTAL_SIGNIN_PER_MINUTE,
     portalKeyCreationsPerHour: e.PORTAL_KEY_CREATIONS_PER_HOUR,
+    /** Body limit of POST …/batches alone (the rest of the API keeps bodyLimitBytes). */
+    batchBodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES,
+    /** How long a finished batch's files and record are kept before the expiry job removes them. */
+    batchRetentionMs: e.BATCH_RETENTION_HOURS * 60 * 60 * 1000,
+    /** Batch items in flight per process; undefined: 4 a render thread (in the API, one while synchronous requests are in flight). */
+    batchConcurrency: e.BATCH_CONCURRENCY,
+    /** Webhooks may target loopback and private addresses (tests, private networks); off by default. */
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
+    /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
+});
+
+/** The service's configuration: exactly what ConfigSchema gives. */
+export type Config = z.output<typeof ConfigSchema>;
+
+/** Pure: reads only the object given, so tests pass their own environment. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  // Empty strings count as unset, as in most shells' `VAR=` lines.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ConfigSchema.safeParse(present);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`invalid configuration: ${problems.join('; ')}`);
+  }
+  return parsed.data;
 }

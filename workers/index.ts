@@ -3,11 +3,9 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { startQueueWorker } from '../src/adapters/queue/job-queue.bullmq.js';
-import { createStores } from '../src/adapters/select.js';
+import { exitGracefullyOnSignals } from './graceful-exit.js';
+import { createWorker } from '../src/composition/worker.js';
 import { ConfigError, loadConfig, type Config } from '../src/config.js';
-import { bindJobs } from '../src/services/background-jobs.js';
-import { LastUsedBuffer } from '../src/services/last-used-buffer.js';
 
 /** Touched every 15 s while healthy; docker-compose.yml's health check reads it. */
 const HEARTBEAT_FILE = join(tmpdir(), 'qrm-worker-heartbeat');
@@ -27,48 +25,27 @@ async function main(): Promise<void> {
   const redisUrl = config.redisUrl;
   const log = pino({ level: config.logLevel, base: { process: 'worker' } });
 
-  const stores = await createStores(config, { log });
-  const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date() });
-  const runner = await startQueueWorker({ url: redisUrl, jobs, log, lockMs: config.jobLockMs });
-  log.info({ jobs: jobs.map((j) => `${j.name} (${j.pattern} UTC)`) }, 'worker started');
+  const worker = await createWorker({ ...config, redisUrl }, log);
+  log.info({ jobs: worker.jobs.map((j) => `${j.name} (${j.pattern} UTC)`) }, 'worker started');
 
   // The container health check reads this: fresh only while the worker runs and Redis answers it.
   const beat = async () => {
-    if (!runner.worker.isRunning()) return;
-    await stores.probes.redis?.();
+    if (!worker.isRunning()) return;
+    await worker.probes.redis?.();
     await writeFile(HEARTBEAT_FILE, String(Date.now()));
   };
   await beat().catch(() => undefined);
   const heartbeat = setInterval(() => void beat().catch(() => undefined), 15_000);
   heartbeat.unref();
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    clearInterval(heartbeat);
-    log.info({ signal }, 'worker shutting down: finishing the running job');
-    const deadline = setTimeout(() => {
-      log.error({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline passed; exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    deadline.unref();
-    runner
-      .close()
-      .then(() => stores.close())
-      .then(
-        () => {
-          log.info('worker shutdown complete');
-          process.exit(0);
-        },
-        (err: unknown) => {
-          log.error({ err }, 'worker shutdown failed');
-          process.exit(1);
-        },
-      );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  exitGracefullyOnSignals({
+    log,
+    name: 'worker',
+    finishing: 'the running job',
+    timeoutMs: config.shutdownTimeoutMs,
+    beforeClose: () => clearInterval(heartbeat),
+    close: () => worker.close(),
+  });
 }
 
 main().catch((error: unknown) => {

@@ -22,6 +22,12 @@ const ERROR_TABLE = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   key_limit_reached: { status: 409, title: 'Active key limit reached' },
+  code_limit_reached: { status: 409, title: 'Dynamic code limit reached' },
+  code_disabled: { status: 409, title: 'Code disabled by an operator' },
+  batch_not_finished: { status: 409, title: 'Batch still rendering' },
+  batch_too_large: { status: 413, title: 'Too many items in one batch' },
+  idempotency_key_reused: { status: 422, title: 'Idempotency-Key reused with another body' },
+  too_many_batches: { status: 429, title: 'Too many batches in flight' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   content_too_long: { status: 422, title: 'Content too long for a QR code' },
@@ -83,4 +89,9 @@ export class ApiError extends Error {
 /** Shorthand for a 400 invalid_content naming the failing field. */
 export function invalidContent(field: string, detail: string): ApiError {
   return new ApiError('invalid_content', `${field}: ${detail}`, { fields: [{ field, detail }] });
+}
+
+/** Shorthand for a 400 invalid_request naming the failing field. */
+export function invalidField(field: string, detail: string): ApiError {
+  return new ApiError('invalid_request', `${field}: ${detail}`, { fields: [{ field, detail }] });
 }

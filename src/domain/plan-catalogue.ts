@@ -1,10 +1,13 @@
-// The plan catalogue: the one place that says what each plan allows.
+// The plan catalogue: the one value that says what each plan allows, built once at start and passed down.
 
 export const OUTPUT_FORMATS = ['png', 'webp', 'svg'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
-export const PLAN_IDS = ['free', 'pro', 'business'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+/** A plan's id: the built-in `free`, `pro`, `business`, or whatever an operator's plans file names. */
+export type PlanId = string;
+
+/** A limit; `null` means unlimited (the dimension is neither checked nor, for the burst, tracked). */
+export type Limit = number | null;
 
 export interface Plan {
   id: PlanId;
@@ -12,18 +15,45 @@ export interface Plan {
   /** Price in US dollars per month; 0 for free. */
   monthlyPriceUsd: number;
   /** Successful generations per calendar month (UTC). */
-  requestsPerMonth: number;
+  requestsPerMonth: Limit;
   /** Distinct codes (type + payload) per calendar month (UTC). */
-  qrsPerMonth: number;
+  qrsPerMonth: Limit;
   /** Short-term ceiling per API key, requests per second. */
-  burstPerSecond: number;
+  burstPerSecond: Limit;
   formats: readonly OutputFormat[];
-  /** Logos an account may keep uploaded at once; null: unlimited. */
-  logos: number | null;
+  /** Dynamic codes an account may hold at once (active or paused; deleted ones free their place). */
+  activeDynamicCodes: Limit;
+  /** Items one batch may hold (POST …/batches). */
+  maxBatchItems: Limit;
+  /** Batches queued or running at once per account. */
+  batchesInFlight: Limit;
+  /** Logos stored per account (branded codes). */
+  logos: Limit;
 }
 
-const PLANS: Record<PlanId, Plan> = {
-  free: {
+/** The figures later features add: optional in a plans file, where absent means the default below. */
+export const FEATURE_FIGURES = ['activeDynamicCodes', 'maxBatchItems', 'batchesInFlight', 'logos'] as const;
+export type FeatureFigure = (typeof FEATURE_FIGURES)[number];
+export type FeatureFigures = Record<FeatureFigure, Limit>;
+
+/**
+ * Each feature's documented default (README "Plans"): a plan named like a built-in one takes that
+ * plan's figures; any other plan takes the free plan's when it costs nothing, the pro plan's when paid.
+ */
+export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigures> = {
+  free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1 },
+  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25 },
+  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250 },
+};
+
+export function featureDefaults(planId: PlanId, monthlyPriceUsd: number): FeatureFigures {
+  if (planId === 'free' || planId === 'pro' || planId === 'business') return FEATURE_DEFAULTS[planId];
+  return monthlyPriceUsd > 0 ? FEATURE_DEFAULTS.pro : FEATURE_DEFAULTS.free;
+}
+
+/** Today's three plans: the catalogue when no plans file is configured. */
+export const BUILT_IN_PLANS: readonly Plan[] = [
+  {
     id: 'free',
     name: 'Free',
     monthlyPriceUsd: 0,
@@ -31,9 +61,9 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 5,
     burstPerSecond: 10,
     formats: ['png', 'webp'],
-    logos: 1,
+    ...FEATURE_DEFAULTS.free,
   },
-  pro: {
+  {
     id: 'pro',
     name: 'Pro',
     monthlyPriceUsd: 19,
@@ -41,9 +71,9 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 10_000,
     burstPerSecond: 100,
     formats: ['png', 'webp', 'svg'],
-    logos: 10,
+    ...FEATURE_DEFAULTS.pro,
   },
-  business: {
+  {
     id: 'business',
     name: 'Business',
     monthlyPriceUsd: 99,
@@ -51,27 +81,63 @@ const PLANS: Record<PlanId, Plan> = {
     qrsPerMonth: 200_000,
     burstPerSecond: 1_000,
     formats: ['png', 'webp', 'svg'],
-    logos: 100,
+    ...FEATURE_DEFAULTS.business,
   },
-};
+];
 
-export function isPlanId(value: string): value is PlanId {
-  return (PLAN_IDS as readonly string[]).includes(value);
+/** An account names a plan this catalogue does not define (the plans file changed under it). */
+export class UnknownPlanError extends Error {
+  override name = 'UnknownPlanError';
+  constructor(readonly planId: string) {
+    super(`plan "${planId}" is not in the plan catalogue`);
+  }
 }
 
-export function planById(id: PlanId): Plan {
-  return PLANS[id];
-}
+export class PlanCatalogue {
+  readonly plans: readonly Plan[];
+  readonly defaultPlan: Plan;
+  readonly #byId: ReadonlyMap<PlanId, Plan>;
 
-export function allPlans(): Plan[] {
-  return PLAN_IDS.map((id) => PLANS[id]);
+  /** The plans in display order (cheapest first reads best); `defaultPlanId` is what new accounts get. */
+  constructor(plans: readonly Plan[], defaultPlanId: PlanId) {
+    this.plans = plans;
+    this.#byId = new Map(plans.map((plan) => [plan.id, plan]));
+    const fallback = this.#byId.get(defaultPlanId);
+    if (!fallback) throw new UnknownPlanError(defaultPlanId);
+    this.defaultPlan = fallback;
+  }
+
+  static builtIn(): PlanCatalogue {
+    return new PlanCatalogue(BUILT_IN_PLANS, 'free');
+  }
+
+  has(id: PlanId): boolean {
+    return this.#byId.has(id);
+  }
+
+  /** The plan, or UnknownPlanError: start-up has checked every account's plan, so this is a bug or a changed file. */
+  get(id: PlanId): Plan {
+    const plan = this.#byId.get(id);
+    if (!plan) throw new UnknownPlanError(id);
+    return plan;
+  }
+
+  /** The cheapest plan that offers a format, for the upgrade hint in a 403. */
+  cheapestWithFormat(format: OutputFormat): Plan | undefined {
+    const offering = this.plans.filter((plan) => planAllowsFormat(plan, format));
+    return offering.reduce<Plan | undefined>((best, plan) => (best === undefined || plan.monthlyPriceUsd < best.monthlyPriceUsd ? plan : best), undefined);
+  }
 }
 
 export function planAllowsFormat(plan: Plan, format: OutputFormat): boolean {
   return plan.formats.includes(format);
 }
 
-/** The cheapest plan that offers a format, for the upgrade hint in a 403. */
-export function cheapestPlanWithFormat(format: OutputFormat): Plan | undefined {
-  return allPlans().find((plan) => planAllowsFormat(plan, format));
+export function isUnlimited(limit: Limit): limit is null {
+  return limit === null;
+}
+
+/** How many dynamic codes the plan lets an account hold at once. */
+export function dynamicCodeLimit(plan: Plan): Limit {
+  return plan.activeDynamicCodes;
 }

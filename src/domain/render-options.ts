@@ -7,6 +7,8 @@ export const ERROR_CORRECTION_LEVELS = ['L', 'M', 'Q', 'H'] as const;
 export type ErrorCorrectionLevel = (typeof ERROR_CORRECTION_LEVELS)[number];
 
 export const SIZE_LIMITS = { min: 64, max: 2048, default: 512 } as const;
+/** Raster modules never get fewer pixels than this: at one pixel a module, zbar failed on codes (issue #18). */
+export const MIN_MODULE_PIXELS = 2;
 export const MARGIN_LIMITS = { min: 0, max: 16, default: 4 } as const;
 export const DEFAULT_DARK = '#000000';
 export const DEFAULT_LIGHT = '#ffffff';
@@ -22,6 +24,8 @@ export interface RenderSpec {
   errorCorrection: ErrorCorrectionLevel;
   darkColor: string;
   lightColor: string;
+  /** Name UTF-8 with the ECI designator (26) when the payload is not plain ASCII. */
+  eci?: boolean | undefined;
   /** Logo, shapes, frame: rendered by the branded path, which checks the image scans. Absent: the plain fast path. */
   branding?: Branding | undefined;
 }

@@ -1,4 +1,5 @@
 // Fits a module matrix into a square image: whole pixels per module, centred, quiet zone around it.
+import { MIN_MODULE_PIXELS } from '../domain/render-options.js';
 import type { QrMatrix } from './qr-matrix.js';
 
 export interface ImageLayout {
@@ -22,7 +23,7 @@ export class SizeTooSmallError extends Error {
 export function layoutFor(matrix: QrMatrix, size: number, margin: number): ImageLayout {
   const totalModules = matrix.size + 2 * margin;
   const scale = Math.floor(size / totalModules);
-  if (scale < 1) throw new SizeTooSmallError(totalModules);
+  if (scale < MIN_MODULE_PIXELS) throw new SizeTooSmallError(MIN_MODULE_PIXELS * totalModules);
   const slack = size - scale * totalModules;
   return { side: size, scale, totalModules, offset: Math.floor(slack / 2) + margin * scale };
 }

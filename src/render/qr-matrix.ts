@@ -1,6 +1,9 @@
-// The QR module matrix for a payload, from the `qr` encoder (chosen over `qrcode` by bench/render-path.ts: ~10x faster).
-import encodeQR from 'qr';
+// The QR module matrix for a payload: our segment planner and codewords, drawn and masked by the `qr` package.
+import { _tests, type ErrorCorrection } from 'qr';
+import { BYTE_CAPACITY } from '../domain/qr-capacity.js';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
+import { symbolCodewords } from './qr-codewords.js';
+import { chooseSymbol, type EncodingOptions } from './qr-encoding.js';
 
 export interface QrMatrix {
   /** Modules per side, without quiet zone. */
@@ -9,10 +12,10 @@ export interface QrMatrix {
   modules: Uint8Array;
 }
 
-/** Byte-mode capacity of a version 40 code: the longest UTF-8 payload that always fits. */
-export const BYTE_CAPACITY: Record<ErrorCorrectionLevel, number> = { L: 2953, M: 2331, Q: 1663, H: 1273 };
+/** BYTE_CAPACITY is the longest arbitrary UTF-8 that always fits; text the planner packs tighter (digits, Kanji, Latin-1) may be longer. */
+export { BYTE_CAPACITY };
 
-const ECC_NAMES = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' } as const;
+export const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' };
 
 export class PayloadTooLongError extends Error {
   constructor(readonly limit: number) {
@@ -20,20 +23,18 @@ export class PayloadTooLongError extends Error {
   }
 }
 
-export function buildMatrix(payload: string, errorCorrection: ErrorCorrectionLevel): QrMatrix {
-  let rows: boolean[][];
-  try {
-    // border 1 is the encoder's minimum; it is stripped below and the quiet zone is added by the layout.
-    rows = encodeQR(payload, 'raw', { ecc: ECC_NAMES[errorCorrection], border: 1 });
-  } catch (error) {
-    if (error instanceof Error && error.message === 'Capacity overflow') throw new PayloadTooLongError(BYTE_CAPACITY[errorCorrection]);
-    throw error;
-  }
-  const size = rows.length - 2;
+/**
+ * `qr` encodes one segment only (one mode, UTF-8 bytes), so the segments and codewords are ours
+ * (bench/render-path.ts measures the cost); placement, the mask choice by penalty score and the format
+ * and version bits stay `qr`'s drawSymbol. It is reached through `_tests`, not public API: the
+ * version is pinned in package.json and test/unit/qr-matrix.test.ts checks it against `qr`'s own encoder.
+ */
+export function buildMatrix(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): QrMatrix {
+  const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
+  if (!content) throw new PayloadTooLongError(BYTE_CAPACITY[errorCorrection]);
+  const symbol = _tests.drawSymbol(content.version, content.ecc, symbolCodewords(content));
+  const { size, words, v } = symbol;
   const modules = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) {
-    const row = rows[y + 1]!;
-    for (let x = 0; x < size; x++) if (row[x + 1]) modules[y * size + x] = 1;
-  }
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
   return { size, modules };
 }

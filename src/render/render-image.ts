@@ -8,7 +8,7 @@ import { writeWebp } from './webp-writer.js';
 
 /** Synchronous CPU work only: it runs inline on the event loop or on a pool thread alike. */
 export function renderImage(spec: RenderSpec): Uint8Array {
-  const matrix = buildMatrix(spec.payload, spec.errorCorrection);
+  const matrix = buildMatrix(spec.payload, spec.errorCorrection, { eci: spec.eci === true });
   const layout = layoutFor(matrix, spec.size, spec.margin);
   switch (spec.format) {
     case 'png':

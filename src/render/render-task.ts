@@ -12,6 +12,14 @@ export type RenderTaskResult =
   | { ok: false; reason: 'size_too_small'; minimumSize: number }
   | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
+/** The render thread's one entry: a spec (a request), or a group of specs (batch items: one hop for many renders). */
+export function renderThreadTask(task: RenderSpec | RenderSpec[], caches: DesignCaches): RenderTaskResult | Promise<RenderTaskResult> | Promise<RenderTaskResult[]> | RenderTaskResult[] {
+  if (!Array.isArray(task)) return renderTask(task, caches);
+  const results = task.map((spec) => renderTask(spec, caches));
+  // A group stays synchronous unless one of its items is branded.
+  return results.some((result) => result instanceof Promise) ? Promise.all(results) : (results as RenderTaskResult[]);
+}
+
 // Errors travel as data: class identity does not survive structured clone between threads.
 function failure(error: unknown): RenderTaskResult {
   if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };

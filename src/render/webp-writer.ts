@@ -79,13 +79,21 @@ function tokenize(rows: PackedRows): Tokens {
         let up = 0;
         while (i + up < width && row[i + up] === above[i + up]) up++;
         const saving = copySaving(up, UP);
-        if (saving > bestSaving) (bestSaving = saving), (bestLength = up), (bestCode = UP);
+        if (saving > bestSaving) {
+          bestSaving = saving;
+          bestLength = up;
+          bestCode = UP;
+        }
       }
       if (i > 0) {
         let left = 0;
         while (i + left < width && row[i + left] === row[i - 1]) left++;
         const saving = copySaving(left, LEFT);
-        if (saving > bestSaving) (bestSaving = saving), (bestLength = left), (bestCode = LEFT);
+        if (saving > bestSaving) {
+          bestSaving = saving;
+          bestLength = left;
+          bestCode = LEFT;
+        }
       }
       if (i + 2 < width && bestLength < GOOD_ENOUGH_COPY) {
         let candidate = head[hashAt(row, i)]!;
@@ -99,7 +107,11 @@ function tokenize(rows: PackedRows): Tokens {
           const distance = (y - lastRowOfRun[sourceRun]!) * width + i - sourceX;
           if (length <= bestLength || distance <= 0) continue;
           const saving = copySaving(length, distance + DISTANCE_MAP_SIZE);
-          if (saving > bestSaving) (bestSaving = saving), (bestLength = length), (bestCode = distance + DISTANCE_MAP_SIZE);
+          if (saving > bestSaving) {
+            bestSaving = saving;
+            bestLength = length;
+            bestCode = distance + DISTANCE_MAP_SIZE;
+          }
           if (length === limit) break;
         }
       }

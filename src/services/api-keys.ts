@@ -23,6 +23,7 @@ export interface IssuedKey {
 
 function checkedName(name: string | undefined): string {
   const trimmed = (name ?? 'default').trim();
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   if (trimmed.length === 0 || trimmed.length > KEY_NAME_MAX_LENGTH || /[\u0000-\u001f\u007f]/u.test(trimmed)) {
     throw new ApiError('invalid_request', `key name must be 1 to ${KEY_NAME_MAX_LENGTH} printable characters`, {
       fields: [{ field: 'name', detail: `1 to ${KEY_NAME_MAX_LENGTH} printable characters` }],

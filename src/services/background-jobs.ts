@@ -1,17 +1,25 @@
 // The background jobs, in one place: stable names, UTC cron patterns and the processor each runs. Both runners read this.
+import type { BatchResults } from '../domain/ports/batch-results.js';
+import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
+import { expireBatches } from './batches/cancel-batch.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import { closePeriod } from './close-period.js';
 import { flushLastUsed } from './flush-last-used.js';
+import { rollupScans, type RollupScansDeps } from './rollup-scans.js';
 import { rollupUsage, type RollupUsageDeps } from './rollup-usage.js';
 
-export interface BackgroundJobDeps extends RollupUsageDeps {
+export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   keys: Pick<KeyStore, 'recordLastUsed'>;
   lastUsed: LastUsedLog;
   clock: () => Date;
+  /** Batch retention: finished batches older than this lose their files and record (no batch store: nothing to do). */
+  batches?: BatchStore | undefined;
+  batchResults?: BatchResults | undefined;
+  batchRetentionMs?: number;
 }
 
-export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush'] as const;
+export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush', 'scan-rollup', 'batch-expiry'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface BackgroundJob {
@@ -27,7 +35,15 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   // Daily rather than monthly: a run finds nothing unless a month has ended, and a failed close is retried the next day.
   { name: 'period-close', pattern: '5 0 * * *', run: (deps) => closePeriod(deps) },
   { name: 'last-used-flush', pattern: '* * * * *', run: (deps) => flushLastUsed(deps) },
+  // Production only (Redis counters into the system of record); in the embedded default the scan recorder writes SQLite itself.
+  { name: 'scan-rollup', pattern: '* * * * *', run: (deps) => rollupScans(deps) },
+  { name: 'batch-expiry', pattern: '17 * * * *', run: (deps) => expireFinishedBatches(deps) },
 ];
+
+function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {
+  if (!deps.batches || !deps.batchResults || deps.batchRetentionMs === undefined) return Promise.resolve(0);
+  return expireBatches({ batches: deps.batches, results: deps.batchResults }, new Date(deps.clock().getTime() - deps.batchRetentionMs));
+}
 
 /** A job with its dependencies bound, ready for a runner. */
 export interface RunnableJob {

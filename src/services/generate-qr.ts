@@ -1,9 +1,9 @@
 // Use case: generate one QR image for an authenticated caller — plan check, content, metering, render.
 import { createHash } from 'node:crypto';
-import { encodeContent, type QrType } from '../domain/content/index.js';
+import { contentEncoderFor, encodeContent, type QrType } from '../domain/content/index.js';
 import { ApiError } from '../domain/errors.js';
 import { periodOf } from '../domain/period.js';
-import { cheapestPlanWithFormat, planAllowsFormat, planById, type OutputFormat } from '../domain/plan-catalogue.js';
+import { planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
@@ -21,9 +21,10 @@ import {
   type ErrorCorrectionLevel,
   type RenderSpec,
 } from '../domain/render-options.js';
-import { matchesIfNoneMatch, renderKey } from '../domain/render-key.js';
+import { matchesIfNoneMatch, renderTag } from '../domain/render-key.js';
 
 export interface GenerateQrDeps {
+  plans: PlanCatalogue;
   meter: UsageMeter;
   renderer: Renderer;
   clock: () => Date;
@@ -46,6 +47,7 @@ export interface GenerateQrInput {
   finderColor?: string | undefined;
   logo?: { id: string; scale?: number | undefined } | undefined;
   frame?: { text: string; color?: string | undefined } | undefined;
+  eci?: boolean | undefined;
 }
 
 /** The caller's If-None-Match matched: it already holds this exact image. Not metered (as GitHub does for 304s). */
@@ -109,15 +111,12 @@ export function renderSpecOf(input: GenerateQrInput, payload: string, branding?:
     format: input.outputFormat,
     size: input.size ?? SIZE_LIMITS.default,
     margin: input.margin ?? MARGIN_LIMITS.default,
-    errorCorrection: input.errorCorrection ?? 'M',
+    // A type whose standard prescribes a level (EPC069-12: M) gets that level, whatever was asked.
+    errorCorrection: contentEncoderFor(input.type).requiredErrorCorrection ?? input.errorCorrection ?? 'M',
     darkColor,
     lightColor,
+    ...(input.eci ? { eci: true } : {}),
   };
-}
-
-/** Strong ETag: the canonical render key, quoted. */
-export function etagOf(key: string): string {
-  return `"${key}"`;
 }
 
 /** One distinct code per (type, payload): the unit the monthly QR quota counts. */
@@ -145,9 +144,9 @@ interface Conditions {
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<GeneratedQr>;
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr>;
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions = {}): Promise<GeneratedQr | NotModifiedQr> {
-  const plan = planById(caller.plan);
+  const plan = deps.plans.get(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
-    const upgrade = cheapestPlanWithFormat(input.outputFormat);
+    const upgrade = deps.plans.cheapestWithFormat(input.outputFormat);
     throw new ApiError('plan_upgrade_required', `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`, {
       extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
     });
@@ -155,17 +154,20 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
   const payload = encodeContent(input.type, input.content);
   let spec = renderSpecOf(input, payload);
   if (isBranded(input)) spec = { ...spec, branding: await brandingOf(deps, caller.accountId, input, spec.darkColor, spec.lightColor) };
-  const key = renderKey(spec);
-  const etag = etagOf(key);
+  const fingerprint = qrFingerprint(input.type, payload);
+  const etag = renderTag(fingerprint, spec);
   if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
+  // Before metering: an image that cannot be drawn is refused without counting, and without a matrix being built.
+  deps.renderer.assertDrawable(spec);
 
   const now = deps.clock();
   const outcome = await deps.meter.reserve({
     accountId: caller.accountId,
     period: periodOf(now),
-    qr: { fingerprint: qrFingerprint(input.type, payload), type: input.type, payload },
+    qr: { fingerprint, type: input.type, payload },
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
-    burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond },
+    // An unlimited burst keeps no window at all: no counter work for a dimension that is never refused.
+    ...(plan.burstPerSecond === null ? {} : { burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
     at: now,
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);
@@ -173,18 +175,21 @@ export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: Ge
     if (outcome.reason === 'rate_limited') {
       // The window slides: the oldest request in it leaves within a second.
       const per = caller.keyId === undefined ? 'in the playground' : 'per API key';
-      const detail = `the ${plan.name} plan allows ${plan.burstPerSecond} requests a second ${per}; slow down and retry in a second (nothing was counted against the monthly quota)`;
+      const detail =
+        `the ${plan.name} plan allows ${plan.burstPerSecond} requests a second ${per}; ` +
+        'slow down and retry in a second (nothing was counted against the monthly quota)';
       throw new ApiError('rate_limited', detail, { retryAfterSeconds: 1, quota });
     }
     const detail =
       outcome.reason === 'quota_exceeded'
         ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ${quota.resetAt.toISOString()}`
-        : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`;
+        : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; ` +
+          `codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`;
     throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota });
   }
 
   try {
-    const bytes = await deps.renderer.render(spec, key);
+    const bytes = await deps.renderer.render(spec, caller);
     return { bytes, format: spec.format, etag, quota };
   } catch (error) {
     // Only successful generations count: give the reservation back, then report the failure.

@@ -1,13 +1,15 @@
 // Use cases: upload (re-encoded, within the plan's logo count), list and delete an account's logos.
 import { createHash } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
-import { planById, type PlanId } from '../domain/plan-catalogue.js';
+import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { LogoMediaType, LogoNormaliser } from '../domain/ports/logo-normaliser.js';
 import type { LogoRecord, LogoStore } from '../domain/ports/logo-store.js';
 
 export interface LogoDeps {
   logos: LogoStore;
   normaliser: LogoNormaliser;
+  /** The configured plans: how many logos each keeps. */
+  plans: PlanCatalogue;
   clock: () => Date;
 }
 
@@ -17,7 +19,7 @@ interface Owner {
 }
 
 export async function uploadLogo(deps: LogoDeps, owner: Owner, bytes: Uint8Array, mediaType: LogoMediaType): Promise<LogoRecord> {
-  const plan = planById(owner.plan);
+  const plan = deps.plans.get(owner.plan);
   if (plan.logos === 0) throw new ApiError('plan_upgrade_required', `logos are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
   const logo = await deps.normaliser.normalise(bytes, mediaType);
   const digest = createHash('sha256').update(logo.png).digest('base64url');

@@ -1,6 +1,7 @@
 // Use cases for portal sign-in: a provider round trip bound to a single-use pre-sign-in session, or local sign-in by e-mail.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
+import type { PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Account, AccountStore } from '../domain/ports/account-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { OidcProvider, PendingSignIn } from '../domain/ports/session-store.js';
@@ -9,6 +10,8 @@ import { endSession, openSession, resolveSession, SIGN_IN_TTL_MS, SIGNED_IN_TTL_
 
 export interface SignInDeps extends SessionDeps {
   accounts: AccountStore;
+  /** New accounts start on its default plan. */
+  plans: PlanCatalogue;
 }
 
 export interface ProviderSignInDeps extends SignInDeps {
@@ -80,7 +83,7 @@ export async function openSignInFormSession(deps: SessionDeps): Promise<IssuedSe
  * address is the identity under the `local` provider, the same account `qrm accounts create` makes.
  */
 export async function localSignIn(deps: SignInDeps, currentToken: string | undefined, email: string): Promise<SignedIn> {
-  const account = await createLocalAccount(deps, email);
+  const account = await createLocalAccount(deps, email, deps.plans.defaultPlan.id);
   await endSession(deps, currentToken);
   return { account, session: await openSession(deps, { accountId: account.id, ttlMs: SIGNED_IN_TTL_MS }) };
 }

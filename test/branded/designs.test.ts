@@ -44,11 +44,14 @@ describe('a logo and its error correction', () => {
     }
   });
 
-  it('refuses a design the in-process decoder cannot read with 422 unscannable_design naming what to change, and counts nothing', async () => {
+  it('refuses a branded design below the 2-px module minimum with 400 naming minimumSize before any scan check, and counts nothing', async () => {
+    // Main's 2-px module minimum now refuses the sizes at which dots and circle finders stopped scanning (the old 422 case):
+    // at the minimum itself this design decodes, so the scan check's own refusal is covered by the logo-scale test above.
     const caller = await t.newCaller('pro');
-    const res = await generate(t.app, caller.key, { content: `https://example.com/${'a'.repeat(120)}`, type: 'url', outputFormat: 'png', size: 100, moduleShape: 'dots', finderShape: 'circle' });
-    expect(res.statusCode).toBe(422);
-    expect(res.json()).toMatchObject({ code: 'unscannable_design', changes: expect.arrayContaining([expect.stringContaining('larger size'), expect.stringContaining('moduleShape')]) });
+    const design = { content: `https://example.com/${'a'.repeat(120)}`, type: 'url', outputFormat: 'png', moduleShape: 'dots', finderShape: 'circle' } as const;
+    const res = await generate(t.app, caller.key, { ...design, size: 100 });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_request', minimumSize: expect.any(Number) });
     const ok = await generate(t.app, caller.key, { content: 'https://example.com/x', type: 'url', outputFormat: 'png' });
     expect(ok.headers['x-ratelimit-remaining']).toBe(String(100_000 - 1));
   });

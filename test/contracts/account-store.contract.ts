@@ -36,6 +36,20 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
       expect((await store.findByEmail(email)).map((a) => a.id)).toEqual([google.id, microsoft.id]);
     });
 
+    it('counts the accounts on each plan in use, following plan changes', async () => {
+      const store = await makeStore();
+      // A plan id of this run alone: the store may hold other cases' accounts.
+      const [gold, silver] = [`gold-${unique().slice(2, 10)}`, `silver-${unique().slice(2, 10)}`];
+      const make = (plan: string) => store.create({ email: `${unique()}@example.com`, plan, identity: { provider: 'local', subject: unique() }, createdAt: new Date() });
+      const first = await make(gold);
+      await make(gold);
+      await make(silver);
+      await store.setPlan(first.id, silver);
+      const counts = await store.countByPlan();
+      expect(counts.get(gold)).toBe(1);
+      expect(counts.get(silver)).toBe(2);
+    });
+
     it('changes the plan, and reports a missing account as undefined', async () => {
       const store = await makeStore();
       const subject = unique();

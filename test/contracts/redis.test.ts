@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import { createSqliteStores, type StoreAdapters } from '../../src/adapters/embedded.js';
+import type { StoreAdapters } from '../../src/adapters/index.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { PlanChangePublishingAccountStore } from '../../src/adapters/redis/account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
 import { RedisInvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';
@@ -11,7 +12,12 @@ import { RedisLastUsedLog } from '../../src/adapters/redis/last-used-log.redis.j
 import { RedisUsageCounters } from '../../src/adapters/redis/usage-counters.redis.js';
 import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { CachedDynamicCodeStore } from '../../src/adapters/dynamic-code-store.cached.js';
+import { RedisScanCounter } from '../../src/adapters/redis/scan-counter.redis.js';
+import { rollupScans } from '../../src/services/rollup-scans.js';
 import { accountStoreContract } from './account-store.contract.js';
+import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageCountersContract } from './usage-counters.contract.js';
@@ -71,4 +77,23 @@ lastUsedLogContract('redis', () => {
   const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
   closers.push(...logs.map((log) => () => log.close()));
   return logs;
+}, { sharedAcrossProcesses: true });
+
+dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
+  const stores = createSqliteStores(':memory:', { cacheSlugs: false });
+  closers.push(() => stores.close());
+  return { accounts: stores.accounts, codes: new CachedDynamicCodeStore(stores.codes, bus(prefix())) };
 });
+
+// Recorded in Redis, then rolled up into a SQLite ledger: the path production takes.
+scanRecorderContract('redis (HyperLogLog) + rollup', async () => {
+  const counter = new RedisScanCounter(client, { keyPrefix: prefix() });
+  const scanLedger = sqlite().scanLedger;
+  return {
+    recorder: counter,
+    async read(codeId, day) {
+      await rollupScans({ scanCounters: counter, scanLedger });
+      return (await scanLedger.days(codeId, day, day))[0];
+    },
+  };
+}, 1);

@@ -1,8 +1,16 @@
-// Runs every port contract against the SQLite adapters (the embedded default).
+// Runs every port contract against the SQLite adapters (the embedded default), and the batch results on files beside them.
+import { mkdtempSync } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { createSqliteStores } from '../../src/adapters/embedded.js';
+import { FileBatchResults } from '../../src/adapters/files/batch-results.files.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import { accountStoreContract } from './account-store.contract.js';
+import { batchResultsContract } from './batch-results.contract.js';
+import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
@@ -16,8 +24,10 @@ function fresh(): SqliteStores {
   opened.push(stores);
   return stores;
 }
+const resultsDir = mkdtempSync(join(tmpdir(), 'qrm-batch-results-'));
 afterAll(async () => {
   await Promise.all(opened.map((s) => s.close()));
+  await rm(resultsDir, { recursive: true, force: true });
 });
 
 accountStoreContract('sqlite', () => fresh().accounts);
@@ -25,4 +35,19 @@ keyStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.
-lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()]);
+lastUsedLogContract('in-memory buffer', () => [new LastUsedBuffer()], { sharedAcrossProcesses: false });
+dynamicCodeStoreContract('sqlite (embedded: with the one-second slug cache)', async () => fresh());
+dynamicCodeStoreContract('sqlite (system of record under Redis mode)', async () => {
+  const stores = createSqliteStores(':memory:', { cacheSlugs: false });
+  opened.push(stores);
+  return stores;
+});
+scanLedgerContract('sqlite', () => fresh().scanLedger);
+scanRecorderContract('sqlite (group commit, exact uniques)', async () => {
+  const { scans, scanLedger } = fresh();
+  return { recorder: scans, read: async (codeId, day) => (await scanLedger.days(codeId, day, day))[0] };
+});
+batchResultsContract('files', async () => ({
+  results: new FileBatchResults(resultsDir),
+  storedFiles: async (batchId) => (await readdir(join(resultsDir, 'batches', batchId)).catch(() => [])).length,
+}));

@@ -33,6 +33,19 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       expect(await meter.usage(id, period)).toEqual({ requests: 3, qrs: 2 });
     });
 
+    it('treats a null limit as unlimited: that dimension is never refused, and usage is still counted', async () => {
+      const meter = await makeMeter();
+      const id = account();
+      for (let i = 0; i < 30; i++) {
+        expect(await meter.reserve({ accountId: id, period, qr: qr(i), limits: { requests: null, qrs: null }, at })).toMatchObject({ ok: true });
+      }
+      expect(await meter.usage(id, period)).toEqual({ requests: 30, qrs: 30 });
+      // One dimension unlimited, the other still held to its limit.
+      expect(await meter.reserve({ accountId: id, period, qr: qr(99), limits: { requests: null, qrs: 30 }, at })).toMatchObject({ ok: false, reason: 'qr_quota_exceeded' });
+      expect(await meter.reserve({ accountId: id, period, qr: qr(99), limits: { requests: 30, qrs: null }, at })).toMatchObject({ ok: false, reason: 'quota_exceeded' });
+      expect(await meter.usage(id, period)).toEqual({ requests: 30, qrs: 30 });
+    });
+
     it('never exceeds either limit under concurrent reservations', async () => {
       const meter = await makeMeter();
       const id = account();

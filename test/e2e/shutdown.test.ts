@@ -13,7 +13,8 @@ let key: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-shutdown-'));
-  env = { QR_DATA_DIR: dataDir, RENDER_THREADS: '2' };
+  // A drain long enough for a loaded machine to read every request already sent before the listener closes.
+  env = { QR_DATA_DIR: dataDir, RENDER_THREADS: '2', SHUTDOWN_DRAIN_MS: '5000' };
   await runCli(['accounts', 'create', '--email', 'load@example.com', '--plan', 'business'], env);
   key = (await runCli(['keys', 'create', '--email', 'load@example.com'], env)).stdout.trim();
   server = await startServer(env);
@@ -32,12 +33,16 @@ describe('graceful shutdown', () => {
         headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
         body: JSON.stringify({ content: `https://example.com/shutdown/${i}`, type: 'url', outputFormat: 'webp', size: 2048 }),
         signal: AbortSignal.timeout(30_000),
-      }).then(async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) })),
+      }).then(async (res) => ({ status: res.status, bytes: new Uint8Array(await res.arrayBuffer()), answeredAt: Date.now() })),
     );
-    // Large lossless WebPs keep both render threads busy for a while: the signal lands with work in flight.
-    await new Promise((r) => setTimeout(r, 150));
+    // All 40 are on the wire at once and the server answers them one after another (2048 px images go to the render
+    // threads): the signal lands as the first answer arrives, with the others still being worked on.
+    await Promise.race(requests);
+    const signalledAt = Date.now();
     const exit = server.stop('SIGTERM');
     const answers = await Promise.all(requests);
+    // Work really was in flight at SIGTERM: answers kept arriving after it.
+    expect(answers.filter((a) => a.answeredAt > signalledAt).length).toBeGreaterThan(0);
     expect(await exit).toBe(0);
     expect(answers.map((a) => a.status)).toEqual(Array(40).fill(200));
     expect(await decodeQr(answers[39]!.bytes, 'webp')).toEqual({ zbar: 'https://example.com/shutdown/39', zxing: 'https://example.com/shutdown/39' });

@@ -1,14 +1,14 @@
-// Builds the app for HTTP tests: real SQLite (in memory or on disk) and a real render pool, plus account/key helpers.
+// Builds the app for HTTP tests through the production composition root (real SQLite or Redis, the configured render path), plus account/key helpers.
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { createSqliteStores, type Adapters, type StoreAdapters } from '../../src/adapters/embedded.js';
-import { rendererProbe } from '../../src/adapters/render/create-renderer.js';
-import { RenderPool, type RenderPoolOptions } from '../../src/adapters/render/render-pool.piscina.js';
-import { createStores } from '../../src/adapters/select.js';
+import { afterAll, beforeAll } from 'vitest';
+import type { StoreAdapters } from '../../src/adapters/index.js';
 import { buildApp } from '../../src/app.js';
+import { createStores } from '../../src/composition/stores.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { PlanId } from '../../src/domain/plan-catalogue.js';
-import type { Renderer } from '../../src/domain/ports/renderer.js';
+import type { PlanCatalogue, PlanId } from '../../src/domain/plan-catalogue.js';
+import { loadPlanCatalogue } from '../../src/plans-file.js';
+import type { ApiOverrides } from '../../src/composition/api.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
 
@@ -16,6 +16,8 @@ export interface TestApp {
   app: FastifyInstance;
   stores: StoreAdapters;
   config: Config;
+  /** The catalogue the app serves with (QR_PLANS_FILE in `env`, or the built-in plans). */
+  plans: PlanCatalogue;
   logs: string[];
   clock: { now: Date };
   /** A new account on the plan, with one key; returns the secret and ids. */
@@ -25,11 +27,12 @@ export interface TestApp {
 
 export interface TestAppOptions {
   dataDir?: string;
+  /** Environment on top of the tests' defaults (one render thread, portal limits out of the way); the config comes from it as in production. */
   env?: Record<string, string>;
-  renderer?: Renderer;
-  pool?: RenderPoolOptions;
+  /** Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise production's. */
+  renderPool?: ApiOverrides['renderPool'];
   now?: Date;
-  /** Production mode's Redis layer (metering, credential cache, last-used log) over the SQLite store. */
+  /** Production mode: REDIS_URL, with this suite's own key prefix, over the SQLite store. */
   redis?: { url: string; keyPrefix: string };
   /** Stores made by the test (e.g. over a SQLite connection it can fill up); the app still closes them. */
   stores?: StoreAdapters;
@@ -38,15 +41,21 @@ export interface TestAppOptions {
 let callerSeq = 0;
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
-  // Suites sign in and create keys from one address many times a minute; the abuse tests set the portal limits they test.
-  const config = loadConfig({ LOG_LEVEL: 'info', PORTAL_SIGNIN_PER_MINUTE: '10000', PORTAL_KEY_CREATIONS_PER_HOUR: '10000', ...options.env });
-  const stores =
-    options.stores ??
-    (options.redis
-      ? await createStores({ dataDir: options.dataDir ?? ':memory:', redisUrl: options.redis.url, mongodbUrl: undefined }, { redisKeyPrefix: options.redis.keyPrefix })
-      : createSqliteStores(options.dataDir ?? ':memory:'));
-  const renderer = options.renderer ?? new RenderPool({ threads: 1, ...options.pool });
-  const adapters: Adapters = { ...stores, renderer, probes: { ...stores.probes, renderer: rendererProbe(renderer) }, close: async () => {} };
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    // Suites sign in and create keys from one address many times a minute; the abuse tests set the portal limits they test.
+    PORTAL_SIGNIN_PER_MINUTE: '10000',
+    PORTAL_KEY_CREATIONS_PER_HOUR: '10000',
+    RENDER_THREADS: '1',
+    // On a shared machine the test process's event loop stalls now and then; shedding would turn those moments into
+    // 503s in suites about something else. Load shedding has its own tests, which set what they test.
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+    QR_DATA_DIR: options.dataDir ?? ':memory:',
+    ...(options.redis ? { REDIS_URL: options.redis.url } : {}),
+    ...options.env,
+  });
+  // Built here, by the production function, only so the test can reach them; the app closes them.
+  const stores = options.stores ?? (await createStores(config, options.redis ? { redisKeyPrefix: options.redis.keyPrefix } : {}));
   const clock = { now: options.now ?? new Date() };
   const logs: string[] = [];
   const logStream = new Writable({
@@ -55,12 +64,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       done();
     },
   });
-  const app = await buildApp(config, { adapters, clock: () => clock.now, logStream });
+  const overrides = { stores, ...(options.renderPool ? { renderPool: options.renderPool } : {}) };
+  const app = await buildApp(config, { overrides, clock: () => clock.now, logStream });
+  // The catalogue the app loads from the same config, for tests that look plans up.
+  const plans = loadPlanCatalogue(config.plansFile);
   const deps = { ...stores, keyPepper: config.keyPepper, clock: () => clock.now };
   return {
     app,
     stores,
     config,
+    plans,
     logs,
     clock,
     async newCaller(plan: PlanId = 'free') {
@@ -68,12 +81,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       const issued = await issueKey(deps, account.id, 'test');
       return { key: issued.secret, accountId: account.id, keyId: issued.key.id };
     },
-    async close() {
-      await app.close();
-      await renderer.close();
-      await stores.close();
-    },
+    close: () => app.close(),
   };
+}
+
+/**
+ * The suite's app, built before its first test and closed after its last: call at the top of a test file.
+ * The object is filled in by the beforeAll hook this registers (before the file's own hooks), so read it inside hooks and tests.
+ * `options` may be a function, for options known only once earlier hooks have run (a mock provider's address).
+ */
+export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {
+  const suite = {} as TestApp;
+  beforeAll(async () => {
+    Object.assign(suite, await createTestApp(typeof options === 'function' ? options() : options));
+  });
+  afterAll(async () => {
+    await suite.close?.();
+  });
+  return suite;
 }
 
 export const GENERATE_URL = '/api/v1/QRManager/generate';

@@ -47,9 +47,14 @@ export class PortalClient {
     return this.request({ method: 'GET', url, headers });
   }
 
-  /** Posts a form as a browser would (urlencoded); `_csrf` is sent only if given. */
-  postForm(url: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
-    return this.request({ method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(fields).toString() });
+  /** Posts a form as a browser would (urlencoded, with the page's Origin: inject's Host is localhost:80); `_csrf` is sent only if given. */
+  postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    return this.request({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'http://localhost', ...headers },
+      payload: new URLSearchParams(fields).toString(),
+    });
   }
 
   json(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {

@@ -1,16 +1,14 @@
 // All eight content types, as a ready string and as named fields, generated over HTTP and read back by zbar and ZXing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp, generate } from '../helpers/app.js';
 import { decodeQr } from '../helpers/decode.js';
 
-let t: TestApp;
 let key: string;
 
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   key = (await t.newCaller('business')).key;
 });
-afterAll(async () => t.close());
 
 const BCB_EXAMPLE =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';

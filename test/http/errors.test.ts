@@ -1,20 +1,18 @@
 // Every failure answers application/problem+json with its status and stable code, never an image or a stack, and never counts.
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { revokeKey } from '../../src/services/api-keys.js';
-import { createTestApp, generate, GENERATE_URL, type TestApp } from '../helpers/app.js';
+import { createTestApp, useTestApp, generate, GENERATE_URL } from '../helpers/app.js';
 
-let t: TestApp;
 let free: { key: string; accountId: string; keyId: string };
 let pro: { key: string; accountId: string };
 
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   free = await t.newCaller('free');
   pro = await t.newCaller('pro');
 });
-afterAll(async () => t.close());
 
 const VALID = { content: 'https://example.com', type: 'url', outputFormat: 'png' };
 
@@ -147,11 +145,12 @@ describe('what does not count', () => {
 
 describe('503', () => {
   it('answers overloaded with Retry-After when the render queue is full, and does not count those requests', async () => {
-    const busy = await createTestApp({ pool: { threads: 1, maxQueue: 0 } });
+    // One render thread and no queue; 2048 px PNGs are past the inline limit, so each needs the thread (WebP would render inline).
+    const busy = await createTestApp({ env: { RENDER_MAX_QUEUE: '0' } });
     try {
       const caller = await busy.newCaller('pro');
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => generate(busy.app, caller.key, { content: `https://example.com/${i}`, type: 'url', outputFormat: 'webp', size: 2048 })),
+        Array.from({ length: 12 }, (_, i) => generate(busy.app, caller.key, { content: `https://example.com/${i}`, type: 'url', outputFormat: 'png', size: 2048 })),
       );
       const overloaded = results.filter((r) => r.statusCode === 503);
       const ok = results.filter((r) => r.statusCode === 200);

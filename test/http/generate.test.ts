@@ -1,16 +1,14 @@
 // The generation endpoint returns scannable images of the requested format, with the documented headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeQr } from '../helpers/decode.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { useTestApp, generate } from '../helpers/app.js';
 
-let t: TestApp;
 let proKey: string;
 
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   proKey = (await t.newCaller('pro')).key;
 });
-afterAll(async () => t.close());
 
 const CONTENT_TYPES = { png: 'image/png', webp: 'image/webp', svg: 'image/svg+xml' } as const;
 const SAMPLES = {

@@ -8,25 +8,24 @@ import { hashApiKey, isWellFormedApiKey } from '../../src/domain/api-key.js';
 import { ApiError } from '../../src/domain/errors.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey, listKeys, revokeKey } from '../../src/services/api-keys.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { createTestApp, generate, useTestApp } from '../helpers/app.js';
 
-let t: TestApp;
 let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'qrm-keys-'));
-  t = await createTestApp({ dataDir: dir });
 });
 afterAll(async () => {
-  await t.close();
   await rm(dir, { recursive: true, force: true });
 });
+// On disk, so the test can read the stored rows; built after the directory exists, closed before it is removed.
+const t = useTestApp(() => ({ dataDir: dir }));
 
 const deps = () => ({ ...t.stores, keyPepper: undefined, clock: () => new Date() });
 
 describe('API keys', () => {
   it('issues a well-formed secret whose plain text is never stored', async () => {
-    const account = await createLocalAccount(deps(), 'stored@example.com');
+    const account = await createLocalAccount(deps(), 'stored@example.com', 'free');
     const issued = await issueKey(deps(), account.id, 'ci');
     expect(isWellFormedApiKey(issued.secret)).toBe(true);
     expect(issued.key.hint).toBe(`qrm_live_…${issued.secret.slice(-4)}`);
@@ -43,7 +42,7 @@ describe('API keys', () => {
   });
 
   it('allows exactly five active keys under concurrent creation, and one more after a revocation', async () => {
-    const account = await createLocalAccount(deps(), 'five@example.com');
+    const account = await createLocalAccount(deps(), 'five@example.com', 'free');
     const attempts = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => issueKey(deps(), account.id, `k${i}`)));
     const created = attempts.filter((a) => a.status === 'fulfilled');
     const refused = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
@@ -56,8 +55,8 @@ describe('API keys', () => {
   });
 
   it('never lets one account revoke or list another account\'s key', async () => {
-    const owner = await createLocalAccount(deps(), 'owner@example.com');
-    const other = await createLocalAccount(deps(), 'other@example.com');
+    const owner = await createLocalAccount(deps(), 'owner@example.com', 'free');
+    const other = await createLocalAccount(deps(), 'other@example.com', 'free');
     const issued = await issueKey(deps(), owner.id);
     await expect(revokeKey(deps(), other.id, issued.key.id)).rejects.toMatchObject({ code: 'not_found' });
     expect(await listKeys(deps(), other.id)).toEqual([]);
@@ -65,10 +64,11 @@ describe('API keys', () => {
   });
 
   it('records when a key was last used', async () => {
-    const caller = await t.newCaller('free');
-    expect((await generate(t.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
-    await t.close(); // closing the app flushes the buffered last-used times
-    t = await createTestApp({ dataDir: dir });
+    // A second app on the same database file, so that closing it (which flushes the buffered last-used times) leaves t serving.
+    const other = await createTestApp({ dataDir: dir });
+    const caller = await other.newCaller('free');
+    expect((await generate(other.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
+    await other.close();
     const [key] = await listKeys(deps(), caller.accountId);
     expect(key!.lastUsedAt).toBeInstanceOf(Date);
   });

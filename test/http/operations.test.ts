@@ -1,18 +1,14 @@
 // What operators and integrators rely on: the OpenAPI document, readiness, metrics, logs without secrets, load shedding.
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { errorStatus } from '../../src/domain/errors.js';
 import { GENERATE_ERRORS } from '../../src/http/api/v1/generate.route.js';
 import { ProblemSchema } from '../../src/http/openapi/problem.schema.js';
 import { revokeKey } from '../../src/services/api-keys.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { createTestApp, useTestApp, generate } from '../helpers/app.js';
 
-let t: TestApp;
 
-beforeAll(async () => {
-  t = await createTestApp({ env: { LOG_LEVEL: 'trace' } });
-});
-afterAll(async () => t.close());
+const t = useTestApp({ env: { LOG_LEVEL: 'trace' } });
 
 type Operation = { operationId?: string; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }> };
 
@@ -102,6 +98,9 @@ describe('/metrics', () => {
     expect(metricValue(after, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }) - metricValue(before, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' })).toBe(5);
     expect(metricValue(after, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' }) - metricValue(before, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' })).toBe(1);
     expect(after).toContain('qrm_render_pool_threads 1');
+    // Nothing is rendering between requests: the admission gate holds no work.
+    expect(after).toContain('qrm_render_admission_units{state="running"} 0');
+    expect(after).toContain('qrm_render_admission_units{state="queued"} 0');
     expect(after).toContain('qrm_render_pool_queue_depth');
     expect(after).toContain('process_resident_memory_bytes');
   });

@@ -1,16 +1,12 @@
 // Monthly quotas: exact at the limit, 429 with Retry-After to the reset, never overshot under concurrency.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { qrFingerprint } from '../../src/services/generate-qr.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { useTestApp, generate } from '../helpers/app.js';
 
-let t: TestApp;
 const NOW = new Date('2026-11-30T23:59:00.000Z'); // 60 s before the November period ends
 
-beforeAll(async () => {
-  t = await createTestApp({ now: NOW });
-});
-afterAll(async () => t.close());
+const t = useTestApp({ now: NOW });
 
 /** Counts `n` earlier requests for one code straight into the meter, as if they had been served. */
 async function seedRequests(accountId: string, n: number, payload = 'https://example.com/seed') {

@@ -1,15 +1,9 @@
 // Every state-changing portal request needs a CSRF token of its own session: forms in `_csrf`, the JSON API in X-CSRF-Token.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 let seq = 0;
 async function signedIn(): Promise<{ client: PortalClient; accountId: string; csrf: string }> {

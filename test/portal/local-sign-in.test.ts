@@ -1,16 +1,10 @@
 // Local sign-in (no provider configured) is for loopback only; sessions are server-side, rotated at sign-in and revocable.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createLocalAccount } from '../../src/services/accounts.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, useTestApp } from '../helpers/app.js';
 import { PortalClient } from '../helpers/portal-client.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 let seq = 0;
 const email = () => `local${++seq}-${Date.now()}@example.com`;

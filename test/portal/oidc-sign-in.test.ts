@@ -3,7 +3,7 @@ import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AccountIdentity } from '../../src/domain/ports/account-store.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, useTestApp } from '../helpers/app.js';
 import {
   authorizeAt,
   newGoogleUser,
@@ -20,27 +20,29 @@ import { PortalClient } from '../helpers/portal-client.js';
 const PUBLIC_URL = 'http://127.0.0.1:3999';
 let google: MockProvider;
 let microsoft: MockProvider;
-let t: TestApp;
 
 beforeAll(async () => {
   [google, microsoft] = await Promise.all([startMockProvider('google'), startMockProvider('microsoft')]);
-  t = await createTestApp({
-    env: {
-      GOOGLE_CLIENT_ID: 'google-client',
-      GOOGLE_CLIENT_SECRET: 'google-secret',
-      GOOGLE_ISSUER: google.issuer,
-      MICROSOFT_CLIENT_ID: 'microsoft-client',
-      MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
-      MICROSOFT_ISSUER: microsoft.issuer,
-      PUBLIC_URL,
-      SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
-    },
-  });
 });
 afterAll(async () => {
-  await t?.close();
   await Promise.all([google?.stop(), microsoft?.stop()]);
 });
+
+/** Both providers configured, Google at the given issuer. */
+function providersEnv(googleIssuer: string): Record<string, string> {
+  return {
+    GOOGLE_CLIENT_ID: 'google-client',
+    GOOGLE_CLIENT_SECRET: 'google-secret',
+    GOOGLE_ISSUER: googleIssuer,
+    MICROSOFT_CLIENT_ID: 'microsoft-client',
+    MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
+    MICROSOFT_ISSUER: microsoft.issuer,
+    PUBLIC_URL,
+    SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
+  };
+}
+// Registered after the providers' hooks: built once they listen, closed before they stop.
+const t = useTestApp(() => ({ env: providersEnv(google.issuer) }));
 
 const mock = (kind: MockProviderKind) => (kind === 'google' ? google : microsoft);
 
@@ -309,18 +311,7 @@ describe('a provider that cannot be reached at start-up', () => {
   it('leaves the API and the other provider up, and says its sign-in is unavailable', async () => {
     const { freePort } = await import('../helpers/processes.js');
     const closed = await freePort();
-    const degraded = await createTestApp({
-      env: {
-        GOOGLE_CLIENT_ID: 'google-client',
-        GOOGLE_CLIENT_SECRET: 'google-secret',
-        GOOGLE_ISSUER: `http://127.0.0.1:${closed}`,
-        MICROSOFT_CLIENT_ID: 'microsoft-client',
-        MICROSOFT_CLIENT_SECRET: 'microsoft-secret',
-        MICROSOFT_ISSUER: microsoft.issuer,
-        PUBLIC_URL,
-        SESSION_SECRET: 'a-session-secret-of-at-least-32-characters',
-      },
-    });
+    const degraded = await createTestApp({ env: providersEnv(`http://127.0.0.1:${closed}`) });
     try {
       const client = new PortalClient(degraded.app);
       const page = await client.get('/portal/signin');

@@ -1,17 +1,11 @@
 // The portal pages over HTTP: keys shown once and limited to five, usage on the dashboard, the playground's quota, plans, headers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { createTestApp, useTestApp, generate } from '../helpers/app.js';
 import { decodeQr } from '../helpers/decode.js';
 import { PortalClient } from '../helpers/portal-client.js';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp();
-});
-afterAll(async () => {
-  await t?.close();
-});
+const t = useTestApp();
 
 let seq = 0;
 async function signedIn(): Promise<{ client: PortalClient; accountId: string }> {

@@ -1,7 +1,7 @@
 // One account never sees or revokes another's keys or QR codes through the portal, not even by guessing ids.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { useTestApp, generate } from '../helpers/app.js';
 import { decodeQr } from '../helpers/decode.js';
 import { PortalClient } from '../helpers/portal-client.js';
 
@@ -13,7 +13,6 @@ interface Tenant {
   secret: string;
 }
 
-let t: TestApp;
 let alice: Tenant;
 let mallory: Tenant;
 
@@ -26,14 +25,11 @@ async function tenant(name: string): Promise<Tenant> {
   return { client, accountId: session.account.id, csrf: session.csrfToken, key: body.key, secret: body.secret };
 }
 
+const t = useTestApp();
 beforeAll(async () => {
-  t = await createTestApp();
   alice = await tenant('alice');
   mallory = await tenant('mallory');
   expect((await generate(t.app, alice.secret, { content: 'alice-private-payload', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
-});
-afterAll(async () => {
-  await t?.close();
 });
 
 async function aliceKeyIsActive(): Promise<boolean> {

@@ -14,13 +14,18 @@ describe('layoutFor', () => {
     expect(layout.offset).toBe(Math.floor((512 - 15 * 33) / 2) + 4 * 15);
   });
 
-  it('refuses a size smaller than one pixel per module, naming the minimum', () => {
+  it('refuses a size smaller than two pixels per module, naming the minimum', () => {
     expect(() => layoutFor(matrix(177), 64, 4)).toThrow(SizeTooSmallError);
     try {
       layoutFor(matrix(177), 64, 4);
     } catch (error) {
-      expect((error as SizeTooSmallError).minimumSize).toBe(185);
+      expect((error as SizeTooSmallError).minimumSize).toBe(370);
     }
+  });
+
+  it('never draws a module with one pixel: the minimum size gives exactly two', () => {
+    expect(() => layoutFor(matrix(21), 57, 4)).toThrow(SizeTooSmallError); // 29 modules fit once in 57 px, not twice
+    expect(layoutFor(matrix(21), 58, 4).scale).toBe(2);
   });
 });
 

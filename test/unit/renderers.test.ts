@@ -1,15 +1,16 @@
-// Renderer decorators: inline and pool renders are byte-identical, routing follows the policy, the cache stays bounded.
+// The render pipeline: inline and pool renders are byte-identical, routing follows the policy, the cache stays bounded.
 import { afterAll, describe, expect, it } from 'vitest';
-import { CachingRenderer } from '../../src/adapters/render/caching-renderer.js';
-import { InlineRenderer } from '../../src/adapters/render/inline-renderer.js';
-import { RenderPool } from '../../src/adapters/render/render-pool.piscina.js';
-import { rendersInline, RoutingRenderer } from '../../src/adapters/render/routing-renderer.js';
-import type { Renderer } from '../../src/domain/ports/renderer.js';
+import { createRenderPipeline, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
+import { renderCost } from '../../src/domain/render-cost.js';
+import type { RenderCaller } from '../../src/domain/ports/renderer.js';
 import type { RenderSpec } from '../../src/domain/render-options.js';
 import { decodeQr } from '../helpers/decode.js';
 
-const pool = new RenderPool({ threads: 1 });
-afterAll(async () => pool.close());
+const CONFIG: RenderPipelineConfig = { renderThreads: 1, renderMaxQueue: 64, renderInlineMaxPixels: 1024 * 1024, imageCacheBytes: 0 };
+const CALLER: RenderCaller = { accountId: 'a1', plan: 'business' };
+const inline = createRenderPipeline(CONFIG);
+const pooled = createRenderPipeline({ ...CONFIG, renderInlineMaxPixels: 0 });
+afterAll(async () => Promise.all([inline.close(), pooled.close()]));
 
 const spec = (payload: string, overrides: Partial<RenderSpec> = {}): RenderSpec => ({
   payload,
@@ -22,70 +23,77 @@ const spec = (payload: string, overrides: Partial<RenderSpec> = {}): RenderSpec 
   ...overrides,
 });
 
-/** Counts the renders that reach it, to see what a decorator let through. */
-class CountingRenderer implements Renderer {
-  calls = 0;
-  constructor(private readonly inner: Renderer) {}
-  render(s: RenderSpec) {
-    this.calls++;
-    return this.inner.render(s);
-  }
-  async close() {}
-}
-
-describe('InlineRenderer and RenderPool', () => {
+describe('inline and pool renders', () => {
   it('produce byte-identical images for every format', async () => {
-    const inline = new InlineRenderer();
     for (const format of ['png', 'webp', 'svg'] as const) {
       const s = spec('https://example.com/same-bytes', { format });
-      const [a, b] = await Promise.all([inline.render(s), pool.render(s)]);
+      const [a, b] = await Promise.all([inline.render(s, CALLER), pooled.render(s, CALLER)]);
       expect(Buffer.from(a).equals(Buffer.from(b)), format).toBe(true);
     }
   });
 
-  it('report content_too_long the same way', async () => {
-    const inline = new InlineRenderer();
+  it('report content_too_long and a too-small size the same way', async () => {
     const tooLong = spec('x'.repeat(2400));
-    await expect(inline.render(tooLong)).rejects.toMatchObject({ code: 'content_too_long', extensions: { limit: 2331, length: 2400 } });
-    await expect(pool.render(tooLong)).rejects.toMatchObject({ code: 'content_too_long', extensions: { limit: 2331, length: 2400 } });
+    for (const pipeline of [inline, pooled]) {
+      await expect(pipeline.render(tooLong, CALLER)).rejects.toMatchObject({ code: 'content_too_long', extensions: { limit: 2331, length: 2400 } });
+      await expect(pipeline.render(spec('x'.repeat(500), { size: 64 }), CALLER)).rejects.toMatchObject({ code: 'invalid_request', extensions: { minimumSize: expect.any(Number) } });
+    }
   });
 });
 
-describe('RoutingRenderer', () => {
-  const policy = { inlineMaxPixels: 1024 * 1024, inlineMaxPayloadBytes: 600 };
-
+describe('routing', () => {
   it('keeps small images inline, and sends large images and long payloads to the pool, whatever the format', () => {
     for (const format of ['png', 'webp', 'svg'] as const) {
-      expect(rendersInline(spec('x', { format }), policy)).toBe(true);
-      expect(rendersInline(spec('x', { format, size: 2048 }), policy)).toBe(false);
-      expect(rendersInline(spec('x'.repeat(700), { format }), policy)).toBe(false);
+      expect(inline.rendersInline(spec('x', { format }))).toBe(true);
+      expect(inline.rendersInline(spec('x', { format, size: 2048 }))).toBe(false);
+      expect(inline.rendersInline(spec('x'.repeat(700), { format }))).toBe(false);
     }
   });
 
-  it('routes accordingly, and the pool-rendered image still scans', async () => {
-    const inline = new CountingRenderer(new InlineRenderer());
-    const pooled = new CountingRenderer(pool);
-    const router = new RoutingRenderer(inline, pooled, policy);
-    await router.render(spec('https://example.com/small'));
-    const big = await router.render(spec('https://example.com/big', { size: 2048 }));
-    expect([inline.calls, pooled.calls]).toEqual([1, 1]);
-    expect(await decodeQr(big, 'png')).toEqual({ zbar: 'https://example.com/big', zxing: 'https://example.com/big' });
+  it('renders a large image on the pool, and it still scans', async () => {
+    const big = await inline.render(spec('https://example.com/big', { size: 2048, format: 'webp' }), CALLER);
+    expect(await decodeQr(big, 'webp')).toEqual({ zbar: 'https://example.com/big', zxing: 'https://example.com/big' });
+  });
+
+  it('weighs a render by its pixels', () => {
+    expect([renderCost(spec('x', { size: 256 })), renderCost(spec('x')), renderCost(spec('x', { size: 2048 })), renderCost(spec('x', { size: 2048, format: 'svg' }))]).toEqual([1, 1, 16, 1]);
   });
 });
 
-describe('CachingRenderer', () => {
+describe('admission for other render tasks', () => {
+  it('runs a task of another kind through the same gate, which refuses it when the instance has no room', async () => {
+    const small = createRenderPipeline({ ...CONFIG, renderMaxQueue: 0 });
+    try {
+      expect(await small.admit(CALLER, 4, () => 'branded')).toBe('branded');
+      let finish!: () => void;
+      const held = small.admit(CALLER, 16, () => new Promise<void>((resolve) => (finish = resolve)));
+      await expect(small.admit({ accountId: 'other', plan: 'free' }, 16, () => 'late')).rejects.toMatchObject({ code: 'overloaded' });
+      finish();
+      await held;
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe('image cache', () => {
   it('renders a repeated spec once, and never holds more bytes than its bound', async () => {
-    const counting = new CountingRenderer(new InlineRenderer());
+    const cached = createRenderPipeline({ ...CONFIG, imageCacheBytes: 4_000 });
     const results: string[] = [];
-    const cache = new CachingRenderer(counting, 4_000, (r) => results.push(r));
-    const first = await cache.render(spec('https://example.com/a'));
-    const again = await cache.render(spec('https://example.com/a'));
-    expect(again).toBe(first);
-    expect(counting.calls).toBe(1);
-    for (let i = 0; i < 20; i++) await cache.render(spec(`https://example.com/${i}`));
-    // ~1 KB images in a 4 KB cache: the oldest were evicted, so the first code renders again.
-    await cache.render(spec('https://example.com/a'));
-    expect(counting.calls).toBe(22);
-    expect(results.filter((r) => r === 'hit')).toHaveLength(1);
+    const renders: string[] = [];
+    cached.listen({ cache: (r) => results.push(r), rendered: (format) => renders.push(format) });
+    try {
+      const first = await cached.render(spec('https://example.com/a'), CALLER);
+      const again = await cached.render(spec('https://example.com/a'), CALLER);
+      expect(again).toBe(first);
+      expect(renders).toHaveLength(1);
+      for (let i = 0; i < 20; i++) await cached.render(spec(`https://example.com/${i}`), CALLER);
+      // ~1 KB images in a 4 KB cache: the oldest were evicted, so the first code renders again.
+      await cached.render(spec('https://example.com/a'), CALLER);
+      expect(renders).toHaveLength(22);
+      expect(results.filter((r) => r === 'hit')).toHaveLength(1);
+    } finally {
+      await cached.close();
+    }
   });
 });

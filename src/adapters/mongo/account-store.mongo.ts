@@ -59,4 +59,9 @@ export class MongoAccountStore implements AccountStore {
     const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { plan } }, { new: true }).lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
+
+  async countByPlan(): Promise<Map<PlanId, number>> {
+    const groups = await this.#accounts.aggregate<{ _id: string; accounts: number }>([{ $group: { _id: '$plan', accounts: { $sum: 1 } } }]);
+    return new Map(groups.map((group) => [group._id, group.accounts]));
+  }
 }

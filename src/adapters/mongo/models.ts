@@ -54,12 +54,43 @@ export interface LogoDoc {
   slot: number;
 }
 
+export interface DynamicCodeDoc {
+  _id: string;
+  accountId: string;
+  slug: string;
+  target: string;
+  name: string | null;
+  status: string;
+  disabledReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  deletedAt: Date | null;
+}
+
+/** How many codes (not deleted) an account holds: the conditional increment that keeps the plan limit without transactions. */
+export interface CodeCountDoc {
+  _id: string;
+  codes: number;
+}
+
+export interface ScanDayDoc {
+  codeId: string;
+  day: string;
+  scans: number;
+  uniques: number;
+  devices: Record<string, number>;
+  languages: Record<string, number>;
+}
+
 export interface MongoModels {
   accounts: Model<AccountDoc>;
   keys: Model<ApiKeyDoc>;
   usage: Model<UsageDoc>;
   usageQrs: Model<UsageQrDoc>;
   logos: Model<LogoDoc>;
+  codes: Model<DynamicCodeDoc>;
+  codeCounts: Model<CodeCountDoc>;
+  scanDays: Model<ScanDayDoc>;
 }
 
 const options = { versionKey: false, strict: 'throw' } as const;
@@ -156,6 +187,48 @@ function logoSchema(): Schema<LogoDoc> {
   return schema;
 }
 
+function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
+  const schema = new Schema<DynamicCodeDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      slug: { type: String, required: true },
+      target: { type: String, required: true },
+      name: { type: String, default: null },
+      status: { type: String, required: true },
+      disabledReason: { type: String, default: null },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+      deletedAt: { type: Date, default: null },
+    },
+    options,
+  );
+  // Deleted codes keep their slug: it is never given to another code.
+  schema.index({ slug: 1 }, { unique: true });
+  schema.index({ accountId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+  return schema;
+}
+
+function codeCountSchema(): Schema<CodeCountDoc> {
+  return new Schema<CodeCountDoc>({ _id: { type: String, required: true }, codes: { type: Number, required: true } }, options);
+}
+
+function scanDaySchema(): Schema<ScanDayDoc> {
+  const schema = new Schema<ScanDayDoc>(
+    {
+      codeId: { type: String, required: true },
+      day: { type: String, required: true },
+      scans: { type: Number, required: true },
+      uniques: { type: Number, required: true },
+      devices: { type: Schema.Types.Mixed, required: true },
+      languages: { type: Schema.Types.Mixed, required: true },
+    },
+    { ...options, minimize: false },
+  );
+  schema.index({ codeId: 1, day: 1 }, { unique: true });
+  return schema;
+}
+
 /** Models bound to this connection only; their indexes are built before the stores are used. */
 export async function createMongoModels(connection: Connection): Promise<MongoModels> {
   const models: MongoModels = {
@@ -164,6 +237,9 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     usage: connection.model<UsageDoc>('Usage', usageSchema(), 'usage'),
     usageQrs: connection.model<UsageQrDoc>('UsageQr', usageQrSchema(), 'usage_qrs'),
     logos: connection.model<LogoDoc>('Logo', logoSchema(), 'logos'),
+    codes: connection.model<DynamicCodeDoc>('DynamicCode', dynamicCodeSchema(), 'dynamic_codes'),
+    codeCounts: connection.model<CodeCountDoc>('DynamicCodeCount', codeCountSchema(), 'dynamic_code_counts'),
+    scanDays: connection.model<ScanDayDoc>('ScanDay', scanDaySchema(), 'scan_days'),
   };
   await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
   return models;

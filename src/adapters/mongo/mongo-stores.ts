@@ -1,11 +1,14 @@
-// The MongoDB system of record: accounts, keys and the usage ledger on one connection this module opens and closes.
-import type { RecordStores } from '../record-stores.js';
+// The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts and batch results (GridFS) on one connection this module opens and closes.
+import type { RecordStores } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { MongoAccountStore } from './account-store.mongo.js';
+import { GridFsBatchResults } from './batch-results.gridfs.js';
 import { isMongoOutage, openMongoConnection, type MongoConnectionOptions } from './connection.js';
+import { MongoDynamicCodeStore } from './dynamic-code-store.mongo.js';
 import { MongoKeyStore } from './key-store.mongo.js';
 import { MongoLogoStore } from './logo-store.mongo.js';
 import { createMongoModels } from './models.js';
+import { MongoScanLedger } from './scan-ledger.mongo.js';
 import { MongoUsageLedger } from './usage-ledger.mongo.js';
 
 const DOWN = 'the data store is not available right now; retry shortly';
@@ -14,11 +17,15 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
   const connection = await openMongoConnection(url, options);
   try {
     const models = await createMongoModels(connection);
+    const batchResults = await GridFsBatchResults.open(connection);
     return {
       accounts: unavailableWhen(new MongoAccountStore(models.accounts), isMongoOutage, DOWN),
       keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
+      codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts), isMongoOutage, DOWN),
+      scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays), isMongoOutage, DOWN),
+      batchResults: unavailableWhen(batchResults, isMongoOutage, DOWN),
       probes: {
         mongo: async () => {
           await connection.db!.admin().command({ ping: 1 });

@@ -25,16 +25,37 @@ function withoutTrailingSlash(url: string): string {
 const MICROSOFT_TENANT_ALIASES = new Set(['common', 'organizations', 'consumers']);
 
 /**
+ * `{tenantid}` matches one or more characters other than `/`. Compared path segment by segment
+ * (a placeholder never crosses a `/`), without building a RegExp from the document's text.
+ */
+function matchesTenantTemplate(template: string, value: string): boolean {
+  const patterns = template.split('/');
+  const segments = value.split('/');
+  return patterns.length === segments.length && patterns.every((pattern, i) => segmentMatches(pattern.split('{tenantid}'), segments[i]!));
+}
+
+/** Literal pieces with a non-empty wildcard between each two: the leftmost fit of each piece is the right one. */
+function segmentMatches(pieces: string[], segment: string): boolean {
+  const first = pieces[0]!;
+  if (pieces.length === 1) return segment === first;
+  const last = pieces.at(-1)!;
+  if (!segment.startsWith(first) || !segment.endsWith(last)) return false;
+  let at = first.length;
+  for (const piece of pieces.slice(1, -1)) {
+    const found = segment.indexOf(piece, at + 1);
+    if (found === -1) return false;
+    at = found + piece.length;
+  }
+  return segment.length - last.length > at;
+}
+
+/**
  * OIDC Discovery §4.3: the document's issuer must be the one configured; `{tenantid}` stands for any
  * one path segment (Microsoft `common`). Microsoft's `consumers` endpoint names its concrete tenant
  * instead of the template, so for Microsoft an alias segment may stand for any one tenant.
  */
 function issuerMatches(provider: OidcProvider, stated: string, configured: string): boolean {
-  const pattern = withoutTrailingSlash(stated)
-    .split('{tenantid}')
-    .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  if (new RegExp(`^${pattern}$`).test(withoutTrailingSlash(configured))) return true;
+  if (matchesTenantTemplate(withoutTrailingSlash(stated), withoutTrailingSlash(configured))) return true;
   if (provider !== 'microsoft' || !URL.canParse(stated) || !URL.canParse(configured)) return false;
   const [a, b] = [new URL(withoutTrailingSlash(stated)), new URL(withoutTrailingSlash(configured))];
   const [sa, sb] = [a.pathname.split('/'), b.pathname.split('/')];

@@ -1,5 +1,6 @@
 // Runs the background jobs inside the API process (the embedded default): the same processors and cron patterns as the BullMQ worker.
-import { defaultRepeatStrategy } from 'bullmq';
+// cron-parser is what BullMQ's own repeat strategy uses; importing it alone spares the embedded default loading BullMQ and ioredis.
+import cronParser from 'cron-parser';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import type { RunnableJob } from '../../services/background-jobs.js';
 
@@ -39,7 +40,7 @@ export class InProcessScheduler {
     const fixed = this.#everyMs[job.name];
     if (fixed !== undefined) return fixed;
     const now = Date.now();
-    const next = defaultRepeatStrategy(now, { pattern: job.pattern, tz: 'UTC' }) ?? now + MAX_TIMER_MS;
+    const next = cronParser.parseExpression(job.pattern, { currentDate: new Date(now), tz: 'UTC' }).next().getTime();
     return Math.max(0, next - now);
   }
 

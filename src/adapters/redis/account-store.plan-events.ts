@@ -33,4 +33,8 @@ export class PlanChangePublishingAccountStore implements AccountStore {
   findByEmail(email: string): Promise<Account[]> {
     return this.#inner.findByEmail(email);
   }
+
+  countByPlan(): Promise<Map<PlanId, number>> {
+    return this.#inner.countByPlan();
+  }
 }

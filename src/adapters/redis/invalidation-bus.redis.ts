@@ -1,9 +1,9 @@
-// Credential invalidations over Redis pub/sub: a revocation or plan change on any instance reaches every other at once.
+// Cache invalidations over Redis pub/sub: a revocation, plan change or dynamic-code change on any instance reaches every other at once.
 import type { Redis } from 'ioredis';
 import { createRedisClient, type AdapterLog } from './connection.js';
 
-/** Drop one key, or every key of an account (its plan changed). */
-export type Invalidation = { keyId: string } | { accountId: string };
+/** Drop one key, every key of an account (its plan changed), or a dynamic code's slug (its target or status changed). */
+export type Invalidation = { keyId: string } | { accountId: string } | { slug: string };
 
 /** What the credential cache needs from a broadcast channel. */
 export interface InvalidationBus {
@@ -28,6 +28,7 @@ function parse(message: string): Invalidation | undefined {
     const value = JSON.parse(message) as Record<string, unknown>;
     if (typeof value.keyId === 'string') return { keyId: value.keyId };
     if (typeof value.accountId === 'string') return { accountId: value.accountId };
+    if (typeof value.slug === 'string') return { slug: value.slug };
   } catch {
     // not one of ours: ignored
   }

@@ -1,19 +1,10 @@
 // KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked.
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain/ports/key-store.js';
+import { InvalidatedCache, type InvalidatedCacheOptions } from '../invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './invalidation-bus.redis.js';
 
-export interface CachedKeyStoreOptions {
-  /** Ceiling on how long a cached credential is trusted, should an invalidation ever be missed (default 10 s). */
-  ttlMs?: number;
-  /** Most credentials held (default 10,000); the least recently used go first. */
-  maxEntries?: number;
-  now?: () => number;
-}
-
-interface Entry {
-  credential: Credential;
-  expiresAt: number;
-}
+/** TTL default 10 s, at most 10,000 credentials. */
+export type CachedKeyStoreOptions = InvalidatedCacheOptions;
 
 /**
  * The API resolves a key on every request; this keeps that off the store. Revocations go through
@@ -24,33 +15,18 @@ interface Entry {
 export class CachedKeyStore implements KeyStore {
   readonly #inner: KeyStore;
   readonly #bus: InvalidationBus;
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
-  readonly #now: () => number;
-  readonly #entries = new Map<string, Entry>();
-  /** Bumped by every invalidation: a lookup that saw it change while reading does not cache. */
-  #epoch = 0;
+  readonly #cache: InvalidatedCache<Credential>;
   #listening = false;
 
   constructor(inner: KeyStore, bus: InvalidationBus, options: CachedKeyStoreOptions = {}) {
     this.#inner = inner;
     this.#bus = bus;
-    this.#ttlMs = options.ttlMs ?? 10_000;
-    this.#maxEntries = options.maxEntries ?? 10_000;
-    this.#now = options.now ?? Date.now;
+    this.#cache = new InvalidatedCache({ ttlMs: 10_000, maxEntries: 10_000 }, options);
   }
 
   #invalidate(invalidation: Invalidation): void {
-    this.#epoch++;
-    for (const [hash, entry] of this.#entries) {
-      const match = 'keyId' in invalidation ? entry.credential.keyId === invalidation.keyId : entry.credential.accountId === invalidation.accountId;
-      if (match) this.#entries.delete(hash);
-    }
-  }
-
-  #clear(): void {
-    this.#epoch++;
-    this.#entries.clear();
+    if ('slug' in invalidation) return; // a dynamic code's, not a credential's
+    this.#cache.deleteWhere((credential) => ('keyId' in invalidation ? credential.keyId === invalidation.keyId : credential.accountId === invalidation.accountId));
   }
 
   /** Subscribes to invalidations (the first lookup does it too); the cache is used once the subscription is live. */
@@ -59,27 +35,18 @@ export class CachedKeyStore implements KeyStore {
     this.#listening = true;
     this.#bus.listen(
       (invalidation) => this.#invalidate(invalidation),
-      () => this.#clear(),
+      () => this.#cache.clear(),
     );
   }
 
   async findActiveCredential(hash: string): Promise<Credential | undefined> {
     this.startListening();
     if (!this.#bus.live()) return this.#inner.findActiveCredential(hash);
-    const hit = this.#entries.get(hash);
-    if (hit && hit.expiresAt > this.#now()) {
-      // Map order is the LRU order: a hit moves to the back.
-      this.#entries.delete(hash);
-      this.#entries.set(hash, hit);
-      return hit.credential;
-    }
-    if (hit) this.#entries.delete(hash);
-    const epoch = this.#epoch;
+    const hit = this.#cache.fresh(hash);
+    if (hit) return hit;
+    const epoch = this.#cache.epoch;
     const credential = await this.#inner.findActiveCredential(hash);
-    if (credential && epoch === this.#epoch && this.#bus.live()) {
-      this.#entries.set(hash, { credential, expiresAt: this.#now() + this.#ttlMs });
-      if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    }
+    if (credential && this.#bus.live()) this.#cache.set(hash, credential, epoch);
     return credential;
   }
 
@@ -106,6 +73,6 @@ export class CachedKeyStore implements KeyStore {
 
   /** How many credentials are cached (for tests and metrics). */
   get size(): number {
-    return this.#entries.size;
+    return this.#cache.size;
   }
 }

@@ -1,12 +1,13 @@
 // Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the rollup's counters.
-import type { StoreAdapters } from '../embedded.js';
-import type { RecordStores } from '../record-stores.js';
+import type { RecordStores, StoreAdapters } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from './account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
+import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from './key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';
+import { RedisScanCounter } from './scan-counter.redis.js';
 import { RedisSessionStore } from './session-store.redis.js';
 import { RedisUsageCounters } from './usage-counters.redis.js';
 import { RedisUsageMeter } from './usage-meter.redis.js';
@@ -32,6 +33,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
   const bus = new RedisInvalidationBus(redis, url, { keyPrefix, ...(log ? { log } : {}) });
   const meter = new RedisUsageMeter(redis, { keyPrefix, archive: records.usageLedger, ...(log ? { log } : {}) });
   const lastUsed = new RedisLastUsedLog(redis, { keyPrefix });
+  const scans = new RedisScanCounter(redis, { keyPrefix });
   const keys = new CachedKeyStore(records.keys, bus, options.credentialTtlMs === undefined ? {} : { ttlMs: options.credentialTtlMs });
 
   return {
@@ -41,9 +43,15 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,
     logos: records.logos,
+    // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
+    codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus), isRedisOutage, DOWN),
+    scanLedger: records.scanLedger,
+    scans,
+    scanCounters: scans,
+    ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
-    redis: { client: redis, keyPrefix },
+    rateLimitStore: { redis, nameSpace: `${keyPrefix}ratelimit:` },
     jobs: 'worker',
     probes: {
       ...records.probes,
@@ -53,6 +61,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     },
     async close() {
       await meter.close();
+      await scans.close();
       await lastUsed.close();
       await bus.close();
       await closeRedisClient(redis);

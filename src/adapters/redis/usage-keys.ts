@@ -50,6 +50,11 @@ export class UsageKeys {
     return `${this.#burstPrefix}${burstKey}`;
   }
 
+  /** SET of a batch's item indexes already refunded: each item is given back once. */
+  batchRefunds(batchId: string): string {
+    return `${this.#prefix}batch-refunds:${batchId}`;
+  }
+
   /** Short-lived marker of one reservation: a refund applies only while it exists, so refunds are idempotent. */
   reservation(token: string): string {
     return `${this.#prefix}reservation:${token}`;

@@ -4,7 +4,19 @@ import type { Redis } from 'ioredis';
 import type { QrType } from '../../domain/content/types.js';
 import { endOfPeriod, type PeriodId } from '../../domain/period.js';
 import type { UsageLedger } from '../../domain/ports/usage-ledger.js';
-import { BURST_WINDOW_MS, type QrRecord, type Reservation, type ReserveInput, type ReserveOutcome, type Usage, type UsageMeter } from '../../domain/ports/usage-meter.js';
+import {
+  BURST_WINDOW_MS,
+  type BatchRefundInput,
+  type BatchReserveInput,
+  type BatchReserveOutcome,
+  type QrRecord,
+  type Reservation,
+  type ReserveInput,
+  type ReserveOutcome,
+  type Usage,
+  type UsageMeter,
+} from '../../domain/ports/usage-meter.js';
+import { countByFingerprint } from '../../domain/distinct-codes.js';
 import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog } from './connection.js';
 import { assertKeySegment, UsageKeys } from './usage-keys.js';
 import { UsageScripts } from './usage-scripts.redis.js';
@@ -78,7 +90,7 @@ export class RedisUsageMeter implements UsageMeter {
       reply = await this.#scripts.reserve(
         [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods(), this.#keys.reservation(reservation.token), burstKey],
         [
-          accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests, limits.qrs, this.#expireAt(period), this.#reservationTtl,
+          accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), this.#reservationTtl,
           burst ? burst.perSecond : 'none', BURST_WINDOW_MS, reservation.token,
         ],
       );
@@ -150,6 +162,29 @@ export class RedisUsageMeter implements UsageMeter {
       this.#retrying = false;
     }
     return this.#deferred.size;
+  }
+
+  /** Not deferred on an outage, unlike refund: a batch refused with 503 was never accepted. */
+  async reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome> {
+    const { accountId, period, limits } = input;
+    const k = this.#accountKeys(accountId, period);
+    const codes = [...countByFingerprint(input.qrs).values()].flatMap(({ qr, count }) => [qr.fingerprint, count, qr.type, qr.payload]);
+    const [ok, reason, requests, qrs, requestsNeeded, qrsNeeded] = await this.#scripts.reserveBatch(
+      [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods()],
+      [accountId, period, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), input.qrs.length, ...codes],
+    );
+    const usage = { requests, qrs };
+    if (ok === 1) return { ok: true, usage };
+    return { ok: false, reason: reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded', usage, needed: { requests: requestsNeeded, qrs: qrsNeeded } };
+  }
+
+  async refundBatchItems(input: BatchRefundInput): Promise<number> {
+    if (input.items.length === 0) return 0;
+    const k = this.#accountKeys(input.accountId, input.period);
+    return this.#scripts.refundBatchItems(
+      [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.changed(input.period), this.#keys.periods(), this.#keys.batchRefunds(assertKeySegment(input.batchId, 'batch id'))],
+      [input.accountId, input.period, this.#expireAt(input.period), ...input.items.flatMap((item) => [item.index, item.fingerprint])],
+    );
   }
 
   async usage(accountId: string, period: PeriodId): Promise<Usage> {

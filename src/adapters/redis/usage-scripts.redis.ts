@@ -10,7 +10,7 @@ interface LuaScript {
 /**
  * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation, burst
  * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s),
- *      burstLimit ('none': no burst check), burstWindowMs, token
+ *      burstLimit, burstWindowMs, token — a limit of 'none' is unlimited: its check is skipped (and the burst key untouched)
  * Checks the burst, then both monthly limits, and counts in one step; a refused request counts nothing.
  * The burst key is a sorted set of the admitted reservations' tokens scored by their time: a sliding window.
  * Returns {1|0, reason, requests, qrs, burstUsed}.
@@ -28,9 +28,11 @@ if burstLimit then
   burstUsed = redis.call('ZCARD', KEYS[10])
   if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
 end
-if requests >= tonumber(ARGV[7]) then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
+local requestLimit = tonumber(ARGV[7])
+if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 local known = redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1
-if not known and qrs >= tonumber(ARGV[8]) then return {0, 'qr_quota_exceeded', requests, qrs, burstUsed} end
+local qrLimit = tonumber(ARGV[8])
+if not known and qrLimit and qrs >= qrLimit then return {0, 'qr_quota_exceeded', requests, qrs, burstUsed} end
 requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('HINCRBY', KEYS[2], ARGV[3], 1)
@@ -157,7 +159,82 @@ return 0
 `,
 };
 
-const SCRIPTS = [RESERVE, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE] as const;
+/**
+ * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods
+ * ARGV accountId, period, atMs, requestLimit, qrLimit, expireAt (s), requests, then [fingerprint, count, type, payload]...
+ * A whole batch: both limits checked for all of it, then everything counted, in one step; a refusal counts nothing.
+ * A limit of 'none' is unlimited: its check is skipped (the usage is still counted).
+ * Returns {1|0, reason, requests, qrs, requestsNeeded, qrsNeeded}.
+ */
+const RESERVE_BATCH: LuaScript = {
+  name: 'qrmUsageReserveBatch',
+  numberOfKeys: 8,
+  lua: `
+local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+local qrs = redis.call('HLEN', KEYS[2])
+local n = tonumber(ARGV[7])
+local newQrs = 0
+for i = 8, #ARGV, 4 do
+  if redis.call('HEXISTS', KEYS[2], ARGV[i]) == 0 then newQrs = newQrs + 1 end
+end
+local requestLimit = tonumber(ARGV[4])
+if requestLimit and requests + n > requestLimit then return {0, 'quota_exceeded', requests, qrs, n, newQrs} end
+local qrLimit = tonumber(ARGV[5])
+if qrLimit and qrs + newQrs > qrLimit then return {0, 'qr_quota_exceeded', requests, qrs, n, newQrs} end
+redis.call('HINCRBY', KEYS[1], 'requests', n)
+local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
+for i = 8, #ARGV, 4 do
+  local count = tonumber(ARGV[i + 1])
+  if redis.call('HINCRBY', KEYS[2], ARGV[i], count) == count then
+    redis.call('HSET', KEYS[3], ARGV[i], cjson.encode({ARGV[i + 2], ARGV[i + 3], ARGV[3]}))
+  end
+  redis.call('ZADD', KEYS[4], 'GT', ARGV[3], ARGV[i])
+  redis.call('ZADD', KEYS[5], version, ARGV[i])
+end
+redis.call('SADD', KEYS[6], ARGV[1])
+redis.call('SADD', KEYS[7], ARGV[1])
+redis.call('SADD', KEYS[8], ARGV[2])
+for i = 1, 7 do redis.call('EXPIREAT', KEYS[i], ARGV[6]) end
+return {1, '', requests + n, qrs + newQrs, n, newQrs}
+`,
+};
+
+/**
+ * KEYS totals, generations, info, recent, changedQrs, changed, periods, refunded (SET of the batch's refunded indexes)
+ * ARGV accountId, period, expireAt (s), then [index, fingerprint]...
+ * Gives back each item once: an index already in the refunded set is skipped. Returns how many were refunded.
+ */
+const REFUND_BATCH_ITEMS: LuaScript = {
+  name: 'qrmUsageRefundBatchItems',
+  numberOfKeys: 8,
+  lua: `
+local refunded = 0
+local version = nil
+for i = 4, #ARGV, 2 do
+  if redis.call('SADD', KEYS[8], ARGV[i]) == 1 then
+    refunded = refunded + 1
+    local fp = ARGV[i + 1]
+    if redis.call('HINCRBY', KEYS[2], fp, -1) <= 0 then
+      redis.call('HDEL', KEYS[2], fp)
+      redis.call('HDEL', KEYS[3], fp)
+      redis.call('ZREM', KEYS[4], fp)
+    end
+    if tonumber(redis.call('HGET', KEYS[1], 'requests') or '0') > 0 then redis.call('HINCRBY', KEYS[1], 'requests', -1) end
+    version = version or redis.call('HINCRBY', KEYS[1], 'version', 1)
+    redis.call('ZADD', KEYS[5], version, fp)
+  end
+end
+redis.call('EXPIREAT', KEYS[8], ARGV[3])
+if refunded > 0 then
+  redis.call('SADD', KEYS[6], ARGV[1])
+  redis.call('SADD', KEYS[7], ARGV[2])
+  for i = 1, 6 do redis.call('EXPIREAT', KEYS[i], ARGV[3], 'NX') end
+end
+return refunded
+`,
+};
+
+const SCRIPTS = [RESERVE, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE, RESERVE_BATCH, REFUND_BATCH_ITEMS] as const;
 
 type Arg = string | number;
 
@@ -182,6 +259,14 @@ export class UsageScripts {
 
   refund(keys: string[], args: Arg[]): Promise<number> {
     return this.#call(this.#client, REFUND, keys, args) as Promise<number>;
+  }
+
+  reserveBatch(keys: string[], args: Arg[]): Promise<[number, string, number, number, number, number]> {
+    return this.#call(this.#client, RESERVE_BATCH, keys, args) as Promise<[number, string, number, number, number, number]>;
+  }
+
+  refundBatchItems(keys: string[], args: Arg[]): Promise<number> {
+    return this.#call(this.#client, REFUND_BATCH_ITEMS, keys, args) as Promise<number>;
   }
 
   usage(keys: string[]): Promise<[number, number] | null> {

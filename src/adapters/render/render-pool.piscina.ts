@@ -1,9 +1,8 @@
-// Renderer adapter: a warm Piscina pool of render threads with a bounded queue.
+// A warm Piscina pool of render threads with a bounded queue.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
-import type { Renderer, RendererStats } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderTaskResult } from '../../render/render-task.js';
 import { bytesOrError } from './render-outcome.js';
@@ -38,8 +37,15 @@ function threadEntry(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
-export class RenderPool implements Renderer {
-  readonly #pool: Piscina<RenderSpec, RenderTaskResult>;
+export interface RenderPoolStats {
+  threads: number;
+  queueSize: number;
+  /** Share of thread time spent rendering since start, 0..1. */
+  utilization: number;
+}
+
+export class RenderPool {
+  readonly #pool: Piscina<RenderSpec | RenderSpec[], RenderTaskResult | RenderTaskResult[]>;
 
   constructor(options: RenderPoolOptions = {}) {
     const threads = options.threads ?? Math.max(1, availableParallelism());
@@ -59,9 +65,25 @@ export class RenderPool implements Renderer {
   }
 
   async render(spec: RenderSpec): Promise<Uint8Array> {
-    let result: RenderTaskResult;
+    return bytesOrError((await this.#run(spec)) as RenderTaskResult, spec);
+  }
+
+  /** Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all. */
+  async renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>> {
+    const results = (await this.#run(specs)) as RenderTaskResult[];
+    return results.map((result, i) => {
+      try {
+        return bytesOrError(result, specs[i]!);
+      } catch (error) {
+        if (error instanceof ApiError) return error;
+        throw error;
+      }
+    });
+  }
+
+  async #run(task: RenderSpec | RenderSpec[]): Promise<RenderTaskResult | RenderTaskResult[]> {
     try {
-      result = await this.#pool.run(spec);
+      return await this.#pool.run(task);
     } catch (error) {
       if (error instanceof Error && QUEUE_FULL_MESSAGES.has(error.message)) {
         throw new ApiError('overloaded', 'the render queue is full; retry shortly', { retryAfterSeconds: 1 });
@@ -69,11 +91,15 @@ export class RenderPool implements Renderer {
       if (isThreadLoss(error)) throw new ApiError('unavailable', 'the render thread failed; retry shortly', { retryAfterSeconds: 1, cause: error });
       throw error;
     }
-    return bytesOrError(result, spec);
+  }
+
+  /** Tasks waiting for a thread: cheap, unlike stats() (piscina's utilization summarises its run-time histogram on every read). */
+  queueSize(): number {
+    return this.#pool.queueSize;
   }
 
   /** Pool gauges for /metrics and /readyz. */
-  stats(): RendererStats {
+  stats(): RenderPoolStats {
     return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization };
   }
 

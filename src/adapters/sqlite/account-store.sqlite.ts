@@ -29,6 +29,7 @@ export class SqliteAccountStore implements AccountStore {
   readonly #byIdentity;
   readonly #byEmail;
   readonly #setPlan;
+  readonly #countByPlan;
 
   constructor(db: SqliteDatabase) {
     // ON CONFLICT DO NOTHING + read back: concurrent first sign-ins converge on one account.
@@ -40,6 +41,7 @@ export class SqliteAccountStore implements AccountStore {
     this.#byIdentity = db.prepare<[string, string], AccountRow>('SELECT * FROM accounts WHERE identity_provider = ? AND identity_subject = ?');
     this.#byEmail = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE email = ? ORDER BY created_at, id');
     this.#setPlan = db.prepare<[string, string], AccountRow>('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *');
+    this.#countByPlan = db.prepare<[], { plan: string; accounts: number }>('SELECT plan, count(*) AS accounts FROM accounts GROUP BY plan');
   }
 
   async create(input: NewAccount): Promise<Account> {
@@ -65,5 +67,9 @@ export class SqliteAccountStore implements AccountStore {
   async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
     const row = this.#setPlan.get(plan, id);
     return row && toAccount(row);
+  }
+
+  async countByPlan(): Promise<Map<PlanId, number>> {
+    return new Map(this.#countByPlan.all().map((row) => [row.plan, row.accounts]));
   }
 }

@@ -101,7 +101,94 @@ const MIGRATIONS: string[] = [
   CREATE INDEX burst_log_by_key ON burst_log (burst_key, at);
   CREATE INDEX burst_log_by_time ON burst_log (at);
   `,
-  // 5: uploaded logos, re-encoded PNG blobs per account.
+  // 5: batches (bulk renders), their items, and the refunds already given for failed or cancelled items.
+  `
+  CREATE TABLE batches (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    plan TEXT NOT NULL,
+    status TEXT NOT NULL,
+    total INTEGER NOT NULL,
+    succeeded INTEGER NOT NULL DEFAULT 0,
+    failed INTEGER NOT NULL DEFAULT 0,
+    cancelled INTEGER NOT NULL DEFAULT 0,
+    period TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    started_at INTEGER,
+    finished_at INTEGER,
+    webhook_url TEXT,
+    idempotency_key TEXT,
+    request_hash TEXT NOT NULL,
+    UNIQUE (account_id, idempotency_key)
+  );
+  -- rowid is the arrival order: "newest first" stays exact for batches created in the same millisecond.
+  CREATE INDEX batches_by_account ON batches (account_id);
+  CREATE INDEX batches_by_finish ON batches (finished_at);
+
+  CREATE TABLE batch_items (
+    batch_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    name TEXT,
+    file TEXT NOT NULL,
+    type TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    spec TEXT NOT NULL,
+    state TEXT NOT NULL DEFAULT 'pending',
+    error_code TEXT,
+    PRIMARY KEY (batch_id, idx)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE batch_refunds (
+    batch_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    PRIMARY KEY (batch_id, idx)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE webhook_secrets (
+    account_id TEXT PRIMARY KEY,
+    secret TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
+  // 6: dynamic codes, and their scans: daily counts, the day's visitor digests (exact unique counts) and salts.
+  `
+  CREATE TABLE dynamic_codes (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    slug TEXT NOT NULL UNIQUE,
+    target TEXT NOT NULL,
+    name TEXT,
+    status TEXT NOT NULL,
+    disabled_reason TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL,
+    deleted_at INTEGER
+  );
+  CREATE INDEX dynamic_codes_by_account ON dynamic_codes (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;
+
+  CREATE TABLE scan_days (
+    code_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    scans INTEGER NOT NULL,
+    uniques INTEGER NOT NULL,
+    devices TEXT NOT NULL,
+    languages TEXT NOT NULL,
+    PRIMARY KEY (code_id, day)
+  ) WITHOUT ROWID;
+
+  CREATE TABLE scan_visitors (
+    code_id TEXT NOT NULL,
+    day TEXT NOT NULL,
+    visitor TEXT NOT NULL,
+    PRIMARY KEY (code_id, day, visitor)
+  ) WITHOUT ROWID;
+  CREATE INDEX scan_visitors_by_day ON scan_visitors (day);
+
+  CREATE TABLE scan_salts (
+    day TEXT PRIMARY KEY,
+    salt TEXT NOT NULL
+  ) WITHOUT ROWID;
+  `,
+  // 7: uploaded logos, re-encoded PNG blobs per account.
   `
   CREATE TABLE logos (
     id TEXT PRIMARY KEY,
@@ -126,12 +213,17 @@ export function migrate(db: SqliteDatabase): void {
   }
 }
 
+/** The embedded database's file in a data directory (backups copy it; restore puts one back). */
+export function databaseFile(dataDir: string): string {
+  return join(dataDir, 'qr-manager.db');
+}
+
 /** `:memory:` gives a private database (tests); otherwise the file `qr-manager.db` in `dataDir`. */
 export function openDatabase(dataDir: string | ':memory:'): SqliteDatabase {
   let path = ':memory:';
   if (dataDir !== ':memory:') {
     mkdirSync(dataDir, { recursive: true });
-    path = join(dataDir, 'qr-manager.db');
+    path = databaseFile(dataDir);
   }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');

@@ -69,6 +69,9 @@ export class GroupCommitMeter implements UsageMeter {
   }
 
   refund: UsageMeter['refund'] = (reservation) => this.#inner.refund(reservation);
+  // A batch is one transaction of its own already: nothing to group.
+  reserveBatch: UsageMeter['reserveBatch'] = (input) => this.#inner.reserveBatch(input);
+  refundBatchItems: UsageMeter['refundBatchItems'] = (input) => this.#inner.refundBatchItems(input);
   usage: UsageMeter['usage'] = (accountId, period) => this.#inner.usage(accountId, period);
   qrs: UsageMeter['qrs'] = (accountId, period, limit) => this.#inner.qrs(accountId, period, limit);
 }

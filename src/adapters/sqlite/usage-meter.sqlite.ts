@@ -1,6 +1,18 @@
 // UsageMeter on SQLite: burst, quota checks and counts in one IMMEDIATE transaction, exact under concurrency and across processes.
 import type { PeriodId } from '../../domain/period.js';
-import { BURST_WINDOW_MS, type QrRecord, type Reservation, type ReserveInput, type ReserveOutcome, type Usage, type UsageMeter } from '../../domain/ports/usage-meter.js';
+import {
+  BURST_WINDOW_MS,
+  type BatchRefundInput,
+  type BatchReserveInput,
+  type BatchReserveOutcome,
+  type QrRecord,
+  type Reservation,
+  type ReserveInput,
+  type ReserveOutcome,
+  type Usage,
+  type UsageMeter,
+} from '../../domain/ports/usage-meter.js';
+import { countByFingerprint } from '../../domain/distinct-codes.js';
 import type { SqliteDatabase } from './database.js';
 import { toQrRecord, type QrRow } from './qr-row.js';
 
@@ -9,6 +21,8 @@ export class SqliteUsageMeter implements UsageMeter {
   readonly #refund;
   readonly #usage;
   readonly #qrs;
+  readonly #reserveBatch;
+  readonly #refundBatchItems;
 
   constructor(db: SqliteDatabase) {
     const usage = db.prepare<[string, PeriodId], Usage>('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?');
@@ -19,11 +33,16 @@ export class SqliteUsageMeter implements UsageMeter {
       `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, 1, @newQrs)
        ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + 1, qrs = qrs + @newQrs`,
     );
-    const countQr = db.prepare<[{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number }], unknown>(
+    const countQrs = db.prepare<[{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number; count: number }], unknown>(
       `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
-       VALUES (@account, @period, @fingerprint, @type, @payload, 1, @at, @at)
-       ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + 1, last_at = max(last_at, @at)`,
+       VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
+       ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`,
     );
+    const countBatchUsage = db.prepare<[{ account: string; period: PeriodId; requests: number; newQrs: number }], unknown>(
+      `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, @requests, @newQrs)
+       ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + @requests, qrs = qrs + @newQrs`,
+    );
+    const markRefunded = db.prepare<[string, number], unknown>('INSERT OR IGNORE INTO batch_refunds (batch_id, idx) VALUES (?, ?)');
     const uncountQr = db.prepare<[string, PeriodId, string], { generations: number }>(
       'UPDATE qr_codes SET generations = generations - 1 WHERE account_id = ? AND period = ? AND fingerprint = ? RETURNING generations',
     );
@@ -54,11 +73,11 @@ export class SqliteUsageMeter implements UsageMeter {
       }
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
-      if (current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (limits.requests !== null && current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
       const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
-      if (isNewQr && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (isNewQr && limits.qrs !== null && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
       countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
-      countQr.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at });
+      countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 });
       if (burst) logBurst.run(burst.key, at);
       return {
         ok: true,
@@ -67,12 +86,35 @@ export class SqliteUsageMeter implements UsageMeter {
         ...burstState(burstUsed + 1),
       };
     });
-    this.#refund = db.transaction((reservation: Reservation) => {
-      const { accountId, period, fingerprint } = reservation;
+    const refundOne = (accountId: string, period: PeriodId, fingerprint: string) => {
       const left = uncountQr.get(accountId, period, fingerprint);
       const qrGone = left !== undefined && left.generations <= 0;
       if (qrGone) dropQr.run(accountId, period, fingerprint);
       uncountUsage.run({ account: accountId, period, goneQrs: qrGone ? 1 : 0 });
+    };
+    this.#refund = db.transaction((reservation: Reservation) => refundOne(reservation.accountId, reservation.period, reservation.fingerprint));
+
+    this.#reserveBatch = db.transaction((input: BatchReserveInput, at: number): BatchReserveOutcome => {
+      const { accountId, period, limits } = input;
+      const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
+      const counts = countByFingerprint(input.qrs);
+      let newQrs = 0;
+      for (const fingerprint of counts.keys()) if (qrExists.get(accountId, period, fingerprint) === undefined) newQrs++;
+      const needed = { requests: input.qrs.length, qrs: newQrs };
+      if (limits.requests !== null && current.requests + needed.requests > limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, needed };
+      if (limits.qrs !== null && current.qrs + newQrs > limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
+      countBatchUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
+      for (const { qr, count } of counts.values()) countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count });
+      return { ok: true, usage: { requests: current.requests + needed.requests, qrs: current.qrs + newQrs } };
+    });
+    this.#refundBatchItems = db.transaction((input: BatchRefundInput): number => {
+      let refunded = 0;
+      for (const item of input.items) {
+        if (markRefunded.run(input.batchId, item.index).changes === 0) continue;
+        refundOne(input.accountId, input.period, item.fingerprint);
+        refunded++;
+      }
+      return refunded;
     });
   }
 
@@ -85,6 +127,14 @@ export class SqliteUsageMeter implements UsageMeter {
     this.#refund.immediate(reservation);
   }
 
+  async reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome> {
+    return this.#reserveBatch.immediate(input, input.at.getTime());
+  }
+
+  async refundBatchItems(input: BatchRefundInput): Promise<number> {
+    return this.#refundBatchItems.immediate(input);
+  }
+
   async usage(accountId: string, period: PeriodId): Promise<Usage> {
     return this.#usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
   }
@@ -93,3 +143,4 @@ export class SqliteUsageMeter implements UsageMeter {
     return this.#qrs.all(accountId, period, limit).map(toQrRecord);
   }
 }
+

@@ -1,8 +1,9 @@
 // email content: an RFC 6068 `mailto:` URI, built from an address (and subject, body) or checked when ready.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readFields } from './fields.js';
+import { boundedString, MAX_EMAIL_CHARS, MAX_TEXT_CHARS } from './limits.js';
+import { structuredContent } from './structured-content.js';
+import { encodeUriValue } from './uri-component.js';
 
 export interface EmailFields {
   to: string;
@@ -11,13 +12,12 @@ export interface EmailFields {
 }
 
 export const emailFieldsSchema = z.strictObject({
-  to: z.string().min(1, 'must not be empty'),
-  subject: z
-    .string()
+  to: boundedString(MAX_EMAIL_CHARS).min(1, 'must not be empty'),
+  subject: boundedString(MAX_TEXT_CHARS)
     .min(1, 'must not be empty (omit it for no subject)')
     .regex(/^[^\r\n]*$/, 'must be a single line (a mail header cannot hold line breaks)')
     .optional(),
-  body: z.string().min(1, 'must not be empty (omit it for no body)').optional(),
+  body: boundedString(MAX_TEXT_CHARS).min(1, 'must not be empty (omit it for no body)').optional(),
 });
 
 const MAILTO = /^mailto:/i;
@@ -46,14 +46,6 @@ function encodeAddress(address: string): string {
   return address.replace(ADDRESS_SAFE, (char) => encodeURIComponent(char));
 }
 
-function encodeValue(value: string, field: string): string {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    // encodeURIComponent throws URIError on a lone surrogate, which has no UTF-8 form.
-    throw invalidContent(field, 'must be valid Unicode (lone surrogate found)');
-  }
-}
 
 function decode(text: string): string {
   try {
@@ -88,29 +80,26 @@ function crlf(text: string): string {
 function buildMailto(fields: EmailFields): string {
   checkAddress(fields.to, 'content.to');
   const headers: string[] = [];
-  if (fields.subject !== undefined) headers.push(`subject=${encodeValue(fields.subject, 'content.subject')}`);
-  if (fields.body !== undefined) headers.push(`body=${encodeValue(crlf(fields.body), 'content.body')}`);
+  if (fields.subject !== undefined) headers.push(`subject=${encodeUriValue(fields.subject, 'content.subject')}`);
+  if (fields.body !== undefined) headers.push(`body=${encodeUriValue(crlf(fields.body), 'content.body')}`);
   const uri = `mailto:${encodeAddress(fields.to)}`;
   return headers.length === 0 ? uri : `${uri}?${headers.join('&')}`;
 }
 
-/** Checks the object form and reports its first broken rule against `content.<field>`. */
-export const emailContent: ContentEncoder = {
+/** A bare address becomes `mailto:<address>`; a ready URI is encoded as given: the caller decides what the code holds. */
+function fromString(content: string): string {
+  if (MAILTO.test(content)) {
+    checkMailto(content);
+    return content;
+  }
+  checkAddress(content, 'content');
+  return `mailto:${encodeAddress(content)}`;
+}
+
+export const emailContent = structuredContent({
   type: 'email',
-  objectSchema: emailFieldsSchema,
-  encode(content) {
-    if (typeof content === 'string') {
-      if (!MAILTO.test(content)) {
-        checkAddress(content, 'content');
-        return `mailto:${encodeAddress(content)}`;
-      }
-      checkMailto(content);
-      // A ready URI is encoded as given: the caller decides what the code holds.
-      return content;
-    }
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-      throw invalidContent('content', 'must be an address, a mailto: URI or an object {to, subject?, body?}');
-    }
-    return buildMailto(readFields(emailFieldsSchema, 'email', content));
-  },
-};
+  fields: emailFieldsSchema,
+  expected: 'an address, a mailto: URI or an object {to, subject?, body?}',
+  fromString,
+  fromFields: buildMailto,
+});

@@ -1,8 +1,8 @@
 // pix content: an EMV BR Code for Brazil's Pix with its CRC16, built (static) from fields or checked when ready.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readFields } from './fields.js';
+import { boundedString } from './limits.js';
+import { structuredContent } from './structured-content.js';
 
 export interface PixFields {
   key: string;
@@ -26,17 +26,20 @@ const TXID_MAX = 25;
 // A TLV length has two digits, so no value, nested template included, can exceed 99 characters.
 const TLV_VALUE_MAX = 99;
 const AMOUNT_MAX_CHARS = 13;
+// The longest key of any kind: the DICT caps email keys at 77 characters.
+const KEY_MAX = 77;
+// Accents are removed before the BR Code limits apply, and each may take a second character
+// (a combining mark) in the text as sent: room for that, and no more.
+const ACCENTED = 2;
+const TXID_RULE = `must be 1 to ${TXID_MAX} letters or digits (A-Z, a-z, 0-9)`;
 
 export const pixFieldsSchema = z.strictObject({
-  key: z.string().min(1, 'must not be empty'),
-  name: z.string().min(1, 'must not be empty'),
-  city: z.string().min(1, 'must not be empty'),
+  key: boundedString(KEY_MAX).min(1, 'must not be empty'),
+  name: boundedString(NAME_MAX * ACCENTED).min(1, 'must not be empty'),
+  city: boundedString(CITY_MAX * ACCENTED).min(1, 'must not be empty'),
   amount: z.number().positive('must be greater than 0').optional(),
-  txid: z
-    .string()
-    .regex(/^[A-Za-z0-9]{1,25}$/, `must be 1 to ${TXID_MAX} letters or digits (A-Z, a-z, 0-9)`)
-    .optional(),
-  description: z.string().min(1, 'must not be empty (omit the field instead)').optional(),
+  txid: boundedString(TXID_MAX, TXID_RULE).regex(/^[A-Za-z0-9]{1,25}$/, TXID_RULE).optional(),
+  description: boundedString(TLV_VALUE_MAX * ACCENTED).min(1, 'must not be empty (omit the field instead)').optional(),
 });
 
 // ---- CRC16-CCITT-FALSE ----------------------------------------------------------------------
@@ -89,7 +92,7 @@ function pixKeyProblem(key: string): string | undefined {
   if (key.startsWith('+')) return /^\+55\d{10,11}$/.test(key) ? undefined : 'a phone key must be +55 followed by 10 or 11 digits';
   if (key.includes('@')) {
     // The DICT caps email keys at 77 characters.
-    const ok = key.length <= 77 && /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(key);
+    const ok = key.length <= KEY_MAX && /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(key);
     return ok ? undefined : 'an email key must be an address of at most 77 ASCII characters';
   }
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(key)) return undefined;
@@ -265,19 +268,14 @@ export function parsePix(payload: string): ParsedPix {
   return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined)) as ParsedPix;
 }
 
-/** Checks the object form and reports its first broken rule against `content.<field>`. */
-export const pixContent: ContentEncoder = {
+export const pixContent = structuredContent({
   type: 'pix',
-  objectSchema: pixFieldsSchema,
-  encode(content) {
-    if (typeof content === 'string') {
-      parsePix(content);
-      // A valid ready code is encoded exactly as given: the CRC covers every character.
-      return content;
-    }
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-      throw invalidContent('content', 'must be a ready BR Code string or an object {key, name, city, amount?, txid?, description?}');
-    }
-    return buildPix(readFields(pixFieldsSchema, 'pix', content));
+  fields: pixFieldsSchema,
+  expected: 'a ready BR Code string or an object {key, name, city, amount?, txid?, description?}',
+  fromString(content) {
+    parsePix(content);
+    // A valid ready code is encoded exactly as given: the CRC covers every character.
+    return content;
   },
-};
+  fromFields: buildPix,
+});

@@ -1,8 +1,9 @@
 // whatsapp content: a wa.me click-to-chat link, built from a phone number (and message) or checked when ready.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readFields } from './fields.js';
+import { boundedString, MAX_PHONE_CHARS, MAX_TEXT_CHARS } from './limits.js';
+import { readPhoneNumber } from './phone-number.js';
+import { structuredContent } from './structured-content.js';
 
 export interface WhatsappFields {
   phone: string;
@@ -10,26 +11,18 @@ export interface WhatsappFields {
 }
 
 export const whatsappFieldsSchema = z.strictObject({
-  phone: z.string().min(1, 'must not be empty'),
-  message: z.string().min(1, 'must not be empty (omit it for no message)').optional(),
+  phone: boundedString(MAX_PHONE_CHARS).min(1, 'must not be empty'),
+  message: boundedString(MAX_TEXT_CHARS).min(1, 'must not be empty (omit it for no message)').optional(),
 });
 
 const WA_ME = 'https://wa.me/';
-const PHONE_PUNCTUATION = /^\+?[\d\s().\-/]+$/;
 // E.164: at most 15 digits with the country code; fewer than 8 is no reachable number.
 const MIN_DIGITS = 8;
 const MAX_DIGITS = 15;
 
 /** The bare digits wa.me wants, from a number written with any usual punctuation. */
 function phoneDigits(phone: string, field: string): string {
-  if (!PHONE_PUNCTUATION.test(phone)) {
-    throw invalidContent(field, 'must be a phone number: digits with an optional leading + and spaces ( ) - . /');
-  }
-  const digits = phone.replace(/\D/g, '');
-  if (digits.length < MIN_DIGITS || digits.length > MAX_DIGITS) {
-    throw invalidContent(field, `must have ${MIN_DIGITS} to ${MAX_DIGITS} digits, country code first (E.164); has ${digits.length}`);
-  }
-  return digits;
+  return readPhoneNumber(phone, field, { min: MIN_DIGITS, max: MAX_DIGITS, hint: ', country code first (E.164)' }).digits;
 }
 
 function percentEncode(text: string, field: string): string {
@@ -46,7 +39,7 @@ function checkWaMeLink(link: string): void {
   const match = /^https:\/\/wa\.me\/([^?#]*)(?:\?([^#]*))?$/.exec(link);
   if (!match) throw invalidContent('content', 'must be https://wa.me/<number>[?text=...] without a #fragment');
   const [, number = '', query] = match;
-  if (!new RegExp(`^\\d{${MIN_DIGITS},${MAX_DIGITS}}$`).test(number)) {
+  if (!/^\d+$/.test(number) || number.length < MIN_DIGITS || number.length > MAX_DIGITS) {
     const detail = `must name ${MIN_DIGITS} to ${MAX_DIGITS} digits after https://wa.me/ (country code first, no + or punctuation)`;
     throw invalidContent('content', detail);
   }
@@ -65,20 +58,17 @@ function buildLink(fields: WhatsappFields): string {
   return fields.message === undefined ? link : `${link}?text=${percentEncode(fields.message, 'content.message')}`;
 }
 
-/** Checks the object form and reports its first broken rule against `content.<field>`. */
-export const whatsappContent: ContentEncoder = {
+/** A bare number becomes a wa.me link; a ready link is encoded as given: the caller decides what the code holds. */
+function fromString(content: string): string {
+  if (!content.startsWith(WA_ME)) return WA_ME + phoneDigits(content, 'content');
+  checkWaMeLink(content);
+  return content;
+}
+
+export const whatsappContent = structuredContent({
   type: 'whatsapp',
-  objectSchema: whatsappFieldsSchema,
-  encode(content) {
-    if (typeof content === 'string') {
-      if (!content.startsWith(WA_ME)) return WA_ME + phoneDigits(content, 'content');
-      checkWaMeLink(content);
-      // A ready link is encoded as given: the caller decides what the code holds.
-      return content;
-    }
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-      throw invalidContent('content', 'must be a phone number, a https://wa.me/ link or an object {phone, message?}');
-    }
-    return buildLink(readFields(whatsappFieldsSchema, 'whatsapp', content));
-  },
-};
+  fields: whatsappFieldsSchema,
+  expected: 'a phone number, a https://wa.me/ link or an object {phone, message?}',
+  fromString,
+  fromFields: buildLink,
+});

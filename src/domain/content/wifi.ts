@@ -1,8 +1,8 @@
 // wifi content: the ZXing `WIFI:T:..;S:..;P:..;H:true;;` network-join payload, built from fields or checked when ready.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
-import type { ContentEncoder } from './types.js';
-import { readFields } from './fields.js';
+import { boundedString, MAX_TEXT_CHARS } from './limits.js';
+import { structuredContent } from './structured-content.js';
 
 const ENCRYPTIONS = ['WPA', 'WEP', 'nopass'] as const;
 export type WifiEncryption = (typeof ENCRYPTIONS)[number];
@@ -16,13 +16,15 @@ export interface WifiFields {
 
 // 802.11 caps an SSID at 32 octets; a longer one names a network that cannot exist.
 const SSID_MAX_BYTES = 32;
+const SSID_TOO_LONG = `must be at most ${SSID_MAX_BYTES} bytes in UTF-8 (802.11 limit)`;
 // WEP keys are 40/104/128-bit: 5, 13 or 16 characters, or 10, 26 or 32 hex digits.
 const WEP_TEXT_LENGTHS = [5, 13, 16];
 const WEP_HEX_LENGTHS = [10, 26, 32];
 
 export const wifiFieldsSchema = z.strictObject({
-  ssid: z.string().min(1, 'must not be empty'),
-  password: z.string().optional(),
+  // A character is at least one octet, so more than 32 characters can never fit (the octet count is checked later).
+  ssid: boundedString(SSID_MAX_BYTES, SSID_TOO_LONG).min(1, 'must not be empty'),
+  password: boundedString(MAX_TEXT_CHARS).optional(),
   encryption: z.enum(ENCRYPTIONS, { error: 'must be WPA, WEP or nopass' }),
   hidden: z.boolean().optional(),
 });
@@ -45,7 +47,7 @@ function buildWifi(fields: WifiFields): string {
 /** The rules between fields that the schema cannot say on its own. */
 function checkWifiFields(fields: WifiFields): void {
   if (new TextEncoder().encode(fields.ssid).length > SSID_MAX_BYTES) {
-    throw invalidContent('content.ssid', `must be at most ${SSID_MAX_BYTES} bytes in UTF-8 (802.11 limit)`);
+    throw invalidContent('content.ssid', SSID_TOO_LONG);
   }
   const { encryption, password } = fields;
   if (encryption === 'nopass') {
@@ -142,21 +144,17 @@ export function parseWifi(payload: string): WifiFields {
   return fields;
 }
 
-/** Checks the object form and reports its first broken rule against `content.<field>`. */
-export const wifiContent: ContentEncoder = {
+export const wifiContent = structuredContent({
   type: 'wifi',
-  objectSchema: wifiFieldsSchema,
-  encode(content) {
-    if (typeof content === 'string') {
-      parseWifi(content);
-      // Ready payloads are encoded as given: the caller decides what the code holds.
-      return content;
-    }
-    if (typeof content !== 'object' || content === null || Array.isArray(content)) {
-      throw invalidContent('content', 'must be a ready WIFI: string or an object {ssid, password?, encryption, hidden?}');
-    }
-    const fields = readFields(wifiFieldsSchema, 'wifi', content);
+  fields: wifiFieldsSchema,
+  expected: 'a ready WIFI: string or an object {ssid, password?, encryption, hidden?}',
+  fromString(content) {
+    parseWifi(content);
+    // Ready payloads are encoded as given: the caller decides what the code holds.
+    return content;
+  },
+  fromFields(fields) {
     checkWifiFields(fields);
     return buildWifi(fields);
   },
-};
+});

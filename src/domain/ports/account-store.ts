@@ -39,4 +39,6 @@ export interface AccountStore {
   findByEmail(email: string): Promise<Account[]>;
   /** Returns the updated account, or undefined when there is no such account. */
   setPlan(id: string, plan: PlanId): Promise<Account | undefined>;
+  /** How many accounts are on each plan that has any (start-up checks every one is in the catalogue; `qrm plans` shows them). */
+  countByPlan(): Promise<Map<PlanId, number>>;
 }

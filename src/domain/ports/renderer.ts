@@ -1,23 +1,26 @@
-// Port: turns a render spec into image bytes.
+// Port: turns a render spec into image bytes, for a caller whose account is given its fair share of the render capacity.
+import type { PlanId } from '../plan-catalogue.js';
 import type { RenderSpec } from '../render-options.js';
 
-export interface RendererStats {
-  threads: number;
-  queueSize: number;
-  /** Share of thread time spent rendering since start, 0..1. */
-  utilization: number;
+/** Whose render this is: admission gives each account a share of the instance, sized by its plan. */
+export interface RenderCaller {
+  accountId: string;
+  plan: PlanId;
 }
 
 /**
  * Contract: the returned bytes decode (with any standard QR reader) to exactly `spec.payload`.
  * Throws ApiError `content_too_long` (with the byte limit) when the payload does not fit a QR code
  * at the requested error correction, `invalid_request` when `size` is too small for the code, and
- * `overloaded` when the render queue is full.
+ * `overloaded` (with Retry-After) when the instance, or this account's share of it, has no room.
  */
 export interface Renderer {
-  /** `key` is `renderKey(spec)` when the caller has already computed it (it is also the ETag), so caches need not hash again. */
-  render(spec: RenderSpec, key?: string): Promise<Uint8Array>;
-  /** Pool gauges for /metrics, where the renderer has a pool. */
-  stats?(): RendererStats | undefined;
+  render(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array>;
+  /**
+   * Throws what `render` would for a spec no image can be drawn for (`content_too_long`, or
+   * `invalid_request` on `size` with `minimumSize`), without drawing: cheap enough to run before a
+   * request is metered, so a refused render costs the caller's quota nothing and the instance no matrix.
+   */
+  assertDrawable(spec: RenderSpec): void;
   close(): Promise<void>;
 }

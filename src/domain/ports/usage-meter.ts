@@ -7,9 +7,10 @@ export interface Usage {
   qrs: number;
 }
 
+/** null: unlimited — that check is skipped (usage is still counted: the dashboard, `qrm usage` and the QR list show it). */
 export interface UsageLimits {
-  requests: number;
-  qrs: number;
+  requests: number | null;
+  qrs: number | null;
 }
 
 /** The burst window: one second, sliding. */
@@ -51,7 +52,7 @@ export interface ReserveInput {
   period: PeriodId;
   qr: QrIdentity;
   limits: UsageLimits;
-  /** Omitted: no short-term ceiling (generateQr always sends one). */
+  /** Omitted: no short-term ceiling and no burst window kept at all (generateQr omits it for a plan with an unlimited burst). */
   burst?: BurstLimit;
   /** The caller's clock: the code's generation time and the end of the burst window (the period is passed apart). */
   at: Date;
@@ -64,6 +65,28 @@ export interface QrRecord {
   generations: number;
   firstAt: Date;
   lastAt: Date;
+}
+
+/** A whole batch reserved in one step: one request per item, one QR per code new this period. */
+export interface BatchReserveInput {
+  accountId: string;
+  period: PeriodId;
+  /** One entry per item, repeats allowed (each costs a request, a code counts once). */
+  qrs: QrIdentity[];
+  limits: UsageLimits;
+  at: Date;
+}
+
+export type BatchReserveOutcome =
+  | { ok: true; usage: Usage }
+  | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
+
+/** Items of a batch given back (failed or cancelled); each (batchId, index) is refunded at most once, whoever asks again. */
+export interface BatchRefundInput {
+  accountId: string;
+  period: PeriodId;
+  batchId: string;
+  items: Array<{ index: number; fingerprint: string }>;
 }
 
 /**
@@ -84,6 +107,13 @@ export interface QrRecord {
 export interface UsageMeter {
   reserve(input: ReserveInput): Promise<ReserveOutcome>;
   refund(reservation: Reservation): Promise<void>;
+  /**
+   * All of the batch or nothing: admitted only when `requests + qrs.length` and the distinct codes new
+   * this period both fit their limits, checked and counted in one atomic step (no burst: a batch is one call).
+   */
+  reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome>;
+  /** Idempotent per (batchId, index): returns how many items this call refunded. */
+  refundBatchItems(input: BatchRefundInput): Promise<number>;
   usage(accountId: string, period: PeriodId): Promise<Usage>;
   /** The account's codes in the period, most recently generated first. */
   qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]>;

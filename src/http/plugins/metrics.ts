@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { QR_TYPES } from '../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
-import type { RendererStats } from '../../domain/ports/renderer.js';
+import type { RenderPipelineStats } from '../../adapters/render/render-pipeline.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -21,7 +21,9 @@ declare module 'fastify' {
 }
 
 export interface MetricsOptions {
-  rendererStats: () => RendererStats | undefined;
+  renderStats: () => RenderPipelineStats;
+  /** Scans answered but not recorded since start (the scan store was down or full). */
+  unrecordedScans?: () => number;
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
   token: string | undefined;
 }
@@ -72,7 +74,7 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     help: 'Render threads running',
     registers,
     collect() {
-      this.set(options.rendererStats()?.threads ?? 0);
+      this.set(options.renderStats().pool.threads);
     },
   });
   new Gauge({
@@ -80,7 +82,7 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     help: 'Renders waiting for a thread',
     registers,
     collect() {
-      this.set(options.rendererStats()?.queueSize ?? 0);
+      this.set(options.renderStats().pool.queueSize);
     },
   });
   new Gauge({
@@ -88,7 +90,31 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     help: 'Share of render-thread time spent rendering, 0..1',
     registers,
     collect() {
-      this.set(options.rendererStats()?.utilization ?? 0);
+      this.set(options.renderStats().pool.utilization);
+    },
+  });
+
+  new Gauge({
+    name: 'qrm_render_admission_units',
+    help: 'Render work admitted, in units of one 512 px image (2048 px: 16), by state (running or queued)',
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const { running, queued } = options.renderStats().admission;
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'queued' }, queued);
+    },
+  });
+
+  let reportedUnrecorded = 0;
+  new Counter({
+    name: 'qrm_scans_unrecorded_total',
+    help: 'Dynamic-code scans redirected but not counted (scan store down or full)',
+    registers,
+    collect() {
+      const total = options.unrecordedScans?.() ?? 0;
+      if (total > reportedUnrecorded) this.inc(total - reportedUnrecorded);
+      reportedUnrecorded = total;
     },
   });
 

@@ -34,7 +34,7 @@ function fieldPath(instancePath: string): string {
   return instancePath.replace(/^\//, '').replaceAll('/', '.');
 }
 
-/** Maps schema validation failures to the codes of DESIGN.md §5. */
+/** Maps schema validation failures to the 400 codes in the README's error table. */
 function fromValidation(error: FastifyError & { validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }> }, request: FastifyRequest): ApiError {
   const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
   const fields: FieldProblem[] = error.validation.map((issue) => {
@@ -51,7 +51,8 @@ function fromValidation(error: FastifyError & { validation: Array<{ instancePath
   if (topFields.size === 1) {
     const only = [...topFields][0]!;
     // A present-but-unknown type/format gets its own code; a missing one is a plain invalid request.
-    if (FIELD_CODES[only] && body[only] !== undefined) code = FIELD_CODES[only];
+    // Own keys only: a body field named `constructor` must not find Object.prototype's.
+    if (Object.hasOwn(FIELD_CODES, only) && body[only] !== undefined) code = FIELD_CODES[only]!;
   }
   const summary = fields.map((f) => `${f.field}: ${f.detail}`).join('; ');
   return new ApiError(code, summary, { fields });

@@ -3,21 +3,27 @@ import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Adapters } from '../../adapters/embedded.js';
+import type { Adapters } from '../../adapters/index.js';
 import type { Config } from '../../config.js';
+import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
+import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
+import type { UniqueCounting } from '../../services/scan-stats.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
+import { codesRoutes } from './routes/codes.routes.js';
+import { batchesRoutes } from './routes/batches.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
 import { SharpLogoNormaliser } from '../../adapters/imaging/logo-normaliser.sharp.js';
-import { oidcRoutes, type ProviderStatus } from './routes/oidc.routes.js';
+import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
 import { qrsRoutes } from './routes/qrs.routes.js';
+import { refuseForeignHostWrites } from './loopback.js';
 import { portalRateLimits } from './rate-limits.js';
 import { signInRoutes } from './routes/signin.routes.js';
 import securityHeaders from './security-headers.plugin.js';
@@ -27,11 +33,14 @@ import views from './views.plugin.js';
 export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
-  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'redis' | 'logos'>;
+  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour' | 'batchBodyLimitBytes'>;
+  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger' | 'logos'>;
+  /** Where portal uploads go to be rendered; absent: no Batches page. */
+  batchQueue?: BatchQueue | undefined;
+  /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
+  uniqueCounting: UniqueCounting;
   clock: () => Date;
-  /** Deadline for each provider's OIDC discovery at start-up. */
-  discoveryTimeoutMs?: number;
+  plans: PlanCatalogue;
 }
 
 /** Everything under the prefix: registered inside its own encapsulated context, so nothing here reaches the API. */
@@ -39,8 +48,8 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const { config, adapters, clock } = options;
   const base = app.prefix;
   const secure = config.publicUrl?.startsWith('https://') ?? false;
-  const configured = (['google', 'microsoft'] as const).filter((provider) => config[provider] !== undefined);
-  const deps = { ...adapters, clock, keyPepper: config.keyPepper };
+  const configured = (['google', 'microsoft'] as const).filter((provider) => adapters.signIn[provider] !== undefined);
+  const deps = { ...adapters, clock, keyPepper: config.keyPepper, plans: options.plans };
 
   // The secret signs only @fastify/oauth2's PKCE cookie (SESSION_SECRET is required with a provider);
   // session cookies are unguessable ids checked against the store, so they need no signature.
@@ -53,28 +62,24 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(errorPages, { base });
   await app.register(session, { sessions: adapters.sessions, clock, secure });
   await app.register(csrf);
-  // Per client address, before any work: sign-in starts and callbacks, and key creation.
+  // Signing in locally, every session belongs to a browser on this machine: writes under another host name are refused.
+  if (configured.length === 0) app.addHook('onRequest', refuseForeignHostWrites);
+  // Per client address: sign-in starts and callbacks, and key creation (counted after the session and CSRF checks).
   const limits = await portalRateLimits(app, {
     signInPerMinute: config.portalSignInPerMinute,
     keyCreationsPerHour: config.portalKeyCreationsPerHour,
-    redis: adapters.redis,
+    store: adapters.rateLimitStore,
   });
 
   app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
-  for (const provider of configured) {
-    await app.register(oidcRoutes, {
-      provider,
-      client: config[provider]!,
-      publicUrl: config.publicUrl!,
-      base,
-      secure,
-      deps,
-      status: providers,
-      discoveryTimeoutMs: options.discoveryTimeoutMs,
-      limits,
-    });
+  // Loaded only with a provider configured: @fastify/oauth2 and its dependencies cost every start otherwise.
+  const oidc = configured.length > 0 ? await import('./routes/oidc.routes.js') : undefined;
+  for (const provider of oidc ? configured : []) {
+    const signIn = adapters.signIn[provider]!;
+    providers.set(provider, signIn.status);
+    await app.register(oidc!.oidcRoutes, { provider, client: config[provider]!, publicUrl: config.publicUrl!, base, secure, deps, signIn, limits });
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
   await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });
@@ -83,6 +88,21 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(logosRoutes, { base, ...deps, normaliser: new SharpLogoNormaliser() });
+  await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
+  if (adapters.batches && adapters.batchResults && options.batchQueue) {
+    await app.register(batchesRoutes, {
+      base,
+      accounts: adapters.accounts,
+      batches: adapters.batches,
+      batchResults: adapters.batchResults,
+      meter: adapters.meter,
+      renderer: adapters.renderer,
+      queue: options.batchQueue,
+      clock,
+      plans: options.plans,
+      bodyLimit: config.batchBodyLimitBytes,
+    });
+  }
   await app.register(playgroundRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps });
 }

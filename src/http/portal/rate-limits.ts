@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
+import type { SharedRateLimitStore } from '../../adapters/index.js';
 import { ApiError } from '../../domain/errors.js';
 
 export interface PortalRateLimitsOptions {
@@ -11,10 +11,16 @@ export interface PortalRateLimitsOptions {
   /** Key creations an hour per address, the form and the JSON API together; 0: no limit. */
   keyCreationsPerHour: number;
   /** Production mode's Redis: the counters live there, shared by every instance. Otherwise in this process. */
-  redis?: { client: Redis; keyPrefix: string } | undefined;
+  store?: SharedRateLimitStore | undefined;
 }
 
-/** onRequest hooks: each counts the request against its client address and refuses past the limit with 429 rate_limited. */
+/**
+ * Hooks that count the request against its client address and refuse past the limit with 429
+ * rate_limited. Key creation and local sign-in run them last among their preHandlers, after the
+ * session and CSRF checks: a request refused for who it is (401, 403) spends no one's budget, so
+ * anonymous requests from a shared address (NAT, one IPv6 /64) cannot lock a signed-in user out.
+ * OIDC starts and callbacks are anonymous by nature and run them as onRequest hooks.
+ */
 export interface PortalRateLimits {
   signInStart: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   signInCallback: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -46,7 +52,7 @@ export function addressBucket(ip: string): string {
 export async function portalRateLimits(app: FastifyInstance, options: PortalRateLimitsOptions): Promise<PortalRateLimits> {
   await app.register(rateLimit, {
     global: false,
-    ...(options.redis ? { redis: options.redis.client, nameSpace: `${options.redis.keyPrefix}ratelimit:` } : {}),
+    ...(options.store ? { redis: options.store.redis, nameSpace: options.store.nameSpace } : {}),
     // Fail open while Redis is down: the session store is down with it, so these routes answer 503 anyway.
     skipOnError: true,
     // The refusal is our problem document, which sets Retry-After itself; no X-RateLimit-* here (on the API they mean the monthly quota).

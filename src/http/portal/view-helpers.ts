@@ -16,6 +16,10 @@ export const viewHelpers = {
   number(value: number): string {
     return value.toLocaleString('en-US');
   },
+  /** A plan figure: null is unlimited. */
+  limit(value: number | null): string {
+    return value === null ? 'unlimited' : value.toLocaleString('en-US');
+  },
   percent(used: number, limit: number): number {
     return limit <= 0 ? 100 : Math.min(100, Math.round((used / limit) * 100));
   },

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { parseWifi, type WifiFields } from '../../../src/domain/content/wifi.js';
+import { DECODED_RUNS, scanBack } from '../../helpers/decode.js';
 import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('wifi', content);
@@ -96,7 +97,7 @@ describe('wifi content from a ready string', () => {
   });
 });
 
-describe('wifi build and parse', () => {
+describe('wifi build, render, decode and parse', () => {
   // Values rich in the characters the format reserves, mixed with any other code point.
   const value = (length: { minLength: number; maxLength: number }) =>
     fc.string({ unit: fc.oneof(fc.constantFrom('\\', ';', ',', '"', ':'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), ...length });
@@ -107,11 +108,13 @@ describe('wifi build and parse', () => {
     fc.record({ ssid, encryption: fc.constant('nopass' as const) }),
   ).chain((base) => fc.option(fc.constant(true), { nil: undefined }).map((hidden) => (hidden ? { ...base, hidden } : base)));
 
-  it('gives back the fields it was built from, whatever characters they hold', () => {
-    fc.assert(
-      fc.property(fields, (original) => {
-        expect(parseWifi(encode(original))).toEqual(original);
+  it('gives back the fields it was built from, whatever characters they hold, after a round trip through zbar and ZXing', async () => {
+    await fc.assert(
+      fc.asyncProperty(fields, async (original) => {
+        const payload = encode(original);
+        expect(parseWifi(await scanBack(payload))).toEqual(original);
       }),
+      { numRuns: DECODED_RUNS },
     );
-  });
+  }, 120_000);
 });

@@ -1,10 +1,11 @@
 // POST /api/v1/QRManager/generate: the image in the body, quota in the headers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { generateQr, CONTENT_TYPES, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import type { Limit, PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
-import { setQuotaHeaders } from '../../quota-headers.js';
 import { GenerateBody } from './generate.schema.js';
+import { sendGeneratedImage } from './image-reply.js';
 
 /** Every problem this route can answer, documented in OpenAPI and checked by the docs test. */
 export const GENERATE_ERRORS = [
@@ -29,6 +30,17 @@ export interface GenerateRouteDeps extends GenerateQrDeps {
   lastUsed: Pick<LastUsedLog, 'record'>;
 }
 
+/** The service's own plans, for the reference: an operator's plans file shows there, not ours. */
+function plansNote(plans: PlanCatalogue): string {
+  const figure = (limit: Limit, unit: string) => (limit === null ? `unlimited ${unit}` : `${limit} ${unit}`);
+  const lines = plans.plans.map(
+    (plan) =>
+      `- **${plan.name}** (\`${plan.id}\`): ${figure(plan.requestsPerMonth, 'requests')} and ${figure(plan.qrsPerMonth, 'distinct QRs')} a month, ` +
+      `${plan.burstPerSecond === null ? 'no burst limit' : `burst ${plan.burstPerSecond}/s per key`}, formats ${plan.formats.join(', ')}`,
+  );
+  return `\n\nPlans on this service (an unlimited dimension has no \`RateLimit\` entry, and no \`X-RateLimit-*\` headers when monthly requests are unlimited):\n${lines.join('\n')}`;
+}
+
 export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (app, deps) => {
   app.post(
     '/QRManager/generate',
@@ -40,7 +52,8 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
           'Encodes `content` as a QR code of the given `type` and answers with the image itself in the body. ' +
           'Counts one request against the monthly quota, and one QR when the code (type + encoded content) is new this month. ' +
           "Only successful generations count. Each API key is also held to its plan's burst (requests in any one second): " +
-          'past it the answer is 429 `rate_limited` with `Retry-After: 1`, and nothing is counted.',
+          'past it the answer is 429 `rate_limited` with `Retry-After: 1`, and nothing is counted.' +
+          plansNote(deps.plans),
         tags: ['generation'],
         security: [{ apiKey: [] }],
         body: GenerateBody,
@@ -51,14 +64,7 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
       const caller = request.credential!;
       const result = await generateQr(deps, caller, request.body, { ifNoneMatch: request.headers['if-none-match'] });
       deps.lastUsed.record(caller.keyId, deps.clock());
-      if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', 'private, max-age=0, must-revalidate').send();
-      setQuotaHeaders(reply, result.quota);
-      return reply
-        .code(200)
-        .header('Content-Type', CONTENT_TYPES[result.format])
-        .header('ETag', result.etag)
-        .header('Cache-Control', 'private, max-age=0, must-revalidate')
-        .send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
+      return sendGeneratedImage(reply, result);
     },
   );
 };

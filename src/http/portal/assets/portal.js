@@ -84,4 +84,13 @@ document.addEventListener('DOMContentLoaded', () => {
       }
     });
   }
+
+  // Batches: a chosen CSV file is read into the form's text box, which is what the form posts.
+  for (const input of document.querySelectorAll('[data-csv-file]')) {
+    input.addEventListener('change', async () => {
+      const file = input.files?.[0];
+      const textarea = input.closest('form')?.querySelector('textarea[name="csv"]');
+      if (file && textarea) textarea.value = await file.text();
+    });
+  }
 });

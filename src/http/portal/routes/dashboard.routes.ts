@@ -1,7 +1,7 @@
 // The dashboard: plan, this month's requests and QRs against the plan, and when they reset.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
-import { planById } from '../../../domain/plan-catalogue.js';
+import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { KeyStore } from '../../../domain/ports/key-store.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
@@ -16,6 +16,7 @@ export interface DashboardRoutesOptions {
   keys: KeyStore;
   meter: UsageMeter;
   clock: () => Date;
+  plans: PlanCatalogue;
 }
 
 export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, options) => {
@@ -25,7 +26,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
     return renderPage(request, reply, 'dashboard', {
       title: 'Dashboard',
       nav: 'dashboard',
-      plan: planById(account.plan),
+      plan: options.plans.get(account.plan),
       report,
       activeKeys: keys.filter((key) => !key.revokedAt).length,
       maxKeys: MAX_ACTIVE_KEYS,

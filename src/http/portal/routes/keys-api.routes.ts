@@ -70,8 +70,8 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         body: z.strictObject({ name: z.string().max(KEY_NAME_MAX_LENGTH).optional() }),
         response: { 201: z.object({ secret: z.string(), key: KeyView }) },
       },
-      onRequest: options.limits.keyCreation,
-      preHandler: write,
+      // Counted once the session and its CSRF token are checked: anonymous or forged requests spend no one's budget.
+      preHandler: [...write, options.limits.keyCreation],
     },
     async (request, reply) => {
       const issued = await issueKey(deps, request.account!.id, request.body.name);

@@ -44,7 +44,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     return keysPage(request, reply, { notice });
   });
 
-  app.post('/keys', { schema: { hide: true, body: CreateKeyForm }, onRequest: options.limits.keyCreation, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/keys', { schema: { hide: true, body: CreateKeyForm }, preHandler: [guard, app.requireCsrf, options.limits.keyCreation] }, async (request, reply) => {
     try {
       const issued = await issueKey(deps, request.account!.id, request.body.name || undefined);
       // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.

@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
-import { planById } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
 import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
@@ -35,7 +34,7 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
         return { ...record, preview: stored ? `data:image/png;base64,${Buffer.from(stored.png).toString('base64')}` : '' };
       }),
     );
-    const limit = planById(account.plan).logos;
+    const limit = options.plans.get(account.plan).logos;
     return renderPage(request, reply, 'logos', { title: 'Logos', nav: 'logos', logos, limit, maxBytes: LOGO_MAX_UPLOAD_BYTES, ...extra }, status);
   };
 

@@ -1,15 +1,14 @@
-// Sign-in with Google or Microsoft: @fastify/oauth2 (PKCE S256, state) on discovered endpoints; the id_token verified with jose.
+// Sign-in with Google or Microsoft: @fastify/oauth2 (PKCE S256, state) on the endpoints discovered at start-up; the id_token checked by its verifier.
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
+import { PROVIDER_LABELS } from '../providers.js';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { discoverProvider, type ProviderMetadata } from '../../../adapters/oidc/discovery.js';
-import { JoseIdTokenVerifier } from '../../../adapters/oidc/id-token-verifier.jose.js';
+import type { OidcSignIn } from '../../../adapters/index.js';
 import type { OidcProviderConfig } from '../../../config.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { OidcProvider } from '../../../domain/ports/session-store.js';
 import { beginProviderSignIn, claimPendingSignIn, completeProviderSignIn, type SignInDeps } from '../../../services/sign-in.js';
-import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 declare module 'fastify' {
@@ -19,10 +18,6 @@ declare module 'fastify' {
   }
 }
 
-export const PROVIDER_LABELS: Record<OidcProvider, string> = { google: 'Google', microsoft: 'Microsoft' };
-
-/** Each configured provider: `ready`, or `unavailable` when discovery failed at start-up. */
-export type ProviderStatus = Map<OidcProvider, 'ready' | 'unavailable'>;
 
 export interface OidcRoutesOptions {
   provider: OidcProvider;
@@ -32,8 +27,8 @@ export interface OidcRoutesOptions {
   /** PUBLIC_URL is https: the plugin's state and PKCE cookies become `__Host-` cookies. */
   secure: boolean;
   deps: SignInDeps;
-  status: ProviderStatus;
-  discoveryTimeoutMs?: number;
+  /** The provider as discovered at start-up (the composition root did it): endpoints and verifier, or unavailable. */
+  signIn: OidcSignIn;
   limits: Pick<PortalRateLimits, 'signInStart' | 'signInCallback'>;
 }
 
@@ -59,24 +54,21 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   const label = PROVIDER_LABELS[provider];
   const start = `/auth/${provider}`;
 
-  // Our own discovery, with a deadline: the verifier needs the issuer and jwks_uri, which @fastify/oauth2
-  // keeps to itself, and an identity provider that is down must not stop the API from starting.
-  let metadata: ProviderMetadata;
-  try {
-    metadata = await discoverProvider(provider, options.client.issuer, { timeoutMs: options.discoveryTimeoutMs });
-  } catch (error) {
-    app.log.error({ err: error, provider }, `${label} sign-in is unavailable until restart: OIDC discovery failed`);
-    options.status.set(provider, 'unavailable');
+  const signIn = options.signIn;
+  if (signIn.status === 'unavailable') {
     app.get(start, { schema: { hide: true }, onRequest: options.limits.signInStart }, async () => {
-      throw new ApiError('unavailable', `${label} sign-in is not available: this server could not reach ${label} when it started. Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`);
+      throw new ApiError(
+        'unavailable',
+        `${label} sign-in is not available: this server could not reach ${label} when it started. ` +
+          `Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`,
+      );
     });
     return;
   }
-  options.status.set(provider, 'ready');
 
-  const verifier = new JoseIdTokenVerifier({ metadata, clientId: options.client.clientId });
-  const authorize = new URL(metadata.authorizationEndpoint);
-  const token = new URL(metadata.tokenEndpoint);
+  const verifier = signIn.verifier;
+  const authorize = new URL(signIn.authorizationEndpoint);
+  const token = new URL(signIn.tokenEndpoint);
   app.decorateRequest('oidcState', undefined);
   await app.register(oauth2, {
     name: provider,

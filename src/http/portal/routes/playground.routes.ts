@@ -7,7 +7,7 @@ import { QR_TYPES } from '../../../domain/content/types.js';
 import type { LogoStore } from '../../../domain/ports/logo-store.js';
 import { HEX_COLOUR } from '../../../domain/render-options.js';
 import { ApiError } from '../../../domain/errors.js';
-import { OUTPUT_FORMATS, planAllowsFormat, planById } from '../../../domain/plan-catalogue.js';
+import { OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { requireAccount } from '../account-guard.js';
@@ -78,19 +78,25 @@ const EXAMPLES: Record<(typeof QR_TYPES)[number], string> = {
   whatsapp: '+55 11 91234-5678',
   email: 'someone@example.com',
   sms: '+1 555 0100',
+  epc: 'BCD\n002\n1\nSCT\nBPOTBEB1\nRed Cross\nBE72000000001616\nEUR1\nCHAR\n\nUrgency fund',
+  upi: 'upi://pay?pa=shop@okaxis&pn=Corner%20Shop&am=120.00&cu=INR',
+  geo: 'geo:13.4125,103.8667',
+  tel: '+1-201-555-0123',
+  event: 'BEGIN:VEVENT\r\nSUMMARY:Launch\r\nDTSTART:20261201T170000Z\r\nEND:VEVENT',
+  mecard: 'MECARD:N:Lovelace,Ada;TEL:+441234567890;;',
 };
 
 interface PlaygroundState {
   form: Record<string, string>;
   error?: string;
-  result?: { dataUri: string; format: string; bytes: number; requestsRemaining: number; qrsRemaining: number; resetAt: Date };
+  result?: { dataUri: string; format: string; bytes: number; requestsRemaining: number | null; qrsRemaining: number | null; resetAt: Date };
 }
 
 export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = async (app, options) => {
   const guard = requireAccount(options);
 
   const page = async (request: FastifyRequest, reply: FastifyReply, state: PlaygroundState, status = 200) => {
-    const plan = planById(request.account!.plan);
+    const plan = options.plans.get(request.account!.plan);
     const formats = OUTPUT_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
     const logos = await options.logos.list(request.account!.id);
     const branding = { moduleShapes: MODULE_SHAPES, finderShapes: FINDER_SHAPES, logos, frameTextMax: FRAME_TEXT_MAX, logoScale: LOGO_SCALE_LIMITS };

@@ -3,9 +3,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import { periodOf } from '../../../domain/period.js';
-import { planById } from '../../../domain/plan-catalogue.js';
+import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
-import type { Renderer } from '../../../domain/ports/renderer.js';
+import type { RenderCaller, Renderer } from '../../../domain/ports/renderer.js';
 import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { renderSpecOf } from '../../../services/generate-qr.js';
 import { requireAccount } from '../account-guard.js';
@@ -17,6 +17,7 @@ export interface QrsRoutesOptions {
   meter: UsageMeter;
   renderer: Renderer;
   clock: () => Date;
+  plans: PlanCatalogue;
 }
 
 /** The page lists the most recent codes; only listed codes have thumbnails. */
@@ -32,7 +33,7 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
   app.get('/qrs', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
     const account = request.account!;
     const qrs = await thisMonths(account.id);
-    return renderPage(request, reply, 'qrs', { title: 'QR codes', nav: 'qrs', qrs, listed: LISTED, plan: planById(account.plan), period: periodOf(options.clock()) });
+    return renderPage(request, reply, 'qrs', { title: 'QR codes', nav: 'qrs', qrs, listed: LISTED, plan: options.plans.get(account.plan), period: periodOf(options.clock()) });
   });
 
   app.get('/qrs/:fingerprint.png', { schema: { hide: true, params: ThumbnailParams }, preHandler: guard }, async (request, reply) => {
@@ -40,7 +41,8 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
     const qr = (await thisMonths(request.account!.id)).find((code) => code.fingerprint === request.params.fingerprint);
     if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');
     // The account viewing its own codes: rendered directly, never through generateQr, so nothing is metered.
-    const bytes = await renderThumbnail(options.renderer, qr);
+    const account = request.account!;
+    const bytes = await renderThumbnail(options.renderer, qr, { accountId: account.id, plan: account.plan });
     return reply
       .header('Content-Type', 'image/png')
       .header('Cache-Control', 'private, max-age=3600')
@@ -48,14 +50,14 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
   });
 };
 
-async function renderThumbnail(renderer: Renderer, qr: QrRecord): Promise<Uint8Array> {
+async function renderThumbnail(renderer: Renderer, qr: QrRecord, caller: RenderCaller): Promise<Uint8Array> {
   const spec = (size: number) => renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
   try {
-    return await renderer.render(spec(THUMBNAIL_PX));
+    return await renderer.render(spec(THUMBNAIL_PX), caller);
   } catch (error) {
     // A dense code needs more pixels than a thumbnail has: render at the smallest size that fits.
     const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
     if (typeof minimumSize !== 'number') throw error;
-    return renderer.render(spec(minimumSize));
+    return renderer.render(spec(minimumSize), caller);
   }
 }

@@ -6,10 +6,10 @@ import { ApiError } from '../../../domain/errors.js';
 import { endAllSessions, endSession } from '../../../services/sessions.js';
 import { localSignIn, openSignInFormSession, type SignInDeps } from '../../../services/sign-in.js';
 import { requireAccount } from '../account-guard.js';
-import { isDirectLoopbackRequest } from '../loopback.js';
+import { isDirectLoopbackRequest, isSameOriginRequest } from '../loopback.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
-import { PROVIDER_LABELS, type ProviderStatus } from './oidc.routes.js';
+import { PROVIDER_LABELS, type ProviderStatus } from '../providers.js';
 
 export interface SignInRoutesOptions {
   base: string;
@@ -47,10 +47,12 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
   if (options.localSignInEnabled) {
     const loopbackOnly = async (request: FastifyRequest) => {
       if (!isDirectLoopbackRequest(request)) {
-        throw new ApiError('forbidden', 'local sign-in is offered only to browsers on this machine; configure Google or Microsoft sign-in to sign in from elsewhere');
+        throw new ApiError('forbidden', 'local sign-in is offered only to browsers on this machine at http://localhost; configure Google or Microsoft sign-in to sign in from elsewhere');
       }
+      // A page of another site cannot post here even through a loopback name (a form, or a rebound hostname's script).
+      if (!isSameOriginRequest(request)) throw new ApiError('forbidden', 'local sign-in must be posted from the sign-in page of this portal');
     };
-    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, onRequest: options.limits.signInStart, preHandler: [loopbackOnly, app.requireCsrf] }, async (request, reply) => {
+    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] }, async (request, reply) => {
       try {
         const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
         reply.setSessionCookie(signedIn.session);

@@ -1,0 +1,77 @@
+// Bench scenario r: the dynamic-code redirect (GET /r/{slug}, 302, scan counted after the answer), embedded and in Redis mode.
+import autocannon, { type AutocannonResult } from 'autocannon';
+import type { LoadRow } from './measure.js';
+import { rssMiB, type Started } from './processes.js';
+
+/** A running QR Manager with business-plan keys (bench/run.ts's ourService). */
+export interface RedirectService {
+  server: Started;
+  keys: string[];
+}
+
+export interface RedirectBenchOptions {
+  warmupSeconds: number;
+  seconds: number;
+  connections: number;
+}
+
+/** Phones of four kinds, so the device split and the unique-scanner counting do real work. */
+const USER_AGENTS = [
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 Chrome/124.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/124.0 Safari/537.36',
+  'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
+];
+
+async function createCode(service: RedirectService): Promise<{ id: string; slug: string }> {
+  const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/codes`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': service.keys[0]! },
+    body: JSON.stringify({ target: 'https://example.com/landing?from=qr', name: 'bench' }),
+  });
+  if (res.status !== 201) throw new Error(`creating the bench's dynamic code failed: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { id: string; slug: string };
+}
+
+function scan(url: string, seconds: number, connections: number): Promise<AutocannonResult> {
+  let i = 0;
+  return autocannon({
+    url,
+    connections,
+    duration: seconds,
+    timeout: 10,
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, headers: { 'user-agent': USER_AGENTS[i++ % USER_AGENTS.length]!, 'accept-language': 'pt-BR,pt;q=0.9' } }) }],
+  });
+}
+
+/** Scans counted so far (embedded default: the stats read the store the redirect writes). */
+async function countedScans(service: RedirectService, codeId: string): Promise<number> {
+  const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/codes/${codeId}/stats`, { headers: { 'x-api-key': service.keys[0]! } });
+  return ((await res.json()) as { totals: { scans: number } }).totals.scans;
+}
+
+async function unrecordedScans(service: RedirectService): Promise<number> {
+  const body = await (await fetch(`http://127.0.0.1:${service.server.port}/metrics`)).text();
+  return Number(/^qrm_scans_unrecorded_total (\d+)/m.exec(body)?.[1] ?? 0);
+}
+
+/** One row: a fresh code on the service, scanned by `connections` clients; reports whether every scan was counted. */
+export async function redirectScenario(id: string, name: string, service: RedirectService, options: RedirectBenchOptions, counted: 'stats' | 'metric'): Promise<LoadRow> {
+  const code = await createCode(service);
+  const url = `http://127.0.0.1:${service.server.port}/r/${code.slug}`;
+  let sent = 0;
+  if (options.warmupSeconds > 0) sent += (await scan(url, options.warmupSeconds, options.connections)).requests.sent;
+  const result = await scan(url, options.seconds, options.connections);
+  sent += result.requests.sent;
+  const unexpected = result.non2xx - result['3xx'];
+  const row = { id, name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rssMiB: rssMiB(service.server.child.pid), non2xx: unexpected, errors: result.errors + result.timeouts };
+  let check = `${await unrecordedScans(service)} scans unrecorded (metric), ${sent} sent`;
+  if (counted === 'stats') {
+    // The last scans are recorded just after their answers: give a loaded server a few seconds to catch up.
+    let scans = 0;
+    for (let attempt = 0; attempt < 20 && (scans = await countedScans(service, code.id)) < sent; attempt++) await new Promise((resolve) => setTimeout(resolve, 250));
+    check = `${scans} of ${sent} scans counted`;
+  }
+  console.log(`${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, unexpected ${unexpected}, errors ${row.errors}; ${check}`);
+  return row;
+}

@@ -1,0 +1,53 @@
+// The compiled build (dist/): is it there and newer than the TypeScript it came from (a stat walk, a few milliseconds), and building it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+/** Directories whose .ts files compile into dist/ for the processes (bench/ builds too, but never runs in production). */
+const SOURCE_DIRS = ['src', 'workers'];
+
+function newestSource(root, dir, newest) {
+  let entries;
+  try {
+    entries = readdirSync(join(root, dir), { withFileTypes: true });
+  } catch {
+    return newest;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) newest = newestSource(root, path, newest);
+    else if (entry.name.endsWith('.ts')) {
+      const mtimeMs = statSync(join(root, path)).mtimeMs;
+      if (mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
+    }
+  }
+  return newest;
+}
+
+/**
+ * `{ state: 'missing' }` when the entry was never built, `{ state: 'stale', changed }` when a source is
+ * newer than it (tsc rewrites every output, so one output's time is the build's), else `{ state: 'fresh' }`.
+ */
+export function buildFreshness(root, entry) {
+  let built;
+  try {
+    built = statSync(join(root, entry)).mtimeMs;
+  } catch {
+    return { state: 'missing' };
+  }
+  const newest = SOURCE_DIRS.reduce((found, dir) => newestSource(root, dir, found), { path: '', mtimeMs: 0 });
+  if (newest.mtimeMs > built) return { state: 'stale', changed: relative(root, join(root, newest.path)) };
+  return { state: 'fresh' };
+}
+
+/** TypeScript's compiler in this checkout, or undefined where it is not installed (a production install). */
+export function tscPath(root) {
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  return existsSync(tsc) ? tsc : undefined;
+}
+
+/** `npm run build` without npm: compiles the project with its tsconfig; true when tsc succeeded. */
+export function buildDist(root, tsc) {
+  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  return build.status === 0;
+}

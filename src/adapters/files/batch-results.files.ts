@@ -1,0 +1,49 @@
+// BatchResults on the file system: one directory per batch under QR_DATA_DIR/batches, one file per item.
+import { createReadStream } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Readable } from 'node:stream';
+import { BATCH_ID } from '../../domain/batches/batch-id.js';
+import type { BatchResults } from '../../domain/ports/batch-results.js';
+
+export class FileBatchResults implements BatchResults {
+  readonly #root: string;
+
+  constructor(dataDir: string) {
+    this.#root = join(dataDir, 'batches');
+  }
+
+  #dir(batchId: string): string {
+    // The id becomes a path segment: only ids we made may.
+    if (!BATCH_ID.test(batchId)) throw new Error(`not a batch id: ${JSON.stringify(batchId)}`);
+    return join(this.#root, batchId);
+  }
+
+  /**
+   * Written in place: a torn file (a crash mid-write) belongs to an item still pending in the store, which is
+   * never served and is rendered again into the same file; the store marks an item done only after this resolves.
+   */
+  async put(batchId: string, index: number, bytes: Uint8Array): Promise<void> {
+    const dir = this.#dir(batchId);
+    const path = join(dir, String(index));
+    await writeFile(path, bytes).catch(async (error: NodeJS.ErrnoException) => {
+      // The batch's first file makes its directory: one mkdir per batch rather than per item.
+      if (error.code !== 'ENOENT') throw error;
+      await mkdir(dir, { recursive: true });
+      await writeFile(path, bytes);
+    });
+  }
+
+  async open(batchId: string, index: number): Promise<Readable | undefined> {
+    const path = join(this.#dir(batchId), String(index));
+    const stream = createReadStream(path);
+    return new Promise((resolve, reject) => {
+      stream.once('open', () => resolve(stream));
+      stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(undefined) : reject(error)));
+    });
+  }
+
+  async remove(batchId: string): Promise<void> {
+    await rm(this.#dir(batchId), { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,108 @@
+// The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
+import type { ApiError } from '../domain/errors.js';
+import type { AccountStore } from '../domain/ports/account-store.js';
+import type { BatchResults } from '../domain/ports/batch-results.js';
+import type { BatchStore } from '../domain/ports/batch-store.js';
+import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
+import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+import type { KeyStore } from '../domain/ports/key-store.js';
+import type { LogoStore } from '../domain/ports/logo-store.js';
+import type { LastUsedLog } from '../domain/ports/last-used-log.js';
+import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
+import type { ScanCounters, ScanLedger, ScanRecorder } from '../domain/ports/scan-ledger.js';
+import type { PlanCatalogue } from '../domain/plan-catalogue.js';
+import type { RenderSpec } from '../domain/render-options.js';
+import type { OidcProvider, SessionStore } from '../domain/ports/session-store.js';
+import type { UsageCounters } from '../domain/ports/usage-counters.js';
+import type { UsageLedger } from '../domain/ports/usage-ledger.js';
+import type { UsageMeter } from '../domain/ports/usage-meter.js';
+import type { RenderEvents, RenderPipelineStats } from './render/render-pipeline.js';
+
+/** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
+export type Probes = Record<string, () => Promise<void>>;
+
+/** The system of record as production mode sees it (SQLite or MongoDB), beneath the Redis layer. */
+export interface RecordStores {
+  accounts: AccountStore;
+  keys: KeyStore;
+  usageLedger: UsageLedger;
+  codes: DynamicCodeStore;
+  scanLedger: ScanLedger;
+  /** Uploaded logos (branded codes). */
+  logos: LogoStore;
+  /** Batches and their rendered files (MongoDB mode keeps the batches in QR_DATA_DIR beside it, the files in GridFS). */
+  batches?: BatchStore;
+  batchResults?: BatchResults;
+  probes: Probes;
+  close(): Promise<void>;
+}
+
+/**
+ * Where counters every instance must share live (the portal's per-address rate limits): @fastify/rate-limit's
+ * `redis` client, opaque here, and the key namespace. Absent: each process counts on its own.
+ */
+export interface SharedRateLimitStore {
+  redis: object;
+  nameSpace: string;
+}
+
+/** The stores: what every process (API, worker, CLI) runs on, and the one way to release them. */
+export interface StoreAdapters {
+  accounts: AccountStore;
+  keys: KeyStore;
+  meter: UsageMeter;
+  /** Portal sessions (server-side, revocable). */
+  sessions: SessionStore;
+  /** Dynamic codes: what each slug points at. */
+  codes: DynamicCodeStore;
+  /** Uploaded logos (branded codes), in the system of record. */
+  logos: LogoStore;
+  /** Daily scan counts, the system of record the stats are read from. */
+  scanLedger: ScanLedger;
+  /** Where the redirect records scans (after answering). */
+  scans: ScanRecorder;
+  /** Production mode: the hot scan counters (Redis) that the scan rollup copies into the ledger. */
+  scanCounters?: ScanCounters;
+  /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
+  lastUsed?: LastUsedLog;
+  /** Production mode: the hot usage counters (Redis) that the rollup copies into the ledger. */
+  usageCounters?: UsageCounters;
+  /** Where rolled-up usage is kept, and read back once Redis no longer holds a month. */
+  usageLedger?: UsageLedger;
+  /** Production mode: the portal's rate limits count here, shared by every instance. */
+  rateLimitStore?: SharedRateLimitStore;
+  /** Batches and their rendered files, shared by every API instance and render process. */
+  batches?: BatchStore;
+  batchResults?: BatchResults;
+  /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate worker process (BullMQ). */
+  jobs?: 'in-process' | 'worker';
+  probes: Probes;
+  close(): Promise<void>;
+}
+
+/** A configured sign-in provider: its endpoints and id_token verifier, or `unavailable` when discovery failed at start-up. */
+export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; tokenEndpoint: string; verifier: IdTokenVerifier } | { status: 'unavailable' };
+
+/** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
+export interface ObservableRenderer extends Renderer {
+  stats(): RenderPipelineStats;
+  /** Renders waiting for a pool thread: cheap enough for every batch turn. */
+  poolQueueSize(): number;
+  /** The same admission, always on the pool and never cached: how batch items render. */
+  renderOnPool: Renderer['render'];
+  /** Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal. */
+  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>>;
+  /** One listener (the app's metrics); the app that set it clears it on close. */
+  listen(events: RenderEvents | undefined): void;
+  /** Runs another kind of render task (branded images) through the same admission gate and fair share. */
+  admit<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>): Promise<T>;
+}
+
+/** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */
+export interface Adapters extends StoreAdapters {
+  /** The plans this service offers (QR_PLANS_FILE, or the built-in ones): what metering, headers, batches and the portal read. */
+  plans: PlanCatalogue;
+  renderer: ObservableRenderer;
+  /** One entry per configured provider (none: local sign-in only). */
+  signIn: Partial<Record<OidcProvider, OidcSignIn>>;
+}

@@ -1,0 +1,83 @@
+// A bounded LRU with a TTL and an invalidation epoch: what the per-instance caches (credentials, slugs) share.
+
+export interface InvalidatedCacheOptions {
+  /** Ceiling on how long an entry is trusted, should an invalidation ever be missed. */
+  ttlMs?: number;
+  /** Most entries held; the least recently used go first. */
+  maxEntries?: number;
+  now?: () => number;
+}
+
+interface Entry<V> {
+  value: V;
+  expiresAt: number;
+}
+
+/**
+ * Reads take the `epoch` before going to the source and hand it back to `set`: if any invalidation
+ * happened in between, the value may predate it and is not cached.
+ */
+export class InvalidatedCache<V> {
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+  readonly #entries = new Map<string, Entry<V>>();
+  #epoch = 0;
+
+  constructor(defaults: { ttlMs: number; maxEntries: number }, options: InvalidatedCacheOptions = {}) {
+    this.#ttlMs = options.ttlMs ?? defaults.ttlMs;
+    this.#maxEntries = options.maxEntries ?? defaults.maxEntries;
+    this.#now = options.now ?? Date.now;
+  }
+
+  get epoch(): number {
+    return this.#epoch;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The value if it is still within its TTL (moved to the back of the LRU), else undefined. */
+  fresh(key: string): V | undefined {
+    const hit = this.#entries.get(key);
+    if (!hit || hit.expiresAt <= this.#now()) return undefined;
+    // Map order is the LRU order: a hit moves to the back.
+    this.#entries.delete(key);
+    this.#entries.set(key, hit);
+    return hit.value;
+  }
+
+  /** Whatever is held, however old: the last resort when the source itself fails. */
+  stale(key: string): V | undefined {
+    return this.#entries.get(key)?.value;
+  }
+
+  set(key: string, value: V, epoch: number): void {
+    if (epoch !== this.#epoch) return;
+    this.#entries.delete(key);
+    this.#entries.set(key, { value, expiresAt: this.#now() + this.#ttlMs });
+    if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+
+  delete(key: string): void {
+    this.#epoch++;
+    this.#entries.delete(key);
+  }
+
+  deleteWhere(matches: (value: V) => boolean): void {
+    this.#epoch++;
+    for (const [key, entry] of this.#entries) if (matches(entry.value)) this.#entries.delete(key);
+  }
+
+  clear(): void {
+    this.#epoch++;
+    this.#entries.clear();
+  }
+
+  /** Nothing held is fresh any more, but it stays available to `stale`. */
+  expireAll(): void {
+    this.#epoch++;
+    for (const entry of this.#entries.values()) entry.expiresAt = 0;
+  }
+}

@@ -1,0 +1,121 @@
+// DynamicCodeStore on MongoDB: the plan limit held by a conditional per-account counter, the slug by a unique index.
+import type { Model } from 'mongoose';
+import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
+import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import { newId } from '../sqlite/ids.js';
+import { isDuplicateKey } from './connection.js';
+import type { CodeCountDoc, DynamicCodeDoc } from './models.js';
+
+function toCode(doc: DynamicCodeDoc): DynamicCode {
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    slug: doc.slug,
+    target: doc.target,
+    name: doc.name,
+    status: doc.status as CodeStatus,
+    disabledReason: doc.disabledReason,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+  };
+}
+
+export class MongoDynamicCodeStore implements DynamicCodeStore {
+  readonly #codes: Model<DynamicCodeDoc>;
+  readonly #counts: Model<CodeCountDoc>;
+
+  constructor(codes: Model<DynamicCodeDoc>, counts: Model<CodeCountDoc>) {
+    this.#codes = codes;
+    this.#counts = counts;
+  }
+
+  /** Takes one place under the limit, atomically: when the count is at the limit the upsert collides with the existing document. */
+  async #reserve(accountId: string, maxCodes: number): Promise<boolean> {
+    try {
+      await this.#counts.updateOne({ _id: accountId, codes: { $lt: maxCodes } }, { $inc: { codes: 1 } }, { upsert: true });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  async #release(accountId: string): Promise<void> {
+    await this.#counts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
+  }
+
+  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
+    if (maxCodes <= 0 || !(await this.#reserve(input.accountId, maxCodes))) return 'limit_reached';
+    const doc: DynamicCodeDoc = {
+      _id: newId('dyn'),
+      accountId: input.accountId,
+      slug: input.slug,
+      target: input.target,
+      name: input.name,
+      status: 'active',
+      disabledReason: null,
+      createdAt: input.createdAt,
+      updatedAt: input.createdAt,
+      deletedAt: null,
+    };
+    try {
+      await this.#codes.create(doc);
+      return toCode(doc);
+    } catch (error) {
+      // Without a transaction the place is given back by hand; a crash right here leaves one place taken until an operator recounts.
+      await this.#release(input.accountId);
+      if (isDuplicateKey(error)) return 'slug_taken';
+      throw error;
+    }
+  }
+
+  async list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
+    const { after } = page;
+    const filter = after
+      ? { accountId, deletedAt: null, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after.id } }] }
+      : { accountId, deletedAt: null };
+    const docs = await this.#codes.find(filter).sort({ createdAt: -1, _id: -1 }).limit(page.limit).lean<DynamicCodeDoc[]>();
+    return docs.map(toCode);
+  }
+
+  async count(accountId: string): Promise<number> {
+    return this.#codes.countDocuments({ accountId, deletedAt: null });
+  }
+
+  async get(accountId: string, id: string): Promise<DynamicCode | undefined> {
+    const doc = await this.#codes.findOne({ _id: id, accountId, deletedAt: null }).lean<DynamicCodeDoc>();
+    return doc ? toCode(doc) : undefined;
+  }
+
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined> {
+    const set: Partial<DynamicCodeDoc> = { updatedAt: at };
+    if (changes.target !== undefined) set.target = changes.target;
+    if (changes.name !== undefined) set.name = changes.name;
+    if (changes.status !== undefined) set.status = changes.status;
+    const updated = await this.#codes
+      .findOneAndUpdate({ _id: id, accountId, deletedAt: null, status: { $ne: 'disabled' } }, { $set: set }, { new: true })
+      .lean<DynamicCodeDoc>();
+    if (updated) return toCode(updated);
+    return (await this.get(accountId, id)) ? 'disabled' : undefined;
+  }
+
+  async remove(accountId: string, id: string, at: Date): Promise<boolean> {
+    const removed = await this.#codes.updateOne({ _id: id, accountId, deletedAt: null }, { $set: { deletedAt: at, updatedAt: at } });
+    if (removed.modifiedCount !== 1) return false;
+    await this.#release(accountId);
+    return true;
+  }
+
+  async findBySlug(slug: string): Promise<SlugTarget | undefined> {
+    const doc = await this.#codes.findOne({ slug }, { target: 1, status: 1, deletedAt: 1 }).lean<Pick<DynamicCodeDoc, '_id' | 'target' | 'status' | 'deletedAt'>>();
+    if (!doc) return undefined;
+    return { codeId: doc._id, target: doc.target, state: doc.deletedAt === null ? (doc.status as CodeStatus) : 'deleted' };
+  }
+
+  async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {
+    const doc = await this.#codes
+      .findOneAndUpdate({ slug }, { $set: { status: 'disabled', disabledReason: reason, updatedAt: at } }, { new: true })
+      .lean<DynamicCodeDoc>();
+    return doc ? toCode(doc) : undefined;
+  }
+}

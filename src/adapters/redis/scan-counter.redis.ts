@@ -1,0 +1,207 @@
+// Scan counting in Redis: one script call per batch of scans (counts, device and language splits, a HyperLogLog of salted visitors), and the rollup's reads.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.js';
+import { dayOf, DEVICE_CLASSES, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
+
+/**
+ * KEYS changed (set of code|day), then each group's counts (hash) and visitors (HyperLogLog), then each day's salt
+ * ARGV the batch as JSON: [{c, h, s: key indexes, m: member, n: scans, d: {device: n}, l: {language: n}, v: [visitor keys]}],
+ *      ttl (s), a candidate salt
+ * The salt is drawn once per day by whichever batch comes first and expires with the day's keys;
+ * visitors are salted inside Redis (SHA-1 over salt and the visitor key), so the HyperLogLog never
+ * sees the same value for one person on two days, and the salt never leaves Redis.
+ */
+const RECORD = `
+local batch = cjson.decode(ARGV[1])
+local ttl = ARGV[2]
+local salts = {}
+for _, g in ipairs(batch) do
+  local saltKey = KEYS[g.s]
+  local salt = salts[saltKey]
+  if not salt then
+    salt = redis.call('GET', saltKey)
+    if not salt then
+      redis.call('SET', saltKey, ARGV[3], 'NX', 'EX', ttl)
+      salt = redis.call('GET', saltKey)
+    end
+    salts[saltKey] = salt
+  end
+  local counts = KEYS[g.c]
+  redis.call('HINCRBY', counts, 'scans', g.n)
+  for device, n in pairs(g.d) do redis.call('HINCRBY', counts, 'd:' .. device, n) end
+  for language, n in pairs(g.l) do redis.call('HINCRBY', counts, 'l:' .. language, n) end
+  local hashed = {}
+  for i, visitor in ipairs(g.v) do hashed[i] = redis.sha1hex(salt .. ':' .. visitor) end
+  redis.call('PFADD', KEYS[g.h], unpack(hashed))
+  redis.call('EXPIRE', counts, ttl)
+  redis.call('EXPIRE', KEYS[g.h], ttl)
+  redis.call('SADD', KEYS[1], g.m)
+end
+return 1
+`;
+
+/** KEYS counts, changed; ARGV member, scans in the snapshot. Unmarks the code-day only if no scan came after the snapshot. */
+const ACKNOWLEDGE = `
+local scans = redis.call('HGET', KEYS[1], 'scans')
+if not scans or tonumber(scans) <= tonumber(ARGV[2]) then redis.call('SREM', KEYS[2], ARGV[1]) end
+return 1
+`;
+
+export interface RedisScanCounterOptions {
+  keyPrefix?: string;
+  /** How long a day's counters stay in Redis after its last scan (default 8 days): the rollup has that long to copy them. */
+  ttlSeconds?: number;
+}
+
+interface Group {
+  c: number;
+  h: number;
+  s: number;
+  m: string;
+  n: number;
+  d: Partial<Record<DeviceClass, number>>;
+  l: Record<string, number>;
+  v: string[];
+}
+
+/** Scans per script call at most: the visitors of a group go to PFADD as arguments, and Lua's stack is bounded. */
+const MAX_BATCH = 1_000;
+
+type ScanCommands = Redis & {
+  qrmScanRecord(...args: Array<string | number>): Promise<number>;
+  qrmScanAcknowledge(...args: Array<string | number>): Promise<number>;
+};
+
+export class RedisScanCounter implements ScanRecorder, ScanCounters {
+  readonly #redis: ScanCommands;
+  readonly #prefix: string;
+  readonly #ttl: number;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #pending: Scan[] = [];
+  #lost = 0;
+
+  constructor(redis: Redis, options: RedisScanCounterOptions = {}) {
+    redis.defineCommand('qrmScanRecord', { lua: RECORD });
+    redis.defineCommand('qrmScanAcknowledge', { numberOfKeys: 2, lua: ACKNOWLEDGE });
+    this.#redis = redis as ScanCommands;
+    this.#prefix = options.keyPrefix ?? 'qrm:';
+    this.#ttl = options.ttlSeconds ?? 8 * 86_400;
+  }
+
+  #keys(codeId: string, day: string): { counts: string; visitors: string } {
+    return { counts: `${this.#prefix}scans:${codeId}:${day}`, visitors: `${this.#prefix}scans-hll:${codeId}:${day}` };
+  }
+
+  get #changedKey(): string {
+    return `${this.#prefix}scans:changed`;
+  }
+
+  /**
+   * Scans of one event-loop turn go to Redis together: one script call (one round trip) counts them all,
+   * so a busy redirect costs Redis a call per batch, not per scan.
+   */
+  record(scan: Scan): void {
+    this.#pending.push(scan);
+    if (this.#pending.length === 1) setImmediate(() => this.#send());
+  }
+
+  #send(): void {
+    const batch = this.#pending.splice(0, MAX_BATCH);
+    if (this.#pending.length > 0) setImmediate(() => this.#send());
+    if (batch.length === 0) return;
+    const keys = [this.#changedKey];
+    const indexOf = new Map<string, number>();
+    const keyIndex = (key: string) => {
+      let index = indexOf.get(key);
+      if (index === undefined) {
+        index = keys.push(key);
+        indexOf.set(key, index);
+      }
+      return index;
+    };
+    const groups = new Map<string, Group & { visitors: Set<string> }>();
+    for (const scan of batch) {
+      const day = dayOf(scan.at);
+      const member = `${scan.codeId}|${day}`;
+      let group = groups.get(member);
+      if (!group) {
+        const { counts, visitors } = this.#keys(scan.codeId, day);
+        group = { c: keyIndex(counts), h: keyIndex(visitors), s: keyIndex(`${this.#prefix}scans-salt:${day}`), m: member, n: 0, d: {}, l: {}, v: [], visitors: new Set() };
+        groups.set(member, group);
+      }
+      group.n++;
+      group.d[scan.device] = (group.d[scan.device] ?? 0) + 1;
+      group.l[scan.language] = (group.l[scan.language] ?? 0) + 1;
+      group.visitors.add(scan.visitor);
+    }
+    const payload = [...groups.values()].map(({ visitors, ...group }) => ({ ...group, v: [...visitors] }));
+    const call = this.#redis
+      .qrmScanRecord(keys.length, ...keys, JSON.stringify(payload), this.#ttl, randomBytes(16).toString('base64url'))
+      .catch(() => {
+        // Redis down or slow: the redirects were answered already; these scans are reported in the metric, not retried.
+        this.#lost += batch.length;
+      })
+      .finally(() => this.#inFlight.delete(call));
+    this.#inFlight.add(call);
+  }
+
+  unrecorded(): number {
+    return this.#lost;
+  }
+
+  async flush(): Promise<void> {
+    while (this.#pending.length > 0) this.#send();
+    await Promise.allSettled([...this.#inFlight]);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+
+  async changed(limit: number): Promise<ScanDay[]> {
+    const members = await this.#redis.srandmember(this.#changedKey, limit);
+    if (members.length === 0) return [];
+    const pipeline = this.#redis.pipeline();
+    const parsed = members.map((member) => {
+      const [codeId = '', day = ''] = member.split('|');
+      const { counts, visitors } = this.#keys(codeId, day);
+      pipeline.hgetall(counts).pfcount(visitors);
+      return { codeId, day };
+    });
+    const replies = (await pipeline.exec()) ?? [];
+    return parsed.map(({ codeId, day }, i) => {
+      const [countsError, fields] = replies[i * 2] ?? [];
+      const [visitorsError, uniques] = replies[i * 2 + 1] ?? [];
+      if (countsError || visitorsError) throw countsError ?? visitorsError;
+      return toScanDay(codeId, day, fields as Record<string, string>, Number(uniques));
+    });
+  }
+
+  async acknowledge(days: readonly ScanDay[]): Promise<void> {
+    const pipeline = this.#redis.pipeline();
+    for (const day of days) {
+      (pipeline as unknown as { qrmScanAcknowledge(...a: Array<string | number>): void }).qrmScanAcknowledge(
+        this.#keys(day.codeId, day.day).counts,
+        this.#changedKey,
+        `${day.codeId}|${day.day}`,
+        day.scans,
+      );
+    }
+    await pipeline.exec();
+  }
+}
+
+const DEVICES = new Set<string>(DEVICE_CLASSES);
+
+function toScanDay(codeId: string, day: string, fields: Record<string, string>, uniques: number): ScanDay {
+  const devices: ScanDay['devices'] = {};
+  const languages: ScanDay['languages'] = {};
+  for (const [field, value] of Object.entries(fields)) {
+    if (field.startsWith('d:') && DEVICES.has(field.slice(2))) devices[field.slice(2) as DeviceClass] = Number(value);
+    else if (field.startsWith('l:')) languages[field.slice(2)] = Number(value);
+  }
+  // A HyperLogLog may estimate a few more visitors than there were scans; never report that.
+  const scans = Number(fields.scans ?? 0);
+  return { codeId, day, scans, uniques: Math.min(uniques, scans), devices, languages };
+}

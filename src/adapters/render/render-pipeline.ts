@@ -1,0 +1,194 @@
+// createRenderPipeline: the one place the renderer is built — image cache, admission, inline-or-pool routing, timing.
+import { availableParallelism } from 'node:os';
+import { LRUCache } from 'lru-cache';
+import type { Config } from '../../config.js';
+import { ApiError } from '../../domain/errors.js';
+import { PlanCatalogue } from '../../domain/plan-catalogue.js';
+import type { RenderCaller, Renderer } from '../../domain/ports/renderer.js';
+import { renderIdentity } from '../../domain/render-key.js';
+import { renderCost } from '../../domain/render-cost.js';
+import type { RenderSpec } from '../../domain/render-options.js';
+import { DesignCaches } from '../../render/branded/design-caches.js';
+import { renderImage } from '../../render/render-image.js';
+import { renderTask } from '../../render/render-task.js';
+import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
+import { AdmissionGate, type AdmissionStats } from './admission-gate.js';
+import { apiErrorOf, assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
+import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
+
+export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'>;
+
+export interface RenderPipelineDeps {
+  log?: AdapterLog;
+  /** Pool settings a test needs (a crashing thread entry, a small heap); production takes them from config. */
+  pool?: Pick<RenderPoolOptions, 'filename' | 'maxOldGenerationSizeMb'>;
+  /** The configured plans (QR_PLANS_FILE), which say whose share is a paying account's; default: the built-in ones. */
+  plans?: PlanCatalogue;
+}
+
+/** What the pipeline tells its listener (the app's metrics). */
+export interface RenderEvents {
+  rendered(format: RenderSpec['format'], seconds: number, outcome: 'ok' | 'rejected' | 'failed'): void;
+  cache(result: 'hit' | 'miss'): void;
+}
+
+export interface RenderPipelineStats {
+  pool: RenderPoolStats;
+  admission: AdmissionStats;
+}
+
+const LARGEST_COST = renderCost({ format: 'png', size: 2048 });
+/** Payloads past ~600 bytes reach versions whose matrix alone costs more than the thread hop. */
+const INLINE_MAX_PAYLOAD_BYTES = 600;
+/** A branded render costs several times a plain one (anti-aliased shapes, a logo, the scan check): only the smaller ones stay on the event loop. */
+const BRANDED_PIXEL_SHARE = 4;
+
+
+/** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
+function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
+  // Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) gets the smaller share.
+  return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0 ? 0.5 : 0.25;
+}
+
+const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
+
+/**
+ * Cache first (a repeated code costs no admission), then admission, then the render: inline on the event
+ * loop when small (measured by bench/run.ts: cheaper than the hop to a thread and back), on the pool otherwise.
+ */
+export class RenderPipeline implements Renderer {
+  readonly gate: AdmissionGate;
+  readonly #pool: RenderPool;
+  readonly #cache: LRUCache<string, Uint8Array> | undefined;
+  readonly #inlineMaxPixels: number;
+  /** Branded designs' tiles, logos and scan verdicts for the renders done inline on this thread. */
+  readonly #designs = new DesignCaches();
+  #events: RenderEvents = NO_EVENTS;
+
+  constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number }) {
+    this.#pool = pool;
+    this.gate = gate;
+    this.#inlineMaxPixels = options.inlineMaxPixels;
+    this.#cache = options.cacheBytes > 0 ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) }) : undefined;
+  }
+
+  /** One listener (the app's metrics); the app that set it clears it on close. */
+  listen(events: RenderEvents | undefined): void {
+    this.#events = events ?? NO_EVENTS;
+  }
+
+  assertDrawable(spec: RenderSpec): void {
+    assertSpecDrawable(spec);
+  }
+
+  async render(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {
+    const key = this.#cache ? renderIdentity(spec) : '';
+    const cached = this.#cache?.get(key);
+    if (cached) {
+      this.#events.cache('hit');
+      return cached;
+    }
+    if (this.#cache) this.#events.cache('miss');
+    const bytes = await this.gate.run(caller, renderCost(spec), () => this.#timed(spec));
+    this.#cache?.set(key, bytes);
+    return bytes;
+  }
+
+  /**
+   * Admission for a render task of another kind (the branded renderer's RGBA path): the same gate, the
+   * same fair share. `cost` in units of one 512 px image; renderCost(spec) gives it for a spec.
+   */
+  admit<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>): Promise<T> {
+    return this.gate.run(caller, cost, task);
+  }
+
+  /**
+   * Batch items: admitted under the account's share like any render, but always on the pool (never inline on
+   * the event loop synchronous requests need) and never cached (they are unique, and would push hot codes out).
+   */
+  async renderOnPool(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {
+    return this.gate.run(caller, renderCost(spec), () => this.#timed(spec, true));
+  }
+
+  /**
+   * A group of batch items as one pool task, admitted as their summed cost: one thread hop for the group.
+   * Each item gets its bytes or its refusal; overload and a lost thread reject the whole group (retried by the runner).
+   */
+  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>> {
+    const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
+    return this.gate.run(caller, cost, async () => {
+      const started = process.hrtime.bigint();
+      const results = await this.#pool.renderMany(specs);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9 / Math.max(1, specs.length);
+      results.forEach((result, i) => this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'));
+      return results;
+    });
+  }
+
+  rendersInline(spec: RenderSpec): boolean {
+    const pixels = spec.branding ? this.#inlineMaxPixels / BRANDED_PIXEL_SHARE : this.#inlineMaxPixels;
+    return spec.size * spec.size <= pixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
+  }
+
+  /** A one-module render on the pool itself, so a thread must answer: readiness of the render path. */
+  async probe(): Promise<void> {
+    await this.#pool.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
+  }
+
+  /** Renders waiting for a pool thread, for the batch runner's every turn (stats() is for scrapes: it costs a histogram summary). */
+  poolQueueSize(): number {
+    return this.#pool.queueSize();
+  }
+
+  stats(): RenderPipelineStats {
+    return { pool: this.#pool.stats(), admission: this.gate.stats() };
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.close();
+  }
+
+  async #timed(spec: RenderSpec, poolOnly = false): Promise<Uint8Array> {
+    const started = process.hrtime.bigint();
+    const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    try {
+      const bytes = !poolOnly && this.rendersInline(spec) ? await this.#inline(spec) : await this.#pool.render(spec);
+      this.#events.rendered(spec.format, seconds(), 'ok');
+      return bytes;
+    } catch (error) {
+      // ApiErrors are refusals (too long, too small); anything else is a render that broke.
+      this.#events.rendered(spec.format, seconds(), error instanceof ApiError ? 'rejected' : 'failed');
+      throw error;
+    }
+  }
+
+  async #inline(spec: RenderSpec): Promise<Uint8Array> {
+    // Branded: asynchronous (sharp for logos and captions, the scan check), errors as data like on a thread.
+    if (spec.branding) return bytesOrError(await renderTask(spec, this.#designs), spec);
+    try {
+      return renderImage(spec);
+    } catch (error) {
+      throw apiErrorOf(error, spec);
+    }
+  }
+}
+
+/** The whole render pipeline for this process, from config: what the app, the bench and the tests all run. */
+export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderPipelineDeps = {}): RenderPipeline {
+  const log = deps.log ?? SILENT_LOG;
+  const threads = config.renderThreads ?? Math.max(1, availableParallelism());
+  // Running work: one largest render per thread (or as many smaller ones). Waiting work: RENDER_MAX_QUEUE units,
+  // by default 1,024 a thread, a few hundred milliseconds of rendering (a unit is 0.1-0.3 ms of a thread).
+  const running = threads * LARGEST_COST;
+  const queued = config.renderMaxQueue ?? threads * 1024;
+  const pool = new RenderPool({
+    ...deps.pool,
+    threads,
+    // The gate bounds what reaches the pool; Piscina's own queue only has to hold what the gate lets run.
+    maxQueue: running,
+    onThreadError: (err) => log.warn({ err }, 'a render thread died outside a task; the pool replaces it'),
+  });
+  const plans = deps.plans ?? PlanCatalogue.builtIn();
+  const gate = new AdmissionGate({ running, queued, accountShare: (caller) => accountShare(plans, caller) });
+  return new RenderPipeline(pool, gate, { inlineMaxPixels: config.renderInlineMaxPixels, cacheBytes: config.imageCacheBytes });
+}

@@ -1,0 +1,137 @@
+// DynamicCodeStore on SQLite: atomic per-account limit, tenant-scoped reads and writes, slugs never reused.
+import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
+import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type { SqliteDatabase } from './database.js';
+import { newId } from './ids.js';
+
+interface CodeRow {
+  id: string;
+  account_id: string;
+  slug: string;
+  target: string;
+  name: string | null;
+  status: string;
+  disabled_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, created_at, updated_at, deleted_at';
+const LIVE = 'deleted_at IS NULL';
+
+function toCode(row: CodeRow): DynamicCode {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    slug: row.slug,
+    target: row.target,
+    name: row.name,
+    status: row.status as CodeStatus,
+    disabledReason: row.disabled_reason,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+export class SqliteDynamicCodeStore implements DynamicCodeStore {
+  readonly #db: SqliteDatabase;
+  readonly #count;
+  readonly #insert;
+  readonly #firstPage;
+  readonly #nextPage;
+  readonly #get;
+  readonly #update;
+  readonly #remove;
+  readonly #bySlug;
+  readonly #disable;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    this.#count = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM dynamic_codes WHERE account_id = ? AND ${LIVE}`);
+    this.#insert = db.prepare<unknown[], CodeRow>(
+      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?) RETURNING ${COLUMNS}`,
+    );
+    this.#firstPage = db.prepare<[string, number], CodeRow>(
+      `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} ORDER BY created_at DESC, id DESC LIMIT ?`,
+    );
+    this.#nextPage = db.prepare<[string, number, number, string, number], CodeRow>(
+      `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} AND (created_at < ? OR (created_at = ? AND id < ?))
+       ORDER BY created_at DESC, id DESC LIMIT ?`,
+    );
+    this.#get = db.prepare<[string, string], CodeRow>(`SELECT ${COLUMNS} FROM dynamic_codes WHERE id = ? AND account_id = ? AND ${LIVE}`);
+    this.#update = db.prepare<[string, string | null, string, number, string, string], CodeRow>(
+      `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
+    );
+    this.#remove = db.prepare<[number, number, string, string], unknown>(`UPDATE dynamic_codes SET deleted_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE}`);
+    this.#bySlug = db.prepare<[string], { id: string; target: string; status: string; deleted_at: number | null }>(
+      'SELECT id, target, status, deleted_at FROM dynamic_codes WHERE slug = ?',
+    );
+    this.#disable = db.prepare<[string, number, string], CodeRow>(
+      `UPDATE dynamic_codes SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE slug = ? RETURNING ${COLUMNS}`,
+    );
+  }
+
+  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
+    // IMMEDIATE takes the write lock before counting, so two processes cannot both see room for one more code.
+    const create = this.#db.transaction((): DynamicCode | 'limit_reached' | 'slug_taken' => {
+      if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
+      const at = input.createdAt.getTime();
+      try {
+        return toCode(this.#insert.get(newId('dyn'), input.accountId, input.slug, input.target, input.name, at, at)!);
+      } catch (error) {
+        if (isUniqueViolation(error)) return 'slug_taken';
+        throw error;
+      }
+    });
+    return create.immediate();
+  }
+
+  async list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
+    const { after, limit } = page;
+    const rows = after
+      ? this.#nextPage.all(accountId, after.createdAt.getTime(), after.createdAt.getTime(), after.id, limit)
+      : this.#firstPage.all(accountId, limit);
+    return rows.map(toCode);
+  }
+
+  async count(accountId: string): Promise<number> {
+    return this.#count.get(accountId)!.n;
+  }
+
+  async get(accountId: string, id: string): Promise<DynamicCode | undefined> {
+    const row = this.#get.get(id, accountId);
+    return row && toCode(row);
+  }
+
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined> {
+    const apply = this.#db.transaction((): DynamicCode | 'disabled' | undefined => {
+      const row = this.#get.get(id, accountId);
+      if (!row) return undefined;
+      if (row.status === 'disabled') return 'disabled';
+      const name = changes.name === undefined ? row.name : changes.name;
+      const updated = this.#update.get(changes.target ?? row.target, name, changes.status ?? row.status, at.getTime(), id, accountId);
+      return updated ? toCode(updated) : 'disabled';
+    });
+    return apply.immediate();
+  }
+
+  async remove(accountId: string, id: string, at: Date): Promise<boolean> {
+    return this.#remove.run(at.getTime(), at.getTime(), id, accountId).changes === 1;
+  }
+
+  async findBySlug(slug: string): Promise<SlugTarget | undefined> {
+    const row = this.#bySlug.get(slug);
+    if (!row) return undefined;
+    return { codeId: row.id, target: row.target, state: row.deleted_at === null ? (row.status as CodeStatus) : 'deleted' };
+  }
+
+  async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {
+    const row = this.#disable.get(reason, at.getTime(), slug);
+    return row && toCode(row);
+  }
+}

@@ -1,0 +1,83 @@
+// The embedded default's stores: SQLite for records, metering and sessions on one database file. No other software.
+import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { StoreAdapters } from '../index.js';
+import { FileBatchResults } from '../files/batch-results.files.js';
+import { SqliteBatchStore } from './batch-store.sqlite.js';
+import type { UsageLedger } from '../../domain/ports/usage-ledger.js';
+import { SqliteAccountStore } from './account-store.sqlite.js';
+import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
+import { LocalInvalidationBus } from '../local-invalidation-bus.js';
+import { SqliteDynamicCodeStore } from './dynamic-code-store.sqlite.js';
+import { SqliteScanLedger } from './scan-ledger.sqlite.js';
+import { SqliteScanRecorder } from './scan-recorder.sqlite.js';
+import { openDatabase, type SqliteDatabase } from './database.js';
+import { SqliteKeyStore } from './key-store.sqlite.js';
+import { SqliteLogoStore } from './logo-store.sqlite.js';
+import { SqliteSessionStore } from './session-store.sqlite.js';
+import { unavailableOnFailure } from './unavailable-on-failure.js';
+import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
+import { GroupCommitMeter } from './group-commit-meter.js';
+import { SqliteUsageMeter } from './usage-meter.sqlite.js';
+
+/** How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is followed. */
+const EMBEDDED_SLUG_TTL_MS = 1_000;
+
+export interface SqliteStoresOptions {
+  /**
+   * Cache slug lookups in this process (default true). Off when SQLite is the system of record under
+   * Redis mode: there the Redis layer caches them, invalidated over pub/sub, and a second cache would hold stale targets.
+   */
+  cacheSlugs?: boolean;
+}
+
+export function createSqliteStores(dataDir: string | ':memory:', options: SqliteStoresOptions = {}): StoreAdapters & { usageLedger: UsageLedger } {
+  return sqliteStoresOn(openDatabase(dataDir), dataDir, options);
+}
+
+/** The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it. */
+export function sqliteStoresOn(
+  db: SqliteDatabase,
+  dataDir: string | ':memory:' = ':memory:',
+  options: SqliteStoresOptions = {},
+): StoreAdapters & { usageLedger: UsageLedger } {
+  // An in-memory database keeps its batch files in a private temporary directory, removed on close.
+  const resultsDir = dataDir === ':memory:' ? mkdtempSync(join(tmpdir(), 'qrm-batches-')) : dataDir;
+  const scans = new SqliteScanRecorder(db);
+  const codes = unavailableOnFailure(new SqliteDynamicCodeStore(db));
+  return {
+    accounts: unavailableOnFailure(new SqliteAccountStore(db)),
+    keys: unavailableOnFailure(new SqliteKeyStore(db)),
+    meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
+    sessions: unavailableOnFailure(new SqliteSessionStore(db)),
+    usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
+    batches: unavailableOnFailure(new SqliteBatchStore(db)),
+    batchResults: new FileBatchResults(resultsDir),
+    // Slugs cached for a second: this process's own changes drop them at once, another process's (qrm) show within the second.
+    codes: options.cacheSlugs === false ? codes : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
+    scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
+    scans,
+    logos: unavailableOnFailure(new SqliteLogoStore(db)),
+    probes: {
+      sqlite: async () => {
+        db.prepare('SELECT 1').get();
+      },
+    },
+    async close() {
+      await scans.close(); // the last batch of scans, before the connection goes
+      db.close();
+      if (dataDir === ':memory:') await rm(resultsDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * MongoDB mode has no batch store of its own yet: batches and their files stay in QR_DATA_DIR (SQLite + files),
+ * which the API and render processes must share (one host, or one shared volume).
+ */
+export function createFileBatchStores(dataDir: string): Required<Pick<StoreAdapters, 'batches' | 'batchResults'>> & { close(): Promise<void> } {
+  const db = openDatabase(dataDir);
+  return { batches: unavailableOnFailure(new SqliteBatchStore(db)), batchResults: new FileBatchResults(dataDir), close: async () => void db.close() };
+}

@@ -1,0 +1,49 @@
+// The render process's composition root: its stores, its own render pool and the BullMQ worker of the render queue, built from config.
+import type { AdapterLog } from '../adapters/adapter-log.js';
+import { batchFinishHook, bullPrefix } from '../adapters/queue/batch-queue.js';
+import { startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
+import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
+import { ConfigError, type Config } from '../config.js';
+import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
+import { loadPlanCatalogue } from '../plans-file.js';
+import { renderChunk, type RenderChunkDeps } from '../services/batches/render-chunk.js';
+import { createStores } from './stores.js';
+
+export interface RenderProcess {
+  threads: number;
+  /** Finishes the running chunk, then closes the queue, the pool and the stores. */
+  close(): Promise<void>;
+}
+
+export async function createRenderProcess(config: Config & { redisUrl: string }, log: AdapterLog): Promise<RenderProcess> {
+  // The plans file first, as in the API: the render share of each account follows the operator's plans.
+  const plans = loadPlanCatalogue(config.plansFile);
+  const stores = await createStores(config, { log });
+  const { batches, batchResults } = stores;
+  if (!batches || !batchResults) {
+    await stores.close();
+    throw new ConfigError('this configuration has no batch store');
+  }
+  // The same render factory as the API; here nothing else renders, so every thread takes batch items.
+  const pipeline = createRenderPipeline(config, { log, plans });
+  const threads = pipeline.stats().pool.threads;
+  const clock = () => new Date();
+  const deps: RenderChunkDeps = {
+    batches,
+    results: batchResults,
+    meter: stores.meter,
+    renderer: { renderMany: (specs, caller) => pipeline.renderManyOnPool(specs, caller) },
+    clock,
+    concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
+    onFinished: batchFinishHook(config, batches, clock, log),
+  };
+  const worker = await startRenderWorker({ url: config.redisUrl, prefix: bullPrefix(), lockMs: config.jobLockMs, log, render: (chunk) => renderChunk(deps, chunk) });
+  return {
+    threads,
+    async close() {
+      await worker.close();
+      await pipeline.close();
+      await stores.close();
+    },
+  };
+}

@@ -1,0 +1,51 @@
+// createStores: picks each store by its own variable — REDIS_URL adds Redis metering, cache and jobs; MONGODB_URL the MongoDB store.
+import type { AdapterLog } from '../adapters/adapter-log.js';
+import type { StoreAdapters } from '../adapters/index.js';
+import { createFileBatchStores, createSqliteStores } from '../adapters/sqlite/sqlite-stores.js';
+import type { Config } from '../config.js';
+
+export interface StoreOptions {
+  log?: AdapterLog;
+  /** Prefix of every Redis key (default `qrm:`); tests sharing one server give each case its own. */
+  redisKeyPrefix?: string;
+  /** MongoDB database name, overriding the URL's (tests use a fresh one). */
+  mongoDbName?: string;
+}
+
+/**
+ * The stores for this configuration (loadConfig has refused MONGODB_URL without REDIS_URL):
+ * - nothing set: the embedded default, SQLite for everything, jobs in the API process;
+ * - REDIS_URL: Redis metering, credential cache, sessions and last-used log over the SQLite store; jobs on BullMQ;
+ * - REDIS_URL + MONGODB_URL: the same over MongoDB, batch results in GridFS.
+ * Redis and MongoDB code is loaded only when configured, so the embedded default starts without it.
+ */
+export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
+  if (!config.redisUrl) return createSqliteStores(config.dataDir);
+  let records;
+  if (config.mongodbUrl) {
+    const { createMongoStores } = await import('../adapters/mongo/mongo-stores.js');
+    const mongo = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
+    // The batch records stay in QR_DATA_DIR; their rendered files go to GridFS with the rest of the MongoDB data.
+    const batchStores = createFileBatchStores(config.dataDir);
+    records = {
+      ...mongo,
+      batches: batchStores.batches,
+      async close() {
+        await batchStores.close();
+        await mongo.close();
+      },
+    };
+  } else {
+    records = createSqliteStores(config.dataDir, { cacheSlugs: false });
+  }
+  try {
+    const { createRedisStores } = await import('../adapters/redis/redis-stores.js');
+    return await createRedisStores(records, config.redisUrl, {
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.redisKeyPrefix ? { keyPrefix: options.redisKeyPrefix } : {}),
+    });
+  } catch (error) {
+    await records.close();
+    throw error;
+  }
+}

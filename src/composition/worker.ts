@@ -1,0 +1,32 @@
+// The worker process's composition root: its stores and the BullMQ runner of the background jobs, built from config.
+import type { AdapterLog } from '../adapters/adapter-log.js';
+import type { Probes } from '../adapters/index.js';
+import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
+import type { Config } from '../config.js';
+import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
+import { LastUsedBuffer } from '../services/last-used-buffer.js';
+import { createStores } from './stores.js';
+
+export interface WorkerProcess {
+  jobs: RunnableJob[];
+  /** False once the runner has stopped taking jobs. */
+  isRunning(): boolean;
+  probes: Probes;
+  /** Finishes the running job, then closes the queue and the stores. */
+  close(): Promise<void>;
+}
+
+export async function createWorker(config: Config & { redisUrl: string }, log: AdapterLog): Promise<WorkerProcess> {
+  const stores = await createStores(config, { log });
+  const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date(), batchRetentionMs: config.batchRetentionMs });
+  const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });
+  return {
+    jobs,
+    isRunning: () => runner.worker.isRunning(),
+    probes: stores.probes,
+    async close() {
+      await runner.close();
+      await stores.close();
+    },
+  };
+}

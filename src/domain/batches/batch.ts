@@ -1,0 +1,82 @@
+// Batches: the record of one bulk render, its items, and the rules for their state (pure, no I/O).
+import type { QrType } from '../content/types.js';
+import type { PeriodId } from '../period.js';
+import type { PlanId } from '../plan-catalogue.js';
+import type { RenderSpec } from '../render-options.js';
+
+export const BATCH_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type BatchStatus = (typeof BATCH_STATUSES)[number];
+
+export const ITEM_STATES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+
+/** Items per render job: small enough that a crash redoes little and synchronous requests wait behind little. */
+export const BATCH_CHUNK_SIZE = 100;
+
+/**
+ * Groups in flight per render thread. A group is one pool task rendering several items, then their file
+ * writes and one store update, so one group per thread leaves the thread idle during the I/O; two keep it busy.
+ */
+export const BATCH_GROUPS_PER_THREAD = 2;
+
+/**
+ * Render cost (units of one 512 px image) gathered into one pool task: one thread hop, one store
+ * transaction and one refund call for the lot instead of one per item (bench/batches.ts measures it).
+ * Small enough that a group fits any account's share of the admission gate beside its synchronous renders.
+ */
+export const BATCH_GROUP_COST = 8;
+
+export interface Batch {
+  id: string;
+  accountId: string;
+  /** The account's plan at acceptance: the render admission share its items are rendered under. */
+  plan: PlanId;
+  status: BatchStatus;
+  total: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  /** The month the batch was reserved in: refunds go back to it. */
+  period: PeriodId;
+  createdAt: Date;
+  startedAt: Date | undefined;
+  finishedAt: Date | undefined;
+  webhookUrl: string | undefined;
+  idempotencyKey: string | undefined;
+  /** SHA-256 of the request body: a replay with the same key must send the same body. */
+  requestHash: string;
+}
+
+/** One validated item, ready to render: nothing about it can fail validation again. */
+export interface BatchItem {
+  index: number;
+  name: string | undefined;
+  /** Its file name in the archive: the sanitised name made unique, or the index. */
+  file: string;
+  type: QrType;
+  fingerprint: string;
+  spec: RenderSpec;
+}
+
+export interface BatchItemState extends BatchItem {
+  state: ItemState;
+  errorCode: string | undefined;
+}
+
+/** A batch is finished once no item is pending; it failed when none succeeded. */
+export function finishedStatus(batch: Pick<Batch, 'succeeded' | 'failed' | 'cancelled' | 'total'>): BatchStatus | undefined {
+  if (batch.succeeded + batch.failed + batch.cancelled < batch.total) return undefined;
+  if (batch.cancelled > 0) return 'cancelled';
+  return batch.succeeded > 0 ? 'completed' : 'failed';
+}
+
+export function isFinished(status: BatchStatus): boolean {
+  return status === 'completed' || status === 'failed' || status === 'cancelled';
+}
+
+/** The chunks a batch is rendered in, as [from, to) index ranges. */
+export function chunksOf(total: number, size = BATCH_CHUNK_SIZE): Array<{ from: number; to: number }> {
+  const chunks = [];
+  for (let from = 0; from < total; from += size) chunks.push({ from, to: Math.min(total, from + size) });
+  return chunks;
+}

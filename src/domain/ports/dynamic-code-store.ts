@@ -1,0 +1,48 @@
+// Port: the system of record for dynamic codes (what a slug points at, and who owns it).
+import type { CodeStatus, DynamicCode, OwnerStatus, SlugTarget } from '../dynamic-code.js';
+
+export interface NewDynamicCode {
+  accountId: string;
+  slug: string;
+  target: string;
+  name: string | null;
+  createdAt: Date;
+}
+
+export interface CodeChanges {
+  target?: string | undefined;
+  name?: string | null | undefined;
+  status?: OwnerStatus | undefined;
+}
+
+/** Position after the last code of a page (newest first). */
+export interface CodeCursor {
+  createdAt: Date;
+  id: string;
+}
+
+/**
+ * Contract (test/contracts/dynamic-code-store.contract.ts):
+ * - `createWithinLimit` is atomic: under any concurrency an account never holds more than `maxCodes`
+ *   codes that are not deleted; past it, `limit_reached` and nothing stored. A taken slug is `slug_taken`.
+ * - every read and write that names a code also names its account (tenants never see each other's
+ *   codes); only `findBySlug` and `disableBySlug` (the redirect, the operators) do not.
+ * - deleted codes keep their slug: `findBySlug` answers them as `deleted`, and no new code gets the slug.
+ * - a disabled code cannot be changed by its owner: `update` answers `disabled` and changes nothing.
+ */
+export interface DynamicCodeStore {
+  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'>;
+  /** The account's codes that are not deleted, newest first. */
+  list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]>;
+  /** How many codes the account holds (not deleted): what the plan limit counts. */
+  count(accountId: string): Promise<number>;
+  get(accountId: string, id: string): Promise<DynamicCode | undefined>;
+  update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined>;
+  /** Deletes (the slug stays reserved); false when the account has no such code. */
+  remove(accountId: string, id: string, at: Date): Promise<boolean>;
+  findBySlug(slug: string): Promise<SlugTarget | undefined>;
+  /** Operators: disables whatever the owner does; undefined for an unknown slug. */
+  disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined>;
+}
+
+export type { CodeStatus };

@@ -1,0 +1,34 @@
+// Ports: where scans are recorded on the redirect's hot path, and the system of record of daily scan counts.
+import type { Scan, ScanDay } from '../scan.js';
+
+/**
+ * The redirect hands each scan here after its answer is sent.
+ * Contract (test/contracts/scan-ledger.contract.ts): `record` never throws and never waits for storage;
+ * once `flush` resolves, every scan recorded before it is counted exactly once (or, if storage failed,
+ * counted by `unrecorded` — never silently dropped).
+ */
+export interface ScanRecorder {
+  record(scan: Scan): void;
+  /** Scans answered but not stored since start (storage down or full): the unrecorded-scans metric. */
+  unrecorded(): number;
+  flush(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Daily scan counts per code, as absolute values: applying the same snapshot twice changes nothing
+ * (the production rollup may replay).
+ */
+export interface ScanLedger {
+  apply(days: readonly ScanDay[]): Promise<void>;
+  /** Days in [fromDay, toDay] (`YYYY-MM-DD`) with at least one scan, oldest first. */
+  days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]>;
+}
+
+/** Production mode: the hot scan counters (Redis) the rollup job copies into the ledger. */
+export interface ScanCounters {
+  /** Up to `limit` code-days changed since they were last acknowledged. */
+  changed(limit: number): Promise<ScanDay[]>;
+  /** Marks snapshots as written; a code-day scanned again since its snapshot stays changed. */
+  acknowledge(days: readonly ScanDay[]): Promise<void>;
+}

@@ -1,0 +1,194 @@
+// The batch endpoints: POST a batch (JSON or CSV), read one or the list, cancel or delete, download the ZIP.
+import { createHash } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isFinished } from '../../../domain/batches/batch.js';
+import { ApiError } from '../../../domain/errors.js';
+import type { BatchResults } from '../../../domain/ports/batch-results.js';
+import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
+import { acceptBatch, type AcceptBatchDeps } from '../../../services/batches/accept-batch.js';
+import { batchView } from '../../../services/batches/batch-view.js';
+import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { setQuotaHeaders } from '../../quota-headers.js';
+import { batchArchive } from './batch-archive.js';
+import { parseCsvBatch } from './batch-csv.js';
+import { BATCHES_PATH, BatchBody, BatchListQuery, BatchListView, BatchParams, BatchView, WebhookUrl } from './batches.schema.js';
+
+export interface BatchesRouteDeps extends AcceptBatchDeps {
+  results: BatchResults;
+  lastUsed: Pick<LastUsedLog, 'record'>;
+  /** This route's own body limit: a batch is far larger than one generate body. */
+  bodyLimit: number;
+}
+
+const BASE = BATCHES_PATH;
+const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by the batch route's preValidation: the SHA-256 of the body as sent, and the CSV line of each item. */
+    batchSource: { hash: string; csvLines?: number[] } | undefined;
+  }
+}
+
+function idempotencyKeyOf(header: string | string[] | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined || !IDEMPOTENCY_KEY.test(value)) {
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { fields: [{ field: 'Idempotency-Key', detail: '1 to 255 printable ASCII characters' }] });
+  }
+  return value;
+}
+
+export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app, deps) => {
+  app.decorateRequest('batchSource', undefined);
+  // CSV is accepted here only; the rest of the API stays JSON-only.
+  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: deps.bodyLimit }, (_request, body, done) => done(null, body));
+
+  app.post(
+    BASE,
+    {
+      bodyLimit: deps.bodyLimit,
+      schema: {
+        operationId: 'createBatch',
+        summary: 'Render many QR codes in one call',
+        description:
+          'Accepts a batch of generate bodies (JSON `items`, or `Content-Type: text/csv` with a header row naming the same fields and `name`; ' +
+          'for CSV pass `webhookUrl` in the query string). The whole batch is validated first (every failing item is listed) and reserved against ' +
+          'the monthly quota at once: one request per item and one QR per new code; if it does not fit, nothing is counted. Items that fail to render ' +
+          'are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch.',
+        tags: ['batches'],
+        security: [{ apiKey: [] }],
+        headers: z.looseObject({ 'idempotency-key': z.string().max(255).optional().describe('Makes a retry return the batch of the first call.') }),
+        querystring: z.strictObject({ webhookUrl: WebhookUrl.optional() }),
+        body: BatchBody,
+        response: {
+          202: BatchView,
+          ...problemResponses([
+            'invalid_request', 'unsupported_type', 'unsupported_format', 'invalid_content', ...AUTH_ERRORS, 'plan_upgrade_required',
+            'payload_too_large', 'batch_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'quota_exceeded', 'qr_quota_exceeded',
+            'too_many_batches', ...COMMON_ERRORS,
+          ]),
+        },
+      },
+      preValidation: async (request) => {
+        if (typeof request.body === 'string') {
+          const query = request.query as { webhookUrl?: string };
+          const csv = parseCsvBatch(request.body, query.webhookUrl);
+          request.batchSource = { hash: sha256(request.body), csvLines: csv.lines };
+          request.body = csv.body;
+        } else {
+          request.batchSource = { hash: sha256(JSON.stringify(request.body ?? null)) };
+        }
+      },
+    },
+    async (request, reply) => {
+      const caller = request.credential!;
+      const source = request.batchSource!;
+      const lines = source.csvLines;
+      const accepted = await acceptBatch(deps, caller, {
+        items: request.body.items,
+        webhookUrl: request.body.webhookUrl ?? request.query.webhookUrl,
+        idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key']),
+        requestHash: source.hash,
+        label: lines ? (index) => `line ${lines[index]}` : (index) => `items.${index}`,
+      });
+      deps.lastUsed.record(caller.keyId, deps.clock());
+      if (accepted.quota) setQuotaHeaders(reply, accepted.quota);
+      if (!accepted.created) reply.header('Idempotent-Replayed', 'true');
+      return reply.code(202).header('Location', `/api/v1${BASE}/${accepted.batch.id}`).send(batchView(accepted.batch));
+    },
+  );
+
+  app.get(
+    BASE,
+    {
+      schema: {
+        operationId: 'listBatches',
+        summary: "The account's batches, newest first",
+        tags: ['batches'],
+        security: [{ apiKey: [] }],
+        querystring: BatchListQuery,
+        response: { 200: BatchListView, ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request) => {
+      const page = await deps.batches.list(request.credential!.accountId, request.query);
+      return { batches: page.batches.map(batchView), ...(page.next ? { next: page.next } : {}) };
+    },
+  );
+
+  app.get(
+    `${BASE}/:id`,
+    {
+      schema: {
+        operationId: 'getBatch',
+        summary: 'One batch: status and counts',
+        tags: ['batches'],
+        security: [{ apiKey: [] }],
+        params: BatchParams,
+        response: { 200: BatchView, ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]) },
+      },
+    },
+    async (request) => {
+      const batch = await deps.batches.get(request.credential!.accountId, request.params.id);
+      if (!batch) throw batchNotFound(request.params.id);
+      return batchView(batch);
+    },
+  );
+
+  app.delete(
+    `${BASE}/:id`,
+    {
+      schema: {
+        operationId: 'cancelOrDeleteBatch',
+        summary: 'Cancel a running batch, or delete a finished one',
+        description: 'A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204).',
+        tags: ['batches'],
+        security: [{ apiKey: [] }],
+        params: BatchParams,
+        response: { 200: BatchView, 204: z.null().describe('Deleted.'), ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]) },
+      },
+    },
+    async (request, reply) => {
+      const cancelled = await cancelOrDeleteBatch(deps, request.credential!.accountId, request.params.id);
+      return cancelled ? reply.code(200).send(batchView(cancelled)) : reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    `${BASE}/:id/archive`,
+    {
+      schema: {
+        operationId: 'getBatchArchive',
+        summary: 'The results as a ZIP',
+        description: 'One file per rendered item (its `name`, sanitised and made unique, or its index) and `manifest.csv`: index, name, file, status, error.',
+        tags: ['batches'],
+        security: [{ apiKey: [] }],
+        params: BatchParams,
+        response: { 200: z.any().describe('application/zip'), ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]) },
+      },
+    },
+    async (request, reply) => {
+      const batch = await deps.batches.get(request.credential!.accountId, request.params.id);
+      if (!batch) throw batchNotFound(request.params.id);
+      if (!isFinished(batch.status)) {
+        throw new ApiError('batch_not_finished', `batch ${batch.id} is ${batch.status} (${batch.succeeded + batch.failed} of ${batch.total} done); the archive is ready when it finishes`, {
+          retryAfterSeconds: 5,
+        });
+      }
+      const archive = await batchArchive(batch, deps);
+      return reply
+        .code(200)
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="${batch.id}.zip"`)
+        .send(archive);
+    },
+  );
+};
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

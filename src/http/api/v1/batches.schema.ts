@@ -1,0 +1,51 @@
+// Schemas of the batch endpoints: the request body (JSON, or CSV turned into the same shape) and the batch as answered.
+import { z } from 'zod';
+import { BATCH_STATUSES } from '../../../domain/batches/batch.js';
+import { GenerateBody } from './generate.schema.js';
+
+/** The largest batch any plan may set; each plan's own limit is checked after the shape. */
+export const MAX_ITEMS_PER_REQUEST = 100_000;
+
+/** Under the /api/v1 prefix. */
+export const BATCHES_PATH = '/QRManager/batches';
+
+export const BatchItemBody = GenerateBody.extend({
+  name: z.string().min(1).max(200).optional().describe('File name in the archive (sanitised and made unique); default: the item index.'),
+});
+
+export const WebhookUrl = z
+  .url({ protocol: /^https?$/ })
+  .max(2048)
+  .describe('Called once with a signed POST (Standard Webhooks) when the batch finishes.');
+
+export const BatchBody = z.strictObject({
+  items: z.array(BatchItemBody).min(1).max(MAX_ITEMS_PER_REQUEST).describe('One generate body per code, plus an optional `name`.'),
+  webhookUrl: WebhookUrl.optional(),
+});
+
+export type BatchBody = z.infer<typeof BatchBody>;
+
+export const BatchParams = z.strictObject({ id: z.string().min(1).max(64).describe('The batch id.') });
+
+export const BatchListQuery = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Batches per page.'),
+  before: z.string().min(1).max(64).optional().describe('The `next` of the previous page.'),
+});
+
+export const BatchView = z
+  .object({
+    id: z.string(),
+    status: z.enum(BATCH_STATUSES),
+    total: z.number().int(),
+    succeeded: z.number().int(),
+    failed: z.number().int(),
+    cancelled: z.number().int(),
+    createdAt: z.string(),
+    startedAt: z.string().optional(),
+    finishedAt: z.string().optional(),
+    webhookUrl: z.string().optional(),
+    archiveUrl: z.string().describe('Where the ZIP of the results is, once the batch has finished.'),
+  })
+  .meta({ id: 'Batch' });
+
+export const BatchListView = z.object({ batches: z.array(BatchView), next: z.string().optional() });

@@ -1,0 +1,158 @@
+// /api/v1/QRManager/codes: dynamic codes — create, list, read, change, delete, their image (metered) and their scan statistics.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { ErrorCode } from '../../../domain/errors.js';
+import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
+import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { shortUrlBase } from '../../short-url.js';
+import { CodeImageQuery, CodePageSchema, CodeParams, CodeSchema, codeView, CreateCodeBody, ListCodesQuery, StatsQuery, StatsSchema, UpdateCodeBody } from './codes.schema.js';
+import { sendGeneratedImage } from './image-reply.js';
+import { GENERATE_ERRORS } from './generate.route.js';
+
+export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
+  publicUrl: string | undefined;
+  lastUsed: Pick<LastUsedLog, 'record'>;
+}
+
+const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS];
+const errors = (...codes: ErrorCode[]) => problemResponses([...codes, ...AUTH_ERRORS]);
+const security = [{ apiKey: [] }];
+const tags = ['dynamic codes'];
+
+export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, deps) => {
+  const view = (request: Parameters<typeof shortUrlBase>[1]) => {
+    const base = shortUrlBase(deps.publicUrl, request);
+    return (code: Parameters<typeof codeView>[0]) => codeView(code, base);
+  };
+
+  app.post(
+    '/QRManager/codes',
+    {
+      schema: {
+        operationId: 'createDynamicCode',
+        summary: 'Create a dynamic code',
+        description:
+          'A dynamic code encodes a short URL of this service (`shortUrl`); scanning it redirects to `target`, which you can change at any time. ' +
+          "Each account holds at most its plan's `activeDynamicCodes` (deleted codes free their place). Creating a code is not metered; its image is.",
+        tags,
+        security,
+        body: CreateCodeBody,
+        response: { 201: CodeSchema, ...errors('invalid_request', 'code_limit_reached', 'payload_too_large', 'unsupported_media_type') },
+      },
+    },
+    async (request, reply) => {
+      const code = await createCode(deps, request.credential!, request.body);
+      return reply.code(201).header('Location', `${request.url}/${code.id}`).send(view(request)(code));
+    },
+  );
+
+  app.get(
+    '/QRManager/codes',
+    {
+      schema: {
+        operationId: 'listDynamicCodes',
+        summary: 'List your dynamic codes, newest first',
+        tags,
+        security,
+        querystring: ListCodesQuery,
+        response: { 200: CodePageSchema, ...errors('invalid_request') },
+      },
+    },
+    async (request) => {
+      const page = await listCodes(deps, request.credential!.accountId, request.query);
+      return { items: page.items.map(view(request)), nextCursor: page.nextCursor };
+    },
+  );
+
+  app.get(
+    '/QRManager/codes/:id',
+    {
+      schema: { operationId: 'getDynamicCode', summary: 'Read a dynamic code', tags, security, params: CodeParams, response: { 200: CodeSchema, ...errors('invalid_request', 'not_found') } },
+    },
+    async (request) => view(request)(await getCode(deps, request.credential!.accountId, request.params.id)),
+  );
+
+  app.patch(
+    '/QRManager/codes/:id',
+    {
+      schema: {
+        operationId: 'updateDynamicCode',
+        summary: 'Change where a dynamic code points, its name, or pause it',
+        description: 'A new target is followed by every instance within a second. A paused code answers scans with 410 until it is active again.',
+        tags,
+        security,
+        params: CodeParams,
+        body: UpdateCodeBody,
+        response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'payload_too_large', 'unsupported_media_type') },
+      },
+    },
+    async (request) => view(request)(await updateCode(deps, request.credential!.accountId, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/QRManager/codes/:id',
+    {
+      schema: {
+        operationId: 'deleteDynamicCode',
+        summary: 'Delete a dynamic code',
+        description: 'Scans of a deleted code answer 410; its short URL is never given to another code.',
+        tags,
+        security,
+        params: CodeParams,
+        response: { 204: z.null().describe('Deleted.'), ...errors('invalid_request', 'not_found') },
+      },
+    },
+    async (request, reply) => {
+      await deleteCode(deps, request.credential!.accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/QRManager/codes/:id/image',
+    {
+      schema: {
+        operationId: 'dynamicCodeImage',
+        summary: "A dynamic code's image",
+        description: 'The QR code of the `shortUrl`, with the generate options as query parameters. Metered exactly like a generation (type `url`).',
+        tags,
+        security,
+        params: CodeParams,
+        querystring: CodeImageQuery,
+        response: problemResponses(['not_found', ...GENERATE_ERRORS, ...COMMON_ERRORS]),
+      },
+    },
+    async (request, reply) => {
+      const caller = request.credential!;
+      const code = await getCode(deps, caller.accountId, request.params.id);
+      const content = `${shortUrlBase(deps.publicUrl, request)}/r/${code.slug}`;
+      const result = await generateQr(deps, caller, { ...request.query, type: 'url', content }, { ifNoneMatch: request.headers['if-none-match'] });
+      deps.lastUsed.record(caller.keyId, deps.clock());
+      return sendGeneratedImage(reply, result);
+    },
+  );
+
+  app.get(
+    '/QRManager/codes/:id/stats',
+    {
+      schema: {
+        operationId: 'dynamicCodeStats',
+        summary: "A dynamic code's scans",
+        description:
+          'Scans and unique scanners per day (UTC), totals, and the split by device class and by browser language. ' +
+          'Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. ' +
+          'The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). ' +
+          'With Redis, counts reach these statistics through a rollup that runs every minute.',
+        tags,
+        security,
+        params: CodeParams,
+        querystring: StatsQuery,
+        response: { 200: StatsSchema, ...errors('invalid_request', 'not_found') },
+      },
+    },
+    async (request) => codeStats(deps, request.credential!.accountId, request.params.id, request.query),
+  );
+};

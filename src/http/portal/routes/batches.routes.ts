@@ -1,0 +1,99 @@
+// The Batches page: upload a CSV, watch each batch's progress (the page refreshes itself while one runs), download, cancel.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { isFinished } from '../../../domain/batches/batch.js';
+import { ApiError, type FieldProblem } from '../../../domain/errors.js';
+import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
+import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { BatchQueue } from '../../../domain/ports/batch-queue.js';
+import type { BatchResults } from '../../../domain/ports/batch-results.js';
+import type { BatchStore } from '../../../domain/ports/batch-store.js';
+import type { Renderer } from '../../../domain/ports/renderer.js';
+import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
+import { acceptBatch } from '../../../services/batches/accept-batch.js';
+import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
+import { batchArchive } from '../../api/v1/batch-archive.js';
+import { parseCsvBatch } from '../../api/v1/batch-csv.js';
+import { requireAccount } from '../account-guard.js';
+import { renderPage } from '../page.js';
+
+export interface BatchesRoutesOptions {
+  base: string;
+  accounts: AccountStore;
+  batches: BatchStore;
+  batchResults: BatchResults;
+  meter: UsageMeter;
+  renderer: Pick<Renderer, 'assertDrawable'>;
+  queue: BatchQueue;
+  clock: () => Date;
+  plans: PlanCatalogue;
+  bodyLimit: number;
+}
+
+const LISTED = 20;
+const REFRESH_SECONDS = 3;
+
+const UploadForm = z.object({ csv: z.string().max(256 * 1024 * 1024), _csrf: z.string().optional() });
+const BatchParams = z.object({ id: z.string().min(1).max(64) });
+
+export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async (app, options) => {
+  const { base } = options;
+  const guard = requireAccount(options);
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; problems?: FieldProblem[]; csv?: string } = {}, status = 200) => {
+    const account = request.account!;
+    const { batches } = await options.batches.list(account.id, { limit: LISTED });
+    const running = batches.some((batch) => !isFinished(batch.status));
+    return renderPage(
+      request,
+      reply,
+      'batches',
+      {
+        title: 'Batches',
+        nav: 'batches',
+        batches,
+        plan: options.plans.get(account.plan),
+        webhookSecret: await options.batches.webhookSecret(account.id),
+        // A meta refresh keeps the progress bars live without any script, and stops once every batch is done.
+        ...(running && !extra.error ? { refreshSeconds: REFRESH_SECONDS } : {}),
+        ...extra,
+      },
+      status,
+    );
+  };
+
+  app.get('/batches', { schema: { hide: true }, preHandler: guard }, async (request, reply) => page(request, reply));
+
+  app.post('/batches', { schema: { hide: true, body: UploadForm }, bodyLimit: options.bodyLimit, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const account = request.account!;
+    const text = request.body.csv.replaceAll('\r\n', '\n');
+    try {
+      const { body, lines } = parseCsvBatch(text, undefined);
+      await acceptBatch(options, { accountId: account.id, plan: account.plan }, {
+        items: body.items,
+        requestHash: createHash('sha256').update(text).digest('hex'),
+        label: (index) => `line ${lines[index]}`,
+      });
+      return reply.redirect(`${base}/batches`, 303);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      return page(request, reply, { error: error.message, problems: error.fields?.slice(0, 50) ?? [], csv: request.body.csv }, error.status);
+    }
+  });
+
+  app.post('/batches/:id/cancel', { schema: { hide: true, params: BatchParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const batch = await options.batches.get(request.account!.id, request.params.id);
+    if (!batch) throw batchNotFound(request.params.id);
+    if (!isFinished(batch.status)) await cancelOrDeleteBatch({ ...options, results: options.batchResults }, request.account!.id, batch.id);
+    return reply.redirect(`${base}/batches`, 303);
+  });
+
+  app.get('/batches/:id/archive', { schema: { hide: true, params: BatchParams }, preHandler: guard }, async (request, reply) => {
+    const batch = await options.batches.get(request.account!.id, request.params.id);
+    if (!batch || !isFinished(batch.status)) throw batchNotFound(request.params.id);
+    const archive = await batchArchive(batch, { batches: options.batches, results: options.batchResults });
+    return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${batch.id}.zip"`).send(archive);
+  });
+};

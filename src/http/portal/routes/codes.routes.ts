@@ -1,0 +1,151 @@
+// Dynamic codes in the portal: create, change the target, pause, delete, download the image, and the last 30 days of scans.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { CODE_NAME_MAX_LENGTH, TARGET_MAX_LENGTH } from '../../../domain/dynamic-code.js';
+import { ApiError } from '../../../domain/errors.js';
+import { dynamicCodeLimit, OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
+import type { AccountStore } from '../../../domain/ports/account-store.js';
+import { DEVICE_CLASSES } from '../../../domain/scan.js';
+import { createCode, deleteCode, getCode, listCodes, PAGE_SIZE, updateCode } from '../../../services/dynamic-codes.js';
+import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { shortUrlBase } from '../../short-url.js';
+import { requireAccount } from '../account-guard.js';
+import { renderPage } from '../page.js';
+import { scanChartSvg } from '../scan-chart.js';
+
+export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
+  base: string;
+  accounts: AccountStore;
+  publicUrl: string | undefined;
+}
+
+/** Fixed notices chosen by a code in the query string: nothing from the URL is echoed. */
+const NOTICES = {
+  created: 'The code was created. Download its image and print it: you can change where it points at any time.',
+  updated: 'Saved. Scans go to the new target from now on.',
+  deleted: 'The code was deleted. Scans of it now show a "no longer active" page.',
+} as const;
+
+const NoticeQuery = z.object({ notice: z.string().max(32).optional() });
+const CodeForm = z.object({ target: z.string().max(TARGET_MAX_LENGTH * 2).optional(), name: z.string().max(CODE_NAME_MAX_LENGTH * 2).optional(), _csrf: z.string().optional() });
+const StatusForm = z.object({ status: z.enum(['active', 'paused']), _csrf: z.string().optional() });
+const CsrfForm = z.object({ _csrf: z.string().optional() });
+const CodeParams = z.object({ id: z.string().min(1).max(64) });
+const ImageParams = z.object({ id: z.string().min(1).max(64), format: z.enum(OUTPUT_FORMATS) });
+
+function noticeOf(code: string | undefined): string | undefined {
+  return code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
+}
+
+/** A form's problem shown on the page it came from; anything else goes to the error pages. */
+function formProblem(error: unknown): string {
+  if (error instanceof ApiError && error.status < 500 && error.code !== 'not_found') return error.message;
+  throw error;
+}
+
+export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app, options) => {
+  const { base } = options;
+  const guard = requireAccount(options);
+  const owner = (request: FastifyRequest) => ({ accountId: request.account!.id, plan: request.account!.plan });
+
+  const listPage = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; notice?: string; form?: { target?: string; name?: string } } = {}, status = 200) => {
+    const account = request.account!;
+    const plan = options.plans.get(account.plan);
+    const [page, count] = await Promise.all([listCodes(options, account.id, { limit: PAGE_SIZE.max }), options.codes.count(account.id)]);
+    const limit = dynamicCodeLimit(plan);
+    return renderPage(
+      request,
+      reply,
+      'codes',
+      { title: 'Dynamic codes', nav: 'codes', codes: page.items, more: page.nextCursor !== null, count, limit, limitReached: limit !== null && count >= limit, shortBase: shortUrlBase(options.publicUrl, request), targetMax: TARGET_MAX_LENGTH, nameMax: CODE_NAME_MAX_LENGTH, form: {}, ...extra },
+      status,
+    );
+  };
+
+  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: string, extra: { error?: string; notice?: string } = {}, status = 200) => {
+    const account = request.account!;
+    const code = await getCode(options, account.id, id);
+    const stats = await codeStats(options, account.id, id, {});
+    const plan = options.plans.get(account.plan);
+    const scans = stats.totals.scans;
+    const devices = DEVICE_CLASSES.map((device) => ({ device, scans: stats.devices[device], percent: scans === 0 ? 0 : Math.round((stats.devices[device] / scans) * 100) }));
+    return renderPage(
+      request,
+      reply,
+      'code',
+      {
+        title: code.name ?? code.slug,
+        nav: 'codes',
+        code,
+        shortUrl: `${shortUrlBase(options.publicUrl, request)}/r/${code.slug}`,
+        stats,
+        devices,
+        chart: scanChartSvg(stats.days),
+        formats: OUTPUT_FORMATS.filter((format) => planAllowsFormat(plan, format)),
+        targetMax: TARGET_MAX_LENGTH,
+        nameMax: CODE_NAME_MAX_LENGTH,
+        ...extra,
+      },
+      status,
+    );
+  };
+
+  app.get('/codes', { schema: { hide: true, querystring: NoticeQuery }, preHandler: guard }, async (request, reply) => listPage(request, reply, { notice: noticeOf(request.query.notice) }));
+
+  app.post('/codes', { schema: { hide: true, body: CodeForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
+    try {
+      const code = await createCode(options, owner(request), { target: form.target.trim(), name: form.name || null });
+      return reply.redirect(`${base}/codes/${encodeURIComponent(code.id)}?notice=created`, 303);
+    } catch (error) {
+      const problem = formProblem(error);
+      return listPage(request, reply, { error: problem, form }, error instanceof ApiError ? error.status : 400);
+    }
+  });
+
+  app.get('/codes/:id', { schema: { hide: true, params: CodeParams, querystring: NoticeQuery }, preHandler: guard }, async (request, reply) =>
+    detailPage(request, reply, request.params.id, { notice: noticeOf(request.query.notice) }),
+  );
+
+  app.post('/codes/:id', { schema: { hide: true, params: CodeParams, body: CodeForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    try {
+      await updateCode(options, request.account!.id, request.params.id, {
+        ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
+        ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
+      });
+      return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
+    } catch (error) {
+      const problem = formProblem(error);
+      return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
+    }
+  });
+
+  app.post('/codes/:id/status', { schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    try {
+      await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
+      return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
+    } catch (error) {
+      const problem = formProblem(error);
+      return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
+    }
+  });
+
+  app.post('/codes/:id/delete', { schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    await deleteCode(options, request.account!.id, request.params.id);
+    return reply.redirect(`${base}/codes?notice=deleted`, 303);
+  });
+
+  // The printable image: a generation like any other (it counts against the month's requests), as the API's image endpoint does.
+  app.get('/codes/:id/image.:format', { schema: { hide: true, params: ImageParams }, preHandler: guard }, async (request, reply) => {
+    const code = await getCode(options, request.account!.id, request.params.id);
+    const content = `${shortUrlBase(options.publicUrl, request)}/r/${code.slug}`;
+    const generated = await generateQr(options, owner(request), { type: 'url', content, outputFormat: request.params.format, size: 1024 });
+    return reply
+      .header('Content-Type', CONTENT_TYPES[generated.format])
+      .header('Content-Disposition', `attachment; filename="qr-${code.slug}.${generated.format}"`)
+      .header('Cache-Control', 'no-store')
+      .send(Buffer.from(generated.bytes.buffer, generated.bytes.byteOffset, generated.bytes.byteLength));
+  });
+};

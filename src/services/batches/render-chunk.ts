@@ -1,0 +1,100 @@
+// Use case: render one chunk of a batch — idempotent per item (batch id + index), so a chunk run twice loses and doubles nothing.
+import { BATCH_GROUP_COST, isFinished, type Batch, type BatchItemState } from '../../domain/batches/batch.js';
+import { ApiError } from '../../domain/errors.js';
+import type { BatchResults } from '../../domain/ports/batch-results.js';
+import type { BatchStore, FinishedItem } from '../../domain/ports/batch-store.js';
+import type { RenderCaller } from '../../domain/ports/renderer.js';
+import type { RenderSpec } from '../../domain/render-options.js';
+import { renderCost } from '../../domain/render-cost.js';
+import type { UsageMeter } from '../../domain/ports/usage-meter.js';
+
+export interface RenderChunkDeps {
+  batches: BatchStore;
+  results: BatchResults;
+  meter: UsageMeter;
+  /** Renders a group of specs as one task: each answered with its bytes or its refusal (ApiError); overload rejects the group. */
+  renderer: { renderMany(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>> };
+  clock: () => Date;
+  /** Resolves when lane `lane` may take the renderer (the embedded service lets synchronous requests go first). */
+  turn?: (lane: number) => Promise<void>;
+  /** Groups rendered at once (default 1); the services use a couple per pool thread. */
+  concurrency?: number;
+  /** Told once, by whichever group finishes the batch's last item. */
+  onFinished?: (batch: Batch) => Promise<void>;
+}
+
+export interface Chunk {
+  batchId: string;
+  from: number;
+  to: number;
+}
+
+/** Consecutive items up to BATCH_GROUP_COST of render cost (at least one item each). */
+function groupsOf(items: readonly BatchItemState[]): BatchItemState[][] {
+  const groups: BatchItemState[][] = [];
+  let group: BatchItemState[] = [];
+  let cost = 0;
+  for (const item of items) {
+    const itemCost = renderCost(item.spec);
+    if (group.length > 0 && cost + itemCost > BATCH_GROUP_COST) {
+      groups.push(group);
+      group = [];
+      cost = 0;
+    }
+    group.push(item);
+    cost += itemCost;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
+/** Returns how many items this run moved out of pending. */
+export async function renderChunk(deps: RenderChunkDeps, chunk: Chunk): Promise<number> {
+  const batch = await deps.batches.getById(chunk.batchId);
+  if (!batch || isFinished(batch.status)) return 0;
+  await deps.batches.markRunning(batch.id, deps.clock());
+  const pending = (await deps.batches.items(batch.id, chunk.from, chunk.to)).filter((item) => item.state === 'pending');
+  const groups = groupsOf(pending);
+  let moved = 0;
+  const lanes = Math.max(1, deps.concurrency ?? 1);
+  let next = 0;
+  const lane = async (_: unknown, laneIndex: number) => {
+    while (next < groups.length) {
+      await deps.turn?.(laneIndex);
+      if (next >= groups.length) break;
+      moved += await renderGroup(deps, batch, groups[next++]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, groups.length) }, lane));
+  return moved;
+}
+
+/**
+ * The files first, then the refunds, then the states in one step: a crash before the last re-renders the
+ * group into the same files, and refunds are idempotent per item, so nothing is lost or counted twice.
+ */
+async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly BatchItemState[]): Promise<number> {
+  // Overload and a lost thread reject the whole group: the runner retries the chunk, nothing was written.
+  const outcomes = await deps.renderer.renderMany(
+    items.map((item) => item.spec),
+    { accountId: batch.accountId, plan: batch.plan },
+  );
+  const finished: FinishedItem[] = [];
+  const refused: Array<{ index: number; fingerprint: string }> = [];
+  await Promise.all(
+    items.map(async (item, i) => {
+      const outcome = outcomes[i]!;
+      if (outcome instanceof ApiError) {
+        refused.push({ index: item.index, fingerprint: item.fingerprint });
+        finished.push({ index: item.index, state: 'failed', errorCode: outcome.code });
+        return;
+      }
+      await deps.results.put(batch.id, item.index, outcome);
+      finished.push({ index: item.index, state: 'succeeded' });
+    }),
+  );
+  if (refused.length > 0) await deps.meter.refundBatchItems({ accountId: batch.accountId, period: batch.period, batchId: batch.id, items: refused });
+  const outcome = await deps.batches.finishItems(batch.id, finished, deps.clock());
+  if (outcome.moved > 0 && isFinished(outcome.batch.status)) await deps.onFinished?.(outcome.batch);
+  return outcome.moved;
+}

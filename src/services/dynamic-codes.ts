@@ -1,0 +1,142 @@
+// Use cases for dynamic codes: create within the plan's limit, list, read, change, delete, and read scan statistics.
+import { CODE_NAME_MAX_LENGTH, DISABLED_REASON_MAX_LENGTH, newSlug, SLUG_PATTERN, targetProblem, type DynamicCode, type OwnerStatus } from '../domain/dynamic-code.js';
+import { ApiError, invalidField } from '../domain/errors.js';
+import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
+import type { CodeCursor, DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+
+export interface DynamicCodeDeps {
+  codes: DynamicCodeStore;
+  clock: () => Date;
+  plans: PlanCatalogue;
+}
+
+export interface CodeOwner {
+  accountId: string;
+  plan: PlanId;
+}
+
+export const PAGE_SIZE = { default: 20, max: 100 } as const;
+
+/** A fresh random slug is taken by another code about once in 10^14 draws; a few tries are plenty. */
+const SLUG_ATTEMPTS = 5;
+
+function checkedTarget(target: string): string {
+  const problem = targetProblem(target);
+  if (problem) throw invalidField('target', problem);
+  return target;
+}
+
+function checkedName(name: string | null | undefined): string | null {
+  if (name === undefined || name === null) return null;
+  const trimmed = name.trim();
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  if (trimmed.length > CODE_NAME_MAX_LENGTH || /[\u0000-\u001f\u007f]/u.test(trimmed)) {
+    throw invalidField('name', `at most ${CODE_NAME_MAX_LENGTH} printable characters`);
+  }
+  return trimmed === '' ? null : trimmed;
+}
+
+/** A plan with no dynamic-code limit (null): the stores take a number, and none will ever hold this many. */
+const UNLIMITED_CODES = Number.MAX_SAFE_INTEGER;
+
+function notFound(): ApiError {
+  // Another tenant's code answers exactly like a missing one: no existence oracle.
+  return new ApiError('not_found', 'no such dynamic code on this account');
+}
+
+export async function createCode(deps: DynamicCodeDeps, owner: CodeOwner, input: { target: string; name?: string | null | undefined }): Promise<DynamicCode> {
+  const target = checkedTarget(input.target);
+  const name = checkedName(input.name);
+  const plan = deps.plans.get(owner.plan);
+  const limit = dynamicCodeLimit(plan);
+  for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+    const created = await deps.codes.createWithinLimit({ accountId: owner.accountId, slug: newSlug(), target, name, createdAt: deps.clock() }, limit ?? UNLIMITED_CODES);
+    if (created === 'slug_taken') continue;
+    if (created === 'limit_reached') {
+      throw new ApiError('code_limit_reached', `the ${plan.name} plan allows ${limit} dynamic codes at once; delete one to create another`, {
+        extensions: { limit },
+      });
+    }
+    return created;
+  }
+  throw new Error('could not draw an unused slug');
+}
+
+export interface CodePage {
+  items: DynamicCode[];
+  /** Pass as `cursor` for the next page; null on the last. */
+  nextCursor: string | null;
+}
+
+function encodeCursor(code: DynamicCode): string {
+  return Buffer.from(`${code.createdAt.getTime()}.${code.id}`).toString('base64url');
+}
+
+const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/;
+
+function decodeCursor(cursor: string): CodeCursor {
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw invalidField('cursor', 'not a cursor this API gave out');
+  return { createdAt: new Date(Number(match[1])), id: match[2]! };
+}
+
+export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string, page: { limit?: number | undefined; cursor?: string | undefined }): Promise<CodePage> {
+  const limit = page.limit ?? PAGE_SIZE.default;
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  // One more than asked: whether it exists says whether there is a next page.
+  const items = await deps.codes.list(accountId, { limit: limit + 1, after });
+  const more = items.length > limit;
+  const shown = items.slice(0, limit);
+  return { items: shown, nextCursor: more ? encodeCursor(shown.at(-1)!) : null };
+}
+
+export async function getCode(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string, id: string): Promise<DynamicCode> {
+  const code = await deps.codes.get(accountId, id);
+  if (!code) throw notFound();
+  return code;
+}
+
+export interface CodeUpdate {
+  target?: string | undefined;
+  name?: string | null | undefined;
+  status?: OwnerStatus | undefined;
+}
+
+export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: string, update: CodeUpdate): Promise<DynamicCode> {
+  const changes = {
+    target: update.target === undefined ? undefined : checkedTarget(update.target),
+    name: update.name === undefined ? undefined : checkedName(update.name),
+    status: update.status,
+  };
+  const updated = await deps.codes.update(accountId, id, changes, deps.clock());
+  if (updated === 'disabled') throw new ApiError('code_disabled', 'this code was disabled by an operator and cannot be changed; it can still be deleted');
+  if (!updated) throw notFound();
+  return updated;
+}
+
+export async function deleteCode(deps: DynamicCodeDeps, accountId: string, id: string): Promise<void> {
+  if (!(await deps.codes.remove(accountId, id, deps.clock()))) throw notFound();
+}
+
+/** Every code of the account, newest first (operators: `qrm codes list`), read a page at a time. */
+export async function allCodes(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string): Promise<DynamicCode[]> {
+  const codes: DynamicCode[] = [];
+  let after: CodeCursor | undefined;
+  for (;;) {
+    const page = await deps.codes.list(accountId, { limit: PAGE_SIZE.max, after });
+    codes.push(...page);
+    if (page.length < PAGE_SIZE.max) return codes;
+    const last = page.at(-1)!;
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+}
+
+/** Operators (abuse): the code answers 410 from now on, on every instance, and its owner cannot re-enable it. */
+export async function disableCode(deps: DynamicCodeDeps, slug: string, reason: string): Promise<DynamicCode> {
+  if (!SLUG_PATTERN.test(slug)) throw invalidField('slug', 'not a dynamic-code slug (8 letters and digits)');
+  const trimmed = reason.trim();
+  if (trimmed.length === 0 || trimmed.length > DISABLED_REASON_MAX_LENGTH) throw invalidField('reason', `1 to ${DISABLED_REASON_MAX_LENGTH} characters`);
+  const disabled = await deps.codes.disableBySlug(slug, trimmed, deps.clock());
+  if (!disabled) throw new ApiError('not_found', `no dynamic code with slug ${slug}`);
+  return disabled;
+}

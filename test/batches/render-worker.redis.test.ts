@@ -1,0 +1,90 @@
+// Redis mode: batches render in a separate `render` process; SIGKILLed mid-batch and restarted, it still yields every item exactly once.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { periodOf } from '../../src/domain/period.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { BATCHES_URL, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
+import { decodePngFiles } from '../helpers/decode.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+
+let redis: RedisServer;
+let dataDir: string;
+let t: TestApp;
+const workers: ChildProcess[] = [];
+
+function startRenderProcess(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
+    env: { ...process.env, REDIS_URL: redis.url, QR_DATA_DIR: dataDir, RENDER_THREADS: '1', JOB_LOCK_MS: '1000', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  workers.push(child);
+  return child;
+}
+
+async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+beforeAll(async () => {
+  redis = await startRedisServer();
+  dataDir = await mkdtemp(join(tmpdir(), 'qrm-render-'));
+  // The API in Redis mode with the default key prefix, as the render process uses; batches go to the BullMQ render queue.
+  t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' } });
+}, 30_000);
+
+afterAll(async () => {
+  for (const child of workers) await kill(child, 'SIGKILL');
+  await t?.close();
+  await redis?.destroy();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+describe('the render process', () => {
+  it('SIGKILLed mid-batch then restarted, still yields every item exactly once, and the quota moved by exactly the items', async () => {
+    const { key, accountId } = await t.newCaller('pro');
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    const res = await postBatch(t.app, key, { items: urlItems(600, 'kill') });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = JSON.parse(res.body) as { id: string };
+
+    const first = startRenderProcess();
+    // Kill it once some items are done and more are left: mid-batch, and most likely mid-chunk.
+    const deadline = Date.now() + 60_000;
+    let seen: BatchJson;
+    do {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = JSON.parse((await get(`${BATCHES_URL}/${id}`)).body) as BatchJson;
+    } while (seen.succeeded < 150 && Date.now() < deadline);
+    await kill(first, 'SIGKILL');
+    const atKill = JSON.parse((await get(`${BATCHES_URL}/${id}`)).body) as BatchJson;
+    expect(atKill.status).toBe('running');
+    expect(atKill.succeeded).toBeLessThan(600);
+
+    startRenderProcess();
+    const done = await waitForBatch(get, id, 90_000);
+    expect(done).toMatchObject({ status: 'completed', total: 600, succeeded: 600, failed: 0 });
+    expect(await t.stores.meter.usage(accountId, periodOf(t.clock.now))).toEqual({ requests: 600, qrs: 600 });
+
+    const archive = await get(`${BATCHES_URL}/${id}/archive`);
+    const unpacked = await unpackArchive(archive.rawPayload);
+    try {
+      const rows = unpacked.manifest.slice(1);
+      expect(rows.map((row) => [row[0], row[3]])).toEqual(Array.from({ length: 600 }, (_, i) => [String(i), 'succeeded']));
+      expect(unpacked.files).toHaveLength(601);
+      // The items around the kill are the ones at risk: decode every tenth file, all of them near the kill point.
+      const sample = rows.filter((row) => Number(row[0]) % 10 === 0 || Math.abs(Number(row[0]) - atKill.succeeded) < 60);
+      const decoded = await decodePngFiles(sample.map((row) => join(unpacked.dir, row[2]!)));
+      const expected = sample.map((row) => `https://example.com/kill/${row[0]}`);
+      expect(decoded.map((d) => d.zbar)).toEqual(expected);
+      expect(decoded.map((d) => d.zxing)).toEqual(expected);
+    } finally {
+      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+    }
+  }, 180_000);
+});

@@ -1,0 +1,100 @@
+// Contract suite for the DynamicCodeStore port: every adapter runs these same cases.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { newSlug, type DynamicCode } from '../../src/domain/dynamic-code.js';
+import type { AccountStore } from '../../src/domain/ports/account-store.js';
+import type { DynamicCodeStore } from '../../src/domain/ports/dynamic-code-store.js';
+
+export function dynamicCodeStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; codes: DynamicCodeStore }>): void {
+  describe(`DynamicCodeStore contract: ${adapterName}`, () => {
+    async function setup() {
+      const { accounts, codes } = await makeStores();
+      const subject = `d-${randomUUID()}`;
+      const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const newCode = (target = 'https://example.com/', createdAt = new Date()) => ({ accountId: account.id, slug: newSlug(), target, name: null, createdAt });
+      const create = async (target?: string, createdAt?: Date): Promise<DynamicCode> => {
+        const made = await codes.createWithinLimit(newCode(target, createdAt), 1_000);
+        if (typeof made === 'string') throw new Error(`unexpected ${made}`);
+        return made;
+      };
+      return { codes, account, newCode, create };
+    }
+
+    it('creates an active code and finds it by slug', async () => {
+      const { codes, account, create } = await setup();
+      const code = await create('https://example.com/a');
+      expect(code).toMatchObject({ accountId: account.id, target: 'https://example.com/a', status: 'active', name: null, disabledReason: null });
+      expect(await codes.findBySlug(code.slug)).toEqual({ codeId: code.id, target: 'https://example.com/a', state: 'active' });
+      expect(await codes.findBySlug(newSlug())).toBeUndefined();
+      expect(await codes.get(account.id, code.id)).toEqual(code);
+    });
+
+    it('never holds more than the limit of codes, even under concurrent creation; deleting frees a place', async () => {
+      const { codes, account, newCode } = await setup();
+      const results = await Promise.all(Array.from({ length: 12 }, () => codes.createWithinLimit(newCode(), 5)));
+      expect(results.filter((r) => typeof r !== 'string')).toHaveLength(5);
+      expect(results.filter((r) => r === 'limit_reached')).toHaveLength(7);
+      expect(await codes.count(account.id)).toBe(5);
+      const first = results.find((r): r is DynamicCode => typeof r !== 'string')!;
+      expect(await codes.remove(account.id, first.id, new Date())).toBe(true);
+      expect(await codes.count(account.id)).toBe(4);
+      expect(typeof (await codes.createWithinLimit(newCode(), 5))).toBe('object');
+      expect(await codes.createWithinLimit(newCode(), 5)).toBe('limit_reached');
+    });
+
+    it('never gives a taken slug to another code, deleted or not', async () => {
+      const { codes, account, create, newCode } = await setup();
+      const code = await create();
+      await codes.remove(account.id, code.id, new Date());
+      expect(await codes.createWithinLimit({ ...newCode(), slug: code.slug }, 1_000)).toBe('slug_taken');
+      expect(await codes.findBySlug(code.slug)).toMatchObject({ codeId: code.id, state: 'deleted' });
+    });
+
+    it('lists codes that are not deleted, newest first, a page at a time', async () => {
+      const { codes, account, create } = await setup();
+      const made = [];
+      for (let i = 0; i < 5; i++) made.push(await create(`https://example.com/${i}`, new Date(Date.UTC(2026, 0, 1, 0, 0, i % 3))));
+      await codes.remove(account.id, made[0]!.id, new Date());
+      const all = await codes.list(account.id, { limit: 10 });
+      expect(all).toHaveLength(4);
+      const order = all.map((c) => [c.createdAt.getTime(), c.id] as const);
+      expect(order).toEqual([...order].sort((x, y) => y[0] - x[0] || (y[1] < x[1] ? -1 : 1)));
+      const page1 = await codes.list(account.id, { limit: 2 });
+      const page2 = await codes.list(account.id, { limit: 2, after: { createdAt: page1[1]!.createdAt, id: page1[1]!.id } });
+      expect([...page1, ...page2].map((c) => c.id)).toEqual(all.map((c) => c.id));
+    });
+
+    it('updates target, name and status, and the slug follows at once', async () => {
+      const { codes, account, create } = await setup();
+      const code = await create('https://example.com/old');
+      const at = new Date(Date.now() + 1_000);
+      const updated = await codes.update(account.id, code.id, { target: 'https://example.com/new', name: 'Menu', status: 'paused' }, at);
+      expect(updated).toMatchObject({ target: 'https://example.com/new', name: 'Menu', status: 'paused', updatedAt: at });
+      expect(await codes.findBySlug(code.slug)).toEqual({ codeId: code.id, target: 'https://example.com/new', state: 'paused' });
+      expect(await codes.update(account.id, code.id, { name: null }, at)).toMatchObject({ name: null, target: 'https://example.com/new' });
+    });
+
+    it('scopes every operation but the slug lookup to the owning account', async () => {
+      const a = await setup();
+      const b = await setup();
+      const code = await a.create('https://example.com/a');
+      expect(await b.codes.get(b.account.id, code.id)).toBeUndefined();
+      expect(await b.codes.update(b.account.id, code.id, { target: 'https://evil.example/' }, new Date())).toBeUndefined();
+      expect(await b.codes.remove(b.account.id, code.id, new Date())).toBe(false);
+      expect(await b.codes.list(b.account.id, { limit: 10 })).toEqual([]);
+      expect((await a.codes.findBySlug(code.slug))?.target).toBe('https://example.com/a');
+    });
+
+    it('disables a code by slug for good: its owner can no longer change it, but can delete it', async () => {
+      const { codes, account, create } = await setup();
+      const code = await create();
+      const disabled = await codes.disableBySlug(code.slug, 'phishing', new Date());
+      expect(disabled).toMatchObject({ status: 'disabled', disabledReason: 'phishing' });
+      expect(await codes.update(account.id, code.id, { status: 'active' }, new Date())).toBe('disabled');
+      expect(await codes.findBySlug(code.slug)).toMatchObject({ state: 'disabled' });
+      expect(await codes.disableBySlug(newSlug(), 'unknown', new Date())).toBeUndefined();
+      expect(await codes.remove(account.id, code.id, new Date())).toBe(true);
+      expect(await codes.findBySlug(code.slug)).toMatchObject({ state: 'deleted' });
+    });
+  });
+}

@@ -1,0 +1,65 @@
+// Batch test helpers: post a batch, wait for it to finish, and unpack its archive with the system's unzip.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
+import type { FastifyInstance } from 'fastify';
+
+const run = promisify(execFile);
+
+export const BATCHES_URL = '/api/v1/QRManager/batches';
+
+export function postBatch(app: FastifyInstance, key: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({
+    method: 'POST',
+    url: BATCHES_URL,
+    headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** Items as a client sends them: any field may be set or replaced, the point of the validation tests. */
+export function urlItems(count: number, tag: string, extra: Record<string, unknown> = {}): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => ({ content: `https://example.com/${tag}/${i}`, type: 'url', outputFormat: 'png', ...extra }));
+}
+
+export interface BatchJson {
+  id: string;
+  status: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+}
+
+/** Polls GET …/batches/{id} until the batch is finished; bounded in time. */
+export async function waitForBatch(get: (url: string) => Promise<{ statusCode: number; body: string }>, id: string, timeoutMs = 60_000): Promise<BatchJson> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await get(`${BATCHES_URL}/${id}`);
+    if (res.statusCode !== 200) throw new Error(`GET batch answered ${res.statusCode}: ${res.body}`);
+    const batch = JSON.parse(res.body) as BatchJson;
+    if (['completed', 'failed', 'cancelled'].includes(batch.status)) return batch;
+    if (Date.now() > deadline) throw new Error(`batch ${id} still ${batch.status} after ${timeoutMs} ms: ${res.body}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export interface UnpackedArchive {
+  dir: string;
+  files: string[];
+  manifest: string[][];
+}
+
+/** Unpacks with Info-ZIP's unzip (not our writer's code) and parses manifest.csv. */
+export async function unpackArchive(zip: Buffer): Promise<UnpackedArchive> {
+  const dir = await mkdtemp(join(tmpdir(), 'qrm-archive-'));
+  await writeFile(join(dir, 'archive.zip'), zip);
+  await run('unzip', ['-q', '-d', join(dir, 'out'), join(dir, 'archive.zip')], { maxBuffer: 16 * 1024 * 1024 });
+  const files = (await readdir(join(dir, 'out'))).sort();
+  const csv = await readFile(join(dir, 'out', 'manifest.csv'), 'utf8');
+  const manifest = parse(csv) as string[][];
+  return { dir: join(dir, 'out'), files, manifest };
+}

@@ -1,0 +1,59 @@
+// Calls the dynamic-code API and the redirect through app.inject, for the suites that exercise them.
+import type { FastifyInstance } from 'fastify';
+
+export const CODES_URL = '/api/v1/QRManager/codes';
+
+export interface CodeJson {
+  id: string;
+  slug: string;
+  shortUrl: string;
+  target: string;
+  name: string | null;
+  status: string;
+  createdAt: string;
+}
+
+export function codesApi(app: FastifyInstance, key: string) {
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
+    app.inject({
+      method,
+      url,
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
+    });
+  return {
+    create: (body: unknown) => call('POST', CODES_URL, body),
+    list: (query = '') => call('GET', `${CODES_URL}${query}`),
+    get: (id: string) => call('GET', `${CODES_URL}/${id}`),
+    patch: (id: string, body: unknown) => call('PATCH', `${CODES_URL}/${id}`, body),
+    remove: (id: string) => call('DELETE', `${CODES_URL}/${id}`),
+    image: (id: string, query = '') => call('GET', `${CODES_URL}/${id}/image${query}`),
+    stats: (id: string, query = '') => call('GET', `${CODES_URL}/${id}/stats${query}`),
+    /** Creates a code and returns its JSON, failing loudly otherwise. */
+    async created(target: string, name?: string): Promise<CodeJson> {
+      const res = await call('POST', CODES_URL, { target, ...(name === undefined ? {} : { name }) });
+      if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+      return res.json() as CodeJson;
+    },
+  };
+}
+
+/** A scan as a phone would make it: the short URL's path, with a device's headers and address. */
+export function scan(app: FastifyInstance, slug: string, visitor: { ip?: string; userAgent?: string; language?: string } = {}) {
+  return app.inject({
+    method: 'GET',
+    url: `/r/${slug}`,
+    remoteAddress: visitor.ip ?? '127.0.0.1',
+    headers: {
+      ...(visitor.userAgent ? { 'user-agent': visitor.userAgent } : {}),
+      ...(visitor.language ? { 'accept-language': visitor.language } : {}),
+    },
+  });
+}
+
+export const USER_AGENTS = {
+  ios: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+  desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  other: 'curl/8.5.0',
+} as const;

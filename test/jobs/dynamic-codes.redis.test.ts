@@ -1,0 +1,135 @@
+// Dynamic codes in Redis mode, two instances on one Redis: a PATCH reaches both within a second, scans are counted exactly and
+// rolled up idempotently, unique scanners by HyperLogLog within its error bound, and a Redis outage never stops a redirect.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CachedDynamicCodeStore } from '../../src/adapters/dynamic-code-store.cached.js';
+import { dayOf } from '../../src/domain/scan.js';
+import { rollupScans } from '../../src/services/rollup-scans.js';
+import type { TestApp } from '../helpers/app.js';
+import { codesApi, scan, USER_AGENTS, type CodeJson } from '../helpers/codes.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
+import { waitFor } from '../helpers/wait.js';
+
+let instances: TwoInstances;
+let a: TestApp;
+let b: TestApp;
+
+beforeAll(async () => {
+  // Load shedding off: two instances and hundreds of concurrent scans in one process on a busy machine are not overload.
+  instances = await startTwoInstancesOnRedis('dynamic', { env: { MAX_EVENT_LOOP_DELAY_MS: '0' } });
+  ({ a, b } = instances);
+}, 60_000);
+afterAll(async () => instances?.close());
+
+const cacheOf = (t: TestApp) => t.stores.codes as unknown as CachedDynamicCodeStore;
+
+/** Scans on the instance until its slug cache is subscribed and holds the code. */
+async function warmCache(t: TestApp, slug: string): Promise<void> {
+  await waitFor('the slug cache to hold the code', async () => {
+    expect((await scan(t.app, slug)).statusCode).toBe(302);
+    return cacheOf(t).size > 0;
+  });
+}
+
+async function rollUp(): Promise<void> {
+  await Promise.all([a.stores.scans.flush(), b.stores.scans.flush()]);
+  await rollupScans(a.stores);
+}
+
+async function statsOf(key: string, id: string) {
+  const res = await codesApi(b.app, key).stats(id);
+  expect(res.statusCode).toBe(200);
+  return res.json() as { totals: { scans: number; uniqueScanners: number }; devices: Record<string, number>; uniqueScanners: { counting: string; relativeStandardError: number } };
+}
+
+describe('dynamic codes on two instances sharing one Redis', () => {
+  it('follow a PATCH made on the other instance within a second, although the slug was cached', async () => {
+    const api = codesApi(a.app, (await a.newCaller('pro')).key);
+    const code = await api.created('https://example.com/before');
+    await warmCache(b, code.slug);
+
+    // Changed behind the cache's back (straight in the database): B still answers from its cache...
+    const db = new Database(join(instances.dataDir, 'qr-manager.db'));
+    db.prepare('UPDATE dynamic_codes SET target = ? WHERE id = ?').run('https://example.com/sideways', code.id);
+    db.close();
+    expect((await scan(b.app, code.slug)).headers.location).toBe('https://example.com/before');
+
+    // ...but a PATCH through the API on A is pushed to B at once.
+    const patchedAt = Date.now();
+    expect((await api.patch(code.id, { target: 'https://example.com/after' })).statusCode).toBe(200);
+    const elapsed = await waitFor(
+      'B to redirect to the new target',
+      async () => ((await scan(b.app, code.slug)).headers.location === 'https://example.com/after' ? Date.now() - patchedAt : undefined),
+      { timeoutMs: 2_000, intervalMs: 20 },
+    );
+    expect(elapsed).toBeLessThan(1_000);
+
+    await api.patch(code.id, { status: 'paused' });
+    await waitFor('B to answer 410 for the paused code', async () => (await scan(b.app, code.slug)).statusCode === 410, { timeoutMs: 2_000, intervalMs: 20 });
+  }, 30_000);
+
+  it('count N concurrent scans across both instances exactly, and a replayed rollup changes nothing', async () => {
+    const key = (await a.newCaller('pro')).key;
+    const code = await codesApi(a.app, key).created('https://example.com/counted');
+    const devices = Object.keys(USER_AGENTS) as Array<keyof typeof USER_AGENTS>;
+    const N = 200;
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) => scan(i % 2 === 0 ? a.app : b.app, code.slug, { ip: `10.1.0.${i % 10}`, userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!] })),
+    );
+    expect(answers.every((r) => r.statusCode === 302)).toBe(true);
+    await waitFor('every scan recorded', async () => {
+      await rollUp();
+      return (await statsOf(key, code.id)).totals.scans >= N || undefined;
+    });
+    const stats = await statsOf(key, code.id);
+    expect(stats.totals.scans).toBe(N);
+    // 40 distinct visitors; at this size the HyperLogLog (sparse encoding) is all but exact.
+    expect(Math.abs(stats.totals.uniqueScanners - 40)).toBeLessThanOrEqual(1);
+    expect(stats.devices).toEqual({ ios: 50, android: 50, desktop: 50, other: 50 });
+    expect(stats.uniqueScanners).toEqual({ counting: 'hyperloglog', relativeStandardError: 0.0081 });
+
+    // The rollup writes absolute values: running it again, with nothing new, leaves the ledger as it was.
+    await rollupScans(a.stores);
+    await b.stores.scanLedger.apply([{ codeId: code.id, day: dayOf(new Date()), scans: 3, uniques: 3, devices: {}, languages: {} }]);
+    expect((await statsOf(key, code.id)).totals.scans).toBe(N);
+  }, 30_000);
+
+  it('estimate unique scanners within the HyperLogLog error bound (0.81% standard error)', async () => {
+    const key = (await a.newCaller('pro')).key;
+    const code = await codesApi(a.app, key).created('https://example.com/popular');
+    const visitors = 3_000;
+    const at = new Date();
+    // Straight to the recorder: the counting is what is under test, not the HTTP path (covered above).
+    for (let i = 0; i < visitors; i++) {
+      const recorder = i % 2 === 0 ? a.stores.scans : b.stores.scans;
+      recorder.record({ codeId: code.id, at, visitor: `visitor-${i}`, device: 'other', language: 'en' });
+      recorder.record({ codeId: code.id, at, visitor: `visitor-${i}`, device: 'other', language: 'en' });
+    }
+    await rollUp();
+    const stats = await statsOf(key, code.id);
+    expect(stats.totals.scans).toBe(2 * visitors);
+    // Four standard errors: a correct HyperLogLog fails this about once in 16,000 runs.
+    expect(Math.abs(stats.totals.uniqueScanners - visitors) / visitors).toBeLessThan(4 * 0.0081);
+  }, 30_000);
+
+  it('keep redirecting while Redis is down, and count the scans they could not record in a metric', async () => {
+    const key = (await a.newCaller('pro')).key;
+    const code = (await codesApi(a.app, key).created('https://example.com/outage')) as CodeJson;
+    await warmCache(a, code.slug);
+    await instances.redis.stop();
+    try {
+      for (let i = 0; i < 5; i++) {
+        const res = await scan(a.app, code.slug);
+        expect(res.statusCode).toBe(302);
+        expect(res.headers.location).toBe('https://example.com/outage');
+      }
+      await a.stores.scans.flush();
+      const metrics = await a.app.inject({ method: 'GET', url: '/metrics' });
+      const unrecorded = Number(/^qrm_scans_unrecorded_total (\d+)/m.exec(metrics.body)?.[1]);
+      expect(unrecorded).toBeGreaterThanOrEqual(5);
+    } finally {
+      await instances.redis.start();
+    }
+  }, 30_000);
+});

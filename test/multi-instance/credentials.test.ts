@@ -1,0 +1,84 @@
+// Two API instances on one Redis and one store, each caching credentials: a revocation or plan change on one reaches the other within a second.
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changePlan } from '../../src/services/accounts.js';
+import { revokeKey } from '../../src/services/api-keys.js';
+import { generate, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
+import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
+
+let dataDir: string;
+let a: TestApp;
+let b: TestApp;
+
+let instances: TwoInstances;
+
+beforeAll(async () => {
+  instances = await startTwoInstancesOnRedis('credentials');
+  ({ dataDir, a, b } = instances);
+}, 60_000);
+
+afterAll(async () => instances?.close());
+
+const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
+const deps = (t: TestApp) => ({ ...t.stores, keyPepper: t.config.keyPepper, clock: () => new Date(), plans: t.plans });
+
+/** Sets the key's revoked_at straight in the shared database file, behind every cache's back (null: active again). */
+function setRevokedInDatabase(keyId: string, revokedAt: number | null): void {
+  const db = new Database(join(dataDir, 'qr-manager.db'));
+  try {
+    db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ?').run(revokedAt, keyId);
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Waits until the instance answers for the key from its credential cache, seen from outside: with the key revoked
+ * in the database behind its back, it still serves it. The key is active again in the database on return.
+ */
+async function warmCache(t: TestApp, caller: { key: string; keyId: string }): Promise<void> {
+  await waitFor('the credential cache to hold the key', async () => {
+    expect((await generate(t.app, caller.key, png('warm-up'))).statusCode).toBe(200);
+    setRevokedInDatabase(caller.keyId, Date.now());
+    const cached = (await generate(t.app, caller.key, png('warm-up'))).statusCode === 200;
+    setRevokedInDatabase(caller.keyId, null);
+    return cached;
+  }, { intervalMs: 250 }); // two requests a try: well under the free plan's burst of 10 a second
+}
+
+describe('two API instances sharing one Redis', () => {
+  it('refuse a key revoked on the other instance within a second, although it was cached', async () => {
+    const caller = await a.newCaller('free');
+    await warmCache(b, caller);
+
+    // Revoked behind the cache's back (straight in the database): B still answers from its cache...
+    setRevokedInDatabase(caller.keyId, Date.now());
+    expect((await generate(b.app, caller.key, png('cached'))).statusCode).toBe(200);
+
+    // ...but a revocation through the service on A is pushed to B at once.
+    const revokedAt = Date.now();
+    await revokeKey(deps(a), caller.accountId, caller.keyId);
+    const elapsed = await waitFor(
+      'B to refuse the revoked key',
+      async () => ((await generate(b.app, caller.key, png('after revoke'))).statusCode === 401 ? Date.now() - revokedAt : undefined),
+      { timeoutMs: 2_000, intervalMs: 20 },
+    );
+    expect(elapsed).toBeLessThan(1_000);
+  }, 30_000);
+
+  it('apply a plan change made on the other instance to cached credentials within a second', async () => {
+    const caller = await a.newCaller('free');
+    await warmCache(b, caller);
+    expect((await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode).toBe(403);
+    const changedAt = Date.now();
+    await changePlan(deps(a), caller.accountId, 'pro');
+    const elapsed = await waitFor(
+      'B to see the pro plan',
+      async () => ((await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode === 200 ? Date.now() - changedAt : undefined),
+      { timeoutMs: 2_000, intervalMs: 20 },
+    );
+    expect(elapsed).toBeLessThan(1_000);
+  }, 30_000);
+});

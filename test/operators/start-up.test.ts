@@ -1,0 +1,95 @@
+// Start-up as operators run it (`npm start` runs scripts/run-built.mjs on dist/): a plans file with a mistake, or accounts on a plan it lacks, stop it with exit 1 and a message naming them.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
+import { buildFreshness } from '../../scripts/dist.mjs';
+import { freePort, runCli, startServer } from '../helpers/processes.js';
+
+const exec = promisify(execFile);
+
+interface Exit {
+  code: number;
+  stderr: string;
+}
+
+/** `npm start` without npm: the launcher checks dist/ (building it once if stale), then runs the compiled server. */
+async function startCompiled(env: Record<string, string>): Promise<Exit> {
+  const port = await freePort();
+  try {
+    const { stderr } = await exec(process.execPath, ['scripts/run-built.mjs', 'dist/src/server.js'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
+      timeout: 120_000,
+    });
+    return { code: 0, stderr };
+  } catch (error) {
+    const failed = error as { code?: number; stderr?: string };
+    return { code: failed.code ?? -1, stderr: failed.stderr ?? '' };
+  }
+}
+
+const team = { id: 'team', name: 'Team', monthlyPriceUsd: 0, requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null, formats: ['png'] };
+
+describe('start-up with a plans file', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'qrm-start-'));
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+  it('stops with exit 1 and names the file, the plan and the field of a mistake', async () => {
+    const plansFile = join(dir, 'typo.json');
+    await writeFile(plansFile, JSON.stringify({ plans: [{ ...team, formats: ['png', 'jpeg'] }], default: 'team' }));
+    const exit = await startCompiled({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: join(dir, 'data-typo') });
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain(`QR_PLANS_FILE ${plansFile}`);
+    expect(exit.stderr).toContain('plans[0] (plan "team").formats[1]: unknown format "jpeg"');
+  }, 150_000);
+
+  it('stops with exit 1 when accounts are on a plan the file no longer defines, naming the plan', async () => {
+    const dataDir = join(dir, 'data-orphans');
+    await mkdir(dataDir, { recursive: true });
+    const stores = createSqliteStores(dataDir);
+    await stores.accounts.create({ email: 'pro@example.com', plan: 'pro', identity: { provider: 'local', subject: 'pro@example.com' }, createdAt: new Date() });
+    await stores.close();
+    const plansFile = join(dir, 'no-pro.json');
+    await writeFile(plansFile, JSON.stringify({ plans: [team], default: 'team' }));
+    const exit = await startCompiled({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
+    expect(exit.code).toBe(1);
+    expect(exit.stderr).toContain(`QR_PLANS_FILE ${plansFile}: plans: does not define plan "pro" (1 account)`);
+
+    // qrm still runs (it is how the operator moves those accounts), says what is wrong, and lists the file's plans.
+    const listed = await runCli(['plans', '--json'], { QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
+    expect(listed.stderr).toContain('warning: QR_PLANS_FILE');
+    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'team', requestsPerMonth: null, accounts: 0, isDefault: true })]);
+    const moved = await runCli(['accounts', 'plan', '--email', 'pro@example.com', '--plan', 'team'], { QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
+    expect(moved.stdout).toContain('plan=team');
+    const server = await startServer({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir }, 60_000);
+    expect(await server.stop()).toBe(0);
+  }, 150_000);
+});
+
+describe('the build check before a compiled entry runs', () => {
+  let root: string;
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'qrm-fresh-'));
+    await mkdir(join(root, 'src', 'deep'), { recursive: true });
+    await writeFile(join(root, 'src', 'deep', 'a.ts'), '');
+  });
+  afterAll(async () => rm(root, { recursive: true, force: true }));
+
+  it('says missing before a build, fresh after it, and stale naming the source edited since', async () => {
+    expect(buildFreshness(root, 'dist/src/server.js')).toEqual({ state: 'missing' });
+    await mkdir(join(root, 'dist', 'src'), { recursive: true });
+    await writeFile(join(root, 'dist', 'src', 'server.js'), '');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(join(root, 'src', 'deep', 'a.ts'), past, past);
+    expect(buildFreshness(root, 'dist/src/server.js')).toEqual({ state: 'fresh' });
+    const future = new Date(Date.now() + 60_000);
+    await utimes(join(root, 'src', 'deep', 'a.ts'), future, future);
+    expect(buildFreshness(root, 'dist/src/server.js')).toEqual({ state: 'stale', changed: join('src', 'deep', 'a.ts') });
+  });
+});

@@ -1,0 +1,105 @@
+// The Dynamic codes page over HTTP, as a browser without JavaScript uses it: create, edit, pause, download, delete, and the scans chart.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { scan, USER_AGENTS } from '../helpers/codes.js';
+import { decodeQr } from '../helpers/decode.js';
+import { PortalClient } from '../helpers/portal-client.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+let seq = 0;
+async function signedIn(): Promise<PortalClient> {
+  const client = new PortalClient(t.app);
+  await client.signInLocally(`codes${++seq}-${Date.now()}@example.com`);
+  return client;
+}
+
+/** Creates a code through the form and returns its detail page's path and short link. */
+async function createThroughForm(client: PortalClient, target: string, name = '') {
+  const _csrf = await client.csrfFrom('/portal/codes');
+  const created = await client.postForm('/portal/codes', { target, name, _csrf });
+  expect(created.statusCode).toBe(303);
+  const path = created.headers.location as string;
+  expect(path).toMatch(/^\/portal\/codes\/dyn_[A-Za-z0-9_-]+\?notice=created$/);
+  const page = await client.get(path);
+  const shortUrl = /<code id="short-url">([^<]+)<\/code>/.exec(page.body)![1]!;
+  return { path: path.split('?')[0]!, shortUrl, slug: shortUrl.split('/r/')[1]!, page };
+}
+
+describe('Dynamic codes page', () => {
+  it('creates a code, lists it, and downloads an image that decodes to its short link', async () => {
+    const client = await signedIn();
+    const { path, shortUrl, page } = await createThroughForm(client, 'https://example.com/menu', 'Table menu');
+    expect(page.body).toContain('The code was created');
+    expect(shortUrl).toMatch(/^http:\/\/localhost:80\/r\/[A-Za-z0-9]{8}$/);
+    const list = await client.get('/portal/codes');
+    expect(list.body).toContain('Table menu');
+    expect(list.body).toContain('1 of 5');
+    const image = await client.get(`${path}/image.png`);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-disposition']).toMatch(/^attachment; filename="qr-[A-Za-z0-9]{8}\.png"$/);
+    expect(await decodeQr(image.rawPayload, 'png')).toEqual({ zbar: shortUrl, zxing: shortUrl });
+    // svg is not in the free plan: no link, and the URL itself is refused.
+    expect(page.body).not.toContain('image.svg');
+    expect((await client.get(`${path}/image.svg`)).statusCode).toBe(403);
+  });
+
+  it('refuses a javascript: target on the form, saying why, and keeps what was typed', async () => {
+    const client = await signedIn();
+    const _csrf = await client.csrfFrom('/portal/codes');
+    const res = await client.postForm('/portal/codes', { target: 'javascript:alert(1)', name: 'bad', _csrf });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('must be an absolute http:// or https:// URL');
+    expect(res.body).toContain('value="javascript:alert(1)"');
+  });
+
+  it('edits the target, pauses and resumes, and deletes; the redirect follows each step', async () => {
+    const client = await signedIn();
+    const { path, slug } = await createThroughForm(client, 'https://example.com/old');
+    let _csrf = await client.csrfFrom(path);
+    expect((await client.postForm(path, { target: 'https://example.com/new', name: 'Renamed', _csrf })).statusCode).toBe(303);
+    expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/new');
+    _csrf = await client.csrfFrom(path);
+    expect((await client.postForm(`${path}/status`, { status: 'paused', _csrf })).statusCode).toBe(303);
+    expect((await scan(t.app, slug)).statusCode).toBe(410);
+    expect((await client.get(path)).body).toContain('Resume');
+    _csrf = await client.csrfFrom(path);
+    await client.postForm(`${path}/status`, { status: 'active', _csrf });
+    expect((await scan(t.app, slug)).statusCode).toBe(302);
+    _csrf = await client.csrfFrom(path);
+    expect((await client.postForm(`${path}/delete`, { _csrf })).headers.location).toBe('/portal/codes?notice=deleted');
+    expect((await scan(t.app, slug)).statusCode).toBe(410);
+    expect((await client.get(path)).statusCode).toBe(404);
+  });
+
+  it('draws the last 30 days of scans as an inline SVG chart, with the device split', async () => {
+    const client = await signedIn();
+    const { path, slug } = await createThroughForm(client, 'https://example.com/chart');
+    for (const [i, ua] of [USER_AGENTS.ios, USER_AGENTS.ios, USER_AGENTS.android, USER_AGENTS.desktop].entries()) await scan(t.app, slug, { userAgent: ua, ip: `10.2.0.${i}` });
+    await t.stores.scans.flush();
+    const page = (await client.get(path)).body;
+    const svg = /<svg[^>]*class="scan-chart"[\s\S]*?<\/svg>/.exec(page)?.[0];
+    expect(svg).toBeDefined();
+    expect(svg!.match(/<rect /g)).toHaveLength(30);
+    expect(svg).toContain('4 scans</title>');
+    expect(page).toContain('4 scans · 4 unique a day');
+    expect(page).toMatch(/data-device="ios"><td>iOS<\/td><td>2<\/td><td>50%/);
+    expect(page).toMatch(/data-device="android"><td>Android<\/td><td>1<\/td><td>25%/);
+  });
+
+  it("never shows or changes another account's code, and wants the CSRF token", async () => {
+    const owner = await signedIn();
+    const other = await signedIn();
+    const { path, slug } = await createThroughForm(owner, 'https://example.com/private');
+    expect((await other.get(path)).statusCode).toBe(404);
+    const _csrf = await other.csrfFrom('/portal/codes');
+    expect((await other.postForm(path, { target: 'https://evil.example/', _csrf })).statusCode).toBe(404);
+    expect((await other.postForm(`${path}/delete`, { _csrf })).statusCode).toBe(404);
+    expect((await owner.postForm(path, { target: 'https://example.com/no-token' })).statusCode).toBe(403);
+    expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/private');
+  });
+});
