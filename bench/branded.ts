@@ -4,7 +4,8 @@ import sharp from 'sharp';
 type HeadersFor = () => Record<string, string>;
 type Scenario<Row> = (id: string, name: string, headersFor: HeadersFor, makeBody: () => string) => Promise<Row>;
 
-const LOGO_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240"><circle cx="120" cy="120" r="110" fill="#e63946"/><rect x="70" y="70" width="100" height="100" fill="#1d3557"/></svg>';
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240"><circle cx="120" cy="120" r="110" fill="#e63946"/><rect x="70" y="70" width="100" height="100" fill="#1d3557"/></svg>';
 
 /**
  * Uploads one logo per account (each key names its own account's logo), then drives unique URLs of
@@ -24,7 +25,11 @@ export async function brandedScenario<Row>(service: { server: { port: number }; 
     if (res.status === 201) logoByKey.set(key, ((await res.json()) as { id: string }).id);
   }
   const listed = async (key: string) =>
-    ((await (await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/logos`, { headers: { 'x-api-key': key } })).json()) as { logos: Array<{ id: string }> }).logos[0]!.id;
+    (
+      (await (await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/logos`, { headers: { 'x-api-key': key } })).json()) as {
+        logos: Array<{ id: string }>;
+      }
+    ).logos[0]!.id;
   for (const key of service.keys) if (!logoByKey.has(key)) logoByKey.set(key, await listed(key));
 
   let i = 0;

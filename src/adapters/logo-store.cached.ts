@@ -14,7 +14,11 @@ export class CachedLogoStore implements LogoStore {
 
   constructor(inner: LogoStore, options: CachedLogoStoreOptions = {}) {
     this.#inner = inner;
-    this.#cache = new LRUCache({ maxSize: options.maxBytes ?? 32 * 1024 * 1024, sizeCalculation: (logo) => Math.max(1, logo.png.byteLength), ttl: options.ttlMs ?? 30_000 });
+    this.#cache = new LRUCache({
+      maxSize: options.maxBytes ?? 32 * 1024 * 1024,
+      sizeCalculation: (logo) => Math.max(1, logo.png.byteLength),
+      ttl: options.ttlMs ?? 30_000,
+    });
   }
 
   createWithinLimit(input: NewLogo, maxLogos: number | null): Promise<LogoRecord | 'limit_reached'> {

@@ -8,7 +8,10 @@ export const RENDER_VERSION = 4;
 
 /** Rendering is deterministic for a given RENDER_VERSION: equal identities mean byte-identical images. Kept in memory only, so not hashed. */
 export function renderIdentity(spec: RenderSpec): string {
-  return `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}` + brandingSuffix(spec);
+  return (
+    `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}` +
+    brandingSuffix(spec)
+  );
 }
 
 /**

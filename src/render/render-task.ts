@@ -13,7 +13,10 @@ export type RenderTaskResult =
   | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
 /** The render thread's one entry: a spec (a request), or a group of specs (batch items: one hop for many renders). */
-export function renderThreadTask(task: RenderSpec | RenderSpec[], caches: DesignCaches): RenderTaskResult | Promise<RenderTaskResult> | Promise<RenderTaskResult[]> | RenderTaskResult[] {
+export function renderThreadTask(
+  task: RenderSpec | RenderSpec[],
+  caches: DesignCaches,
+): RenderTaskResult | Promise<RenderTaskResult> | Promise<RenderTaskResult[]> | RenderTaskResult[] {
   if (!Array.isArray(task)) return renderTask(task, caches);
   const results = task.map((spec) => renderTask(spec, caches));
   // A group stays synchronous unless one of its items is branded.
@@ -24,7 +27,8 @@ export function renderThreadTask(task: RenderSpec | RenderSpec[], caches: Design
 function failure(error: unknown): RenderTaskResult {
   if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };
   if (error instanceof SizeTooSmallError) return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };
-  if (error instanceof UnscannableDesignError) return { ok: false, reason: 'unscannable', detail: error.message, changes: error.changes, maxLogoScale: error.maxLogoScale };
+  if (error instanceof UnscannableDesignError)
+    return { ok: false, reason: 'unscannable', detail: error.message, changes: error.changes, maxLogoScale: error.maxLogoScale };
   throw error;
 }
 

@@ -73,11 +73,23 @@ export const CONTENT_TYPES: Record<OutputFormat, string> = {
 
 /** True when the request asks for anything only the branded path draws. */
 export function isBranded(input: GenerateQrInput): boolean {
-  return input.moduleShape !== undefined || input.finderShape !== undefined || input.finderColor !== undefined || input.logo !== undefined || input.frame !== undefined;
+  return (
+    input.moduleShape !== undefined ||
+    input.finderShape !== undefined ||
+    input.finderColor !== undefined ||
+    input.logo !== undefined ||
+    input.frame !== undefined
+  );
 }
 
 /** The design in canonical form, every colour pair held to the contrast rule, the logo read from the caller's own account. */
-export async function brandingOf(deps: Pick<GenerateQrDeps, 'logos'>, accountId: string, input: GenerateQrInput, darkColor: string, lightColor: string): Promise<Branding> {
+export async function brandingOf(
+  deps: Pick<GenerateQrDeps, 'logos'>,
+  accountId: string,
+  input: GenerateQrInput,
+  darkColor: string,
+  lightColor: string,
+): Promise<Branding> {
   const finderColor = input.finderColor === undefined ? darkColor : canonicalColour(input.finderColor);
   assertScannableColours(finderColor, lightColor, 'finderColor', 'lightColor');
   let frame: Branding['frame'];
@@ -88,7 +100,10 @@ export async function brandingOf(deps: Pick<GenerateQrDeps, 'logos'>, accountId:
   let logo: Branding['logo'];
   if (input.logo) {
     const stored = await deps.logos.get(accountId, input.logo.id);
-    if (!stored) throw new ApiError('invalid_request', 'logo.id: no logo with this id in your account', { fields: [{ field: 'logo.id', detail: 'no logo with this id in your account' }] });
+    if (!stored)
+      throw new ApiError('invalid_request', 'logo.id: no logo with this id in your account', {
+        fields: [{ field: 'logo.id', detail: 'no logo with this id in your account' }],
+      });
     logo = { digest: stored.digest, png: stored.png, scale: input.logo.scale ?? LOGO_SCALE_LIMITS.default };
   }
   return {
@@ -143,13 +158,22 @@ interface Conditions {
 /** Without conditions the answer is always an image; with If-None-Match it may be "not modified". */
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<GeneratedQr>;
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr>;
-export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions = {}): Promise<GeneratedQr | NotModifiedQr> {
+export async function generateQr(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  input: GenerateQrInput,
+  conditions: Conditions = {},
+): Promise<GeneratedQr | NotModifiedQr> {
   const plan = deps.plans.get(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
     const upgrade = deps.plans.cheapestWithFormat(input.outputFormat);
-    throw new ApiError('plan_upgrade_required', `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`, {
-      extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
-    });
+    throw new ApiError(
+      'plan_upgrade_required',
+      `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`,
+      {
+        extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
+      },
+    );
   }
   const payload = encodeContent(input.type, input.content);
   let spec = renderSpecOf(input, payload);

@@ -25,7 +25,9 @@ export async function uploadLogo(deps: LogoDeps, owner: Owner, bytes: Uint8Array
   const digest = createHash('sha256').update(logo.png).digest('base64url');
   const created = await deps.logos.createWithinLimit({ accountId: owner.accountId, ...logo, digest, createdAt: deps.clock() }, plan.logos);
   if (created === 'limit_reached') {
-    throw new ApiError('logo_limit_reached', `the ${plan.name} plan keeps at most ${plan.logos} logos; delete one to upload another`, { extensions: { limit: plan.logos } });
+    throw new ApiError('logo_limit_reached', `the ${plan.name} plan keeps at most ${plan.logos} logos; delete one to upload another`, {
+      extensions: { limit: plan.logos },
+    });
   }
   return created;
 }

@@ -32,7 +32,9 @@ const CORPUS = pairwise({
 
 describe('branded codes, pairwise corpus', () => {
   it('covers every pair of values of every two dimensions', () => {
-    const pairs = new Set(CORPUS.flatMap((row) => Object.entries(row).flatMap(([a, va], i, all) => all.slice(i + 1).map(([b, vb]) => `${a}=${va}&${b}=${vb}`))));
+    const pairs = new Set(
+      CORPUS.flatMap((row) => Object.entries(row).flatMap(([a, va], i, all) => all.slice(i + 1).map(([b, vb]) => `${a}=${va}&${b}=${vb}`))),
+    );
     // 3·3 + 3·3 + 3·4 + 3·3 + 3·2 (moduleShape) + 3·3 + 3·4 + 3·3 + 3·2 (finderShape) + 3·4 + 3·3 + 3·2 (logo) + 4·3 + 4·2 + 3·2
     expect(pairs.size).toBe(9 + 9 + 12 + 9 + 6 + 9 + 12 + 9 + 6 + 12 + 9 + 6 + 12 + 8 + 6);
   });
@@ -62,5 +64,4 @@ describe('branded codes, pairwise corpus', () => {
       expect(await decodeQr(res.rawPayload, row.outputFormat)).toEqual({ zbar: content, zxing: content });
     });
   });
-
 });

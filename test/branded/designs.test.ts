@@ -36,7 +36,13 @@ describe('a logo and its error correction', () => {
     expect(problem.detail).toContain('error correction L');
     if (problem.maxLogoScale !== undefined) {
       expect(problem.maxLogoScale).toBeLessThan(0.4);
-      const retry = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'png', errorCorrection: 'L', logo: { id: logoId, scale: problem.maxLogoScale } });
+      const retry = await generate(t.app, key, {
+        content: URL,
+        type: 'url',
+        outputFormat: 'png',
+        errorCorrection: 'L',
+        logo: { id: logoId, scale: problem.maxLogoScale },
+      });
       expect(retry.statusCode).toBe(200);
       expect(await decodeQr(retry.rawPayload, 'png')).toEqual({ zbar: URL, zxing: URL });
     } else {
@@ -65,7 +71,14 @@ describe('a logo and its error correction', () => {
 
 describe('SVG with a logo', () => {
   it('embeds the logo as a data: PNG, never an external reference, and renders with rsvg-convert to a code that decodes', async () => {
-    const res = await generate(t.app, key, { content: URL, type: 'url', outputFormat: 'svg', logo: { id: logoId, scale: 0.2 }, moduleShape: 'rounded', frame: { text: 'SCAN ME' } });
+    const res = await generate(t.app, key, {
+      content: URL,
+      type: 'url',
+      outputFormat: 'svg',
+      logo: { id: logoId, scale: 0.2 },
+      moduleShape: 'rounded',
+      frame: { text: 'SCAN ME' },
+    });
     expect(res.statusCode).toBe(200);
     const svg = res.rawPayload.toString('utf8');
     expect(svg).toContain('xlink:href="data:image/png;base64,');

@@ -36,7 +36,14 @@ describe('POST /api/v1/QRManager/logos', () => {
 
   it('accepts WebP', async () => {
     const { key } = await t.newCaller('pro');
-    const res = await uploadLogo(t.app, key, await sharp(await logoPng()).webp().toBuffer(), 'image/webp');
+    const res = await uploadLogo(
+      t.app,
+      key,
+      await sharp(await logoPng())
+        .webp()
+        .toBuffer(),
+      'image/webp',
+    );
     expect(res.statusCode).toBe(201);
   });
 

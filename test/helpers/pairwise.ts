@@ -12,7 +12,8 @@ export function pairwise<T extends Record<string, readonly unknown[]>>(dimension
   }
   const pairKey = (i: number, vi: number, j: number, vj: number) => `${i}:${vi}|${j}:${vj}`;
   const uncovered = new Set<string>();
-  for (let i = 0; i < sizes.length; i++) for (let j = i + 1; j < sizes.length; j++) for (let a = 0; a < sizes[i]!; a++) for (let b = 0; b < sizes[j]!; b++) uncovered.add(pairKey(i, a, j, b));
+  for (let i = 0; i < sizes.length; i++)
+    for (let j = i + 1; j < sizes.length; j++) for (let a = 0; a < sizes[i]!; a++) for (let b = 0; b < sizes[j]!; b++) uncovered.add(pairKey(i, a, j, b));
   const pairsOf = (row: number[]) => row.flatMap((a, i) => row.slice(i + 1).map((b, k) => pairKey(i, a, i + 1 + k, b)));
   const rows: number[][] = [];
   while (uncovered.size > 0) {

@@ -3,18 +3,32 @@ import { describe, expect, it } from 'vitest';
 import { clearedSide, largestLogoScale, logoFits } from '../../src/domain/branding.js';
 import { matrixForDesign, UnscannableDesignError } from '../../src/render/branded/render-design.js';
 
-const BASE = { payload: 'https://example.com/branded/design?campaign=spring', format: 'png', size: 512, margin: 4, darkColor: '#000000ff', lightColor: '#ffffffff' } as const;
-const design = (scale: number, errorCorrectionFixed: boolean) => ({
-  moduleShape: 'square',
-  finderShape: 'square',
-  finderColor: '#000000ff',
-  errorCorrectionFixed,
-  logo: { digest: 'd', png: new Uint8Array(), scale },
-}) as const;
+const BASE = {
+  payload: 'https://example.com/branded/design?campaign=spring',
+  format: 'png',
+  size: 512,
+  margin: 4,
+  darkColor: '#000000ff',
+  lightColor: '#ffffffff',
+} as const;
+const design = (scale: number, errorCorrectionFixed: boolean) =>
+  ({
+    moduleShape: 'square',
+    finderShape: 'square',
+    finderColor: '#000000ff',
+    errorCorrectionFixed,
+    logo: { digest: 'd', png: new Uint8Array(), scale },
+  }) as const;
 
 describe('logo coverage', () => {
   it('clears an odd number of modules, so the square centres on a module', () => {
-    for (const [size, scale] of [[21, 0.2], [29, 0.25], [57, 0.3], [177, 0.1]] as const) expect(clearedSide(size, scale) % 2).toBe(1);
+    for (const [size, scale] of [
+      [21, 0.2],
+      [29, 0.25],
+      [57, 0.3],
+      [177, 0.1],
+    ] as const)
+      expect(clearedSide(size, scale) % 2).toBe(1);
   });
 
   it('allows a larger logo at each higher error correction level', () => {

@@ -50,10 +50,18 @@ describe('symbolFit', () => {
     const disagreements = samples
       .map((s) => ({ s, fit: symbolFit(s), rendered: renderOutcome(s) }))
       .filter(({ fit, rendered }) => JSON.stringify(fit) !== JSON.stringify(rendered))
-      .map(({ s, fit, rendered }) => `${s.payload.length} chars at ${s.errorCorrection}, ${s.size} px margin ${s.margin}: ${JSON.stringify(fit)} vs ${JSON.stringify(rendered)}`);
+      .map(
+        ({ s, fit, rendered }) =>
+          `${s.payload.length} chars at ${s.errorCorrection}, ${s.size} px margin ${s.margin}: ${JSON.stringify(fit)} vs ${JSON.stringify(rendered)}`,
+      );
     expect(disagreements).toEqual([]);
     // The corpus reaches all three outcomes, or the agreement would prove little.
-    const outcomes = new Set(samples.map((s) => { const fit = symbolFit(s); return fit.ok ? 'ok' : fit.reason; }));
+    const outcomes = new Set(
+      samples.map((s) => {
+        const fit = symbolFit(s);
+        return fit.ok ? 'ok' : fit.reason;
+      }),
+    );
     expect([...outcomes].sort()).toEqual(['ok', 'size_too_small', 'too_long']);
   });
 });

@@ -8,7 +8,16 @@ import type { LogoDoc } from './models.js';
 const RECORD_FIELDS = { accountId: 1, width: 1, height: 1, digest: 1, createdAt: 1, bytes: { $binarySize: '$png' } } as const;
 
 function toRecord(doc: Omit<LogoDoc, 'png' | 'slot'> & { bytes: number }): LogoRecord {
-  return { id: doc._id, accountId: doc.accountId, mediaType: 'image/png', width: doc.width, height: doc.height, bytes: doc.bytes, digest: doc.digest, createdAt: doc.createdAt };
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    mediaType: 'image/png',
+    width: doc.width,
+    height: doc.height,
+    bytes: doc.bytes,
+    digest: doc.digest,
+    createdAt: doc.createdAt,
+  };
 }
 
 /** Slots for "unlimited" plans: far past any real account, small enough to scan. */
@@ -30,7 +39,16 @@ export class MongoLogoStore implements LogoStore {
       let slot = 0;
       while (taken.has(slot)) slot++;
       if (slot >= max) return 'limit_reached';
-      const doc = { _id: newId('logo'), accountId: input.accountId, png: Buffer.from(input.png), width: input.width, height: input.height, digest: input.digest, createdAt: input.createdAt, slot };
+      const doc = {
+        _id: newId('logo'),
+        accountId: input.accountId,
+        png: Buffer.from(input.png),
+        width: input.width,
+        height: input.height,
+        digest: input.digest,
+        createdAt: input.createdAt,
+        slot,
+      };
       try {
         await this.#logos.create(doc);
         return toRecord({ ...doc, bytes: input.png.byteLength });

@@ -43,7 +43,6 @@ const INLINE_MAX_PAYLOAD_BYTES = 600;
 /** A branded render costs several times a plain one (anti-aliased shapes, a logo, the scan check): only the smaller ones stay on the event loop. */
 const BRANDED_PIXEL_SHARE = 4;
 
-
 /** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
 function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
   // Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) gets the smaller share.

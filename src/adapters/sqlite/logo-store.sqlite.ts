@@ -55,7 +55,16 @@ export class SqliteLogoStore implements LogoStore {
       })
       .immediate();
     if (!created) return 'limit_reached';
-    return { id, accountId: input.accountId, mediaType: 'image/png', width: input.width, height: input.height, bytes: input.png.byteLength, digest: input.digest, createdAt: input.createdAt };
+    return {
+      id,
+      accountId: input.accountId,
+      mediaType: 'image/png',
+      width: input.width,
+      height: input.height,
+      bytes: input.png.byteLength,
+      digest: input.digest,
+      createdAt: input.createdAt,
+    };
   }
 
   async list(accountId: string): Promise<LogoRecord[]> {

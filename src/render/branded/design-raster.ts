@@ -70,7 +70,9 @@ export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix:
   const finder = packCanonical(branding.finderColor);
   const pixels = new Uint32Array(width * height).fill(light);
 
-  const moduleTile = cachedTile(caches, `m:${branding.moduleShape}:${scale}:${dark}:${light}`, () => shapeTile(moduleInside(branding.moduleShape), 1, scale, dark, light));
+  const moduleTile = cachedTile(caches, `m:${branding.moduleShape}:${scale}:${dark}:${light}`, () =>
+    shapeTile(moduleInside(branding.moduleShape), 1, scale, dark, light),
+  );
   const n = matrix.size;
   for (let my = 0; my < n; my++) {
     for (let mx = 0; mx < n; mx++) {

@@ -86,7 +86,8 @@ async function assertScans(
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
   const { matrix, errorCorrection } = matrixForDesign(spec, branding);
   const layout = designLayout(matrix, spec.size, spec.margin, branding);
-  const verdictKey = (kind: string) => JSON.stringify([kind, matrix.size, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]) + designKey(branding);
+  const verdictKey = (kind: string) =>
+    JSON.stringify([kind, matrix.size, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]) + designKey(branding);
 
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));

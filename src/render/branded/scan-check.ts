@@ -20,7 +20,13 @@ export async function loadDecoder(): Promise<void> {
  */
 export async function decodesTo(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
   const image = { data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, colorSpace: 'srgb' as const };
-  const results = await readBarcodes(image as unknown as ImageData, { formats: ['QRCode'], tryHarder: false, tryRotate: false, tryInvert: false, maxNumberOfSymbols: 1 });
+  const results = await readBarcodes(image as unknown as ImageData, {
+    formats: ['QRCode'],
+    tryHarder: false,
+    tryRotate: false,
+    tryInvert: false,
+    maxNumberOfSymbols: 1,
+  });
   const expected = Buffer.from(payload, 'utf8');
   return results.some((result) => result.isValid && Buffer.from(result.bytes).equals(expected));
 }

@@ -29,7 +29,10 @@ function mediaTypeOf(header: string | undefined): LogoMediaType {
   if ((LOGO_MEDIA_TYPES as readonly string[]).includes(type)) return type as LogoMediaType;
   if (type === 'image/svg+xml') {
     // Refused rather than sanitised: an SVG can carry script, event handlers and external references, and a safe subset is a parser of its own.
-    throw new ApiError('unsupported_media_type', 'SVG logos are refused (an SVG can carry scripts and external references); upload the logo as PNG, JPEG or WebP');
+    throw new ApiError(
+      'unsupported_media_type',
+      'SVG logos are refused (an SVG can carry scripts and external references); upload the logo as PNG, JPEG or WebP',
+    );
   }
   throw new ApiError('unsupported_media_type', `send the logo image itself as the body with Content-Type ${LOGO_MEDIA_TYPES.join(', ')}`);
 }
@@ -53,7 +56,15 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         security: [{ apiKey: [] }],
         response: {
           201: Logo,
-          ...problemResponses(['invalid_request', 'unsupported_media_type', 'payload_too_large', 'logo_limit_reached', 'plan_upgrade_required', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+          ...problemResponses([
+            'invalid_request',
+            'unsupported_media_type',
+            'payload_too_large',
+            'logo_limit_reached',
+            'plan_upgrade_required',
+            ...AUTH_ERRORS,
+            ...COMMON_ERRORS,
+          ]),
         },
       },
     },

@@ -22,7 +22,8 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
   const { base } = options;
   const guard = requireAccount(options);
   // Only in this context: uploads arrive as the image bytes themselves (the page's script posts the chosen file).
-  for (const type of LOGO_MEDIA_TYPES) app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+  for (const type of LOGO_MEDIA_TYPES)
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
 
   const logosPage = async (request: FastifyRequest, reply: FastifyReply, extra: { notice?: string; error?: string } = {}, status = 200) => {
     const account = request.account!;

@@ -51,7 +51,14 @@ const PlaygroundInput = z.object({
   finderColor: optionalColour,
   logoId: z.preprocess(blank, z.string().optional()),
   logoScale: z.preprocess(blank, z.coerce.number().min(LOGO_SCALE_LIMITS.min).max(LOGO_SCALE_LIMITS.max).optional()),
-  frameText: z.preprocess(blank, z.string().max(FRAME_TEXT_MAX, `a caption has at most ${FRAME_TEXT_MAX} characters`).regex(FRAME_TEXT, 'the caption takes Latin-1 characters only').optional()),
+  frameText: z.preprocess(
+    blank,
+    z
+      .string()
+      .max(FRAME_TEXT_MAX, `a caption has at most ${FRAME_TEXT_MAX} characters`)
+      .regex(FRAME_TEXT, 'the caption takes Latin-1 characters only')
+      .optional(),
+  ),
   frameColor: optionalColour,
 });
 
@@ -100,7 +107,13 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     const formats = OUTPUT_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
     const logos = await options.logos.list(request.account!.id);
     const branding = { moduleShapes: MODULE_SHAPES, finderShapes: FINDER_SHAPES, logos, frameTextMax: FRAME_TEXT_MAX, logoScale: LOGO_SCALE_LIMITS };
-    return renderPage(request, reply, 'playground', { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, branding, ...state }, status);
+    return renderPage(
+      request,
+      reply,
+      'playground',
+      { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, branding, ...state },
+      status,
+    );
   };
 
   app.get('/playground', { schema: { hide: true }, preHandler: guard }, async (request, reply) =>
@@ -121,7 +134,14 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const quota = generated.quota;
       return page(request, reply, {
         form,
-        result: { dataUri, format: generated.format, bytes: generated.bytes.byteLength, requestsRemaining: quota.requestsRemaining, qrsRemaining: quota.qrsRemaining, resetAt: quota.resetAt },
+        result: {
+          dataUri,
+          format: generated.format,
+          bytes: generated.bytes.byteLength,
+          requestsRemaining: quota.requestsRemaining,
+          qrsRemaining: quota.qrsRemaining,
+          resetAt: quota.resetAt,
+        },
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
