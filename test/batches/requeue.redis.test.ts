@@ -10,8 +10,7 @@ import { BullRenderQueue, RENDER_QUEUE_NAME } from '../../src/adapters/queue/ren
 import { BACKGROUND_JOBS } from '../../src/services/background-jobs.js';
 import { STALLED_QUEUED_MS } from '../../src/services/batches/requeue-batches.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { BATCHES_URL, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
-import { decodePngFiles } from '../helpers/decode.js';
+import { BATCHES_URL, decodeManifestRows, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -72,11 +71,10 @@ describe('the batch-requeue job', () => {
 
     const unpacked = await unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload);
     try {
-      const rows = unpacked.manifest.slice(1);
-      const decoded = await decodePngFiles(rows.map((row) => join(unpacked.dir, row[2]!)));
-      const expected = rows.map((row) => `https://example.com/requeue/${row[0]}`);
-      expect(decoded.map((d) => d.zbar)).toEqual(expected);
-      expect(decoded.map((d) => d.zxing)).toEqual(expected);
+      const { zbar, zxing, expected } = await decodeManifestRows(unpacked.dir, unpacked.manifest.slice(1), (index) => `https://example.com/requeue/${index}`);
+      expect(expected).toHaveLength(40);
+      expect(zbar).toEqual(expected);
+      expect(zxing).toEqual(expected);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }
