@@ -2,6 +2,7 @@
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { rssMiB, type Started } from './processes.js';
 
+/** One row of the load table (bench/run.ts): throughput, latency and memory of one scenario. */
 export interface Row {
   id: string;
   name: string;
@@ -9,6 +10,7 @@ export interface Row {
   p50: number;
   p99: number;
   rssMiB: number;
+  /** Answers other than the scenario's expected status. */
   non2xx: number;
   errors: number;
   /** Server CPU time per answered request, µs (undefined where not measured). */

@@ -1,6 +1,6 @@
 // Bench scenario r: the dynamic-code redirect (GET /r/{slug}, 302, scan counted after the answer), embedded and in Redis mode.
 import autocannon, { type AutocannonResult } from 'autocannon';
-import type { LoadRow } from './measure.js';
+import type { Row } from './load.js';
 import { rssMiB, type Started } from './processes.js';
 
 /** A running QR Manager with business-plan keys (bench/run.ts's ourService). */
@@ -56,7 +56,7 @@ async function unrecordedScans(service: RedirectService): Promise<number> {
 }
 
 /** One row: a fresh code on the service, scanned by `connections` clients; reports whether every scan was counted. */
-export async function redirectScenario(id: string, name: string, service: RedirectService, options: RedirectBenchOptions, counted: 'stats' | 'metric'): Promise<LoadRow> {
+export async function redirectScenario(id: string, name: string, service: RedirectService, options: RedirectBenchOptions, counted: 'stats' | 'metric'): Promise<Row> {
   const code = await createCode(service);
   const url = `http://127.0.0.1:${service.server.port}/r/${code.slug}`;
   let sent = 0;
