@@ -4,7 +4,9 @@ import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
 /** What the portal's one browser script may use (it runs in the page, not in Node). */
-const BROWSER_GLOBALS = Object.fromEntries(['document', 'window', 'navigator', 'fetch', 'setTimeout', 'URLSearchParams', 'FormData', 'DOMParser', 'console'].map((name) => [name, 'readonly']));
+const BROWSER_GLOBALS = Object.fromEntries(
+  ['document', 'window', 'navigator', 'fetch', 'setTimeout', 'URLSearchParams', 'FormData', 'DOMParser', 'console'].map((name) => [name, 'readonly']),
+);
 
 export default tseslint.config(
   { ignores: ['dist/', 'data/', 'coverage/', 'test-output/'] },

@@ -24,7 +24,9 @@ async function startBatch(base: string, key: string, items: number): Promise<str
   const res = await fetch(`${base}${BATCHES}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
-    body: JSON.stringify({ items: Array.from({ length: items }, (_, i) => ({ content: `https://example.com/batch/${tag}/${i}`, type: 'url', outputFormat: 'png' })) }),
+    body: JSON.stringify({
+      items: Array.from({ length: items }, (_, i) => ({ content: `https://example.com/batch/${tag}/${i}`, type: 'url', outputFormat: 'png' })),
+    }),
   });
   if (res.status !== 202) throw new Error(`batch refused: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
@@ -57,7 +59,16 @@ export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
     const seconds = (performance.now() - started) / 1000;
     const itemsPerSecond = done.succeeded / seconds;
     console.log(`i-batch: ${done.succeeded} items in ${seconds.toFixed(1)} s = ${Math.round(itemsPerSecond)} items/s (${done.status}, ${done.failed} failed)`);
-    rows.push({ id: 'i-batch', name: `ours, one batch of ${ITEMS.toLocaleString('en-US')} unique PNGs (items/s, accepted → completed)`, rps: itemsPerSecond, p50: 0, p99: 0, rssMiB: h.rssMiB(service.server.child.pid), non2xx: 0, errors: done.failed });
+    rows.push({
+      id: 'i-batch',
+      name: `ours, one batch of ${ITEMS.toLocaleString('en-US')} unique PNGs (items/s, accepted → completed)`,
+      rps: itemsPerSecond,
+      p50: 0,
+      p99: 0,
+      rssMiB: h.rssMiB(service.server.child.pid),
+      non2xx: 0,
+      errors: done.failed,
+    });
 
     const headers = h.rotatingKey(service.keys.slice(1));
     rows.push(await h.scenario('i-idle', 'ours, PNG, unique content, no batch running', service.server, GENERATE, headers, h.body('png', true)));
@@ -81,7 +92,13 @@ export function batchTargets(get: (id: string) => Row | undefined): string[] {
   const idle = get('i-idle');
   const during = get('i-during');
   const lines: string[] = [];
-  if (batch && inline) lines.push(`| i-batch/e | ${(batch.rps / inline.rps).toFixed(2)} | ≥ 1: batch items/s at least the best-possible inline render's req/s | ${batch.rps >= inline.rps ? 'met' : 'NOT met'} |`);
-  if (idle && during) lines.push(`| p99 i-during/i-idle | ${(during.p99 / Math.max(idle.p99, 0.001)).toFixed(2)} | ≤ 2: sync PNG p99 during a batch | ${during.p99 <= 2 * idle.p99 ? 'met' : 'NOT met'} |`);
+  if (batch && inline)
+    lines.push(
+      `| i-batch/e | ${(batch.rps / inline.rps).toFixed(2)} | ≥ 1: batch items/s at least the best-possible inline render's req/s | ${batch.rps >= inline.rps ? 'met' : 'NOT met'} |`,
+    );
+  if (idle && during)
+    lines.push(
+      `| p99 i-during/i-idle | ${(during.p99 / Math.max(idle.p99, 0.001)).toFixed(2)} | ≤ 2: sync PNG p99 during a batch | ${during.p99 <= 2 * idle.p99 ? 'met' : 'NOT met'} |`,
+    );
   return lines;
 }

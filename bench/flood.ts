@@ -72,7 +72,12 @@ export async function floodScenario(service: FloodService, seconds: number, warm
   const bystander = { connections: BYSTANDER_CONNECTIONS };
 
   if (warmupSeconds > 0) await drive(url, rotatingKey(service.bystanderKeys), bystanderBody, warmupSeconds, bystander);
-  const idle = rowOf('h-idle', 'bystander (business), 512 px PNG/WebP, unique, alone', await drive(url, rotatingKey(service.bystanderKeys), bystanderBody, seconds, bystander), service.server);
+  const idle = rowOf(
+    'h-idle',
+    'bystander (business), 512 px PNG/WebP, unique, alone',
+    await drive(url, rotatingKey(service.bystanderKeys), bystanderBody, seconds, bystander),
+    service.server,
+  );
   const [beside, flood] = await Promise.all([
     drive(url, rotatingKey(service.bystanderKeys), bystanderBody, seconds, bystander),
     floodFromAnotherProcess(url, floodKeys, seconds),

@@ -23,12 +23,25 @@ export interface DriveOptions {
   overallRate?: number;
 }
 
-export async function drive(url: string, headersFor: () => Record<string, string>, makeBody: () => string, seconds: number, options: DriveOptions): Promise<AutocannonResult> {
+export async function drive(
+  url: string,
+  headersFor: () => Record<string, string>,
+  makeBody: () => string,
+  seconds: number,
+  options: DriveOptions,
+): Promise<AutocannonResult> {
   const request: AutocannonRequest = {
     method: 'POST',
     setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', ...headersFor() }, body: makeBody() }),
   };
-  return autocannon({ url, connections: options.connections, duration: seconds, requests: [request], timeout: 10, ...(options.overallRate ? { overallRate: options.overallRate } : {}) });
+  return autocannon({
+    url,
+    connections: options.connections,
+    duration: seconds,
+    requests: [request],
+    timeout: 10,
+    ...(options.overallRate ? { overallRate: options.overallRate } : {}),
+  });
 }
 
 export function rowOf(id: string, name: string, result: AutocannonResult, server: Started, cpuUsed?: number): Row {
@@ -43,7 +56,9 @@ export function rowOf(id: string, name: string, result: AutocannonResult, server
     errors: result.errors + result.timeouts,
     cpuMicros: cpuUsed === undefined ? undefined : (cpuUsed / Math.max(1, result.requests.total)) * 1e6,
   };
-  console.log(`${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, non-2xx ${row.non2xx}, errors ${row.errors}${row.cpuMicros === undefined ? '' : `, server CPU ${row.cpuMicros.toFixed(0)} µs/request`}`);
+  console.log(
+    `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, non-2xx ${row.non2xx}, errors ${row.errors}${row.cpuMicros === undefined ? '' : `, server CPU ${row.cpuMicros.toFixed(0)} µs/request`}`,
+  );
   return row;
 }
 

@@ -23,7 +23,20 @@ const CATEGORIES: Array<[string, (fn: string, url: string) => boolean]> = [
   ['logging (pino)', (_fn, url) => url.includes('node_modules/pino') || url.includes('sonic-boom') || url.includes('fast-redact')],
   ['metrics (prom-client)', (_fn, url) => url.includes('prom-client')],
   ['validation (zod)', (_fn, url) => url.includes('node_modules/zod')],
-  ['HTTP + routing (fastify, node:http, sockets)', (fn, url) => url.includes('node_modules/fastify') || url.includes('node_modules/@fastify') || url.includes('find-my-way') || url.includes('light-my-request') || url.startsWith('node:_http') || url.startsWith('node:net') || url.startsWith('node:internal/stream') || fn === 'writev' || fn === 'writeUtf8String' || url.includes('secure-json-parse')],
+  [
+    'HTTP + routing (fastify, node:http, sockets)',
+    (fn, url) =>
+      url.includes('node_modules/fastify') ||
+      url.includes('node_modules/@fastify') ||
+      url.includes('find-my-way') ||
+      url.includes('light-my-request') ||
+      url.startsWith('node:_http') ||
+      url.startsWith('node:net') ||
+      url.startsWith('node:internal/stream') ||
+      fn === 'writev' ||
+      fn === 'writeUtf8String' ||
+      url.includes('secure-json-parse'),
+  ],
   ['hashing (key, ETag, fingerprint)', (_fn, url) => url.startsWith('node:internal/crypto')],
   ['our services, domain and plugins', (_fn, url) => url.includes('/dist/src/')],
 ];

@@ -40,7 +40,12 @@ function scan(url: string, seconds: number, connections: number): Promise<Autoca
     connections,
     duration: seconds,
     timeout: 10,
-    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, headers: { 'user-agent': USER_AGENTS[i++ % USER_AGENTS.length]!, 'accept-language': 'pt-BR,pt;q=0.9' } }) }],
+    requests: [
+      {
+        method: 'GET',
+        setupRequest: (req) => ({ ...req, headers: { 'user-agent': USER_AGENTS[i++ % USER_AGENTS.length]!, 'accept-language': 'pt-BR,pt;q=0.9' } }),
+      },
+    ],
   });
 }
 
@@ -56,7 +61,13 @@ async function unrecordedScans(service: RedirectService): Promise<number> {
 }
 
 /** One row: a fresh code on the service, scanned by `connections` clients; reports whether every scan was counted. */
-export async function redirectScenario(id: string, name: string, service: RedirectService, options: RedirectBenchOptions, counted: 'stats' | 'metric'): Promise<Row> {
+export async function redirectScenario(
+  id: string,
+  name: string,
+  service: RedirectService,
+  options: RedirectBenchOptions,
+  counted: 'stats' | 'metric',
+): Promise<Row> {
   const code = await createCode(service);
   const url = `http://127.0.0.1:${service.server.port}/r/${code.slug}`;
   let sent = 0;
@@ -64,14 +75,26 @@ export async function redirectScenario(id: string, name: string, service: Redire
   const result = await scan(url, options.seconds, options.connections);
   sent += result.requests.sent;
   const unexpected = result.non2xx - result['3xx'];
-  const row = { id, name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, rssMiB: rssMiB(service.server.child.pid), non2xx: unexpected, errors: result.errors + result.timeouts };
+  const row = {
+    id,
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    rssMiB: rssMiB(service.server.child.pid),
+    non2xx: unexpected,
+    errors: result.errors + result.timeouts,
+  };
   let check = `${await unrecordedScans(service)} scans unrecorded (metric), ${sent} sent`;
   if (counted === 'stats') {
     // The last scans are recorded just after their answers: give a loaded server a few seconds to catch up.
     let scans = 0;
-    for (let attempt = 0; attempt < 20 && (scans = await countedScans(service, code.id)) < sent; attempt++) await new Promise((resolve) => setTimeout(resolve, 250));
+    for (let attempt = 0; attempt < 20 && (scans = await countedScans(service, code.id)) < sent; attempt++)
+      await new Promise((resolve) => setTimeout(resolve, 250));
     check = `${scans} of ${sent} scans counted`;
   }
-  console.log(`${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, unexpected ${unexpected}, errors ${row.errors}; ${check}`);
+  console.log(
+    `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, unexpected ${unexpected}, errors ${row.errors}; ${check}`,
+  );
   return row;
 }

@@ -33,23 +33,34 @@ export async function renderPathBench(seconds = 1): Promise<RenderPathResult> {
   rows.push({ ...(await measure('png: qrcode.toBuffer 512 px (pngjs RGBA)', (i) => QRCode.toBuffer(url(i), { width: 512 }), seconds)), bytes: naive.length });
   for (const level of [1, 3, 6, 9]) {
     const used = level === PNG_DEFLATE_LEVEL ? ' — used' : '';
-    rows.push({ ...(await measure(`png: 1-bit palette writer, node:zlib level ${level}, 512 px${used}`, () => writePng(matrix, layout, BLACK, WHITE, level), seconds)), bytes: writePng(matrix, layout, BLACK, WHITE, level).length });
+    rows.push({
+      ...(await measure(`png: 1-bit palette writer, node:zlib level ${level}, 512 px${used}`, () => writePng(matrix, layout, BLACK, WHITE, level), seconds)),
+      bytes: writePng(matrix, layout, BLACK, WHITE, level).length,
+    });
   }
   // sharp (libwebp, lossless effort 1) was the WebP writer before ours: kept here as the alternative it replaced.
   const sharpWebp = () => sharpLosslessWebp(writePng(matrix, layout, BLACK, WHITE));
   rows.push({ ...(await measure('webp: sharp lossless effort 1 from our PNG, 512 px', sharpWebp, seconds)), bytes: (await sharpWebp()).length });
-  rows.push({ ...(await measure('webp: our VP8L writer, 512 px — used', () => writeWebp(matrix, layout, BLACK, WHITE), seconds)), bytes: writeWebp(matrix, layout, BLACK, WHITE).length });
+  rows.push({
+    ...(await measure('webp: our VP8L writer, 512 px — used', () => writeWebp(matrix, layout, BLACK, WHITE), seconds)),
+    bytes: writeWebp(matrix, layout, BLACK, WHITE).length,
+  });
   const svg = writeSvg(matrix, 512, 4, BLACK, WHITE);
   rows.push({ ...(await measure('svg: one path of runs', () => writeSvg(matrix, 512, 4, BLACK, WHITE), seconds)), bytes: Buffer.byteLength(svg) });
   const qrcodeSvg = await QRCode.toString(url(0), { type: 'svg', width: 512 });
-  rows.push({ ...(await measure('svg: qrcode.toString', (i) => QRCode.toString(url(i), { type: 'svg', width: 512 }), seconds)), bytes: Buffer.byteLength(qrcodeSvg) });
+  rows.push({
+    ...(await measure('svg: qrcode.toString', (i) => QRCode.toString(url(i), { type: 'svg', width: 512 }), seconds)),
+    bytes: Buffer.byteLength(qrcodeSvg),
+  });
   return { rows };
 }
 
 export function renderPathTable(result: RenderPathResult): string {
   const lines = ['| operation | ops/s (1 thread) | µs/op | bytes |', '|---|---:|---:|---:|'];
   for (const row of result.rows) {
-    lines.push(`| ${row.name} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${row.microsPerOp.toFixed(1)} | ${row.bytes?.toLocaleString('en-US') ?? ''} |`);
+    lines.push(
+      `| ${row.name} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${row.microsPerOp.toFixed(1)} | ${row.bytes?.toLocaleString('en-US') ?? ''} |`,
+    );
   }
   return lines.join('\n');
 }

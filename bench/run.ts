@@ -35,7 +35,14 @@ function body(outputFormat: string, unique: boolean): () => string {
 
 const LOAD = { connections: CONNECTIONS };
 
-async function scenario(id: string, name: string, server: Started, path: string, headersFor: () => Record<string, string>, makeBody: () => string): Promise<Row> {
+async function scenario(
+  id: string,
+  name: string,
+  server: Started,
+  path: string,
+  headersFor: () => Record<string, string>,
+  makeBody: () => string,
+): Promise<Row> {
   const url = `http://127.0.0.1:${server.port}${path}`;
   if (WARMUP > 0) await drive(url, headersFor, makeBody, WARMUP, LOAD);
   const cpuBefore = cpuSeconds(server.child.pid);
@@ -61,7 +68,12 @@ async function ourService(extraEnv: Record<string, string>, nodeArgs: string[] =
   const keys: string[] = [];
   for (let i = 0; i < ACCOUNTS; i++) keys.push(...createAccountKeys(env, `bench${i}@example.com`, 'business', KEYS_PER_ACCOUNT));
   const port = await freePort();
-  const server = await startProcess(NODE, [...nodeArgs, join(import.meta.dirname, '..', 'src', 'server.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, port);
+  const server = await startProcess(
+    NODE,
+    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'server.js')],
+    { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    port,
+  );
   return { server, keys, dataDir, env };
 }
 
@@ -108,7 +120,9 @@ async function imageSizes(service: Service): Promise<{ report: string; webpOverP
     });
     const bytes = Buffer.from(await res.arrayBuffer());
     sizes[format] = bytes.length;
-    lines.push(`| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`);
+    lines.push(
+      `| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`,
+    );
   }
   const webpOverPng = sizes.webp! / sizes.png!;
   lines.push('', `WebP is ${webpOverPng.toFixed(2)}× our PNG's bytes, ${(100 - webpOverPng * 100).toFixed(0)}% smaller (the spec says "up to 30% smaller").`);
@@ -146,9 +160,14 @@ async function soak(service: Service): Promise<string> {
 }
 
 function table(rows: Row[]): string {
-  const lines = ['| | scenario | req/s | p50 (ms) | p99 (ms) | RSS (MiB) | non-2xx | errors | server CPU µs/req |', '|---|---|---:|---:|---:|---:|---:|---:|---:|'];
+  const lines = [
+    '| | scenario | req/s | p50 (ms) | p99 (ms) | RSS (MiB) | non-2xx | errors | server CPU µs/req |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+  ];
   for (const r of rows) {
-    lines.push(`| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} | ${r.cpuMicros === undefined ? '' : r.cpuMicros.toFixed(0)} |`);
+    lines.push(
+      `| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} | ${r.cpuMicros === undefined ? '' : r.cpuMicros.toFixed(0)} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -186,7 +205,9 @@ function ratios(rows: Row[], figures: Figures): string {
     ratio('r-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
     ...batchTargets(get),
     c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
-    c && cPool ? `| c/c-pool | ${(c.rps / cPool.rps).toFixed(2)} | > 1 keeps inline routing (small renders on the event loop) | ${c.rps > cPool.rps ? 'inline pays' : 'inline does NOT pay'} |` : '',
+    c && cPool
+      ? `| c/c-pool | ${(c.rps / cPool.rps).toFixed(2)} | > 1 keeps inline routing (small renders on the event loop) | ${c.rps > cPool.rps ? 'inline pays' : 'inline does NOT pay'} |`
+      : '',
   ].join('\n');
 }
 
@@ -276,7 +297,11 @@ async function main(): Promise<void> {
       figures.webpOverPng = measured.webpOverPng;
     }
     if (wanted('flood')) {
-      const flood = await floodScenario({ server: embedded.server, env: embedded.env, bystanderKeys: embedded.keys.slice(0, KEYS_PER_ACCOUNT) }, DURATION, WARMUP);
+      const flood = await floodScenario(
+        { server: embedded.server, env: embedded.env, bystanderKeys: embedded.keys.slice(0, KEYS_PER_ACCOUNT) },
+        DURATION,
+        WARMUP,
+      );
       rows.push(...flood.rows);
       figures.floodP99Ratio = flood.p99Ratio;
       floodReport = flood.summary;
@@ -287,13 +312,23 @@ async function main(): Promise<void> {
     rmSync(embedded.dataDir, { recursive: true, force: true });
   }
 
-  if (wanted('i-batch', 'i-idle', 'i-during')) rows.push(...(await batchScenarios({ ourService, scenario, rotatingKey, body, rssMiB, cleanup: (dir) => rmSync(dir, { recursive: true, force: true }) })));
+  if (wanted('i-batch', 'i-idle', 'i-during'))
+    rows.push(...(await batchScenarios({ ourService, scenario, rotatingKey, body, rssMiB, cleanup: (dir) => rmSync(dir, { recursive: true, force: true }) })));
 
   // The same scenario c with every render sent to the Piscina pool: the inline-vs-pool decision, measured in this run.
   const pooled = wanted('c-pool') ? await ourService({ RENDER_INLINE_MAX_PIXELS: '0' }) : undefined;
   if (pooled) {
     try {
-      rows.push(await scenario('c-pool', 'ours, PNG, unique content, every render on the Piscina pool', pooled.server, '/api/v1/QRManager/generate', rotatingKey(pooled.keys), body('png', true)));
+      rows.push(
+        await scenario(
+          'c-pool',
+          'ours, PNG, unique content, every render on the Piscina pool',
+          pooled.server,
+          '/api/v1/QRManager/generate',
+          rotatingKey(pooled.keys),
+          body('png', true),
+        ),
+      );
     } finally {
       await pooled.server.stop();
       rmSync(pooled.dataDir, { recursive: true, force: true });

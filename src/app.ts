@@ -153,7 +153,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
-  await app.register(portal, { config, adapters: { ...adapters, renderer }, clock, plans, batchQueue: batchQueue?.queue, uniqueCounting: uniqueCountingOf(adapters) });
+  await app.register(portal, {
+    config,
+    adapters: { ...adapters, renderer },
+    clock,
+    plans,
+    batchQueue: batchQueue?.queue,
+    uniqueCounting: uniqueCountingOf(adapters),
+  });
 
   return app;
 }

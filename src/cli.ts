@@ -45,7 +45,9 @@ function limitText(limit: Limit): string {
 /** backup and restore touch only the embedded SQLite file: they open no store and connect to nothing. */
 async function runFileCommand(command: 'backup' | 'restore', config: Config, file: string, print: (human: string, data: unknown) => void): Promise<void> {
   if (config.mongodbUrl) {
-    throw new UsageError(`${command}: the system of record is MongoDB (MONGODB_URL): back it up with mongodump and restore with mongorestore (README, Production)`);
+    throw new UsageError(
+      `${command}: the system of record is MongoDB (MONGODB_URL): back it up with mongodump and restore with mongorestore (README, Production)`,
+    );
   }
   if (config.redisUrl) {
     // Counters reach SQLite through the worker's rollup (every minute): the copy has them up to the last rollup.
@@ -168,7 +170,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       case 'codes list': {
         const codes = await allCodes(deps, (await target()).id);
         const lines = codes.map(
-          (c) => `${c.id}  ${c.slug}  ${c.status.padEnd(8)}  created ${c.createdAt.toISOString()}  ${c.target}${c.name ? `  (${c.name})` : ''}${c.disabledReason ? `  disabled: ${c.disabledReason}` : ''}`,
+          (c) =>
+            `${c.id}  ${c.slug}  ${c.status.padEnd(8)}  created ${c.createdAt.toISOString()}  ${c.target}${c.name ? `  (${c.name})` : ''}${c.disabledReason ? `  disabled: ${c.disabledReason}` : ''}`,
         );
         print(lines.join('\n') || '(no dynamic codes)', codes);
         return;

@@ -12,7 +12,10 @@ const EnvSchema = z.object({
   QR_PLANS_FILE: z.string().min(1).max(4096).optional(),
   REDIS_URL: optionalUrl,
   // Not z.url(): a replica-set URI lists several hosts (mongodb://a:27017,b:27017/qrm), which WHATWG URLs refuse.
-  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\/\S+$/, 'must be a mongodb:// or mongodb+srv:// URL')
+    .optional(),
   QR_KEY_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_CLIENT_SECRET: optionalText,
@@ -25,7 +28,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   RENDER_MAX_QUEUE: z.coerce.number().int().min(0).max(100_000).optional(),
-  RENDER_INLINE_MAX_PIXELS: z.coerce.number().int().min(0).max(2048 * 2048).default(1024 * 1024),
+  RENDER_INLINE_MAX_PIXELS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(2048 * 2048)
+    .default(1024 * 1024),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
@@ -36,14 +44,21 @@ const EnvSchema = z.object({
   MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(65_536).default(0),
   PORTAL_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
   PORTAL_KEY_CREATIONS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(20),
-  BATCH_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(256 * 1024 * 1024).default(16 * 1024 * 1024),
-  BATCH_RETENTION_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(7 * 24),
+  BATCH_BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(256 * 1024 * 1024)
+    .default(16 * 1024 * 1024),
+  BATCH_RETENTION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(7 * 24),
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).optional(),
-  TRUST_PROXY: z
-    .string()
-    .refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)')
-    .optional(),
+  TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)').optional(),
 });
 
 /** What Fastify's trustProxy (proxy-addr) accepts, minus `true`: trusting any sender would let every client pick its own address. */

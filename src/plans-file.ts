@@ -78,7 +78,9 @@ export function parsePlansFile(text: string, fileName: string): PlanCatalogue {
   }
   const plans: Plan[] = parsed.data.plans.map((entry) => {
     const defaults = featureDefaults(entry.id, entry.monthlyPriceUsd);
-    const features = Object.fromEntries(FEATURE_FIGURES.map((figure) => [figure, entry[figure] === undefined ? defaults[figure] : entry[figure]])) as FeatureFigures;
+    const features = Object.fromEntries(
+      FEATURE_FIGURES.map((figure) => [figure, entry[figure] === undefined ? defaults[figure] : entry[figure]]),
+    ) as FeatureFigures;
     const { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats } = entry;
     return { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats, ...features };
   });

@@ -29,16 +29,18 @@ async function main(): Promise<void> {
     // Drain first: requests already on the wire are read and answered, and /readyz turns 503 so balancers move on.
     app.lifecycle.phase = 'draining';
     const drained = new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
-    drained.then(() => app.close()).then(
-      () => {
-        app.log.info('shutdown complete');
-        process.exit(0);
-      },
-      (err: unknown) => {
-        app.log.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
+    drained
+      .then(() => app.close())
+      .then(
+        () => {
+          app.log.info('shutdown complete');
+          process.exit(0);
+        },
+        (err: unknown) => {
+          app.log.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

@@ -42,14 +42,23 @@ function worstBodies(): string[] {
 /** Cycles over the bodies with one key. */
 function send(port: number, key: string, bodies: string[], seconds: number, options: { connections: number; overallRate?: number }) {
   let i = 0;
-  return drive(`http://127.0.0.1:${port}${PATH}`, () => ({ 'x-api-key': key }), () => bodies[i++ % bodies.length]!, seconds, options);
+  return drive(
+    `http://127.0.0.1:${port}${PATH}`,
+    () => ({ 'x-api-key': key }),
+    () => bodies[i++ % bodies.length]!,
+    seconds,
+    options,
+  );
 }
 
 /** Runs the scenario on a server of its own; returns the idle and the attacked row of the neighbour. */
 export async function hostileNeighbour(): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-hostile-'));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } as Record<string, string>;
-  const cli = (...args: string[]) => execFileSync(NODE, [join(import.meta.dirname, '..', '..', 'src', 'cli.js'), ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  const cli = (...args: string[]) =>
+    execFileSync(NODE, [join(import.meta.dirname, '..', '..', 'src', 'cli.js'), ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   cli('accounts', 'create', '--email', 'neighbour@example.com', '--plan', 'business');
   cli('accounts', 'create', '--email', 'attacker@example.com', '--plan', 'free');
   const neighbourKey = cli('keys', 'create', '--email', 'neighbour@example.com', '--name', 'neighbour');
@@ -58,18 +67,28 @@ export async function hostileNeighbour(): Promise<Row[]> {
   const server = await startProcess(NODE, [join(import.meta.dirname, '..', '..', 'src', 'server.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, port);
   try {
     // Repeated content: the neighbour's requests are cheap, so any stall the attacker causes shows in full.
-    const neighbourBodies = Array.from({ length: 64 }, (_, i) => JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }));
+    const neighbourBodies = Array.from({ length: 64 }, (_, i) =>
+      JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
+    );
     const neighbour = (seconds: number) => send(port, neighbourKey, neighbourBodies, seconds, { connections: NEIGHBOUR_CONNECTIONS });
     if (WARMUP > 0) await neighbour(WARMUP);
     const idle = await neighbour(DURATION);
-    const [attacked, attack] = await Promise.all([neighbour(DURATION), send(port, attackerKey, worstBodies(), DURATION, { connections: FREE_BURST, overallRate: FREE_BURST })]);
+    const [attacked, attack] = await Promise.all([
+      neighbour(DURATION),
+      send(port, attackerKey, worstBodies(), DURATION, { connections: FREE_BURST, overallRate: FREE_BURST }),
+    ]);
     const ratio = attacked.latency.p99 / Math.max(idle.latency.p99, 1);
     const verdict = ratio <= MAX_P99_RATIO ? 'met' : 'NOT met';
     const statuses = Object.entries(attack.statusCodeStats ?? {}).map(([status, { count }]) => `${count}× ${status}`);
     const attackNote = `${attack.requests.sent} bad bodies: ${statuses.join(', ') || 'no answers'}`;
     const rows = [
       rowOf('n-idle', 'ours, one account generating on an otherwise idle server', idle, server),
-      rowOf('n-hostile', `the same account while a free key sends worst-case bad bodies at its burst of ${FREE_BURST}/s (${attackNote}): p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× — ${verdict}`, attacked, server),
+      rowOf(
+        'n-hostile',
+        `the same account while a free key sends worst-case bad bodies at its burst of ${FREE_BURST}/s (${attackNote}): p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× — ${verdict}`,
+        attacked,
+        server,
+      ),
     ];
     return rows;
   } finally {

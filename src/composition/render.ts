@@ -37,7 +37,13 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
     concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
     onFinished: batchFinishHook(config, batches, clock, log),
   };
-  const worker = await startRenderWorker({ url: config.redisUrl, prefix: bullPrefix(), lockMs: config.jobLockMs, log, render: (chunk) => renderChunk(deps, chunk) });
+  const worker = await startRenderWorker({
+    url: config.redisUrl,
+    prefix: bullPrefix(),
+    lockMs: config.jobLockMs,
+    log,
+    render: (chunk) => renderChunk(deps, chunk),
+  });
   return {
     threads,
     async close() {

@@ -22,7 +22,13 @@ export async function createWorker(config: Config & { redisUrl: string }, log: A
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
   const batchQueue = stores.batches ? new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log }) : undefined;
-  const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date(), batchRetentionMs: config.batchRetentionMs, batchQueue });
+  const jobs = bindJobs({
+    ...stores,
+    lastUsed: stores.lastUsed ?? new LastUsedBuffer(),
+    clock: () => new Date(),
+    batchRetentionMs: config.batchRetentionMs,
+    batchQueue,
+  });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });
   return {
     jobs,

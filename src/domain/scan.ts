@@ -55,7 +55,11 @@ export function languageOf(acceptLanguage: string | undefined): string {
 
 /** An unsalted digest of who scanned, so the raw address never leaves the process; stores salt it again per day. */
 export function visitorKey(ip: string, userAgent: string | undefined): string {
-  return createHash('sha256').update(ip).update('\u0000').update((userAgent ?? '').slice(0, HEADER_SCAN_LIMIT)).digest('base64url');
+  return createHash('sha256')
+    .update(ip)
+    .update('\u0000')
+    .update((userAgent ?? '').slice(0, HEADER_SCAN_LIMIT))
+    .digest('base64url');
 }
 
 /** The visitor as a day's counter sees it: the day's random salt over the visitor key, 64 bits. */

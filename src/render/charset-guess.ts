@@ -36,16 +36,13 @@ export function zxingGuess(bytes: Uint8Array): GuessedCharset {
         else if ((value & 0x20) === 0) {
           utf8BytesLeft = 1;
           utf8Multibyte++;
-        }
-        else if ((value & 0x10) === 0) {
+        } else if ((value & 0x10) === 0) {
           utf8BytesLeft = 2;
           utf8Multibyte++;
-        }
-        else if ((value & 0x08) === 0) {
+        } else if ((value & 0x08) === 0) {
           utf8BytesLeft = 3;
           utf8Multibyte++;
-        }
-        else canBeUtf8 = false;
+        } else canBeUtf8 = false;
       }
     }
     if (canBeLatin1) {

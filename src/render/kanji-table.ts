@@ -7,7 +7,11 @@
  * extensions the WHATWG decoder also knows (NEC row 13 at 0x87, the IBM rows) are refused by glibc's
  * SJIS, which zbar converts with, so those characters stay in byte mode.
  */
-const JIS_X_0208_LEADS = [[0x81, 0x84], [0x88, 0x9f], [0xe0, 0xea]] as const;
+const JIS_X_0208_LEADS = [
+  [0x81, 0x84],
+  [0x88, 0x9f],
+  [0xe0, 0xea],
+] as const;
 
 /**
  * Codes where the WHATWG decoder (Windows-31J) and JIS X 0208 as glibc and ZXing read it name different

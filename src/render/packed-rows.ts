@@ -51,7 +51,7 @@ export function packedRows(matrix: QrMatrix, layout: ImageLayout, order: BitOrde
   for (let my = 0; my < n; my++) {
     const row = new Uint8Array(rowBytes);
     // Each run of dark modules is filled at once.
-    for (let mx = 0; mx < n; ) {
+    for (let mx = 0; mx < n;) {
       if (matrix.modules[my * n + mx] === 0) {
         mx++;
         continue;

@@ -53,7 +53,11 @@ function candidatesFor(codePoints: readonly number[], options: EncodingOptions):
 function readBackExactly(plan: SegmentPlan, candidate: Candidate): boolean {
   if (candidate.charset !== 'latin1' && candidate.charset !== 'shift_jis') return true;
   const runs = plan.segments.filter((s) => s.mode === 'byte').map((s) => segmentBytes(s.codePoints, candidate.charset, candidate.kanji));
-  return readersTakeRunsAs(candidate.charset, runs, plan.segments.some((s) => s.mode === 'kanji'));
+  return readersTakeRunsAs(
+    candidate.charset,
+    runs,
+    plan.segments.some((s) => s.mode === 'kanji'),
+  );
 }
 
 function oneByteSegment(codePoints: number[], countBits: Record<SegmentMode, number>): SegmentPlan {

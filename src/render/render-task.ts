@@ -5,9 +5,7 @@ import { PayloadTooLongError } from './qr-matrix.js';
 import { renderImage } from './render-image.js';
 
 export type RenderTaskResult =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; reason: 'too_long'; limit: number }
-  | { ok: false; reason: 'size_too_small'; minimumSize: number };
+  { ok: true; bytes: Uint8Array } | { ok: false; reason: 'too_long'; limit: number } | { ok: false; reason: 'size_too_small'; minimumSize: number };
 
 /** The render thread's one entry: a spec (a request), or a group of specs (batch items: one hop for many renders). */
 export function renderThreadTask(task: RenderSpec | RenderSpec[]): RenderTaskResult | RenderTaskResult[] {

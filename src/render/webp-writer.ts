@@ -71,7 +71,7 @@ function tokenize(rows: PackedRows): Tokens {
     const row = rows.rows[runs[r]!.row]!;
     const above = r > 0 ? rows.rows[runs[r - 1]!.row]! : undefined;
     lastRowOfRun[r] = y; // while its first row is spelled out, a match in this row is in this row
-    for (let i = 0; i < width; ) {
+    for (let i = 0; i < width;) {
       let bestLength = 0;
       let bestCode = 0;
       let bestSaving = 0;

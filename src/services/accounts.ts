@@ -30,7 +30,9 @@ export function assertEmail(email: string): string {
 
 export function unknownPlan(plans: PlanCatalogue, plan: string): ApiError {
   const known = plans.plans.map((p) => p.id).join(', ');
-  return new ApiError('invalid_request', `no plan "${plan.slice(0, 32)}" (plans: ${known})`, { fields: [{ field: 'plan', detail: `must be one of ${known}` }] });
+  return new ApiError('invalid_request', `no plan "${plan.slice(0, 32)}" (plans: ${known})`, {
+    fields: [{ field: 'plan', detail: `must be one of ${known}` }],
+  });
 }
 
 /** An operator-made account: its identity is the e-mail address under the `local` provider. */

@@ -1,5 +1,13 @@
 // Use cases for dynamic codes: create within the plan's limit, list, read, change, delete, and read scan statistics.
-import { CODE_NAME_MAX_LENGTH, DISABLED_REASON_MAX_LENGTH, newSlug, SLUG_PATTERN, targetProblem, type DynamicCode, type OwnerStatus } from '../domain/dynamic-code.js';
+import {
+  CODE_NAME_MAX_LENGTH,
+  DISABLED_REASON_MAX_LENGTH,
+  newSlug,
+  SLUG_PATTERN,
+  targetProblem,
+  type DynamicCode,
+  type OwnerStatus,
+} from '../domain/dynamic-code.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
@@ -50,7 +58,10 @@ export async function createCode(deps: DynamicCodeDeps, owner: CodeOwner, input:
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-    const created = await deps.codes.createWithinLimit({ accountId: owner.accountId, slug: newSlug(), target, name, createdAt: deps.clock() }, limit ?? UNLIMITED_CODES);
+    const created = await deps.codes.createWithinLimit(
+      { accountId: owner.accountId, slug: newSlug(), target, name, createdAt: deps.clock() },
+      limit ?? UNLIMITED_CODES,
+    );
     if (created === 'slug_taken') continue;
     if (created === 'limit_reached') {
       throw new ApiError('code_limit_reached', `the ${plan.name} plan allows ${limit} dynamic codes at once; delete one to create another`, {
@@ -80,7 +91,11 @@ function decodeCursor(cursor: string): CodeCursor {
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }
 
-export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string, page: { limit?: number | undefined; cursor?: string | undefined }): Promise<CodePage> {
+export async function listCodes(
+  deps: Pick<DynamicCodeDeps, 'codes'>,
+  accountId: string,
+  page: { limit?: number | undefined; cursor?: string | undefined },
+): Promise<CodePage> {
   const limit = page.limit ?? PAGE_SIZE.default;
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   // One more than asked: whether it exists says whether there is a next page.

@@ -102,13 +102,22 @@ interface Conditions {
 /** Without conditions the answer is always an image; with If-None-Match it may be "not modified". */
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<GeneratedQr>;
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr>;
-export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions = {}): Promise<GeneratedQr | NotModifiedQr> {
+export async function generateQr(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  input: GenerateQrInput,
+  conditions: Conditions = {},
+): Promise<GeneratedQr | NotModifiedQr> {
   const plan = deps.plans.get(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
     const upgrade = deps.plans.cheapestWithFormat(input.outputFormat);
-    throw new ApiError('plan_upgrade_required', `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`, {
-      extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
-    });
+    throw new ApiError(
+      'plan_upgrade_required',
+      `${input.outputFormat} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`,
+      {
+        extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) },
+      },
+    );
   }
   const payload = encodeContent(input.type, input.content);
   const spec = renderSpecOf(input, payload);

@@ -8,7 +8,10 @@ export interface RollupScansDeps {
 }
 
 /** Bounded per run: what is left waits for the next minute. */
-export async function rollupScans(deps: RollupScansDeps, options: { batchSize?: number; maxBatches?: number } = {}): Promise<{ applied: number; drained: boolean }> {
+export async function rollupScans(
+  deps: RollupScansDeps,
+  options: { batchSize?: number; maxBatches?: number } = {},
+): Promise<{ applied: number; drained: boolean }> {
   const { scanCounters, scanLedger } = deps;
   if (!scanCounters || !scanLedger) return { applied: 0, drained: true };
   const batchSize = options.batchSize ?? 200;

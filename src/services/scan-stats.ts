@@ -48,7 +48,12 @@ export function statsRange(today: Date, from: string | undefined, to: string | u
   return { from: start, to: end };
 }
 
-export async function codeStats(deps: ScanStatsDeps, accountId: string, codeId: string, range: { from?: string | undefined; to?: string | undefined }): Promise<CodeStats> {
+export async function codeStats(
+  deps: ScanStatsDeps,
+  accountId: string,
+  codeId: string,
+  range: { from?: string | undefined; to?: string | undefined },
+): Promise<CodeStats> {
   const { from, to } = statsRange(deps.clock(), range.from, range.to);
   const code = await getCode(deps, accountId, codeId);
   const stored = new Map((await deps.scanLedger.days(code.id, dayOf(from), dayOf(to))).map((day) => [day.day, day]));

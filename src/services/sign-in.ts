@@ -55,7 +55,12 @@ const NOT_STARTED_HERE = 'this sign-in was not started in this browser, has expi
  * taken before it is compared, so a forged state burns it and a replayed callback finds nothing.
  * A signed-in session is never taken here, so a forged callback link cannot sign anyone out.
  */
-export async function claimPendingSignIn(deps: SessionDeps, token: string | undefined, provider: OidcProvider, returnedState: string | undefined): Promise<PendingSignIn> {
+export async function claimPendingSignIn(
+  deps: SessionDeps,
+  token: string | undefined,
+  provider: OidcProvider,
+  returnedState: string | undefined,
+): Promise<PendingSignIn> {
   const current = await resolveSession(deps, token);
   if (!current?.pendingSignIn) throw new ApiError('forbidden', NOT_STARTED_HERE);
   const pending = (await takeSession(deps, token))?.pendingSignIn;

@@ -45,7 +45,13 @@ describe.each([
     await meter.reserveBatch({ accountId, period, qrs: [code(1)], limits: { requests: 10, qrs: 3 }, at });
     const tooManyQrs = await meter.reserveBatch({ accountId, period, qrs: [code(1), code(2), code(3), code(4)], limits: { requests: 10, qrs: 3 }, at });
     expect(tooManyQrs).toEqual({ ok: false, reason: 'qr_quota_exceeded', usage: { requests: 1, qrs: 1 }, needed: { requests: 4, qrs: 3 } });
-    const tooManyRequests = await meter.reserveBatch({ accountId, period, qrs: Array.from({ length: 10 }, () => code(1)), limits: { requests: 10, qrs: 3 }, at });
+    const tooManyRequests = await meter.reserveBatch({
+      accountId,
+      period,
+      qrs: Array.from({ length: 10 }, () => code(1)),
+      limits: { requests: 10, qrs: 3 },
+      at,
+    });
     expect(tooManyRequests).toMatchObject({ ok: false, reason: 'quota_exceeded' });
     expect(await meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
   });

@@ -51,7 +51,12 @@ describe('the batch-requeue job', () => {
       expect(await bull.getJobCounts('waiting', 'active', 'delayed')).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
 
       const job = BACKGROUND_JOBS.find((j) => j.name === 'batch-requeue')!;
-      const deps = (offsetMs: number) => ({ ...t.stores, lastUsed: t.stores.lastUsed!, batchQueue: renderQueue, clock: () => new Date(t.clock.now.getTime() + offsetMs) });
+      const deps = (offsetMs: number) => ({
+        ...t.stores,
+        lastUsed: t.stores.lastUsed!,
+        batchQueue: renderQueue,
+        clock: () => new Date(t.clock.now.getTime() + offsetMs),
+      });
       // Young: it may still be on its way to the queue.
       expect(await job.run(deps(0))).toBe(0);
       expect(await bull.getJobCounts('waiting')).toMatchObject({ waiting: 0 });

@@ -41,7 +41,9 @@ afterAll(async () => {
 function verify(secret: string, message: Received): boolean {
   const id = String(message.headers['webhook-id']);
   const timestamp = String(message.headers['webhook-timestamp']);
-  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64')).update(`${id}.${timestamp}.${message.body}`).digest();
+  const expected = createHmac('sha256', Buffer.from(secret.slice('whsec_'.length), 'base64'))
+    .update(`${id}.${timestamp}.${message.body}`)
+    .digest();
   return String(message.headers['webhook-signature'])
     .split(' ')
     .some((sig) => {

@@ -39,7 +39,13 @@ describe('adapter selection', () => {
       expect(stores.jobs).toBe('worker');
       expect(stores.usageCounters).toBeDefined();
       const at = new Date();
-      await stores.meter.reserve({ accountId: 'acc_x', period: '2026-11', qr: { fingerprint: 'f', type: 'text', payload: 'p' }, limits: { requests: 1, qrs: 1 }, at });
+      await stores.meter.reserve({
+        accountId: 'acc_x',
+        period: '2026-11',
+        qr: { fingerprint: 'f', type: 'text', payload: 'p' },
+        limits: { requests: 1, qrs: 1 },
+        at,
+      });
       expect(await stores.usageCounters!.periods()).toEqual(['2026-11']);
     } finally {
       await stores.close();

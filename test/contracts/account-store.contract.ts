@@ -40,7 +40,8 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
       const store = await makeStore();
       // A plan id of this run alone: the store may hold other cases' accounts.
       const [gold, silver] = [`gold-${unique().slice(2, 10)}`, `silver-${unique().slice(2, 10)}`];
-      const make = (plan: string) => store.create({ email: `${unique()}@example.com`, plan, identity: { provider: 'local', subject: unique() }, createdAt: new Date() });
+      const make = (plan: string) =>
+        store.create({ email: `${unique()}@example.com`, plan, identity: { provider: 'local', subject: unique() }, createdAt: new Date() });
       const first = await make(gold);
       await make(gold);
       await make(silver);

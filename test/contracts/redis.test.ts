@@ -72,12 +72,16 @@ keyStoreContract('sqlite + redis credential cache', async () => {
 
 accountStoreContract('sqlite + redis plan-change events', () => new PlanChangePublishingAccountStore(sqlite().accounts, bus(prefix())));
 
-lastUsedLogContract('redis', () => {
-  const keyPrefix = prefix();
-  const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
-  closers.push(...logs.map((log) => () => log.close()));
-  return logs;
-}, { sharedAcrossProcesses: true });
+lastUsedLogContract(
+  'redis',
+  () => {
+    const keyPrefix = prefix();
+    const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
+    closers.push(...logs.map((log) => () => log.close()));
+    return logs;
+  },
+  { sharedAcrossProcesses: true },
+);
 
 dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
   const stores = createSqliteStores(':memory:', { cacheSlugs: false });
@@ -86,14 +90,18 @@ dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
 });
 
 // Recorded in Redis, then rolled up into a SQLite ledger: the path production takes.
-scanRecorderContract('redis (HyperLogLog) + rollup', async () => {
-  const counter = new RedisScanCounter(client, { keyPrefix: prefix() });
-  const scanLedger = sqlite().scanLedger;
-  return {
-    recorder: counter,
-    async read(codeId, day) {
-      await rollupScans({ scanCounters: counter, scanLedger });
-      return (await scanLedger.days(codeId, day, day))[0];
-    },
-  };
-}, 1);
+scanRecorderContract(
+  'redis (HyperLogLog) + rollup',
+  async () => {
+    const counter = new RedisScanCounter(client, { keyPrefix: prefix() });
+    const scanLedger = sqlite().scanLedger;
+    return {
+      recorder: counter,
+      async read(codeId, day) {
+        await rollupScans({ scanCounters: counter, scanLedger });
+        return (await scanLedger.days(codeId, day, day))[0];
+      },
+    };
+  },
+  1,
+);

@@ -6,12 +6,24 @@ import type { ScanDay } from '../../src/domain/scan.js';
 
 export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLedger | Promise<ScanLedger>): void {
   describe(`ScanLedger contract: ${adapterName}`, () => {
-    const day = (codeId: string, d: string, scans: number): ScanDay => ({ codeId, day: d, scans, uniques: Math.ceil(scans / 2), devices: { ios: scans }, languages: { pt: scans } });
+    const day = (codeId: string, d: string, scans: number): ScanDay => ({
+      codeId,
+      day: d,
+      scans,
+      uniques: Math.ceil(scans / 2),
+      devices: { ios: scans },
+      languages: { pt: scans },
+    });
 
     it('keeps absolute values per code and day, and returns a range oldest first', async () => {
       const ledger = await makeLedger();
       const codeId = `dyn_${randomUUID()}`;
-      await ledger.apply([day(codeId, '2026-03-02', 4), day(codeId, '2026-03-01', 2), day(codeId, '2026-04-01', 9), day(`dyn_${randomUUID()}`, '2026-03-01', 7)]);
+      await ledger.apply([
+        day(codeId, '2026-03-02', 4),
+        day(codeId, '2026-03-01', 2),
+        day(codeId, '2026-04-01', 9),
+        day(`dyn_${randomUUID()}`, '2026-03-01', 7),
+      ]);
       expect(await ledger.days(codeId, '2026-03-01', '2026-03-31')).toEqual([day(codeId, '2026-03-01', 2), day(codeId, '2026-03-02', 4)]);
     });
 
@@ -34,17 +46,29 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
  * another visitor already filled with a higher rank: with 30 visitors in 16,384 registers that happens in about one
  * run in forty (the salt is new each run), so it is allowed that much and no more.
  */
-export function scanRecorderContract(adapterName: string, make: () => Promise<{ recorder: ScanRecorder; read(codeId: string, day: string): Promise<ScanDay | undefined> }>, uniquesTolerance = 0): void {
+export function scanRecorderContract(
+  adapterName: string,
+  make: () => Promise<{ recorder: ScanRecorder; read(codeId: string, day: string): Promise<ScanDay | undefined> }>,
+  uniquesTolerance = 0,
+): void {
   describe(`ScanRecorder contract: ${adapterName}`, () => {
     it('counts every scan once, each visitor once a day, with the device and language split', async () => {
       const { recorder, read } = await make();
       const codeId = `dyn_${randomUUID()}`;
       const at = new Date(Date.UTC(2026, 2, 1, 12));
-      for (let i = 0; i < 300; i++) recorder.record({ codeId, at, visitor: `v${i % 30}`, device: i % 3 === 0 ? 'ios' : 'android', language: i % 2 === 0 ? 'en' : 'pt' });
+      for (let i = 0; i < 300; i++)
+        recorder.record({ codeId, at, visitor: `v${i % 30}`, device: i % 3 === 0 ? 'ios' : 'android', language: i % 2 === 0 ? 'en' : 'pt' });
       recorder.record({ codeId, at: new Date(Date.UTC(2026, 2, 2, 1)), visitor: 'v0', device: 'desktop', language: 'other' });
       await recorder.flush();
       const firstDay = await read(codeId, '2026-03-01');
-      expect(firstDay).toEqual({ codeId, day: '2026-03-01', scans: 300, uniques: expect.any(Number), devices: { ios: 100, android: 200 }, languages: { en: 150, pt: 150 } });
+      expect(firstDay).toEqual({
+        codeId,
+        day: '2026-03-01',
+        scans: 300,
+        uniques: expect.any(Number),
+        devices: { ios: 100, android: 200 },
+        languages: { en: 150, pt: 150 },
+      });
       expect(Math.abs((firstDay?.uniques ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
       // The same visitor on the next day counts again there: the salt changes every day.
       expect(await read(codeId, '2026-03-02')).toMatchObject({ scans: 1, uniques: 1, devices: { desktop: 1 } });

@@ -20,7 +20,10 @@ export function usageCountersContract(adapterName: string, make: () => Promise<{
       await meter.reserve({ accountId: id, period, qr: qr(2), limits, at });
       const [snapshot] = (await counters.changed(period, 100)).filter((s) => s.accountId === id);
       expect(snapshot).toMatchObject({ accountId: id, period, usage: { requests: 3, qrs: 2 }, removed: [] });
-      expect(snapshot!.qrs.map((q) => [q.fingerprint, q.generations]).sort()).toEqual([['fp-1', 2], ['fp-2', 1]]);
+      expect(snapshot!.qrs.map((q) => [q.fingerprint, q.generations]).sort()).toEqual([
+        ['fp-1', 2],
+        ['fp-2', 1],
+      ]);
       expect(snapshot!.qrs[0]).toMatchObject({ type: 'text', lastAt: at, firstAt: at });
       expect(await counters.periods()).toContain(period);
     });

@@ -41,8 +41,14 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       }
       expect(await meter.usage(id, period)).toEqual({ requests: 30, qrs: 30 });
       // One dimension unlimited, the other still held to its limit.
-      expect(await meter.reserve({ accountId: id, period, qr: qr(99), limits: { requests: null, qrs: 30 }, at })).toMatchObject({ ok: false, reason: 'qr_quota_exceeded' });
-      expect(await meter.reserve({ accountId: id, period, qr: qr(99), limits: { requests: 30, qrs: null }, at })).toMatchObject({ ok: false, reason: 'quota_exceeded' });
+      expect(await meter.reserve({ accountId: id, period, qr: qr(99), limits: { requests: null, qrs: 30 }, at })).toMatchObject({
+        ok: false,
+        reason: 'qr_quota_exceeded',
+      });
+      expect(await meter.reserve({ accountId: id, period, qr: qr(99), limits: { requests: 30, qrs: null }, at })).toMatchObject({
+        ok: false,
+        reason: 'quota_exceeded',
+      });
       expect(await meter.usage(id, period)).toEqual({ requests: 30, qrs: 30 });
     });
 
@@ -81,11 +87,18 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
         const meter = await makeMeter();
         const id = account();
         const burst = { key: burstKey(), perSecond: 10 };
-        const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(i % 3), limits: roomy, burst, at })));
+        const outcomes = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(i % 3), limits: roomy, burst, at })),
+        );
         expect(outcomes.filter((o) => o.ok)).toHaveLength(10);
         expect(outcomes.filter((o) => !o.ok).map((o) => (o.ok ? '' : o.reason))).toEqual(Array(30).fill('rate_limited'));
         expect(outcomes.filter((o) => !o.ok).every((o) => o.burst?.used === 10)).toBe(true);
-        expect(outcomes.filter((o) => o.ok).map((o) => o.burst?.used).sort((x, y) => x! - y!)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+        expect(
+          outcomes
+            .filter((o) => o.ok)
+            .map((o) => o.burst?.used)
+            .sort((x, y) => x! - y!),
+        ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
         expect(await meter.usage(id, period)).toEqual({ requests: 10, qrs: 3 });
       });
 
@@ -110,7 +123,9 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
         const id = account();
         const burst = { key: burstKey(), perSecond: 3 };
         for (let i = 0; i < 3; i++) expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
-        const refused = await Promise.all(Array.from({ length: 20 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(10 + i), limits: roomy, burst, at })));
+        const refused = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(10 + i), limits: roomy, burst, at })),
+        );
         expect(refused.every((o) => !o.ok && o.reason === 'rate_limited')).toBe(true);
         expect(refused.every((o) => o.usage.requests === 3 && o.usage.qrs === 1)).toBe(true);
         expect(await meter.usage(id, period)).toEqual({ requests: 3, qrs: 1 });
@@ -123,7 +138,12 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
         const burst = { key: burstKey(), perSecond: 5 };
         const tight = { requests: 3, qrs: 100 };
         for (let i = 0; i < 3; i++) expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).ok).toBe(true);
-        for (let i = 0; i < 10; i++) expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).toMatchObject({ ok: false, reason: 'quota_exceeded', burst: { used: 3 } });
+        for (let i = 0; i < 10; i++)
+          expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).toMatchObject({
+            ok: false,
+            reason: 'quota_exceeded',
+            burst: { used: 3 },
+          });
         // The month gets room again (a plan upgrade): two burst slots are left in this second, not zero.
         expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
         expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
@@ -142,7 +162,11 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
         if (!a1.ok) throw new Error('the first reservation should succeed');
         await meter.refund(a1.reservation);
         expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: first, at })).toMatchObject({ ok: false, reason: 'rate_limited' });
-        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: second, at })).toMatchObject({ ok: true, usage: { requests: 2 }, burst: { used: 1 } });
+        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: second, at })).toMatchObject({
+          ok: true,
+          usage: { requests: 2 },
+          burst: { used: 1 },
+        });
         expect(await meter.usage(id, period)).toEqual({ requests: 2, qrs: 1 });
       });
 

@@ -45,7 +45,10 @@ describe('qrm codes', () => {
     expect(disabled.stdout).toContain(`disabled ${abused.slug}`);
 
     // Another process changed the database: the server's one-second slug cache lets it through within that second.
-    await waitFor('the server to answer 410 for the disabled code', async () => (await scan(t.app, abused.slug)).statusCode === 410, { timeoutMs: 2_000, intervalMs: 50 });
+    await waitFor('the server to answer 410 for the disabled code', async () => (await scan(t.app, abused.slug)).statusCode === 410, {
+      timeoutMs: 2_000,
+      intervalMs: 50,
+    });
     expect((await scan(t.app, kept.slug)).statusCode).toBe(302);
     const retry = await api.patch(abused.id, { status: 'active' });
     expect(retry.statusCode).toBe(409);

@@ -10,7 +10,16 @@ import { newGoogleUser, newMicrosoftUser, startMockProvider, type MockProvider }
 import { freePort } from '../helpers/processes.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const WAIT_MS = 10_000;
 
 let google: MockProvider;

@@ -37,7 +37,10 @@ describe('RedisUsageMeter when Redis fails mid-request', () => {
     const meter = new RedisUsageMeter(await client(50), { keyPrefix: `t-${randomUUID()}:` });
     const blocker = await client();
     // A 300 ms script holds Redis: the reservation queues behind it, and the client gives up after 50 ms.
-    const busy = blocker.eval("local t = redis.call('TIME') while true do local n = redis.call('TIME') if (n[1] - t[1]) * 1000000 + (n[2] - t[2]) > 300000 then break end end return 1", 0);
+    const busy = blocker.eval(
+      "local t = redis.call('TIME') while true do local n = redis.call('TIME') if (n[1] - t[1]) * 1000000 + (n[2] - t[2]) > 300000 then break end end return 1",
+      0,
+    );
     await new Promise((r) => setTimeout(r, 20));
     const accountId = `acc_${randomUUID()}`;
     await expect(meter.reserve({ accountId, period, qr, limits, at })).rejects.toThrow(/timed out/);

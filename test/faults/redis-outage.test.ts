@@ -54,7 +54,15 @@ describe.each([
         const started = Date.now();
         const res = await generate((loop + i) % 2 === 0 ? a.app : b.app, caller.key, png(content));
         const code = res.statusCode === 200 ? undefined : (res.json() as { code?: unknown }).code;
-        answers.push({ loop, status: res.statusCode, ms: Date.now() - started, content, contentType: res.headers['content-type'], retryAfter: res.headers['retry-after'], code });
+        answers.push({
+          loop,
+          status: res.statusCode,
+          ms: Date.now() - started,
+          content,
+          contentType: res.headers['content-type'],
+          retryAfter: res.headers['retry-after'],
+          code,
+        });
         await sleep(5);
       }
     };
@@ -67,10 +75,14 @@ describe.each([
     expect(readyWhileDown.statusCode).toBe(503);
     expect(readyWhileDown.headers['content-type']).toMatch(/^application\/problem\+json/);
     await redis.start();
-    await waitFor('both instances to reach Redis again', async () => {
-      const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
-      return ra.statusCode === 200 && rb.statusCode === 200;
-    }, { timeoutMs: 10_000, intervalMs: 50 });
+    await waitFor(
+      'both instances to reach Redis again',
+      async () => {
+        const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
+        return ra.statusCode === 200 && rb.statusCode === 200;
+      },
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
     await sleep(500);
     running = false;
     await Promise.all(clients);
@@ -91,7 +103,10 @@ describe.each([
     // Nothing lost, nothing doubled: usage, QR records and the key match the 200s (refunds of lost answers settle first).
     const ok = answers.filter((x) => x.status === 200);
     const period = periodOf(a.clock.now);
-    await waitFor('deferred refunds to settle', async () => (await a.stores.meter.usage(caller.accountId, period)).requests === ok.length, { timeoutMs: 5_000, intervalMs: 100 }).catch(() => undefined);
+    await waitFor('deferred refunds to settle', async () => (await a.stores.meter.usage(caller.accountId, period)).requests === ok.length, {
+      timeoutMs: 5_000,
+      intervalMs: 100,
+    }).catch(() => undefined);
     const distinct = new Set(ok.map((x) => x.content));
     expect(await a.stores.meter.usage(caller.accountId, period)).toEqual({ requests: ok.length, qrs: distinct.size });
     const perContent = Object.fromEntries([...distinct].map((c) => [c, ok.filter((x) => x.content === c).length]));

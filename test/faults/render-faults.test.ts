@@ -13,7 +13,10 @@ let t: TestApp;
 
 beforeAll(async () => {
   // One real Piscina thread with a small heap ceiling, and every render sent to it (no inline routing); the rest is the production pipeline.
-  t = await createTestApp({ env: { RENDER_INLINE_MAX_PIXELS: '0', RENDER_MAX_QUEUE: '100' }, renderPool: { maxOldGenerationSizeMb: 64, filename: FAULTY_THREAD } });
+  t = await createTestApp({
+    env: { RENDER_INLINE_MAX_PIXELS: '0', RENDER_MAX_QUEUE: '100' },
+    renderPool: { maxOldGenerationSizeMb: 64, filename: FAULTY_THREAD },
+  });
   runClockFast(t.clock);
 }, 30_000);
 

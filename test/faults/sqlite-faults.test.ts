@@ -21,7 +21,13 @@ afterAll(async () => {
 });
 
 // Long distinct payloads: each new code needs fresh pages in qr_codes, so a capped file fills within a few requests.
-const bigCode = (tag: string, i: number) => ({ content: `${tag} ${i} ${'x'.repeat(1_500)}`, type: 'text', outputFormat: 'png', size: 512, errorCorrection: 'L' });
+const bigCode = (tag: string, i: number) => ({
+  content: `${tag} ${i} ${'x'.repeat(1_500)}`,
+  type: 'text',
+  outputFormat: 'png',
+  size: 512,
+  errorCorrection: 'L',
+});
 
 type Answer = Awaited<ReturnType<typeof generate>>;
 
@@ -40,7 +46,10 @@ function inspect(file: string, accountId: string, at: Date) {
     const integrity = db.pragma('integrity_check', { simple: true });
     const period = periodOf(at);
     const usage = db.prepare('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?').get(accountId, period);
-    const payloads = db.prepare('SELECT payload, generations FROM qr_codes WHERE account_id = ? AND period = ?').all(accountId, period) as Array<{ payload: string; generations: number }>;
+    const payloads = db.prepare('SELECT payload, generations FROM qr_codes WHERE account_id = ? AND period = ?').all(accountId, period) as Array<{
+      payload: string;
+      generations: number;
+    }>;
     const activeKeys = (db.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL').get(accountId) as { n: number }).n;
     return { integrity, usage, payloads: payloads.map((p) => p.payload).sort(), generations: payloads.reduce((sum, p) => sum + p.generations, 0), activeKeys };
   } finally {

@@ -99,7 +99,9 @@ async function zbarMany(paths: string[]): Promise<Map<string, string>> {
 
 /** ZXing's verbose output gives each file's exact bytes in hex. */
 async function zxingMany(paths: string[]): Promise<Map<string, string>> {
-  const { stdout } = await run('ZXingReader', ['-format', 'QRCode', ...paths], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+  const { stdout } = await run('ZXingReader', ['-format', 'QRCode', ...paths], { maxBuffer: 64 * 1024 * 1024 }).catch((error: { stdout?: string }) => ({
+    stdout: error.stdout ?? '',
+  }));
   const found = new Map<string, string>();
   let file: string | undefined;
   for (const line of stdout.split('\n')) {
@@ -133,7 +135,9 @@ function unescapeZxing(text: string): string {
 }
 
 async function zxingBatch(paths: string[]): Promise<Map<string, string>> {
-  const { stdout } = await run('ZXingReader', ['-1', '-format', 'QRCode', ...paths], { maxBuffer: 64 * 1024 * 1024 }).catch((error) => ({ stdout: String(error.stdout ?? '') }));
+  const { stdout } = await run('ZXingReader', ['-1', '-format', 'QRCode', ...paths], { maxBuffer: 64 * 1024 * 1024 }).catch((error) => ({
+    stdout: String(error.stdout ?? ''),
+  }));
   const read = new Map<string, string>();
   for (const line of stdout.split('\n')) {
     const match = /^(\S+) QRCode "(.*)"$/.exec(line);
@@ -150,7 +154,9 @@ async function zbarBatch(paths: string[], mode: 'text' | 'binary'): Promise<Arra
   // QR only: zbar also finds 1-D barcodes in dense module patterns, which would add lines.
   const args = ['-q', '--nodbus', '--raw', '-Sdisable', '-Sqrcode.enable', ...(mode === 'binary' ? ['-Sbinary'] : [])];
   const once = async (files: string[]) => {
-    const { stdout } = await run('zbarimg', [...args, ...files], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }).catch((error) => ({ stdout: (error.stdout as Buffer) ?? Buffer.alloc(0) }));
+    const { stdout } = await run('zbarimg', [...args, ...files], { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 }).catch((error) => ({
+      stdout: (error.stdout as Buffer) ?? Buffer.alloc(0),
+    }));
     return stdout.toString('utf8');
   };
   if (mode === 'text') {

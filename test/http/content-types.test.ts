@@ -10,8 +10,7 @@ beforeAll(async () => {
   key = (await t.newCaller('business')).key;
 });
 
-const BCB_EXAMPLE =
-  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+const BCB_EXAMPLE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
 const CASES: Array<{ type: string; form: string; content: unknown; payload: string | RegExp }> = [
   { type: 'url', form: 'string', content: 'https://example.com/a?b=c', payload: 'https://example.com/a?b=c' },

@@ -44,7 +44,14 @@ describe('the dynamic-code API', () => {
 
   it('refuses a javascript:, relative or credential-bearing target with 400 naming the field', async () => {
     const { key } = await t.newCaller('pro');
-    for (const target of ['javascript:alert(1)', '/relative/path', 'ftp://example.com/file', 'https://user:pw@example.com/', 'https://exa mple.com', `https://example.com/${'a'.repeat(2100)}`]) {
+    for (const target of [
+      'javascript:alert(1)',
+      '/relative/path',
+      'ftp://example.com/file',
+      'https://user:pw@example.com/',
+      'https://exa mple.com',
+      `https://example.com/${'a'.repeat(2100)}`,
+    ]) {
       const res = await codesApi(t.app, key).create({ target });
       expect(res.statusCode, target).toBe(400);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -74,7 +81,13 @@ describe('the dynamic-code API', () => {
     const owner = codesApi(t.app, (await t.newCaller('pro')).key);
     const other = codesApi(t.app, (await t.newCaller('pro')).key);
     const code = await owner.created('https://example.com/mine');
-    for (const res of [await other.get(code.id), await other.patch(code.id, { target: 'https://evil.example/' }), await other.remove(code.id), await other.image(code.id), await other.stats(code.id)]) {
+    for (const res of [
+      await other.get(code.id),
+      await other.patch(code.id, { target: 'https://evil.example/' }),
+      await other.remove(code.id),
+      await other.image(code.id),
+      await other.stats(code.id),
+    ]) {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toMatchObject({ code: 'not_found' });
     }
@@ -140,7 +153,11 @@ describe('GET /r/{slug}', () => {
     // 40 visitors (address × device), each scanning 5 times; languages alternate.
     const answers = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        scan(t.app, code.slug, { ip: `10.0.0.${i % 10}`, userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!], language: i % 2 === 0 ? 'pt-BR,pt;q=0.9' : 'en-US' }),
+        scan(t.app, code.slug, {
+          ip: `10.0.0.${i % 10}`,
+          userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!],
+          language: i % 2 === 0 ? 'pt-BR,pt;q=0.9' : 'en-US',
+        }),
       ),
     );
     expect(answers.every((a) => a.statusCode === 302)).toBe(true);
@@ -235,18 +252,27 @@ describe('the dynamic-code endpoints under hostile input, with a valid key', () 
       fc.jsonValue({ maxDepth: 2 }),
     );
     const body = fc.dictionary(fc.constantFrom('target', 'name', 'status', '__proto__', 'constructor', 'extra'), value, { maxKeys: 4 });
-    const query = fc.dictionary(fc.constantFrom('from', 'to', 'limit', 'cursor', 'outputFormat', 'size', 'margin', 'darkColor'), fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('2026-02-30', '0', '-1', '9999999', 'svg', '#000')), { maxKeys: 3 });
+    const query = fc.dictionary(
+      fc.constantFrom('from', 'to', 'limit', 'cursor', 'outputFormat', 'size', 'margin', 'darkColor'),
+      fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('2026-02-30', '0', '-1', '9999999', 'svg', '#000')),
+      { maxKeys: 3 },
+    );
     const id = fc.oneof(fc.constant(code.id), fc.string({ maxLength: 30 }).map(encodeURIComponent), fc.constantFrom('..', '%00', 'dyn_'));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom('create', 'patch', 'list', 'get', 'stats', 'image'), body, query, id, async (operation, fields, params, codeId) => {
         const qs = `?${new URLSearchParams(params as Record<string, string>).toString()}`;
         const res =
-          operation === 'create' ? await api.create(fields)
-          : operation === 'patch' ? await api.patch(codeId, fields)
-          : operation === 'list' ? await api.list(qs)
-          : operation === 'get' ? await api.get(codeId)
-          : operation === 'stats' ? await api.stats(codeId, qs)
-          : await api.image(codeId, qs);
+          operation === 'create'
+            ? await api.create(fields)
+            : operation === 'patch'
+              ? await api.patch(codeId, fields)
+              : operation === 'list'
+                ? await api.list(qs)
+                : operation === 'get'
+                  ? await api.get(codeId)
+                  : operation === 'stats'
+                    ? await api.stats(codeId, qs)
+                    : await api.image(codeId, qs);
         expect(res.statusCode, res.body.slice(0, 200)).toBeLessThan(500);
         if (res.statusCode >= 400) {
           expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
@@ -263,13 +289,22 @@ describe('the dynamic-code endpoints under hostile input, with a valid key', () 
   }, 60_000);
 
   it('are documented in the OpenAPI document, the image with every problem a generation can answer', async () => {
-    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { operationId: string; responses: Record<string, { description: string }> }>> };
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { operationId: string; responses: Record<string, { description: string }> }>>;
+    };
     expect(Object.keys(document.paths)).toEqual(
-      expect.arrayContaining(['/api/v1/QRManager/codes', '/api/v1/QRManager/codes/{id}', '/api/v1/QRManager/codes/{id}/image', '/api/v1/QRManager/codes/{id}/stats', '/r/{slug}']),
+      expect.arrayContaining([
+        '/api/v1/QRManager/codes',
+        '/api/v1/QRManager/codes/{id}',
+        '/api/v1/QRManager/codes/{id}/image',
+        '/api/v1/QRManager/codes/{id}/stats',
+        '/r/{slug}',
+      ]),
     );
     expect(document.paths['/api/v1/QRManager/codes']!.post!.operationId).toBe('createDynamicCode');
     const image = document.paths['/api/v1/QRManager/codes/{id}/image']!.get!;
-    for (const code of [...GENERATE_ERRORS, 'not_found'] as const) expect(image.responses[String(errorStatus(code))]?.description, code).toContain(`\`${code}\``);
+    for (const code of [...GENERATE_ERRORS, 'not_found'] as const)
+      expect(image.responses[String(errorStatus(code))]?.description, code).toContain(`\`${code}\``);
     expect(document.paths['/api/v1/QRManager/codes/{id}']!.patch!.responses['409']!.description).toContain('`code_disabled`');
   });
 });

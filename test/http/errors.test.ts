@@ -67,7 +67,11 @@ describe('400 invalid bodies', () => {
   });
 
   it('says how large the image must be when the code does not fit the requested size', async () => {
-    const body = expectProblem(await generate(t.app, free.key, { content: 'x'.repeat(1500), type: 'text', outputFormat: 'png', size: 64 }), 400, 'invalid_request');
+    const body = expectProblem(
+      await generate(t.app, free.key, { content: 'x'.repeat(1500), type: 'text', outputFormat: 'png', size: 64 }),
+      400,
+      'invalid_request',
+    );
     expect(body.errors[0].field).toBe('size');
     expect(body.minimumSize).toBeGreaterThan(64);
   });
@@ -112,14 +116,23 @@ describe('413, 415 and 422', () => {
   it('answers unsupported_media_type for a body that is not JSON', async () => {
     const res = await t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'x-api-key': free.key, 'content-type': 'text/plain' }, payload: 'hello' });
     expectProblem(res, 415, 'unsupported_media_type');
-    const form = await t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'x-api-key': free.key, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=b' });
+    const form = await t.app.inject({
+      method: 'POST',
+      url: GENERATE_URL,
+      headers: { 'x-api-key': free.key, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=b',
+    });
     expectProblem(form, 415, 'unsupported_media_type');
   });
 
   it('encodes content at the exact byte capacity and answers content_too_long with the limit one byte over', async () => {
     const fits = await generate(t.app, pro.key, { content: 'a'.repeat(2331), type: 'text', outputFormat: 'png', errorCorrection: 'M' });
     expect(fits.statusCode).toBe(200);
-    const body = expectProblem(await generate(t.app, pro.key, { content: 'a'.repeat(2332), type: 'text', outputFormat: 'png', errorCorrection: 'M' }), 422, 'content_too_long');
+    const body = expectProblem(
+      await generate(t.app, pro.key, { content: 'a'.repeat(2332), type: 'text', outputFormat: 'png', errorCorrection: 'M' }),
+      422,
+      'content_too_long',
+    );
     expect(body.limit).toBe(2331);
     expect(body.detail).toContain('2331 bytes');
   });
@@ -150,7 +163,9 @@ describe('503', () => {
     try {
       const caller = await busy.newCaller('pro');
       const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) => generate(busy.app, caller.key, { content: `https://example.com/${i}`, type: 'url', outputFormat: 'png', size: 2048 })),
+        Array.from({ length: 12 }, (_, i) =>
+          generate(busy.app, caller.key, { content: `https://example.com/${i}`, type: 'url', outputFormat: 'png', size: 2048 }),
+        ),
       );
       const overloaded = results.filter((r) => r.statusCode === 503);
       const ok = results.filter((r) => r.statusCode === 200);

@@ -145,6 +145,8 @@ describe('repeated codes and conditional requests', () => {
     const headers = { 'content-type': 'application/json', 'if-none-match': '*' };
     const payload = JSON.stringify({ content: 'x', type: 'text', outputFormat: 'svg' });
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers, payload })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers: { ...headers, 'x-api-key': caller.key }, payload })).statusCode).toBe(403);
+    expect(
+      (await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers: { ...headers, 'x-api-key': caller.key }, payload })).statusCode,
+    ).toBe(403);
   });
 });

@@ -54,7 +54,7 @@ describe('API keys', () => {
     await expect(issueKey(deps(), account.id, 'one too many')).rejects.toMatchObject({ code: 'key_limit_reached' });
   });
 
-  it('never lets one account revoke or list another account\'s key', async () => {
+  it("never lets one account revoke or list another account's key", async () => {
     const owner = await createLocalAccount(deps(), 'owner@example.com', 'free');
     const other = await createLocalAccount(deps(), 'other@example.com', 'free');
     const issued = await issueKey(deps(), owner.id);

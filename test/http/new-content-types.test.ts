@@ -13,8 +13,16 @@ beforeAll(async () => {
 const RED_CROSS = 'BCD\n002\n1\nSCT\nBPOTBEB1\nRed Cross\nBE72000000001616\nEUR1\nCHAR\n\nUrgency fund';
 
 const CASES: Array<{ type: string; content: unknown; payload: string }> = [
-  { type: 'epc', content: { name: 'Red Cross', iban: 'BE72 0000 0000 1616', bic: 'BPOTBEB1', amount: 1, purpose: 'CHAR', text: 'Urgency fund' }, payload: RED_CROSS },
-  { type: 'upi', content: { vpa: 'shop@okaxis', name: 'Corner Shop', amount: 120.5, note: 'Tea & cake' }, payload: 'upi://pay?pa=shop@okaxis&pn=Corner%20Shop&am=120.50&cu=INR&tn=Tea%20%26%20cake' },
+  {
+    type: 'epc',
+    content: { name: 'Red Cross', iban: 'BE72 0000 0000 1616', bic: 'BPOTBEB1', amount: 1, purpose: 'CHAR', text: 'Urgency fund' },
+    payload: RED_CROSS,
+  },
+  {
+    type: 'upi',
+    content: { vpa: 'shop@okaxis', name: 'Corner Shop', amount: 120.5, note: 'Tea & cake' },
+    payload: 'upi://pay?pa=shop@okaxis&pn=Corner%20Shop&am=120.50&cu=INR&tn=Tea%20%26%20cake',
+  },
   { type: 'geo', content: { latitude: 13.4125, longitude: 103.8667 }, payload: 'geo:13.4125,103.8667' },
   { type: 'tel', content: '+1-201-555-0123', payload: 'tel:+1-201-555-0123' },
   {

@@ -32,7 +32,11 @@ describe('X-Content-Type-Options: nosniff', () => {
     ['no API key (401)', () => generate(t.app, undefined, VALID), 401],
     ['an unknown route (404)', () => t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' }), 404],
     ['a body too large (413)', () => generate(t.app, key, JSON.stringify({ ...VALID, content: 'x'.repeat(2_000_000) })), 413],
-    ['a text/plain body (415)', () => t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'content-type': 'text/plain', 'x-api-key': key }, payload: 'x' }), 415],
+    [
+      'a text/plain body (415)',
+      () => t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'content-type': 'text/plain', 'x-api-key': key }, payload: 'x' }),
+      415,
+    ],
     ['malformed JSON (400)', () => generate(t.app, key, '{"content":'), 400],
   ])('is on the problem document for %s', async (_name, send, status) => {
     const res = await send();

@@ -7,7 +7,6 @@ import { ProblemSchema } from '../../src/http/openapi/problem.schema.js';
 import { revokeKey } from '../../src/services/api-keys.js';
 import { createTestApp, useTestApp, generate } from '../helpers/app.js';
 
-
 const t = useTestApp({ env: { LOG_LEVEL: 'trace' } });
 
 type Operation = { operationId?: string; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }> };
@@ -95,8 +94,14 @@ describe('/metrics', () => {
     for (let i = 3; i < 6; i++) await generate(t.app, caller.key, { content: `https://example.com/m${i}`, type: 'url', outputFormat: 'webp' });
     const after = await scrape();
     expect(metricValue(after, 'qrm_http_requests_total', labels) - metricValue(before, 'qrm_http_requests_total', labels)).toBe(5);
-    expect(metricValue(after, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }) - metricValue(before, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' })).toBe(5);
-    expect(metricValue(after, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' }) - metricValue(before, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' })).toBe(1);
+    expect(
+      metricValue(after, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }) -
+        metricValue(before, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }),
+    ).toBe(5);
+    expect(
+      metricValue(after, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' }) -
+        metricValue(before, 'qrm_quota_rejections_total', { reason: 'qr_quota_exceeded' }),
+    ).toBe(1);
     expect(after).toContain('qrm_render_pool_threads 1');
     // Nothing is rendering between requests: the admission gate holds no work.
     expect(after).toContain('qrm_render_admission_units{state="running"} 0');
@@ -135,7 +140,11 @@ describe('logs', () => {
     await generate(t.app, caller.key, { content: caller.key, type: 'nope', outputFormat: 'png' });
     await revokeKey({ ...t.stores, keyPepper: undefined, clock: () => new Date() }, caller.accountId, caller.keyId);
     await generate(t.app, caller.key, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
-    const lines = t.logs.join('').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = t.logs
+      .join('')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const completed = lines.filter((l) => l.msg === 'request completed');
     expect(completed).toHaveLength(4);
     expect(completed[0]).toMatchObject({ accountId: caller.accountId, type: 'url', format: 'png', status: 200, route: '/api/v1/QRManager/generate' });

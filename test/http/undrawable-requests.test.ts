@@ -50,7 +50,7 @@ describe('requests that cannot be drawn', () => {
     expect(await refusedRenders()).toBe(before);
   });
 
-  it('decides from the encoder\'s own segments: 3,000 digits are drawn at L, and too small a size for them is refused with their minimum', async () => {
+  it("decides from the encoder's own segments: 3,000 digits are drawn at L, and too small a size for them is refused with their minimum", async () => {
     const caller = await t.newCaller('pro');
     const drawn = await generate(t.app, caller.key, { content: MANY_DIGITS, type: 'text', outputFormat: 'png', size: 1024, errorCorrection: 'L' });
     expect(drawn.statusCode).toBe(200);

@@ -38,7 +38,11 @@ async function finished(job: Job): Promise<Job> {
 
 describe('BullMQ background jobs', () => {
   it('upserts one scheduler per job with a stable id and a UTC cron, however often it starts', async () => {
-    const second = await startQueueWorker({ url: redis.url, prefix: bullPrefix, jobs: bindJobs({ ...stores, lastUsed: stores.lastUsed!, clock: () => new Date() }) });
+    const second = await startQueueWorker({
+      url: redis.url,
+      prefix: bullPrefix,
+      jobs: bindJobs({ ...stores, lastUsed: stores.lastUsed!, clock: () => new Date() }),
+    });
     await second.close();
     const schedulers = await runner.queue.getJobSchedulers();
     expect(schedulers.map((s) => ({ id: s.key, pattern: s.pattern, tz: s.tz })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
@@ -51,7 +55,13 @@ describe('BullMQ background jobs', () => {
     const account = await createLocalAccount(deps, `jobs-${randomUUID()}@example.com`, 'free');
     const issued = await issueKey(deps, account.id);
     const period = periodOf(new Date());
-    await stores.meter.reserve({ accountId: account.id, period, qr: { fingerprint: 'fp', type: 'text', payload: 'p' }, limits: { requests: 5, qrs: 5 }, at: new Date() });
+    await stores.meter.reserve({
+      accountId: account.id,
+      period,
+      qr: { fingerprint: 'fp', type: 'text', payload: 'p' },
+      limits: { requests: 5, qrs: 5 },
+      at: new Date(),
+    });
     stores.lastUsed!.record(issued.key.id, new Date(1_700_000_000_000));
 
     const rollup = await finished(await runner.queue.add('usage-rollup', {}));

@@ -40,7 +40,11 @@ async function rollUp(): Promise<void> {
 async function statsOf(key: string, id: string) {
   const res = await codesApi(b.app, key).stats(id);
   expect(res.statusCode).toBe(200);
-  return res.json() as { totals: { scans: number; uniqueScanners: number }; devices: Record<string, number>; uniqueScanners: { counting: string; relativeStandardError: number } };
+  return res.json() as {
+    totals: { scans: number; uniqueScanners: number };
+    devices: Record<string, number>;
+    uniqueScanners: { counting: string; relativeStandardError: number };
+  };
 }
 
 describe('dynamic codes on two instances sharing one Redis', () => {
@@ -75,7 +79,9 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     const devices = Object.keys(USER_AGENTS) as Array<keyof typeof USER_AGENTS>;
     const N = 200;
     const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) => scan(i % 2 === 0 ? a.app : b.app, code.slug, { ip: `10.1.0.${i % 10}`, userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!] })),
+      Array.from({ length: N }, (_, i) =>
+        scan(i % 2 === 0 ? a.app : b.app, code.slug, { ip: `10.1.0.${i % 10}`, userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!] }),
+      ),
     );
     expect(answers.every((r) => r.statusCode === 302)).toBe(true);
     await waitFor('every scan recorded', async () => {

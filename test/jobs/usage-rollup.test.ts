@@ -40,7 +40,11 @@ describe('usage rollup', () => {
     expect((await rollupUsage(deps)).applied).toBeGreaterThan(0);
     const first = await ledgerState(caller.accountId);
     expect(first.usage).toEqual({ requests: 4, qrs: 3 });
-    expect(first.qrs.map((q) => [q.payload, q.generations]).sort()).toEqual([['a', 2], ['b', 1], ['c', 1]]);
+    expect(first.qrs.map((q) => [q.payload, q.generations]).sort()).toEqual([
+      ['a', 2],
+      ['b', 1],
+      ['c', 1],
+    ]);
 
     expect(await rollupUsage(deps)).toEqual({ applied: 0, drained: true });
     expect(await ledgerState(caller.accountId)).toEqual(first);

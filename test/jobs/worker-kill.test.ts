@@ -58,10 +58,14 @@ function startWorker(env: Record<string, string>, preload?: string): WorkerProce
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const started = waitFor('the worker to start', () => output.includes('worker started') || (child.exitCode !== null ? Promise.reject(new Error(output)) : undefined), {
-    timeoutMs: 20_000,
-    intervalMs: 50,
-  });
+  const started = waitFor(
+    'the worker to start',
+    () => output.includes('worker started') || (child.exitCode !== null ? Promise.reject(new Error(output)) : undefined),
+    {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    },
+  );
   const worker: WorkerProcess = { child, exited, started, output: () => output };
   workers.push(worker);
   return worker;
@@ -97,11 +101,17 @@ describe('the worker process killed mid-job', () => {
     // Restarted: the stalled-job check hands the orphan to the new worker, which completes it.
     const second = startWorker({});
     await second.started;
-    await waitFor('the orphaned job to complete', async () => (await queue.getJob(held!.id!))?.finishedOn !== undefined, { timeoutMs: 15_000, intervalMs: 100 });
+    await waitFor('the orphaned job to complete', async () => (await queue.getJob(held!.id!))?.finishedOn !== undefined, {
+      timeoutMs: 15_000,
+      intervalMs: 100,
+    });
     const done = (await queue.getJob(held!.id!))!;
     expect(await done.getState()).toBe('completed');
     expect(done.returnvalue).toMatchObject({ drained: true });
-    const completions = second.output().split('\n').filter((line) => line.includes('background job done') && line.includes(`"id":"${held!.id}"`));
+    const completions = second
+      .output()
+      .split('\n')
+      .filter((line) => line.includes('background job done') && line.includes(`"id":"${held!.id}"`));
     expect(completions).toHaveLength(1);
 
     // Its effect landed once: each account's usage exactly as counted, and nothing left for another run.

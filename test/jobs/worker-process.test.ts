@@ -20,7 +20,10 @@ afterAll(async () => {
 });
 
 function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/index.ts'], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/index.ts'], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -33,10 +36,14 @@ function startWorker(env: Record<string, string>) {
 describe('the worker process', () => {
   it('starts its jobs on Redis and exits 0 on SIGTERM once the running job is done', async () => {
     const worker = startWorker({ REDIS_URL: redis.url, QR_DATA_DIR: dataDir });
-    await waitFor('the worker to start', () => worker.output().includes('worker started') || (worker.child.exitCode !== null ? Promise.reject(new Error(worker.output())) : undefined), {
-      timeoutMs: 20_000,
-      intervalMs: 100,
-    });
+    await waitFor(
+      'the worker to start',
+      () => worker.output().includes('worker started') || (worker.child.exitCode !== null ? Promise.reject(new Error(worker.output())) : undefined),
+      {
+        timeoutMs: 20_000,
+        intervalMs: 100,
+      },
+    );
     expect(worker.output()).toContain('usage-rollup (* * * * * UTC)');
     worker.child.kill('SIGTERM');
     expect(await worker.exited).toBe(0);

@@ -39,13 +39,17 @@ function setRevokedInDatabase(keyId: string, revokedAt: number | null): void {
  * in the database behind its back, it still serves it. The key is active again in the database on return.
  */
 async function warmCache(t: TestApp, caller: { key: string; keyId: string }): Promise<void> {
-  await waitFor('the credential cache to hold the key', async () => {
-    expect((await generate(t.app, caller.key, png('warm-up'))).statusCode).toBe(200);
-    setRevokedInDatabase(caller.keyId, Date.now());
-    const cached = (await generate(t.app, caller.key, png('warm-up'))).statusCode === 200;
-    setRevokedInDatabase(caller.keyId, null);
-    return cached;
-  }, { intervalMs: 250 }); // two requests a try: well under the free plan's burst of 10 a second
+  await waitFor(
+    'the credential cache to hold the key',
+    async () => {
+      expect((await generate(t.app, caller.key, png('warm-up'))).statusCode).toBe(200);
+      setRevokedInDatabase(caller.keyId, Date.now());
+      const cached = (await generate(t.app, caller.key, png('warm-up'))).statusCode === 200;
+      setRevokedInDatabase(caller.keyId, null);
+      return cached;
+    },
+    { intervalMs: 250 },
+  ); // two requests a try: well under the free plan's burst of 10 a second
 }
 
 describe('two API instances sharing one Redis', () => {

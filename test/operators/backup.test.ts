@@ -65,7 +65,11 @@ describe('qrm backup while the server serves, and qrm restore', () => {
       while (!stop && sent < MAX_REQUESTS) {
         sent++;
         const body = JSON.stringify({ content: `backup ${worker} ${sent % 7}`, type: 'text', outputFormat: 'png', size: 64 });
-        const response = await fetch(`${server.baseUrl}${GENERATE_URL}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': caller.key }, body });
+        const response = await fetch(`${server.baseUrl}${GENERATE_URL}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': caller.key },
+          body,
+        });
         await response.arrayBuffer();
         if (response.status === 200) caller.acknowledged++;
       }

@@ -33,7 +33,10 @@ const mistake = (file: unknown) => {
 
 describe('a plans file', () => {
   it('builds the catalogue it describes, null meaning unlimited, in the file order, with its default plan', () => {
-    const catalogue = parse({ plans: [plan(), plan({ id: 'paid', name: 'Paid', monthlyPriceUsd: 5, requestsPerMonth: 1000, burstPerSecond: 20 })], default: 'team' });
+    const catalogue = parse({
+      plans: [plan(), plan({ id: 'paid', name: 'Paid', monthlyPriceUsd: 5, requestsPerMonth: 1000, burstPerSecond: 20 })],
+      default: 'team',
+    });
     expect(catalogue.plans.map((p) => p.id)).toEqual(['team', 'paid']);
     expect(catalogue.defaultPlan.id).toBe('team');
     expect(catalogue.get('team')).toMatchObject({ requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null });
@@ -43,7 +46,12 @@ describe('a plans file', () => {
 
   it('gives absent feature figures their documented defaults, and keeps the ones it sets (null too)', () => {
     const catalogue = parse({
-      plans: [plan({ id: 'pro' }), plan({ id: 'gratis' }), plan({ id: 'premium', monthlyPriceUsd: 9 }), plan({ id: 'custom', activeDynamicCodes: 7, logos: null })],
+      plans: [
+        plan({ id: 'pro' }),
+        plan({ id: 'gratis' }),
+        plan({ id: 'premium', monthlyPriceUsd: 9 }),
+        plan({ id: 'custom', activeDynamicCodes: 7, logos: null }),
+      ],
       default: 'gratis',
     });
     expect(catalogue.get('pro')).toMatchObject(FEATURE_DEFAULTS.pro);

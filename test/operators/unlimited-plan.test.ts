@@ -14,7 +14,18 @@ const PLANS = {
   plans: [
     { id: 'team', name: 'Internal team', monthlyPriceUsd: 0, requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null, formats: ['png', 'webp'] },
     { id: 'metered', name: 'Metered', monthlyPriceUsd: 0, requestsPerMonth: 100_000, qrsPerMonth: null, burstPerSecond: null, formats: ['png'] },
-    { id: 'small', name: 'Small', monthlyPriceUsd: 0, requestsPerMonth: 100, qrsPerMonth: 10, burstPerSecond: 5, formats: ['png'], maxBatchItems: 3, batchesInFlight: 1, activeDynamicCodes: 1 },
+    {
+      id: 'small',
+      name: 'Small',
+      monthlyPriceUsd: 0,
+      requestsPerMonth: 100,
+      qrsPerMonth: 10,
+      burstPerSecond: 5,
+      formats: ['png'],
+      maxBatchItems: 3,
+      batchesInFlight: 1,
+      activeDynamicCodes: 1,
+    },
     { id: 'vector', name: 'Vector', monthlyPriceUsd: 12, requestsPerMonth: 1000, qrsPerMonth: 100, burstPerSecond: 50, formats: ['png', 'webp', 'svg'] },
   ],
   default: 'team',
@@ -111,7 +122,13 @@ describe.each(backends)('a plans file with unlimited plans ($name)', ({ redis: u
     expect(tooLarge.statusCode).toBe(413);
     expect(tooLarge.json()).toMatchObject({ code: 'batch_too_large', limit: 3 });
     const codes = '/api/v1/QRManager/codes';
-    const create = (key: string) => t.app.inject({ method: 'POST', url: codes, headers: { 'content-type': 'application/json', 'x-api-key': key }, payload: { target: 'https://example.com/dyn' } });
+    const create = (key: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: codes,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        payload: { target: 'https://example.com/dyn' },
+      });
     expect((await create(small.key)).statusCode).toBe(201);
     const second = await create(small.key);
     expect(second.statusCode).toBe(409);

@@ -79,7 +79,8 @@ describe('Dynamic codes page', () => {
   it('draws the last 30 days of scans as an inline SVG chart, with the device split', async () => {
     const client = await signedIn();
     const { path, slug } = await createThroughForm(client, 'https://example.com/chart');
-    for (const [i, ua] of [USER_AGENTS.ios, USER_AGENTS.ios, USER_AGENTS.android, USER_AGENTS.desktop].entries()) await scan(t.app, slug, { userAgent: ua, ip: `10.2.0.${i}` });
+    for (const [i, ua] of [USER_AGENTS.ios, USER_AGENTS.ios, USER_AGENTS.android, USER_AGENTS.desktop].entries())
+      await scan(t.app, slug, { userAgent: ua, ip: `10.2.0.${i}` });
     await t.stores.scans.flush();
     const page = (await client.get(path)).body;
     const svg = /<svg[^>]*class="scan-chart"[\s\S]*?<\/svg>/.exec(page)?.[0];

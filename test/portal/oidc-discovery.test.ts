@@ -79,7 +79,9 @@ describe('OIDC discovery', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const started = Date.now();
-      await expect(discoverProvider('google', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 200 })).rejects.toBeInstanceOf(OidcDiscoveryError);
+      await expect(discoverProvider('google', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 200 })).rejects.toBeInstanceOf(
+        OidcDiscoveryError,
+      );
       expect(Date.now() - started).toBeLessThan(2_000);
     } finally {
       silent.closeAllConnections();

@@ -277,7 +277,10 @@ describe('Microsoft specifics', () => {
     await signIn(new PortalClient(t.app), 'microsoft');
     microsoft.signInAs(b);
     await signIn(new PortalClient(t.app), 'microsoft');
-    const [accountA, accountB] = await Promise.all([t.stores.accounts.findByIdentity(identityOf('microsoft', a)), t.stores.accounts.findByIdentity(identityOf('microsoft', b))]);
+    const [accountA, accountB] = await Promise.all([
+      t.stores.accounts.findByIdentity(identityOf('microsoft', a)),
+      t.stores.accounts.findByIdentity(identityOf('microsoft', b)),
+    ]);
     expect(accountA).toBeDefined();
     expect(accountB).toBeDefined();
     expect(accountA!.id).not.toBe(accountB!.id);

@@ -99,11 +99,20 @@ describe('playground', () => {
     const { client, accountId } = await signedIn();
     const period = periodOf(t.clock.now);
     const _csrf = await client.csrfFrom('/portal/playground');
-    const res = await client.postForm('/portal/playground', { _csrf, type: 'url', content: 'https://example.com/playground', outputFormat: 'webp', size: '256' });
+    const res = await client.postForm('/portal/playground', {
+      _csrf,
+      type: 'url',
+      content: 'https://example.com/playground',
+      outputFormat: 'webp',
+      size: '256',
+    });
     expect(res.statusCode).toBe(200);
     const dataUri = /<img class="generated" src="data:image\/webp;base64,([^"]+)"/.exec(res.body)?.[1];
     expect(dataUri).toBeDefined();
-    expect(await decodeQr(Buffer.from(dataUri!, 'base64'), 'webp')).toEqual({ zbar: 'https://example.com/playground', zxing: 'https://example.com/playground' });
+    expect(await decodeQr(Buffer.from(dataUri!, 'base64'), 'webp')).toEqual({
+      zbar: 'https://example.com/playground',
+      zxing: 'https://example.com/playground',
+    });
     expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
     expect((await client.get('/portal/qrs')).body).toContain('https://example.com/playground');
   });
@@ -159,7 +168,12 @@ describe('the portal and the API are separate contexts', () => {
   it('the API answers without portal headers or cookies, and a session cookie is no API credential', async () => {
     const { client } = await signedIn();
     const cookie = `qrm_session=${client.cookies.get('qrm_session')}`;
-    const res = await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers: { cookie, 'content-type': 'application/json' }, payload: '{}' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/QRManager/generate',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'missing_api_key' });
     expect(res.headers['content-security-policy']).toBeUndefined();

@@ -38,16 +38,16 @@ async function aliceKeyIsActive(): Promise<boolean> {
 }
 
 describe('keys', () => {
-  it("are listed only to their own account, on the page and in the JSON API", async () => {
+  it('are listed only to their own account, on the page and in the JSON API', async () => {
     const page = await mallory.client.get('/portal/keys');
-    expect(page.body).toContain("mallory&#39;s key");
+    expect(page.body).toContain('mallory&#39;s key');
     expect(page.body).not.toContain('alice');
     expect(page.body).not.toContain(alice.key.id);
     const listed = (await mallory.client.json('GET', '/portal/api/keys')).json() as { keys: Array<{ id: string }> };
     expect(listed.keys.map((k) => k.id)).toEqual([mallory.key.id]);
   });
 
-  it("cannot be revoked by another account through the JSON API: 404, and the key keeps working", async () => {
+  it('cannot be revoked by another account through the JSON API: 404, and the key keeps working', async () => {
     const res = await mallory.client.json('DELETE', `/portal/api/keys/${alice.key.id}`, undefined, { 'x-csrf-token': mallory.csrf });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'not_found' });
@@ -70,14 +70,14 @@ describe('keys', () => {
 });
 
 describe('QR codes', () => {
-  it("are listed only to their own account", async () => {
+  it('are listed only to their own account', async () => {
     const mine = await alice.client.get('/portal/qrs');
     expect(mine.body).toContain('alice-private-payload');
     const theirs = await mallory.client.get('/portal/qrs');
     expect(theirs.body).not.toContain('alice-private-payload');
   });
 
-  it("thumbnails are served to the owner (decodable, and free) and to nobody else, even knowing the fingerprint", async () => {
+  it('thumbnails are served to the owner (decodable, and free) and to nobody else, even knowing the fingerprint', async () => {
     const period = periodOf(t.clock.now);
     const [qr] = await t.stores.meter.qrs(alice.accountId, period, 10);
     const usageBefore = await t.stores.meter.usage(alice.accountId, period);

@@ -106,7 +106,13 @@ describe('per-key burst on the generation API', () => {
     await client.signInLocally(email('playground'));
     const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account.id;
     const key = (await issueKey(keyDeps(t), accountId, 'api')).secret;
-    const form = { _csrf: await client.csrfFrom('/portal/playground'), type: 'url', content: 'https://example.com/playground', outputFormat: 'png', size: '256' };
+    const form = {
+      _csrf: await client.csrfFrom('/portal/playground'),
+      type: 'url',
+      content: 'https://example.com/playground',
+      outputFormat: 'png',
+      size: '256',
+    };
 
     // The key uses up its second; the playground still has its own.
     for (let i = 0; i < 10; i++) expect((await generate(t.app, key, { content: form.content, type: 'url', outputFormat: 'png' })).statusCode).toBe(200);
@@ -233,7 +239,8 @@ describe('portal key creation, per client address', () => {
     const here = new PortalClient(t.app);
     await here.signInLocally(email('keys'));
     const csrf = ((await here.json('GET', '/portal/api/session')).json() as { csrfToken: string }).csrfToken;
-    const viaForm = async (client: PortalClient, name: string) => client.postForm('/portal/keys', { name, _csrf: csrfTokenIn((await client.get('/portal/keys')).body) ?? '' });
+    const viaForm = async (client: PortalClient, name: string) =>
+      client.postForm('/portal/keys', { name, _csrf: csrfTokenIn((await client.get('/portal/keys')).body) ?? '' });
     const viaApi = (client: PortalClient, name: string) => client.json('POST', '/portal/api/keys', { name }, { 'x-csrf-token': csrf });
 
     expect((await viaForm(here, 'one')).statusCode).toBe(201);

@@ -60,7 +60,26 @@ describe('generated bodies', () => {
     const content = fc.oneof(
       fc.string({ maxLength: 300 }),
       fc.string({ unit: 'binary', maxLength: 200 }),
-      fc.dictionary(fc.constantFrom('ssid', 'password', 'encryption', 'hidden', 'firstName', 'key', 'name', 'city', 'amount', 'phone', 'message', 'to', 'subject', 'body', 'txid'), fc.oneof(fc.string({ maxLength: 60 }), fc.integer(), fc.boolean(), fc.double())),
+      fc.dictionary(
+        fc.constantFrom(
+          'ssid',
+          'password',
+          'encryption',
+          'hidden',
+          'firstName',
+          'key',
+          'name',
+          'city',
+          'amount',
+          'phone',
+          'message',
+          'to',
+          'subject',
+          'body',
+          'txid',
+        ),
+        fc.oneof(fc.string({ maxLength: 60 }), fc.integer(), fc.boolean(), fc.double()),
+      ),
     );
     await fc.assert(
       fc.asyncProperty(type, content, async (kind, value) => {
@@ -82,14 +101,24 @@ describe('generated bodies', () => {
       status: 200,
       decodes: '\uFFFD\uFFFD\uFFFD(',
     },
-    { what: 'a __proto__ key', payload: '{"__proto__":{"polluted":true},"content":"x","type":"text","outputFormat":"png"}', status: 400, code: 'invalid_request' },
+    {
+      what: 'a __proto__ key',
+      payload: '{"__proto__":{"polluted":true},"content":"x","type":"text","outputFormat":"png"}',
+      status: 400,
+      code: 'invalid_request',
+    },
     {
       what: 'a constructor.prototype key',
       payload: '{"constructor":{"prototype":{"polluted":true}},"content":"x","type":"text","outputFormat":"png"}',
       status: 400,
       code: 'invalid_request',
     },
-    { what: 'a duplicate key (the last one counts)', payload: '{"content":"x","type":"text","outputFormat":"png","content":"duplicate"}', status: 200, decodes: 'duplicate' },
+    {
+      what: 'a duplicate key (the last one counts)',
+      payload: '{"content":"x","type":"text","outputFormat":"png","content":"duplicate"}',
+      status: 200,
+      decodes: 'duplicate',
+    },
     { what: 'a NUL byte', payload: '\u0000', status: 400, code: 'invalid_request' },
     { what: 'null', payload: 'null', status: 400, code: 'invalid_request' },
     { what: 'a bare string', payload: '"just a string"', status: 400, code: 'invalid_request' },
@@ -163,7 +192,11 @@ describe('capacity and rendering extremes', () => {
   });
 
   it('renders the size and margin extremes, and refuses transparent or inverted colours', async () => {
-    for (const extra of [{ size: 64, margin: 0 }, { size: 2048, margin: 16 }, { size: 64, margin: 16, content: 'a' }]) {
+    for (const extra of [
+      { size: 64, margin: 0 },
+      { size: 2048, margin: 16 },
+      { size: 64, margin: 16, content: 'a' },
+    ]) {
       const res = await generate(t.app, key, { ...VALID, ...extra });
       expectCleanRefusalOrImage(res);
     }

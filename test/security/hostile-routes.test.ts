@@ -100,7 +100,11 @@ const segment = fc.oneof(
   fc.constantFrom('..', '%2e%2e%2f', '%00', '%', '%zz', '%ff%fe', 'a'.repeat(2_000), '__proto__', 'constructor', 'portal.css', `${'a'.repeat(64)}`),
 );
 const FIELDS = ['__proto__', 'constructor', 'prototype', 'name', 'email', '_csrf', 'content', 'type', 'outputFormat', 'size', 'target', 'status'];
-const anyValue = fc.oneof(printable(40), fc.string({ maxLength: 40 }), fc.constantFrom('x'.repeat(9_000), 'a@example.com', 'url', 'text', 'png', 'svg', '512', '-1', 'https://example.com', 'javascript:alert(1)', 'paused'));
+const anyValue = fc.oneof(
+  printable(40),
+  fc.string({ maxLength: 40 }),
+  fc.constantFrom('x'.repeat(9_000), 'a@example.com', 'url', 'text', 'png', 'svg', '512', '-1', 'https://example.com', 'javascript:alert(1)', 'paused'),
+);
 /** Bodies shaped like the real forms and JSON, with hostile values: these get past parsing and validation into the handlers. */
 const plausible = fc.oneof(
   fc.record({ name: anyValue }, { requiredKeys: [] }),
@@ -112,7 +116,14 @@ const jsonBody = fc.oneof(
   plausible.map((fields) => JSON.stringify(fields)),
   fc.jsonValue({ maxDepth: 4 }).map((v) => JSON.stringify(v) ?? ''),
   fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(anyValue, fc.jsonValue({ maxDepth: 2 }))).map((fields) => JSON.stringify(fields)),
-  fc.constantFrom('['.repeat(5_000) + ']'.repeat(5_000), '{"name":"' + 'x'.repeat(20_000) + '"}', '{"__proto__":{"polluted":true},"name":"x"}', '{"constructor":{"prototype":{"polluted":true}}}', '{', ''),
+  fc.constantFrom(
+    '['.repeat(5_000) + ']'.repeat(5_000),
+    '{"name":"' + 'x'.repeat(20_000) + '"}',
+    '{"__proto__":{"polluted":true},"name":"x"}',
+    '{"constructor":{"prototype":{"polluted":true}}}',
+    '{',
+    '',
+  ),
 );
 const formBody = fc.oneof(
   plausible.map((fields) => new URLSearchParams(fields).toString()),
@@ -126,8 +137,15 @@ const payload = fc.oneof(
   {
     weight: 2,
     arbitrary: fc.tuple(
-      fc.oneof(fc.constantFrom('text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/problem+json', ''), printable(60)),
-      fc.oneof(jsonBody, formBody, fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes))),
+      fc.oneof(
+        fc.constantFrom('text/plain', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/problem+json', ''),
+        printable(60),
+      ),
+      fc.oneof(
+        jsonBody,
+        formBody,
+        fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)),
+      ),
     ),
   },
 );
@@ -168,10 +186,18 @@ describe('every route under hostile requests', () => {
         fc.record({
           route: fc.constantFrom(...ROUTES),
           segment,
-          query: fc.oneof(fc.constant(''), printable(80).map((q) => `?${encodeURI(q)}`), fc.constantFrom('?notice=revoked', '?notice=__proto__', '?a[b][c]=1&a=2', '?%ff=%fe')),
+          query: fc.oneof(
+            fc.constant(''),
+            printable(80).map((q) => `?${encodeURI(q)}`),
+            fc.constantFrom('?notice=revoked', '?notice=__proto__', '?a[b][c]=1&a=2', '?%ff=%fe'),
+          ),
           payload,
           signedIn: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
-          csrfHeader: fc.oneof({ weight: 3, arbitrary: fc.constant('valid') }, { weight: 1, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: printable(60) }),
+          csrfHeader: fc.oneof(
+            { weight: 3, arbitrary: fc.constant('valid') },
+            { weight: 1, arbitrary: fc.constant(undefined) },
+            { weight: 1, arbitrary: printable(60) },
+          ),
           accept: fc.constantFrom(undefined, 'text/html', 'application/json', '*/*', 'image/png', ';;;'),
           authorization: fc.oneof(fc.constant(undefined), printable(80)),
           requestId: printable(80),
@@ -215,7 +241,10 @@ describe('every route under hostile requests', () => {
       ['application/json', '{"constructor":{"prototype":{"polluted":true}},"name":"ctor"}'],
       ['application/json', '{"name":"a","name":{"nested":true}}'],
       ['application/x-www-form-urlencoded', `__proto__[polluted]=1&constructor[prototype][polluted]=1&_csrf=${encodeURIComponent(csrf)}`],
-      ['application/x-www-form-urlencoded', Buffer.concat([Buffer.from('name='), Buffer.from([0xff, 0xfe]), Buffer.from(`&_csrf=${encodeURIComponent(csrf)}`)])],
+      [
+        'application/x-www-form-urlencoded',
+        Buffer.concat([Buffer.from('name='), Buffer.from([0xff, 0xfe]), Buffer.from(`&_csrf=${encodeURIComponent(csrf)}`)]),
+      ],
       ['application/x-www-form-urlencoded', `content=${'%ff'.repeat(2_000)}&type=text&outputFormat=png&_csrf=${encodeURIComponent(csrf)}`],
     ];
     for (const [method, url] of [
@@ -278,7 +307,13 @@ describe('API key refusals', () => {
     const unknown = shape(await generate(t.app, generateApiKey(), VALID));
     expect(unknown).toMatchObject({ status: 401, problem: { code: 'invalid_api_key' } });
     expect(shape(await generate(t.app, revoked.key, VALID))).toEqual(unknown);
-    for (const malformed of [caller.key.slice(0, -1) + (caller.key.endsWith('A') ? 'B' : 'A'), caller.key.toUpperCase(), `${caller.key}x`, 'qrm_live_', 'Bearer ' + caller.key]) {
+    for (const malformed of [
+      caller.key.slice(0, -1) + (caller.key.endsWith('A') ? 'B' : 'A'),
+      caller.key.toUpperCase(),
+      `${caller.key}x`,
+      'qrm_live_',
+      'Bearer ' + caller.key,
+    ]) {
       const refused = shape(await generate(t.app, malformed, VALID));
       expect(refused).toMatchObject({ status: 401, contentType: unknown.contentType, problem: { code: 'invalid_api_key', title: unknown.problem.title } });
     }

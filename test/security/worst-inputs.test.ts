@@ -88,7 +88,10 @@ describe('worst-case named fields, each at its maximum and one past it', () => {
   it('every field at its maximum at once, for every type', async () => {
     for (const type of TYPES_WITH_FIELDS) {
       for (const [run] of Object.entries(worstRuns(8))) {
-        const content = { ...VALID_FIELDS[type], ...Object.fromEntries(stringFields(type).map(({ name, max = MAX_PAYLOAD_CHARS }) => [name, worstRuns(max)[run]])) };
+        const content = {
+          ...VALID_FIELDS[type],
+          ...Object.fromEntries(stringFields(type).map(({ name, max = MAX_PAYLOAD_CHARS }) => [name, worstRuns(max)[run]])),
+        };
         await expectRefused({ ...UNDRAWABLE, type, content }, `${type} all fields ${run}`);
       }
     }

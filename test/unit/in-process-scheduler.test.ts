@@ -36,10 +36,15 @@ describe('InProcessScheduler', () => {
 
   it('keeps going after a failed run', async () => {
     let runs = 0;
-    const scheduler = new InProcessScheduler([job('usage-rollup', async () => {
-      runs++;
-      throw new Error('store down');
-    })], { everyMs: { 'usage-rollup': 10 } });
+    const scheduler = new InProcessScheduler(
+      [
+        job('usage-rollup', async () => {
+          runs++;
+          throw new Error('store down');
+        }),
+      ],
+      { everyMs: { 'usage-rollup': 10 } },
+    );
     scheduler.start();
     await new Promise((r) => setTimeout(r, 100));
     await scheduler.stop();
@@ -48,11 +53,13 @@ describe('InProcessScheduler', () => {
 
   it('joins a run in progress instead of starting a second one', async () => {
     let runs = 0;
-    const scheduler = new InProcessScheduler([job('period-close', async () => {
-      runs++;
-      await new Promise((r) => setTimeout(r, 20));
-      return runs;
-    })]);
+    const scheduler = new InProcessScheduler([
+      job('period-close', async () => {
+        runs++;
+        await new Promise((r) => setTimeout(r, 20));
+        return runs;
+      }),
+    ]);
     expect(await Promise.all([scheduler.runNow('period-close'), scheduler.runNow('period-close')])).toEqual([1, 1]);
     await scheduler.stop();
   });

@@ -26,9 +26,18 @@ describe('qr matrix encoder on a random corpus', () => {
     for (let i = 0; i < fitting.length; i += 8) {
       await Promise.all(
         fitting.slice(i, i + 8).map(async ([text, errorCorrection]) => {
-          const png = await renderImage({ payload: text, format: 'png', size: 1024, margin: 4, errorCorrection, darkColor: '#000000ff', lightColor: '#ffffffff' });
+          const png = await renderImage({
+            payload: text,
+            format: 'png',
+            size: 1024,
+            margin: 4,
+            errorCorrection,
+            darkColor: '#000000ff',
+            lightColor: '#ffffffff',
+          });
           const decoded = await decodeQr(png, 'png');
-          if (decoded.zbar !== text || decoded.zxing !== text) failures.push(`${JSON.stringify(text).slice(0, 80)} at ${errorCorrection}: ${JSON.stringify(decoded).slice(0, 160)}`);
+          if (decoded.zbar !== text || decoded.zxing !== text)
+            failures.push(`${JSON.stringify(text).slice(0, 80)} at ${errorCorrection}: ${JSON.stringify(decoded).slice(0, 160)}`);
         }),
       );
     }

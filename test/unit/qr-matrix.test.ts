@@ -15,7 +15,15 @@ const ECC_NAMES = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' } as const;
 
 describe('buildMatrix', () => {
   it('draws exactly the symbol `qr` draws for one-segment payloads, from version 1 to 40', () => {
-    for (const payload of ['hello world', '0123456789012345', 'HELLO WORLD 123', 'https://example.com/path?q=1', 'x'.repeat(1000), '9'.repeat(3000), 'AB'.repeat(700)]) {
+    for (const payload of [
+      'hello world',
+      '0123456789012345',
+      'HELLO WORLD 123',
+      'https://example.com/path?q=1',
+      'x'.repeat(1000),
+      '9'.repeat(3000),
+      'AB'.repeat(700),
+    ]) {
       for (const level of ERROR_CORRECTION_LEVELS) {
         const ours = buildMatrix(payload, level);
         const rows = encodeQR(payload, 'raw', { ecc: ECC_NAMES[level], border: 1 });
@@ -48,7 +56,18 @@ describe('Kanji mode', () => {
         chunks.map(async (text, i) => {
           expect(chooseSymbol(text, 'low', { eci: false })!.segments.map((s) => s.mode)).toEqual(['kanji']);
           const path = join(dir, `${i}.png`);
-          await writeFile(path, await renderImage({ payload: text, format: 'png', size: 4 * 165, margin: 4, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' }));
+          await writeFile(
+            path,
+            await renderImage({
+              payload: text,
+              format: 'png',
+              size: 4 * 165,
+              margin: 4,
+              errorCorrection: 'L',
+              darkColor: '#000000ff',
+              lightColor: '#ffffffff',
+            }),
+          );
           return path;
         }),
       );

@@ -12,8 +12,84 @@ import { referenceVersions, type ReferenceVersions } from '../helpers/reference-
 
 const ECC_NAMES = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' } as const;
 
-const JAPANESE = ['東京', '大阪', '日本語', 'こんにちは', 'ありがとうございます', '株式会社', '電話', '予約', '渋谷区', '新宿駅', '番号', '会議室', '商品', '価格', '円', '注文', '確認', 'お問い合わせ', 'カタカナ', 'ラーメン', '寿司', '地図', '住所', '〒150-0002', '丁目', '年', '月', '日', '時', '分', '「', '」', '、', '。', 'ー', 'ＡＢＣ', '１２３'];
-const LATIN1 = ['café', 'crème brûlée', 'Größe', 'Straße', 'naïve', 'résumé', 'São Paulo', 'Zürich', 'Ålesund', 'español', 'mañana', 'niño', 'über', 'Bücher', 'garçon', 'déjà vu', 'smörgåsbord', 'Øresund', 'Æble', 'façade', 'piñata', 'Málaga', 'Köln', 'Münster', 'Frère Jacques', 'à la carte', 'señor', 'coração', 'ação', '£20', '¿Qué?', '¡Hola!', '25°C', '½', '© 2024', 'Ich möchte', 'Dvořák'.replace('ř', 'r')];
+const JAPANESE = [
+  '東京',
+  '大阪',
+  '日本語',
+  'こんにちは',
+  'ありがとうございます',
+  '株式会社',
+  '電話',
+  '予約',
+  '渋谷区',
+  '新宿駅',
+  '番号',
+  '会議室',
+  '商品',
+  '価格',
+  '円',
+  '注文',
+  '確認',
+  'お問い合わせ',
+  'カタカナ',
+  'ラーメン',
+  '寿司',
+  '地図',
+  '住所',
+  '〒150-0002',
+  '丁目',
+  '年',
+  '月',
+  '日',
+  '時',
+  '分',
+  '「',
+  '」',
+  '、',
+  '。',
+  'ー',
+  'ＡＢＣ',
+  '１２３',
+];
+const LATIN1 = [
+  'café',
+  'crème brûlée',
+  'Größe',
+  'Straße',
+  'naïve',
+  'résumé',
+  'São Paulo',
+  'Zürich',
+  'Ålesund',
+  'español',
+  'mañana',
+  'niño',
+  'über',
+  'Bücher',
+  'garçon',
+  'déjà vu',
+  'smörgåsbord',
+  'Øresund',
+  'Æble',
+  'façade',
+  'piñata',
+  'Málaga',
+  'Köln',
+  'Münster',
+  'Frère Jacques',
+  'à la carte',
+  'señor',
+  'coração',
+  'ação',
+  '£20',
+  '¿Qué?',
+  '¡Hola!',
+  '25°C',
+  '½',
+  '© 2024',
+  'Ich möchte',
+  'Dvořák'.replace('ř', 'r'),
+];
 const ASCII_WORDS = ['the', 'Order', 'invoice', 'for', 'ACME', 'Ltd', 'Ref', 'at', 'and', 'Tel', 'Room', 'Serial', 'PAID', 'due', 'NO', 'x'];
 const OTHER_UNICODE = ['Привет мир', '😀 party', '€ 12,50', 'Ελληνικά', 'שלום', '你好世界', '한국어', 'naïve € café'];
 
@@ -29,7 +105,12 @@ const mixed = fc.oneof(
   fc.tuple(digits(2, 3), digits(3, 4), digits(4, 6), fc.constantFrom(...ASCII_WORDS)).map(([a, b, c, w]) => `Tel +${a} ${b} ${c} ${w}`),
 );
 const url = fc
-  .tuple(fc.constantFrom('https://shop.example.com', 'http://example.org', 'https://t.example.io'), digits(6, 40), digits(4, 30), fc.stringMatching(/^[A-Za-z0-9]{0,12}$/))
+  .tuple(
+    fc.constantFrom('https://shop.example.com', 'http://example.org', 'https://t.example.io'),
+    digits(6, 40),
+    digits(4, 30),
+    fc.stringMatching(/^[A-Za-z0-9]{0,12}$/),
+  )
   .map(([host, a, b, ref]) => `${host}/p/${a}?id=${b}${ref ? `&ref=${ref}` : ''}`);
 const other = phrase(OTHER_UNICODE, [digits(1, 8), fc.constantFrom(...ASCII_WORDS)]).map((parts) => parts.join(' '));
 
@@ -53,7 +134,16 @@ async function renderAll(cases: Array<{ payload: string; level: ErrorCorrectionL
     cases.map(async ({ payload, level, eci }, i) => {
       // Four pixels a module keeps the images small, so the decoders spend their time reading, not scanning.
       const modules = 17 + 4 * chooseSymbol(payload, ECC_NAMES[level], { eci })!.version + 8;
-      const png = await renderImage({ payload, format: 'png', size: 4 * modules, margin: 4, errorCorrection: level, darkColor: '#000000ff', lightColor: '#ffffffff', eci });
+      const png = await renderImage({
+        payload,
+        format: 'png',
+        size: 4 * modules,
+        margin: 4,
+        errorCorrection: level,
+        darkColor: '#000000ff',
+        lightColor: '#ffffffff',
+        eci,
+      });
       const path = join(dir, `${tag}-${i}.png`);
       await writeFile(path, png);
       return path;
@@ -108,7 +198,9 @@ describe('QR segmentation on a corpus of 330 payloads (Japanese, Latin-1, digits
       'binary',
     );
     const zbarRead = (i: number) => (cases[i]!.utf8 ? binary[cases.slice(0, i).filter((c) => c.utf8).length]!.zbar : text[i]!.zbar);
-    const failures = cases.flatMap((c, i) => (text[i]!.zxing !== c.payload || zbarRead(i) !== c.payload ? [{ ...c, zxing: text[i]!.zxing, zbar: zbarRead(i) }] : []));
+    const failures = cases.flatMap((c, i) =>
+      text[i]!.zxing !== c.payload || zbarRead(i) !== c.payload ? [{ ...c, zxing: text[i]!.zxing, zbar: zbarRead(i) }] : [],
+    );
     expect(failures).toEqual([]);
   }, 120_000);
 

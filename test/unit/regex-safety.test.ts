@@ -13,7 +13,8 @@ const CHECK_TIMEOUT_MS = 15_000;
 
 async function verdict(source: string, flags: string): Promise<string> {
   const diagnostics = await check(source, flags, { timeout: CHECK_TIMEOUT_MS, randomSeed: 1 });
-  if (diagnostics.status === 'vulnerable') return `vulnerable (${diagnostics.complexity.summary}), e.g. ${JSON.stringify(diagnostics.attack.string.slice(0, 40))}…`;
+  if (diagnostics.status === 'vulnerable')
+    return `vulnerable (${diagnostics.complexity.summary}), e.g. ${JSON.stringify(diagnostics.attack.string.slice(0, 40))}…`;
   return diagnostics.status;
 }
 

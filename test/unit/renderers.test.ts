@@ -36,7 +36,10 @@ describe('inline and pool renders', () => {
     const tooLong = spec('x'.repeat(2400));
     for (const pipeline of [inline, pooled]) {
       await expect(pipeline.render(tooLong, CALLER)).rejects.toMatchObject({ code: 'content_too_long', extensions: { limit: 2331, length: 2400 } });
-      await expect(pipeline.render(spec('x'.repeat(500), { size: 64 }), CALLER)).rejects.toMatchObject({ code: 'invalid_request', extensions: { minimumSize: expect.any(Number) } });
+      await expect(pipeline.render(spec('x'.repeat(500), { size: 64 }), CALLER)).rejects.toMatchObject({
+        code: 'invalid_request',
+        extensions: { minimumSize: expect.any(Number) },
+      });
     }
   });
 });
@@ -56,7 +59,12 @@ describe('routing', () => {
   });
 
   it('weighs a render by its pixels', () => {
-    expect([renderCost(spec('x', { size: 256 })), renderCost(spec('x')), renderCost(spec('x', { size: 2048 })), renderCost(spec('x', { size: 2048, format: 'svg' }))]).toEqual([1, 1, 16, 1]);
+    expect([
+      renderCost(spec('x', { size: 256 })),
+      renderCost(spec('x')),
+      renderCost(spec('x', { size: 2048 })),
+      renderCost(spec('x', { size: 2048, format: 'svg' })),
+    ]).toEqual([1, 1, 16, 1]);
   });
 });
 

@@ -33,7 +33,10 @@ interface Case {
   light: string;
 }
 
-const hex = (next: () => number) => Math.floor(next() * 256).toString(16).padStart(2, '0');
+const hex = (next: () => number) =>
+  Math.floor(next() * 256)
+    .toString(16)
+    .padStart(2, '0');
 const PAYLOADS = ['https://example.com/menu?table=12', 'hello', 'WIFI:T:WPA;S:café;P:p4ss\\;word;;', 'ação ✓ 日本語'];
 
 function corpus(count: number): Case[] {
@@ -134,7 +137,14 @@ describe('writeWebp', () => {
   });
 
   it('is at most 0.8 times our PNG for a typical code (a short URL at the default 512 px)', () => {
-    const { png, webp } = images({ payload: 'https://example.com/menu?table=12', size: 512, margin: 4, errorCorrection: 'M', dark: '#000000ff', light: '#ffffffff' });
+    const { png, webp } = images({
+      payload: 'https://example.com/menu?table=12',
+      size: 512,
+      margin: 4,
+      errorCorrection: 'M',
+      dark: '#000000ff',
+      light: '#ffffffff',
+    });
     expect(webp.length).toBeLessThanOrEqual(0.8 * png.length);
   });
 });

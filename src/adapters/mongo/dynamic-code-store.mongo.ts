@@ -107,7 +107,9 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
-    const doc = await this.#codes.findOne({ slug }, { target: 1, status: 1, deletedAt: 1 }).lean<Pick<DynamicCodeDoc, '_id' | 'target' | 'status' | 'deletedAt'>>();
+    const doc = await this.#codes
+      .findOne({ slug }, { target: 1, status: 1, deletedAt: 1 })
+      .lean<Pick<DynamicCodeDoc, '_id' | 'target' | 'status' | 'deletedAt'>>();
     if (!doc) return undefined;
     return { codeId: doc._id, target: doc.target, state: doc.deletedAt === null ? (doc.status as CodeStatus) : 'deleted' };
   }

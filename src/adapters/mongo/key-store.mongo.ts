@@ -33,13 +33,25 @@ export class MongoKeyStore implements KeyStore {
     // Each active key holds one of `maxActive` slots, unique per account: of two writers racing for the
     // last free slot, the index lets one in. Every lost race means another key took a slot, so this ends.
     for (let attempt = 0; attempt <= maxActive * 2 + 2; attempt++) {
-      const held = await this.#keys.find({ accountId: input.accountId, activeSlot: { $exists: true } }, { activeSlot: 1 }).lean<Array<{ activeSlot: number }>>();
+      const held = await this.#keys
+        .find({ accountId: input.accountId, activeSlot: { $exists: true } }, { activeSlot: 1 })
+        .lean<Array<{ activeSlot: number }>>();
       const taken = new Set(held.map((k) => k.activeSlot));
       if (taken.size >= maxActive) return 'limit_reached';
       let slot = 0;
       while (taken.has(slot)) slot++;
       if (slot >= maxActive) return 'limit_reached';
-      const doc: ApiKeyDoc = { _id: newId('key'), accountId: input.accountId, name: input.name, hash: input.hash, hint: input.hint, createdAt: input.createdAt, lastUsedAt: null, revokedAt: null, activeSlot: slot };
+      const doc: ApiKeyDoc = {
+        _id: newId('key'),
+        accountId: input.accountId,
+        name: input.name,
+        hash: input.hash,
+        hint: input.hint,
+        createdAt: input.createdAt,
+        lastUsedAt: null,
+        revokedAt: null,
+        activeSlot: slot,
+      };
       try {
         await this.#keys.create(doc);
         return toRecord(doc);
@@ -65,7 +77,11 @@ export class MongoKeyStore implements KeyStore {
   async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
     // Freeing the slot and stamping the time in one update; revoking twice keeps the first time.
     const revoked = await this.#keys
-      .findOneAndUpdate({ _id: keyId, accountId, revokedAt: null }, { $set: { revokedAt: at }, $unset: { activeSlot: 1 } }, { new: true, projection: RECORD_FIELDS })
+      .findOneAndUpdate(
+        { _id: keyId, accountId, revokedAt: null },
+        { $set: { revokedAt: at }, $unset: { activeSlot: 1 } },
+        { new: true, projection: RECORD_FIELDS },
+      )
       .lean<ApiKeyDoc>();
     if (revoked) return toRecord(revoked);
     const existing = await this.#keys.findOne({ _id: keyId, accountId }, RECORD_FIELDS).lean<ApiKeyDoc>();

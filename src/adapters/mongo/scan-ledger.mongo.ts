@@ -27,7 +27,10 @@ export class MongoScanLedger implements ScanLedger {
   }
 
   async days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]> {
-    const docs = await this.#days.find({ codeId, day: { $gte: fromDay, $lte: toDay } }).sort({ day: 1 }).lean<ScanDayDoc[]>();
+    const docs = await this.#days
+      .find({ codeId, day: { $gte: fromDay, $lte: toDay } })
+      .sort({ day: 1 })
+      .lean<ScanDayDoc[]>();
     return docs.map((doc) => ({ codeId: doc.codeId, day: doc.day, scans: doc.scans, uniques: doc.uniques, devices: doc.devices, languages: doc.languages }));
   }
 }

@@ -67,7 +67,11 @@ export class MongoUsageLedger implements UsageLedger {
 
   async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
     if (limit <= 0) return [];
-    const docs = await this.#qrs.find({ accountId, period, generations: { $gt: 0 } }).sort({ lastAt: -1 }).limit(limit).lean<UsageQrDoc[]>();
+    const docs = await this.#qrs
+      .find({ accountId, period, generations: { $gt: 0 } })
+      .sort({ lastAt: -1 })
+      .limit(limit)
+      .lean<UsageQrDoc[]>();
     return docs.map((doc) => ({
       fingerprint: doc.fingerprint,
       type: doc.type as QrType,

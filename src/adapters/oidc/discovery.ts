@@ -59,7 +59,9 @@ function issuerMatches(provider: OidcProvider, stated: string, configured: strin
   if (provider !== 'microsoft' || !URL.canParse(stated) || !URL.canParse(configured)) return false;
   const [a, b] = [new URL(withoutTrailingSlash(stated)), new URL(withoutTrailingSlash(configured))];
   const [sa, sb] = [a.pathname.split('/'), b.pathname.split('/')];
-  return a.origin === b.origin && sa.length === sb.length && MICROSOFT_TENANT_ALIASES.has(sb[1] ?? '') && sa.every((segment, i) => i === 1 || segment === sb[i]);
+  return (
+    a.origin === b.origin && sa.length === sb.length && MICROSOFT_TENANT_ALIASES.has(sb[1] ?? '') && sa.every((segment, i) => i === 1 || segment === sb[i])
+  );
 }
 
 function requireUrl(document: Record<string, unknown>, field: string, source: string): string {

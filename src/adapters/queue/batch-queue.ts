@@ -24,7 +24,12 @@ export function bullPrefix(keyPrefix = 'qrm:'): string {
 }
 
 /** What runs when a batch finishes: its webhook, sent in the background by whichever process finished it. */
-export function batchFinishHook(config: Pick<Config, 'webhookAllowPrivate'>, batches: BatchStore, clock: () => Date, log: AdapterLog): NonNullable<RenderChunkDeps['onFinished']> {
+export function batchFinishHook(
+  config: Pick<Config, 'webhookAllowPrivate'>,
+  batches: BatchStore,
+  clock: () => Date,
+  log: AdapterLog,
+): NonNullable<RenderChunkDeps['onFinished']> {
   return webhookOnFinish({ batches, sender: new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }), clock, sleep: unrefSleep, log });
 }
 

@@ -40,7 +40,10 @@ export class InProcessScheduler {
     const fixed = this.#everyMs[job.name];
     if (fixed !== undefined) return fixed;
     const now = Date.now();
-    const next = cronParser.parseExpression(job.pattern, { currentDate: new Date(now), tz: 'UTC' }).next().getTime();
+    const next = cronParser
+      .parseExpression(job.pattern, { currentDate: new Date(now), tz: 'UTC' })
+      .next()
+      .getTime();
     return Math.max(0, next - now);
   }
 

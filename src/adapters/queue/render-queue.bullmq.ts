@@ -39,7 +39,11 @@ export class BullRenderQueue implements BatchQueue {
   async enqueue(batch: Pick<Batch, 'id' | 'total'>): Promise<void> {
     // Job ids name the chunk: enqueuing a batch twice (a retried request) adds nothing while the first jobs exist.
     await this.#connected().addBulk(
-      chunksOf(batch.total).map(({ from, to }) => ({ name: 'chunk', data: { batchId: batch.id, from, to }, opts: { ...CHUNK_JOB_OPTIONS, jobId: `${batch.id}-${from}` } })),
+      chunksOf(batch.total).map(({ from, to }) => ({
+        name: 'chunk',
+        data: { batchId: batch.id, from, to },
+        opts: { ...CHUNK_JOB_OPTIONS, jobId: `${batch.id}-${from}` },
+      })),
     );
   }
 

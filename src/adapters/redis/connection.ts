@@ -72,7 +72,8 @@ export async function closeRedisClient(client: Redis): Promise<void> {
 }
 
 const OUTAGE_REPLIES = /^(LOADING|BUSY|MISCONF|READONLY|OOM|MASTERDOWN|NOREPLICAS|CLUSTERDOWN|TRYAGAIN|NOTREADY)\b/;
-const OUTAGE_MESSAGES = /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN/;
+const OUTAGE_MESSAGES =
+  /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN/;
 
 /** True for failures of Redis itself (down, unreachable, loading, out of memory); false for bugs such as a Lua error. */
 export function isRedisOutage(error: unknown): boolean {

@@ -26,7 +26,9 @@ export class CachedKeyStore implements KeyStore {
 
   #invalidate(invalidation: Invalidation): void {
     if ('slug' in invalidation) return; // a dynamic code's, not a credential's
-    this.#cache.deleteWhere((credential) => ('keyId' in invalidation ? credential.keyId === invalidation.keyId : credential.accountId === invalidation.accountId));
+    this.#cache.deleteWhere((credential) =>
+      'keyId' in invalidation ? credential.keyId === invalidation.keyId : credential.accountId === invalidation.accountId,
+    );
   }
 
   /** Subscribes to invalidations (the first lookup does it too); the cache is used once the subscription is live. */

@@ -127,7 +127,17 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       let group = groups.get(member);
       if (!group) {
         const { counts, visitors } = this.#keys(scan.codeId, day);
-        group = { c: keyIndex(counts), h: keyIndex(visitors), s: keyIndex(`${this.#prefix}scans-salt:${day}`), m: member, n: 0, d: {}, l: {}, v: [], visitors: new Set() };
+        group = {
+          c: keyIndex(counts),
+          h: keyIndex(visitors),
+          s: keyIndex(`${this.#prefix}scans-salt:${day}`),
+          m: member,
+          n: 0,
+          d: {},
+          l: {},
+          v: [],
+          visitors: new Set(),
+        };
         groups.set(member, group);
       }
       group.n++;

@@ -94,7 +94,14 @@ export class RedisUsageCounters implements UsageCounters {
       }
       records.push({ fingerprint, type: info.type, payload: info.payload, generations, firstAt: info.firstAt, lastAt: new Date(Number(codes[i + 4])) });
     }
-    const snapshot: UsageSnapshot = { accountId, period, version: Number(version), usage: { requests: Number(requests), qrs: Number(qrs) }, qrs: records, removed };
+    const snapshot: UsageSnapshot = {
+      accountId,
+      period,
+      version: Number(version),
+      usage: { requests: Number(requests), qrs: Number(qrs) },
+      qrs: records,
+      removed,
+    };
     this.#receipts.set(snapshot, { changes });
     return snapshot;
   }
@@ -106,7 +113,11 @@ export class RedisUsageCounters implements UsageCounters {
       const receipt = this.#receipts.get(snapshot);
       if (!receipt) throw new Error('acknowledge takes the snapshots RedisUsageCounters.changed returned');
       const k = this.#keys.account(snapshot.period, snapshot.accountId);
-      this.#scripts.acknowledge(pipeline, [k.totals, k.changedQrs, this.#keys.changed(snapshot.period)], [snapshot.accountId, String(snapshot.version), ...receipt.changes.flat()]);
+      this.#scripts.acknowledge(
+        pipeline,
+        [k.totals, k.changedQrs, this.#keys.changed(snapshot.period)],
+        [snapshot.accountId, String(snapshot.version), ...receipt.changes.flat()],
+      );
     }
     await execOrThrow(pipeline);
   }

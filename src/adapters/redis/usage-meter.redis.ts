@@ -88,10 +88,32 @@ export class RedisUsageMeter implements UsageMeter {
     let reply: [number, string, number, number, number];
     try {
       reply = await this.#scripts.reserve(
-        [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods(), this.#keys.reservation(reservation.token), burstKey],
         [
-          accountId, period, qr.fingerprint, qr.type, qr.payload, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), this.#reservationTtl,
-          burst ? burst.perSecond : 'none', BURST_WINDOW_MS, reservation.token,
+          k.totals,
+          k.generations,
+          k.info,
+          k.recent,
+          k.changedQrs,
+          this.#keys.accounts(period),
+          this.#keys.changed(period),
+          this.#keys.periods(),
+          this.#keys.reservation(reservation.token),
+          burstKey,
+        ],
+        [
+          accountId,
+          period,
+          qr.fingerprint,
+          qr.type,
+          qr.payload,
+          input.at.getTime(),
+          limits.requests ?? 'none',
+          limits.qrs ?? 'none',
+          this.#expireAt(period),
+          this.#reservationTtl,
+          burst ? burst.perSecond : 'none',
+          BURST_WINDOW_MS,
+          reservation.token,
         ],
       );
     } catch (error) {
@@ -182,7 +204,16 @@ export class RedisUsageMeter implements UsageMeter {
     if (input.items.length === 0) return 0;
     const k = this.#accountKeys(input.accountId, input.period);
     return this.#scripts.refundBatchItems(
-      [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.changed(input.period), this.#keys.periods(), this.#keys.batchRefunds(assertKeySegment(input.batchId, 'batch id'))],
+      [
+        k.totals,
+        k.generations,
+        k.info,
+        k.recent,
+        k.changedQrs,
+        this.#keys.changed(input.period),
+        this.#keys.periods(),
+        this.#keys.batchRefunds(assertKeySegment(input.batchId, 'batch id')),
+      ],
       [input.accountId, input.period, this.#expireAt(input.period), ...input.items.flatMap((item) => [item.index, item.fingerprint])],
     );
   }
@@ -203,7 +234,14 @@ export class RedisUsageMeter implements UsageMeter {
     for (let i = 0; i + 3 < flat.length; i += 4) {
       const info = parseInfo(flat[i + 3]!);
       if (!info) continue;
-      records.push({ fingerprint: flat[i]!, type: info.type, payload: info.payload, generations: Number(flat[i + 2]), firstAt: info.firstAt, lastAt: new Date(Number(flat[i + 1])) });
+      records.push({
+        fingerprint: flat[i]!,
+        type: info.type,
+        payload: info.payload,
+        generations: Number(flat[i + 2]),
+        firstAt: info.firstAt,
+        lastAt: new Date(Number(flat[i + 1])),
+      });
     }
     return records;
   }

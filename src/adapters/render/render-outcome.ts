@@ -8,10 +8,14 @@ import { symbolFit } from '../../render/symbol-fit.js';
 
 function contentTooLong(spec: RenderSpec, limit: number): ApiError {
   const length = Buffer.byteLength(spec.payload);
-  return new ApiError('content_too_long', `the encoded content is ${length} bytes; at error correction ${spec.errorCorrection} a QR code holds at most ${limit} bytes`, {
-    extensions: { limit, length, errorCorrection: spec.errorCorrection },
-    fields: [{ field: 'content', detail: `at most ${limit} bytes at error correction ${spec.errorCorrection}` }],
-  });
+  return new ApiError(
+    'content_too_long',
+    `the encoded content is ${length} bytes; at error correction ${spec.errorCorrection} a QR code holds at most ${limit} bytes`,
+    {
+      extensions: { limit, length, errorCorrection: spec.errorCorrection },
+      fields: [{ field: 'content', detail: `at most ${limit} bytes at error correction ${spec.errorCorrection}` }],
+    },
+  );
 }
 
 function sizeTooSmall(minimumSize: number): ApiError {

@@ -39,7 +39,6 @@ const LARGEST_COST = renderCost({ format: 'png', size: 2048 });
 /** Payloads past ~600 bytes reach versions whose matrix alone costs more than the thread hop. */
 const INLINE_MAX_PAYLOAD_BYTES = 600;
 
-
 /** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
 function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
   // Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) gets the smaller share.

@@ -19,7 +19,10 @@ function integrityOf(file: string): string {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
     const rows = db.pragma('integrity_check') as Array<{ integrity_check: string }>;
-    return rows.map((row) => row.integrity_check).slice(0, 5).join('; ');
+    return rows
+      .map((row) => row.integrity_check)
+      .slice(0, 5)
+      .join('; ');
   } finally {
     db.close();
   }

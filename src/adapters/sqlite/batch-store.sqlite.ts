@@ -71,7 +71,8 @@ function toItem(row: ItemRow): BatchItemState {
   };
 }
 
-const BATCH_COLUMNS = 'id, account_id, plan, status, total, succeeded, failed, cancelled, period, created_at, started_at, finished_at, webhook_url, idempotency_key, request_hash';
+const BATCH_COLUMNS =
+  'id, account_id, plan, status, total, succeeded, failed, cancelled, period, created_at, started_at, finished_at, webhook_url, idempotency_key, request_hash';
 
 export class SqliteBatchStore implements BatchStore {
   readonly #create;
@@ -110,7 +111,9 @@ export class SqliteBatchStore implements BatchStore {
       "SELECT idx, name, file, type, fingerprint, spec, state, error_code FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY idx",
     );
     const cancelItems = db.prepare<[string], unknown>("UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending'");
-    const cancelBatch = db.prepare<[number, number, string], unknown>("UPDATE batches SET cancelled = cancelled + ?, status = 'cancelled', finished_at = ? WHERE id = ?");
+    const cancelBatch = db.prepare<[number, number, string], unknown>(
+      "UPDATE batches SET cancelled = cancelled + ?, status = 'cancelled', finished_at = ? WHERE id = ?",
+    );
     const removeItems = db.prepare<[string], unknown>('DELETE FROM batch_items WHERE batch_id = ?');
     const removeBatch = db.prepare<[string], unknown>('DELETE FROM batches WHERE id = ?');
 
@@ -126,9 +129,13 @@ export class SqliteBatchStore implements BatchStore {
     this.#items = db.prepare<[string, number, number], ItemRow>(
       'SELECT idx, name, file, type, fingerprint, spec, state, error_code FROM batch_items WHERE batch_id = ? AND idx >= ? AND idx < ? ORDER BY idx',
     );
-    this.#markRunning = db.prepare<[number, string], unknown>("UPDATE batches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'");
+    this.#markRunning = db.prepare<[number, string], unknown>(
+      "UPDATE batches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'",
+    );
     this.#unfinished = db.prepare<[number], { id: string }>("SELECT id FROM batches WHERE status IN ('queued', 'running') ORDER BY rowid LIMIT ?");
-    this.#finishedBefore = db.prepare<[number, number], { id: string }>('SELECT id FROM batches WHERE finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?');
+    this.#finishedBefore = db.prepare<[number, number], { id: string }>(
+      'SELECT id FROM batches WHERE finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?',
+    );
 
     const insertSecret = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)');
     const selectSecret = db.prepare<[string], { secret: string }>('SELECT secret FROM webhook_secrets WHERE account_id = ?');
@@ -212,7 +219,8 @@ export class SqliteBatchStore implements BatchStore {
 
   async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<BatchPage> {
     // One more than asked: whether it comes back says if there is a next page.
-    const rows = options.before === undefined ? this.#list.all(accountId, options.limit + 1) : this.#listBefore.all(accountId, options.before, options.limit + 1);
+    const rows =
+      options.before === undefined ? this.#list.all(accountId, options.limit + 1) : this.#listBefore.all(accountId, options.before, options.limit + 1);
     const batches = rows.slice(0, options.limit).map(toBatch);
     return { batches, next: rows.length > options.limit ? batches.at(-1)?.id : undefined };
   }

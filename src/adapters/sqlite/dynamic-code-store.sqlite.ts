@@ -67,7 +67,9 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     this.#update = db.prepare<[string, string | null, string, number, string, string], CodeRow>(
       `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
     );
-    this.#remove = db.prepare<[number, number, string, string], unknown>(`UPDATE dynamic_codes SET deleted_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE}`);
+    this.#remove = db.prepare<[number, number, string, string], unknown>(
+      `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE}`,
+    );
     this.#bySlug = db.prepare<[string], { id: string; target: string; status: string; deleted_at: number | null }>(
       'SELECT id, target, status, deleted_at FROM dynamic_codes WHERE slug = ?',
     );

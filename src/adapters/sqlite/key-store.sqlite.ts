@@ -53,9 +53,7 @@ export class SqliteKeyStore implements KeyStore {
       `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ? RETURNING ${KEY_COLUMNS}`,
     );
     this.#byAccountAndId = db.prepare<[string, string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND account_id = ?`);
-    this.#touch = db.prepare<[number, string], unknown>(
-      'UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
-    );
+    this.#touch = db.prepare<[number, string], unknown>('UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?');
   }
 
   async createWithinLimit(input: NewApiKey, maxActive: number): Promise<ApiKeyRecord | 'limit_reached'> {

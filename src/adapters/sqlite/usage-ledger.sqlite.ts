@@ -45,7 +45,15 @@ export class SqliteUsageLedger implements UsageLedger {
       const key = { account: s.accountId, period: s.period, version: s.version };
       putUsage.run({ ...key, requests: s.usage.requests, qrs: s.usage.qrs });
       for (const qr of s.qrs) {
-        putQr.run({ ...key, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, generations: qr.generations, firstAt: qr.firstAt.getTime(), lastAt: qr.lastAt.getTime() });
+        putQr.run({
+          ...key,
+          fingerprint: qr.fingerprint,
+          type: qr.type,
+          payload: qr.payload,
+          generations: qr.generations,
+          firstAt: qr.firstAt.getTime(),
+          lastAt: qr.lastAt.getTime(),
+        });
       }
       for (const fingerprint of s.removed) removeQr.run({ ...key, fingerprint });
     });

@@ -33,7 +33,10 @@ export class SqliteUsageMeter implements UsageMeter {
       `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, 1, @newQrs)
        ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + 1, qrs = qrs + @newQrs`,
     );
-    const countQrs = db.prepare<[{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number; count: number }], unknown>(
+    const countQrs = db.prepare<
+      [{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number; count: number }],
+      unknown
+    >(
       `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
        VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
        ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`,
@@ -73,9 +76,11 @@ export class SqliteUsageMeter implements UsageMeter {
       }
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
-      if (limits.requests !== null && current.requests >= limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (limits.requests !== null && current.requests >= limits.requests)
+        return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
       const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
-      if (isNewQr && limits.qrs !== null && current.qrs >= limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+      if (isNewQr && limits.qrs !== null && current.qrs >= limits.qrs)
+        return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
       countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
       countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 });
       if (burst) logBurst.run(burst.key, at);
@@ -101,10 +106,12 @@ export class SqliteUsageMeter implements UsageMeter {
       let newQrs = 0;
       for (const fingerprint of counts.keys()) if (qrExists.get(accountId, period, fingerprint) === undefined) newQrs++;
       const needed = { requests: input.qrs.length, qrs: newQrs };
-      if (limits.requests !== null && current.requests + needed.requests > limits.requests) return { ok: false, reason: 'quota_exceeded', usage: current, needed };
+      if (limits.requests !== null && current.requests + needed.requests > limits.requests)
+        return { ok: false, reason: 'quota_exceeded', usage: current, needed };
       if (limits.qrs !== null && current.qrs + newQrs > limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
       countBatchUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
-      for (const { qr, count } of counts.values()) countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count });
+      for (const { qr, count } of counts.values())
+        countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count });
       return { ok: true, usage: { requests: current.requests + needed.requests, qrs: current.qrs + newQrs } };
     });
     this.#refundBatchItems = db.transaction((input: BatchRefundInput): number => {
@@ -143,4 +150,3 @@ export class SqliteUsageMeter implements UsageMeter {
     return this.#qrs.all(accountId, period, limit).map(toQrRecord);
   }
 }
-

@@ -7,7 +7,13 @@ const UNSAFE = /[^A-Za-z0-9._-]+/g;
 
 /** Letters, digits, dot, dash and underscore; no leading dots (hidden files, `..`); at most 100 characters. */
 export function sanitiseStem(name: string): string {
-  return trimTrailing(name.replace(UNSAFE, '-').replace(/^[.-]+/, '').slice(0, MAX_STEM), '.-');
+  return trimTrailing(
+    name
+      .replace(UNSAFE, '-')
+      .replace(/^[.-]+/, '')
+      .slice(0, MAX_STEM),
+    '.-',
+  );
 }
 
 /** File names for every item, in index order: `name.ext`, or `index.ext`; a repeat gets `-index` appended. */

@@ -46,7 +46,6 @@ function encodeAddress(address: string): string {
   return address.replace(ADDRESS_SAFE, (char) => encodeURIComponent(char));
 }
 
-
 function decode(text: string): string {
   try {
     return decodeURIComponent(text);

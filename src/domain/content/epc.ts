@@ -10,7 +10,8 @@ const BIC_SHAPE = /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
 const PURPOSE_SHAPE = /^[A-Z0-9]{4}$/;
 const NO_LINE_BREAK = /^[^\r\n]*$/;
 
-const line = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).regex(NO_LINE_BREAK, 'must be one line');
+const line = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).regex(NO_LINE_BREAK, 'must be one line');
 
 export const epcFieldsSchema = z.strictObject({
   name: line(70).describe('Beneficiary name, at most 70 characters.'),
@@ -50,13 +51,17 @@ function epcAmount(amount: number): string {
 }
 
 function buildEpc(fields: EpcFields): string {
-  if (fields.reference !== undefined && fields.text !== undefined) throw invalidContent('content.text', 'must not be given with content.reference (one or the other)');
+  if (fields.reference !== undefined && fields.text !== undefined)
+    throw invalidContent('content.text', 'must not be given with content.reference (one or the other)');
   const bic = fields.bic?.trim().toUpperCase();
   if (bic !== undefined && !BIC_SHAPE.test(bic)) throw invalidContent('content.bic', 'must be a BIC of 8 or 11 letters and digits');
   const purpose = fields.purpose?.toUpperCase();
   if (purpose !== undefined && !PURPOSE_SHAPE.test(purpose)) throw invalidContent('content.purpose', 'must be 4 letters or digits');
   const lines = [
-    'BCD', '002', '1', 'SCT',
+    'BCD',
+    '002',
+    '1',
+    'SCT',
     bic ?? '',
     fields.name,
     checkedIban(fields.iban, 'content.iban'),
@@ -80,7 +85,10 @@ function withinLimit(payload: string, field: string): string {
 function checkReady(payload: string): string {
   const lines = payload.split(/\r?\n/);
   if (lines[0] !== 'BCD' || (lines[1] !== '001' && lines[1] !== '002') || lines[3] !== 'SCT' || lines.length < 7 || lines.length > 12) {
-    throw invalidContent('content', 'must be an EPC code (BCD / 001 or 002 / charset / SCT / BIC / name / IBAN …) or an object {name, iban, bic?, amount?, purpose?, reference? | text?}');
+    throw invalidContent(
+      'content',
+      'must be an EPC code (BCD / 001 or 002 / charset / SCT / BIC / name / IBAN …) or an object {name, iban, bic?, amount?, purpose?, reference? | text?}',
+    );
   }
   checkedIban(lines[6]!, 'content');
   return withinLimit(payload, 'content');

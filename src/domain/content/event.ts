@@ -24,7 +24,10 @@ const escapeText = (value: string) => value.replace(/[\\;,]/g, (c) => `\\${c}`).
 function utcStamp(iso: string, field: string): { stamp: string; ms: number } {
   const ms = Date.parse(iso);
   if (Number.isNaN(ms)) throw invalidContent(field, 'is not a real date-time');
-  const stamp = new Date(ms).toISOString().replace(/\.\d{3}/, '').replace(/[-:]/g, '');
+  const stamp = new Date(ms)
+    .toISOString()
+    .replace(/\.\d{3}/, '')
+    .replace(/[-:]/g, '');
   return { stamp, ms };
 }
 

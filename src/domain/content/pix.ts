@@ -38,8 +38,12 @@ export const pixFieldsSchema = z.strictObject({
   name: boundedString(NAME_MAX * ACCENTED).min(1, 'must not be empty'),
   city: boundedString(CITY_MAX * ACCENTED).min(1, 'must not be empty'),
   amount: z.number().positive('must be greater than 0').optional(),
-  txid: boundedString(TXID_MAX, TXID_RULE).regex(/^[A-Za-z0-9]{1,25}$/, TXID_RULE).optional(),
-  description: boundedString(TLV_VALUE_MAX * ACCENTED).min(1, 'must not be empty (omit the field instead)').optional(),
+  txid: boundedString(TXID_MAX, TXID_RULE)
+    .regex(/^[A-Za-z0-9]{1,25}$/, TXID_RULE)
+    .optional(),
+  description: boundedString(TLV_VALUE_MAX * ACCENTED)
+    .min(1, 'must not be empty (omit the field instead)')
+    .optional(),
 });
 
 // ---- CRC16-CCITT-FALSE ----------------------------------------------------------------------

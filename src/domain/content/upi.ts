@@ -30,7 +30,8 @@ function buildUpi(fields: UpiFields): string {
 }
 
 function checkReady(payload: string): string {
-  if (!payload.startsWith(READY_PREFIX) || payload.length > 1024) throw invalidContent('content', 'must be a upi://pay? URI or an object {vpa, name, amount?, note?}');
+  if (!payload.startsWith(READY_PREFIX) || payload.length > 1024)
+    throw invalidContent('content', 'must be a upi://pay? URI or an object {vpa, name, amount?, note?}');
   const pa = new URLSearchParams(payload.slice(READY_PREFIX.length)).get('pa');
   if (pa === null || !VPA.test(pa)) throw invalidContent('content', 'must carry pa=<UPI address>');
   return payload;

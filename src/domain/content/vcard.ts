@@ -50,12 +50,12 @@ export const vcardFieldsSchema = z.strictObject({
   title: text().optional(),
   // Checked in two linear steps: the one-pattern form (digit somewhere in a run of phone characters) was quadratic.
   phone: boundedString(MAX_PHONE_CHARS).refine(looksLikePhoneNumber, PHONE_FORMAT).optional(),
-  email: z.email({ error: 'must be an email address such as name@example.com' }).max(MAX_EMAIL_CHARS, `must be at most ${MAX_EMAIL_CHARS} characters`).optional(),
-  // Checked by hand: zod's z.url() silently drops line breaks from the value it returns.
-  url: boundedString(MAX_TEXT_CHARS)
-    .regex(/^\S+$/, 'must not contain spaces or line breaks')
-    .refine(isHttpUrl, 'must be an absolute http(s) URL')
+  email: z
+    .email({ error: 'must be an email address such as name@example.com' })
+    .max(MAX_EMAIL_CHARS, `must be at most ${MAX_EMAIL_CHARS} characters`)
     .optional(),
+  // Checked by hand: zod's z.url() silently drops line breaks from the value it returns.
+  url: boundedString(MAX_TEXT_CHARS).regex(/^\S+$/, 'must not contain spaces or line breaks').refine(isHttpUrl, 'must be an absolute http(s) URL').optional(),
   address: text().optional(),
   note: text().optional(),
 });
@@ -118,7 +118,9 @@ function contentLines(fields: VcardFields): string[] {
 }
 
 function buildVcard(fields: VcardFields): string {
-  return contentLines(fields).map((line) => foldLine(line) + CRLF).join('');
+  return contentLines(fields)
+    .map((line) => foldLine(line) + CRLF)
+    .join('');
 }
 
 /** Splits physical lines on CRLF or LF and joins folded continuations back onto their line. */

@@ -77,9 +77,7 @@ export interface BatchReserveInput {
   at: Date;
 }
 
-export type BatchReserveOutcome =
-  | { ok: true; usage: Usage }
-  | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
+export type BatchReserveOutcome = { ok: true; usage: Usage } | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
 
 /** Items of a batch given back (failed or cancelled); each (batchId, index) is refunded at most once, whoever asks again. */
 export interface BatchRefundInput {

@@ -25,7 +25,9 @@ async function apiDocs(app: FastifyInstance, options: ApiDocsOptions): Promise<v
       },
       servers: options.publicUrl ? [{ url: options.publicUrl }] : [],
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Create keys in the developer portal or with `qrm keys create`.' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Create keys in the developer portal or with `qrm keys create`.' },
+        },
       },
       tags: [
         { name: 'generation', description: 'QR code images' },

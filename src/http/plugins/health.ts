@@ -60,7 +60,11 @@ async function health(app: FastifyInstance, options: HealthOptions): Promise<voi
       const checks = Object.fromEntries(names.map((name, i) => [name, results[i]!]));
       const failing = names.filter((name) => checks[name] !== 'ok');
       if (failing.length === 0) return { status: 'ready' as const, checks };
-      return sendProblem(reply, request, new ApiError('unavailable', `not ready: ${failing.join(', ')} failing`, { retryAfterSeconds: 5, extensions: { checks } }));
+      return sendProblem(
+        reply,
+        request,
+        new ApiError('unavailable', `not ready: ${failing.join(', ')} failing`, { retryAfterSeconds: 5, extensions: { checks } }),
+      );
     },
   );
 }

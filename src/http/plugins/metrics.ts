@@ -135,7 +135,14 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
 
   // Digests of equal length, compared in constant time: the answer's timing says nothing about how much of the token matched.
   const expected = options.token ? createHash('sha256').update(`Bearer ${options.token}`).digest() : undefined;
-  const authorized = (header: string | undefined) => expected === undefined || timingSafeEqual(createHash('sha256').update(header ?? '').digest(), expected);
+  const authorized = (header: string | undefined) =>
+    expected === undefined ||
+    timingSafeEqual(
+      createHash('sha256')
+        .update(header ?? '')
+        .digest(),
+      expected,
+    );
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     if (!authorized(request.headers.authorization)) {

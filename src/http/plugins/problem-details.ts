@@ -35,7 +35,10 @@ function fieldPath(instancePath: string): string {
 }
 
 /** Maps schema validation failures to the 400 codes in the README's error table. */
-function fromValidation(error: FastifyError & { validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }> }, request: FastifyRequest): ApiError {
+function fromValidation(
+  error: FastifyError & { validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }> },
+  request: FastifyRequest,
+): ApiError {
   const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
   const fields: FieldProblem[] = error.validation.map((issue) => {
     const path = fieldPath(issue.instancePath);
@@ -142,4 +145,3 @@ async function problemDetails(app: FastifyInstance): Promise<void> {
 }
 
 export default fp(problemDetails, { name: 'problem-details' });
-

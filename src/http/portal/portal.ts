@@ -31,8 +31,14 @@ import views from './views.plugin.js';
 export const PORTAL_PREFIX = '/portal';
 
 export interface PortalOptions {
-  config: Pick<Config, 'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour' | 'batchBodyLimitBytes'>;
-  adapters: Pick<Adapters, 'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger'>;
+  config: Pick<
+    Config,
+    'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour' | 'batchBodyLimitBytes'
+  >;
+  adapters: Pick<
+    Adapters,
+    'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger'
+  >;
   /** Where portal uploads go to be rendered; absent: no Batches page. */
   batchQueue?: BatchQueue | undefined;
   /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */

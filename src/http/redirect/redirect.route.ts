@@ -39,7 +39,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
     {
       schema: {
         operationId: 'followDynamicCode',
-        summary: "Follow a dynamic code (what a scan opens)",
+        summary: 'Follow a dynamic code (what a scan opens)',
         description:
           "302 to the code's current target. `Cache-Control: no-store`, so every scan reaches the service and is counted; " +
           '`Referrer-Policy: no-referrer`. A paused, deleted or disabled code answers a small HTML page with 410, an unknown one 404. No API key.',

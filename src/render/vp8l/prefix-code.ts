@@ -122,7 +122,7 @@ export function writePrefixCode(out: BitWriter, code: PrefixCode): void {
   const tokens: number[] = [];
   const extras: number[] = [];
   const lengths = code.lengths;
-  for (let s = 0; s < lengths.length; ) {
+  for (let s = 0; s < lengths.length;) {
     let run = 0;
     while (s + run < lengths.length && lengths[s + run] === 0 && run < 138) run++;
     if (run >= 3) {

@@ -116,7 +116,12 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request
 }
 
 function refundAll(deps: AcceptBatchDeps, batch: Batch, items: ReadonlyArray<{ index: number; fingerprint: string }>): Promise<number> {
-  return deps.meter.refundBatchItems({ accountId: batch.accountId, period: batch.period, batchId: batch.id, items: items.map(({ index, fingerprint }) => ({ index, fingerprint })) });
+  return deps.meter.refundBatchItems({
+    accountId: batch.accountId,
+    period: batch.period,
+    batchId: batch.id,
+    items: items.map(({ index, fingerprint }) => ({ index, fingerprint })),
+  });
 }
 
 function replayedOrConflict(earlier: Batch, request: BatchRequest): AcceptedBatch {

@@ -43,7 +43,11 @@ export async function deliverBatchWebhook(deps: BatchWebhookDeps, batch: Batch):
     if (attempt > 0) await deps.sleep(waits[attempt - 1]!);
     const timestamp = Math.floor(deps.clock().getTime() / 1000);
     try {
-      const status = await deps.sender.send(batch.webhookUrl, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) }, body);
+      const status = await deps.sender.send(
+        batch.webhookUrl,
+        { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
+        body,
+      );
       if (status >= 200 && status < 300) return true;
       deps.log?.warn({ batchId: batch.id, status, attempt: attempt + 1 }, 'webhook answered with an error; retrying');
     } catch (error) {

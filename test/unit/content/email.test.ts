@@ -4,7 +4,6 @@ import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('email', content);
 
-
 describe('email content from fields', () => {
   it('writes spaces as %20 and every line break as %0D%0A', () => {
     expect(encode({ to: 'ana@example.com', subject: 'Hello there', body: 'one\ntwo\r\nthree\rfour' })).toBe(

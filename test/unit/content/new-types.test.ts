@@ -32,8 +32,12 @@ describe('epc content (EPC069-12 v002)', () => {
   });
 
   it('matches segno with a structured reference, UTF-8 names, an IBAN written with spaces and a maximal amount', () => {
-    expect(encode('epc', { name: 'François Müller', iban: 'DE89 3704 0044 0532 0130 00', amount: 12.3, reference: 'RF18539007547034' })).toBe(segno.epc_reference);
-    expect(encode('epc', { name: 'Acme', iban: 'AT611904300234573201', amount: 999999999.99, text: 'Invoice 2026/11', bic: 'bkauatwwxxx' })).toBe(segno.epc_cents);
+    expect(encode('epc', { name: 'François Müller', iban: 'DE89 3704 0044 0532 0130 00', amount: 12.3, reference: 'RF18539007547034' })).toBe(
+      segno.epc_reference,
+    );
+    expect(encode('epc', { name: 'Acme', iban: 'AT611904300234573201', amount: 999999999.99, text: 'Invoice 2026/11', bic: 'bkauatwwxxx' })).toBe(
+      segno.epc_cents,
+    );
   });
 
   it('accepts the ready example and checks its IBAN', () => {
@@ -83,7 +87,7 @@ describe('geo content (RFC 5870)', () => {
     expect(encode('geo', { latitude: 13.4125, longitude: 103.8667 })).toBe('geo:13.4125,103.8667');
     expect(encode('geo', { latitude: 13.4125, longitude: 103.8667 })).toBe(segno.geo_rfc);
     expect(encode('geo', { latitude: -33.8568, longitude: 151.2153 })).toBe(segno.geo_south);
-    expect(encode('geo', { latitude: 48.2010, longitude: 16.3695, altitude: 183 })).toBe('geo:48.201,16.3695,183');
+    expect(encode('geo', { latitude: 48.201, longitude: 16.3695, altitude: 183 })).toBe('geo:48.201,16.3695,183');
     expect(encode('geo', 'geo:48.2010,16.3695,183')).toBe('geo:48.2010,16.3695,183');
     expect(encode('geo', { latitude: 1e-7, longitude: 0 })).toBe('geo:0.0000001,0');
   });
@@ -114,7 +118,13 @@ describe('tel content (RFC 3966)', () => {
 describe('event content (iCalendar VEVENT)', () => {
   it('writes UTC DTSTART/DTEND and escapes text per RFC 5545', () => {
     expect(
-      encode('event', { summary: 'Launch; party, v2', start: '2026-12-01T18:00:00+01:00', end: '2026-12-01T20:30Z', location: 'Hall \\ B', description: 'Line 1\nLine 2' }),
+      encode('event', {
+        summary: 'Launch; party, v2',
+        start: '2026-12-01T18:00:00+01:00',
+        end: '2026-12-01T20:30Z',
+        location: 'Hall \\ B',
+        description: 'Line 1\nLine 2',
+      }),
     ).toBe(
       'BEGIN:VEVENT\r\nSUMMARY:Launch\\; party\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T203000Z\r\nLOCATION:Hall \\\\ B\r\nDESCRIPTION:Line 1\\nLine 2\r\nEND:VEVENT',
     );

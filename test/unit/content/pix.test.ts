@@ -7,12 +7,10 @@ import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('pix', content);
 
-
 /** A BR Code body (ending in `6304`) with its correct CRC appended. */
 const withCrc = (body: string) => body + crc16(body);
 
-const VECTOR =
-  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+const VECTOR = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 const UUID_KEY = '123e4567-e12b-12d1-a456-426655440000';
 const base = { key: UUID_KEY, name: 'Fulano de Tal', city: 'BRASILIA' };
 
@@ -142,8 +140,7 @@ describe('pix content from fields', () => {
 
 describe('pix build, render, decode and parse', () => {
   const letters = fc.constantFrom(...'abcXYZ09 .-éÉçÇãõüñ');
-  const plain = (maxLength: number) =>
-    fc.string({ unit: letters, minLength: 1, maxLength }).filter((s) => s.trim() !== '');
+  const plain = (maxLength: number) => fc.string({ unit: letters, minLength: 1, maxLength }).filter((s) => s.trim() !== '');
   const key = fc.oneof(
     fc.constantFrom('12345678909', '52998224725', '11222333000181', '11444777000161', '+5511987654321', '+556132101234', 'a@b.io'),
     fc.uuid(),

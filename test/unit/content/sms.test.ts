@@ -4,7 +4,6 @@ import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('sms', content);
 
-
 describe('sms content from fields', () => {
   it('writes SMSTO:<number>:<message>, the number reduced to a leading + and digits', () => {
     expect(encode({ phone: '+1 (415) 555-0100', message: 'See you at 10:30' })).toBe('SMSTO:+14155550100:See you at 10:30');

@@ -8,7 +8,6 @@ import { blames } from './blames.js';
 const encode = (content: unknown) => encodeContent('vcard', content);
 const octets = (text: string) => new TextEncoder().encode(text).length;
 
-
 describe('vcard content from fields', () => {
   it('writes a vCard 3.0 with every field, each line ending in CRLF', () => {
     const card = encode({
@@ -155,7 +154,11 @@ describe('vcard build, render, decode and parse', () => {
   );
   // Whatever line break a value held, the card gives back LF (`\n` has one meaning in vCard).
   const expected = (original: VcardFields) =>
-    Object.fromEntries(Object.entries(original).filter(([, v]) => v !== undefined).map(([k, v]) => [k, k === 'url' ? v : String(v).replace(/\r\n|\r/g, '\n')]));
+    Object.fromEntries(
+      Object.entries(original)
+        .filter(([, v]) => v !== undefined)
+        .map(([k, v]) => [k, k === 'url' ? v : String(v).replace(/\r\n|\r/g, '\n')]),
+    );
 
   it('gives back the fields it was built from after a round trip through zbar and ZXing, and every physical line fits in 75 octets', async () => {
     await fc.assert(

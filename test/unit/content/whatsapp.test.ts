@@ -4,7 +4,6 @@ import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('whatsapp', content);
 
-
 describe('whatsapp content from fields', () => {
   it('strips the phone to digits and percent-encodes the message as UTF-8, as in the issue vector', () => {
     expect(encode({ phone: '+55 (11) 98765-4321', message: 'Olá! Quero 2 pizzas & 1 refri' })).toBe(

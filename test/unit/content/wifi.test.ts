@@ -7,7 +7,6 @@ import { blames } from './blames.js';
 
 const encode = (content: unknown) => encodeContent('wifi', content);
 
-
 describe('wifi content from fields', () => {
   it('escapes \\ ; , " and : once each, as in the issue vector', () => {
     const payload = encode({ ssid: 'My;Net', password: 'pa:ss\\word,"x"', encryption: 'WPA' });
@@ -102,11 +101,13 @@ describe('wifi build, render, decode and parse', () => {
   const value = (length: { minLength: number; maxLength: number }) =>
     fc.string({ unit: fc.oneof(fc.constantFrom('\\', ';', ',', '"', ':'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), ...length });
   const ssid = value({ minLength: 1, maxLength: 32 }).filter((s) => new TextEncoder().encode(s).length <= 32);
-  const fields: fc.Arbitrary<WifiFields> = fc.oneof(
-    fc.record({ ssid, encryption: fc.constant('WPA' as const), password: value({ minLength: 1, maxLength: 63 }) }),
-    fc.record({ ssid, encryption: fc.constant('WEP' as const), password: value({ minLength: 13, maxLength: 13 }) }),
-    fc.record({ ssid, encryption: fc.constant('nopass' as const) }),
-  ).chain((base) => fc.option(fc.constant(true), { nil: undefined }).map((hidden) => (hidden ? { ...base, hidden } : base)));
+  const fields: fc.Arbitrary<WifiFields> = fc
+    .oneof(
+      fc.record({ ssid, encryption: fc.constant('WPA' as const), password: value({ minLength: 1, maxLength: 63 }) }),
+      fc.record({ ssid, encryption: fc.constant('WEP' as const), password: value({ minLength: 13, maxLength: 13 }) }),
+      fc.record({ ssid, encryption: fc.constant('nopass' as const) }),
+    )
+    .chain((base) => fc.option(fc.constant(true), { nil: undefined }).map((hidden) => (hidden ? { ...base, hidden } : base)));
 
   it('gives back the fields it was built from, whatever characters they hold, after a round trip through zbar and ZXing', async () => {
     await fc.assert(

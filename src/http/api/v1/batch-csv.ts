@@ -32,7 +32,13 @@ export function parseCsvBatch(text: string, webhookUrl: string | undefined): Csv
       fields: unknown.map((column) => ({ field: `line 1.${column}`, detail: 'unknown column' })),
     });
   }
-  const items = records.map(({ record }) => Object.fromEntries(Object.entries(record).filter(([, v]) => v !== '').map(([k, v]) => [k, cell(k, v)])));
+  const items = records.map(({ record }) =>
+    Object.fromEntries(
+      Object.entries(record)
+        .filter(([, v]) => v !== '')
+        .map(([k, v]) => [k, cell(k, v)]),
+    ),
+  );
   const lines = records.map(({ info }) => info.lines);
   const parsed = BatchBody.safeParse(webhookUrl === undefined ? { items } : { items, webhookUrl });
   if (!parsed.success) {
@@ -41,7 +47,14 @@ export function parseCsvBatch(text: string, webhookUrl: string | undefined): Csv
       const at = top === 'items' && index !== undefined && lines[Number(index)] !== undefined ? `line ${lines[Number(index)]}` : (top ?? '(body)');
       return { field: [at, ...rest].join('.'), detail: issue.message };
     });
-    throw new ApiError('invalid_request', fields.map((f) => `${f.field}: ${f.detail}`).slice(0, 20).join('; '), { fields: fields.slice(0, 1_000) });
+    throw new ApiError(
+      'invalid_request',
+      fields
+        .map((f) => `${f.field}: ${f.detail}`)
+        .slice(0, 20)
+        .join('; '),
+      { fields: fields.slice(0, 1_000) },
+    );
   }
   return { body: parsed.data, lines };
 }

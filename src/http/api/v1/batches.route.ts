@@ -37,7 +37,9 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
   if (header === undefined) return undefined;
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || !IDEMPOTENCY_KEY.test(value)) {
-    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', { fields: [{ field: 'Idempotency-Key', detail: '1 to 255 printable ASCII characters' }] });
+    throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 printable ASCII characters', {
+      fields: [{ field: 'Idempotency-Key', detail: '1 to 255 printable ASCII characters' }],
+    });
   }
   return value;
 }
@@ -67,9 +69,20 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         response: {
           202: BatchView,
           ...problemResponses([
-            'invalid_request', 'unsupported_type', 'unsupported_format', 'invalid_content', ...AUTH_ERRORS, 'plan_upgrade_required',
-            'payload_too_large', 'batch_too_large', 'unsupported_media_type', 'idempotency_key_reused', 'quota_exceeded', 'qr_quota_exceeded',
-            'too_many_batches', ...COMMON_ERRORS,
+            'invalid_request',
+            'unsupported_type',
+            'unsupported_format',
+            'invalid_content',
+            ...AUTH_ERRORS,
+            'plan_upgrade_required',
+            'payload_too_large',
+            'batch_too_large',
+            'unsupported_media_type',
+            'idempotency_key_reused',
+            'quota_exceeded',
+            'qr_quota_exceeded',
+            'too_many_batches',
+            ...COMMON_ERRORS,
           ]),
         },
       },
@@ -145,11 +158,16 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       schema: {
         operationId: 'cancelOrDeleteBatch',
         summary: 'Cancel a running batch, or delete a finished one',
-        description: 'A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204).',
+        description:
+          'A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204).',
         tags: ['batches'],
         security: [{ apiKey: [] }],
         params: BatchParams,
-        response: { 200: BatchView, 204: z.null().describe('Deleted.'), ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]) },
+        response: {
+          200: BatchView,
+          204: z.null().describe('Deleted.'),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]),
+        },
       },
     },
     async (request, reply) => {
@@ -168,23 +186,26 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         tags: ['batches'],
         security: [{ apiKey: [] }],
         params: BatchParams,
-        response: { 200: z.any().describe('application/zip'), ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]) },
+        response: {
+          200: z.any().describe('application/zip'),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]),
+        },
       },
     },
     async (request, reply) => {
       const batch = await deps.batches.get(request.credential!.accountId, request.params.id);
       if (!batch) throw batchNotFound(request.params.id);
       if (!isFinished(batch.status)) {
-        throw new ApiError('batch_not_finished', `batch ${batch.id} is ${batch.status} (${batch.succeeded + batch.failed} of ${batch.total} done); the archive is ready when it finishes`, {
-          retryAfterSeconds: 5,
-        });
+        throw new ApiError(
+          'batch_not_finished',
+          `batch ${batch.id} is ${batch.status} (${batch.succeeded + batch.failed} of ${batch.total} done); the archive is ready when it finishes`,
+          {
+            retryAfterSeconds: 5,
+          },
+        );
       }
       const archive = await batchArchive(batch, deps);
-      return reply
-        .code(200)
-        .type('application/zip')
-        .header('Content-Disposition', `attachment; filename="${batch.id}.zip"`)
-        .send(archive);
+      return reply.code(200).type('application/zip').header('Content-Disposition', `attachment; filename="${batch.id}.zip"`).send(archive);
     },
   );
 };

@@ -8,7 +8,18 @@ import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.j
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { shortUrlBase } from '../../short-url.js';
-import { CodeImageQuery, CodePageSchema, CodeParams, CodeSchema, codeView, CreateCodeBody, ListCodesQuery, StatsQuery, StatsSchema, UpdateCodeBody } from './codes.schema.js';
+import {
+  CodeImageQuery,
+  CodePageSchema,
+  CodeParams,
+  CodeSchema,
+  codeView,
+  CreateCodeBody,
+  ListCodesQuery,
+  StatsQuery,
+  StatsSchema,
+  UpdateCodeBody,
+} from './codes.schema.js';
 import { sendGeneratedImage } from './image-reply.js';
 import { GENERATE_ERRORS } from './generate.route.js';
 
@@ -70,7 +81,14 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
   app.get(
     '/QRManager/codes/:id',
     {
-      schema: { operationId: 'getDynamicCode', summary: 'Read a dynamic code', tags, security, params: CodeParams, response: { 200: CodeSchema, ...errors('invalid_request', 'not_found') } },
+      schema: {
+        operationId: 'getDynamicCode',
+        summary: 'Read a dynamic code',
+        tags,
+        security,
+        params: CodeParams,
+        response: { 200: CodeSchema, ...errors('invalid_request', 'not_found') },
+      },
     },
     async (request) => view(request)(await getCode(deps, request.credential!.accountId, request.params.id)),
   );

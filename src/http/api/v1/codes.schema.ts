@@ -30,7 +30,13 @@ const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 export const CodeImageQuery = z.strictObject({
   outputFormat: z.enum(OUTPUT_FORMATS).default('png').describe('Image format (default png); svg needs a paid plan.'),
   size: z.coerce.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
-  margin: z.coerce.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
+  margin: z.coerce
+    .number()
+    .int()
+    .min(MARGIN_LIMITS.min)
+    .max(MARGIN_LIMITS.max)
+    .optional()
+    .describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
   lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
@@ -69,7 +75,9 @@ export const StatsSchema = z.object({
   languages: z.array(z.object({ language: z.string(), scans: z.number().int() })).describe('Primary language of the browser, most scans first.'),
   uniqueScanners: z
     .object({ counting: z.enum(['exact', 'hyperloglog']), relativeStandardError: z.number() })
-    .describe('Unique scanners are counted per day over a salted hash that changes daily (no personal data kept): exactly, or with a HyperLogLog (0.81% standard error).'),
+    .describe(
+      'Unique scanners are counted per day over a salted hash that changes daily (no personal data kept): exactly, or with a HyperLogLog (0.81% standard error).',
+    ),
 });
 
 export function codeView(code: DynamicCode, shortUrlBase: string): z.infer<typeof CodeSchema> {

@@ -28,10 +28,18 @@ export const GenerateBody = z.strictObject({
       'What to encode: a string for every type (a ready payload, validated), or for wifi, vcard, pix, whatsapp, email, sms, epc, upi, geo, event and mecard an object of named fields. epc is always encoded at error correction M (EPC069-12), whatever errorCorrection says.',
     ),
   type: z.enum(QR_TYPES).describe('The kind of content.'),
-  outputFormat: z.enum(OUTPUT_FORMATS).describe("Image format of the response; the key's plan must include it (the operation's description lists each plan's formats)."),
-  size: z.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(
-    `Image side in pixels (default ${SIZE_LIMITS.default}). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a size too small for that is a 400 whose minimumSize says the smallest that fits.`,
-  ),
+  outputFormat: z
+    .enum(OUTPUT_FORMATS)
+    .describe("Image format of the response; the key's plan must include it (the operation's description lists each plan's formats)."),
+  size: z
+    .number()
+    .int()
+    .min(SIZE_LIMITS.min)
+    .max(SIZE_LIMITS.max)
+    .optional()
+    .describe(
+      `Image side in pixels (default ${SIZE_LIMITS.default}). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a size too small for that is a 400 whose minimumSize says the smallest that fits.`,
+    ),
   margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M; always M for epc, as EPC069-12 prescribes).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),

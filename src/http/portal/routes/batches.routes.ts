@@ -66,22 +66,30 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
 
   app.get('/batches', { schema: { hide: true }, preHandler: guard }, async (request, reply) => page(request, reply));
 
-  app.post('/batches', { schema: { hide: true, body: UploadForm }, bodyLimit: options.bodyLimit, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    const account = request.account!;
-    const text = request.body.csv.replaceAll('\r\n', '\n');
-    try {
-      const { body, lines } = parseCsvBatch(text, undefined);
-      await acceptBatch(options, { accountId: account.id, plan: account.plan }, {
-        items: body.items,
-        requestHash: createHash('sha256').update(text).digest('hex'),
-        label: (index) => `line ${lines[index]}`,
-      });
-      return reply.redirect(`${base}/batches`, 303);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      return page(request, reply, { error: error.message, problems: error.fields?.slice(0, 50) ?? [], csv: request.body.csv }, error.status);
-    }
-  });
+  app.post(
+    '/batches',
+    { schema: { hide: true, body: UploadForm }, bodyLimit: options.bodyLimit, preHandler: [guard, app.requireCsrf] },
+    async (request, reply) => {
+      const account = request.account!;
+      const text = request.body.csv.replaceAll('\r\n', '\n');
+      try {
+        const { body, lines } = parseCsvBatch(text, undefined);
+        await acceptBatch(
+          options,
+          { accountId: account.id, plan: account.plan },
+          {
+            items: body.items,
+            requestHash: createHash('sha256').update(text).digest('hex'),
+            label: (index) => `line ${lines[index]}`,
+          },
+        );
+        return reply.redirect(`${base}/batches`, 303);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        return page(request, reply, { error: error.message, problems: error.fields?.slice(0, 50) ?? [], csv: request.body.csv }, error.status);
+      }
+    },
+  );
 
   app.post('/batches/:id/cancel', { schema: { hide: true, params: BatchParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     const batch = await options.batches.get(request.account!.id, request.params.id);

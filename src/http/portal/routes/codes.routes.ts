@@ -29,7 +29,17 @@ const NOTICES = {
 } as const;
 
 const NoticeQuery = z.object({ notice: z.string().max(32).optional() });
-const CodeForm = z.object({ target: z.string().max(TARGET_MAX_LENGTH * 2).optional(), name: z.string().max(CODE_NAME_MAX_LENGTH * 2).optional(), _csrf: z.string().optional() });
+const CodeForm = z.object({
+  target: z
+    .string()
+    .max(TARGET_MAX_LENGTH * 2)
+    .optional(),
+  name: z
+    .string()
+    .max(CODE_NAME_MAX_LENGTH * 2)
+    .optional(),
+  _csrf: z.string().optional(),
+});
 const StatusForm = z.object({ status: z.enum(['active', 'paused']), _csrf: z.string().optional() });
 const CsrfForm = z.object({ _csrf: z.string().optional() });
 const CodeParams = z.object({ id: z.string().min(1).max(64) });
@@ -50,7 +60,12 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   const guard = requireAccount(options);
   const owner = (request: FastifyRequest) => ({ accountId: request.account!.id, plan: request.account!.plan });
 
-  const listPage = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; notice?: string; form?: { target?: string; name?: string } } = {}, status = 200) => {
+  const listPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; notice?: string; form?: { target?: string; name?: string } } = {},
+    status = 200,
+  ) => {
     const account = request.account!;
     const plan = options.plans.get(account.plan);
     const [page, count] = await Promise.all([listCodes(options, account.id, { limit: PAGE_SIZE.max }), options.codes.count(account.id)]);
@@ -59,7 +74,20 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       request,
       reply,
       'codes',
-      { title: 'Dynamic codes', nav: 'codes', codes: page.items, more: page.nextCursor !== null, count, limit, limitReached: limit !== null && count >= limit, shortBase: shortUrlBase(options.publicUrl, request), targetMax: TARGET_MAX_LENGTH, nameMax: CODE_NAME_MAX_LENGTH, form: {}, ...extra },
+      {
+        title: 'Dynamic codes',
+        nav: 'codes',
+        codes: page.items,
+        more: page.nextCursor !== null,
+        count,
+        limit,
+        limitReached: limit !== null && count >= limit,
+        shortBase: shortUrlBase(options.publicUrl, request),
+        targetMax: TARGET_MAX_LENGTH,
+        nameMax: CODE_NAME_MAX_LENGTH,
+        form: {},
+        ...extra,
+      },
       status,
     );
   };
@@ -70,7 +98,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     const stats = await codeStats(options, account.id, id, {});
     const plan = options.plans.get(account.plan);
     const scans = stats.totals.scans;
-    const devices = DEVICE_CLASSES.map((device) => ({ device, scans: stats.devices[device], percent: scans === 0 ? 0 : Math.round((stats.devices[device] / scans) * 100) }));
+    const devices = DEVICE_CLASSES.map((device) => ({
+      device,
+      scans: stats.devices[device],
+      percent: scans === 0 ? 0 : Math.round((stats.devices[device] / scans) * 100),
+    }));
     return renderPage(
       request,
       reply,
@@ -92,7 +124,9 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     );
   };
 
-  app.get('/codes', { schema: { hide: true, querystring: NoticeQuery }, preHandler: guard }, async (request, reply) => listPage(request, reply, { notice: noticeOf(request.query.notice) }));
+  app.get('/codes', { schema: { hide: true, querystring: NoticeQuery }, preHandler: guard }, async (request, reply) =>
+    listPage(request, reply, { notice: noticeOf(request.query.notice) }),
+  );
 
   app.post('/codes', { schema: { hide: true, body: CodeForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
@@ -122,20 +156,28 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     }
   });
 
-  app.post('/codes/:id/status', { schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    try {
-      await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
-      return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
-    } catch (error) {
-      const problem = formProblem(error);
-      return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
-    }
-  });
+  app.post(
+    '/codes/:id/status',
+    { schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: [guard, app.requireCsrf] },
+    async (request, reply) => {
+      try {
+        await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
+        return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
+      } catch (error) {
+        const problem = formProblem(error);
+        return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
+      }
+    },
+  );
 
-  app.post('/codes/:id/delete', { schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    await deleteCode(options, request.account!.id, request.params.id);
-    return reply.redirect(`${base}/codes?notice=deleted`, 303);
-  });
+  app.post(
+    '/codes/:id/delete',
+    { schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: [guard, app.requireCsrf] },
+    async (request, reply) => {
+      await deleteCode(options, request.account!.id, request.params.id);
+      return reply.redirect(`${base}/codes?notice=deleted`, 303);
+    },
+  );
 
   // The printable image: a generation like any other (it counts against the month's requests), as the API's image endpoint does.
   app.get('/codes/:id/image.:format', { schema: { hide: true, params: ImageParams }, preHandler: guard }, async (request, reply) => {

@@ -57,10 +57,14 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
     },
   );
 
-  app.get('/api/keys', { schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } }, preHandler: guard }, async (request) => {
-    const keys = await listKeys(deps, request.account!.id);
-    return { keys: keys.map(keyView), maxActive: MAX_ACTIVE_KEYS };
-  });
+  app.get(
+    '/api/keys',
+    { schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } }, preHandler: guard },
+    async (request) => {
+      const keys = await listKeys(deps, request.account!.id);
+      return { keys: keys.map(keyView), maxActive: MAX_ACTIVE_KEYS };
+    },
+  );
 
   app.post(
     '/api/keys',

@@ -33,7 +33,16 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
       request,
       reply,
       'keys',
-      { title: 'API keys', nav: 'keys', keys, activeCount, maxKeys: MAX_ACTIVE_KEYS, limitReached: activeCount >= MAX_ACTIVE_KEYS, nameMaxLength: KEY_NAME_MAX_LENGTH, ...extra },
+      {
+        title: 'API keys',
+        nav: 'keys',
+        keys,
+        activeCount,
+        maxKeys: MAX_ACTIVE_KEYS,
+        limitReached: activeCount >= MAX_ACTIVE_KEYS,
+        nameMaxLength: KEY_NAME_MAX_LENGTH,
+        ...extra,
+      },
       status,
     );
   };
@@ -44,16 +53,26 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     return keysPage(request, reply, { notice });
   });
 
-  app.post('/keys', { schema: { hide: true, body: CreateKeyForm }, preHandler: [guard, app.requireCsrf, options.limits.keyCreation] }, async (request, reply) => {
-    try {
-      const issued = await issueKey(deps, request.account!.id, request.body.name || undefined);
-      // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.
-      return renderPage(request, reply, 'key-created', { title: 'Key created', nav: 'keys', secret: issued.secret, key: issued.key, apiOrigin: `${request.protocol}://${request.host}` }, 201);
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
-      return keysPage(request, reply, { error: error.message, name: request.body.name }, error.status);
-    }
-  });
+  app.post(
+    '/keys',
+    { schema: { hide: true, body: CreateKeyForm }, preHandler: [guard, app.requireCsrf, options.limits.keyCreation] },
+    async (request, reply) => {
+      try {
+        const issued = await issueKey(deps, request.account!.id, request.body.name || undefined);
+        // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.
+        return renderPage(
+          request,
+          reply,
+          'key-created',
+          { title: 'Key created', nav: 'keys', secret: issued.secret, key: issued.key, apiOrigin: `${request.protocol}://${request.host}` },
+          201,
+        );
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
+        return keysPage(request, reply, { error: error.message, name: request.body.name }, error.status);
+      }
+    },
+  );
 
   app.post('/keys/:id/revoke', { schema: { hide: true, params: KeyParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     await revokeKey(deps, request.account!.id, request.params.id);

@@ -18,7 +18,6 @@ declare module 'fastify' {
   }
 }
 
-
 export interface OidcRoutesOptions {
   provider: OidcProvider;
   client: OidcProviderConfig;

@@ -18,11 +18,16 @@ export const plansRoutes: FastifyPluginAsyncZod<PlansRoutesOptions> = async (app
       ...plan,
       paid: plan.monthlyPriceUsd > 0,
       // "paid plans" marks what the plan new accounts start on lacks.
-      formatList: OUTPUT_FORMATS.map((format) => ({ id: format, included: planAllowsFormat(plan, format), paidOnly: !planAllowsFormat(catalogue.defaultPlan, format) })),
+      formatList: OUTPUT_FORMATS.map((format) => ({
+        id: format,
+        included: planAllowsFormat(plan, format),
+        paidOnly: !planAllowsFormat(catalogue.defaultPlan, format),
+      })),
     }));
     const current = request.account!.plan;
     // The example command names a plan worth moving to: the cheapest paid one that is not the account's own.
-    const upgradeTo = catalogue.plans.filter((plan) => plan.id !== current && plan.monthlyPriceUsd > 0).sort((a, b) => a.monthlyPriceUsd - b.monthlyPriceUsd)[0]?.id ?? 'PLAN';
+    const upgradeTo =
+      catalogue.plans.filter((plan) => plan.id !== current && plan.monthlyPriceUsd > 0).sort((a, b) => a.monthlyPriceUsd - b.monthlyPriceUsd)[0]?.id ?? 'PLAN';
     return renderPage(request, reply, 'plans', { title: 'Plans', nav: 'plans', plans, current, upgradeTo });
   });
 };

@@ -63,7 +63,13 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   const page = (request: FastifyRequest, reply: FastifyReply, state: PlaygroundState, status = 200) => {
     const plan = options.plans.get(request.account!.plan);
     const formats = OUTPUT_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
-    return renderPage(request, reply, 'playground', { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, ...state }, status);
+    return renderPage(
+      request,
+      reply,
+      'playground',
+      { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, ...state },
+      status,
+    );
   };
 
   app.get('/playground', { schema: { hide: true }, preHandler: guard }, async (request, reply) =>
@@ -71,7 +77,12 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   );
 
   app.post('/playground', { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    const form = { type: request.body.type ?? '', content: request.body.content ?? '', outputFormat: request.body.outputFormat ?? '', size: request.body.size ?? '512' };
+    const form = {
+      type: request.body.type ?? '',
+      content: request.body.content ?? '',
+      outputFormat: request.body.outputFormat ?? '',
+      size: request.body.size ?? '512',
+    };
     const parsed = PlaygroundInput.safeParse(form);
     if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
     const account = request.account!;
@@ -82,7 +93,14 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const quota = generated.quota;
       return page(request, reply, {
         form,
-        result: { dataUri, format: generated.format, bytes: generated.bytes.byteLength, requestsRemaining: quota.requestsRemaining, qrsRemaining: quota.qrsRemaining, resetAt: quota.resetAt },
+        result: {
+          dataUri,
+          format: generated.format,
+          bytes: generated.bytes.byteLength,
+          requestsRemaining: quota.requestsRemaining,
+          qrsRemaining: quota.qrsRemaining,
+          resetAt: quota.resetAt,
+        },
       });
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;

@@ -33,7 +33,14 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
   app.get('/qrs', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
     const account = request.account!;
     const qrs = await thisMonths(account.id);
-    return renderPage(request, reply, 'qrs', { title: 'QR codes', nav: 'qrs', qrs, listed: LISTED, plan: options.plans.get(account.plan), period: periodOf(options.clock()) });
+    return renderPage(request, reply, 'qrs', {
+      title: 'QR codes',
+      nav: 'qrs',
+      qrs,
+      listed: LISTED,
+      plan: options.plans.get(account.plan),
+      period: periodOf(options.clock()),
+    });
   });
 
   app.get('/qrs/:fingerprint.png', { schema: { hide: true, params: ThumbnailParams }, preHandler: guard }, async (request, reply) => {

@@ -36,7 +36,13 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
       request.sessionToken = issued.token;
     }
     const providers = [...options.providers].map(([id, state]) => ({ id, label: PROVIDER_LABELS[id], ready: state === 'ready' }));
-    return renderPage(request, reply, 'signin', { title: 'Sign in', nav: 'signin', providers, local, localSignInEnabled: options.localSignInEnabled, ...extra }, status);
+    return renderPage(
+      request,
+      reply,
+      'signin',
+      { title: 'Sign in', nav: 'signin', providers, local, localSignInEnabled: options.localSignInEnabled, ...extra },
+      status,
+    );
   };
 
   app.get('/signin', { schema: { hide: true } }, async (request, reply) => {
@@ -47,21 +53,28 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
   if (options.localSignInEnabled) {
     const loopbackOnly = async (request: FastifyRequest) => {
       if (!isDirectLoopbackRequest(request)) {
-        throw new ApiError('forbidden', 'local sign-in is offered only to browsers on this machine at http://localhost; configure Google or Microsoft sign-in to sign in from elsewhere');
+        throw new ApiError(
+          'forbidden',
+          'local sign-in is offered only to browsers on this machine at http://localhost; configure Google or Microsoft sign-in to sign in from elsewhere',
+        );
       }
       // A page of another site cannot post here even through a loopback name (a form, or a rebound hostname's script).
       if (!isSameOriginRequest(request)) throw new ApiError('forbidden', 'local sign-in must be posted from the sign-in page of this portal');
     };
-    app.post('/auth/local', { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] }, async (request, reply) => {
-      try {
-        const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
-        reply.setSessionCookie(signedIn.session);
-        return await reply.redirect(`${base}/`, 303);
-      } catch (error) {
-        if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
-        return signInPage(request, reply, { error: error.message, email: request.body.email }, 400);
-      }
-    });
+    app.post(
+      '/auth/local',
+      { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] },
+      async (request, reply) => {
+        try {
+          const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
+          reply.setSessionCookie(signedIn.session);
+          return await reply.redirect(`${base}/`, 303);
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
+          return signInPage(request, reply, { error: error.message, email: request.body.email }, 400);
+        }
+      },
+    );
   }
 
   app.post('/signout', { schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
@@ -70,9 +83,13 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     return reply.redirect(`${base}/signin`, 303);
   });
 
-  app.post('/signout/everywhere', { schema: { hide: true }, preHandler: [requireAccount({ accounts: deps.accounts, base }), app.requireCsrf] }, async (request, reply) => {
-    await endAllSessions(deps, request.account!.id);
-    reply.clearSessionCookie();
-    return reply.redirect(`${base}/signin`, 303);
-  });
+  app.post(
+    '/signout/everywhere',
+    { schema: { hide: true }, preHandler: [requireAccount({ accounts: deps.accounts, base }), app.requireCsrf] },
+    async (request, reply) => {
+      await endAllSessions(deps, request.account!.id);
+      reply.clearSessionCookie();
+      return reply.redirect(`${base}/signin`, 303);
+    },
+  );
 };
