@@ -136,6 +136,22 @@ describe('dynamic codes on two instances sharing one Redis', () => {
       expect(unrecorded).toBeGreaterThanOrEqual(5);
     } finally {
       await instances.redis.start();
+      // Both instances back on Redis before the suite closes them: closing clients mid-reconnect is not what this tests.
+      await waitFor(
+        'both instances to reach Redis again',
+        async () => {
+          const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
+          return ra.statusCode === 200 && rb.statusCode === 200;
+        },
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
     }
+    // And scans are counted again once it is.
+    const before = (await statsOf(key, code.id)).totals.scans;
+    expect((await scan(b.app, code.slug)).statusCode).toBe(302);
+    await waitFor('the scan after the outage to be counted', async () => {
+      await rollUp();
+      return (await statsOf(key, code.id)).totals.scans > before || undefined;
+    });
   }, 30_000);
 });
