@@ -8,7 +8,7 @@ import { dayOf } from '../../src/domain/scan.js';
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import type { TestApp } from '../helpers/app.js';
 import { codesApi, scan, USER_AGENTS, type CodeJson } from '../helpers/codes.js';
-import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
+import { startTwoInstancesOnRedis, untilBothReachRedis, type TwoInstances } from '../helpers/two-instances.js';
 import { waitFor } from '../helpers/wait.js';
 
 let instances: TwoInstances;
@@ -137,14 +137,7 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     } finally {
       await instances.redis.start();
       // Both instances back on Redis before the suite closes them: closing clients mid-reconnect is not what this tests.
-      await waitFor(
-        'both instances to reach Redis again',
-        async () => {
-          const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
-          return ra.statusCode === 200 && rb.statusCode === 200;
-        },
-        { timeoutMs: 10_000, intervalMs: 50 },
-      );
+      await untilBothReachRedis(a, b);
     }
     // And scans are counted again once it is.
     const before = (await statsOf(key, code.id)).totals.scans;
