@@ -2,6 +2,7 @@
 import autocannon, { type AutocannonRequest, type AutocannonResult } from 'autocannon';
 import { rssMiB, type Started } from './processes.js';
 
+/** One row of the load table (bench/run.ts): throughput, latency and memory of one scenario. */
 export interface Row {
   id: string;
   name: string;
@@ -9,6 +10,7 @@ export interface Row {
   p50: number;
   p99: number;
   rssMiB: number;
+  /** Answers other than the scenario's expected status. */
   non2xx: number;
   errors: number;
   /** Server CPU time per answered request, µs (undefined where not measured). */
@@ -42,8 +44,9 @@ export async function drive(
   });
 }
 
-export function rowOf(id: string, name: string, result: AutocannonResult, server: Started, cpuUsed?: number): Row {
-  const row = {
+/** One autocannon run as a table row, without printing it (rowOf prints; other scenarios print their own checks). */
+export function measuredRow(id: string, name: string, result: AutocannonResult, server: Started, cpuUsed?: number): Row {
+  return {
     id,
     name,
     rps: result.requests.average,
@@ -54,6 +57,10 @@ export function rowOf(id: string, name: string, result: AutocannonResult, server
     errors: result.errors + result.timeouts,
     cpuMicros: cpuUsed === undefined ? undefined : (cpuUsed / Math.max(1, result.requests.total)) * 1e6,
   };
+}
+
+export function rowOf(id: string, name: string, result: AutocannonResult, server: Started, cpuUsed?: number): Row {
+  const row = measuredRow(id, name, result, server, cpuUsed);
   console.log(
     `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, non-2xx ${row.non2xx}, errors ${row.errors}${row.cpuMicros === undefined ? '' : `, server CPU ${row.cpuMicros.toFixed(0)} µs/request`}`,
   );

@@ -28,16 +28,3 @@ import * as nodeOs from 'node:os';
 function require_os(): typeof nodeOs {
   return nodeOs;
 }
-
-/** One row of the load table (bench/run.ts): throughput, latency and memory of one scenario. */
-export interface LoadRow {
-  id: string;
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  rssMiB: number;
-  /** Answers other than the scenario's expected status. */
-  non2xx: number;
-  errors: number;
-}

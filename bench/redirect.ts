@@ -1,7 +1,7 @@
 // Bench scenario r: the dynamic-code redirect (GET /r/{slug}, 302, scan counted after the answer), embedded and in Redis mode.
 import autocannon, { type AutocannonResult } from 'autocannon';
-import type { LoadRow } from './measure.js';
-import { rssMiB, type Started } from './processes.js';
+import { measuredRow, type Row } from './load.js';
+import type { Started } from './processes.js';
 
 /** A running QR Manager with business-plan keys (bench/run.ts's ourService). */
 export interface RedirectService {
@@ -67,7 +67,7 @@ export async function redirectScenario(
   service: RedirectService,
   options: RedirectBenchOptions,
   counted: 'stats' | 'metric',
-): Promise<LoadRow> {
+): Promise<Row> {
   const code = await createCode(service);
   const url = `http://127.0.0.1:${service.server.port}/r/${code.slug}`;
   let sent = 0;
@@ -75,16 +75,7 @@ export async function redirectScenario(
   const result = await scan(url, options.seconds, options.connections);
   sent += result.requests.sent;
   const unexpected = result.non2xx - result['3xx'];
-  const row = {
-    id,
-    name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rssMiB: rssMiB(service.server.child.pid),
-    non2xx: unexpected,
-    errors: result.errors + result.timeouts,
-  };
+  const row = { ...measuredRow(id, name, result, service.server), non2xx: unexpected };
   let check = `${await unrecordedScans(service)} scans unrecorded (metric), ${sent} sent`;
   if (counted === 'stats') {
     // The last scans are recorded just after their answers: give a loaded server a few seconds to catch up.

@@ -1,7 +1,9 @@
 // The worker process's composition root: its stores and the BullMQ runner of the background jobs, built from config.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Probes } from '../adapters/index.js';
+import { bullPrefix } from '../adapters/queue/batch-queue.js';
 import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
+import { BullRenderQueue } from '../adapters/queue/render-queue.bullmq.js';
 import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
@@ -18,7 +20,15 @@ export interface WorkerProcess {
 
 export async function createWorker(config: Config & { redisUrl: string }, log: AdapterLog): Promise<WorkerProcess> {
   const stores = await createStores(config, { log });
-  const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed ?? new LastUsedBuffer(), clock: () => new Date(), batchRetentionMs: config.batchRetentionMs });
+  // The render queue the batch-requeue job adds to; it connects on its first batch only.
+  const batchQueue = stores.batches ? new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log }) : undefined;
+  const jobs = bindJobs({
+    ...stores,
+    lastUsed: stores.lastUsed ?? new LastUsedBuffer(),
+    clock: () => new Date(),
+    batchRetentionMs: config.batchRetentionMs,
+    batchQueue,
+  });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });
   return {
     jobs,
@@ -26,6 +36,7 @@ export async function createWorker(config: Config & { redisUrl: string }, log: A
     probes: stores.probes,
     async close() {
       await runner.close();
+      await batchQueue?.close();
       await stores.close();
     },
   };

@@ -1,9 +1,10 @@
 // Whether a spec can be drawn at all, from the symbol's version alone: no matrix, no pixels.
+import type { ErrorCorrection } from 'qr';
 import { MIN_MODULE_PIXELS, type RenderSpec } from '../domain/render-options.js';
 import { dataCapacityBits } from './qr-codewords.js';
 import { chooseSymbol } from './qr-encoding.js';
 import { BYTE_CAPACITY, ECC_NAMES } from './qr-matrix.js';
-import { COUNT_BITS } from './qr-segments.js';
+import { COUNT_BITS, halfwidthKatakanaByte, isAlphanumeric } from './qr-segments.js';
 
 export type SymbolFit = { ok: true } | { ok: false; reason: 'too_long'; limit: number } | { ok: false; reason: 'size_too_small'; minimumSize: number };
 
@@ -32,15 +33,43 @@ function byteSegmentVersion(spec: RenderSpec): number | undefined {
 }
 
 /**
+ * Sixths of a bit no plan can go under for this text: a digit takes at least 10 bits per 3 (numeric
+ * mode), another alphanumeric 11 per 2, any other character one byte, and one beyond Latin-1 (bar
+ * half-width katakana, one Shift-JIS byte) 13 bits as Kanji or 16 as two bytes. Headers are left out:
+ * it is a lower bound, so text over version 40 even by it is too long without planning (the plan costs
+ * milliseconds at 7,089 characters, on the event loop and before anything is counted).
+ */
+function leastDataSixths(payload: string): number {
+  let sixths = 0;
+  for (const ch of payload) {
+    const c = ch.codePointAt(0)!;
+    sixths += c >= 0x30 && c <= 0x39 ? 20 : isAlphanumeric(c) ? 33 : c < 0x100 || halfwidthKatakanaByte(c) !== undefined ? 48 : 78;
+  }
+  return sixths;
+}
+
+/** The smallest version whose data capacity is not below the bound: the encoder's can be no smaller. */
+function leastVersion(sixths: number, ecc: ErrorCorrection): number | undefined {
+  for (let version = 1; version <= 40; version++) if (6 * dataCapacityBits(version, ecc) >= sixths) return version;
+  return undefined;
+}
+
+/**
  * Exactly what rendering the spec would end in, short of the image: the too-long and too-small answers
  * come from the version the encoder would choose (the same chooseSymbol), so this check and the render
- * can never disagree. Cheap first: when even the byte-segment bound fits the size, the plan is not needed.
+ * can never disagree. Cheap first: the plan is needed only when the byte-segment bound does not fit the
+ * size and the least bits any plan could take neither overflow version 40 nor fix the version alone.
  */
 export function symbolFit(spec: RenderSpec): SymbolFit {
   const bound = byteSegmentVersion(spec);
   if (bound !== undefined && spec.size >= minimumSizeFor(bound, spec.margin)) return { ok: true };
-  const symbol = chooseSymbol(spec.payload, ECC_NAMES[spec.errorCorrection], { eci: spec.eci === true });
-  if (!symbol) return { ok: false, reason: 'too_long', limit: BYTE_CAPACITY[spec.errorCorrection] };
-  const minimumSize = minimumSizeFor(symbol.version, spec.margin);
+  const ecc = ECC_NAMES[spec.errorCorrection];
+  const tooLong: SymbolFit = { ok: false, reason: 'too_long', limit: BYTE_CAPACITY[spec.errorCorrection] };
+  const least = leastVersion(leastDataSixths(spec.payload), ecc);
+  if (least === undefined) return tooLong;
+  // The encoder's version lies between the two bounds: when they meet (text only bytes can carry), it is known.
+  const version = least === bound ? bound : chooseSymbol(spec.payload, ecc, { eci: spec.eci === true })?.version;
+  if (version === undefined) return tooLong;
+  const minimumSize = minimumSizeFor(version, spec.margin);
   return spec.size >= minimumSize ? { ok: true } : { ok: false, reason: 'size_too_small', minimumSize };
 }

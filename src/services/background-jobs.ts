@@ -1,8 +1,10 @@
 // The background jobs, in one place: stable names, UTC cron patterns and the processor each runs. Both runners read this.
+import type { BatchQueue } from '../domain/ports/batch-queue.js';
 import type { BatchResults } from '../domain/ports/batch-results.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import { expireBatches } from './batches/cancel-batch.js';
+import { requeueStalledBatches } from './batches/requeue-batches.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import { closePeriod } from './close-period.js';
 import { flushLastUsed } from './flush-last-used.js';
@@ -17,9 +19,11 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   batches?: BatchStore | undefined;
   batchResults?: BatchResults | undefined;
   batchRetentionMs?: number;
+  /** The render queue, in Redis mode only (the embedded service resumes its batches at start instead). */
+  batchQueue?: BatchQueue | undefined;
 }
 
-export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush', 'scan-rollup', 'batch-expiry'] as const;
+export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush', 'scan-rollup', 'batch-expiry', 'batch-requeue'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface BackgroundJob {
@@ -38,11 +42,18 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   // Production only (Redis counters into the system of record); in the embedded default the scan recorder writes SQLite itself.
   { name: 'scan-rollup', pattern: '* * * * *', run: (deps) => rollupScans(deps) },
   { name: 'batch-expiry', pattern: '17 * * * *', run: (deps) => expireFinishedBatches(deps) },
+  // An API that died between storing a batch and queuing its chunks left it queued with no jobs.
+  { name: 'batch-requeue', pattern: '* * * * *', run: (deps) => requeueBatches(deps) },
 ];
 
 function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {
   if (!deps.batches || !deps.batchResults || deps.batchRetentionMs === undefined) return Promise.resolve(0);
   return expireBatches({ batches: deps.batches, results: deps.batchResults }, new Date(deps.clock().getTime() - deps.batchRetentionMs));
+}
+
+function requeueBatches(deps: BackgroundJobDeps): Promise<number> {
+  if (!deps.batches || !deps.batchQueue) return Promise.resolve(0);
+  return requeueStalledBatches({ batches: deps.batches, queue: deps.batchQueue, clock: deps.clock });
 }
 
 /** A job with its dependencies bound, ready for a runner. */

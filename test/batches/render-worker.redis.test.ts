@@ -6,8 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { BATCHES_URL, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
-import { decodePngFiles } from '../helpers/decode.js';
+import { BATCHES_URL, decodeManifestRows, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -79,10 +78,9 @@ describe('the render process', () => {
       expect(unpacked.files).toHaveLength(601);
       // The items around the kill are the ones at risk: decode every tenth file, all of them near the kill point.
       const sample = rows.filter((row) => Number(row[0]) % 10 === 0 || Math.abs(Number(row[0]) - atKill.succeeded) < 60);
-      const decoded = await decodePngFiles(sample.map((row) => join(unpacked.dir, row[2]!)));
-      const expected = sample.map((row) => `https://example.com/kill/${row[0]}`);
-      expect(decoded.map((d) => d.zbar)).toEqual(expected);
-      expect(decoded.map((d) => d.zxing)).toEqual(expected);
+      const { zbar, zxing, expected } = await decodeManifestRows(unpacked.dir, sample, (index) => `https://example.com/kill/${index}`);
+      expect(zbar).toEqual(expected);
+      expect(zxing).toEqual(expected);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }

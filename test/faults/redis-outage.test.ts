@@ -7,7 +7,7 @@ import { generate, type TestApp } from '../helpers/app.js';
 import { runClockFast } from '../helpers/fast-clock.js';
 import type { RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
-import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
+import { startTwoInstancesOnRedis, untilBothReachRedis, type TwoInstances } from '../helpers/two-instances.js';
 
 let redis: RedisServer;
 let a: TestApp;
@@ -75,14 +75,7 @@ describe.each([
     expect(readyWhileDown.statusCode).toBe(503);
     expect(readyWhileDown.headers['content-type']).toMatch(/^application\/problem\+json/);
     await redis.start();
-    await waitFor(
-      'both instances to reach Redis again',
-      async () => {
-        const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
-        return ra.statusCode === 200 && rb.statusCode === 200;
-      },
-      { timeoutMs: 10_000, intervalMs: 50 },
-    );
+    await untilBothReachRedis(a, b);
     await sleep(500);
     running = false;
     await Promise.all(clients);

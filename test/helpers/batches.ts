@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
+import { decodePngFiles } from './decode.js';
 
 const run = promisify(execFile);
 
@@ -62,4 +63,14 @@ export async function unpackArchive(zip: Buffer): Promise<UnpackedArchive> {
   const csv = await readFile(join(dir, 'out', 'manifest.csv'), 'utf8');
   const manifest = parse(csv) as string[][];
   return { dir: join(dir, 'out'), files, manifest };
+}
+
+/** Decodes the files of these manifest rows with zbar and ZXing, beside what each should read (`contentOf` its index). */
+export async function decodeManifestRows(
+  dir: string,
+  rows: string[][],
+  contentOf: (index: string) => string,
+): Promise<{ zbar: string[]; zxing: string[]; expected: string[] }> {
+  const decoded = await decodePngFiles(rows.map((row) => join(dir, row[2]!)));
+  return { zbar: decoded.map((d) => d.zbar), zxing: decoded.map((d) => d.zxing), expected: rows.map((row) => contentOf(row[0]!)) };
 }

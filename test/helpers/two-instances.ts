@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { startRedisServer, type RedisServer } from './redis-server.js';
+import { waitFor } from './wait.js';
 
 export interface TwoInstances {
   redis: RedisServer;
@@ -33,4 +34,16 @@ export async function startTwoInstancesOnRedis(name: string, options: Omit<TestA
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Resolves once both instances answer /readyz 200 again (Redis back and their clients reconnected). */
+export async function untilBothReachRedis(a: TestApp, b: TestApp): Promise<void> {
+  await waitFor(
+    'both instances to reach Redis again',
+    async () => {
+      const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
+      return ra.statusCode === 200 && rb.statusCode === 200;
+    },
+    { timeoutMs: 10_000, intervalMs: 50 },
+  );
 }

@@ -1,19 +1,17 @@
 // Every string field of every content type has a documented maximum, and one character more is a 400 invalid_content naming the field.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { contentEncoderFor, QR_TYPES } from '../../src/domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../src/domain/content/limits.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { generate, useTestApp } from '../helpers/app.js';
 import { stringFields, TYPES_WITH_FIELDS, VALID_FIELDS } from '../helpers/content-fields.js';
 
 const STRING_FIELDS = TYPES_WITH_FIELDS.flatMap(stringFields);
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp();
   key = (await t.newCaller('business')).key;
 });
-afterAll(async () => t?.close());
 
 describe('maximum lengths of content', () => {
   it('every type with named fields has a valid sample here (a new type must add one)', () => {

@@ -8,7 +8,7 @@ import { dayOf } from '../../src/domain/scan.js';
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import type { TestApp } from '../helpers/app.js';
 import { codesApi, scan, USER_AGENTS, type CodeJson } from '../helpers/codes.js';
-import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
+import { startTwoInstancesOnRedis, untilBothReachRedis, type TwoInstances } from '../helpers/two-instances.js';
 import { waitFor } from '../helpers/wait.js';
 
 let instances: TwoInstances;
@@ -136,6 +136,15 @@ describe('dynamic codes on two instances sharing one Redis', () => {
       expect(unrecorded).toBeGreaterThanOrEqual(5);
     } finally {
       await instances.redis.start();
+      // Both instances back on Redis before the suite closes them: closing clients mid-reconnect is not what this tests.
+      await untilBothReachRedis(a, b);
     }
+    // And scans are counted again once it is.
+    const before = (await statsOf(key, code.id)).totals.scans;
+    expect((await scan(b.app, code.slug)).statusCode).toBe(302);
+    await waitFor('the scan after the outage to be counted', async () => {
+      await rollUp();
+      return (await statsOf(key, code.id)).totals.scans > before || undefined;
+    });
   }, 30_000);
 });

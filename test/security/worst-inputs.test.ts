@@ -1,8 +1,8 @@
 // Request budget: the worst inputs we can build for every content type and field (long runs, nested escapes, many separators) are refused with a 4xx.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { QR_TYPES } from '../../src/domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../src/domain/content/limits.js';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { generate, useTestApp } from '../helpers/app.js';
 import { stringFields, TYPES_WITH_FIELDS, VALID_FIELDS } from '../helpers/content-fields.js';
 
 /**
@@ -48,13 +48,11 @@ const READY_PREFIXES: Record<string, string[]> = {
   sms: ['', 'SMSTO:', 'SMSTO:+14155550100:'],
 };
 
-let t: TestApp;
+const t = useTestApp();
 let key: string;
 beforeAll(async () => {
-  t = await createTestApp();
   key = (await t.newCaller('business')).key;
 });
-afterAll(async () => t?.close());
 
 async function expectRefused(body: unknown, what: string) {
   const res = await generate(t.app, key, body);

@@ -64,4 +64,36 @@ describe('symbolFit', () => {
     );
     expect([...outcomes].sort()).toEqual(['ok', 'size_too_small', 'too_long']);
   });
+
+  it("agrees with the render at version 40's exact capacity and one character past it, for each kind of text its shortcuts weigh", () => {
+    // The most of each that fits at L (digits 7089, alphanumerics 4296, bytes 2953, Kanji 1817), then one more; drawn at 400 px, and at 100 px (too small).
+    const fullest = [
+      ['7', 7089],
+      ['A', 4296],
+      ['x', 2953],
+      ['é', 2953],
+      ['漢', 1817],
+      ['ｱ', 2953],
+    ] as const;
+    for (const [ch, count] of fullest) {
+      for (const length of [count, count + 1]) {
+        for (const size of [400, 100]) {
+          const s: RenderSpec = {
+            payload: ch.repeat(length),
+            format: 'png',
+            size,
+            margin: 4,
+            errorCorrection: 'L',
+            darkColor: '#000000ff',
+            lightColor: '#ffffffff',
+            eci: false,
+          };
+          expect({ ch, length, size, fit: symbolFit(s) }).toEqual({ ch, length, size, fit: renderOutcome(s) });
+          expect(symbolFit(s)).toMatchObject(
+            length > count ? { reason: 'too_long' } : size === 400 ? { ok: true } : { reason: 'size_too_small', minimumSize: 370 },
+          );
+        }
+      }
+    }
+  });
 });

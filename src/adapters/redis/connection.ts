@@ -30,6 +30,9 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
     maxRetriesPerRequest: options.subscriber ? null : 1,
     // A command in flight when the connection drops is reported as failed, never silently sent twice.
     autoResendUnfulfilledCommands: false,
+    // Subscribers subscribe again themselves on every 'ready' (and catch its failure); ioredis's own resubscribe has no
+    // catch, so a client closed while it is in flight (Redis back, service stopping) left an unhandled rejection.
+    autoResubscribe: false,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
   let down = false;
