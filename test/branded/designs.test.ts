@@ -52,7 +52,7 @@ describe('a logo and its error correction', () => {
 
   it('refuses a branded design below the 2-px module minimum with 400 naming minimumSize before any scan check, and counts nothing', async () => {
     // Main's 2-px module minimum now refuses the sizes at which dots and circle finders stopped scanning (the old 422 case):
-    // at the minimum itself this design decodes, so the scan check's own refusal is covered by the logo-scale test above.
+    // at the minimum itself this design decodes with its default margin; the scan check's own refusal is the next test.
     const caller = await t.newCaller('pro');
     const design = { content: `https://example.com/${'a'.repeat(120)}`, type: 'url', outputFormat: 'png', moduleShape: 'dots', finderShape: 'circle' } as const;
     const res = await generate(t.app, caller.key, { ...design, size: 100 });
@@ -60,6 +60,27 @@ describe('a logo and its error correction', () => {
     expect(res.json()).toMatchObject({ code: 'invalid_request', minimumSize: expect.any(Number) });
     const ok = await generate(t.app, caller.key, { content: 'https://example.com/x', type: 'url', outputFormat: 'png' });
     expect(ok.headers['x-ratelimit-remaining']).toBe(String(100_000 - 1));
+  });
+
+  it('refuses a design our own scan check cannot read (no quiet zone, 2-px dots and circle finders) with 422 naming what to change, counts nothing, and the suggested design renders', async () => {
+    const caller = await t.newCaller('pro');
+    const content = `https://example.com/${'a'.repeat(120)}`;
+    const design = { content, type: 'url', outputFormat: 'png', errorCorrection: 'L', moduleShape: 'dots', finderShape: 'circle' } as const;
+    // Version 7 at L is 45 modules: 90 px and margin 0 is 2 px per module, passing every input rule (size minimum, contrast, logo fit).
+    const res = await generate(t.app, caller.key, { ...design, size: 90, margin: 0 });
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({
+      code: 'unscannable_design',
+      changes: expect.arrayContaining([expect.stringContaining('margin'), expect.stringContaining('finderShape'), expect.stringContaining('larger size')]),
+    });
+    expect(res.json().detail).toContain('does not scan');
+    const remaining = Number(
+      (await generate(t.app, caller.key, { content: 'https://example.com/x', type: 'url', outputFormat: 'png' })).headers['x-ratelimit-remaining'],
+    );
+    expect(remaining).toBe(100_000 - 1);
+    const retry = await generate(t.app, caller.key, { ...design, finderShape: 'square', size: 270, margin: 4 });
+    expect(retry.statusCode).toBe(200);
+    expect(await decodeQr(retry.rawPayload, 'png')).toEqual({ zbar: content, zxing: content });
   });
 
   it('answers an unknown logo id with 400 naming logo.id', async () => {

@@ -53,6 +53,7 @@ function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLa
   if (branding.finderShape !== 'square') changes.push('finderShape "square"');
   if (layout.scale < 4) changes.push(`a larger size (modules are ${layout.scale} px wide)`);
   if (branding.frame && spec.margin < 2) changes.push('a margin of at least 2 between the code and the caption band');
+  else if (spec.margin < 2) changes.push('a margin of at least 2 (the quiet zone scanners look for)');
   if (spec.errorCorrection !== 'H') changes.push('errorCorrection "H"');
   return changes;
 }
