@@ -1,18 +1,30 @@
-// Draws a branded design as RGBA pixels: shaped modules and finders from cached tiles, the logo, the caption band.
+// Draws a branded design from cached art (shaped module and finder tiles, the logo, the caption band): as palette indices when it can.
 import sharp from 'sharp';
-import type { Branding } from '../../domain/branding.js';
+import { designKey, type Branding } from '../../domain/branding.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { captionSvg } from '../frame/caption.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches, RawImage } from './design-caches.js';
 import { finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
-import { blit, composite, packCanonical, shapeTile } from './pixels.js';
+import { blit, composite, expandIndices, packCanonical, paletteOf, shapeTile } from './pixels.js';
 import { finderInside, moduleInside } from './shapes.js';
 
-export interface Raster {
-  pixels: Uint32Array;
-  width: number;
-  height: number;
+/** A drawn design: palette indices when its colours fit a palette (the common case), else packed RGBA pixels. */
+export type Raster = { width: number; height: number } & ({ indices: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array });
+
+/** What a design draws besides its modules' places: the same for every payload at one layout. */
+export interface ArtTiles<T extends Uint32Array | Uint8Array> {
+  module: T;
+  finder: T;
+  logo?: T | undefined;
+  band?: T | undefined;
+}
+
+/** A design's tiles as colours, and as indices into one palette when the whole design uses at most 256 colours. */
+export interface DesignArt {
+  light: number;
+  rgba: ArtTiles<Uint32Array>;
+  indexed?: { palette: Uint32Array; tiles: ArtTiles<Uint8Array> } | undefined;
 }
 
 function cachedTile(caches: DesignCaches, key: string, make: () => Uint32Array): Uint32Array {
@@ -63,35 +75,63 @@ async function captionBand(caches: DesignCaches, frame: NonNullable<Branding['fr
   return image;
 }
 
-export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix: QrMatrix, layout: DesignLayout, caches: DesignCaches): Promise<Raster> {
-  const { side: width, height, scale, offset } = layout;
+/** The design's art at this layout, built once (tiles, logo, caption band, their palette) and cached per thread. */
+async function designArt(spec: RenderSpec, branding: Branding, layout: DesignLayout, caches: DesignCaches): Promise<DesignArt> {
+  const { side: width, scale } = layout;
+  const key = JSON.stringify([designKey(branding), spec.darkColor, spec.lightColor, width, scale, layout.logoBox.side, layout.bandHeight]);
+  const cached = caches.arts.get(key);
+  if (cached) return cached;
   const light = packCanonical(spec.lightColor);
   const dark = packCanonical(spec.darkColor);
   const finder = packCanonical(branding.finderColor);
-  const pixels = new Uint32Array(width * height).fill(light);
+  const rgba: ArtTiles<Uint32Array> = {
+    module: cachedTile(caches, `m:${branding.moduleShape}:${scale}:${dark}:${light}`, () =>
+      shapeTile(moduleInside(branding.moduleShape), 1, scale, dark, light),
+    ),
+    finder: cachedTile(caches, `f:${branding.finderShape}:${scale}:${finder}:${light}`, () =>
+      shapeTile(finderInside(branding.finderShape), 7, 7 * scale, finder, light),
+    ),
+  };
+  if (branding.logo) rgba.logo = await logoTile(caches, branding.logo, layout.logoBox.side, light);
+  if (branding.frame) {
+    const band = await captionBand(caches, branding.frame, width, layout.bandHeight, spec.lightColor);
+    rgba.band = new Uint32Array(band.rgba.buffer, band.rgba.byteOffset, band.rgba.byteLength / 4);
+  }
+  const palette = paletteOf(light, [rgba.module, rgba.finder, rgba.logo, rgba.band]);
+  const [module, finderTile, logo, band] = palette?.indexed ?? [];
+  const indexed = palette && { palette: palette.palette, tiles: { module: module!, finder: finderTile!, logo, band } };
+  const art = { light, rgba, indexed };
+  caches.arts.set(key, art);
+  return art;
+}
 
-  const moduleTile = cachedTile(caches, `m:${branding.moduleShape}:${scale}:${dark}:${light}`, () =>
-    shapeTile(moduleInside(branding.moduleShape), 1, scale, dark, light),
-  );
+/** Lays the art on a blank image (`image` filled with the light colour, or index 0): modules, finders, logo, band. */
+function drawArt<T extends Uint32Array | Uint8Array>(image: T, tiles: ArtTiles<T>, matrix: QrMatrix, layout: DesignLayout, size: number): T {
+  const { side: width, scale, offset } = layout;
   const n = matrix.size;
   for (let my = 0; my < n; my++) {
     for (let mx = 0; mx < n; mx++) {
       if (matrix.modules[my * n + mx] === 0 || isReservedModule(layout, n, mx, my)) continue;
-      blit(pixels, width, moduleTile, scale, offset + mx * scale, offset + my * scale);
+      blit(image, width, tiles.module, scale, offset + mx * scale, offset + my * scale);
     }
   }
-  const finderTile = cachedTile(caches, `f:${branding.finderShape}:${scale}:${finder}:${light}`, () =>
-    shapeTile(finderInside(branding.finderShape), 7, 7 * scale, finder, light),
-  );
-  for (const [fx, fy] of finderOrigins(n)) blit(pixels, width, finderTile, 7 * scale, offset + fx * scale, offset + fy * scale);
+  for (const [fx, fy] of finderOrigins(n)) blit(image, width, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
+  if (tiles.logo) blit(image, width, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
+  if (tiles.band) image.set(tiles.band, width * size);
+  return image;
+}
 
-  if (branding.logo) {
-    const tile = await logoTile(caches, branding.logo, layout.logoBox.side, light);
-    blit(pixels, width, tile, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
+export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix: QrMatrix, layout: DesignLayout, caches: DesignCaches): Promise<Raster> {
+  const { side: width, height } = layout;
+  const art = await designArt(spec, branding, layout, caches);
+  if (art.indexed) {
+    const indices = drawArt(new Uint8Array(width * height), art.indexed.tiles, matrix, layout, spec.size);
+    return { width, height, indices, palette: art.indexed.palette };
   }
-  if (branding.frame) {
-    const band = await captionBand(caches, branding.frame, width, layout.bandHeight, spec.lightColor);
-    pixels.set(new Uint32Array(band.rgba.buffer, band.rgba.byteOffset, band.rgba.byteLength / 4), width * spec.size);
-  }
-  return { pixels, width, height };
+  return { width, height, pixels: drawArt(new Uint32Array(width * height).fill(art.light), art.rgba, matrix, layout, spec.size) };
+}
+
+/** The raster as packed RGBA pixels, whichever form it was drawn in. */
+export function rasterPixels(raster: Raster): Uint32Array {
+  return 'indices' in raster ? expandIndices(raster.indices, raster.palette) : raster.pixels;
 }

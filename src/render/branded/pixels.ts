@@ -1,4 +1,4 @@
-// RGBA pixels packed one per 32-bit word (little-endian: r, g, b, a in memory order), and coverage tiles of shapes.
+// RGBA pixels packed one per 32-bit word (little-endian: r, g, b, a in memory order), coverage tiles of shapes, and tiles as palette indices.
 import { parseColour, type Rgba } from '../../domain/render-options.js';
 import type { Inside } from './shapes.js';
 
@@ -47,7 +47,7 @@ export function shapeTile(inside: Inside, units: number, pixels: number, colour:
 }
 
 /** Copies a square tile into the image at (left, top); plain loops, as a subarray per row costs more than a small tile's copy. */
-export function blit(image: Uint32Array, width: number, tile: Uint32Array, side: number, left: number, top: number): void {
+export function blit<T extends Uint32Array | Uint8Array>(image: T, width: number, tile: T, side: number, left: number, top: number): void {
   for (let y = 0, from = 0; y < side; y++) {
     const to = (top + y) * width + left;
     for (let x = 0; x < side; x++) image[to + x] = tile[from++]!;
@@ -66,4 +66,37 @@ export function composite(image: Uint32Array, width: number, rgba: Uint8Array, s
       image[at] = mix(image[at]!, over, alpha);
     }
   }
+}
+
+/**
+ * The tiles' colours as one palette (`first` at index 0, so a zero-filled image is that colour) and each
+ * tile as indices into it (an absent tile stays absent); undefined when they hold more than 256 colours between them.
+ */
+export function paletteOf(first: number, tiles: Array<Uint32Array | undefined>): { palette: Uint32Array; indexed: Array<Uint8Array | undefined> } | undefined {
+  const slots = new Map<number, number>([[first, 0]]);
+  const indexed: Array<Uint8Array | undefined> = [];
+  for (const tile of tiles) {
+    if (!tile) {
+      indexed.push(undefined);
+      continue;
+    }
+    const indices = new Uint8Array(tile.length);
+    for (let i = 0; i < tile.length; i++) {
+      let slot = slots.get(tile[i]!);
+      if (slot === undefined) {
+        if (slots.size === 256) return undefined;
+        slots.set(tile[i]!, (slot = slots.size));
+      }
+      indices[i] = slot;
+    }
+    indexed.push(indices);
+  }
+  return { palette: Uint32Array.from(slots.keys()), indexed };
+}
+
+/** Palette indices back to packed RGBA: for the scan check and the WebP encoder, which take pixels. */
+export function expandIndices(indices: Uint8Array, palette: Uint32Array): Uint32Array {
+  const pixels = new Uint32Array(indices.length);
+  for (let i = 0; i < indices.length; i++) pixels[i] = palette[indices[i]!]!;
+  return pixels;
 }

@@ -5,9 +5,9 @@ import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } f
 import { buildMatrix, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
-import { rasterDesign } from './design-raster.js';
+import { rasterDesign, rasterPixels } from './design-raster.js';
+import { writeDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
-import { writeRgbaPng } from './rgba-png.js';
 import { decodesTo } from './scan-check.js';
 
 /** sharp's lossless WebP at effort 1: the smallest-cost setting; branded images are full colour, beyond the plain path's two-colour VP8L writer. */
@@ -99,10 +99,13 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     return svg;
   }
   const raster = await rasterDesign(spec, branding, matrix, layout, caches);
-  const rgba = new Uint8Array(raster.pixels.buffer, raster.pixels.byteOffset, raster.pixels.byteLength);
-  await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba, width: raster.width, height: raster.height }));
-  if (spec.format === 'png') return writeRgbaPng(raster.pixels, raster.width, raster.height);
-  return sharp(rgba, { raw: { width: raster.width, height: raster.height, channels: 4 } })
+  const rgba = () => {
+    const pixels = rasterPixels(raster);
+    return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  };
+  await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba: rgba(), width: raster.width, height: raster.height }));
+  if (spec.format === 'png') return writeDesignPng(raster);
+  return sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
     .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
     .toBuffer();
 }
