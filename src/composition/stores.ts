@@ -20,7 +20,8 @@ export interface StoreOptions {
  * Redis and MongoDB code is loaded only when configured, so the embedded default starts without it.
  */
 export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
-  if (!config.redisUrl) return createSqliteStores(config.dataDir);
+  const sqliteLog = options.log ? { log: options.log } : {};
+  if (!config.redisUrl) return createSqliteStores(config.dataDir, sqliteLog);
   let records;
   if (config.mongodbUrl) {
     const { createMongoStores } = await import('../adapters/mongo/mongo-stores.js');
@@ -36,7 +37,7 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
       },
     };
   } else {
-    records = createSqliteStores(config.dataDir, { cacheSlugs: false });
+    records = createSqliteStores(config.dataDir, { cacheSlugs: false, ...sqliteLog });
   }
   try {
     const { createRedisStores } = await import('../adapters/redis/redis-stores.js');

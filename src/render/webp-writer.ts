@@ -4,7 +4,7 @@ import type { ImageLayout } from './layout.js';
 import { packedRows, type PackedRows } from './packed-rows.js';
 import type { QrMatrix } from './qr-matrix.js';
 import { BitWriter } from './vp8l/bit-writer.js';
-import { buildPrefixCode, writePrefixCode, writeSymbol, type PrefixCode } from './vp8l/prefix-code.js';
+import { buildPrefixCode, writePrefixCode, writeSimpleCode, writeSymbol, type PrefixCode } from './vp8l/prefix-code.js';
 
 const SIGNATURE = 0x2f;
 const COLOUR_INDEXING_TRANSFORM = 3;
@@ -18,11 +18,13 @@ const MAX_COPY = 4096;
  */
 const UP = 1;
 const LEFT = 2;
-/** Distance codes past the 120-entry map are plain distances plus 120. */
-const DISTANCE_MAP_SIZE = 120;
 
 /** VP8L bundles 8 pixels a byte, the first in the lowest bit; palette index 0 (light) is the zero background. */
 const WEBP_ROWS = { leadingBytes: 0, lowBitFirst: true };
+
+/** Red, blue and alpha of packed pixels are always 0; the palette image has no copies. Built once: they never change. */
+const ZERO = buildPrefixCode(new Uint32Array(256));
+const NO_DISTANCES = buildPrefixCode(new Uint32Array(DISTANCE_ALPHABET));
 
 /** The LZ77 stream: `lengths[i]` 0 for a literal (its palette byte in `values[i]`), else a copy of that many pixels from distance code `values[i]`. */
 interface Tokens {
@@ -31,110 +33,45 @@ interface Tokens {
   values: Int32Array;
 }
 
-/** Earlier byte sequences are found through a hash of their first three bytes, as deflate does. */
-const HASH_BITS = 12;
-const CHAIN_LIMIT = 8;
-/** A copy this long is kept without looking further back, and its positions are not hashed (deflate's fast levels). */
-const GOOD_ENOUGH_COPY = 8;
 /** Rough bits of a literal palette byte, to weigh a copy against spelling its bytes out. */
 const LITERAL_BITS = 4;
 
-function extraBitsOf(value: number): number {
-  const symbol = prefixSymbol(value);
-  return symbol < 4 ? 0 : (symbol - 2) >> 1;
-}
-
-/** Bits a copy saves over literals, roughly: its two prefix symbols (~3 bits each) and their extra bits. */
-function copySaving(length: number, code: number): number {
-  return length * LITERAL_BITS - (3 + extraBitsOf(length)) - (code <= LEFT ? 1 : 3 + extraBitsOf(code));
-}
-
-function hashAt(row: Uint8Array, i: number): number {
-  return Math.imul(row[i]! | (row[i + 1]! << 8) | (row[i + 2]! << 16), 0x9e3779b1) >>> (32 - HASH_BITS);
+/** Bits a copy saves over literals, roughly: its two prefix symbols (~3 bits each) and the length's extra bits. */
+function copySaving(length: number): number {
+  const symbol = prefixSymbol(length);
+  return length * LITERAL_BITS - 3 - (symbol < 4 ? 0 : (symbol - 2) >> 1) - 1;
 }
 
 /**
- * Greedy LZ77 over the rows the stream spells out (the first of each run), then each run's repeats as
- * one copy from the row above. Candidates: the row above, the previous pixel, and earlier rows through
- * hash chains (positions are run * width + x, stored + 1 so that 0 means none).
+ * Greedy LZ77 over the rows the stream spells out (the first of each run), then each run's repeats as one
+ * copy from the row above. Candidates are the row above and the previous pixel only: a QR row is runs of
+ * one byte and pieces of the row above. Searching earlier rows through hash chains as well, as deflate does,
+ * was measured on 512 px URL codes: 1.6% fewer bytes (531 against 540) for ~16% more of the writer's time.
  */
 function tokenize(rows: PackedRows): Tokens {
   const { rowBytes: width, runs } = rows;
   const capacity = runs.length * (width + 1);
   const tokens: Tokens = { count: 0, lengths: new Int32Array(capacity), values: new Int32Array(capacity) };
   const { lengths, values } = tokens;
-  const head = new Int32Array(1 << HASH_BITS);
-  const chain = new Int32Array(runs.length * width + 1);
-  const lastRowOfRun = new Int32Array(runs.length);
-  let y = 0;
   for (let r = 0; r < runs.length; r++) {
     const row = rows.rows[runs[r]!.row]!;
     const above = r > 0 ? rows.rows[runs[r - 1]!.row]! : undefined;
-    lastRowOfRun[r] = y; // while its first row is spelled out, a match in this row is in this row
     for (let i = 0; i < width;) {
-      let bestLength = 0;
-      let bestCode = 0;
-      let bestSaving = 0;
-      if (above) {
-        let up = 0;
-        while (i + up < width && row[i + up] === above[i + up]) up++;
-        const saving = copySaving(up, UP);
-        if (saving > bestSaving) {
-          bestSaving = saving;
-          bestLength = up;
-          bestCode = UP;
-        }
-      }
-      if (i > 0) {
-        let left = 0;
-        while (i + left < width && row[i + left] === row[i - 1]) left++;
-        const saving = copySaving(left, LEFT);
-        if (saving > bestSaving) {
-          bestSaving = saving;
-          bestLength = left;
-          bestCode = LEFT;
-        }
-      }
-      if (i + 2 < width && bestLength < GOOD_ENOUGH_COPY) {
-        let candidate = head[hashAt(row, i)]!;
-        for (let tries = 0; candidate > 0 && tries < CHAIN_LIMIT; tries++, candidate = chain[candidate]!) {
-          const sourceRun = Math.floor((candidate - 1) / width);
-          const sourceX = candidate - 1 - sourceRun * width;
-          const source = rows.rows[runs[sourceRun]!.row]!;
-          const limit = width - Math.max(i, sourceX);
-          let length = 0;
-          while (length < limit && row[i + length] === source[sourceX + length]) length++;
-          const distance = (y - lastRowOfRun[sourceRun]!) * width + i - sourceX;
-          if (length <= bestLength || distance <= 0) continue;
-          const saving = copySaving(length, distance + DISTANCE_MAP_SIZE);
-          if (saving > bestSaving) {
-            bestSaving = saving;
-            bestLength = length;
-            bestCode = distance + DISTANCE_MAP_SIZE;
-          }
-          if (length === limit) break;
-        }
-      }
-      const start = i;
-      if (bestLength > 0) {
-        appendCopy(tokens, bestLength, bestCode);
-        i += bestLength;
+      let up = 0;
+      if (above) while (i + up < width && row[i + up] === above[i + up]) up++;
+      let left = 0;
+      if (i > 0) while (i + left < width && row[i + left] === row[i - 1]) left++;
+      const longer = Math.max(up, left);
+      if (longer > 0 && copySaving(longer) > 0) {
+        appendCopy(tokens, longer, up >= left ? UP : LEFT);
+        i += longer;
       } else {
         lengths[tokens.count] = 0;
         values[tokens.count++] = row[i++]!;
       }
-      if (i - start >= GOOD_ENOUGH_COPY) continue;
-      for (let p = start; p < i && p + 2 < width; p++) {
-        const h = hashAt(row, p);
-        const position = r * width + p + 1;
-        chain[position] = head[h]!;
-        head[h] = position;
-      }
     }
     const count = runs[r]!.count;
     if (count > 1) appendCopy(tokens, (count - 1) * width, UP);
-    lastRowOfRun[r] = y + count - 1;
-    y += count;
   }
   return tokens;
 }
@@ -167,21 +104,25 @@ function writePrefixed(out: BitWriter, code: PrefixCode, offset: number, value: 
   }
 }
 
-/** An image whose pixels are all literals (the palette): four codes from the channels' values, no distances. */
-function writeLiteralImage(out: BitWriter, pixels: Rgba[]): void {
-  const channels = (['g', 'r', 'b', 'a'] as const).map((channel) => {
-    const counts = new Uint32Array(channel === 'g' ? GREEN_ALPHABET : 256);
-    for (const pixel of pixels) counts[pixel[channel]]!++;
-    return { channel, code: buildPrefixCode(counts) };
-  });
+/**
+ * The palette image: two pixels, so each channel holds one or two values and takes a "simple" code (no
+ * tree to build). Both values get one bit, the smaller value 0 (canonical order); a lone value takes no bits.
+ */
+function writePaletteImage(out: BitWriter, pixels: readonly [Rgba, Rgba]): void {
+  const channels = ['g', 'r', 'b', 'a'] as const;
   out.write(0, 1); // no colour cache
-  for (const { code } of channels) writePrefixCode(out, code);
-  writePrefixCode(out, buildPrefixCode(new Uint32Array(DISTANCE_ALPHABET)));
-  for (const pixel of pixels) for (const { channel, code } of channels) writeSymbol(out, code, pixel[channel]);
+  for (const channel of channels) writeSimpleCode(out, pixels[0][channel], pixels[1][channel]);
+  writePrefixCode(out, NO_DISTANCES);
+  for (const pixel of pixels) {
+    for (const channel of channels) {
+      const [first, second] = [pixels[0][channel], pixels[1][channel]];
+      if (first !== second) out.write(pixel[channel] === Math.max(first, second) ? 1 : 0, 1);
+    }
+  }
 }
 
 /** The palette is sent as differences: each entry minus the one before, per channel, modulo 256. */
-function paletteDeltas(light: Rgba, dark: Rgba): Rgba[] {
+function paletteDeltas(light: Rgba, dark: Rgba): [Rgba, Rgba] {
   const delta = (a: number, b: number) => (a - b) & 0xff;
   return [light, { r: delta(dark.r, light.r), g: delta(dark.g, light.g), b: delta(dark.b, light.b), a: delta(dark.a, light.a) }];
 }
@@ -204,7 +145,6 @@ function vp8lStream(matrix: QrMatrix, layout: ImageLayout, light: Rgba, dark: Rg
   }
   const green = buildPrefixCode(greenCounts);
   const distance = buildPrefixCode(distanceCounts);
-  const zero = buildPrefixCode(new Uint32Array(256)); // red, blue and alpha of packed pixels: unused, always 0
 
   const out = new BitWriter(256 + count * 2);
   out.write(SIGNATURE, 8);
@@ -215,11 +155,11 @@ function vp8lStream(matrix: QrMatrix, layout: ImageLayout, light: Rgba, dark: Rg
   out.write(1, 1); // a transform follows
   out.write(COLOUR_INDEXING_TRANSFORM, 2);
   out.write(1, 8); // palette of 2 colours: index 0 light, 1 dark; 2 colours mean 8 pixels a byte
-  writeLiteralImage(out, paletteDeltas(light, dark));
+  writePaletteImage(out, paletteDeltas(light, dark));
   out.write(0, 1); // no more transforms
   out.write(0, 1); // no colour cache
   out.write(0, 1); // one prefix code group for the whole image
-  for (const code of [green, zero, zero, zero, distance]) writePrefixCode(out, code);
+  for (const code of [green, ZERO, ZERO, ZERO, distance]) writePrefixCode(out, code);
   for (let t = 0; t < count; t++) {
     if (lengths[t] === 0) {
       writeSymbol(out, green, values[t]!); // red, blue, alpha: one-symbol codes, zero bits

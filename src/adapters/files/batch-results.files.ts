@@ -1,6 +1,7 @@
 // BatchResults on the file system: one directory per batch under QR_DATA_DIR/batches, one file per item.
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BATCH_ID } from '../../domain/batches/batch-id.js';
@@ -20,18 +21,21 @@ export class FileBatchResults implements BatchResults {
   }
 
   /**
-   * Written in place: a torn file (a crash mid-write) belongs to an item still pending in the store, which is
-   * never served and is rendered again into the same file; the store marks an item done only after this resolves.
+   * Written beside the item's file and renamed over it: a reader sees an old whole file or the new whole file,
+   * never a torn one, even when two workers write the same item at once (a chunk run again while the first run
+   * still renders). A crash leaves at most a stray temporary file, removed with the batch's directory.
    */
   async put(batchId: string, index: number, bytes: Uint8Array): Promise<void> {
     const dir = this.#dir(batchId);
     const path = join(dir, String(index));
-    await writeFile(path, bytes).catch(async (error: NodeJS.ErrnoException) => {
+    const temporary = `${path}.${randomUUID()}.tmp`;
+    await writeFile(temporary, bytes).catch(async (error: NodeJS.ErrnoException) => {
       // The batch's first file makes its directory: one mkdir per batch rather than per item.
       if (error.code !== 'ENOENT') throw error;
       await mkdir(dir, { recursive: true });
-      await writeFile(path, bytes);
+      await writeFile(temporary, bytes);
     });
+    await rename(temporary, path);
   }
 
   async open(batchId: string, index: number): Promise<Readable | undefined> {

@@ -18,6 +18,8 @@ import { SqliteKeyStore } from './key-store.sqlite.js';
 import { SqliteLogoStore } from './logo-store.sqlite.js';
 import { SqliteSessionStore } from './session-store.sqlite.js';
 import { unavailableOnFailure } from './unavailable-on-failure.js';
+import { WalCheckpointer } from './wal-checkpointer.js';
+import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
 import { GroupCommitMeter } from './group-commit-meter.js';
 import { SqliteUsageMeter } from './usage-meter.sqlite.js';
@@ -31,6 +33,8 @@ export interface SqliteStoresOptions {
    * Redis mode: there the Redis layer caches them, invalidated over pub/sub, and a second cache would hold stale targets.
    */
   cacheSlugs?: boolean;
+  /** Where the checkpoint thread says it stopped. */
+  log?: AdapterLog;
 }
 
 export function createSqliteStores(dataDir: string | ':memory:', options: SqliteStoresOptions = {}): StoreAdapters & { usageLedger: UsageLedger } {
@@ -46,6 +50,8 @@ export function sqliteStoresOn(
   // An in-memory database keeps its batch files in a private temporary directory, removed on close.
   const resultsDir = dataDir === ':memory:' ? mkdtempSync(join(tmpdir(), 'qrm-batches-')) : dataDir;
   const scans = new SqliteScanRecorder(db);
+  // A file database checkpoints on a thread of its own; an in-memory one (tests) has no log to copy back.
+  const checkpointer = dataDir === ':memory:' ? undefined : new WalCheckpointer(db, options.log ?? SILENT_LOG);
   const codes = unavailableOnFailure(new SqliteDynamicCodeStore(db));
   return {
     accounts: unavailableOnFailure(new SqliteAccountStore(db)),
@@ -67,6 +73,7 @@ export function sqliteStoresOn(
     },
     async close() {
       await scans.close(); // the last batch of scans, before the connection goes
+      await checkpointer?.close();
       db.close();
       if (dataDir === ':memory:') await rm(resultsDir, { recursive: true, force: true });
     },

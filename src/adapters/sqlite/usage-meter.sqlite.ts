@@ -16,6 +16,9 @@ import { countByFingerprint } from '../../domain/distinct-codes.js';
 import type { SqliteDatabase } from './database.js';
 import { toQrRecord, type QrRow } from './qr-row.js';
 
+/** How often at most the burst log is trimmed of rows older than the window. */
+const TRIM_EVERY_MS = 100;
+
 export class SqliteUsageMeter implements UsageMeter {
   readonly #reserve;
   readonly #refund;
@@ -41,6 +44,16 @@ export class SqliteUsageMeter implements UsageMeter {
        VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
        ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`,
     );
+    // The same, answering with the count after it: 1 means the code is new this period (a counted code has at least 1).
+    const countQrReturning = db.prepare<
+      [{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number; count: number }],
+      { generations: number }
+    >(
+      `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
+       VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
+       ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)
+       RETURNING generations`,
+    );
     const countBatchUsage = db.prepare<[{ account: string; period: PeriodId; requests: number; newQrs: number }], unknown>(
       `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, @requests, @newQrs)
        ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + @requests, qrs = qrs + @newQrs`,
@@ -55,8 +68,10 @@ export class SqliteUsageMeter implements UsageMeter {
     const uncountUsage = db.prepare<[{ account: string; period: PeriodId; goneQrs: number }], unknown>(
       'UPDATE usage SET requests = max(requests - 1, 0), qrs = max(qrs - @goneQrs, 0) WHERE account_id = @account AND period = @period',
     );
-    // The burst log holds the last second only: every reservation trims what aged out, whichever key it was.
+    // The burst log holds about the last second: what aged out is trimmed, whichever key it was, at most every
+    // TRIM_EVERY_MS (the count reads only the window, so older rows change no answer; they only take room).
     const trimBurst = db.prepare<[number], unknown>('DELETE FROM burst_log WHERE at <= ?');
+    let trimmedAt = -Infinity;
     const countBurst = db.prepare<[string, number], { used: number }>('SELECT count(*) AS used FROM burst_log WHERE burst_key = ? AND at > ?');
     const logBurst = db.prepare<[string, number], unknown>('INSERT INTO burst_log (burst_key, at) VALUES (?, ?)');
     this.#usage = usage;
@@ -71,18 +86,27 @@ export class SqliteUsageMeter implements UsageMeter {
       // Burst first: the cheapest refusal, and one that must not touch the monthly counts.
       let burstUsed = 0;
       if (burst) {
-        trimBurst.run(at - BURST_WINDOW_MS);
+        if (Math.abs(at - trimmedAt) >= TRIM_EVERY_MS) {
+          trimBurst.run(at - BURST_WINDOW_MS);
+          trimmedAt = at;
+        }
         burstUsed = countBurst.get(burst.key, at - BURST_WINDOW_MS)!.used;
       }
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
       if (limits.requests !== null && current.requests >= limits.requests)
         return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
-      const isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
-      if (isNewQr && limits.qrs !== null && current.qrs >= limits.qrs)
-        return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+      const qrRow = { account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 };
+      let isNewQr: boolean;
+      if (limits.qrs === null || current.qrs < limits.qrs) {
+        // Room for a new code: count it at once; the upsert says whether it was new (one statement, not two).
+        isNewQr = countQrReturning.get(qrRow)!.generations === 1;
+      } else {
+        isNewQr = qrExists.get(accountId, period, qr.fingerprint) === undefined;
+        if (isNewQr) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
+        countQrs.run(qrRow);
+      }
       countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
-      countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 });
       if (burst) logBurst.run(burst.key, at);
       return {
         ok: true,

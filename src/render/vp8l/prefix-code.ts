@@ -23,7 +23,8 @@ function huffmanLengths(counts: ArrayLike<number>, limit: number): Uint8Array {
   const lengths = new Uint8Array(counts.length);
   let leaves = 0;
   for (let s = 0; s < counts.length; s++) if (counts[s]! > 0) leaves++;
-  if (leaves <= 1) {
+  // One or two symbols: one bit each (a lone symbol's bit is never written), no tree to build.
+  if (leaves <= 2) {
     for (let s = 0; s < counts.length; s++) if (counts[s]! > 0) lengths[s] = 1;
     return lengths;
   }
@@ -96,6 +97,24 @@ export function writeSymbol(out: BitWriter, code: PrefixCode, symbol: number): v
 }
 
 /**
+ * The "simple" form of a code of one or two symbols below 256 (the same symbol twice: one), a few bits.
+ * Its symbols both have length 1: the smaller is written as 0, the larger as 1; a lone symbol takes no bits.
+ */
+export function writeSimpleCode(out: BitWriter, a: number, b: number): void {
+  const [first, second] = a <= b ? [a, b] : [b, a];
+  out.write(1, 1); // simple code
+  out.write(first === second ? 0 : 1, 1);
+  if (first < 2) {
+    out.write(0, 1); // first symbol in 1 bit
+    out.write(first, 1);
+  } else {
+    out.write(1, 1); // first symbol in 8 bits
+    out.write(first, 8);
+  }
+  if (first !== second) out.write(second, 8);
+}
+
+/**
  * Sends a code's lengths: the "simple" form for one or two symbols below 256 (a few bits), otherwise
  * the normal form, its lengths run-length coded (17/18 for runs of zeros) with a code of their own.
  */
@@ -104,17 +123,7 @@ export function writePrefixCode(out: BitWriter, code: PrefixCode): void {
   for (let s = 0; s < code.lengths.length && used.length <= 2; s++) if (code.lengths[s]! > 0) used.push(s);
   if (used.length === 0) used.push(0);
   if (used.length <= 2 && used.every((s) => s < 256)) {
-    out.write(1, 1); // simple code
-    out.write(used.length - 1, 1);
-    const first = used[0]!;
-    if (first < 2) {
-      out.write(0, 1); // first symbol in 1 bit
-      out.write(first, 1);
-    } else {
-      out.write(1, 1); // first symbol in 8 bits
-      out.write(first, 8);
-    }
-    if (used.length === 2) out.write(used[1]!, 8);
+    writeSimpleCode(out, used[0]!, used[1] ?? used[0]!);
     return;
   }
   out.write(0, 1); // normal code
