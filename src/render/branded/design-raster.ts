@@ -23,6 +23,8 @@ export interface ArtTiles<T extends Uint32Array | Uint8Array> {
 /** A design's tiles as colours, and as indices into one palette when the whole design uses at most 256 colours. */
 export interface DesignArt {
   light: number;
+  /** For each pixel row of the module tile, the first row equal to it: a band row that repeats one above is copied whole. */
+  moduleRowSource: Uint16Array;
   rgba: ArtTiles<Uint32Array>;
   indexed?: { palette: Uint32Array; tiles: ArtTiles<Uint8Array> } | undefined;
 }
@@ -100,22 +102,53 @@ async function designArt(spec: RenderSpec, branding: Branding, layout: DesignLay
   const palette = paletteOf(light, [rgba.module, rgba.finder, rgba.logo, rgba.band]);
   const [module, finderTile, logo, band] = palette?.indexed ?? [];
   const indexed = palette && { palette: palette.palette, tiles: { module: module!, finder: finderTile!, logo, band } };
-  const art = { light, rgba, indexed };
+  const art = { light, moduleRowSource: rowSources(rgba.module, scale), rgba, indexed };
   caches.arts.set(key, art);
   return art;
 }
 
-/** Lays the art on a blank image (`image` filled with the light colour, or index 0): modules, finders, logo, band. */
-function drawArt<T extends Uint32Array | Uint8Array>(image: T, tiles: ArtTiles<T>, matrix: QrMatrix, layout: DesignLayout, size: number): T {
+/** Each row of a square tile mapped to the first row identical to it (shapes symmetric top to bottom repeat half their rows or more). */
+function rowSources(tile: Uint32Array, side: number): Uint16Array {
+  const sources = new Uint16Array(side);
+  for (let y = 0; y < side; y++) {
+    const row = tile.subarray(y * side, (y + 1) * side);
+    let same = 0;
+    while (same < y && !tile.subarray(same * side, (same + 1) * side).every((value, x) => value === row[x])) same++;
+    sources[y] = same;
+  }
+  return sources;
+}
+
+/**
+ * The modules band by band (one module row, `scale` pixel rows): each distinct tile row is stamped under
+ * every dark module of the band, a repeated one copied whole from the band's earlier row. Finders and the
+ * logo come after, so a copied row never carries them.
+ */
+function drawModules<T extends Uint32Array | Uint8Array>(image: T, tile: T, rowSource: Uint16Array, matrix: QrMatrix, layout: DesignLayout): void {
   const { side: width, scale, offset } = layout;
   const n = matrix.size;
+  const columns: number[] = [];
   for (let my = 0; my < n; my++) {
-    for (let mx = 0; mx < n; mx++) {
-      if (matrix.modules[my * n + mx] === 0 || isReservedModule(layout, n, mx, my)) continue;
-      blit(image, width, tiles.module, scale, offset + mx * scale, offset + my * scale);
+    columns.length = 0;
+    for (let mx = 0; mx < n; mx++) if (matrix.modules[my * n + mx] !== 0 && !isReservedModule(layout, n, mx, my)) columns.push(offset + mx * scale);
+    const top = offset + my * scale;
+    for (let y = 0; y < scale; y++) {
+      const row = (top + y) * width;
+      const same = rowSource[y]!;
+      if (same !== y) {
+        image.copyWithin(row, (top + same) * width, (top + same + 1) * width);
+        continue;
+      }
+      for (const left of columns) for (let x = 0, from = y * scale; x < scale; x++) image[row + left + x] = tile[from + x]!;
     }
   }
-  for (const [fx, fy] of finderOrigins(n)) blit(image, width, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
+}
+
+/** Lays the art on a blank image (`image` filled with the light colour, or index 0): modules, finders, logo, band. */
+function drawArt<T extends Uint32Array | Uint8Array>(image: T, tiles: ArtTiles<T>, art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number): T {
+  const { side: width, scale, offset } = layout;
+  drawModules(image, tiles.module, art.moduleRowSource, matrix, layout);
+  for (const [fx, fy] of finderOrigins(matrix.size)) blit(image, width, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
   if (tiles.logo) blit(image, width, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
   if (tiles.band) image.set(tiles.band, width * size);
   return image;
@@ -125,10 +158,10 @@ export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix:
   const { side: width, height } = layout;
   const art = await designArt(spec, branding, layout, caches);
   if (art.indexed) {
-    const indices = drawArt(new Uint8Array(width * height), art.indexed.tiles, matrix, layout, spec.size);
+    const indices = drawArt(new Uint8Array(width * height), art.indexed.tiles, art, matrix, layout, spec.size);
     return { width, height, indices, palette: art.indexed.palette };
   }
-  return { width, height, pixels: drawArt(new Uint32Array(width * height).fill(art.light), art.rgba, matrix, layout, spec.size) };
+  return { width, height, pixels: drawArt(new Uint32Array(width * height).fill(art.light), art.rgba, art, matrix, layout, spec.size) };
 }
 
 /** The raster as packed RGBA pixels, whichever form it was drawn in. */
