@@ -37,7 +37,7 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
       },
     };
   } else {
-    records = createSqliteStores(config.dataDir, { cacheSlugs: false, ...sqliteLog });
+    records = createSqliteStores(config.dataDir, { cacheSlugs: false, cacheCredentials: false, ...sqliteLog });
   }
   try {
     const { createRedisStores } = await import('../adapters/redis/redis-stores.js');

@@ -1,7 +1,7 @@
 // The credential cache: serves hits from memory, drops revoked keys and changed plans, and never trusts itself when it cannot hear invalidations.
 import { describe, expect, it } from 'vitest';
 import type { Invalidation, InvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';
-import { CachedKeyStore } from '../../src/adapters/redis/key-store.cached.js';
+import { CachedKeyStore } from '../../src/adapters/key-store.cached.js';
 import type { Credential, KeyStore } from '../../src/domain/ports/key-store.js';
 
 /** A bus whose liveness the test controls, delivering what is published to every listener. */

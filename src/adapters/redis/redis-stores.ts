@@ -1,11 +1,11 @@
 // Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the rollup's counters.
 import type { RecordStores, StoreAdapters } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
-import { PlanChangePublishingAccountStore } from './account-store.plan-events.js';
+import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
 import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
-import { CachedKeyStore } from './key-store.cached.js';
+import { CachedKeyStore } from '../key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';
 import { RedisScanCounter } from './scan-counter.redis.js';
 import { RedisSessionStore } from './session-store.redis.js';

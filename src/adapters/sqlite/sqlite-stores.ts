@@ -19,6 +19,9 @@ import { SqliteLogoStore } from './logo-store.sqlite.js';
 import { SqliteSessionStore } from './session-store.sqlite.js';
 import { unavailableOnFailure } from './unavailable-on-failure.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
+import { SqliteInvalidationBus } from './invalidation-bus.sqlite.js';
+import { CachedKeyStore } from '../key-store.cached.js';
+import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
 import { GroupCommitMeter } from './group-commit-meter.js';
@@ -33,6 +36,11 @@ export interface SqliteStoresOptions {
    * Redis mode: there the Redis layer caches them, invalidated over pub/sub, and a second cache would hold stale targets.
    */
   cacheSlugs?: boolean;
+  /**
+   * Cache credentials in this process (default true), dropped when this process revokes a key or changes a
+   * plan, and whenever another process commits to the file. Off under Redis mode, whose own cache is shared.
+   */
+  cacheCredentials?: boolean;
   /** Where the checkpoint thread says it stopped. */
   log?: AdapterLog;
 }
@@ -53,9 +61,13 @@ export function sqliteStoresOn(
   // A file database checkpoints on a thread of its own; an in-memory one (tests) has no log to copy back.
   const checkpointer = dataDir === ':memory:' ? undefined : new WalCheckpointer(db, options.log ?? SILENT_LOG);
   const codes = unavailableOnFailure(new SqliteDynamicCodeStore(db));
+  const accounts = unavailableOnFailure(new SqliteAccountStore(db));
+  const keys = unavailableOnFailure(new SqliteKeyStore(db));
+  const credentialBus = options.cacheCredentials === false ? undefined : new SqliteInvalidationBus(db);
   return {
-    accounts: unavailableOnFailure(new SqliteAccountStore(db)),
-    keys: unavailableOnFailure(new SqliteKeyStore(db)),
+    // A key is resolved on every request: from memory, unless it was revoked or its plan changed (here or by another process).
+    accounts: credentialBus ? new PlanChangePublishingAccountStore(accounts, credentialBus) : accounts,
+    keys: credentialBus ? new CachedKeyStore(keys, credentialBus) : keys,
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),

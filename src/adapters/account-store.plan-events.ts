@@ -1,7 +1,7 @@
 // AccountStore decorator: a plan change is broadcast, so every instance drops the cached credentials that carry the old plan.
-import type { PlanId } from '../../domain/plan-catalogue.js';
-import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
-import type { InvalidationBus } from './invalidation-bus.redis.js';
+import type { PlanId } from '../domain/plan-catalogue.js';
+import type { Account, AccountIdentity, AccountStore, NewAccount } from '../domain/ports/account-store.js';
+import type { InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 export class PlanChangePublishingAccountStore implements AccountStore {
   readonly #inner: AccountStore;

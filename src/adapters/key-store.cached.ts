@@ -1,7 +1,7 @@
-// KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked.
-import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain/ports/key-store.js';
-import { InvalidatedCache, type InvalidatedCacheOptions } from '../invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from './invalidation-bus.redis.js';
+// KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked or changed by another process.
+import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../domain/ports/key-store.js';
+import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 /** TTL default 10 s, at most 10,000 credentials. */
 export type CachedKeyStoreOptions = InvalidatedCacheOptions;
