@@ -16,9 +16,9 @@ async function drawn(branding: Branding, lightColor = '#ffffffff') {
   const spec = { payload: PAYLOAD, format: 'png', size: 400, margin: 4, errorCorrection: 'M', darkColor: '#1d3557ff', lightColor, branding } as const;
   const { matrix } = matrixForDesign(spec, branding);
   const raster = await rasterDesign(spec, branding, matrix, designLayout(matrix, spec.size, spec.margin, branding), new DesignCaches());
+  const pixels = rasterPixels(raster); // before the writer, which filters the raster's scanlines in place
   const png = writeDesignPng(raster);
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const pixels = rasterPixels(raster);
   return { png, colourType: png[25], decoded: new Uint8Array(data), expected: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), info };
 }
 

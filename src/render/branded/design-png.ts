@@ -1,48 +1,60 @@
 // Writes a branded raster as PNG: 8-bit palette when the design uses at most 256 colours, truecolour with alpha otherwise.
-import { constants, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import { chunk, PNG_SIGNATURE } from '../png-writer.js';
 import type { Raster } from './design-raster.js';
 
-/** Level 1: branded images are larger than 1-bit ones, and the repeated rows (filter Up, all zero) compress well even at 1. */
+/**
+ * Level 1, default strategy: branded images are larger than 1-bit ones, and the repeated rows (filter Up,
+ * all zero) compress well even at 1; on 512 px palette scanlines the default strategy is ~10% faster than
+ * Z_FILTERED for the same bytes.
+ */
 const DEFLATE_LEVEL = 1;
 
 /**
- * Scanlines with filter Up where a row repeats the one above (every module row repeats `scale` times:
- * the row filters to zeros) and filter None elsewhere.
+ * Filter Up where a scanline repeats the one above (every module row repeats up to `scale` times: the
+ * row filters to zeros), None elsewhere, in place: bottom to top, so each row is compared with its
+ * neighbour before that one is zeroed.
  */
-function scanlines(bytes: Uint8Array, rowLength: number, height: number): Buffer {
-  const raw = Buffer.alloc((1 + rowLength) * height);
-  for (let y = 0; y < height; y++) {
-    const at = y * (1 + rowLength);
-    const row = bytes.subarray(y * rowLength, (y + 1) * rowLength);
-    if (y > 0 && Buffer.compare(row, bytes.subarray((y - 1) * rowLength, y * rowLength)) === 0) {
-      raw[at] = 2; // Up: the rest of the row stays zero
-      continue;
-    }
-    raw.set(row, at + 1);
+function filterRepeatedRows(scanlines: Uint8Array, stride: number, height: number): void {
+  // One Buffer view, compared by offsets: no view per row (a plain byte loop cost 14% of a render).
+  const bytes = Buffer.from(scanlines.buffer, scanlines.byteOffset, scanlines.byteLength);
+  for (let y = height - 1; y > 0; y--) {
+    const at = y * stride;
+    if (bytes.compare(bytes, at + 1 - stride, at, at + 1, at + stride) !== 0) continue;
+    bytes.fill(0, at + 1, at + stride);
+    bytes[at] = 2; // Up
   }
+}
+
+/** RGBA pixels as scanlines (filter byte first), repeated rows filtered Up. */
+function rgbaScanlines(pixels: Uint32Array, width: number, height: number): Uint8Array {
+  const bytes = new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  const stride = 1 + width * 4;
+  const raw = new Uint8Array(stride * height);
+  for (let y = 0; y < height; y++) raw.set(bytes.subarray(y * width * 4, (y + 1) * width * 4), y * stride + 1);
+  filterRepeatedRows(raw, stride, height);
   return raw;
 }
 
-function pngOf(width: number, height: number, colourType: number, raw: Buffer, extra: Buffer[]): Buffer {
+function pngOf(width: number, height: number, colourType: number, raw: Uint8Array, extra: Buffer[]): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per channel (or per palette index)
   header[9] = colourType;
-  const idat = deflateSync(raw, { level: DEFLATE_LEVEL, strategy: constants.Z_FILTERED });
+  const idat = deflateSync(raw, { level: DEFLATE_LEVEL });
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), ...extra, chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
 }
 
 /**
  * The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
  * the truecolour form. Palette entries are packed RGBA (see pixels.ts); tRNS only when one is not opaque.
+ * Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
  */
 export function writeDesignPng(raster: Raster): Buffer {
   const { width, height } = raster;
-  if (!('indices' in raster))
-    return pngOf(width, height, 6, scanlines(new Uint8Array(raster.pixels.buffer, raster.pixels.byteOffset, raster.pixels.byteLength), width * 4, height), []);
-  const { palette } = raster;
+  if (!('scanlines' in raster)) return pngOf(width, height, 6, rgbaScanlines(raster.pixels, width, height), []);
+  const { palette, scanlines } = raster;
   const rgb = Buffer.alloc(palette.length * 3);
   const alpha = Buffer.alloc(palette.length);
   palette.forEach((colour, i) => {
@@ -53,5 +65,6 @@ export function writeDesignPng(raster: Raster): Buffer {
   });
   const chunks = [chunk('PLTE', rgb)];
   if (alpha.some((a) => a < 255)) chunks.push(chunk('tRNS', alpha));
-  return pngOf(width, height, 3, scanlines(raster.indices, width, height), chunks);
+  filterRepeatedRows(scanlines, width + 1, height);
+  return pngOf(width, height, 3, scanlines, chunks);
 }

@@ -6,11 +6,22 @@ import { captionSvg } from '../frame/caption.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches, RawImage } from './design-caches.js';
 import { finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
-import { blit, composite, expandIndices, packCanonical, paletteOf, shapeTile } from './pixels.js';
+import { composite, expandScanlines, packCanonical, paletteOf, shapeTile } from './pixels.js';
 import { finderInside, moduleInside } from './shapes.js';
 
-/** A drawn design: palette indices when its colours fit a palette (the common case), else packed RGBA pixels. */
-export type Raster = { width: number; height: number } & ({ indices: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array });
+/**
+ * A drawn design: palette indices when its colours fit a palette (the common case), laid out as PNG
+ * scanlines (each row a filter byte, 0, then `width` indices) so the PNG writer filters them in place;
+ * else packed RGBA pixels.
+ */
+export type Raster = { width: number; height: number } & ({ scanlines: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array });
+
+/** Where pixel (x, y) of an image lives in `data`: at first + y * stride + x. */
+interface Canvas<T extends Uint32Array | Uint8Array> {
+  data: T;
+  stride: number;
+  first: number;
+}
 
 /** What a design draws besides its modules' places: the same for every payload at one layout. */
 export interface ArtTiles<T extends Uint32Array | Uint8Array> {
@@ -124,47 +135,63 @@ function rowSources(tile: Uint32Array, side: number): Uint16Array {
  * every dark module of the band, a repeated one copied whole from the band's earlier row. Finders and the
  * logo come after, so a copied row never carries them.
  */
-function drawModules<T extends Uint32Array | Uint8Array>(image: T, tile: T, rowSource: Uint16Array, matrix: QrMatrix, layout: DesignLayout): void {
-  const { side: width, scale, offset } = layout;
+function drawModules<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, rowSource: Uint16Array, matrix: QrMatrix, layout: DesignLayout): void {
+  const { data, stride, first } = canvas;
+  const { scale, offset } = layout;
   const n = matrix.size;
   const columns: number[] = [];
   for (let my = 0; my < n; my++) {
     columns.length = 0;
-    for (let mx = 0; mx < n; mx++) if (matrix.modules[my * n + mx] !== 0 && !isReservedModule(layout, n, mx, my)) columns.push(offset + mx * scale);
+    for (let mx = 0; mx < n; mx++) if (matrix.modules[my * n + mx] !== 0 && !isReservedModule(layout, n, mx, my)) columns.push(first + offset + mx * scale);
     const top = offset + my * scale;
     for (let y = 0; y < scale; y++) {
-      const row = (top + y) * width;
+      const row = (top + y) * stride;
       const same = rowSource[y]!;
       if (same !== y) {
-        image.copyWithin(row, (top + same) * width, (top + same + 1) * width);
+        data.copyWithin(row, (top + same) * stride, (top + same + 1) * stride);
         continue;
       }
-      for (const left of columns) for (let x = 0, from = y * scale; x < scale; x++) image[row + left + x] = tile[from + x]!;
+      for (const left of columns) for (let x = 0, from = y * scale; x < scale; x++) data[row + left + x] = tile[from + x]!;
     }
   }
 }
 
-/** Lays the art on a blank image (`image` filled with the light colour, or index 0): modules, finders, logo, band. */
-function drawArt<T extends Uint32Array | Uint8Array>(image: T, tiles: ArtTiles<T>, art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number): T {
+/** Copies a square tile's rows into the canvas at (left, top), a row at a time (native copies: the finder and logo tiles are wide). */
+function blit<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, side: number, left: number, top: number): void {
+  for (let y = 0; y < side; y++) canvas.data.set(tile.subarray(y * side, (y + 1) * side), canvas.first + (top + y) * canvas.stride + left);
+}
+
+/** Lays the art on a blank canvas (filled with the light colour, or index 0): modules, finders, logo, band. */
+function drawArt<T extends Uint32Array | Uint8Array>(
+  canvas: Canvas<T>,
+  tiles: ArtTiles<T>,
+  art: DesignArt,
+  matrix: QrMatrix,
+  layout: DesignLayout,
+  size: number,
+): void {
   const { side: width, scale, offset } = layout;
-  drawModules(image, tiles.module, art.moduleRowSource, matrix, layout);
-  for (const [fx, fy] of finderOrigins(matrix.size)) blit(image, width, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
-  if (tiles.logo) blit(image, width, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
-  if (tiles.band) image.set(tiles.band, width * size);
-  return image;
+  drawModules(canvas, tiles.module, art.moduleRowSource, matrix, layout);
+  for (const [fx, fy] of finderOrigins(matrix.size)) blit(canvas, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
+  if (tiles.logo) blit(canvas, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
+  const band = tiles.band;
+  if (band) for (let y = 0; y < layout.bandHeight; y++) canvas.data.set(band.subarray(y * width, (y + 1) * width), canvas.first + (size + y) * canvas.stride);
 }
 
 export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix: QrMatrix, layout: DesignLayout, caches: DesignCaches): Promise<Raster> {
   const { side: width, height } = layout;
   const art = await designArt(spec, branding, layout, caches);
   if (art.indexed) {
-    const indices = drawArt(new Uint8Array(width * height), art.indexed.tiles, art, matrix, layout, spec.size);
-    return { width, height, indices, palette: art.indexed.palette };
+    const scanlines = new Uint8Array((width + 1) * height);
+    drawArt({ data: scanlines, stride: width + 1, first: 1 }, art.indexed.tiles, art, matrix, layout, spec.size);
+    return { width, height, scanlines, palette: art.indexed.palette };
   }
-  return { width, height, pixels: drawArt(new Uint32Array(width * height).fill(art.light), art.rgba, art, matrix, layout, spec.size) };
+  const pixels = new Uint32Array(width * height).fill(art.light);
+  drawArt({ data: pixels, stride: width, first: 0 }, art.rgba, art, matrix, layout, spec.size);
+  return { width, height, pixels };
 }
 
 /** The raster as packed RGBA pixels, whichever form it was drawn in. */
 export function rasterPixels(raster: Raster): Uint32Array {
-  return 'indices' in raster ? expandIndices(raster.indices, raster.palette) : raster.pixels;
+  return 'scanlines' in raster ? expandScanlines(raster.scanlines, raster.palette, raster.width, raster.height) : raster.pixels;
 }

@@ -46,14 +46,6 @@ export function shapeTile(inside: Inside, units: number, pixels: number, colour:
   return tile;
 }
 
-/** Copies a square tile into the image at (left, top); plain loops, as a subarray per row costs more than a small tile's copy. */
-export function blit<T extends Uint32Array | Uint8Array>(image: T, width: number, tile: T, side: number, left: number, top: number): void {
-  for (let y = 0, from = 0; y < side; y++) {
-    const to = (top + y) * width + left;
-    for (let x = 0; x < side; x++) image[to + x] = tile[from++]!;
-  }
-}
-
 /** Lays non-premultiplied RGBA pixels (a resized logo) over the image at (left, top), by their alpha. */
 export function composite(image: Uint32Array, width: number, rgba: Uint8Array, side: number, left: number, top: number): void {
   for (let y = 0; y < side; y++) {
@@ -94,9 +86,12 @@ export function paletteOf(first: number, tiles: Array<Uint32Array | undefined>):
   return { palette: Uint32Array.from(slots.keys()), indexed };
 }
 
-/** Palette indices back to packed RGBA: for the scan check and the WebP encoder, which take pixels. */
-export function expandIndices(indices: Uint8Array, palette: Uint32Array): Uint32Array {
-  const pixels = new Uint32Array(indices.length);
-  for (let i = 0; i < indices.length; i++) pixels[i] = palette[indices[i]!]!;
+/** Palette-index scanlines (a filter byte, then `width` indices, per row) back to packed RGBA: for the scan check and the WebP encoder, which take pixels. */
+export function expandScanlines(scanlines: Uint8Array, palette: Uint32Array, width: number, height: number): Uint32Array {
+  const pixels = new Uint32Array(width * height);
+  for (let y = 0, at = 0; y < height; y++) {
+    const from = y * (width + 1) + 1;
+    for (let x = 0; x < width; x++) pixels[at++] = palette[scanlines[from + x]!]!;
+  }
   return pixels;
 }
