@@ -23,6 +23,12 @@ export class PayloadTooLongError extends Error {
   }
 }
 
+/** Modules per side of the symbol `payload` needs at `errorCorrection` (undefined: too long), without drawing it. */
+export function symbolSize(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): number | undefined {
+  const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
+  return content && 17 + 4 * content.version;
+}
+
 /**
  * `qr` encodes one segment only (one mode, UTF-8 bytes), so the segments and codewords are ours
  * (bench/render-path.ts measures the cost); placement, the mask choice by penalty score and the format

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { designKey, largestLogoScale, logoFits, type Branding } from '../../domain/branding.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
-import { buildMatrix, type QrMatrix } from '../qr-matrix.js';
+import { buildMatrix, symbolSize, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
 import { rasterDesign, rasterPixels } from './design-raster.js';
@@ -30,15 +30,16 @@ export class UnscannableDesignError extends Error {
  */
 export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel } {
   const logo = branding.logo;
-  const levels = ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
-  let matrix = buildMatrix(spec.payload, spec.errorCorrection);
-  if (!logo) return { matrix, errorCorrection: spec.errorCorrection };
-  for (const level of branding.errorCorrectionFixed ? [spec.errorCorrection] : levels) {
-    if (level !== spec.errorCorrection) matrix = buildMatrix(spec.payload, level);
-    if (logoFits(matrix.size, logo.scale, level)) return { matrix, errorCorrection: level };
+  if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection), errorCorrection: spec.errorCorrection };
+  const levels = branding.errorCorrectionFixed ? [spec.errorCorrection] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
+  // Each level's symbol size comes from the segment plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
+  let size = 0;
+  for (const level of levels) {
+    size = symbolSize(spec.payload, level) ?? buildMatrix(spec.payload, level).size; // too long at this level: buildMatrix says so
+    if (logoFits(size, logo.scale, level)) return { matrix: buildMatrix(spec.payload, level), errorCorrection: level };
   }
-  const level = branding.errorCorrectionFixed ? spec.errorCorrection : 'H';
-  const max = largestLogoScale(matrix.size, level);
+  const level = levels[levels.length - 1]!;
+  const max = largestLogoScale(size, level);
   const fits = max === undefined ? 'no logo fits this code at that level' : `the largest logo.scale that fits is ${max}`;
   const changes = [max === undefined ? 'remove the logo' : `set logo.scale to at most ${max}`];
   if (branding.errorCorrectionFixed && level !== 'H') changes.push('raise errorCorrection (or leave it out, and it is chosen for the logo)');
