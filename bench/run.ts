@@ -405,7 +405,7 @@ ${soakReport}
 ${micro}
 `;
   if (ONLY) {
-    console.log(`\n${ratios(rows, figures)}\n\n${profile}\n\nBENCH_ONLY run: docs/BENCHMARKS.md left as it was.`);
+    console.log(`\n${table(rows)}\n\n${ratios(rows, figures)}\n\n${profile}\n\nBENCH_ONLY run: docs/BENCHMARKS.md left as it was.`);
     return;
   }
   writeFileSync(join(import.meta.dirname, '..', '..', 'docs', 'BENCHMARKS.md'), report);

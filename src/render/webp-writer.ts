@@ -18,6 +18,8 @@ const MAX_COPY = 4096;
  */
 const UP = 1;
 const LEFT = 2;
+/** Distance codes past the 120-entry map are plain distances plus 120. */
+const DISTANCE_MAP_SIZE = 120;
 
 /** VP8L bundles 8 pixels a byte, the first in the lowest bit; palette index 0 (light) is the zero background. */
 const WEBP_ROWS = { leadingBytes: 0, lowBitFirst: true };
@@ -33,45 +35,104 @@ interface Tokens {
   values: Int32Array;
 }
 
+/**
+ * Earlier byte sequences are found through a hash of their first three bytes, as deflate does, keeping only the
+ * latest position of each hash: one candidate, deflate's fastest way. Measured on 90 codes of 256–1024 px and
+ * 20–400 characters (2026-11-23): without the search the writer is ~16% faster but the files 3% larger on average
+ * and, for some large codes, larger than their PNG; chains of 8 candidates cost ~25% more time for 7% fewer bytes.
+ */
+const HASH_BITS = 12;
+/** A copy this long is kept without looking further back, and its positions are not hashed (deflate's fast levels). */
+const GOOD_ENOUGH_COPY = 8;
 /** Rough bits of a literal palette byte, to weigh a copy against spelling its bytes out. */
 const LITERAL_BITS = 4;
 
-/** Bits a copy saves over literals, roughly: its two prefix symbols (~3 bits each) and the length's extra bits. */
-function copySaving(length: number): number {
-  const symbol = prefixSymbol(length);
-  return length * LITERAL_BITS - 3 - (symbol < 4 ? 0 : (symbol - 2) >> 1) - 1;
+function extraBitsOf(value: number): number {
+  const symbol = prefixSymbol(value);
+  return symbol < 4 ? 0 : (symbol - 2) >> 1;
+}
+
+/** Bits a copy saves over literals, roughly: its two prefix symbols (~3 bits each) and their extra bits. */
+function copySaving(length: number, code: number): number {
+  return length * LITERAL_BITS - (3 + extraBitsOf(length)) - (code <= LEFT ? 1 : 3 + extraBitsOf(code));
+}
+
+function hashAt(row: Uint8Array, i: number): number {
+  return Math.imul(row[i]! | (row[i + 1]! << 8) | (row[i + 2]! << 16), 0x9e3779b1) >>> (32 - HASH_BITS);
 }
 
 /**
- * Greedy LZ77 over the rows the stream spells out (the first of each run), then each run's repeats as one
- * copy from the row above. Candidates are the row above and the previous pixel only: a QR row is runs of
- * one byte and pieces of the row above. Searching earlier rows through hash chains as well, as deflate does,
- * was measured on 512 px URL codes: 1.6% fewer bytes (531 against 540) for ~16% more of the writer's time.
+ * Greedy LZ77 over the rows the stream spells out (the first of each run), then each run's repeats as
+ * one copy from the row above. Candidates: the row above, the previous pixel, and the latest earlier
+ * sequence with the same hash (positions are run * width + x, stored + 1 so that 0 means none).
  */
 function tokenize(rows: PackedRows): Tokens {
   const { rowBytes: width, runs } = rows;
   const capacity = runs.length * (width + 1);
   const tokens: Tokens = { count: 0, lengths: new Int32Array(capacity), values: new Int32Array(capacity) };
   const { lengths, values } = tokens;
+  const latest = new Int32Array(1 << HASH_BITS);
+  const lastRowOfRun = new Int32Array(runs.length);
+  let y = 0;
   for (let r = 0; r < runs.length; r++) {
     const row = rows.rows[runs[r]!.row]!;
     const above = r > 0 ? rows.rows[runs[r - 1]!.row]! : undefined;
+    lastRowOfRun[r] = y; // while its first row is spelled out, a match in this row is in this row
     for (let i = 0; i < width;) {
-      let up = 0;
-      if (above) while (i + up < width && row[i + up] === above[i + up]) up++;
-      let left = 0;
-      if (i > 0) while (i + left < width && row[i + left] === row[i - 1]) left++;
-      const longer = Math.max(up, left);
-      if (longer > 0 && copySaving(longer) > 0) {
-        appendCopy(tokens, longer, up >= left ? UP : LEFT);
-        i += longer;
+      let bestLength = 0;
+      let bestCode = 0;
+      let bestSaving = 0;
+      if (above) {
+        let up = 0;
+        while (i + up < width && row[i + up] === above[i + up]) up++;
+        const saving = copySaving(up, UP);
+        if (saving > bestSaving) {
+          bestSaving = saving;
+          bestLength = up;
+          bestCode = UP;
+        }
+      }
+      if (i > 0) {
+        let left = 0;
+        while (i + left < width && row[i + left] === row[i - 1]) left++;
+        const saving = copySaving(left, LEFT);
+        if (saving > bestSaving) {
+          bestSaving = saving;
+          bestLength = left;
+          bestCode = LEFT;
+        }
+      }
+      const candidate = i + 2 < width && bestLength < GOOD_ENOUGH_COPY ? latest[hashAt(row, i)]! : 0;
+      if (candidate > 0) {
+        const sourceRun = Math.floor((candidate - 1) / width);
+        const sourceX = candidate - 1 - sourceRun * width;
+        const source = rows.rows[runs[sourceRun]!.row]!;
+        const limit = width - Math.max(i, sourceX);
+        let length = 0;
+        while (length < limit && row[i + length] === source[sourceX + length]) length++;
+        const distance = (y - lastRowOfRun[sourceRun]!) * width + i - sourceX;
+        const saving = length > bestLength && distance > 0 ? copySaving(length, distance + DISTANCE_MAP_SIZE) : 0;
+        if (saving > bestSaving) {
+          bestSaving = saving;
+          bestLength = length;
+          bestCode = distance + DISTANCE_MAP_SIZE;
+        }
+      }
+      const start = i;
+      if (bestLength > 0) {
+        appendCopy(tokens, bestLength, bestCode);
+        i += bestLength;
       } else {
         lengths[tokens.count] = 0;
         values[tokens.count++] = row[i++]!;
       }
+      if (i - start >= GOOD_ENOUGH_COPY) continue;
+      for (let p = start; p < i && p + 2 < width; p++) latest[hashAt(row, p)] = r * width + p + 1;
     }
     const count = runs[r]!.count;
     if (count > 1) appendCopy(tokens, (count - 1) * width, UP);
+    lastRowOfRun[r] = y + count - 1;
+    y += count;
   }
   return tokens;
 }
