@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { clearedSide, largestLogoScale, logoFits } from '../../src/domain/branding.js';
 import { matrixForDesign, UnscannableDesignError } from '../../src/render/branded/render-design.js';
+import { buildMatrix } from '../../src/render/qr-matrix.js';
 
 const BASE = {
   payload: 'https://example.com/branded/design?campaign=spring',
@@ -53,5 +54,15 @@ describe('logo coverage', () => {
     }
     expect(error).toBeInstanceOf(UnscannableDesignError);
     expect((error as UnscannableDesignError).maxLogoScale).toBeLessThan(0.2);
+  });
+});
+
+describe('a branded matrix', () => {
+  it('carries the ECI designator when the spec asks for it, as the plain path does, with or without a logo', () => {
+    const spec = { ...BASE, payload: 'Grüße aus Köln, 東京', errorCorrection: 'Q', eci: true } as const;
+    for (const branding of [{ ...design(0.1, true), logo: undefined }, design(0.1, true)]) {
+      expect(matrixForDesign(spec, branding).matrix).toEqual(buildMatrix(spec.payload, 'Q', { eci: true }));
+      expect(matrixForDesign(spec, branding).matrix).not.toEqual(buildMatrix(spec.payload, 'Q', { eci: false }));
+    }
   });
 });

@@ -30,13 +30,14 @@ export class UnscannableDesignError extends Error {
  */
 export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel } {
   const logo = branding.logo;
-  if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection), errorCorrection: spec.errorCorrection };
+  const options = { eci: spec.eci === true }; // as the plain path: the ECI designator when the caller asked for it
+  if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
   const levels = branding.errorCorrectionFixed ? [spec.errorCorrection] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
   // Each level's symbol size comes from the segment plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
   let size = 0;
   for (const level of levels) {
-    size = symbolSize(spec.payload, level) ?? buildMatrix(spec.payload, level).size; // too long at this level: buildMatrix says so
-    if (logoFits(size, logo.scale, level)) return { matrix: buildMatrix(spec.payload, level), errorCorrection: level };
+    size = symbolSize(spec.payload, level, options) ?? buildMatrix(spec.payload, level, options).size; // too long at this level: buildMatrix says so
+    if (logoFits(size, logo.scale, level)) return { matrix: buildMatrix(spec.payload, level, options), errorCorrection: level };
   }
   const level = levels[levels.length - 1]!;
   const max = largestLogoScale(size, level);
