@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
+import { FetchWebhookSender } from './adapters/webhooks/webhook-sender.fetch.js';
 import { createApiAdapters, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
@@ -87,11 +88,21 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const jobs =
     adapters.jobs === 'worker'
       ? undefined
-      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock, batchRetentionMs: config.batchRetentionMs }), {
-          log: app.log,
-          everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000 },
-          runOnStop: ['last-used-flush'],
-        });
+      : new InProcessScheduler(
+          bindJobs({
+            ...adapters,
+            lastUsed,
+            clock,
+            batchRetentionMs: config.batchRetentionMs,
+            webhookSender: new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }),
+            log: app.log,
+          }),
+          {
+            log: app.log,
+            everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000, 'batch-webhooks': 5_000 },
+            runOnStop: ['last-used-flush'],
+          },
+        );
   jobs?.start();
   // Synchronous API requests in flight: while there are any, in-process batch rendering steps back to one lane.
   const syncLoad = { inFlight: 0 };

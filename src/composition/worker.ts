@@ -4,6 +4,7 @@ import type { Probes } from '../adapters/index.js';
 import { bullPrefix } from '../adapters/queue/batch-queue.js';
 import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
 import { BullRenderQueue } from '../adapters/queue/render-queue.bullmq.js';
+import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
 import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
@@ -28,6 +29,8 @@ export async function createWorker(config: Config & { redisUrl: string }, log: A
     clock: () => new Date(),
     batchRetentionMs: config.batchRetentionMs,
     batchQueue,
+    webhookSender: new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }),
+    log,
   });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });
   return {

@@ -6,6 +6,8 @@ import type { KeyStore } from '../domain/ports/key-store.js';
 import { expireBatches } from './batches/cancel-batch.js';
 import { requeueStalledBatches } from './batches/requeue-batches.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
+import type { WebhookSender } from '../domain/ports/webhook-sender.js';
+import { deliverDueWebhooks } from './batches/batch-webhook.js';
 import { closePeriod } from './close-period.js';
 import { flushLastUsed } from './flush-last-used.js';
 import { rollupScans, type RollupScansDeps } from './rollup-scans.js';
@@ -21,9 +23,12 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   batchRetentionMs?: number;
   /** The render queue, in Redis mode only (the embedded service resumes its batches at start instead). */
   batchQueue?: BatchQueue | undefined;
+  /** Sends the batch webhooks that are due (no sender: the sweep does nothing). */
+  webhookSender?: WebhookSender | undefined;
+  log?: { warn(obj: object, msg: string): void };
 }
 
-export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush', 'scan-rollup', 'batch-expiry', 'batch-requeue'] as const;
+export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush', 'scan-rollup', 'batch-expiry', 'batch-requeue', 'batch-webhooks'] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface BackgroundJob {
@@ -44,6 +49,8 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   { name: 'batch-expiry', pattern: '17 * * * *', run: (deps) => expireFinishedBatches(deps) },
   // An API that died between storing a batch and queuing its chunks left it queued with no jobs.
   { name: 'batch-requeue', pattern: '* * * * *', run: (deps) => requeueBatches(deps) },
+  // Webhook retries whose process died, and webhooks of batches finished just before a crash (the embedded service runs it every few seconds).
+  { name: 'batch-webhooks', pattern: '* * * * *', run: (deps) => sweepWebhooks(deps) },
 ];
 
 function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {
@@ -54,6 +61,11 @@ function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {
 function requeueBatches(deps: BackgroundJobDeps): Promise<number> {
   if (!deps.batches || !deps.batchQueue) return Promise.resolve(0);
   return requeueStalledBatches({ batches: deps.batches, queue: deps.batchQueue, clock: deps.clock });
+}
+
+function sweepWebhooks(deps: BackgroundJobDeps): Promise<number> {
+  if (!deps.batches || !deps.webhookSender) return Promise.resolve(0);
+  return deliverDueWebhooks({ batches: deps.batches, sender: deps.webhookSender, clock: deps.clock, ...(deps.log ? { log: deps.log } : {}) });
 }
 
 /** A job with its dependencies bound, ready for a runner. */

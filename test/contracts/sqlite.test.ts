@@ -9,6 +9,7 @@ import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { batchResultsContract } from './batch-results.contract.js';
+import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
@@ -47,6 +48,7 @@ scanRecorderContract('sqlite (group commit, exact uniques)', async () => {
   const { scans, scanLedger } = fresh();
   return { recorder: scans, read: async (codeId, day) => (await scanLedger.days(codeId, day, day))[0] };
 });
+batchStoreContract('sqlite', async () => fresh().batches!);
 batchResultsContract('files', async () => ({
   results: new FileBatchResults(resultsDir),
   storedFiles: async (batchId) => (await readdir(join(resultsDir, 'batches', batchId)).catch(() => [])).length,

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { finishedStatus, type Batch, type BatchItem, type BatchItemState, type BatchStatus, type ItemState } from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
-import type { BatchPage, BatchStore, FinishedItem } from '../../domain/ports/batch-store.js';
+import type { BatchPage, BatchStore, DueWebhook, FinishedItem, WebhookOutcome } from '../../domain/ports/batch-store.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -90,6 +90,9 @@ export class SqliteBatchStore implements BatchStore {
   readonly #finishedBefore;
   readonly #unfinished;
   readonly #webhookSecret;
+  readonly #dueWebhooks;
+  readonly #claimWebhook;
+  readonly #settleWebhook;
 
   constructor(db: SqliteDatabase) {
     const insertBatch = db.prepare<[Record<string, unknown>], unknown>(
@@ -106,7 +109,10 @@ export class SqliteBatchStore implements BatchStore {
     const countItem = db.prepare<[number, number, string], BatchRow>(
       `UPDATE batches SET succeeded = succeeded + ?, failed = failed + ? WHERE id = ? RETURNING ${BATCH_COLUMNS}`,
     );
-    const finish = db.prepare<[BatchStatus, number, string], unknown>('UPDATE batches SET status = ?, finished_at = ? WHERE id = ?');
+    // The webhook is made due in the step that finishes the batch: no crash can separate the two.
+    const finish = db.prepare<[BatchStatus, number, number, string], unknown>(
+      "UPDATE batches SET status = ?, finished_at = ?, webhook_state = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'due' END, webhook_next_at = ? WHERE id = ?",
+    );
     const pendingItems = db.prepare<[string], ItemRow>(
       "SELECT idx, name, file, type, fingerprint, spec, state, error_code FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY idx",
     );
@@ -135,6 +141,16 @@ export class SqliteBatchStore implements BatchStore {
     this.#unfinished = db.prepare<[number], { id: string }>("SELECT id FROM batches WHERE status IN ('queued', 'running') ORDER BY rowid LIMIT ?");
     this.#finishedBefore = db.prepare<[number, number], { id: string }>(
       'SELECT id FROM batches WHERE finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?',
+    );
+
+    this.#dueWebhooks = db.prepare<[number, number], { id: string }>(
+      "SELECT id FROM batches WHERE webhook_state = 'due' AND webhook_next_at <= ? ORDER BY webhook_next_at LIMIT ?",
+    );
+    this.#claimWebhook = db.prepare<[number, string, number], BatchRow & { webhook_attempts: number }>(
+      `UPDATE batches SET webhook_next_at = ? WHERE id = ? AND webhook_state = 'due' AND webhook_next_at <= ? RETURNING ${BATCH_COLUMNS}, webhook_attempts`,
+    );
+    this.#settleWebhook = db.prepare<[string, number, number | null, string], unknown>(
+      "UPDATE batches SET webhook_state = ?, webhook_attempts = ?, webhook_next_at = ? WHERE id = ? AND webhook_state = 'due'",
     );
 
     const insertSecret = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)');
@@ -177,7 +193,7 @@ export class SqliteBatchStore implements BatchStore {
       const row = countItem.get(succeeded, failed, batchId)!;
       const done = row.status === 'cancelled' ? undefined : finishedStatus(row);
       if (done) {
-        finish.run(done, at, batchId);
+        finish.run(done, at, at, batchId);
         return { moved, batch: toBatch({ ...row, status: done, finished_at: at }) };
       }
       return { moved, batch: toBatch(row) };
@@ -255,6 +271,20 @@ export class SqliteBatchStore implements BatchStore {
 
   async webhookSecret(accountId: string): Promise<string> {
     return this.#webhookSecret.immediate(accountId);
+  }
+
+  async dueWebhooks(now: Date, limit: number): Promise<string[]> {
+    return this.#dueWebhooks.all(now.getTime(), limit).map((row) => row.id);
+  }
+
+  async claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<DueWebhook | undefined> {
+    const row = this.#claimWebhook.get(now.getTime() + leaseMs, batchId, now.getTime());
+    return row && { batch: toBatch(row), attempts: row.webhook_attempts };
+  }
+
+  async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
+    const state = outcome.delivered ? 'delivered' : outcome.retryAt ? 'due' : 'abandoned';
+    this.#settleWebhook.run(state, outcome.attempts, outcome.retryAt && !outcome.delivered ? outcome.retryAt.getTime() : null, batchId);
   }
 
   async finishedBefore(before: Date, limit: number): Promise<string[]> {

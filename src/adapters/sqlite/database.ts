@@ -201,6 +201,13 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX logos_by_account ON logos (account_id, created_at);
   `,
+  // 8: a finished batch's webhook delivery, kept with the batch so a restart resumes it (state: due, delivered, abandoned).
+  `
+  ALTER TABLE batches ADD COLUMN webhook_state TEXT;
+  ALTER TABLE batches ADD COLUMN webhook_attempts INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE batches ADD COLUMN webhook_next_at INTEGER;
+  CREATE INDEX batches_webhooks_due ON batches (webhook_next_at) WHERE webhook_state = 'due';
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

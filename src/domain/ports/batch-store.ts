@@ -7,6 +7,21 @@ export interface BatchPage {
   next: string | undefined;
 }
 
+/** A finished batch's webhook, taken for one delivery attempt. */
+export interface DueWebhook {
+  batch: Batch;
+  /** Attempts already made before this one. */
+  attempts: number;
+}
+
+export interface WebhookOutcome {
+  /** Attempts made, this one included. */
+  attempts: number;
+  delivered: boolean;
+  /** When not delivered: the next attempt's time; absent when delivery is given up. */
+  retryAt?: Date | undefined;
+}
+
 export interface FinishedItem {
   index: number;
   state: 'succeeded' | 'failed';
@@ -19,7 +34,10 @@ export interface FinishedItem {
  *   account it stores nothing and returns the batch made with that key (`created: false`).
  * - `finishItems` moves each item out of `pending` once, all in one step: an item already moved (a chunk
  *   run again after a crash) changes nothing and is not counted in `moved`. The batch's counts move with
- *   them, and the batch is finished (completed or failed) by the call that finishes its last item.
+ *   them, and the batch is finished (completed or failed) by the call that finishes its last item. That same
+ *   step makes the batch's webhook due (when it has a webhookUrl), so a crash right after loses no webhook.
+ * - A due webhook is claimed for one attempt at a time: `claimWebhook` hands it to one caller and hides it
+ *   from every other until `settleWebhook` records the outcome or the lease runs out (the sender died).
  * - `cancel` moves every pending item to `cancelled` at once and returns them (to be refunded).
  */
 export interface BatchStore {
@@ -41,6 +59,12 @@ export interface BatchStore {
   unfinished(limit: number): Promise<string[]>;
   /** The account's webhook signing secret, made on first use (`whsec_` + base64 of 32 random bytes), the same for every later call. */
   webhookSecret(accountId: string): Promise<string>;
+  /** Ids of batches whose webhook is due at `now` (not delivered, not given up, not held by a claim), soonest first. */
+  dueWebhooks(now: Date, limit: number): Promise<string[]>;
+  /** Takes the batch's webhook for one attempt when it is due at `now`, holding it for `leaseMs`; undefined when it is not due. */
+  claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<DueWebhook | undefined>;
+  /** Records the outcome of the attempt a claim was taken for. */
+  settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void>;
   /** Removes the batch and its items; true when it existed. */
   remove(batchId: string): Promise<boolean>;
   /** Ids of batches finished before `before` (retention), oldest first. */

@@ -1,4 +1,4 @@
-// Use case: tell the caller a batch finished — a Standard Webhooks message signed with the account's secret, retried with backoff.
+// Use case: tell the caller a batch finished — a Standard Webhooks message signed with the account's secret, retried with backoff from the store.
 import { createHmac } from 'node:crypto';
 import type { Batch } from '../../domain/batches/batch.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
@@ -6,17 +6,22 @@ import type { WebhookSender } from '../../domain/ports/webhook-sender.js';
 import { batchView, type BatchViewJson } from './batch-view.js';
 
 export interface BatchWebhookDeps {
-  batches: Pick<BatchStore, 'webhookSecret'>;
+  batches: Pick<BatchStore, 'webhookSecret' | 'dueWebhooks' | 'claimWebhook' | 'settleWebhook'>;
   sender: WebhookSender;
   clock: () => Date;
   /** Waits between attempts (tests pass short ones); default 1 s, 10 s, 1 min, 5 min, 30 min. */
   backoffMs?: readonly number[];
-  /** Where the waiting happens (timers that do not hold the process open). */
-  sleep: (ms: number) => Promise<void>;
   log?: { warn(obj: object, msg: string): void };
 }
 
 const DEFAULT_BACKOFF_MS = [1_000, 10_000, 60_000, 300_000, 1_800_000];
+
+/** How long a claimed attempt hides the webhook from other processes: more than one send can take (its timeout is 10 s). */
+const CLAIM_LEASE_MS = 60_000;
+
+/** Due webhooks one sweep attempts, and how many of them at once. */
+const SWEEP_LIMIT = 100;
+const SWEEP_PARALLEL = 8;
 
 /** Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `id.timestamp.body`, keyed by the secret's bytes after `whsec_`. */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
@@ -28,42 +33,88 @@ export function webhookBody(batch: Batch, view: BatchViewJson, at: Date): string
   return JSON.stringify({ type: `batch.${batch.status}`, timestamp: at.toISOString(), data: view });
 }
 
-/**
- * One message per finished batch: its id stays the same across attempts, so receivers deduplicate
- * retries (webhook-id). A 2xx ends it; anything else is retried until the backoff list runs out.
- */
-export async function deliverBatchWebhook(deps: BatchWebhookDeps, batch: Batch): Promise<boolean> {
-  const view = batchView(batch);
-  if (!batch.webhookUrl) return false;
+type AttemptResult = 'delivered' | 'retry' | 'refused';
+
+async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: number): Promise<AttemptResult> {
   const secret = await deps.batches.webhookSecret(batch.accountId);
+  // The id stays the same across attempts (and processes), so receivers deduplicate retries by webhook-id.
   const id = `msg_${batch.id}`;
-  const body = webhookBody(batch, view, deps.clock());
+  const now = deps.clock();
+  const body = webhookBody(batch, batchView(batch), now);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  try {
+    const status = await deps.sender.send(
+      url,
+      { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
+      body,
+    );
+    if (status >= 200 && status < 300) return 'delivered';
+    deps.log?.warn({ batchId: batch.id, status, attempt }, 'webhook answered with an error; will retry');
+    return 'retry';
+  } catch (error) {
+    // A target the operator does not allow stays refused: no point asking again.
+    const refused = error instanceof Error && error.name === 'WebhookTargetRefused';
+    deps.log?.warn({ batchId: batch.id, err: error, attempt }, refused ? 'webhook target refused' : 'webhook not delivered; will retry');
+    return refused ? 'refused' : 'retry';
+  }
+}
+
+/**
+ * One attempt, when the webhook is due and no other process holds it; its outcome is stored before this
+ * returns. Resolves with the time of the next attempt, or undefined when there is none to make here.
+ */
+export async function attemptBatchWebhook(deps: BatchWebhookDeps, batchId: string): Promise<Date | undefined> {
+  const claim = await deps.batches.claimWebhook(batchId, deps.clock(), CLAIM_LEASE_MS);
+  if (!claim) return undefined;
+  const attempts = claim.attempts + 1;
+  const result = claim.batch.webhookUrl ? await send(deps, claim.batch, claim.batch.webhookUrl, attempts) : 'refused';
+  if (result === 'delivered') {
+    await deps.batches.settleWebhook(batchId, { attempts, delivered: true });
+    return undefined;
+  }
+  const waits = deps.backoffMs ?? DEFAULT_BACKOFF_MS;
+  if (result === 'refused' || attempts > waits.length) {
+    deps.log?.warn({ batchId, attempts }, 'webhook given up');
+    await deps.batches.settleWebhook(batchId, { attempts, delivered: false });
+    return undefined;
+  }
+  const retryAt = new Date(deps.clock().getTime() + waits[attempts - 1]!);
+  await deps.batches.settleWebhook(batchId, { attempts, delivered: false, retryAt });
+  return retryAt;
+}
+
+/**
+ * The finishing process's path: attempts at once, then retries on schedule while it lives. Should it die,
+ * the stored schedule stands and the sweep (a background job) makes the next attempts.
+ */
+export async function deliverBatchWebhook(deps: BatchWebhookDeps & { sleep: (ms: number) => Promise<void> }, batchId: string): Promise<void> {
   const waits = deps.backoffMs ?? DEFAULT_BACKOFF_MS;
   for (let attempt = 0; attempt <= waits.length; attempt++) {
-    if (attempt > 0) await deps.sleep(waits[attempt - 1]!);
-    const timestamp = Math.floor(deps.clock().getTime() / 1000);
-    try {
-      const status = await deps.sender.send(
-        batch.webhookUrl,
-        { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
-        body,
-      );
-      if (status >= 200 && status < 300) return true;
-      deps.log?.warn({ batchId: batch.id, status, attempt: attempt + 1 }, 'webhook answered with an error; retrying');
-    } catch (error) {
-      // A target the operator does not allow stays refused: no point asking again.
-      const refused = error instanceof Error && error.name === 'WebhookTargetRefused';
-      deps.log?.warn({ batchId: batch.id, err: error, attempt: attempt + 1 }, refused ? 'webhook target refused' : 'webhook not delivered; retrying');
-      if (refused) return false;
-    }
+    const next = await attemptBatchWebhook(deps, batchId);
+    if (!next) return;
+    await deps.sleep(Math.max(0, next.getTime() - deps.clock().getTime()));
   }
-  return false;
+}
+
+/** The sweep: one attempt for each webhook that is due (after a crash, or a retry no live process is waiting for). */
+export async function deliverDueWebhooks(deps: BatchWebhookDeps): Promise<number> {
+  const ids = await deps.batches.dueWebhooks(deps.clock(), SWEEP_LIMIT);
+  let next = 0;
+  const worker = async () => {
+    while (next < ids.length) {
+      const id = ids[next++]!;
+      await attemptBatchWebhook(deps, id).catch((error: unknown) => deps.log?.warn({ err: error, batchId: id }, 'webhook attempt failed'));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SWEEP_PARALLEL, ids.length) }, worker));
+  return ids.length;
 }
 
 /** The onFinished hook of the renderers: delivery runs in the background, so the chunk goes on. */
-export function webhookOnFinish(deps: BatchWebhookDeps): (batch: Batch) => Promise<void> {
+export function webhookOnFinish(deps: BatchWebhookDeps & { sleep: (ms: number) => Promise<void> }): (batch: Batch) => Promise<void> {
   return async (batch) => {
-    void deliverBatchWebhook(deps, batch).catch((error: unknown) => deps.log?.warn({ err: error, batchId: batch.id }, 'webhook delivery failed'));
+    if (!batch.webhookUrl) return;
+    void deliverBatchWebhook(deps, batch.id).catch((error: unknown) => deps.log?.warn({ err: error, batchId: batch.id }, 'webhook delivery failed'));
   };
 }
 
