@@ -1,7 +1,7 @@
 // createStores: picks each store by its own variable — REDIS_URL adds Redis metering, cache and jobs; MONGODB_URL the MongoDB store.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { StoreAdapters } from '../adapters/index.js';
-import { createFileBatchStores, createSqliteStores } from '../adapters/sqlite/sqlite-stores.js';
+import { createSqliteStores } from '../adapters/sqlite/sqlite-stores.js';
 import type { Config } from '../config.js';
 
 export interface StoreOptions {
@@ -16,7 +16,7 @@ export interface StoreOptions {
  * The stores for this configuration (loadConfig has refused MONGODB_URL without REDIS_URL):
  * - nothing set: the embedded default, SQLite for everything, jobs in the API process;
  * - REDIS_URL: Redis metering, credential cache, sessions and last-used log over the SQLite store; jobs on BullMQ;
- * - REDIS_URL + MONGODB_URL: the same over MongoDB, batch results in GridFS.
+ * - REDIS_URL + MONGODB_URL: the same over MongoDB, batches in MongoDB and their results in GridFS (no shared volume needed).
  * Redis and MongoDB code is loaded only when configured, so the embedded default starts without it.
  */
 export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
@@ -25,17 +25,7 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
   let records;
   if (config.mongodbUrl) {
     const { createMongoStores } = await import('../adapters/mongo/mongo-stores.js');
-    const mongo = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
-    // The batch records stay in QR_DATA_DIR; their rendered files go to GridFS with the rest of the MongoDB data.
-    const batchStores = createFileBatchStores(config.dataDir);
-    records = {
-      ...mongo,
-      batches: batchStores.batches,
-      async close() {
-        await batchStores.close();
-        await mongo.close();
-      },
-    };
+    records = await createMongoStores(config.mongodbUrl, options.mongoDbName ? { dbName: options.mongoDbName } : {});
   } else {
     records = createSqliteStores(config.dataDir, { cacheSlugs: false, cacheCredentials: false, ...sqliteLog });
   }

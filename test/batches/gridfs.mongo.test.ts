@@ -1,7 +1,7 @@
-// Redis + MongoDB mode: a batch renders in a separate render process, its files go to GridFS, the archive holds every item, expiry deletes them.
+// Redis + MongoDB mode: a batch renders in a separate render process sharing no disk with the API; its record lives in MongoDB, its files in GridFS.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,7 @@ let mongo: MongoTarget;
 let mongoUrl: string;
 const dbName = `qrm_gridfs_${process.pid}_${Date.now().toString(36)}`;
 let dataDir: string;
+let renderDir: string;
 let t: TestApp;
 let renderer: ChildProcess | undefined;
 
@@ -26,9 +27,11 @@ beforeAll(async () => {
   // The render process takes only MONGODB_URL, so the throwaway database is named in the URL itself.
   mongoUrl = mongo.withDatabase(dbName);
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-gridfs-'));
+  // The render process has a data directory of its own: everything it shares with the API goes through MongoDB and Redis.
+  renderDir = await mkdtemp(join(tmpdir(), 'qrm-gridfs-render-'));
   t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' }, env: { MONGODB_URL: mongoUrl } });
   renderer = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
-    env: { ...process.env, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, QR_DATA_DIR: dataDir, RENDER_THREADS: '1', LOG_LEVEL: 'warn' },
+    env: { ...process.env, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, QR_DATA_DIR: renderDir, RENDER_THREADS: '1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }, 30_000);
@@ -44,6 +47,7 @@ afterAll(async () => {
   await mongo?.stop();
   await redis?.destroy();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  if (renderDir) await rm(renderDir, { recursive: true, force: true });
 });
 
 describe(`batch results in GridFS, against ${mongoTargetLabel()}`, () => {
@@ -55,6 +59,7 @@ describe(`batch results in GridFS, against ${mongoTargetLabel()}`, () => {
     const { id } = JSON.parse(res.body) as { id: string };
     expect(await waitForBatch(get, id, 90_000)).toMatchObject({ status: 'completed', total: ITEMS, succeeded: ITEMS, failed: 0 });
     expect(existsSync(join(dataDir, 'batches'))).toBe(false);
+    expect(await readdir(renderDir)).toEqual([]);
 
     const archive = await get(`${BATCHES_URL}/${id}/archive`);
     expect(archive.statusCode).toBe(200);

@@ -1,7 +1,7 @@
 // createStores picks each adapter by its own variable; bad combinations stop at start with a message naming the variable.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,7 +53,7 @@ describe('adapter selection', () => {
   });
 
   // A real server when MONGODB_URL is set, else the wire-level stand-in: it shows the wiring, not MongoDB's behaviour.
-  it(`with REDIS_URL + MONGODB_URL keeps records in MongoDB and batch results in GridFS, the batch list in QR_DATA_DIR (${mongoTargetLabel()})`, async () => {
+  it(`with REDIS_URL + MONGODB_URL keeps records, batches included, in MongoDB and batch results in GridFS, nothing in QR_DATA_DIR (${mongoTargetLabel()})`, async () => {
     const mongo = await startMongoTarget();
     const dataDir = await mkdtemp(join(tmpdir(), 'qrm-selection-'));
     const dbName = `qrm_selection_${randomUUID().slice(0, 8)}`;
@@ -70,6 +70,9 @@ describe('adapter selection', () => {
         expect(Buffer.concat(read)).toEqual(Buffer.from([1, 2, 3]));
         // Not on the local disk: every instance reads it from MongoDB.
         expect(existsSync(join(dataDir, 'batches'))).toBe(false);
+        expect(stores.batches!.constructor.name).not.toBe('SqliteBatchStore');
+        await stores.batches!.webhookSecret('acc_selection');
+        expect(await readdir(dataDir)).toEqual([]);
       } finally {
         await stores.close();
         await dropDatabase(mongo.url, dbName);

@@ -1,6 +1,8 @@
 // Runs the port contracts against the MongoDB adapters: a real server when MONGODB_URL names one, else the wire-level STAND-IN (never proof of MongoDB).
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Batch, BatchItem } from '../../src/domain/batches/batch.js';
+import { newBatchId } from '../../src/domain/batches/batch-id.js';
 import type { Connection } from 'mongoose';
 import { openMongoConnection } from '../../src/adapters/mongo/connection.js';
 import { createMongoStores } from '../../src/adapters/mongo/mongo-stores.js';
@@ -8,10 +10,52 @@ import type { RecordStores } from '../../src/adapters/index.js';
 import { mongoTargetLabel, startMongoTarget, type MongoTarget } from '../helpers/mongo-standin.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { batchResultsContract } from './batch-results.contract.js';
+import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { scanLedgerContract } from './scan-ledger.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
+
+/** A queued batch of three URL items, as the accept use case stores it. */
+function newQueuedBatch(): Batch {
+  const at = new Date();
+  return {
+    id: newBatchId(at),
+    accountId: `acc_${randomUUID()}`,
+    plan: 'pro',
+    status: 'queued',
+    total: 3,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    period: '2026-05',
+    createdAt: at,
+    startedAt: undefined,
+    finishedAt: undefined,
+    webhookUrl: undefined,
+    idempotencyKey: undefined,
+    requestHash: 'b'.repeat(64),
+  };
+}
+
+function threeItems(batchId: string): BatchItem[] {
+  return [0, 1, 2].map((index) => ({
+    index,
+    name: undefined,
+    file: `${index}.png`,
+    type: 'url',
+    fingerprint: `${batchId}-${index}`,
+    spec: {
+      payload: `https://example.com/${index}`,
+      format: 'png',
+      size: 128,
+      margin: 4,
+      errorCorrection: 'M',
+      darkColor: '#000000ff',
+      lightColor: '#ffffffff',
+    },
+  }));
+}
 
 const TITLE = `MongoDB contract suite against ${mongoTargetLabel()}`;
 
@@ -46,6 +90,21 @@ describe(TITLE, () => {
   usageLedgerContract('mongodb', () => stores.usageLedger);
   dynamicCodeStoreContract('mongodb', async () => stores);
   scanLedgerContract('mongodb', () => stores.scanLedger);
+  batchStoreContract('mongodb', async () => stores.batches!);
+  // Without transactions a writer can die after moving items and before recounting: the next chunk's start repairs it.
+  it('repairs the counts a render worker killed between the items and the batch left short', async () => {
+    const batches = stores.batches!;
+    const batch = newQueuedBatch();
+    await batches.create(batch, threeItems(batch.id));
+    await batches.markRunning(batch.id, new Date());
+    await inspector.db!.collection('batch_items').updateMany({ batchId: batch.id }, { $set: { state: 'succeeded' } });
+    expect(await batches.getById(batch.id)).toMatchObject({ status: 'running', succeeded: 0 });
+    await batches.markRunning(batch.id, new Date()); // what the re-run chunk does first
+    expect(await batches.getById(batch.id)).toMatchObject({ status: 'completed', succeeded: 3, failed: 0 });
+    expect((await batches.finishItems(batch.id, [{ index: 0, state: 'succeeded' }], new Date())).moved).toBe(0);
+    expect(await batches.getById(batch.id)).toMatchObject({ succeeded: 3 });
+  });
+
   batchResultsContract('mongodb (GridFS)', async () => ({
     results: stores.batchResults!,
     storedFiles: async (batchId) => {

@@ -82,6 +82,56 @@ export interface ScanDayDoc {
   languages: Record<string, number>;
 }
 
+export interface BatchDoc {
+  _id: string;
+  /** Arrival order across every process (a counter): "newest first" stays exact for batches made in the same millisecond. */
+  seq: number;
+  accountId: string;
+  plan: string;
+  status: string;
+  total: number;
+  succeeded: number;
+  failed: number;
+  cancelled: number;
+  period: string;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  webhookUrl: string | null;
+  /** Absent when the request had none, so the partial unique index leaves such batches alone. */
+  idempotencyKey?: string;
+  requestHash: string;
+  /** null (no webhook, or not finished), due, delivered or abandoned. */
+  webhookState: string | null;
+  webhookAttempts: number;
+  webhookNextAt: Date | null;
+}
+
+export interface BatchItemDoc {
+  batchId: string;
+  index: number;
+  name: string | null;
+  file: string;
+  type: string;
+  fingerprint: string;
+  /** The RenderSpec as JSON: exactly what was validated, optional fields and all. */
+  spec: string;
+  state: string;
+  errorCode: string | null;
+  /** The cancel that moved the item: it reads back exactly the items it moved, to refund them. */
+  cancelMark: string | null;
+}
+
+export interface SequenceDoc {
+  _id: string;
+  n: number;
+}
+
+export interface WebhookSecretDoc {
+  _id: string;
+  secret: string;
+}
+
 export interface MongoModels {
   accounts: Model<AccountDoc>;
   keys: Model<ApiKeyDoc>;
@@ -91,6 +141,10 @@ export interface MongoModels {
   codes: Model<DynamicCodeDoc>;
   codeCounts: Model<CodeCountDoc>;
   scanDays: Model<ScanDayDoc>;
+  batches: Model<BatchDoc>;
+  batchItems: Model<BatchItemDoc>;
+  sequences: Model<SequenceDoc>;
+  webhookSecrets: Model<WebhookSecretDoc>;
 }
 
 const options = { versionKey: false, strict: 'throw' } as const;
@@ -229,6 +283,62 @@ function scanDaySchema(): Schema<ScanDayDoc> {
   return schema;
 }
 
+function batchSchema(): Schema<BatchDoc> {
+  const schema = new Schema<BatchDoc>(
+    {
+      _id: { type: String, required: true },
+      seq: { type: Number, required: true },
+      accountId: { type: String, required: true },
+      plan: { type: String, required: true },
+      status: { type: String, required: true },
+      total: { type: Number, required: true },
+      succeeded: { type: Number, required: true },
+      failed: { type: Number, required: true },
+      cancelled: { type: Number, required: true },
+      period: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      startedAt: { type: Date, default: null },
+      finishedAt: { type: Date, default: null },
+      webhookUrl: { type: String, default: null },
+      idempotencyKey: { type: String },
+      requestHash: { type: String, required: true },
+      webhookState: { type: String, default: null },
+      webhookAttempts: { type: Number, required: true },
+      webhookNextAt: { type: Date, default: null },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, seq: -1 });
+  // A replay with the same key finds the first batch; concurrent first requests collide here, and one wins.
+  schema.index({ accountId: 1, idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $exists: true } } });
+  schema.index({ status: 1, seq: 1 });
+  schema.index({ finishedAt: 1 });
+  schema.index({ webhookState: 1, webhookNextAt: 1 });
+  return schema;
+}
+
+function batchItemSchema(): Schema<BatchItemDoc> {
+  const schema = new Schema<BatchItemDoc>(
+    {
+      batchId: { type: String, required: true },
+      index: { type: Number, required: true },
+      name: { type: String, default: null },
+      file: { type: String, required: true },
+      type: { type: String, required: true },
+      fingerprint: { type: String, required: true },
+      spec: { type: String, required: true },
+      state: { type: String, required: true },
+      errorCode: { type: String, default: null },
+      cancelMark: { type: String, default: null },
+    },
+    options,
+  );
+  schema.index({ batchId: 1, index: 1 }, { unique: true });
+  // The counts of a batch are recounted from its items (covered by this index).
+  schema.index({ batchId: 1, state: 1 });
+  return schema;
+}
+
 /** Models bound to this connection only; their indexes are built before the stores are used. */
 export async function createMongoModels(connection: Connection): Promise<MongoModels> {
   const models: MongoModels = {
@@ -240,6 +350,18 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     codes: connection.model<DynamicCodeDoc>('DynamicCode', dynamicCodeSchema(), 'dynamic_codes'),
     codeCounts: connection.model<CodeCountDoc>('DynamicCodeCount', codeCountSchema(), 'dynamic_code_counts'),
     scanDays: connection.model<ScanDayDoc>('ScanDay', scanDaySchema(), 'scan_days'),
+    batches: connection.model<BatchDoc>('Batch', batchSchema(), 'batches'),
+    batchItems: connection.model<BatchItemDoc>('BatchItem', batchItemSchema(), 'batch_items'),
+    sequences: connection.model<SequenceDoc>(
+      'Sequence',
+      new Schema<SequenceDoc>({ _id: { type: String, required: true }, n: { type: Number, required: true } }, options),
+      'sequences',
+    ),
+    webhookSecrets: connection.model<WebhookSecretDoc>(
+      'WebhookSecret',
+      new Schema<WebhookSecretDoc>({ _id: { type: String, required: true }, secret: { type: String, required: true } }, options),
+      'webhook_secrets',
+    ),
   };
   await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
   return models;

@@ -1,7 +1,8 @@
-// The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts and batch results (GridFS) on one connection this module opens and closes.
+// The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts, batches and their results (GridFS) on one connection this module opens and closes.
 import type { RecordStores } from '../index.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { MongoAccountStore } from './account-store.mongo.js';
+import { MongoBatchStore } from './batch-store.mongo.js';
 import { GridFsBatchResults } from './batch-results.gridfs.js';
 import { isMongoOutage, openMongoConnection, type MongoConnectionOptions } from './connection.js';
 import { MongoDynamicCodeStore } from './dynamic-code-store.mongo.js';
@@ -25,6 +26,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts), isMongoOutage, DOWN),
       scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays), isMongoOutage, DOWN),
+      batches: unavailableWhen(new MongoBatchStore(models), isMongoOutage, DOWN),
       batchResults: unavailableWhen(batchResults, isMongoOutage, DOWN),
       probes: {
         mongo: async () => {

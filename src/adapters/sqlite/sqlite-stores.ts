@@ -91,12 +91,3 @@ export function sqliteStoresOn(
     },
   };
 }
-
-/**
- * MongoDB mode has no batch store of its own yet: batches and their files stay in QR_DATA_DIR (SQLite + files),
- * which the API and render processes must share (one host, or one shared volume).
- */
-export function createFileBatchStores(dataDir: string): Required<Pick<StoreAdapters, 'batches' | 'batchResults'>> & { close(): Promise<void> } {
-  const db = openDatabase(dataDir);
-  return { batches: unavailableOnFailure(new SqliteBatchStore(db)), batchResults: new FileBatchResults(dataDir), close: async () => void db.close() };
-}
