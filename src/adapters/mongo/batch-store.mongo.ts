@@ -1,28 +1,44 @@
 // BatchStore on MongoDB without transactions: items move by conditional single-document writes, and the batch's counts are recounted from them.
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
-import { finishedStatus, type Batch, type BatchItem, type BatchItemState, type BatchStatus, type ItemState } from '../../domain/batches/batch.js';
+import {
+  BATCH_CHUNK_SIZE,
+  finishedStatus,
+  type Batch,
+  type BatchItem,
+  type BatchItemState,
+  type BatchStatus,
+  type ItemState,
+} from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { BatchPage, BatchStore, DueWebhook, FinishedItem, WebhookOutcome } from '../../domain/ports/batch-store.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { isDuplicateKey } from './connection.js';
-import type { BatchDoc, BatchItemDoc, SequenceDoc, WebhookSecretDoc } from './models.js';
+import type { BatchDoc, BatchItemDoc, PartCounts, SequenceDoc, WebhookSecretDoc } from './models.js';
 
 const UNFINISHED: BatchStatus[] = ['queued', 'running'];
 
 const orUndefined = <T>(value: T | null | undefined): T | undefined => value ?? undefined;
 
+const PART_SIZE = BATCH_CHUNK_SIZE;
+const COUNTED_STATES = ['succeeded', 'failed', 'cancelled'] as const;
+const partOf = (index: number) => index - (index % PART_SIZE);
+
+function totals(parts: Record<string, PartCounts> | undefined): Required<PartCounts> {
+  const sum = { succeeded: 0, failed: 0, cancelled: 0 };
+  for (const part of Object.values(parts ?? {})) for (const state of COUNTED_STATES) sum[state] += part[state] ?? 0;
+  return sum;
+}
+
 function toBatch(doc: BatchDoc): Batch {
   return {
+    ...totals(doc.parts),
     id: doc._id,
     accountId: doc.accountId,
     plan: doc.plan as PlanId,
     status: doc.status as BatchStatus,
     total: doc.total,
-    succeeded: doc.succeeded,
-    failed: doc.failed,
-    cancelled: doc.cancelled,
     period: doc.period,
     createdAt: doc.createdAt,
     startedAt: orUndefined(doc.startedAt),
@@ -58,9 +74,9 @@ export interface MongoBatchModels {
  * - create writes the items first and the batch last: until the batch exists nothing reads the items, and a
  *   lost idempotency race removes its own items again;
  * - an item leaves `pending` by an update conditioned on `pending`, so of two runs of a chunk only one moves it;
- * - the batch's counts are never incremented, always recounted from its items and raised with $max: a writer
- *   that dies between the items and the counts leaves them short only until the next recount (every later
- *   group, and the next chunk's start), never doubled;
+ * - the batch's counts are never incremented, always recounted from its items (per part of 100, so a group's
+ *   recount reads its own part) and raised with $max: a writer that dies between the items and the counts leaves
+ *   them short only until the next recount (the next chunk's start recounts every part), never doubled;
  * - the batch is finished (and its webhook made due) by an update conditioned on it still being unfinished.
  */
 export class MongoBatchStore implements BatchStore {
@@ -111,9 +127,7 @@ export class MongoBatchStore implements BatchStore {
       plan: batch.plan,
       status: batch.status,
       total: batch.total,
-      succeeded: 0,
-      failed: 0,
-      cancelled: 0,
+      parts: {},
       period: batch.period,
       createdAt: batch.createdAt,
       startedAt: null,
@@ -205,16 +219,22 @@ export class MongoBatchStore implements BatchStore {
   }
 
   /**
-   * Sets the batch's counts from its items (raised only: counts never go down), then finishes it when no item
-   * is pending. Returns the batch as it stands after, and whether this call finished it.
+   * Sets the counts of the parts holding indexes [from, to) from all their items (raised only: counts never go down),
+   * then finishes the batch when no item is pending. Returns the batch as it stands after.
    */
-  async #recount(batchId: string, at: Date): Promise<Batch | undefined> {
-    const groups = await this.#items.aggregate<{ _id: string; n: number }>([{ $match: { batchId } }, { $group: { _id: '$state', n: { $sum: 1 } } }]);
-    const count = (state: ItemState) => groups.find((group) => group._id === state)?.n ?? 0;
-    const counts = { succeeded: count('succeeded'), failed: count('failed'), cancelled: count('cancelled') };
-    const doc = await this.#batches.findOneAndUpdate({ _id: batchId }, { $max: counts }, { returnDocument: 'after' }).lean<BatchDoc>();
+  async #recount(batchId: string, at: Date, from = 0, to = Number.MAX_SAFE_INTEGER): Promise<Batch | undefined> {
+    const groups = await this.#items.aggregate<{ _id: { part: number; state: string }; n: number }>([
+      { $match: { batchId, index: { $gte: partOf(from), $lt: to === Number.MAX_SAFE_INTEGER ? to : partOf(to - 1) + PART_SIZE } } },
+      { $group: { _id: { part: { $subtract: ['$index', { $mod: ['$index', PART_SIZE] }] }, state: '$state' }, n: { $sum: 1 } } },
+    ]);
+    const raised: Record<string, number> = {};
+    for (const { _id, n } of groups) if (_id.state !== 'pending') raised[`parts.p${Math.round(_id.part)}.${_id.state}`] = n;
+    const doc =
+      Object.keys(raised).length === 0
+        ? await this.#batches.findById(batchId).lean<BatchDoc>()
+        : await this.#batches.findOneAndUpdate({ _id: batchId }, { $max: raised }, { returnDocument: 'after' }).lean<BatchDoc>();
     if (!doc) return undefined;
-    const done = finishedStatus(doc);
+    const done = finishedStatus({ ...totals(doc.parts), total: doc.total });
     if (!done || !UNFINISHED.includes(doc.status as BatchStatus)) return toBatch(doc);
     const finished = await this.#batches
       .findOneAndUpdate(
@@ -229,7 +249,8 @@ export class MongoBatchStore implements BatchStore {
 
   async finishItems(batchId: string, items: readonly FinishedItem[], at: Date): Promise<{ moved: number; batch: Batch }> {
     const moved = (await this.#moveItems(batchId, items, 'succeeded')) + (await this.#moveItems(batchId, items, 'failed'));
-    const batch = await this.#recount(batchId, at);
+    const indexes = items.map((item) => item.index);
+    const batch = items.length === 0 ? await this.#recount(batchId, at) : await this.#recount(batchId, at, Math.min(...indexes), Math.max(...indexes) + 1);
     if (!batch) throw new Error(`batch ${batchId} does not exist`);
     return { moved, batch };
   }

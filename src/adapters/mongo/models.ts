@@ -90,9 +90,11 @@ export interface BatchDoc {
   plan: string;
   status: string;
   total: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
+  /**
+   * Item counts per part of BATCH_CHUNK_SIZE consecutive items (key `p<first index>`), recounted from the items of
+   * that part only: a group's recount reads 100 items, not the whole batch. The batch's counts are their sums.
+   */
+  parts: Record<string, PartCounts>;
   period: string;
   createdAt: Date;
   startedAt: Date | null;
@@ -105,6 +107,12 @@ export interface BatchDoc {
   webhookState: string | null;
   webhookAttempts: number;
   webhookNextAt: Date | null;
+}
+
+export interface PartCounts {
+  succeeded?: number;
+  failed?: number;
+  cancelled?: number;
 }
 
 export interface BatchItemDoc {
@@ -292,9 +300,7 @@ function batchSchema(): Schema<BatchDoc> {
       plan: { type: String, required: true },
       status: { type: String, required: true },
       total: { type: Number, required: true },
-      succeeded: { type: Number, required: true },
-      failed: { type: Number, required: true },
-      cancelled: { type: Number, required: true },
+      parts: { type: Schema.Types.Mixed, default: {} },
       period: { type: String, required: true },
       createdAt: { type: Date, required: true },
       startedAt: { type: Date, default: null },
@@ -306,7 +312,7 @@ function batchSchema(): Schema<BatchDoc> {
       webhookAttempts: { type: Number, required: true },
       webhookNextAt: { type: Date, default: null },
     },
-    options,
+    { ...options, minimize: false },
   );
   schema.index({ accountId: 1, seq: -1 });
   // A replay with the same key finds the first batch; concurrent first requests collide here, and one wins.
