@@ -5,6 +5,7 @@ import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import QRCode from 'qrcode';
 import { brandedScenario } from './branded.js';
+import { brandedRenderBench, brandedRenderLine } from './branded-render.js';
 import { summariseProfile } from './profile.js';
 import { redirectScenario } from './redirect.js';
 import { batchScenarios, batchTargets } from './batches.js';
@@ -240,6 +241,7 @@ async function main(): Promise<void> {
   if (wanted('micro')) {
     console.log('render path micro benchmarks…');
     micro = renderPathTable(await renderPathBench(1));
+    micro += `\n\nRow h-branded's render against scenario c's (CPU per render, in process): ${brandedRenderLine(await brandedRenderBench(500))}.`;
   }
 
   for (const [id, name, script] of [

@@ -10,6 +10,9 @@ export interface RawImage {
   rgba: Uint8Array;
 }
 
+/** Renders in flight on one thread at once rarely exceed this (the inline renderer interleaves at its awaits). */
+const SPARE_SCANLINE_BUFFERS = 4;
+
 const bytesOf = (value: { byteLength: number }) => Math.max(1, value.byteLength);
 const tileBytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile: { byteLength: number } | undefined) => sum + (tile?.byteLength ?? 0), 0);
 const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.indexed ? tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0));
@@ -27,6 +30,22 @@ export class DesignCaches {
   readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   #decoder: Promise<void> | undefined;
+  /** Scanline buffers of finished renders: a 512 px raster is 260 kB, and a fresh one per render was ~10% of a render in allocation and GC. */
+  readonly #spareScanlines: Uint8Array[] = [];
+
+  /** A zero-filled buffer of `length` bytes for a raster's scanlines: a spare one when there is, else a new one. */
+  scanlines(length: number): Uint8Array {
+    const spare = this.#spareScanlines.findIndex((buffer) => buffer.length === length);
+    if (spare === -1) return new Uint8Array(length);
+    const [buffer] = this.#spareScanlines.splice(spare, 1);
+    return buffer!.fill(0);
+  }
+
+  /** Gives back a raster's scanlines once its image is written (nothing may hold them after): a few are kept, for the sizes last drawn. */
+  recycleScanlines(buffer: Uint8Array): void {
+    if (this.#spareScanlines.length === SPARE_SCANLINE_BUFFERS) this.#spareScanlines.shift();
+    this.#spareScanlines.push(buffer);
+  }
 
   /** The in-process decoder, loaded on the first scan check of this thread. */
   decoderReady(): Promise<void> {

@@ -12,9 +12,10 @@ import { finderInside, moduleInside } from './shapes.js';
 /**
  * A drawn design: palette indices when its colours fit a palette (the common case), laid out as PNG
  * scanlines (each row a filter byte, 0, then `width` indices) so the PNG writer filters them in place;
- * else packed RGBA pixels.
+ * else packed RGBA pixels. `repeats[y]` is 1 when row y is drawn exactly as row y - 1 (known from how
+ * it was drawn, so the writer need not compare rows).
  */
-export type Raster = { width: number; height: number } & ({ scanlines: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array });
+export type Raster = { width: number; height: number; repeats: Uint8Array } & ({ scanlines: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array });
 
 /** Where pixel (x, y) of an image lives in `data`: at first + y * stride + x. */
 interface Canvas<T extends Uint32Array | Uint8Array> {
@@ -36,6 +37,8 @@ export interface DesignArt {
   light: number;
   /** For each pixel row of the module tile, the first row equal to it: a band row that repeats one above is copied whole. */
   moduleRowSource: Uint16Array;
+  /** For each pixel row of the finder, logo and band tiles: 1 when it equals the row above (see repeatedRows). */
+  sameAsAbove: { finder: Uint8Array; logo?: Uint8Array | undefined; band?: Uint8Array | undefined };
   rgba: ArtTiles<Uint32Array>;
   indexed?: { palette: Uint32Array; tiles: ArtTiles<Uint8Array> } | undefined;
 }
@@ -89,9 +92,9 @@ async function captionBand(caches: DesignCaches, frame: NonNullable<Branding['fr
 }
 
 /** The design's art at this layout, built once (tiles, logo, caption band, their palette) and cached per thread. */
-async function designArt(spec: RenderSpec, branding: Branding, layout: DesignLayout, caches: DesignCaches): Promise<DesignArt> {
+async function designArt(spec: RenderSpec, branding: Branding, design: string, layout: DesignLayout, caches: DesignCaches): Promise<DesignArt> {
   const { side: width, scale } = layout;
-  const key = JSON.stringify([designKey(branding), spec.darkColor, spec.lightColor, width, scale, layout.logoBox.side, layout.bandHeight]);
+  const key = JSON.stringify([design, spec.darkColor, spec.lightColor, width, scale, layout.logoBox.side, layout.bandHeight]);
   const cached = caches.arts.get(key);
   if (cached) return cached;
   const light = packCanonical(spec.lightColor);
@@ -113,7 +116,12 @@ async function designArt(spec: RenderSpec, branding: Branding, layout: DesignLay
   const palette = paletteOf(light, [rgba.module, rgba.finder, rgba.logo, rgba.band]);
   const [module, finderTile, logo, band] = palette?.indexed ?? [];
   const indexed = palette && { palette: palette.palette, tiles: { module: module!, finder: finderTile!, logo, band } };
-  const art = { light, moduleRowSource: rowSources(rgba.module, scale), rgba, indexed };
+  const sameAsAbove = {
+    finder: rowsSameAsAbove(rgba.finder, 7 * scale),
+    logo: rgba.logo && rowsSameAsAbove(rgba.logo, layout.logoBox.side),
+    band: rgba.band && rowsSameAsAbove(rgba.band, width),
+  };
+  const art = { light, moduleRowSource: rowSources(rgba.module, scale), sameAsAbove, rgba, indexed };
   caches.arts.set(key, art);
   return art;
 }
@@ -128,6 +136,45 @@ function rowSources(tile: Uint32Array, side: number): Uint16Array {
     sources[y] = same;
   }
   return sources;
+}
+
+/** For each row of a tile `width` pixels wide, 1 when it equals the row above it. */
+function rowsSameAsAbove(tile: Uint32Array, width: number): Uint8Array {
+  const same = new Uint8Array(tile.length / width);
+  for (let y = 1; y < same.length; y++) {
+    let x = 0;
+    while (x < width && tile[y * width + x] === tile[(y - 1) * width + x]) x++;
+    same[y] = x === width ? 1 : 0;
+  }
+  return same;
+}
+
+/**
+ * Which image rows repeat the row above, from how each row is drawn: the blank quiet zone; inside one
+ * module band, a module-tile row equal to the one above it, where every finder and logo row the band
+ * crosses repeats too; in the caption band, its own repeated rows. Rows this cannot vouch for (band
+ * edges, the logo's top and bottom) count as new: never a wrong repeat, at worst a repeat missed.
+ */
+function repeatedRows(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number): Uint8Array {
+  const { height, scale, offset, logoBox } = layout;
+  const n = matrix.size;
+  const codeEnd = offset + n * scale;
+  const { finder, logo, band } = art.sameAsAbove;
+  const sources = art.moduleRowSource;
+  const logoEnd = logoBox.top + logoBox.side;
+  const repeats = new Uint8Array(height);
+  for (let y = 1; y < size; y++) {
+    if (y < offset || y > codeEnd) repeats[y] = 1; // the blank quiet zone above and below the code
+    if (y <= offset || y >= codeEnd) continue; // a band edge of the code: a new row
+    const my = Math.floor((y - offset) / scale);
+    const t = y - offset - my * scale;
+    if (t === 0 || sources[t] !== sources[t - 1]) continue;
+    if ((my < 7 || my >= n - 7) && finder[(my < 7 ? my : my - (n - 7)) * scale + t] !== 1) continue;
+    if (logo && y >= logoBox.top && y <= logoEnd && (y === logoBox.top || y === logoEnd || logo[y - logoBox.top] !== 1)) continue;
+    repeats[y] = 1;
+  }
+  if (band) for (let y = size + 1; y < height; y++) repeats[y] = band[y - size]!;
+  return repeats;
 }
 
 /**
@@ -178,17 +225,25 @@ function drawArt<T extends Uint32Array | Uint8Array>(
   if (band) for (let y = 0; y < layout.bandHeight; y++) canvas.data.set(band.subarray(y * width, (y + 1) * width), canvas.first + (size + y) * canvas.stride);
 }
 
-export async function rasterDesign(spec: RenderSpec, branding: Branding, matrix: QrMatrix, layout: DesignLayout, caches: DesignCaches): Promise<Raster> {
+/** `design` is designKey(branding), when the caller has it already (it is one JSON.stringify per call). */
+export async function rasterDesign(
+  spec: RenderSpec,
+  branding: Branding,
+  matrix: QrMatrix,
+  layout: DesignLayout,
+  caches: DesignCaches,
+  design = designKey(branding),
+): Promise<Raster> {
   const { side: width, height } = layout;
-  const art = await designArt(spec, branding, layout, caches);
+  const art = await designArt(spec, branding, design, layout, caches);
   if (art.indexed) {
-    const scanlines = new Uint8Array((width + 1) * height);
+    const scanlines = caches.scanlines((width + 1) * height);
     drawArt({ data: scanlines, stride: width + 1, first: 1 }, art.indexed.tiles, art, matrix, layout, spec.size);
-    return { width, height, scanlines, palette: art.indexed.palette };
+    return { width, height, repeats: repeatedRows(art, matrix, layout, spec.size), scanlines, palette: art.indexed.palette };
   }
   const pixels = new Uint32Array(width * height).fill(art.light);
   drawArt({ data: pixels, stride: width, first: 0 }, art.rgba, art, matrix, layout, spec.size);
-  return { width, height, pixels };
+  return { width, height, repeats: repeatedRows(art, matrix, layout, spec.size), pixels };
 }
 
 /** The raster as packed RGBA pixels, whichever form it was drawn in. */

@@ -89,8 +89,8 @@ async function assertScans(
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
   const { matrix, errorCorrection } = matrixForDesign(spec, branding);
   const layout = designLayout(matrix, spec.size, spec.margin, branding);
-  const verdictKey = (kind: string) =>
-    JSON.stringify([kind, matrix.size, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]) + designKey(branding);
+  const design = designKey(branding);
+  const verdictKey = (kind: string) => JSON.stringify([kind, matrix.size, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]) + design;
 
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
@@ -100,14 +100,19 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     });
     return svg;
   }
-  const raster = await rasterDesign(spec, branding, matrix, layout, caches);
-  const rgba = () => {
-    const pixels = rasterPixels(raster);
-    return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-  };
-  await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba: rgba(), width: raster.width, height: raster.height }));
-  if (spec.format === 'png') return writeDesignPng(raster);
-  return sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
-    .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
-    .toBuffer();
+  const raster = await rasterDesign(spec, branding, matrix, layout, caches, design);
+  try {
+    const rgba = () => {
+      const pixels = rasterPixels(raster);
+      return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+    };
+    await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba: rgba(), width: raster.width, height: raster.height }));
+    if (spec.format === 'png') return writeDesignPng(raster);
+    return await sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
+      .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
+      .toBuffer();
+  } finally {
+    // The PNG writer and sharp took copies (deflate's output, expanded pixels): the scanlines are free for the next render.
+    if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
+  }
 }

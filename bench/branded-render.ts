@@ -1,0 +1,67 @@
+// Micro benchmark of row h-branded's render against scenario c's: CPU time per render, same unique payloads, one thread.
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import type { Branding } from '../src/domain/branding.js';
+import type { RenderSpec } from '../src/domain/render-options.js';
+import { DesignCaches } from '../src/render/branded/design-caches.js';
+import { renderTask } from '../src/render/render-task.js';
+
+const LOGO_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240"><circle cx="120" cy="120" r="110" fill="#e63946"/><rect x="70" y="70" width="100" height="100" fill="#1d3557"/></svg>';
+
+export interface BrandedRenderResult {
+  plainMicros: number;
+  brandedMicros: number;
+  renders: number;
+}
+
+/** Process CPU (all threads: sharp's and the decoder's too) per call of `render`, over `count` distinct payloads after a warm-up. */
+async function cpuMicrosPerRender(count: number, render: (payload: string) => unknown): Promise<number> {
+  const payload = (i: number) => `https://example.com/brand/${i}-${(i * 2654435761) % 1e9}`;
+  for (let i = 0; i < 100; i++) await render(payload(1_000_000 + i));
+  const before = process.cpuUsage();
+  for (let i = 0; i < count; i++) await render(payload(i + 1));
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / count;
+}
+
+/**
+ * The bench row's design (rounded modules and finders, a red finder, a cached logo at 0.2, 512 px PNG)
+ * and the plain PNG of the same payloads, each through renderTask as a request's render runs. `only`
+ * measures one side (under --cpu-prof, to profile the branded path alone).
+ */
+export async function brandedRenderBench(count = 500, only?: 'plain' | 'branded'): Promise<BrandedRenderResult> {
+  const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
+  const logo = { digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
+  const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false };
+  const spec = (payload: string, withBranding: boolean): RenderSpec => ({
+    payload,
+    format: 'png',
+    size: 512,
+    margin: 4,
+    errorCorrection: 'M',
+    darkColor: '#000000ff',
+    lightColor: '#ffffffff',
+    branding: withBranding ? branding : undefined,
+  });
+  const caches = new DesignCaches();
+  const run = (withBranding: boolean) => async (payload: string) => {
+    const result = await renderTask(spec(payload, withBranding), caches);
+    if (!result.ok) throw new Error(`render refused: ${JSON.stringify(result)}`);
+  };
+  const plainMicros = only === 'branded' ? NaN : await cpuMicrosPerRender(count, run(false));
+  const brandedMicros = only === 'plain' ? NaN : await cpuMicrosPerRender(count, run(true));
+  return { plainMicros, brandedMicros, renders: count };
+}
+
+export function brandedRenderLine(result: BrandedRenderResult): string {
+  const { plainMicros, brandedMicros, renders } = result;
+  return `plain PNG ${plainMicros.toFixed(0)} µs CPU/render, branded PNG ${brandedMicros.toFixed(0)} µs (${(brandedMicros / plainMicros).toFixed(2)}×), ${renders} unique payloads each`;
+}
+
+// node dist/bench/branded-render.js (BENCH_RENDERS, BENCH_ROUNDS): a few rounds, to see the spread on a busy machine.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 3); round++) {
+    console.log(brandedRenderLine(await brandedRenderBench(Number(process.env.BENCH_RENDERS ?? 500))));
+  }
+}
