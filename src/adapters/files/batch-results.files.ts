@@ -1,7 +1,7 @@
 // BatchResults on the file system: one directory per batch under QR_DATA_DIR/batches, one file per item.
-import { createReadStream } from 'node:fs';
+import { createReadStream, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { BATCH_ID } from '../../domain/batches/batch-id.js';
@@ -29,13 +29,18 @@ export class FileBatchResults implements BatchResults {
     const dir = this.#dir(batchId);
     const path = join(dir, String(index));
     const temporary = `${path}.${randomUUID()}.tmp`;
-    await writeFile(temporary, bytes).catch(async (error: NodeJS.ErrnoException) => {
+    // Synchronous on purpose: for a ~1 kB file the four calls (open, write, close, rename) cost ~90 µs of CPU in
+    // all, where the promise API spent ~160 µs of this thread's time and ~250 µs of CPU with its threadpool hops
+    // (10,000 puts on the 2-core machine); a batch is CPU-bound, so that is throughput (row i-batch).
+    try {
+      writeFileSync(temporary, bytes);
+    } catch (error) {
       // The batch's first file makes its directory: one mkdir per batch rather than per item.
-      if (error.code !== 'ENOENT') throw error;
-      await mkdir(dir, { recursive: true });
-      await writeFile(temporary, bytes);
-    });
-    await rename(temporary, path);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(temporary, bytes);
+    }
+    renameSync(temporary, path);
   }
 
   async open(batchId: string, index: number): Promise<Readable | undefined> {
