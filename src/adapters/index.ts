@@ -88,6 +88,8 @@ export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
   /** Renders waiting for a pool thread: cheap enough for every batch turn. */
   poolQueueSize(): number;
+  /** The same, less the batch groups queued behind the batch's own running ones: what a batch yields to. */
+  othersQueued(): number;
   /** The same admission, always on the pool and never cached: how batch items render. */
   renderOnPool: Renderer['render'];
   /** Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal. */

@@ -105,3 +105,24 @@ describe('image cache', () => {
     }
   });
 });
+
+describe('what a batch yields to', () => {
+  it('counts queued renders other than batch groups, never the batch’s own groups queued behind its running ones', async () => {
+    // One thread; groups small enough that the gate lets all of them through to the pool's queue (4 units of its 16 each).
+    const group = (tag: string) => [spec(`https://example.com/yield/${tag}`, { size: 1024 })];
+    const groups = ['a', 'b', 'c'].map((tag) => pooled.renderManyOnPool(group(tag), CALLER));
+    const until = async (condition: () => boolean) => {
+      const deadline = Date.now() + 5_000;
+      while (!condition() && Date.now() < deadline) await new Promise((r) => setImmediate(r));
+      return condition();
+    };
+    expect(await until(() => pooled.poolQueueSize() >= 1)).toBe(true);
+    // Batch groups queued behind the batch's own running group: nothing to yield to.
+    expect(pooled.othersQueued()).toBe(0);
+    const single = pooled.renderOnPool(spec('https://example.com/yield/single', { size: 1024 }), CALLER);
+    // Until it starts, whichever group is running, the single render is what a batch waits for.
+    expect(await until(() => pooled.othersQueued() === 1)).toBe(true);
+    await Promise.all([...groups, single]);
+    expect(pooled.othersQueued()).toBe(0);
+  });
+});

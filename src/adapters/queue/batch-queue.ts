@@ -54,7 +54,7 @@ export async function createBatchQueue(
       renderer: { renderMany: (specs, caller) => pipeline.renderManyOnPool(specs, caller) },
       clock: options.clock,
       // Every thread while the API is quiet; one group at a time while synchronous requests are in flight.
-      turn: yieldingTo(() => pipeline.poolQueueSize(), options.syncBusy),
+      turn: yieldingTo(() => pipeline.othersQueued(), options.syncBusy),
       concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
       onFinished: batchFinishHook(config, batches, options.clock, options.log),
     },

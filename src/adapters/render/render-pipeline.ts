@@ -58,6 +58,8 @@ const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
 export class RenderPipeline implements Renderer {
   readonly gate: AdmissionGate;
   readonly #pool: RenderPool;
+  /** Batch groups handed to the pool and not answered yet (running or queued). */
+  #groupsInPool = 0;
   readonly #cache: LRUCache<string, Uint8Array> | undefined;
   readonly #inlineMaxPixels: number;
   /** Branded designs' tiles, logos and scan verdicts for the renders done inline on this thread. */
@@ -117,7 +119,13 @@ export class RenderPipeline implements Renderer {
     const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
     return this.gate.run(caller, cost, async () => {
       const started = process.hrtime.bigint();
-      const results = await this.#pool.renderMany(specs);
+      this.#groupsInPool++;
+      let results;
+      try {
+        results = await this.#pool.renderMany(specs);
+      } finally {
+        this.#groupsInPool--;
+      }
       const seconds = Number(process.hrtime.bigint() - started) / 1e9 / Math.max(1, specs.length);
       results.forEach((result, i) => this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'));
       return results;
@@ -137,6 +145,14 @@ export class RenderPipeline implements Renderer {
   /** Renders waiting for a pool thread, for the batch runner's every turn (stats() is for scrapes: it costs a histogram summary). */
   poolQueueSize(): number {
     return this.#pool.queueSize();
+  }
+
+  /**
+   * Renders queued for a pool thread other than batch groups: at most the queue less the groups that cannot be
+   * running (more groups in the pool than threads). A batch steps back for these, never for its own groups.
+   */
+  othersQueued(): number {
+    return Math.max(0, this.#pool.queueSize() - Math.max(0, this.#groupsInPool - this.#pool.threads));
   }
 
   stats(): RenderPipelineStats {

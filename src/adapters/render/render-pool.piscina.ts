@@ -46,9 +46,12 @@ export interface RenderPoolStats {
 
 export class RenderPool {
   readonly #pool: Piscina<RenderSpec | RenderSpec[], RenderTaskResult | RenderTaskResult[]>;
+  /** Threads the pool keeps (piscina replaces one that dies). */
+  readonly threads: number;
 
   constructor(options: RenderPoolOptions = {}) {
     const threads = options.threads ?? Math.max(1, availableParallelism());
+    this.threads = threads;
     const { filename, execArgv } = threadEntry();
     this.#pool = new Piscina({
       filename: options.filename ?? filename,
