@@ -94,6 +94,7 @@ export interface ObservableRenderer extends Renderer {
   renderOnPool: Renderer['render'];
   /** Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal. */
   renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>>;
+  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files: string[]): Promise<Array<'stored' | ApiError>>;
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
   /** Runs another kind of render task (branded images) through the same admission gate and fair share. */

@@ -12,6 +12,12 @@ export type RenderTaskResult =
   | { ok: false; reason: 'size_too_small'; minimumSize: number }
   | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
+/** A batch group whose images the thread writes to these files itself (one per spec), answering only refusals. */
+export interface StoredGroupTask {
+  specs: RenderSpec[];
+  files: string[];
+}
+
 /** The render thread's one entry: a spec (a request), or a group of specs (batch items: one hop for many renders). */
 export function renderThreadTask(
   task: RenderSpec | RenderSpec[],

@@ -115,14 +115,17 @@ export class RenderPipeline implements Renderer {
    * A group of batch items as one pool task, admitted as their summed cost: one thread hop for the group.
    * Each item gets its bytes or its refusal; overload and a lost thread reject the whole group (retried by the runner).
    */
-  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>> {
+  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>>;
+  /** With `files`: the thread writes each image to its file (see BatchResults.localPaths) and answers 'stored'. */
+  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files: string[]): Promise<Array<'stored' | ApiError>>;
+  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
     const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
     return this.gate.run(caller, cost, async () => {
       const started = process.hrtime.bigint();
       this.#groupsInPool++;
-      let results;
+      let results: Array<Uint8Array | 'stored' | ApiError>;
       try {
-        results = await this.#pool.renderMany(specs);
+        results = files ? await this.#pool.renderManyInto(specs, files) : await this.#pool.renderMany(specs);
       } finally {
         this.#groupsInPool--;
       }

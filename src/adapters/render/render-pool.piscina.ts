@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
 import type { RenderSpec } from '../../domain/render-options.js';
-import type { RenderTaskResult } from '../../render/render-task.js';
+import type { RenderTaskResult, StoredGroupTask } from '../../render/render-task.js';
 import { bytesOrError } from './render-outcome.js';
 
 // Piscina signals a full queue only through these messages (its Errors table).
@@ -44,8 +44,20 @@ export interface RenderPoolStats {
   utilization: number;
 }
 
+/** A group's results as the bytes or the refusal of each spec (refusals are data: the group still succeeds). */
+function outcomesOf(results: RenderTaskResult[], specs: RenderSpec[]): Array<Uint8Array | ApiError> {
+  return results.map((result, i) => {
+    try {
+      return bytesOrError(result, specs[i]!);
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+      throw error;
+    }
+  });
+}
+
 export class RenderPool {
-  readonly #pool: Piscina<RenderSpec | RenderSpec[], RenderTaskResult | RenderTaskResult[]>;
+  readonly #pool: Piscina<RenderSpec | RenderSpec[] | StoredGroupTask, RenderTaskResult | RenderTaskResult[]>;
   /** Threads the pool keeps (piscina replaces one that dies). */
   readonly threads: number;
 
@@ -73,18 +85,16 @@ export class RenderPool {
 
   /** Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all. */
   async renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>> {
-    const results = (await this.#run(specs)) as RenderTaskResult[];
-    return results.map((result, i) => {
-      try {
-        return bytesOrError(result, specs[i]!);
-      } catch (error) {
-        if (error instanceof ApiError) return error;
-        throw error;
-      }
-    });
+    return outcomesOf((await this.#run(specs)) as RenderTaskResult[], specs);
   }
 
-  async #run(task: RenderSpec | RenderSpec[]): Promise<RenderTaskResult | RenderTaskResult[]> {
+  /** renderMany, the images written by the thread to `files` (one per spec): each answered 'stored' or with its refusal. */
+  async renderManyInto(specs: RenderSpec[], files: string[]): Promise<Array<'stored' | ApiError>> {
+    const outcomes = outcomesOf((await this.#run({ specs, files })) as RenderTaskResult[], specs);
+    return outcomes.map((outcome) => (outcome instanceof ApiError ? outcome : 'stored'));
+  }
+
+  async #run(task: RenderSpec | RenderSpec[] | StoredGroupTask): Promise<RenderTaskResult | RenderTaskResult[]> {
     try {
       return await this.#pool.run(task);
     } catch (error) {

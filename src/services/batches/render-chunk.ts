@@ -12,8 +12,11 @@ export interface RenderChunkDeps {
   batches: BatchStore;
   results: BatchResults;
   meter: UsageMeter;
-  /** Renders a group of specs as one task: each answered with its bytes or its refusal (ApiError); overload rejects the group. */
-  renderer: { renderMany(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>> };
+  /**
+   * Renders a group of specs as one task: each answered with its bytes or its refusal (ApiError); overload rejects
+   * the group. Given `files` (the results' localPaths), the render thread writes each image there and answers 'stored'.
+   */
+  renderer: { renderMany(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> };
   clock: () => Date;
   /** Resolves when lane `lane` may take the renderer (the embedded service lets synchronous requests go first). */
   turn?: (lane: number) => Promise<void>;
@@ -75,9 +78,15 @@ export async function renderChunk(deps: RenderChunkDeps, chunk: Chunk): Promise<
  */
 async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly BatchItemState[]): Promise<number> {
   // Overload and a lost thread reject the whole group: the runner retries the chunk, nothing was written.
+  // Results on this machine's disk are written by the render thread itself: the images never cross back.
+  const files = deps.results.localPaths?.(
+    batch.id,
+    items.map((item) => item.index),
+  );
   const outcomes = await deps.renderer.renderMany(
     items.map((item) => item.spec),
     { accountId: batch.accountId, plan: batch.plan },
+    files,
   );
   const finished: FinishedItem[] = [];
   const refused: Array<{ index: number; fingerprint: string }> = [];
@@ -89,7 +98,7 @@ async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly 
         finished.push({ index: item.index, state: 'failed', errorCode: outcome.code });
         return;
       }
-      await deps.results.put(batch.id, item.index, outcome);
+      if (outcome !== 'stored') await deps.results.put(batch.id, item.index, outcome);
       finished.push({ index: item.index, state: 'succeeded' });
     }),
   );
