@@ -2,7 +2,7 @@
 import { _tests, type ErrorCorrection } from 'qr';
 import { BYTE_CAPACITY } from '../domain/qr-capacity.js';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
-import { symbolCodewords } from './qr-codewords.js';
+import { symbolCodewords, type SymbolContent } from './qr-codewords.js';
 import { chooseSymbol, type EncodingOptions } from './qr-encoding.js';
 
 export interface QrMatrix {
@@ -23,10 +23,19 @@ export class PayloadTooLongError extends Error {
   }
 }
 
-/** Modules per side of the symbol `payload` needs at `errorCorrection` (undefined: too long), without drawing it. */
-export function symbolSize(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): number | undefined {
+/** A symbol chosen (version, segments) but not yet drawn: its side, and its modules on demand. */
+export interface PlannedSymbol {
+  size: number;
+  draw(): QrMatrix;
+}
+
+/**
+ * The symbol `payload` needs at `errorCorrection` (undefined: too long), without drawing it: drawing is
+ * most of a matrix's cost, so a caller choosing between levels draws only the one it keeps.
+ */
+export function plannedSymbol(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): PlannedSymbol | undefined {
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
-  return content && 17 + 4 * content.version;
+  return content && { size: 17 + 4 * content.version, draw: () => drawn(content) };
 }
 
 /**
@@ -38,6 +47,10 @@ export function symbolSize(payload: string, errorCorrection: ErrorCorrectionLeve
 export function buildMatrix(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): QrMatrix {
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
   if (!content) throw new PayloadTooLongError(BYTE_CAPACITY[errorCorrection]);
+  return drawn(content);
+}
+
+function drawn(content: SymbolContent): QrMatrix {
   const symbol = _tests.drawSymbol(content.version, content.ecc, symbolCodewords(content));
   const { size, words, v } = symbol;
   const modules = new Uint8Array(size * size);

@@ -2,7 +2,7 @@
 import sharp from 'sharp';
 import { designKey, largestLogoScale, logoFits, type Branding } from '../../domain/branding.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
-import { buildMatrix, symbolSize, type QrMatrix } from '../qr-matrix.js';
+import { BYTE_CAPACITY, buildMatrix, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
 import { rasterDesign, rasterPixels } from './design-raster.js';
@@ -33,11 +33,13 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix:
   const options = { eci: spec.eci === true }; // as the plain path: the ECI designator when the caller asked for it
   if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
   const levels = branding.errorCorrectionFixed ? [spec.errorCorrection] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
-  // Each level's symbol size comes from the segment plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
+  // Each level's symbol size comes from its plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
   let size = 0;
   for (const level of levels) {
-    size = symbolSize(spec.payload, level, options) ?? buildMatrix(spec.payload, level, options).size; // too long at this level: buildMatrix says so
-    if (logoFits(size, logo.scale, level)) return { matrix: buildMatrix(spec.payload, level, options), errorCorrection: level };
+    const planned = plannedSymbol(spec.payload, level, options);
+    if (!planned) throw new PayloadTooLongError(BYTE_CAPACITY[level]); // as buildMatrix refuses it
+    size = planned.size;
+    if (logoFits(size, logo.scale, level)) return { matrix: planned.draw(), errorCorrection: level };
   }
   const level = levels[levels.length - 1]!;
   const max = largestLogoScale(size, level);
