@@ -61,11 +61,15 @@ export async function renderChunk(deps: RenderChunkDeps, chunk: Chunk): Promise<
   let moved = 0;
   const lanes = Math.max(1, deps.concurrency ?? 1);
   let next = 0;
+  // A batch cancelled (or finished by another run) while this chunk renders: its remaining groups are not started.
+  let finished = false;
   const lane = async (_: unknown, laneIndex: number) => {
-    while (next < groups.length) {
+    while (next < groups.length && !finished) {
       await deps.turn?.(laneIndex);
-      if (next >= groups.length) break;
-      moved += await renderGroup(deps, batch, groups[next++]!);
+      if (next >= groups.length || finished) break;
+      const outcome = await renderGroup(deps, batch, groups[next++]!);
+      moved += outcome.moved;
+      finished ||= isFinished(outcome.status);
     }
   };
   await Promise.all(Array.from({ length: Math.min(lanes, groups.length) }, lane));
@@ -76,7 +80,7 @@ export async function renderChunk(deps: RenderChunkDeps, chunk: Chunk): Promise<
  * The files first, then the refunds, then the states in one step: a crash before the last re-renders the
  * group into the same files, and refunds are idempotent per item, so nothing is lost or counted twice.
  */
-async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly BatchItemState[]): Promise<number> {
+async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly BatchItemState[]): Promise<{ moved: number; status: Batch['status'] }> {
   // Overload and a lost thread reject the whole group: the runner retries the chunk, nothing was written.
   // Results on this machine's disk are written by the render thread itself: the images never cross back.
   const files = deps.results.localPaths?.(
@@ -105,5 +109,5 @@ async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly 
   if (refused.length > 0) await deps.meter.refundBatchItems({ accountId: batch.accountId, period: batch.period, batchId: batch.id, items: refused });
   const outcome = await deps.batches.finishItems(batch.id, finished, deps.clock());
   if (outcome.moved > 0 && isFinished(outcome.batch.status)) await deps.onFinished?.(outcome.batch);
-  return outcome.moved;
+  return { moved: outcome.moved, status: outcome.batch.status };
 }

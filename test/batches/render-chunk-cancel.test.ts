@@ -1,0 +1,103 @@
+// renderChunk on the real SQLite store, files and render pool: a batch cancelled mid-chunk starts no further group of it.
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileBatchResults } from '../../src/adapters/files/batch-results.files.js';
+import { createRenderPipeline } from '../../src/adapters/render/render-pipeline.js';
+import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
+import { BATCH_GROUP_COST, type Batch, type BatchItem } from '../../src/domain/batches/batch.js';
+import { newBatchId } from '../../src/domain/batches/batch-id.js';
+import { renderChunk } from '../../src/services/batches/render-chunk.js';
+import { decodePngFiles } from '../helpers/decode.js';
+
+const NOW = new Date('2026-11-23T09:00:00.000Z');
+const ACCOUNT = 'acc_render_chunk_cancel';
+// Items of cost 1 (512 px PNG): one group is BATCH_GROUP_COST items, and the chunk holds four groups.
+const TOTAL = BATCH_GROUP_COST * 4;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'qrm-chunk-cancel-'));
+const stores = createSqliteStores(':memory:');
+const pipeline = createRenderPipeline({ renderThreads: 1, renderMaxQueue: 256, renderInlineMaxPixels: 0, imageCacheBytes: 0 });
+afterAll(async () => {
+  await pipeline.close();
+  await stores.close?.();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function batchOf(total: number): { batch: Batch; items: BatchItem[] } {
+  const batch: Batch = {
+    id: newBatchId(NOW),
+    accountId: ACCOUNT,
+    plan: 'business',
+    status: 'queued',
+    total,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+    period: '2026-11',
+    createdAt: NOW,
+    startedAt: undefined,
+    finishedAt: undefined,
+    webhookUrl: undefined,
+    idempotencyKey: undefined,
+    requestHash: 'c'.repeat(64),
+  };
+  const items = Array.from({ length: total }, (_, index) => ({
+    index,
+    name: undefined,
+    file: `${index}.png`,
+    type: 'url' as const,
+    fingerprint: `fp-${batch.id}-${index}`,
+    spec: {
+      payload: `https://example.com/cancel/${index}`,
+      format: 'png' as const,
+      size: 512,
+      margin: 4,
+      errorCorrection: 'M' as const,
+      darkColor: '#000000ff',
+      lightColor: '#ffffffff',
+    },
+  }));
+  return { batch, items };
+}
+
+describe('renderChunk and a cancel', () => {
+  it('renders no group of the chunk after the one during which the batch was cancelled, and counts exactly', async () => {
+    const batches = stores.batches!;
+    const results = new FileBatchResults(dataDir);
+    const { batch, items } = batchOf(TOTAL);
+    await batches.create(batch, items);
+    let groupsRendered = 0;
+    const moved = await renderChunk(
+      {
+        batches,
+        results,
+        meter: stores.meter,
+        clock: () => NOW,
+        concurrency: 1,
+        renderer: {
+          renderMany: async (specs, caller, files) => {
+            groupsRendered++;
+            const outcomes = await pipeline.renderManyOnPool(specs, caller, files!);
+            // The owner cancels while the first group renders: its items are still pending, so they are cancelled too.
+            if (groupsRendered === 1) await batches.cancel(ACCOUNT, batch.id, NOW);
+            return outcomes;
+          },
+        },
+      },
+      { batchId: batch.id, from: 0, to: TOTAL },
+    );
+    expect(groupsRendered).toBe(1);
+    expect(moved).toBe(0);
+    const after = (await batches.getById(batch.id))!;
+    expect(after).toMatchObject({ status: 'cancelled', succeeded: 0, failed: 0, cancelled: TOTAL });
+    // The one group's files were written before its items were found cancelled; each is a whole, readable code.
+    const dir = join(dataDir, 'batches', batch.id);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(BATCH_GROUP_COST);
+    const decoded = await decodePngFiles(files.map((file) => join(dir, file)));
+    expect(decoded.map((d) => d.zbar).sort()).toEqual(files.map((file) => `https://example.com/cancel/${file}`).sort());
+    expect(decoded.every((d) => d.zbar === d.zxing)).toBe(true);
+  });
+});
