@@ -86,15 +86,17 @@ export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; token
 /** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
 export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
-  /** Renders waiting for a pool thread: cheap enough for every batch turn. */
+  /** Renders waiting for a pool thread, whoever queued them (a cheap gauge, unlike stats()). */
   poolQueueSize(): number;
   /** The same, less the batch groups queued behind the batch's own running ones: what a batch yields to. */
   othersQueued(): number;
   /** The same admission, always on the pool and never cached: how batch items render. */
   renderOnPool: Renderer['render'];
-  /** Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal. */
-  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>>;
-  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files: string[]): Promise<Array<'stored' | ApiError>>;
+  /**
+   * Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal; given
+   * `files` (BatchResults.localPaths), the thread writes each image there and answers 'stored'.
+   */
+  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>>;
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
   /** Runs another kind of render task (branded images) through the same admission gate and fair share. */

@@ -51,7 +51,7 @@ export async function createBatchQueue(
       batches,
       results: batchResults,
       meter: adapters.meter,
-      renderer: { renderMany: (specs, caller, files) => (files ? pipeline.renderManyOnPool(specs, caller, files) : pipeline.renderManyOnPool(specs, caller)) },
+      renderer: { renderMany: (specs, caller, files) => pipeline.renderManyOnPool(specs, caller, files) },
       clock: options.clock,
       // Every thread while the API is quiet; one group at a time while synchronous requests are in flight.
       turn: yieldingTo(() => pipeline.othersQueued(), options.syncBusy),

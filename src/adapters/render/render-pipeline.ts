@@ -115,9 +115,6 @@ export class RenderPipeline implements Renderer {
    * A group of batch items as one pool task, admitted as their summed cost: one thread hop for the group.
    * Each item gets its bytes or its refusal; overload and a lost thread reject the whole group (retried by the runner).
    */
-  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller): Promise<Array<Uint8Array | ApiError>>;
-  /** With `files`: the thread writes each image to its file (see BatchResults.localPaths) and answers 'stored'. */
-  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files: string[]): Promise<Array<'stored' | ApiError>>;
   async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
     const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
     return this.gate.run(caller, cost, async () => {
@@ -125,7 +122,7 @@ export class RenderPipeline implements Renderer {
       this.#groupsInPool++;
       let results: Array<Uint8Array | 'stored' | ApiError>;
       try {
-        results = files ? await this.#pool.renderManyInto(specs, files) : await this.#pool.renderMany(specs);
+        results = await this.#pool.renderMany(specs, files);
       } finally {
         this.#groupsInPool--;
       }
@@ -145,7 +142,7 @@ export class RenderPipeline implements Renderer {
     await this.#pool.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
   }
 
-  /** Renders waiting for a pool thread, for the batch runner's every turn (stats() is for scrapes: it costs a histogram summary). */
+  /** Renders waiting for a pool thread, whoever queued them: a cheap gauge (stats() is for scrapes: it costs a histogram summary). */
   poolQueueSize(): number {
     return this.#pool.queueSize();
   }

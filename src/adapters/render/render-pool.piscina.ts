@@ -83,13 +83,12 @@ export class RenderPool {
     return bytesOrError((await this.#run(spec)) as RenderTaskResult, spec);
   }
 
-  /** Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all. */
-  async renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>> {
-    return outcomesOf((await this.#run(specs)) as RenderTaskResult[], specs);
-  }
-
-  /** renderMany, the images written by the thread to `files` (one per spec): each answered 'stored' or with its refusal. */
-  async renderManyInto(specs: RenderSpec[], files: string[]): Promise<Array<'stored' | ApiError>> {
+  /**
+   * Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all.
+   * Given `files` (one per spec), the thread writes each image there itself and it is answered 'stored'.
+   */
+  async renderMany(specs: RenderSpec[], files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
+    if (!files) return outcomesOf((await this.#run(specs)) as RenderTaskResult[], specs);
     const outcomes = outcomesOf((await this.#run({ specs, files })) as RenderTaskResult[], specs);
     return outcomes.map((outcome) => (outcome instanceof ApiError ? outcome : 'stored'));
   }
