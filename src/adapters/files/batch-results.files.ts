@@ -38,13 +38,14 @@ export class FileBatchResults implements BatchResults {
    */
   async put(batchId: string, index: number, bytes: Uint8Array): Promise<void> {
     const dir = this.#dir(batchId);
+    const path = join(dir, String(index));
     try {
-      writeItemFile(join(dir, String(index)), bytes);
+      writeItemFile(path, bytes);
     } catch (error) {
       // The batch's first file makes its directory: one mkdir per batch rather than per item.
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
       mkdirSync(dir, { recursive: true });
-      writeItemFile(join(dir, String(index)), bytes);
+      writeItemFile(path, bytes);
     }
   }
 

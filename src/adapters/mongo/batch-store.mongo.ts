@@ -4,6 +4,7 @@ import type { Model } from 'mongoose';
 import {
   BATCH_CHUNK_SIZE,
   finishedStatus,
+  webhookAfter,
   type Batch,
   type BatchItem,
   type BatchItemState,
@@ -219,12 +220,13 @@ export class MongoBatchStore implements BatchStore {
   }
 
   /**
-   * Sets the counts of the parts holding indexes [from, to) from all their items (raised only: counts never go down),
+   * Sets the counts of the parts holding `indexes` [from, to) (every part when absent) from all their items (raised only: counts never go down),
    * then finishes the batch when no item is pending. Returns the batch as it stands after.
    */
-  async #recount(batchId: string, at: Date, from = 0, to = Number.MAX_SAFE_INTEGER): Promise<Batch | undefined> {
+  async #recount(batchId: string, at: Date, indexes?: { from: number; to: number }): Promise<Batch | undefined> {
+    const parts = indexes && { index: { $gte: partOf(indexes.from), $lt: partOf(indexes.to - 1) + PART_SIZE } };
     const groups = await this.#items.aggregate<{ _id: { part: number; state: string }; n: number }>([
-      { $match: { batchId, index: { $gte: partOf(from), $lt: to === Number.MAX_SAFE_INTEGER ? to : partOf(to - 1) + PART_SIZE } } },
+      { $match: { batchId, ...parts } },
       { $group: { _id: { part: { $subtract: ['$index', { $mod: ['$index', PART_SIZE] }] }, state: '$state' }, n: { $sum: 1 } } },
     ]);
     const raised: Record<string, number> = {};
@@ -250,7 +252,7 @@ export class MongoBatchStore implements BatchStore {
   async finishItems(batchId: string, items: readonly FinishedItem[], at: Date): Promise<{ moved: number; batch: Batch }> {
     const moved = (await this.#moveItems(batchId, items, 'succeeded')) + (await this.#moveItems(batchId, items, 'failed'));
     const indexes = items.map((item) => item.index);
-    const batch = items.length === 0 ? await this.#recount(batchId, at) : await this.#recount(batchId, at, Math.min(...indexes), Math.max(...indexes) + 1);
+    const batch = await this.#recount(batchId, at, items.length === 0 ? undefined : { from: Math.min(...indexes), to: Math.max(...indexes) + 1 });
     if (!batch) throw new Error(`batch ${batchId} does not exist`);
     return { moved, batch };
   }
@@ -308,11 +310,10 @@ export class MongoBatchStore implements BatchStore {
   }
 
   async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
-    const state = outcome.delivered ? 'delivered' : outcome.retryAt ? 'due' : 'abandoned';
-    const nextAt = outcome.retryAt && !outcome.delivered ? outcome.retryAt : null;
+    const { state, nextAt } = webhookAfter(outcome);
     await this.#batches.updateOne(
       { _id: batchId, webhookState: 'due' },
-      { $set: { webhookState: state, webhookAttempts: outcome.attempts, webhookNextAt: nextAt } },
+      { $set: { webhookState: state, webhookAttempts: outcome.attempts, webhookNextAt: nextAt ?? null } },
     );
   }
 

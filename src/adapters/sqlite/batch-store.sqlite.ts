@@ -1,6 +1,6 @@
 // BatchStore on SQLite: a batch row, one row per item; item moves and batch counts in one transaction.
 import { randomBytes } from 'node:crypto';
-import { finishedStatus, type Batch, type BatchItem, type BatchItemState, type BatchStatus, type ItemState } from '../../domain/batches/batch.js';
+import { finishedStatus, webhookAfter, type Batch, type BatchItem, type BatchItemState, type BatchStatus, type ItemState } from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { BatchPage, BatchStore, DueWebhook, FinishedItem, WebhookOutcome } from '../../domain/ports/batch-store.js';
@@ -283,8 +283,8 @@ export class SqliteBatchStore implements BatchStore {
   }
 
   async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
-    const state = outcome.delivered ? 'delivered' : outcome.retryAt ? 'due' : 'abandoned';
-    this.#settleWebhook.run(state, outcome.attempts, outcome.retryAt && !outcome.delivered ? outcome.retryAt.getTime() : null, batchId);
+    const { state, nextAt } = webhookAfter(outcome);
+    this.#settleWebhook.run(state, outcome.attempts, nextAt?.getTime() ?? null, batchId);
   }
 
   async finishedBefore(before: Date, limit: number): Promise<string[]> {

@@ -65,6 +65,15 @@ export interface BatchItemState extends BatchItem {
   errorCode: string | undefined;
 }
 
+/** Where a finished batch's webhook stands: due (now or at its next attempt), delivered, or given up. */
+export type WebhookState = 'due' | 'delivered' | 'abandoned';
+
+/** What one attempt leaves behind: delivered, due again at `retryAt`, or (neither) given up. */
+export function webhookAfter(outcome: { delivered: boolean; retryAt?: Date | undefined }): { state: WebhookState; nextAt: Date | undefined } {
+  if (outcome.delivered) return { state: 'delivered', nextAt: undefined };
+  return outcome.retryAt ? { state: 'due', nextAt: outcome.retryAt } : { state: 'abandoned', nextAt: undefined };
+}
+
 /** A batch is finished once no item is pending; it failed when none succeeded. */
 export function finishedStatus(batch: Pick<Batch, 'succeeded' | 'failed' | 'cancelled' | 'total'>): BatchStatus | undefined {
   if (batch.succeeded + batch.failed + batch.cancelled < batch.total) return undefined;
