@@ -70,10 +70,13 @@ export class SqliteUsageMeter implements UsageMeter {
     );
     // The burst log holds about the last second: what aged out is trimmed, whichever key it was, at most every
     // TRIM_EVERY_MS (the count reads only the window, so older rows change no answer; they only take room).
+    // The trim reads the whole log (about a second of rows) rather than keep a second tree ordered by time.
     const trimBurst = db.prepare<[number], unknown>('DELETE FROM burst_log WHERE at <= ?');
     let trimmedAt = -Infinity;
-    const countBurst = db.prepare<[string, number], { used: number }>('SELECT count(*) AS used FROM burst_log WHERE burst_key = ? AND at > ?');
-    const logBurst = db.prepare<[string, number], unknown>('INSERT INTO burst_log (burst_key, at) VALUES (?, ?)');
+    const countBurst = db.prepare<[string, number], { used: number | null }>('SELECT sum(requests) AS used FROM burst_log WHERE burst_key = ? AND at > ?');
+    const logBurst = db.prepare<[string, number], unknown>(
+      'INSERT INTO burst_log (burst_key, at, requests) VALUES (?, ?, 1) ON CONFLICT (burst_key, at) DO UPDATE SET requests = requests + 1',
+    );
     this.#usage = usage;
     this.#qrs = db.prepare<[string, PeriodId, number], QrRow>(
       `SELECT fingerprint, type, payload, generations, first_at, last_at FROM qr_codes
@@ -90,7 +93,7 @@ export class SqliteUsageMeter implements UsageMeter {
           trimBurst.run(at - BURST_WINDOW_MS);
           trimmedAt = at;
         }
-        burstUsed = countBurst.get(burst.key, at - BURST_WINDOW_MS)!.used;
+        burstUsed = countBurst.get(burst.key, at - BURST_WINDOW_MS)!.used ?? 0;
       }
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
