@@ -120,8 +120,8 @@ export function renderSpecOf(input: GenerateQrInput, payload: string, branding?:
   const darkColor = canonicalColour(input.darkColor ?? DEFAULT_DARK);
   const lightColor = canonicalColour(input.lightColor ?? DEFAULT_LIGHT);
   assertScannableColours(darkColor, lightColor);
+  // Optional parts spread last: a spread before other properties puts V8 on a slow path (microseconds a request).
   return {
-    ...(branding ? { branding } : {}),
     payload,
     format: input.outputFormat,
     size: input.size ?? SIZE_LIMITS.default,
@@ -131,6 +131,7 @@ export function renderSpecOf(input: GenerateQrInput, payload: string, branding?:
     darkColor,
     lightColor,
     ...(input.eci ? { eci: true } : {}),
+    ...(branding ? { branding } : {}),
   };
 }
 
@@ -190,9 +191,9 @@ export async function generateQr(
     period: periodOf(now),
     qr: { fingerprint, type: input.type, payload },
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
+    at: now,
     // An unlimited burst keeps no window at all: no counter work for a dimension that is never refused.
     ...(plan.burstPerSecond === null ? {} : { burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
-    at: now,
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);
   if (!outcome.ok) {
