@@ -227,7 +227,9 @@ async function profiledScenarioC(): Promise<string> {
   try {
     return summariseProfile(profileDir);
   } finally {
-    rmSync(profileDir, { recursive: true, force: true });
+    // BENCH_KEEP_PROFILE=1 leaves the .cpuprofile for a closer look (Chrome DevTools, speedscope).
+    if (process.env.BENCH_KEEP_PROFILE) console.log(`profile kept in ${profileDir}`);
+    else rmSync(profileDir, { recursive: true, force: true });
   }
 }
 
