@@ -88,9 +88,8 @@ export class RenderPool {
    * Given `files` (one per spec), the thread writes each image there itself and it is answered 'stored'.
    */
   async renderMany(specs: RenderSpec[], files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
-    if (!files) return outcomesOf((await this.#run(specs)) as RenderTaskResult[], specs);
-    const outcomes = outcomesOf((await this.#run({ specs, files })) as RenderTaskResult[], specs);
-    return outcomes.map((outcome) => (outcome instanceof ApiError ? outcome : 'stored'));
+    const outcomes = outcomesOf((await this.#run(files ? { specs, files } : specs)) as RenderTaskResult[], specs);
+    return files ? outcomes.map((outcome) => (outcome instanceof ApiError ? outcome : 'stored')) : outcomes;
   }
 
   async #run(task: RenderSpec | RenderSpec[] | StoredGroupTask): Promise<RenderTaskResult | RenderTaskResult[]> {
