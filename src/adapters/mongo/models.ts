@@ -1,5 +1,6 @@
 // The MongoDB collections of the system of record, with the unique indexes that make its rules atomic.
 import { Schema, type Connection, type Model } from 'mongoose';
+import type { WebhookState } from '../../domain/batches/batch.js';
 
 export interface AccountDoc {
   _id: string;
@@ -103,8 +104,8 @@ export interface BatchDoc {
   /** Absent when the request had none, so the partial unique index leaves such batches alone. */
   idempotencyKey?: string;
   requestHash: string;
-  /** null (no webhook, or not finished), due, delivered or abandoned. */
-  webhookState: string | null;
+  /** null: no webhook, or not finished. */
+  webhookState: WebhookState | null;
   webhookAttempts: number;
   webhookNextAt: Date | null;
 }

@@ -1,5 +1,6 @@
 // Batches: the record of one bulk render, its items, and the rules for their state (pure, no I/O).
 import type { QrType } from '../content/types.js';
+import type { WebhookOutcome } from '../ports/batch-store.js';
 import type { PeriodId } from '../period.js';
 import type { PlanId } from '../plan-catalogue.js';
 import type { RenderSpec } from '../render-options.js';
@@ -69,7 +70,7 @@ export interface BatchItemState extends BatchItem {
 export type WebhookState = 'due' | 'delivered' | 'abandoned';
 
 /** What one attempt leaves behind: delivered, due again at `retryAt`, or (neither) given up. */
-export function webhookAfter(outcome: { delivered: boolean; retryAt?: Date | undefined }): { state: WebhookState; nextAt: Date | undefined } {
+export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt'>): { state: WebhookState; nextAt: Date | undefined } {
   if (outcome.delivered) return { state: 'delivered', nextAt: undefined };
   return outcome.retryAt ? { state: 'due', nextAt: outcome.retryAt } : { state: 'abandoned', nextAt: undefined };
 }
