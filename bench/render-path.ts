@@ -1,7 +1,9 @@
 // Micro benchmarks of the render path, each beside its alternative: matrix encoder, PNG writer, WebP effort, SVG.
 import QRCode from 'qrcode';
 import { layoutFor } from '../src/render/layout.js';
-import { PNG_DEFLATE_LEVEL, writePng } from '../src/render/png-writer.js';
+import { deflateSync } from 'node:zlib';
+import { packedRows } from '../src/render/packed-rows.js';
+import { expandScanlines, PNG_DEFLATE_LEVEL, PNG_ROWS, pngFile, writePng } from '../src/render/png-writer.js';
 import { buildMatrix } from '../src/render/qr-matrix.js';
 import { writeSvg } from '../src/render/svg-writer.js';
 import { writeWebp } from '../src/render/webp-writer.js';
@@ -31,10 +33,22 @@ export async function renderPathBench(seconds = 1): Promise<RenderPathResult> {
 
   const naive = await QRCode.toBuffer(url(0), { width: 512, errorCorrectionLevel: 'M' });
   rows.push({ ...(await measure('png: qrcode.toBuffer 512 px (pngjs RGBA)', (i) => QRCode.toBuffer(url(i), { width: 512 }), seconds)), bytes: naive.length });
-  for (const level of [1, 3, 6, 9]) {
+  // The writer before: every scanline unfiltered (level 3 was used), the alternative to filtering the repeats Up.
+  const unfiltered = (level: number) => pngFile(layout, BLACK, WHITE, deflateSync(expandScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
+  for (const level of [1, 3]) {
+    rows.push({
+      ...(await measure(`png: 1-bit palette, rows unfiltered, node:zlib level ${level}, 512 px`, () => unfiltered(level), seconds)),
+      bytes: unfiltered(level).length,
+    });
+  }
+  for (const level of [1, 3, 6]) {
     const used = level === PNG_DEFLATE_LEVEL ? ' — used' : '';
     rows.push({
-      ...(await measure(`png: 1-bit palette writer, node:zlib level ${level}, 512 px${used}`, () => writePng(matrix, layout, BLACK, WHITE, level), seconds)),
+      ...(await measure(
+        `png: 1-bit palette, repeated rows filtered Up, node:zlib level ${level}, 512 px${used}`,
+        () => writePng(matrix, layout, BLACK, WHITE, level),
+        seconds,
+      )),
       bytes: writePng(matrix, layout, BLACK, WHITE, level).length,
     });
   }

@@ -6,13 +6,17 @@ import { packedRows, type PackedRows } from './packed-rows.js';
 import type { QrMatrix } from './qr-matrix.js';
 
 /**
- * Chosen by bench/render-path.ts: level 3 is as fast as 1 on these scanlines and ~20% smaller; 6+ cost
- * twice the time or more. (A hand-written row-aware deflate was measured too: no faster than zlib, and larger.)
+ * Chosen by bench/render-path.ts: with the repeated rows filtered Up (below), level 1 costs three quarters of
+ * level 3 on unfiltered rows (the writer before) for about the same bytes; 6+ cost twice the time or more.
+ * (A hand-written row-aware deflate was measured too: no faster than zlib, and larger.)
  */
-export const PNG_DEFLATE_LEVEL = 3;
+export const PNG_DEFLATE_LEVEL = 1;
+
+/** PNG filter types (PNG spec §9.2): None copies the row, Up stores its difference from the row above. */
+const FILTER_UP = 2;
 
 /** Each scanline starts with its filter byte (0, None); palette index 0 (light) is the zero background. */
-const PNG_ROWS = { leadingBytes: 1, lowBitFirst: false };
+export const PNG_ROWS = { leadingBytes: 1, lowBitFirst: false };
 
 export const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -25,12 +29,27 @@ export function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
-/** Every scanline of the image, expanded from the plan: identical rows one row apart, which deflate compresses best. */
+/** Every scanline of the image, unfiltered: each row written out as often as it repeats (bench/render-path.ts's alternative). */
 export function expandScanlines(plan: PackedRows): Buffer {
   const total = plan.runs.reduce((n, r) => n + r.count, 0);
   const raw = Buffer.allocUnsafe(total * plan.rowBytes);
   let y = 0;
   for (const { row, count } of plan.runs) for (let k = 0; k < count; k++) raw.set(plan.rows[row]!, y++ * plan.rowBytes);
+  return raw;
+}
+
+/**
+ * Every scanline, a repeat of the row above filtered Up: its filter byte and then zeros, which deflate reads
+ * as one long run. The first row of each run is written unfiltered. Zeroed memory makes the repeats free to write.
+ */
+export function filteredScanlines(plan: PackedRows): Buffer {
+  const total = plan.runs.reduce((n, r) => n + r.count, 0);
+  const raw = Buffer.alloc(total * plan.rowBytes);
+  let y = 0;
+  for (const { row, count } of plan.runs) {
+    raw.set(plan.rows[row]!, y++ * plan.rowBytes);
+    for (let k = 1; k < count; k++) raw[y++ * plan.rowBytes] = FILTER_UP;
+  }
   return raw;
 }
 
@@ -52,5 +71,5 @@ export function pngFile(layout: ImageLayout, darkColor: string, lightColor: stri
 }
 
 export function writePng(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string, level = PNG_DEFLATE_LEVEL): Buffer {
-  return pngFile(layout, darkColor, lightColor, deflateSync(expandScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
+  return pngFile(layout, darkColor, lightColor, deflateSync(filteredScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
 }
