@@ -14,6 +14,7 @@ import { renderPathBench, renderPathTable } from './render-path.js';
 import { drive, rotatingKey, rowOf, type Row } from './load.js';
 import { cpuSeconds, createAccountKeys, freePort, rssMiB, startProcess, type Started } from './processes.js';
 import { hostileNeighbour } from './scenarios/hostile-neighbour.js';
+import { sideBySide } from './side-by-side.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -50,6 +51,30 @@ async function scenario(
   const cpuBefore = cpuSeconds(server.child.pid);
   const result = await drive(url, headersFor, makeBody, DURATION, LOAD);
   return rowOf(id, name, result, server, cpuSeconds(server.child.pid) - cpuBefore);
+}
+
+const E_NAME = 'best-possible inline render (qr matrix, 1-bit PNG, zlib 1), no auth or metering';
+const C_NAME = 'ours, PNG, unique content, key check + metering (embedded SQLite)';
+/** Slices of rows e and c, turn about: DURATION seconds each in all. */
+const SIDE_BY_SIDE_SLICES = 5;
+
+/** Rows e and c, measured turn about on the baseline server and our service. */
+async function bestBesideOurs(service: Service, path: string, headersFor: () => Record<string, string>): Promise<Row[]> {
+  const best = await baseline('best-inline.js');
+  try {
+    return await sideBySide(
+      [
+        { id: 'e', name: E_NAME, server: best, url: `http://127.0.0.1:${best.port}/generate`, headersFor: () => ({}), makeBody: body('png', true) },
+        { id: 'c', name: C_NAME, server: service.server, url: `http://127.0.0.1:${service.server.port}${path}`, headersFor, makeBody: body('png', true) },
+      ],
+      DURATION,
+      WARMUP,
+      SIDE_BY_SIDE_SLICES,
+      LOAD,
+    );
+  } finally {
+    await best.stop();
+  }
 }
 
 async function baseline(script: string): Promise<Started> {
@@ -239,6 +264,8 @@ async function main(): Promise<void> {
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD']).stdout?.toString().trim() || 'unknown';
 
   const figures: Figures = {};
+  // c/e is a target: when both rows run, they run turn about (bench/side-by-side.ts), not a minute apart.
+  const eBesideC = wanted('e') && wanted('c');
   let micro = '';
   if (wanted('micro')) {
     console.log('render path micro benchmarks…');
@@ -249,9 +276,9 @@ async function main(): Promise<void> {
   for (const [id, name, script] of [
     ['a', 'naive Fastify + qrcode.toBuffer inline (what a user would write)', 'naive-qrcode.js'],
     ['b', 'HTTP ceiling: the same Fastify answering a fixed PNG', 'fixed-png.js'],
-    ['e', 'best-possible inline render (qr matrix, 1-bit PNG, zlib 1), no auth or metering', 'best-inline.js'],
+    ['e', E_NAME, 'best-inline.js'],
   ] as const) {
-    if (!wanted(id)) continue;
+    if (!wanted(id) || (id === 'e' && eBesideC)) continue;
     const server = await baseline(script);
     try {
       rows.push(await scenario(id, name, server, '/generate', () => ({}), body('png', id !== 'b')));
@@ -291,12 +318,15 @@ async function main(): Promise<void> {
     const headers = rotatingKey(embedded.keys);
     const path = '/api/v1/QRManager/generate';
     const ours = [
-      ['c', 'ours, PNG, unique content, key check + metering (embedded SQLite)', body('png', true)],
+      ['c', C_NAME, body('png', true)],
       ['d', 'ours, PNG, repeated content (embedded SQLite)', body('png', false)],
       ['f-webp', 'ours, WebP, unique content', body('webp', true)],
       ['f-svg', 'ours, SVG, unique content', body('svg', true)],
     ] as const;
-    for (const [id, name, makeBody] of ours) if (wanted(id)) rows.push(await scenario(id, name, embedded.server, path, headers, makeBody));
+    if (eBesideC) rows.push(...(await bestBesideOurs(embedded, path, headers)));
+    for (const [id, name, makeBody] of ours) {
+      if (wanted(id) && !(id === 'c' && eBesideC)) rows.push(await scenario(id, name, embedded.server, path, headers, makeBody));
+    }
     if (wanted('h-branded'))
       rows.push(await brandedScenario(embedded, (id, name, headersFor, makeBody) => scenario(id, name, embedded.server, path, headersFor, makeBody)));
     if (wanted('sizes')) {
@@ -370,7 +400,9 @@ Produced by \`npm run bench\` (bench/run.ts) on ${date}, commit ${commit}.
 
 Machine: ${machine}. The load generator (autocannon, ${CONNECTIONS} connections, POST JSON, ~40-character URLs,
 512 px PNG unless stated) runs on the same machine as the server, so the server has at most the other core to itself.
-Each scenario: ${WARMUP} s warm-up, then ${DURATION} s measured. All servers are started by the bench itself, one at a time.
+Each scenario: ${WARMUP} s warm-up, then ${DURATION} s measured. All servers are started by the bench itself, one at a time,
+except rows e and c: their servers run together and the load goes to them turn about, in ${SIDE_BY_SIDE_SLICES} slices each
+(${DURATION} s each in all; p50 and p99 are the median slice's), so drift in the machine's speed falls on both sides of c/e alike.
 
 ## Load
 
