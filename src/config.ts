@@ -34,6 +34,7 @@ const EnvSchema = z.object({
     .min(0)
     .max(2048 * 2048)
     .default(1024 * 1024),
+  RENDER_SMALL_ON_POOL: z.enum(['true', 'false', '1', '0']).optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
@@ -120,6 +121,8 @@ const ConfigSchema = EnvSchema.transform((e) => {
     renderMaxQueue: e.RENDER_MAX_QUEUE,
     /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
     renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
+    /** Small plain renders go to a free thread, a turn's in one task (unset: when the machine has more than one core). */
+    renderSmallOnPool: e.RENDER_SMALL_ON_POOL === undefined ? undefined : e.RENDER_SMALL_ON_POOL === 'true' || e.RENDER_SMALL_ON_POOL === '1',
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */

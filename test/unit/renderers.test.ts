@@ -6,11 +6,18 @@ import type { RenderCaller } from '../../src/domain/ports/renderer.js';
 import type { RenderSpec } from '../../src/domain/render-options.js';
 import { decodeQr } from '../helpers/decode.js';
 
-const CONFIG: RenderPipelineConfig = { renderThreads: 1, renderMaxQueue: 64, renderInlineMaxPixels: 1024 * 1024, imageCacheBytes: 0 };
+const CONFIG: RenderPipelineConfig = {
+  renderThreads: 1,
+  renderMaxQueue: 64,
+  renderInlineMaxPixels: 1024 * 1024,
+  imageCacheBytes: 0,
+  renderSmallOnPool: false,
+};
 const CALLER: RenderCaller = { accountId: 'a1', plan: 'business' };
 const inline = createRenderPipeline(CONFIG);
 const pooled = createRenderPipeline({ ...CONFIG, renderInlineMaxPixels: 0 });
-afterAll(async () => Promise.all([inline.close(), pooled.close()]));
+const grouped = createRenderPipeline({ ...CONFIG, renderSmallOnPool: true });
+afterAll(async () => Promise.all([inline.close(), pooled.close(), grouped.close()]));
 
 const spec = (payload: string, overrides: Partial<RenderSpec> = {}): RenderSpec => ({
   payload,
@@ -27,14 +34,15 @@ describe('inline and pool renders', () => {
   it('produce byte-identical images for every format', async () => {
     for (const format of ['png', 'webp', 'svg'] as const) {
       const s = spec('https://example.com/same-bytes', { format });
-      const [a, b] = await Promise.all([inline.render(s, CALLER), pooled.render(s, CALLER)]);
+      const [a, b, c] = await Promise.all([inline.render(s, CALLER), pooled.render(s, CALLER), grouped.render(s, CALLER)]);
       expect(Buffer.from(a).equals(Buffer.from(b)), format).toBe(true);
+      expect(Buffer.from(a).equals(Buffer.from(c)), format).toBe(true);
     }
   });
 
   it('report content_too_long and a too-small size the same way', async () => {
     const tooLong = spec('x'.repeat(2400));
-    for (const pipeline of [inline, pooled]) {
+    for (const pipeline of [inline, pooled, grouped]) {
       await expect(pipeline.render(tooLong, CALLER)).rejects.toMatchObject({ code: 'content_too_long', extensions: { limit: 2331, length: 2400 } });
       await expect(pipeline.render(spec('x'.repeat(500), { size: 64 }), CALLER)).rejects.toMatchObject({
         code: 'invalid_request',
@@ -47,10 +55,33 @@ describe('inline and pool renders', () => {
 describe('routing', () => {
   it('keeps small images inline, and sends large images and long payloads to the pool, whatever the format', () => {
     for (const format of ['png', 'webp', 'svg'] as const) {
-      expect(inline.rendersInline(spec('x', { format }))).toBe(true);
-      expect(inline.rendersInline(spec('x', { format, size: 2048 }))).toBe(false);
-      expect(inline.rendersInline(spec('x'.repeat(700), { format }))).toBe(false);
+      expect(inline.isSmall(spec('x', { format }))).toBe(true);
+      expect(inline.isSmall(spec('x', { format, size: 2048 }))).toBe(false);
+      expect(inline.isSmall(spec('x'.repeat(700), { format }))).toBe(false);
     }
+  });
+
+  it('sends small plain renders to a free thread when asked to, keeps small branded ones inline, and large ones go to the pool alone', () => {
+    const branded = spec('x', { branding: { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#000000ff', errorCorrectionFixed: false } });
+    expect([inline.routeOf(spec('x')), inline.routeOf(spec('x', { size: 2048 }))]).toEqual(['inline', 'pool']);
+    expect([grouped.routeOf(spec('x')), grouped.routeOf(branded), grouped.routeOf(spec('x', { size: 2048 }))]).toEqual(['group', 'inline', 'pool']);
+  });
+
+  it('sends the small renders of one turn to the thread as one task, each answered with its own image', async () => {
+    const before = grouped.stats().pool.tasksCompleted;
+    const specs = Array.from({ length: 12 }, (_, i) => spec(`https://example.com/turn/${i}`, { format: i % 2 ? 'webp' : 'png' }));
+    const images = await Promise.all(specs.map((s) => grouped.render(s, CALLER)));
+    expect(grouped.stats().pool.tasksCompleted - before).toBe(1);
+    for (const [i, s] of specs.entries()) expect(Buffer.from(images[i]!).equals(Buffer.from(await inline.render(s, CALLER))), s.payload).toBe(true);
+    expect(await decodeQr(images[0]!, 'png')).toEqual({ zbar: specs[0]!.payload, zxing: specs[0]!.payload });
+  });
+
+  it('renders small images inline while every thread is busy (a flood of large renders cannot hold them up)', async () => {
+    const large = grouped.render(spec('https://example.com/large', { size: 2048, format: 'webp' }), CALLER);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(grouped.routeOf(spec('x'))).toBe('inline');
+    await large;
+    expect(grouped.routeOf(spec('x'))).toBe('group');
   });
 
   it('renders a large image on the pool, and it still scans', async () => {

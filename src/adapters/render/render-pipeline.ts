@@ -13,10 +13,17 @@ import { renderImage } from '../../render/render-image.js';
 import { renderTask } from '../../render/render-task.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { AdmissionGate, type AdmissionStats } from './admission-gate.js';
+import { RenderBatcher } from './render-batcher.js';
 import { apiErrorOf, assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
 import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
 
-export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'>;
+export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> & {
+  /**
+   * Small plain renders go to a free pool thread, a turn's worth in one task, rather than inline (RenderBatcher).
+   * Default: when the machine has a core to spare for them; on one core the hop would only add work.
+   */
+  renderSmallOnPool?: boolean;
+};
 
 export interface RenderPipelineDeps {
   log?: AdapterLog;
@@ -52,8 +59,8 @@ function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
 const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
 
 /**
- * Cache first (a repeated code costs no admission), then admission, then the render: inline on the event
- * loop when small (measured by bench/run.ts: cheaper than the hop to a thread and back), on the pool otherwise.
+ * Cache first (a repeated code costs no admission), then admission, then the render where routeOf says:
+ * large ones on the pool, small ones grouped onto a free thread or inline (bench/run.ts rows e and c).
  */
 export class RenderPipeline implements Renderer {
   readonly gate: AdmissionGate;
@@ -62,14 +69,17 @@ export class RenderPipeline implements Renderer {
   #groupsInPool = 0;
   readonly #cache: LRUCache<string, Uint8Array> | undefined;
   readonly #inlineMaxPixels: number;
+  /** Set when small plain renders may go to a free thread in groups (renderSmallOnPool). */
+  readonly #batcher: RenderBatcher | undefined;
   /** Branded designs' tiles, logos and scan verdicts for the renders done inline on this thread. */
   readonly #designs = new DesignCaches();
   #events: RenderEvents = NO_EVENTS;
 
-  constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number }) {
+  constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean }) {
     this.#pool = pool;
     this.gate = gate;
     this.#inlineMaxPixels = options.inlineMaxPixels;
+    this.#batcher = options.smallOnPool ? new RenderBatcher(pool) : undefined;
     this.#cache = options.cacheBytes > 0 ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) }) : undefined;
   }
 
@@ -132,9 +142,21 @@ export class RenderPipeline implements Renderer {
     });
   }
 
-  rendersInline(spec: RenderSpec): boolean {
+  /** Small enough that the event loop may draw it itself (below RENDER_INLINE_MAX_PIXELS, a short payload). */
+  isSmall(spec: RenderSpec): boolean {
     const pixels = spec.branding ? this.#inlineMaxPixels / BRANDED_PIXEL_SHARE : this.#inlineMaxPixels;
     return spec.size * spec.size <= pixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
+  }
+
+  /**
+   * Where a render runs: large ones on the pool, one task each; small plain ones on a free thread in the
+   * turn's group when renderSmallOnPool, else (or while every thread is busy, say with a flood of large
+   * renders) inline on the event loop; small branded ones inline (their logos and tiles are cached here).
+   */
+  routeOf(spec: RenderSpec): 'inline' | 'group' | 'pool' {
+    if (!this.isSmall(spec)) return 'pool';
+    if (this.#batcher && !spec.branding && !this.#pool.allThreadsBusy()) return 'group';
+    return 'inline';
   }
 
   /** A one-module render on the pool itself, so a thread must answer: readiness of the render path. */
@@ -167,7 +189,7 @@ export class RenderPipeline implements Renderer {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     try {
-      const bytes = !poolOnly && this.rendersInline(spec) ? await this.#inline(spec) : await this.#pool.render(spec);
+      const bytes = await this.#routed(spec, poolOnly ? 'pool' : this.routeOf(spec));
       this.#events.rendered(spec.format, seconds(), 'ok');
       return bytes;
     } catch (error) {
@@ -175,6 +197,11 @@ export class RenderPipeline implements Renderer {
       this.#events.rendered(spec.format, seconds(), error instanceof ApiError ? 'rejected' : 'failed');
       throw error;
     }
+  }
+
+  #routed(spec: RenderSpec, route: 'inline' | 'group' | 'pool'): Promise<Uint8Array> {
+    if (route === 'group') return this.#batcher!.render(spec);
+    return route === 'inline' ? this.#inline(spec) : this.#pool.render(spec);
   }
 
   async #inline(spec: RenderSpec): Promise<Uint8Array> {
@@ -205,5 +232,9 @@ export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderP
   });
   const plans = deps.plans ?? PlanCatalogue.builtIn();
   const gate = new AdmissionGate({ running, queued, accountShare: (caller) => accountShare(plans, caller) });
-  return new RenderPipeline(pool, gate, { inlineMaxPixels: config.renderInlineMaxPixels, cacheBytes: config.imageCacheBytes });
+  return new RenderPipeline(pool, gate, {
+    inlineMaxPixels: config.renderInlineMaxPixels,
+    cacheBytes: config.imageCacheBytes,
+    smallOnPool: config.renderSmallOnPool ?? availableParallelism() > 1,
+  });
 }

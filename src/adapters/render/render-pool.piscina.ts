@@ -42,6 +42,8 @@ export interface RenderPoolStats {
   queueSize: number;
   /** Share of thread time spent rendering since start, 0..1. */
   utilization: number;
+  /** Tasks the threads have finished since start (a group of renders is one task). */
+  tasksCompleted: number;
 }
 
 /** A group's results as the bytes or the refusal of each spec (refusals are data: the group still succeeds). */
@@ -60,6 +62,8 @@ export class RenderPool {
   readonly #pool: Piscina<RenderSpec | RenderSpec[] | StoredGroupTask, RenderTaskResult | RenderTaskResult[]>;
   /** Threads the pool keeps (piscina replaces one that dies). */
   readonly threads: number;
+  /** Tasks handed to Piscina and not settled yet, running or queued. */
+  #inFlight = 0;
 
   constructor(options: RenderPoolOptions = {}) {
     const threads = options.threads ?? Math.max(1, availableParallelism());
@@ -93,6 +97,7 @@ export class RenderPool {
   }
 
   async #run(task: RenderSpec | RenderSpec[] | StoredGroupTask): Promise<RenderTaskResult | RenderTaskResult[]> {
+    this.#inFlight++;
     try {
       return await this.#pool.run(task);
     } catch (error) {
@@ -101,7 +106,14 @@ export class RenderPool {
       }
       if (isThreadLoss(error)) throw new ApiError('unavailable', 'the render thread failed; retry shortly', { retryAfterSeconds: 1, cause: error });
       throw error;
+    } finally {
+      this.#inFlight--;
     }
+  }
+
+  /** Whether every thread has a task already (so another would wait in the queue). */
+  allThreadsBusy(): boolean {
+    return this.#inFlight >= this.threads;
   }
 
   /** Tasks waiting for a thread: cheap, unlike stats() (piscina's utilization summarises its run-time histogram on every read). */
@@ -111,7 +123,7 @@ export class RenderPool {
 
   /** Pool gauges for /metrics and /readyz. */
   stats(): RenderPoolStats {
-    return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization };
+    return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization, tasksCompleted: this.#pool.completed };
   }
 
   async close(): Promise<void> {
