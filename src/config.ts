@@ -121,7 +121,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     renderMaxQueue: e.RENDER_MAX_QUEUE,
     /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
     renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
-    /** Small plain renders go to a free thread, a turn's in one task (unset: when the machine has more than one core). */
+    /** Small renders go to a free thread, a turn's in one task (unset: when the machine has more than one core). */
     renderSmallOnPool: e.RENDER_SMALL_ON_POOL === undefined ? undefined : e.RENDER_SMALL_ON_POOL === 'true' || e.RENDER_SMALL_ON_POOL === '1',
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,

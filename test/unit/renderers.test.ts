@@ -61,10 +61,10 @@ describe('routing', () => {
     }
   });
 
-  it('sends small plain renders to a free thread when asked to, keeps small branded ones inline, and large ones go to the pool alone', () => {
+  it('sends small renders, branded ones too, to a free thread when asked to, and large ones to the pool alone', () => {
     const branded = spec('x', { branding: { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#000000ff', errorCorrectionFixed: false } });
     expect([inline.routeOf(spec('x')), inline.routeOf(spec('x', { size: 2048 }))]).toEqual(['inline', 'pool']);
-    expect([grouped.routeOf(spec('x')), grouped.routeOf(branded), grouped.routeOf(spec('x', { size: 2048 }))]).toEqual(['group', 'inline', 'pool']);
+    expect([grouped.routeOf(spec('x')), grouped.routeOf(branded), grouped.routeOf(spec('x', { size: 2048 }))]).toEqual(['group', 'group', 'pool']);
   });
 
   it('sends the small renders of one turn to the thread as one task, each answered with its own image', async () => {

