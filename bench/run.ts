@@ -14,7 +14,7 @@ import { renderPathBench, renderPathTable } from './render-path.js';
 import { drive, rotatingKey, rowOf, type Row } from './load.js';
 import { cpuSeconds, createAccountKeys, freePort, rssMiB, startProcess, type Started } from './processes.js';
 import { hostileNeighbour } from './scenarios/hostile-neighbour.js';
-import { sideBySide } from './side-by-side.js';
+import { sideBySide, type Side } from './side-by-side.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -74,6 +74,36 @@ async function bestBesideOurs(service: Service, path: string, headersFor: () => 
     );
   } finally {
     await best.stop();
+  }
+}
+
+/** Scenario c on two services turn about: small renders on a free thread (the default) and on the event loop. */
+async function threadBesideInline(): Promise<Row[]> {
+  const services = await Promise.all([ourService({ RENDER_SMALL_ON_POOL: 'true' }), ourService({ RENDER_SMALL_ON_POOL: 'false' })]);
+  const side = (id: string, name: string, service: Service): Side => ({
+    id,
+    name,
+    server: service.server,
+    url: `http://127.0.0.1:${service.server.port}/api/v1/QRManager/generate`,
+    headersFor: rotatingKey(service.keys),
+    makeBody: body('png', true),
+  });
+  try {
+    return await sideBySide(
+      [
+        side('c-thread', 'ours, PNG, unique content, small renders grouped onto a free thread (the default)', services[0]),
+        side('c-inline', 'ours, PNG, unique content, small renders drawn on the event loop (RENDER_SMALL_ON_POOL=false)', services[1]),
+      ],
+      DURATION,
+      WARMUP,
+      SIDE_BY_SIDE_SLICES,
+      LOAD,
+    );
+  } finally {
+    for (const service of services) {
+      await service.server.stop();
+      rmSync(service.dataDir, { recursive: true, force: true });
+    }
   }
 }
 
@@ -204,6 +234,14 @@ interface Figures {
   floodP99Ratio?: number;
 }
 
+/** A routing layer's verdict: scenario c with it against without it; above 1 the layer pays for itself. */
+function keeps(withIt: Row | undefined, without: Row | undefined, layer: string): string {
+  if (!withIt || !without) return '';
+  const value = withIt.rps / without.rps;
+  const byCpu = withIt.cpuMicros && without.cpuMicros ? ` (by server CPU: ${(without.cpuMicros / withIt.cpuMicros).toFixed(2)})` : '';
+  return `| ${withIt.id}/${without.id} | ${value.toFixed(2)}${byCpu} | > 1 keeps ${layer} | ${value > 1 ? 'pays' : 'does NOT pay'} |`;
+}
+
 function ratios(rows: Row[], figures: Figures): string {
   const get = (id: string) => rows.find((r) => r.id === id);
   const ratio = (x: string, y: string, target: number, label: string) => {
@@ -218,7 +256,6 @@ function ratios(rows: Row[], figures: Figures): string {
   const atMost = (name: string, value: number | undefined, target: number, label: string) =>
     value === undefined ? `| ${name} | — | ${label} | not measured |` : `| ${name} | ${value.toFixed(2)} | ${label} | ${value <= target ? 'met' : 'NOT met'} |`;
   const c = get('c');
-  const cPool = get('c-pool');
   return [
     '| ratio | value | target | |',
     '|---|---:|---|---|',
@@ -233,9 +270,8 @@ function ratios(rows: Row[], figures: Figures): string {
     ratio('r-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
     ...batchTargets(get),
     c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
-    c && cPool
-      ? `| c/c-pool | ${(c.rps / cPool.rps).toFixed(2)} | > 1 keeps inline routing (small renders on the event loop) | ${c.rps > cPool.rps ? 'inline pays' : 'inline does NOT pay'} |`
-      : '',
+    keeps(c, get('c-pool'), 'small renders grouped per turn rather than one pool task each'),
+    keeps(get('c-thread'), get('c-inline'), 'small renders on a free thread rather than on the event loop (RENDER_SMALL_ON_POOL)'),
   ].join('\n');
 }
 
@@ -353,25 +389,20 @@ async function main(): Promise<void> {
   if (wanted('i-batch', 'i-idle', 'i-during'))
     rows.push(...(await batchScenarios({ ourService, scenario, rotatingKey, body, rssMiB, cleanup: (dir) => rmSync(dir, { recursive: true, force: true }) })));
 
-  // The same scenario c with every render sent to the Piscina pool: the inline-vs-pool decision, measured in this run.
-  const pooled = wanted('c-pool') ? await ourService({ RENDER_INLINE_MAX_PIXELS: '0' }) : undefined;
-  if (pooled) {
+  // Scenario c with every render its own pool task: the grouping of small renders, measured in this run.
+  if (wanted('c-pool')) {
+    const pooled = await ourService({ RENDER_INLINE_MAX_PIXELS: '0' });
     try {
-      rows.push(
-        await scenario(
-          'c-pool',
-          'ours, PNG, unique content, every render on the Piscina pool',
-          pooled.server,
-          '/api/v1/QRManager/generate',
-          rotatingKey(pooled.keys),
-          body('png', true),
-        ),
-      );
+      const title = 'ours, PNG, unique content, every render its own Piscina task';
+      rows.push(await scenario('c-pool', title, pooled.server, '/api/v1/QRManager/generate', rotatingKey(pooled.keys), body('png', true)));
     } finally {
       await pooled.server.stop();
       rmSync(pooled.dataDir, { recursive: true, force: true });
     }
   }
+
+  // Small renders on a free thread against on the event loop: close enough that only turn about tells them apart.
+  if (wanted('c-inline')) rows.push(...(await threadBesideInline()));
 
   const profile = wanted('profile') ? await profiledScenarioC() : '';
 
