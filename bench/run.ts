@@ -20,7 +20,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 const CONNECTIONS = 50;
-/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood; i-batch, i-idle, i-during run together) and writes no report. */
+/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood; i-batch, i-idle, i-during run together, and c-inline with c-thread) and writes no report. */
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
 const wanted = (...ids: string[]) => !ONLY || ids.some((id) => ONLY.has(id));
 const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays inside each account's QR quota
