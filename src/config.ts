@@ -5,6 +5,9 @@ import { z } from 'zod';
 const optionalUrl = z.url().optional();
 const optionalText = z.string().min(1).optional();
 
+/** An on/off variable: `true` or `1` is on, `false` or `0` off. */
+const OnOff = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -34,7 +37,7 @@ const EnvSchema = z.object({
     .min(0)
     .max(2048 * 2048)
     .default(1024 * 1024),
-  RENDER_SMALL_ON_POOL: z.enum(['true', 'false', '1', '0']).optional(),
+  RENDER_SMALL_ON_POOL: OnOff.optional(),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
@@ -58,7 +61,7 @@ const EnvSchema = z.object({
     .max(24 * 365)
     .default(7 * 24),
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
-  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false', '1', '0']).optional(),
+  WEBHOOK_ALLOW_PRIVATE: OnOff.optional(),
   TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)').optional(),
 });
 
@@ -122,7 +125,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
     renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
     /** Small renders go to a free thread, a turn's in one task (unset: when the machine has more than one core). */
-    renderSmallOnPool: e.RENDER_SMALL_ON_POOL === undefined ? undefined : e.RENDER_SMALL_ON_POOL === 'true' || e.RENDER_SMALL_ON_POOL === '1',
+    renderSmallOnPool: e.RENDER_SMALL_ON_POOL,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
@@ -145,7 +148,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Batch items in flight per process; undefined: 4 a render thread (in the API, one while synchronous requests are in flight). */
     batchConcurrency: e.BATCH_CONCURRENCY,
     /** Webhooks may target loopback and private addresses (tests, private networks); off by default. */
-    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true' || e.WEBHOOK_ALLOW_PRIVATE === '1',
+    webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
     /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
