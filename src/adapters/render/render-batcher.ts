@@ -1,13 +1,10 @@
 // Small renders asked for in one event-loop turn cross to the pool together: one task per thread, not one per render.
 import { ApiError } from '../../domain/errors.js';
 import type { RenderSpec } from '../../domain/render-options.js';
+import { TurnBatch, type Waiting } from '../turn-batch.js';
 import type { RenderPool } from './render-pool.piscina.js';
 
-interface Waiting {
-  spec: RenderSpec;
-  resolve: (bytes: Uint8Array) => void;
-  reject: (error: unknown) => void;
-}
+type WaitingRender = Waiting<RenderSpec, Uint8Array>;
 
 /**
  * A pool task costs the event loop about half a small render (Piscina: ~120 µs of a 512 px PNG's ~230);
@@ -19,30 +16,26 @@ interface Waiting {
  */
 export class RenderBatcher {
   readonly #pool: RenderPool;
-  #waiting: Waiting[] = [];
+  readonly #turn = new TurnBatch<RenderSpec, Uint8Array>((waiting) => this.#split(waiting));
 
   constructor(pool: RenderPool) {
     this.#pool = pool;
   }
 
   render(spec: RenderSpec): Promise<Uint8Array> {
-    return new Promise((resolve, reject) => {
-      this.#waiting.push({ spec, resolve, reject });
-      if (this.#waiting.length === 1) setImmediate(() => this.#flush());
-    });
+    return this.#turn.add(spec);
   }
 
-  #flush(): void {
-    const waiting = this.#waiting;
-    this.#waiting = [];
+  /** At most one group per thread, of even sizes. */
+  #split(waiting: WaitingRender[]): void {
     const size = Math.ceil(waiting.length / Math.min(this.#pool.threads, waiting.length));
     for (let i = 0; i < waiting.length; i += size) void this.#send(waiting.slice(i, i + size));
   }
 
-  async #send(group: Waiting[]): Promise<void> {
+  async #send(group: WaitingRender[]): Promise<void> {
     let outcomes: Array<Uint8Array | 'stored' | ApiError>;
     try {
-      outcomes = await this.#pool.renderMany(group.map((item) => item.spec));
+      outcomes = await this.#pool.renderMany(group.map((item) => item.input));
     } catch (error) {
       // A full queue or a lost thread fails the whole group, each request with the same answer (503, retry).
       for (const item of group) item.reject(error);

@@ -1,12 +1,9 @@
 // UsageMeter decorator for SQLite: reservations arriving in the same event-loop turn share one IMMEDIATE transaction.
 import type { ReserveInput, ReserveOutcome, UsageMeter } from '../../domain/ports/usage-meter.js';
+import { TurnBatch, type Waiting } from '../turn-batch.js';
 import type { SqliteDatabase } from './database.js';
 
-interface Pending {
-  input: ReserveInput;
-  resolve: (outcome: ReserveOutcome) => void;
-  reject: (error: unknown) => void;
-}
+type Pending = Waiting<ReserveInput, ReserveOutcome>;
 
 /**
  * Group commit. Each reservation still runs its own check-and-count (nested, as a savepoint), in
@@ -18,25 +15,19 @@ interface Pending {
 export class GroupCommitMeter implements UsageMeter {
   readonly #db: SqliteDatabase;
   readonly #inner: UsageMeter;
-  readonly #maxBatch: number;
-  #pending: Pending[] = [];
+  readonly #turn: TurnBatch<ReserveInput, ReserveOutcome>;
 
   constructor(db: SqliteDatabase, inner: UsageMeter, maxBatch = 256) {
     this.#db = db;
     this.#inner = inner;
-    this.#maxBatch = maxBatch;
+    this.#turn = new TurnBatch((batch) => this.#commit(batch), maxBatch);
   }
 
   reserve(input: ReserveInput): Promise<ReserveOutcome> {
-    return new Promise((resolve, reject) => {
-      this.#pending.push({ input, resolve, reject });
-      if (this.#pending.length === 1) setImmediate(() => this.#flush());
-    });
+    return this.#turn.add(input);
   }
 
-  #flush(): void {
-    const batch = this.#pending.splice(0, this.#maxBatch);
-    if (this.#pending.length > 0) setImmediate(() => this.#flush());
+  #commit(batch: Pending[]): void {
     try {
       this.#db.exec('BEGIN IMMEDIATE');
     } catch (error) {
