@@ -33,7 +33,7 @@ export class RenderBatcher {
   }
 
   async #send(group: WaitingRender[]): Promise<void> {
-    let outcomes: Array<Uint8Array | 'stored' | ApiError>;
+    let outcomes: Array<Uint8Array | ApiError>;
     try {
       outcomes = await this.#pool.renderMany(group.map((item) => item.input));
     } catch (error) {
@@ -44,8 +44,7 @@ export class RenderBatcher {
     group.forEach((item, i) => {
       const outcome = outcomes[i]!;
       if (outcome instanceof ApiError) item.reject(outcome);
-      else if (outcome instanceof Uint8Array) item.resolve(outcome);
-      else item.reject(new Error('a render group answered without bytes'));
+      else item.resolve(outcome);
     });
   }
 }

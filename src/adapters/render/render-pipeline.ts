@@ -56,6 +56,9 @@ function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
   return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0 ? 0.5 : 0.25;
 }
 
+/** Where a render is drawn: on the event loop, in the turn's group on a free thread, or as a pool task of its own. */
+export type RenderRoute = 'inline' | 'group' | 'pool';
+
 const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
 
 /**
@@ -153,7 +156,7 @@ export class RenderPipeline implements Renderer {
    * group when renderSmallOnPool (branded too: bench/run.ts row h-branded gained ~25%, each thread keeps its
    * own design caches), else, or while every thread is busy (say with a flood of large renders), inline.
    */
-  routeOf(spec: RenderSpec): 'inline' | 'group' | 'pool' {
+  routeOf(spec: RenderSpec): RenderRoute {
     if (!this.isSmall(spec)) return 'pool';
     if (this.#batcher && !this.#pool.allThreadsBusy()) return 'group';
     return 'inline';
@@ -199,7 +202,7 @@ export class RenderPipeline implements Renderer {
     }
   }
 
-  #routed(spec: RenderSpec, route: 'inline' | 'group' | 'pool'): Promise<Uint8Array> {
+  #routed(spec: RenderSpec, route: RenderRoute): Promise<Uint8Array> {
     if (route === 'group') return this.#batcher!.render(spec);
     return route === 'inline' ? this.#inline(spec) : this.#pool.render(spec);
   }

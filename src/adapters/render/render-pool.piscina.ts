@@ -91,6 +91,8 @@ export class RenderPool {
    * Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all.
    * Given `files` (one per spec), the thread writes each image there itself and it is answered 'stored'.
    */
+  renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>>;
+  renderMany(specs: RenderSpec[], files: string[] | undefined): Promise<Array<Uint8Array | 'stored' | ApiError>>;
   async renderMany(specs: RenderSpec[], files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
     const outcomes = outcomesOf((await this.#run(files ? { specs, files } : specs)) as RenderTaskResult[], specs);
     return files ? outcomes.map((outcome) => (outcome instanceof ApiError ? outcome : 'stored')) : outcomes;
