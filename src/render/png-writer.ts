@@ -31,8 +31,7 @@ export function chunk(type: string, data: Uint8Array): Buffer {
 
 /** Every scanline of the image, unfiltered: each row written out as often as it repeats (bench/render-path.ts's alternative). */
 export function expandScanlines(plan: PackedRows): Buffer {
-  const total = plan.runs.reduce((n, r) => n + r.count, 0);
-  const raw = Buffer.allocUnsafe(total * plan.rowBytes);
+  const raw = Buffer.allocUnsafe(imageBytes(plan));
   let y = 0;
   for (const { row, count } of plan.runs) for (let k = 0; k < count; k++) raw.set(plan.rows[row]!, y++ * plan.rowBytes);
   return raw;
@@ -43,14 +42,18 @@ export function expandScanlines(plan: PackedRows): Buffer {
  * as one long run. The first row of each run is written unfiltered. Zeroed memory makes the repeats free to write.
  */
 export function filteredScanlines(plan: PackedRows): Buffer {
-  const total = plan.runs.reduce((n, r) => n + r.count, 0);
-  const raw = Buffer.alloc(total * plan.rowBytes);
+  const raw = Buffer.alloc(imageBytes(plan));
   let y = 0;
   for (const { row, count } of plan.runs) {
     raw.set(plan.rows[row]!, y++ * plan.rowBytes);
     for (let k = 1; k < count; k++) raw[y++ * plan.rowBytes] = FILTER_UP;
   }
   return raw;
+}
+
+/** Bytes of every scanline together, filter bytes included. */
+function imageBytes(plan: PackedRows): number {
+  return plan.runs.reduce((rows, run) => rows + run.count, 0) * plan.rowBytes;
 }
 
 /** The PNG file around a finished IDAT (zlib stream of the scanlines). */
