@@ -17,13 +17,7 @@ import { RenderBatcher } from './render-batcher.js';
 import { apiErrorOf, assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
 import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
 
-export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> & {
-  /**
-   * Small renders go to a free pool thread, a turn's worth in one task, rather than inline (RenderBatcher).
-   * Default: when the machine has a core to spare for them; on one core the hop would only add work.
-   */
-  renderSmallOnPool?: boolean;
-};
+export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes' | 'renderSmallOnPool'>;
 
 export interface RenderPipelineDeps {
   log?: AdapterLog;
@@ -238,6 +232,7 @@ export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderP
   return new RenderPipeline(pool, gate, {
     inlineMaxPixels: config.renderInlineMaxPixels,
     cacheBytes: config.imageCacheBytes,
+    // Unset: only with a core to spare for the threads; on one core the hop would only add work.
     smallOnPool: config.renderSmallOnPool ?? availableParallelism() > 1,
   });
 }
