@@ -17,7 +17,9 @@ import { RenderBatcher } from './render-batcher.js';
 import { apiErrorOf, assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
 import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
 
-export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes' | 'renderSmallOnPool'>;
+/** renderSmallOnPool may be left out: the default then follows the machine's cores (createRenderPipeline). */
+export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> &
+  Partial<Pick<Config, 'renderSmallOnPool'>>;
 
 export interface RenderPipelineDeps {
   log?: AdapterLog;
