@@ -26,7 +26,6 @@ async function main(): Promise<void> {
   const log = pino({ level: config.logLevel, base: { process: 'worker' } });
 
   const worker = await createWorker({ ...config, redisUrl }, log);
-  log.info({ jobs: worker.jobs.map((j) => `${j.name} (${j.pattern} UTC)`) }, 'worker started');
 
   // The container health check reads this: fresh only while the worker runs and Redis answers it.
   const beat = async () => {
@@ -34,10 +33,11 @@ async function main(): Promise<void> {
     await worker.probes.redis?.();
     await writeFile(HEARTBEAT_FILE, String(Date.now()));
   };
-  await beat().catch(() => undefined);
   const heartbeat = setInterval(() => void beat().catch(() => undefined), 15_000);
   heartbeat.unref();
 
+  // Before 'worker started' and the first beat: a SIGTERM sent as soon as the worker says it runs must
+  // close it gracefully, not end it at once (the first beat waits on Redis and the disk).
   exitGracefullyOnSignals({
     log,
     name: 'worker',
@@ -46,6 +46,8 @@ async function main(): Promise<void> {
     beforeClose: () => clearInterval(heartbeat),
     close: () => worker.close(),
   });
+  log.info({ jobs: worker.jobs.map((j) => `${j.name} (${j.pattern} UTC)`) }, 'worker started');
+  await beat().catch(() => undefined);
 }
 
 main().catch((error: unknown) => {
