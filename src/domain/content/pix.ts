@@ -28,21 +28,30 @@ const TLV_VALUE_MAX = 99;
 const AMOUNT_MAX_CHARS = 13;
 // The longest key of any kind: the DICT caps email keys at 77 characters.
 const KEY_MAX = 77;
-// Accents are removed before the BR Code limits apply, and each may take a second character
-// (a combining mark) in the text as sent: room for that, and no more.
-const ACCENTED = 2;
+/**
+ * A text field held to its BR Code limit, counted in composed characters (NFC): an accented letter is one character
+ * whether it was sent composed or as a letter and a combining mark, as it is once accents are removed.
+ * The documented maxLength is the limit itself.
+ */
+function plainField(max: number) {
+  return z
+    .string()
+    .overwrite((value) => value.normalize('NFC'))
+    .max(max, `must be at most ${max} characters once accents are removed`)
+    .min(1, 'must not be empty');
+}
 const TXID_RULE = `must be 1 to ${TXID_MAX} letters or digits (A-Z, a-z, 0-9)`;
 
 export const pixFieldsSchema = z.strictObject({
   key: boundedString(KEY_MAX).min(1, 'must not be empty'),
-  name: boundedString(NAME_MAX * ACCENTED).min(1, 'must not be empty'),
-  city: boundedString(CITY_MAX * ACCENTED).min(1, 'must not be empty'),
+  name: plainField(NAME_MAX).describe(`Payee name, at most ${NAME_MAX} characters (accents are removed).`),
+  city: plainField(CITY_MAX).describe(`Payee city, at most ${CITY_MAX} characters (accents are removed).`),
   amount: z.number().positive('must be greater than 0').optional(),
   txid: boundedString(TXID_MAX, TXID_RULE)
     .regex(/^[A-Za-z0-9]{1,25}$/, TXID_RULE)
     .optional(),
-  description: boundedString(TLV_VALUE_MAX * ACCENTED)
-    .min(1, 'must not be empty (omit the field instead)')
+  description: plainField(TLV_VALUE_MAX)
+    .describe(`At most ${TLV_VALUE_MAX} characters less the room the key takes in field 26 (accents are removed).`)
     .optional(),
 });
 

@@ -1,36 +1,91 @@
-// Finishes the generated OpenAPI document: problem+json and image media types where JSON was assumed.
+// Finishes the generated OpenAPI document: problem+json where JSON was assumed, each route's `x-document` (non-JSON bodies, headers), common headers, no unused components.
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
+import type { HeaderDoc, OperationDoc, ResponseDoc } from './operation-doc.js';
 
+type Response = Omit<ResponseDoc, 'headers'> & { content?: Record<string, unknown>; headers?: Record<string, HeaderDoc | { $ref: string }> };
+type Operation = {
+  operationId?: string;
+  requestBody?: { required?: boolean; description?: string; content: Record<string, unknown> };
+  responses?: Record<string, Response>;
+  'x-document'?: OperationDoc;
+};
 type OpenApiDocument = {
-  paths?: Record<string, Record<string, { operationId?: string; responses?: Record<string, { description?: string; content?: Record<string, unknown> }> }>>;
+  paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown>; headers?: Record<string, unknown>; [key: string]: unknown };
   [key: string]: unknown;
 };
 
-/** Binary responses by operationId: fastify's JSON response schemas cannot express them, so they are declared here. */
-export const BINARY_RESPONSES: Record<string, { status: string; description: string; mediaTypes: string[] }> = {
-  generateQr: {
-    status: '200',
-    description: 'The QR code image, unwrapped, in the requested format. Headers: ETag, X-Request-Id and the quota headers.',
-    mediaTypes: ['image/png', 'image/webp', 'image/svg+xml'],
+/** Headers every answer of a status carries, whatever the route: shared as components. */
+const COMMON_HEADERS: Record<string, HeaderDoc> = {
+  'X-Request-Id': {
+    description: 'The request id (yours when you sent a safe X-Request-Id, else ours); quote it when reporting a problem.',
+    required: true,
+    schema: { type: 'string' },
   },
+  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
 };
+
+function headersFor(status: string): Record<string, { $ref: string }> {
+  const names = ['X-Request-Id', ...(status === '429' || status === '503' ? ['Retry-After'] : [])];
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+function applyOperationDoc(operation: Operation): void {
+  const doc = operation['x-document'];
+  delete operation['x-document'];
+  const responses = (operation.responses ??= {});
+  // fastify-swagger's placeholder when a route declares no response schema at all
+  if (doc?.responses && responses['200']?.description === 'Default Response' && !responses['200'].content) delete responses['200'];
+  for (const [status, response] of Object.entries(doc?.responses ?? {})) responses[status] = structuredClone(response);
+  for (const [status, headers] of Object.entries(doc?.headers ?? {})) {
+    const response = responses[status];
+    if (!response) throw new Error(`x-document of ${operation.operationId}: headers for undocumented status ${status}`);
+    response.headers = { ...response.headers, ...headers };
+  }
+  if (doc?.requestBody) {
+    const generated = operation.requestBody;
+    operation.requestBody = {
+      required: doc.requestBody.required ?? true,
+      ...(doc.requestBody.description ? { description: doc.requestBody.description } : {}),
+      content: { ...generated?.content, ...doc.requestBody.content },
+    };
+  }
+  for (const [status, response] of Object.entries(responses)) {
+    const json = response.content?.['application/json'];
+    if (Number(status) >= 400 && json) response.content = { 'application/problem+json': json };
+    response.headers = { ...headersFor(status), ...response.headers };
+  }
+}
+
+/** Every `#/components/<kind>/<name>` the document refers to, followed through the components themselves. */
+function usedComponents(document: OpenApiDocument): Set<string> {
+  const used = new Set<string>();
+  const components = document.components ?? {};
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith('#/components/') && !used.has(child)) {
+        used.add(child);
+        const [, , kind, name] = child.split('/');
+        visit((components[kind!] as Record<string, unknown> | undefined)?.[name!]);
+      } else visit(child);
+    }
+  };
+  visit(document.paths);
+  return used;
+}
 
 export function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]): ReturnType<typeof jsonSchemaTransformObject> {
   const document = jsonSchemaTransformObject(input) as OpenApiDocument;
   for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) {
-      for (const [status, response] of Object.entries(operation.responses ?? {})) {
-        const json = response.content?.['application/json'];
-        if (Number(status) >= 400 && json) response.content = { 'application/problem+json': json };
-      }
-      const binary = operation.operationId ? BINARY_RESPONSES[operation.operationId] : undefined;
-      if (binary && operation.responses) {
-        operation.responses[binary.status] = {
-          description: binary.description,
-          content: Object.fromEntries(binary.mediaTypes.map((type) => [type, { schema: { type: 'string', contentMediaType: type } }])),
-        };
-      }
-    }
+    for (const operation of Object.values(operations)) applyOperationDoc(operation);
   }
+  document.components = { ...document.components, headers: { ...document.components?.headers, ...COMMON_HEADERS } };
+  // zod's registry yields an input and an output schema for every named schema; only those something refers to are kept.
+  const used = usedComponents(document);
+  const keep = (kind: 'schemas' | 'headers') =>
+    Object.fromEntries(Object.entries(document.components?.[kind] ?? {}).filter(([name]) => used.has(`#/components/${kind}/${name}`)));
+  document.components = { ...document.components, schemas: keep('schemas'), headers: keep('headers') };
   return document as ReturnType<typeof jsonSchemaTransformObject>;
 }

@@ -23,7 +23,6 @@ async function apiDocs(app: FastifyInstance, options: ApiDocsOptions): Promise<v
           'Every error is application/problem+json with a stable `code`.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: options.publicUrl ? [{ url: options.publicUrl }] : [],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Create keys in the developer portal or with `qrm keys create`.' },
@@ -38,7 +37,11 @@ async function apiDocs(app: FastifyInstance, options: ApiDocsOptions): Promise<v
     transformObject: finishDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // `servers` names where this document is read from: PUBLIC_URL, or else the address the request reached.
+  app.get('/openapi.json', { schema: { hide: true } }, async (request) => {
+    const url = options.publicUrl ?? `${request.protocol}://${request.host}`;
+    return { ...app.swagger(), servers: [{ url }] };
+  });
 }
 
 export default fp(apiDocs, { name: 'api-docs' });

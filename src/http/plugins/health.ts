@@ -38,7 +38,15 @@ async function health(app: FastifyInstance, options: HealthOptions): Promise<voi
 
   app.get(
     '/healthz',
-    { schema: { summary: 'Liveness: the process is up', tags: ['operations'], response: { 200: z.object({ status: z.literal('ok') }) } } },
+    {
+      schema: {
+        operationId: 'liveness',
+        summary: 'Liveness: the process is up',
+        tags: ['operations'],
+        security: [],
+        response: { 200: z.object({ status: z.literal('ok') }), ...problemResponses(['unavailable']) },
+      },
+    },
     async () => ({ status: 'ok' as const }),
   );
 
@@ -46,8 +54,10 @@ async function health(app: FastifyInstance, options: HealthOptions): Promise<voi
     '/readyz',
     {
       schema: {
+        operationId: 'readiness',
         summary: 'Readiness: every dependency (store, Redis when configured, render pool) answers',
         tags: ['operations'],
+        security: [],
         response: { 200: z.object({ status: z.literal('ready'), checks: Checks }), ...problemResponses(['unavailable']) },
       },
     },

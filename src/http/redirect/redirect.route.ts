@@ -5,6 +5,7 @@ import { SLUG_PATTERN } from '../../domain/dynamic-code.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import { deviceClassOf, languageOf, visitorKey } from '../../domain/scan.js';
+import type { ResponseDoc } from '../openapi/operation-doc.js';
 import { goneHtml, notFoundHtml } from './pages.js';
 
 export interface RedirectRouteDeps {
@@ -26,6 +27,18 @@ const PAGE_HEADERS = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+const NO_STORE = { 'Cache-Control': { description: '`no-store`: every scan reaches the service.', required: true, schema: { const: 'no-store' } } };
+const HTML_PAGE = { 'text/html': { schema: { type: 'string' } } };
+
+const RESPONSES: Record<string, ResponseDoc> = {
+  '302': {
+    description: "To the code's current target.",
+    headers: { Location: { description: 'The target.', required: true, schema: { type: 'string', format: 'uri' } }, ...NO_STORE },
+  },
+  '404': { description: 'Unknown code: a small HTML page.', content: HTML_PAGE, headers: NO_STORE },
+  '410': { description: 'Paused, deleted or disabled code: a small HTML page.', content: HTML_PAGE, headers: NO_STORE },
+};
+
 /** The stored target as a header value: WHATWG serialisation percent-encodes what a header cannot carry. */
 function location(target: string): string {
   return new URL(target).href;
@@ -44,7 +57,9 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
           "302 to the code's current target. `Cache-Control: no-store`, so every scan reaches the service and is counted; " +
           '`Referrer-Policy: no-referrer`. A paused, deleted or disabled code answers a small HTML page with 410, an unknown one 404. No API key.',
         tags: ['dynamic codes'],
+        security: [],
         params: z.object({ slug: z.string().describe('The slug of the short URL.') }),
+        'x-document': { responses: RESPONSES },
       },
     },
     async (request, reply) => {

@@ -9,6 +9,7 @@ import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { acceptBatch, type AcceptBatchDeps } from '../../../services/batches/accept-batch.js';
 import { batchView } from '../../../services/batches/batch-view.js';
 import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
+import { binaryContent, header, QUOTA_HEADERS } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { setQuotaHeaders } from '../../quota-headers.js';
 import { batchArchive } from './batch-archive.js';
@@ -84,6 +85,28 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
             'too_many_batches',
             ...COMMON_ERRORS,
           ]),
+        },
+        'x-document': {
+          requestBody: {
+            content: {
+              'text/csv': {
+                schema: {
+                  type: 'string',
+                  description: 'RFC 4180: a header row naming generate fields and `name`, then one item per row. Pass webhookUrl in the query string.',
+                },
+              },
+            },
+          },
+          headers: {
+            '202': {
+              Location: header.location('The batch.'),
+              'Idempotent-Replayed': {
+                description: '`true` when this is the batch of an earlier call with the same Idempotency-Key.',
+                schema: { const: 'true' },
+              },
+              ...QUOTA_HEADERS,
+            },
+          },
         },
       },
       preValidation: async (request) => {
@@ -186,9 +209,16 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         tags: ['batches'],
         security: [{ apiKey: [] }],
         params: BatchParams,
-        response: {
-          200: z.any().describe('application/zip'),
-          ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]),
+        response: problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]),
+        'x-document': {
+          responses: {
+            '200': {
+              description: 'The ZIP, streamed.',
+              content: binaryContent(['application/zip']),
+              headers: { 'Content-Disposition': { description: '`attachment; filename="<batch id>.zip"`.', required: true, schema: { type: 'string' } } },
+            },
+          },
+          headers: { '409': { 'Retry-After': { description: 'Seconds until asking again is worth it.', required: true, schema: { type: 'string' } } } },
         },
       },
     },

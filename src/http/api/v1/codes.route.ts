@@ -4,8 +4,9 @@ import { z } from 'zod';
 import type { ErrorCode } from '../../../domain/errors.js';
 import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
-import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { header, imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { shortUrlBase } from '../../short-url.js';
 import {
@@ -52,6 +53,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         security,
         body: CreateCodeBody,
         response: { 201: CodeSchema, ...errors('invalid_request', 'code_limit_reached', 'payload_too_large', 'unsupported_media_type') },
+        'x-document': { headers: { '201': { Location: header.location('The new code.') } } },
       },
     },
     async (request, reply) => {
@@ -141,6 +143,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         params: CodeParams,
         querystring: CodeImageQuery,
         response: problemResponses(['not_found', ...GENERATE_ERRORS, ...COMMON_ERRORS]),
+        'x-document': { responses: imageResponses("The image of the code's short URL, with the quota headers.", Object.values(CONTENT_TYPES)) },
       },
     },
     async (request, reply) => {

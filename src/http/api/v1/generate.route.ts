@@ -1,8 +1,9 @@
 // POST /api/v1/QRManager/generate: the image in the body, quota in the headers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import type { Limit, PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
+import { imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { GenerateBody } from './generate.schema.js';
 import { sendGeneratedImage } from './image-reply.js';
@@ -58,6 +59,9 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
         security: [{ apiKey: [] }],
         body: GenerateBody,
         response: problemResponses([...GENERATE_ERRORS, ...COMMON_ERRORS]),
+        'x-document': {
+          responses: imageResponses('The QR code image, unwrapped, in the requested format, with the quota headers.', Object.values(CONTENT_TYPES)),
+        },
       },
     },
     async (request, reply) => {

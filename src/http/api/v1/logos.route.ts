@@ -5,6 +5,7 @@ import { ApiError } from '../../../domain/errors.js';
 import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
 import type { LogoRecord } from '../../../domain/ports/logo-store.js';
 import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
+import { binaryContent, header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 
 const Logo = z
@@ -65,6 +66,10 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
             ...AUTH_ERRORS,
             ...COMMON_ERRORS,
           ]),
+        },
+        'x-document': {
+          requestBody: { description: 'The image itself, as sent (no JSON, no multipart).', content: binaryContent(LOGO_MEDIA_TYPES) },
+          headers: { '201': { Location: header.location('The new logo.') } },
         },
       },
     },
