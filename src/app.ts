@@ -162,7 +162,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
           bodyLimit: config.batchBodyLimitBytes,
         });
       }
-      await api.register(logosRoute, { logos, normaliser: new SharpLogoNormaliser(), plans, clock });
+      await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: new SharpLogoNormaliser(), plans, clock });
     },
     { prefix: '/api/v1' },
   );

@@ -22,6 +22,7 @@ import {
   type RenderSpec,
 } from '../domain/render-options.js';
 import { matchesIfNoneMatch, renderTag } from '../domain/render-key.js';
+import { burstKeyOf } from './burst.js';
 
 export interface GenerateQrDeps {
   plans: PlanCatalogue;
@@ -147,10 +148,6 @@ export function qrFingerprint(type: QrType, payload: string): string {
  * eats into a production key's second.
  */
 type Caller = Pick<Credential, 'accountId' | 'plan'> & { keyId?: string | undefined };
-
-function burstKeyOf(caller: Caller): string {
-  return caller.keyId ?? `playground.${caller.accountId}`;
-}
 
 interface Conditions {
   ifNoneMatch?: string | undefined;

@@ -4,9 +4,12 @@ import { ApiError } from '../domain/errors.js';
 import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { LogoMediaType, LogoNormaliser } from '../domain/ports/logo-normaliser.js';
 import type { LogoRecord, LogoStore } from '../domain/ports/logo-store.js';
+import type { UsageMeter } from '../domain/ports/usage-meter.js';
 
 export interface LogoDeps {
   logos: LogoStore;
+  /** Uploads take a slot of the key's burst, as every metered call does. */
+  meter: Pick<UsageMeter, 'admitBurst'>;
   normaliser: LogoNormaliser;
   /** The configured plans: how many logos each keeps. */
   plans: PlanCatalogue;

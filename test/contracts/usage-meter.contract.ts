@@ -170,6 +170,20 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
         expect(await meter.usage(id, period)).toEqual({ requests: 2, qrs: 1 });
       });
 
+      it('admitBurst takes slots of the same window as reserve, never touching the month, and refuses past the limit', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const burst = { key: burstKey(), perSecond: 4 };
+        expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
+        const outcomes = await Promise.all(Array.from({ length: 10 }, () => meter.admitBurst(burst, at)));
+        expect(outcomes.filter((o) => o.ok)).toHaveLength(3);
+        expect(outcomes.filter((o) => !o.ok).every((o) => o.used === 4)).toBe(true);
+        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).toMatchObject({ ok: false, reason: 'rate_limited' });
+        expect(await meter.usage(id, period)).toEqual({ requests: 1, qrs: 1 });
+        // A second later the window has moved on.
+        expect(await meter.admitBurst(burst, later(1_001))).toEqual({ ok: true, used: 1 });
+      });
+
       it('applies no burst when none is given', async () => {
         const meter = await makeMeter();
         const id = account();

@@ -9,6 +9,8 @@ import {
   type BatchRefundInput,
   type BatchReserveInput,
   type BatchReserveOutcome,
+  type BurstLimit,
+  type BurstOutcome,
   type QrRecord,
   type Reservation,
   type ReserveInput,
@@ -126,6 +128,12 @@ export class RedisUsageMeter implements UsageMeter {
     const burstState = burst ? { burst: { used: burstUsed } } : {};
     if (ok === 1) return { ok: true, reservation, usage, ...burstState };
     return { ok: false, reason: reason === 'rate_limited' || reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded', usage, ...burstState };
+  }
+
+  async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
+    const key = this.#keys.burst(assertKeySegment(burst.key, 'burst key'));
+    const [ok, used] = await this.#scripts.admitBurst([key], [at.getTime(), burst.perSecond, BURST_WINDOW_MS, randomBytes(12).toString('base64url')]);
+    return { ok: ok === 1, used };
   }
 
   /** Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never billed. */

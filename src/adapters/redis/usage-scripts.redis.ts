@@ -58,6 +58,24 @@ return {1, '', requests, qrs, burstUsed}
 };
 
 /**
+ * KEYS burst
+ * ARGV atMs, burstLimit, burstWindowMs, token
+ * One slot of the burst window alone (the same sorted set RESERVE fills). Returns {1|0, burstUsed}.
+ */
+const ADMIT_BURST: LuaScript = {
+  name: 'qrmUsageAdmitBurst',
+  numberOfKeys: 1,
+  lua: `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[1]) - tonumber(ARGV[3]))
+local used = redis.call('ZCARD', KEYS[1])
+if used >= tonumber(ARGV[2]) then return {0, used} end
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], 2 * tonumber(ARGV[3]))
+return {1, used + 1}
+`,
+};
+
+/**
  * KEYS totals, generations, info, recent, changedQrs, changed, periods, reservation
  * ARGV accountId, period, fingerprint, expireAt (s)
  * Undoes one reservation, once: only while its marker exists. Returns 1 when undone, 0 when there was nothing to undo.
@@ -234,7 +252,7 @@ return refunded
 `,
 };
 
-const SCRIPTS = [RESERVE, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE, RESERVE_BATCH, REFUND_BATCH_ITEMS] as const;
+const SCRIPTS = [RESERVE, ADMIT_BURST, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE, RESERVE_BATCH, REFUND_BATCH_ITEMS] as const;
 
 type Arg = string | number;
 
@@ -255,6 +273,10 @@ export class UsageScripts {
 
   reserve(keys: string[], args: Arg[]): Promise<[number, string, number, number, number]> {
     return this.#call(this.#client, RESERVE, keys, args) as Promise<[number, string, number, number, number]>;
+  }
+
+  admitBurst(keys: string[], args: Arg[]): Promise<[number, number]> {
+    return this.#call(this.#client, ADMIT_BURST, keys, args) as Promise<[number, number]>;
   }
 
   refund(keys: string[], args: Arg[]): Promise<number> {

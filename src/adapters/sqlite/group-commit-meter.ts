@@ -62,6 +62,7 @@ export class GroupCommitMeter implements UsageMeter {
   refund: UsageMeter['refund'] = (reservation) => this.#inner.refund(reservation);
   // A batch is one transaction of its own already: nothing to group.
   reserveBatch: UsageMeter['reserveBatch'] = (input) => this.#inner.reserveBatch(input);
+  admitBurst: UsageMeter['admitBurst'] = (burst, at) => this.#inner.admitBurst(burst, at);
   refundBatchItems: UsageMeter['refundBatchItems'] = (input) => this.#inner.refundBatchItems(input);
   usage: UsageMeter['usage'] = (accountId, period) => this.#inner.usage(accountId, period);
   qrs: UsageMeter['qrs'] = (accountId, period, limit) => this.#inner.qrs(accountId, period, limit);

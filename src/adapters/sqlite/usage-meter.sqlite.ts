@@ -5,6 +5,8 @@ import {
   type BatchRefundInput,
   type BatchReserveInput,
   type BatchReserveOutcome,
+  type BurstLimit,
+  type BurstOutcome,
   type QrRecord,
   type Reservation,
   type ReserveInput,
@@ -26,6 +28,7 @@ export class SqliteUsageMeter implements UsageMeter {
   readonly #qrs;
   readonly #reserveBatch;
   readonly #refundBatchItems;
+  readonly #admitBurst;
 
   constructor(db: SqliteDatabase) {
     const usage = db.prepare<[string, PeriodId], Usage>('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?');
@@ -77,6 +80,17 @@ export class SqliteUsageMeter implements UsageMeter {
     const logBurst = db.prepare<[string, number], unknown>(
       'INSERT INTO burst_log (burst_key, at, requests) VALUES (?, ?, 1) ON CONFLICT (burst_key, at) DO UPDATE SET requests = requests + 1',
     );
+    const takeBurstSlot = (key: string, perSecond: number, at: number): { ok: boolean; used: number } => {
+      if (Math.abs(at - trimmedAt) >= TRIM_EVERY_MS) {
+        trimBurst.run(at - BURST_WINDOW_MS);
+        trimmedAt = at;
+      }
+      const used = countBurst.get(key, at - BURST_WINDOW_MS)!.used ?? 0;
+      if (used >= perSecond) return { ok: false, used };
+      logBurst.run(key, at);
+      return { ok: true, used: used + 1 };
+    };
+    this.#admitBurst = db.transaction((burst: BurstLimit, at: number): BurstOutcome => takeBurstSlot(burst.key, burst.perSecond, at));
     this.#usage = usage;
     this.#qrs = db.prepare<[string, PeriodId, number], QrRow>(
       `SELECT fingerprint, type, payload, generations, first_at, last_at FROM qr_codes
@@ -167,6 +181,10 @@ export class SqliteUsageMeter implements UsageMeter {
 
   async refundBatchItems(input: BatchRefundInput): Promise<number> {
     return this.#refundBatchItems.immediate(input);
+  }
+
+  async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
+    return this.#admitBurst.immediate(burst, at.getTime());
   }
 
   async usage(accountId: string, period: PeriodId): Promise<Usage> {

@@ -29,6 +29,13 @@ export interface BurstUsage {
   used: number;
 }
 
+/** A burst slot asked for alone (a batch post, a logo upload): these calls share the key's window with `reserve`. */
+export interface BurstOutcome {
+  ok: boolean;
+  /** Slots taken in the second before `at`, this one included when admitted. */
+  used: number;
+}
+
 /** One distinct code: the fingerprint identifies (type, payload); type and payload are kept for the QR manager. */
 export interface QrIdentity {
   fingerprint: string;
@@ -110,6 +117,11 @@ export interface UsageMeter {
    * this period both fit their limits, checked and counted in one atomic step (no burst: a batch is one call).
    */
   reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome>;
+  /**
+   * One slot of `burst.key`'s window at `at`, the same window `reserve` fills: refused (nothing taken, nothing
+   * counted anywhere) when `burst.perSecond` slots were taken in the last second. Monthly counts are not touched.
+   */
+  admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome>;
   /** Idempotent per (batchId, index): returns how many items this call refunded. */
   refundBatchItems(input: BatchRefundInput): Promise<number>;
   usage(accountId: string, period: PeriodId): Promise<Usage>;

@@ -1,5 +1,7 @@
 // The batch endpoints: POST a batch (JSON or CSV), read one or the list, cancel or delete, download the ZIP.
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isFinished } from '../../../domain/batches/batch.js';
@@ -13,13 +15,17 @@ import { binaryContent, header, QUOTA_HEADERS } from '../../openapi/operation-do
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { setQuotaHeaders } from '../../quota-headers.js';
 import { batchArchive } from './batch-archive.js';
-import { parseCsvBatch } from './batch-csv.js';
+import { takeBurstSlot } from '../../../services/burst.js';
+import { capStream, refuseDeclaredOver } from '../../body-cap.js';
+import { batchBodyLimit, batchBodyTooLarge, tooManyBatchItems } from './batch-body.js';
+import { readCsvBatch, TooManyCsvRows } from './batch-csv.js';
+import { canonicalJson } from './canonical-json.js';
 import { BATCHES_PATH, BatchBody, BatchListQuery, BatchListView, BatchParams, BatchView, WebhookUrl } from './batches.schema.js';
 
 export interface BatchesRouteDeps extends AcceptBatchDeps {
   results: BatchResults;
   lastUsed: Pick<LastUsedLog, 'record'>;
-  /** This route's own body limit: a batch is far larger than one generate body. */
+  /** The ceiling of every plan's batch body limit (BATCH_BODY_LIMIT_BYTES); each plan's own is derived from its maxBatchItems. */
   bodyLimit: number;
 }
 
@@ -29,8 +35,8 @@ const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the batch route's preValidation: the SHA-256 of the body as sent, and the CSV line of each item. */
-    batchSource: { hash: string; csvLines?: number[] } | undefined;
+    /** Set by the batch route's CSV parser: the CSV line of each item. */
+    batchCsvLines: number[] | undefined;
   }
 }
 
@@ -46,9 +52,19 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
 }
 
 export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app, deps) => {
-  app.decorateRequest('batchSource', undefined);
-  // CSV is accepted here only; the rest of the API stays JSON-only.
-  app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: deps.bodyLimit }, (_request, body, done) => done(null, body));
+  app.decorateRequest('batchCsvLines', undefined);
+  // CSV is accepted here only; the rest of the API stays JSON-only. Read as a stream, it stops past the plan's item limit.
+  app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: Readable) => {
+    const plan = deps.plans.get(request.credential!.plan);
+    try {
+      const csv = await readCsvBatch(payload, plan.maxBatchItems);
+      request.batchCsvLines = csv.lines;
+      return csv.body;
+    } catch (error) {
+      if (error instanceof TooManyCsvRows) throw tooManyBatchItems(plan, error.limit, error.limit + 1, true);
+      throw error;
+    }
+  });
 
   app.post(
     BASE,
@@ -61,7 +77,9 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
           'Accepts a batch of generate bodies (JSON `items`, or `Content-Type: text/csv` with a header row naming the same fields and `name`; ' +
           'for CSV pass `webhookUrl` in the query string). The whole batch is validated first (every failing item is listed) and reserved against ' +
           'the monthly quota at once: one request per item and one QR per new code; if it does not fit, nothing is counted. Items that fail to render ' +
-          'are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch.',
+          'are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch. ' +
+          "The body may be at most 16 KiB plus 8 KiB per item the plan allows (`maxBatchItems`, capped by the server's `BATCH_BODY_LIMIT_BYTES`): " +
+          'a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of the key’s burst.',
         tags: ['batches'],
         security: [{ apiKey: [] }],
         headers: z.looseObject({ 'idempotency-key': z.string().max(255).optional().describe('Makes a retry return the batch of the first call.') }),
@@ -83,6 +101,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
             'quota_exceeded',
             'qr_quota_exceeded',
             'too_many_batches',
+            'rate_limited',
             ...COMMON_ERRORS,
           ]),
         },
@@ -109,26 +128,36 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
           },
         },
       },
+      // Before a byte is parsed: the plan's body limit (from Content-Length, then while streaming) and the key's burst.
+      preParsing: async (request, reply, payload) => {
+        const caller = request.credential!;
+        const plan = deps.plans.get(caller.plan);
+        const limit = batchBodyLimit(plan, deps.bodyLimit);
+        const tooLarge = (bytes: number) => batchBodyTooLarge(plan, limit, bytes);
+        refuseDeclaredOver(request, reply, limit, tooLarge);
+        await takeBurstSlot(deps, caller, 'batch posts');
+        return capStream(payload, limit, tooLarge);
+      },
+      // JSON: the item count is known once parsed; more than the plan allows is refused before any item is validated.
       preValidation: async (request) => {
-        if (typeof request.body === 'string') {
-          const query = request.query as { webhookUrl?: string };
-          const csv = parseCsvBatch(request.body, query.webhookUrl);
-          request.batchSource = { hash: sha256(request.body), csvLines: csv.lines };
-          request.body = csv.body;
-        } else {
-          request.batchSource = { hash: sha256(JSON.stringify(request.body ?? null)) };
+        const items = (request.body as { items?: unknown } | null)?.items;
+        const limit = deps.plans.get(request.credential!.plan).maxBatchItems;
+        if (limit !== null && Array.isArray(items) && items.length > limit) {
+          throw tooManyBatchItems(deps.plans.get(request.credential!.plan), limit, items.length);
         }
       },
     },
     async (request, reply) => {
       const caller = request.credential!;
-      const source = request.batchSource!;
-      const lines = source.csvLines;
+      const lines = request.batchCsvLines;
+      const webhookUrl = request.body.webhookUrl ?? request.query.webhookUrl;
+      const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
       const accepted = await acceptBatch(deps, caller, {
         items: request.body.items,
-        webhookUrl: request.body.webhookUrl ?? request.query.webhookUrl,
-        idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key']),
-        requestHash: source.hash,
+        webhookUrl,
+        idempotencyKey,
+        // The body as understood, not as spelled: JSON key order, CSV or JSON, whitespace do not make another batch.
+        requestHash: idempotencyKey === undefined ? '' : sha256(canonicalJson({ items: request.body.items, webhookUrl: webhookUrl ?? null })),
         label: lines ? (index) => `line ${lines[index]}` : (index) => `items.${index}`,
       });
       deps.lastUsed.record(caller.keyId, deps.clock());

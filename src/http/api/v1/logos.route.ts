@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
 import type { LogoRecord } from '../../../domain/ports/logo-store.js';
+import { takeBurstSlot } from '../../../services/burst.js';
 import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
 import { binaryContent, header } from '../../openapi/operation-doc.js';
+import { refuseDeclaredOver } from '../../body-cap.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 
 const Logo = z
@@ -24,6 +26,12 @@ function logoView(logo: LogoRecord): z.infer<typeof Logo> {
 }
 
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+
+export function logoTooLarge(bytes: number): ApiError {
+  return new ApiError('payload_too_large', `a logo upload is at most ${LOGO_MAX_UPLOAD_BYTES} bytes; this one is ${bytes} bytes or more`, {
+    extensions: { limitBytes: LOGO_MAX_UPLOAD_BYTES },
+  });
+}
 
 function mediaTypeOf(header: string | undefined): LogoMediaType {
   const type = (header ?? '').split(';')[0]!.trim().toLowerCase();
@@ -46,6 +54,12 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
     '/QRManager/logos',
     {
       bodyLimit: LOGO_MAX_UPLOAD_BYTES,
+      // Before a byte is read: the declared size, then the key's burst (the route's bodyLimit stops a longer stream).
+      preParsing: async (request, reply, payload) => {
+        refuseDeclaredOver(request, reply, LOGO_MAX_UPLOAD_BYTES, logoTooLarge);
+        await takeBurstSlot(deps, request.credential!, 'logo uploads');
+        return payload;
+      },
       schema: {
         operationId: 'uploadLogo',
         summary: 'Upload a logo',
@@ -63,6 +77,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
             'payload_too_large',
             'logo_limit_reached',
             'plan_upgrade_required',
+            'rate_limited',
             ...AUTH_ERRORS,
             ...COMMON_ERRORS,
           ]),

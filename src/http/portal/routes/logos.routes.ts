@@ -5,7 +5,10 @@ import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
+import { takeBurstSlot } from '../../../services/burst.js';
 import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
+import { logoTooLarge } from '../../api/v1/logos.route.js';
+import { refuseDeclaredOver } from '../../body-cap.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
@@ -44,17 +47,28 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     return logosPage(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
-  app.post('/logos', { bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
-    try {
-      if (!Buffer.isBuffer(request.body)) throw new ApiError('unsupported_media_type', 'choose a PNG, JPEG or WebP file');
-      const logo = await uploadLogo(options, { accountId: request.account!.id, plan: request.account!.plan }, request.body, mediaType);
-      return reply.code(201).send({ id: logo.id });
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      return reply.code(error.status).send({ error: error.message });
-    }
-  });
+  const admitUpload = async (request: FastifyRequest, reply: FastifyReply) => {
+    await guard(request, reply);
+    if (reply.sent) return;
+    refuseDeclaredOver(request, reply, LOGO_MAX_UPLOAD_BYTES, logoTooLarge);
+    await takeBurstSlot(options, { accountId: request.account!.id, plan: request.account!.plan }, 'logo uploads');
+  };
+
+  app.post(
+    '/logos',
+    { bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, onRequest: admitUpload, preHandler: [guard, app.requireCsrf] },
+    async (request, reply) => {
+      const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
+      try {
+        if (!Buffer.isBuffer(request.body)) throw new ApiError('unsupported_media_type', 'choose a PNG, JPEG or WebP file');
+        const logo = await uploadLogo(options, { accountId: request.account!.id, plan: request.account!.plan }, request.body, mediaType);
+        return reply.code(201).send({ id: logo.id });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        return reply.code(error.status).send({ error: error.message });
+      }
+    },
+  );
 
   app.post('/logos/:id/delete', { schema: { hide: true, params: LogoParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     await deleteLogo(options, request.account!.id, request.params.id);
