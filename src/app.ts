@@ -11,6 +11,8 @@ import { codesRoute } from './http/api/v1/codes.route.js';
 import { batchesRoute } from './http/api/v1/batches.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
 import { logosRoute } from './http/api/v1/logos.route.js';
+import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
+import { signedImageRoute } from './http/signed/signed-image.route.js';
 import { SharpLogoNormaliser } from './adapters/imaging/logo-normaliser.sharp.js';
 import { CachedLogoStore } from './adapters/logo-store.cached.js';
 import { createBatchQueue } from './adapters/queue/batch-queue.js';
@@ -163,9 +165,21 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         });
       }
       await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: new SharpLogoNormaliser(), plans, clock });
+      await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
     },
     { prefix: '/api/v1' },
   );
+
+  // Signed image URLs: no key (the signature is the credential), metered as the signing key's account.
+  await app.register(signedImageRoute, {
+    plans,
+    meter: adapters.meter,
+    renderer,
+    clock,
+    logos,
+    signingKeys: adapters.signingKeys,
+    signingSeal: adapters.signingSeal,
+  });
 
   // What a scanned dynamic code opens: no key, no session, never metered.
   await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });

@@ -6,6 +6,8 @@ import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
+import type { SecretSeal } from '../domain/secret-seal.js';
+import type { SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
@@ -25,6 +27,8 @@ export type Probes = Record<string, () => Promise<void>>;
 export interface RecordStores {
   accounts: AccountStore;
   keys: KeyStore;
+  /** Signing keys of signed image URLs (secrets sealed). */
+  signingKeys: SigningKeyStore;
   usageLedger: UsageLedger;
   codes: DynamicCodeStore;
   scanLedger: ScanLedger;
@@ -50,6 +54,8 @@ export interface SharedRateLimitStore {
 export interface StoreAdapters {
   accounts: AccountStore;
   keys: KeyStore;
+  /** Signing keys of signed image URLs, cached per instance and dropped everywhere on revocation. */
+  signingKeys: SigningKeyStore;
   meter: UsageMeter;
   /** Portal sessions (server-side, revocable). */
   sessions: SessionStore;
@@ -110,4 +116,6 @@ export interface Adapters extends StoreAdapters {
   renderer: ObservableRenderer;
   /** One entry per configured provider (none: local sign-in only). */
   signIn: Partial<Record<OidcProvider, OidcSignIn>>;
+  /** Seals and opens signing-key secrets (the key derived from the operator's secret). */
+  signingSeal: SecretSeal;
 }

@@ -25,7 +25,7 @@ export class CachedKeyStore implements KeyStore {
   }
 
   #invalidate(invalidation: Invalidation): void {
-    if ('slug' in invalidation) return; // a dynamic code's, not a credential's
+    if ('slug' in invalidation || 'signingKeyId' in invalidation) return; // a dynamic code's or a signing key's, not an API key's
     this.#cache.deleteWhere((credential) =>
       'keyId' in invalidation ? credential.keyId === invalidation.keyId : credential.accountId === invalidation.accountId,
     );

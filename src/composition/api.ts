@@ -5,6 +5,7 @@ import { createRenderPipeline, type RenderPipelineDeps } from '../adapters/rende
 import type { Config } from '../config.js';
 import { loadPlanCatalogue } from '../plans-file.js';
 import { discoverSignIns } from './sign-in.js';
+import { signingSealOf } from './signing-seal.js';
 import { createStores, type StoreOptions } from './stores.js';
 
 /** What a test may put in place of what config would build; whatever is given here is still closed by the app. */
@@ -29,6 +30,7 @@ export async function createApiAdapters(config: Config, log: AdapterLog, overrid
       plans,
       renderer,
       signIn,
+      signingSeal: signingSealOf(config),
       probes: { ...stores.probes, renderer: () => renderer.probe() },
       async close() {
         await renderer.close();

@@ -14,10 +14,12 @@ export interface BurstCaller {
   accountId: string;
   plan: PlanId;
   keyId?: string | undefined;
+  /** A bucket of its own (signed URLs: one per account, whichever signing key signed them). */
+  burstKey?: string | undefined;
 }
 
 export function burstKeyOf(caller: BurstCaller): string {
-  return caller.keyId ?? `playground.${caller.accountId}`;
+  return caller.burstKey ?? caller.keyId ?? `playground.${caller.accountId}`;
 }
 
 /** Takes the slot or throws 429 rate_limited (nothing counted); a plan without a burst limit keeps no window. */

@@ -55,6 +55,8 @@ export interface GenerateQrInput {
 export interface NotModifiedQr {
   notModified: true;
   etag: string;
+  /** Present when the 304 was metered (signed URLs count every answer). */
+  quota?: QuotaState;
 }
 
 export interface GeneratedQr {
@@ -147,10 +149,12 @@ export function qrFingerprint(type: QrType, payload: string): string {
  * the account's keys: a session script cannot get around the burst, and trying the playground never
  * eats into a production key's second.
  */
-type Caller = Pick<Credential, 'accountId' | 'plan'> & { keyId?: string | undefined };
+type Caller = Pick<Credential, 'accountId' | 'plan'> & { keyId?: string | undefined; burstKey?: string | undefined };
 
 interface Conditions {
   ifNoneMatch?: string | undefined;
+  /** Meter a 304 as a request too (signed URLs: every answer we give counts, as the CDN's never reach us). */
+  meterNotModified?: boolean | undefined;
 }
 
 /** Without conditions the answer is always an image; with If-None-Match it may be "not modified". */
@@ -178,7 +182,8 @@ export async function generateQr(
   if (isBranded(input)) spec = { ...spec, branding: await brandingOf(deps, caller.accountId, input, spec.darkColor, spec.lightColor) };
   const fingerprint = qrFingerprint(input.type, payload);
   const etag = renderTag(fingerprint, spec);
-  if (matchesIfNoneMatch(conditions.ifNoneMatch, etag)) return { notModified: true, etag };
+  const notModified = matchesIfNoneMatch(conditions.ifNoneMatch, etag);
+  if (notModified && !conditions.meterNotModified) return { notModified: true, etag };
   // Before metering: an image that cannot be drawn is refused without counting, and without a matrix being built.
   deps.renderer.assertDrawable(spec);
 
@@ -210,6 +215,7 @@ export async function generateQr(
     throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota });
   }
 
+  if (notModified) return { notModified: true, etag, quota };
   try {
     const bytes = await deps.renderer.render(spec, caller);
     return { bytes, format: spec.format, etag, quota };

@@ -13,6 +13,7 @@ import { batchResultsContract } from './batch-results.contract.js';
 import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { scanLedgerContract } from './scan-ledger.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 
@@ -87,6 +88,7 @@ describe(TITLE, () => {
 
   accountStoreContract('mongodb', () => stores.accounts);
   keyStoreContract('mongodb', async () => stores);
+  signingKeyStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);
   dynamicCodeStoreContract('mongodb', async () => stores);
   scanLedgerContract('mongodb', () => stores.scanLedger);

@@ -19,6 +19,8 @@ import { accountStoreContract } from './account-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { signingKeyStoreContract } from './signing-key-store.contract.js';
+import { CachedSigningKeyStore } from '../../src/adapters/signing-key-store.cached.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageCountersContract } from './usage-counters.contract.js';
 import { usageMeterContract } from './usage-meter.contract.js';
@@ -68,6 +70,11 @@ usageCountersContract('redis', async () => {
 keyStoreContract('sqlite + redis credential cache', async () => {
   const stores = sqlite();
   return { accounts: stores.accounts, keys: new CachedKeyStore(stores.keys, bus(prefix())) };
+});
+
+signingKeyStoreContract('sqlite + redis signing-key cache', async () => {
+  const stores = sqlite();
+  return { accounts: stores.accounts, signingKeys: new CachedSigningKeyStore(stores.signingKeys, bus(prefix())) };
 });
 
 accountStoreContract('sqlite + redis plan-change events', () => new PlanChangePublishingAccountStore(sqlite().accounts, bus(prefix())));

@@ -13,6 +13,7 @@ import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 import { usageMeterContract } from './usage-meter.contract.js';
@@ -33,6 +34,7 @@ afterAll(async () => {
 
 accountStoreContract('sqlite', () => fresh().accounts);
 keyStoreContract('sqlite', async () => fresh());
+signingKeyStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.

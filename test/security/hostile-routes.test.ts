@@ -92,6 +92,14 @@ const ROUTES = [
   ['POST', '/portal/codes/{x}/status'],
   ['POST', '/portal/codes/{x}/delete'],
   ['GET', '/portal/codes/{x}/image.png'],
+  ['GET', '/i/{x}/png'],
+  ['GET', '/i/sk_AAAAAAAAAAAAAAAAAAAA/{x}'],
+  ['GET', '/api/v1/QRManager/signing-keys'],
+  ['POST', '/api/v1/QRManager/signing-keys'],
+  ['DELETE', '/api/v1/QRManager/signing-keys/{x}'],
+  ['GET', '/portal/signing'],
+  ['POST', '/portal/signing'],
+  ['POST', '/portal/signing/{x}/revoke'],
 ] as const;
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });

@@ -23,6 +23,17 @@ export interface ApiKeyDoc {
   activeSlot?: number;
 }
 
+export interface SigningKeyDoc {
+  _id: string;
+  accountId: string;
+  name: string;
+  sealedSecret: string;
+  createdAt: Date;
+  revokedAt: Date | null;
+  /** Set while the key is active, unique per account (as the API keys' activeSlot). */
+  activeSlot?: number;
+}
+
 export interface UsageDoc {
   accountId: string;
   period: string;
@@ -144,6 +155,7 @@ export interface WebhookSecretDoc {
 export interface MongoModels {
   accounts: Model<AccountDoc>;
   keys: Model<ApiKeyDoc>;
+  signingKeys: Model<SigningKeyDoc>;
   usage: Model<UsageDoc>;
   usageQrs: Model<UsageQrDoc>;
   logos: Model<LogoDoc>;
@@ -191,6 +203,24 @@ function apiKeySchema(): Schema<ApiKeyDoc> {
     options,
   );
   schema.index({ hash: 1 }, { unique: true });
+  schema.index({ accountId: 1, createdAt: -1 });
+  schema.index({ accountId: 1, activeSlot: 1 }, { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } });
+  return schema;
+}
+
+function signingKeySchema(): Schema<SigningKeyDoc> {
+  const schema = new Schema<SigningKeyDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      name: { type: String, required: true },
+      sealedSecret: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      revokedAt: { type: Date, default: null },
+      activeSlot: { type: Number },
+    },
+    options,
+  );
   schema.index({ accountId: 1, createdAt: -1 });
   schema.index({ accountId: 1, activeSlot: 1 }, { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } });
   return schema;
@@ -351,6 +381,7 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
   const models: MongoModels = {
     accounts: connection.model<AccountDoc>('Account', accountSchema(), 'accounts'),
     keys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema(), 'api_keys'),
+    signingKeys: connection.model<SigningKeyDoc>('SigningKey', signingKeySchema(), 'signing_keys'),
     usage: connection.model<UsageDoc>('Usage', usageSchema(), 'usage'),
     usageQrs: connection.model<UsageQrDoc>('UsageQr', usageQrSchema(), 'usage_qrs'),
     logos: connection.model<LogoDoc>('Logo', logoSchema(), 'logos'),

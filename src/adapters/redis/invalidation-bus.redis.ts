@@ -2,8 +2,8 @@
 import type { Redis } from 'ioredis';
 import { createRedisClient, type AdapterLog } from './connection.js';
 
-/** Drop one key, every key of an account (its plan changed), or a dynamic code's slug (its target or status changed). */
-export type Invalidation = { keyId: string } | { accountId: string } | { slug: string };
+/** Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a revoked signing key. */
+export type Invalidation = { keyId: string } | { accountId: string } | { slug: string } | { signingKeyId: string };
 
 /** What the credential cache needs from a broadcast channel. */
 export interface InvalidationBus {
@@ -29,6 +29,7 @@ function parse(message: string): Invalidation | undefined {
     if (typeof value.keyId === 'string') return { keyId: value.keyId };
     if (typeof value.accountId === 'string') return { accountId: value.accountId };
     if (typeof value.slug === 'string') return { slug: value.slug };
+    if (typeof value.signingKeyId === 'string') return { signingKeyId: value.signingKeyId };
   } catch {
     // not one of ours: ignored
   }

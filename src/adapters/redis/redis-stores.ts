@@ -6,6 +6,7 @@ import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, t
 import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from '../key-store.cached.js';
+import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';
 import { RedisScanCounter } from './scan-counter.redis.js';
 import { RedisSessionStore } from './session-store.redis.js';
@@ -39,6 +40,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
   return {
     accounts: unavailableWhen(new PlanChangePublishingAccountStore(records.accounts, bus), isRedisOutage, DOWN),
     keys: unavailableWhen(keys, isRedisOutage, DOWN),
+    signingKeys: unavailableWhen(new CachedSigningKeyStore(records.signingKeys, bus), isRedisOutage, DOWN),
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,

@@ -219,6 +219,18 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (burst_key, at)
   ) WITHOUT ROWID;
   `,
+  // 10: signing keys for signed image URLs; the secret sealed (AES-GCM under a key derived from the operator's secret).
+  `
+  CREATE TABLE signing_keys (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    name TEXT NOT NULL,
+    sealed_secret TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    revoked_at INTEGER
+  );
+  CREATE INDEX signing_keys_by_account ON signing_keys (account_id, created_at);
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -21,6 +21,8 @@ import { unavailableOnFailure } from './unavailable-on-failure.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
 import { SqliteInvalidationBus } from './invalidation-bus.sqlite.js';
 import { CachedKeyStore } from '../key-store.cached.js';
+import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
+import { SqliteSigningKeyStore } from './signing-key-store.sqlite.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
@@ -63,11 +65,13 @@ export function sqliteStoresOn(
   const codes = unavailableOnFailure(new SqliteDynamicCodeStore(db));
   const accounts = unavailableOnFailure(new SqliteAccountStore(db));
   const keys = unavailableOnFailure(new SqliteKeyStore(db));
+  const signingKeys = unavailableOnFailure(new SqliteSigningKeyStore(db));
   const credentialBus = options.cacheCredentials === false ? undefined : new SqliteInvalidationBus(db);
   return {
     // A key is resolved on every request: from memory, unless it was revoked or its plan changed (here or by another process).
     accounts: credentialBus ? new PlanChangePublishingAccountStore(accounts, credentialBus) : accounts,
     keys: credentialBus ? new CachedKeyStore(keys, credentialBus) : keys,
+    signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, credentialBus) : signingKeys,
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),

@@ -1,0 +1,79 @@
+// SigningKeyStore on MongoDB: sealed secrets; the active-key limit held by a unique (account, slot) index, as the API keys' is.
+import type { Model } from 'mongoose';
+import type { PlanId } from '../../domain/plan-catalogue.js';
+import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../../domain/ports/signing-key-store.js';
+import { isDuplicateKey } from './connection.js';
+import type { AccountDoc, SigningKeyDoc } from './models.js';
+
+function toRecord(doc: SigningKeyDoc): SigningKeyRecord {
+  return { id: doc._id, accountId: doc.accountId, name: doc.name, createdAt: doc.createdAt, revokedAt: doc.revokedAt ?? undefined };
+}
+
+const RECORD_FIELDS = { activeSlot: 0, sealedSecret: 0 } as const;
+
+export class MongoSigningKeyStore implements SigningKeyStore {
+  readonly #keys: Model<SigningKeyDoc>;
+  readonly #accounts: Model<AccountDoc>;
+
+  constructor(keys: Model<SigningKeyDoc>, accounts: Model<AccountDoc>) {
+    this.#keys = keys;
+    this.#accounts = accounts;
+  }
+
+  async createWithinLimit(input: NewSigningKey, maxActive: number): Promise<SigningKeyRecord | 'limit_reached'> {
+    // Of two writers racing for the last free slot the unique index lets one in; every lost race means another key took a slot.
+    for (let attempt = 0; attempt <= maxActive * 2 + 2; attempt++) {
+      const held = await this.#keys
+        .find({ accountId: input.accountId, activeSlot: { $exists: true } }, { activeSlot: 1 })
+        .lean<Array<{ activeSlot: number }>>();
+      const taken = new Set(held.map((k) => k.activeSlot));
+      let slot = 0;
+      while (taken.has(slot)) slot++;
+      if (slot >= maxActive) return 'limit_reached';
+      const doc: SigningKeyDoc = {
+        _id: input.id,
+        accountId: input.accountId,
+        name: input.name,
+        sealedSecret: input.sealedSecret,
+        createdAt: input.createdAt,
+        revokedAt: null,
+        activeSlot: slot,
+      };
+      try {
+        await this.#keys.create(doc);
+        return toRecord(doc);
+      } catch (error) {
+        if (!isDuplicateKey(error) || !/activeSlot/.test(String((error as Error).message))) throw error;
+      }
+    }
+    throw new Error('could not take a signing key slot under contention; retry');
+  }
+
+  async findActive(keyId: string): Promise<SigningCredential | undefined> {
+    const key = await this.#keys
+      .findOne({ _id: keyId, revokedAt: null }, { accountId: 1, sealedSecret: 1 })
+      .lean<{ accountId: string; sealedSecret: string }>();
+    if (!key) return undefined;
+    const account = await this.#accounts.findById(key.accountId, { plan: 1 }).lean<{ plan: string }>();
+    return account ? { keyId, accountId: key.accountId, plan: account.plan as PlanId, sealedSecret: key.sealedSecret } : undefined;
+  }
+
+  async list(accountId: string): Promise<SigningKeyRecord[]> {
+    const docs = await this.#keys.find({ accountId }, RECORD_FIELDS).sort({ createdAt: -1, _id: 1 }).lean<SigningKeyDoc[]>();
+    return docs.map(toRecord);
+  }
+
+  async revoke(accountId: string, keyId: string, at: Date): Promise<SigningKeyRecord | undefined> {
+    // Freeing the slot and stamping the time in one update; revoking twice keeps the first time.
+    const revoked = await this.#keys
+      .findOneAndUpdate(
+        { _id: keyId, accountId, revokedAt: null },
+        { $set: { revokedAt: at }, $unset: { activeSlot: 1 } },
+        { new: true, projection: RECORD_FIELDS },
+      )
+      .lean<SigningKeyDoc>();
+    if (revoked) return toRecord(revoked);
+    const existing = await this.#keys.findOne({ _id: keyId, accountId }, RECORD_FIELDS).lean<SigningKeyDoc>();
+    return existing ? toRecord(existing) : undefined;
+  }
+}

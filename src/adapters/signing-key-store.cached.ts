@@ -1,0 +1,64 @@
+// SigningKeyStore decorator: active signing keys cached per instance, dropped on every instance when revoked (or the account's plan changes) over the invalidation bus.
+import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../domain/ports/signing-key-store.js';
+import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+
+/**
+ * Every hit on a signed URL resolves its key; this keeps that off the store. As the API keys' cache: a revocation
+ * is published, so every instance drops the key within the pub/sub latency; the cache is bypassed whenever this
+ * instance is not subscribed, and a lookup that overlapped an invalidation is not cached.
+ */
+export class CachedSigningKeyStore implements SigningKeyStore {
+  readonly #inner: SigningKeyStore;
+  readonly #bus: InvalidationBus;
+  readonly #cache: InvalidatedCache<SigningCredential>;
+  #listening = false;
+
+  constructor(inner: SigningKeyStore, bus: InvalidationBus, options: InvalidatedCacheOptions = {}) {
+    this.#inner = inner;
+    this.#bus = bus;
+    this.#cache = new InvalidatedCache({ ttlMs: 10_000, maxEntries: 10_000 }, options);
+  }
+
+  #invalidate(invalidation: Invalidation): void {
+    if ('signingKeyId' in invalidation) this.#cache.delete(invalidation.signingKeyId);
+    else if ('accountId' in invalidation) this.#cache.deleteWhere((credential) => credential.accountId === invalidation.accountId);
+  }
+
+  startListening(): void {
+    if (this.#listening) return;
+    this.#listening = true;
+    this.#bus.listen(
+      (invalidation) => this.#invalidate(invalidation),
+      () => this.#cache.clear(),
+    );
+  }
+
+  async findActive(keyId: string): Promise<SigningCredential | undefined> {
+    this.startListening();
+    if (!this.#bus.live()) return this.#inner.findActive(keyId);
+    const hit = this.#cache.fresh(keyId);
+    if (hit) return hit;
+    const epoch = this.#cache.epoch;
+    const credential = await this.#inner.findActive(keyId);
+    if (credential && this.#bus.live()) this.#cache.set(keyId, credential, epoch);
+    return credential;
+  }
+
+  async revoke(accountId: string, keyId: string, at: Date): Promise<SigningKeyRecord | undefined> {
+    const revoked = await this.#inner.revoke(accountId, keyId, at);
+    if (revoked) {
+      this.#invalidate({ signingKeyId: keyId });
+      await this.#bus.publish({ signingKeyId: keyId });
+    }
+    return revoked;
+  }
+
+  createWithinLimit(input: NewSigningKey, maxActive: number): Promise<SigningKeyRecord | 'limit_reached'> {
+    return this.#inner.createWithinLimit(input, maxActive);
+  }
+
+  list(accountId: string): Promise<SigningKeyRecord[]> {
+    return this.#inner.list(accountId);
+  }
+}

@@ -1,0 +1,124 @@
+// GET /i/{keyId}/{format}?…&exp=&sig=: a signed image URL (no API key), cacheable by browsers and CDNs; every answer we give is metered.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
+import { parseQuery } from '../../domain/signed-url.js';
+import { ApiError } from '../../domain/errors.js';
+import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../services/generate-qr.js';
+import { verifySignedUrl } from '../../services/signed-image.js';
+import type { SigningKeyDeps } from '../../services/signing-keys.js';
+import { binaryContent, header, QUOTA_HEADERS, type HeaderDoc } from '../openapi/operation-doc.js';
+import { problemResponses } from '../openapi/problem.schema.js';
+import { setQuotaHeaders } from '../quota-headers.js';
+import { generateBodyOf } from './signed-query.js';
+
+export type SignedImageRouteDeps = GenerateQrDeps & Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>;
+
+export const SIGNED_IMAGE_ERRORS = [
+  'invalid_request',
+  'unsupported_type',
+  'unsupported_format',
+  'invalid_content',
+  'invalid_signature',
+  'plan_upgrade_required',
+  'url_expired',
+  'content_too_long',
+  'unscannable_design',
+  'quota_exceeded',
+  'qr_quota_exceeded',
+  'rate_limited',
+  'internal_error',
+  'overloaded',
+  'unavailable',
+] as const;
+
+// A repeated parameter arrives as a list: it is refused by the handler, after the signature check, as every option problem is.
+const CACHE_CONTROL: HeaderDoc = {
+  description: '`public, max-age=31536000, immutable`, or with `exp` a max-age of the seconds left until it.',
+  required: true,
+  schema: { type: 'string' },
+};
+
+const option = (description: string) =>
+  z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe(description);
+
+/** Documents the parameters; the handler reads the raw query itself, since the signature covers it as sent. */
+const SignedQuery = z.looseObject({
+  content: option('What to encode, as in POST generate; structured content as a JSON string.'),
+  type: option('The kind of content, as in POST generate.'),
+  exp: option('Expiry, unix seconds: after it the URL answers 410 `url_expired`. Optional.'),
+  sig: option('base64url (no padding) of HMAC-SHA256(secret, canonical string). See docs/signed-urls.md.'),
+  size: option('Any other option of POST generate, by the same name (`logo.id`, `frame.text` for nested fields).'),
+});
+
+export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = async (app, deps) => {
+  // A refusal must not be cached by a CDN in front of us: the next request may be a fixed one.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
+    return payload;
+  });
+
+  app.get(
+    '/i/:keyId/:format',
+    {
+      schema: {
+        operationId: 'signedImage',
+        summary: 'A signed image URL (for <img src>, e-mail, a CDN)',
+        description:
+          'The image POST generate would answer for the same options, given as query parameters, with no API key: the URL is signed by you with a ' +
+          'signing key (POST /api/v1/QRManager/signing-keys), no API call per URL. `sig` is base64url (no padding) of HMAC-SHA256 of the secret over the ' +
+          'canonical string: the path, `?`, then every query parameter but `sig`, sorted by name then value, each `enc(name)=enc(value)` ' +
+          '(RFC 3986 percent-encoding), joined by `&`. The answer has a strong ETag (304 on If-None-Match) and `Cache-Control: public, max-age=31536000, immutable` ' +
+          "(max-age up to `exp` when given). Each answer (200 or 304) counts as a request of the key's account, under its burst.",
+        tags: ['generation'],
+        security: [],
+        params: z.object({
+          keyId: z.string().max(64).describe('The signing key id (`sk_…`).'),
+          format: z
+            .string()
+            .max(16)
+            .describe(`Output format: ${OUTPUT_FORMATS.join(', ')}.`),
+        }),
+        querystring: SignedQuery,
+        response: problemResponses(SIGNED_IMAGE_ERRORS),
+        'x-document': {
+          responses: {
+            '200': {
+              description: 'The QR code image in the format the path names, byte for byte what POST generate answers for the same fields.',
+              content: binaryContent(Object.values(CONTENT_TYPES)),
+              headers: { ETag: header.etag, 'Cache-Control': CACHE_CONTROL, ...QUOTA_HEADERS },
+            },
+            '304': {
+              description: 'Not modified: If-None-Match named this image. Counted as a request all the same.',
+              headers: { ETag: header.etag, 'Cache-Control': CACHE_CONTROL, ...QUOTA_HEADERS },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const raw = request.raw.url ?? request.url;
+      const question = raw.indexOf('?');
+      const path = question === -1 ? raw : raw.slice(0, question);
+      const params = parseQuery(question === -1 ? '' : raw.slice(question + 1));
+      if (!params) throw new ApiError('invalid_request', 'the query string is not valid percent-encoding');
+      const { signer, maxAgeSeconds, options } = await verifySignedUrl(deps, path, request.params.keyId, params);
+      // Parsed only once the URL is known to be ours: strangers learn nothing about the options.
+      const body = generateBodyOf(request.params.format, options);
+      const caller = { accountId: signer.accountId, plan: signer.plan, burstKey: `signed.${signer.accountId}` };
+      const result = await generateQr(deps, caller, body, { ifNoneMatch: request.headers['if-none-match'], meterNotModified: true });
+      const cacheControl = `public, max-age=${maxAgeSeconds}, immutable`;
+      if (result.quota) setQuotaHeaders(reply, result.quota);
+      if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', cacheControl).send();
+      return reply
+        .code(200)
+        .header('Content-Type', CONTENT_TYPES[result.format])
+        .header('ETag', result.etag)
+        .header('Cache-Control', cacheControl)
+        .send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
+    },
+  );
+};

@@ -1,0 +1,50 @@
+// The canonical string and signature of signed image URLs, against the worked example in docs/signed-urls.md.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { canonicalString, parseQuery, rfc3986, signCanonical, signedImagePath } from '../../src/domain/signed-url.js';
+
+const DOC = readFileSync(new URL('../../docs/signed-urls.md', import.meta.url), 'utf8');
+const KEY = { id: 'sk_3mLd0Qk2Vt9xY7bN1cRa', secret: 'qrs_bXktc2lnbmluZy1zZWNyZXQtZm9yLWRvY3MtZXhhbXBsZQ' };
+const PARAMS = {
+  type: 'url',
+  content: 'https://example.com/menu?table=4&lang=fr',
+  size: 300,
+  darkColor: '#1A2B3C',
+  exp: 1893456000,
+  'frame.text': "Scan me (it's free)!",
+};
+
+describe('signed URL canonical string', () => {
+  it('encodes as RFC 3986: the five characters encodeURIComponent leaves alone are encoded too', () => {
+    expect(rfc3986("!'()*~-._ a/é")).toBe('%21%27%28%29%2A~-._%20a%2F%C3%A9');
+  });
+
+  it('gives the canonical string and signature of the worked example in the docs', () => {
+    const path = `/i/${KEY.id}/png`;
+    const canonical = canonicalString(
+      path,
+      Object.entries(PARAMS).map(([name, value]) => [name, String(value)]),
+    );
+    expect(DOC).toContain(`\n${canonical}\n`);
+    const sig = signCanonical(KEY.secret, canonical);
+    expect(DOC).toContain(`\`${sig}\``);
+    expect(signedImagePath(KEY.id, KEY.secret, 'png', PARAMS)).toBe(`${canonical}&sig=${sig}`);
+  });
+
+  it('sorts by name then value, leaves sig out, and reads + as a space', () => {
+    expect(
+      canonicalString('/i/k/png', [
+        ['b', '2'],
+        ['a', 'z'],
+        ['sig', 'x'],
+        ['a', 'y'],
+      ]),
+    ).toBe('/i/k/png?a=y&a=z&b=2');
+    expect(parseQuery('a=1+2&b=%2B&&c')).toEqual([
+      ['a', '1 2'],
+      ['b', '+'],
+      ['c', ''],
+    ]);
+    expect(parseQuery('a=%zz')).toBeUndefined();
+  });
+});
