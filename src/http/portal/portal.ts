@@ -18,6 +18,7 @@ import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
+import { signingRoutes } from './routes/signing.routes.js';
 import { SharpLogoNormaliser } from '../../adapters/imaging/logo-normaliser.sharp.js';
 import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
@@ -39,7 +40,7 @@ export interface PortalOptions {
   >;
   adapters: Pick<
     Adapters,
-    'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger' | 'logos'
+    'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger' | 'logos' | 'signingKeys' | 'signingSeal'
   >;
   /** Where portal uploads go to be rendered; absent: no Batches page. */
   batchQueue?: BatchQueue | undefined;
@@ -94,6 +95,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(logosRoutes, { base, ...deps, normaliser: new SharpLogoNormaliser() });
+  await app.register(signingRoutes, { base, ...deps });
   await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
   if (adapters.batches && adapters.batchResults && options.batchQueue) {
     await app.register(batchesRoutes, {

@@ -1,0 +1,70 @@
+// Signed URLs page: the account's signing keys (create, with the secret shown once and a signed example; revoke).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../../domain/errors.js';
+import type { AccountStore } from '../../../domain/ports/account-store.js';
+import { MAX_ACTIVE_SIGNING_KEYS, signedImagePath } from '../../../domain/signed-url.js';
+import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_MAX, type SigningKeyDeps } from '../../../services/signing-keys.js';
+import { requireAccount } from '../account-guard.js';
+import { renderPage } from '../page.js';
+
+export interface SigningRoutesOptions extends SigningKeyDeps {
+  base: string;
+  accounts: AccountStore;
+}
+
+const NOTICES = {
+  revoked: 'The signing key was revoked. URLs it signed are refused from now on (copies cached by browsers and CDNs live out their max-age).',
+} as const;
+const SigningQuery = z.object({ notice: z.string().max(32).optional() });
+const CreateForm = z.object({ name: z.string().max(1000).optional(), _csrf: z.string().optional() });
+const KeyParams = z.object({ id: z.string().min(1).max(100) });
+
+export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async (app, options) => {
+  const { base } = options;
+  const guard = requireAccount(options);
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
+    const keys = await listSigningKeys(options, request.account!.id);
+    const activeCount = keys.filter((key) => !key.revokedAt).length;
+    return renderPage(
+      request,
+      reply,
+      'signing',
+      {
+        title: 'Signed URLs',
+        nav: 'signing',
+        keys,
+        activeCount,
+        maxKeys: MAX_ACTIVE_SIGNING_KEYS,
+        limitReached: activeCount >= MAX_ACTIVE_SIGNING_KEYS,
+        nameMaxLength: SIGNING_KEY_NAME_MAX,
+        ...extra,
+      },
+      status,
+    );
+  };
+
+  app.get('/signing', { schema: { hide: true, querystring: SigningQuery }, preHandler: guard }, async (request, reply) => {
+    const code = request.query.notice;
+    return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
+  });
+
+  app.post('/signing', { schema: { hide: true, body: CreateForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    try {
+      const { key, secret } = await createSigningKey(options, request.account!.id, request.body.name || undefined);
+      const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
+      // Shown in this response and nowhere else: the secret is stored sealed and never displayed again.
+      return await page(request, reply, { created: { key, secret, example } }, 201);
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
+      return page(request, reply, { error: error.message, name: request.body.name }, error.status);
+    }
+  });
+
+  app.post('/signing/:id/revoke', { schema: { hide: true, params: KeyParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    await revokeSigningKey(options, request.account!.id, request.params.id);
+    return reply.redirect(`${base}/signing?notice=revoked`, 303);
+  });
+};
