@@ -40,7 +40,20 @@ export interface PortalOptions {
   >;
   adapters: Pick<
     Adapters,
-    'accounts' | 'keys' | 'meter' | 'renderer' | 'sessions' | 'rateLimitStore' | 'signIn' | 'batches' | 'batchResults' | 'codes' | 'scanLedger' | 'logos' | 'signingKeys' | 'signingSeal'
+    | 'accounts'
+    | 'keys'
+    | 'meter'
+    | 'renderer'
+    | 'sessions'
+    | 'rateLimitStore'
+    | 'signIn'
+    | 'batches'
+    | 'batchResults'
+    | 'codes'
+    | 'scanLedger'
+    | 'logos'
+    | 'signingKeys'
+    | 'signingSeal'
   >;
   /** Where portal uploads go to be rendered; absent: no Batches page. */
   batchQueue?: BatchQueue | undefined;
