@@ -15,9 +15,10 @@ const JIS_X_0208_LEADS = [
 
 /**
  * Codes where the WHATWG decoder (Windows-31J) and JIS X 0208 as glibc and ZXing read it name different
- * characters: 〜 ‖ − ¢ £ ¬ against ～ ∥ － ￠ ￡ ￢. A reader would hand back the other one, so these stay in byte mode.
+ * characters: 〜 ‖ − ¢ £ ¬ against ～ ∥ － ￠ ￡ ￢; and 0x815F, ＼, which jsQR's table reads as ASCII \.
+ * A reader would hand back the other one, so these stay in byte mode.
  */
-const AMBIGUOUS_CODES = new Set([0x8160, 0x8161, 0x817c, 0x8191, 0x8192, 0x81ca]);
+const AMBIGUOUS_CODES = new Set([0x815f, 0x8160, 0x8161, 0x817c, 0x8191, 0x8192, 0x81ca]);
 
 export type KanjiTable = ReadonlyMap<number, number>;
 

@@ -35,7 +35,7 @@ export interface PlannedSymbol {
  */
 export function plannedSymbol(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): PlannedSymbol | undefined {
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
-  return content && { size: 17 + 4 * content.version, draw: () => drawn(content) };
+  return content && { size: 17 + 4 * content.version, draw: () => drawSymbol(content) };
 }
 
 /**
@@ -47,10 +47,11 @@ export function plannedSymbol(payload: string, errorCorrection: ErrorCorrectionL
 export function buildMatrix(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): QrMatrix {
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
   if (!content) throw new PayloadTooLongError(BYTE_CAPACITY[errorCorrection]);
-  return drawn(content);
+  return drawSymbol(content);
 }
 
-function drawn(content: SymbolContent): QrMatrix {
+/** The modules of a chosen symbol. */
+export function drawSymbol(content: SymbolContent): QrMatrix {
   const symbol = _tests.drawSymbol(content.version, content.ecc, symbolCodewords(content));
   const { size, words, v } = symbol;
   const modules = new Uint8Array(size * size);

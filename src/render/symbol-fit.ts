@@ -17,13 +17,13 @@ function minimumSizeFor(version: number, margin: number): number {
 }
 
 /**
- * The version of the whole payload as one UTF-8 byte segment. The encoder's plan is never larger (that
+ * The version of the whole payload as one UTF-8 byte segment (behind the ECI when not ASCII). The encoder's plan is never larger (that
  * segment is always one of the plans it weighs, and it keeps the shortest), so this bounds its version
  * from above, in a microsecond, where the plan itself costs ~10 µs for a URL and ~1.3 ms at capacity.
  */
 function byteSegmentVersion(spec: RenderSpec): number | undefined {
   const bytes = Buffer.byteLength(spec.payload);
-  const eciBits = spec.eci === true && bytes !== spec.payload.length ? ECI_HEADER_BITS : 0;
+  const eciBits = bytes !== spec.payload.length ? ECI_HEADER_BITS : 0; // text beyond ASCII goes behind ECI 26 in UTF-8
   const ecc = ECC_NAMES[spec.errorCorrection];
   for (let version = 1; version <= 40; version++) {
     const countBits = COUNT_BITS[version < 10 ? 0 : version < 27 ? 1 : 2]!.byte;

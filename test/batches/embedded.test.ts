@@ -54,6 +54,7 @@ describe('a batch of 300 unique URLs on the embedded default', () => {
       const expected = succeeded.map((row) => `https://example.com/print-run/${row[0]}`);
       expect(decoded.map((d) => d.zbar)).toEqual(expected);
       expect(decoded.map((d) => d.zxing)).toEqual(expected);
+      expect(decoded.map((d) => d.jsqr)).toEqual(expected);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }

@@ -71,6 +71,7 @@ describe(`batch results in GridFS, against ${mongoTargetLabel()}`, () => {
       const expected = rows.map((row) => `https://example.com/gridfs/${row[0]}`);
       expect(decoded.map((d) => d.zbar)).toEqual(expected);
       expect(decoded.map((d) => d.zxing)).toEqual(expected);
+      expect(decoded.map((d) => d.jsqr)).toEqual(expected);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }

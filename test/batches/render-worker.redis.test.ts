@@ -78,9 +78,10 @@ describe('the render process', () => {
       expect(unpacked.files).toHaveLength(601);
       // The items around the kill are the ones at risk: decode every tenth file, all of them near the kill point.
       const sample = rows.filter((row) => Number(row[0]) % 10 === 0 || Math.abs(Number(row[0]) - atKill.succeeded) < 60);
-      const { zbar, zxing, expected } = await decodeManifestRows(unpacked.dir, sample, (index) => `https://example.com/kill/${index}`);
+      const { zbar, zxing, jsqr, expected } = await decodeManifestRows(unpacked.dir, sample, (index) => `https://example.com/kill/${index}`);
       expect(zbar).toEqual(expected);
       expect(zxing).toEqual(expected);
+      expect(jsqr).toEqual(expected);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }

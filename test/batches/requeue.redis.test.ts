@@ -76,10 +76,15 @@ describe('the batch-requeue job', () => {
 
     const unpacked = await unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload);
     try {
-      const { zbar, zxing, expected } = await decodeManifestRows(unpacked.dir, unpacked.manifest.slice(1), (index) => `https://example.com/requeue/${index}`);
+      const { zbar, zxing, jsqr, expected } = await decodeManifestRows(
+        unpacked.dir,
+        unpacked.manifest.slice(1),
+        (index) => `https://example.com/requeue/${index}`,
+      );
       expect(expected).toHaveLength(40);
       expect(zbar).toEqual(expected);
       expect(zxing).toEqual(expected);
+      expect(jsqr).toEqual(expected);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }

@@ -1,7 +1,7 @@
 // Every branded image decodes: a pairwise corpus of shape × finder × logo scale × error correction × format × colours, read by zbar and ZXing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
-import { decodeQr } from '../helpers/decode.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
 import { pairwise } from '../helpers/pairwise.js';
 
@@ -61,7 +61,7 @@ describe('branded codes, pairwise corpus', () => {
         return;
       }
       expect(res.statusCode).toBe(200);
-      expect(await decodeQr(res.rawPayload, row.outputFormat)).toEqual({ zbar: content, zxing: content });
+      expect(await decodeQr(res.rawPayload, row.outputFormat)).toEqual(readByAll(content));
     });
   });
 });

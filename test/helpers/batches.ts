@@ -65,12 +65,17 @@ export async function unpackArchive(zip: Buffer): Promise<UnpackedArchive> {
   return { dir: join(dir, 'out'), files, manifest };
 }
 
-/** Decodes the files of these manifest rows with zbar and ZXing, beside what each should read (`contentOf` its index). */
+/** Decodes the files of these manifest rows with ZXing, zbar and jsQR, beside what each should read (`contentOf` its index). */
 export async function decodeManifestRows(
   dir: string,
   rows: string[][],
   contentOf: (index: string) => string,
-): Promise<{ zbar: string[]; zxing: string[]; expected: string[] }> {
+): Promise<{ zbar: string[]; zxing: string[]; jsqr: string[]; expected: string[] }> {
   const decoded = await decodePngFiles(rows.map((row) => join(dir, row[2]!)));
-  return { zbar: decoded.map((d) => d.zbar), zxing: decoded.map((d) => d.zxing), expected: rows.map((row) => contentOf(row[0]!)) };
+  return {
+    zbar: decoded.map((d) => d.zbar),
+    zxing: decoded.map((d) => d.zxing),
+    jsqr: decoded.map((d) => d.jsqr),
+    expected: rows.map((row) => contentOf(row[0]!)),
+  };
 }

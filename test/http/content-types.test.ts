@@ -1,7 +1,7 @@
-// All eight content types, as a ready string and as named fields, generated over HTTP and read back by zbar and ZXing.
+// All eight content types, as a ready string and as named fields, generated over HTTP and read back by ZXing, zbar and jsQR.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, generate } from '../helpers/app.js';
-import { decodeQr } from '../helpers/decode.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 
 let key: string;
 
@@ -12,7 +12,7 @@ beforeAll(async () => {
 
 const BCB_EXAMPLE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
-const CASES: Array<{ type: string; form: string; content: unknown; payload: string | RegExp }> = [
+const CASES: Array<{ type: string; form: string; content: unknown; payload: string }> = [
   { type: 'url', form: 'string', content: 'https://example.com/a?b=c', payload: 'https://example.com/a?b=c' },
   { type: 'text', form: 'string', content: 'Plain text, ção', payload: 'Plain text, ção' },
   {
@@ -65,7 +65,7 @@ describe('content types over HTTP', () => {
       const res = await generate(t.app, key, { content: c.content, type: c.type, outputFormat: 'png' });
       expect(res.statusCode, res.body).toBe(200);
       const decoded = await decodeQr(res.rawPayload, 'png');
-      expect(decoded).toEqual({ zbar: c.payload, zxing: c.payload });
+      expect(decoded).toEqual(readByAll(c.payload));
     });
   }
 

@@ -1,7 +1,7 @@
 // epc, upi, geo, tel, event and mecard generated over HTTP and read back exactly by zbar and ZXing; bad fields answered 400 naming them.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, generate } from '../helpers/app.js';
-import { decodeQr } from '../helpers/decode.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 
 let key: string;
 
@@ -38,7 +38,7 @@ describe('new content types over HTTP', () => {
     it(`encodes ${c.type} so both decoders read the expected payload`, async () => {
       const res = await generate(t.app, key, { content: c.content, type: c.type, outputFormat: 'png' });
       expect(res.statusCode, res.body).toBe(200);
-      expect(await decodeQr(res.rawPayload, 'png')).toEqual({ zbar: c.payload, zxing: c.payload });
+      expect(await decodeQr(res.rawPayload, 'png')).toEqual(readByAll(c.payload));
     });
   }
 

@@ -7,7 +7,7 @@ import { designLayout } from '../../src/render/branded/design-layout.js';
 import { writeDesignPng } from '../../src/render/branded/design-png.js';
 import { rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
 import { matrixForDesign } from '../../src/render/branded/render-design.js';
-import { decodeQr } from '../helpers/decode.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng } from '../helpers/logos.js';
 
 const PAYLOAD = 'https://example.com/branded/palette';
@@ -30,7 +30,7 @@ describe('branded PNG', () => {
     const { png, colourType, decoded, expected } = await drawn({ ...base, logo });
     expect(colourType).toBe(3);
     expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
-    expect(await decodeQr(png, 'png')).toEqual({ zbar: PAYLOAD, zxing: PAYLOAD });
+    expect(await decodeQr(png, 'png')).toEqual(readByAll(PAYLOAD));
   });
 
   it('keeps a translucent background in the palette (tRNS) with the same pixels', async () => {
@@ -45,6 +45,6 @@ describe('branded PNG', () => {
     const { png, colourType, decoded, expected } = await drawn({ ...base, logo, frame: { text: 'SCAN ME', color: '#1d3557ff' } });
     expect(colourType).toBe(6);
     expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
-    expect(await decodeQr(png, 'png')).toEqual({ zbar: PAYLOAD, zxing: PAYLOAD });
+    expect(await decodeQr(png, 'png')).toEqual(readByAll(PAYLOAD));
   });
 });

@@ -5,7 +5,7 @@ import { DesignCaches } from '../../src/render/branded/design-caches.js';
 import { designLayout } from '../../src/render/branded/design-layout.js';
 import { rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
 import { matrixForDesign, renderDesign } from '../../src/render/branded/render-design.js';
-import { decodeQr } from '../helpers/decode.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng } from '../helpers/logos.js';
 
 /** Rows marked repeated that differ from the row above (must be none), and rows equal to the row above left unmarked. */
@@ -83,6 +83,6 @@ describe('branded raster repeated rows', () => {
     const fresh = await renderDesign(spec('https://example.com/recycled/b'), branding, new DesignCaches());
     expect(Buffer.from(first).equals(Buffer.from(fresh))).toBe(false);
     expect(Buffer.from(second).equals(Buffer.from(fresh))).toBe(true);
-    expect(await decodeQr(Buffer.from(second), 'png')).toEqual({ zbar: 'https://example.com/recycled/b', zxing: 'https://example.com/recycled/b' });
+    expect(await decodeQr(Buffer.from(second), 'png')).toEqual(readByAll('https://example.com/recycled/b'));
   });
 });

@@ -66,14 +66,15 @@ describe('symbolFit', () => {
   });
 
   it("agrees with the render at version 40's exact capacity and one character past it, for each kind of text its shortcuts weigh", () => {
-    // The most of each that fits at L (digits 7089, alphanumerics 4296, bytes 2953, Kanji 1817), then one more; drawn at 400 px, and at 100 px (too small).
+    // The most of each that fits at L (digits 7089, alphanumerics 4296, bytes 2953, Kanji 1817, two- and three-byte UTF-8
+    // behind ECI 26: 2952 bytes), then one more; drawn at 400 px, and at 100 px (too small).
     const fullest = [
       ['7', 7089],
       ['A', 4296],
       ['x', 2953],
-      ['é', 2953],
+      ['é', 1476],
       ['漢', 1817],
-      ['ｱ', 2953],
+      ['ｱ', 984],
     ] as const;
     for (const [ch, count] of fullest) {
       for (const length of [count, count + 1]) {

@@ -11,7 +11,7 @@ import { writePng } from '../../src/render/png-writer.js';
 import { buildMatrix } from '../../src/render/qr-matrix.js';
 import { writeWebp } from '../../src/render/webp-writer.js';
 import type { ErrorCorrectionLevel } from '../../src/domain/render-options.js';
-import { decodeQr } from '../helpers/decode.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 
 const run = promisify(execFile);
 
@@ -125,7 +125,7 @@ describe('writeWebp', () => {
 
   it('decodes with zbar and ZXing to the payload', async () => {
     for (const c of cases.filter((_, i) => i % 3 === 0)) {
-      expect(await decodeQr(images(c).webp, 'webp'), JSON.stringify(c)).toEqual({ zbar: c.payload, zxing: c.payload });
+      expect(await decodeQr(images(c).webp, 'webp'), JSON.stringify(c)).toEqual(readByAll(c.payload));
     }
   });
 

@@ -1,7 +1,11 @@
-// The scan guarantee: decodes a design's pixels with ZXing (zxing-wasm, in process) and says whether they read back the payload.
+// The scan guarantee: decodes a design's pixels with two independent decoders in process (zxing-wasm and jsQR) and says whether both read back the payload.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import jsQRModule from 'jsqr';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
+
+// jsqr is CommonJS typed as an ES module: under NodeNext its default import is the function itself.
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 /**
  * zxing-wasm fetches its .wasm from a CDN unless handed the binary: it is read from the installed
@@ -14,11 +18,8 @@ export async function loadDecoder(): Promise<void> {
   await prepareZXingModule({ overrides: { wasmBinary }, equalityFn: () => true, fireImmediately: true });
 }
 
-/**
- * Strict on purpose: no rotation, inversion or "try harder" — a design passes only if a plain, upright
- * read of our own pixels gives back exactly the payload's bytes, leaving phones' cameras their own slack.
- */
-export async function decodesTo(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+/** What zxing-wasm reads, strictly: no rotation, inversion or "try harder", leaving phones' cameras their own slack. */
+export async function zxingText(rgba: Uint8Array, width: number, height: number): Promise<string | undefined> {
   const image = { data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, colorSpace: 'srgb' as const };
   const results = await readBarcodes(image as unknown as ImageData, {
     formats: ['QRCode'],
@@ -27,6 +28,17 @@ export async function decodesTo(rgba: Uint8Array, width: number, height: number,
     tryInvert: false,
     maxNumberOfSymbols: 1,
   });
-  const expected = Buffer.from(payload, 'utf8');
-  return results.some((result) => result.isValid && Buffer.from(result.bytes).equals(expected));
+  const valid = results.find((result) => result.isValid);
+  return valid?.text;
+}
+
+/** What jsQR reads (a different family: its own binariser, finder search and sampling; it reads byte mode as UTF-8). */
+export function jsqrText(rgba: Uint8Array, width: number, height: number): string | undefined {
+  return jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, { inversionAttempts: 'dontInvert' })?.data;
+}
+
+/** A design passes only if both decoders give back exactly the payload's text from our own pixels. */
+export async function decodesTo(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+  if ((await zxingText(rgba, width, height)) !== payload) return false;
+  return jsqrText(rgba, width, height) === payload;
 }

@@ -91,7 +91,7 @@ export const GenerateBody = z.strictObject({
     .boolean()
     .optional()
     .describe(
-      'Name the charset: open the code with the UTF-8 ECI designator (26) when the content is not plain ASCII, and put all text in UTF-8 byte mode. Off by default: the encoder then picks the smallest code, with Kanji mode for Japanese and ISO-8859-1 where readers guess it right; a few readers (zbar) misread UTF-8 without ECI.',
+      'Write all text beyond ASCII as UTF-8 behind the ECI designator (26), Japanese included (no Kanji mode). Off by default: the encoder then picks the smallest code that ZXing, zbar and jsQR all read exactly (Kanji mode for Japanese, UTF-8 with the ECI where readers would guess another charset; docs/charsets.md).',
     ),
   ...BrandingFields,
 });
