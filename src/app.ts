@@ -182,7 +182,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
 
   // What a scanned dynamic code opens: no key, no session, never metered.
-  await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, clock });
+  await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, scanAllowance: adapters.scanAllowance, guesses: adapters.guesses, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
   await app.register(portal, {

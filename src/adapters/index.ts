@@ -5,9 +5,11 @@ import type { BatchResults } from '../domain/ports/batch-results.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+import type { GuessLimiter } from '../domain/ports/guess-limiter.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
 import type { SigningKeyStore } from '../domain/ports/signing-key-store.js';
+import type { ScanAllowance } from '../domain/ports/scan-allowance.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
@@ -69,6 +71,10 @@ export interface StoreAdapters {
   scans: ScanRecorder;
   /** Production mode: the hot scan counters (Redis) that the scan rollup copies into the ledger. */
   scanCounters?: ScanCounters;
+  /** Scans let through by codes with `maxScans` (taken on the redirect of those codes only). */
+  scanAllowance: ScanAllowance;
+  /** Wrong password guesses per code and client address. */
+  guesses: GuessLimiter;
   /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
   lastUsed?: LastUsedLog;
   /** Production mode: the hot usage counters (Redis) that the rollup copies into the ledger. */

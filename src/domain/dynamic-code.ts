@@ -1,5 +1,6 @@
 // Dynamic codes: the rules for targets, names and slugs, and the record the stores keep.
 import { randomInt } from 'node:crypto';
+import type { CodeRouting } from './code-routing.js';
 
 /** `disabled` is set by an operator only (abuse); the owner can neither set nor lift it. */
 export const CODE_STATUSES = ['active', 'paused', 'disabled'] as const;
@@ -24,6 +25,8 @@ export interface DynamicCode {
   name: string | null;
   status: CodeStatus;
   disabledReason: string | null;
+  /** Rules, expiry, scan limit, query forwarding, UTM tags and the password hash (NO_ROUTING when none is set). */
+  routing: CodeRouting;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -31,8 +34,11 @@ export interface DynamicCode {
 /** What the redirect needs to answer a scan; `deleted` codes keep their slug (never reused) and answer 410. */
 export interface SlugTarget {
   codeId: string;
+  accountId: string;
   target: string;
   state: CodeStatus | 'deleted';
+  /** Cached with the slug, so routing a scan costs no store round trip. */
+  routing: CodeRouting;
 }
 
 export function newSlug(): string {

@@ -8,7 +8,9 @@ import {
   type DynamicCode,
   type OwnerStatus,
 } from '../domain/dynamic-code.js';
+import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type Utm } from '../domain/code-routing.js';
 import { ApiError, invalidField } from '../domain/errors.js';
+import { hashPassword } from '../domain/password-hash.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
 
@@ -52,14 +54,60 @@ function notFound(): ApiError {
   return new ApiError('not_found', 'no such dynamic code on this account');
 }
 
-export async function createCode(deps: DynamicCodeDeps, owner: CodeOwner, input: { target: string; name?: string | null | undefined }): Promise<DynamicCode> {
+/** The campaign fields of a create or a change, as the API takes them (shape and bounds already checked by its schema). */
+export interface CampaignFields {
+  rules?: RedirectRule[] | undefined;
+  expiresAt?: string | null | undefined;
+  maxScans?: number | null | undefined;
+  expiredTarget?: string | null | undefined;
+  forwardQuery?: boolean | undefined;
+  utm?: Utm | null | undefined;
+  /** Write-only: stored as a scrypt hash; null removes it. */
+  password?: string | null | undefined;
+}
+
+const normalisedInstant = (iso: string) => new Date(iso).toISOString();
+
+/** The routing fields a request sets, validated like `target` and with the password hashed; absent fields are left out. */
+async function routingChanges(input: CampaignFields): Promise<Partial<CodeRouting>> {
+  const changes: Partial<CodeRouting> = {};
+  if (input.rules !== undefined) {
+    changes.rules = input.rules.map((rule) => {
+      const { after, before, ...rest } = rule.if;
+      return {
+        if: {
+          ...rest,
+          ...(after === undefined ? {} : { after: normalisedInstant(after) }),
+          ...(before === undefined ? {} : { before: normalisedInstant(before) }),
+        },
+        target: rule.target,
+      };
+    });
+  }
+  if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : normalisedInstant(input.expiresAt);
+  if (input.maxScans !== undefined) changes.maxScans = input.maxScans;
+  if (input.expiredTarget !== undefined) changes.expiredTarget = input.expiredTarget;
+  if (input.forwardQuery !== undefined) changes.forwardQuery = input.forwardQuery;
+  if (input.utm !== undefined) changes.utm = input.utm;
+  const problems = routingProblems({ rules: changes.rules ?? [], expiredTarget: changes.expiredTarget ?? null });
+  if (problems.length > 0) throw new ApiError('invalid_request', problems.map((p) => `${p.field}: ${p.detail}`).join('; '), { fields: problems });
+  if (input.password !== undefined) changes.passwordHash = input.password === null ? null : await hashPassword(input.password);
+  return changes;
+}
+
+export async function createCode(
+  deps: DynamicCodeDeps,
+  owner: CodeOwner,
+  input: { target: string; name?: string | null | undefined } & CampaignFields,
+): Promise<DynamicCode> {
   const target = checkedTarget(input.target);
   const name = checkedName(input.name);
+  const routing: CodeRouting = { ...NO_ROUTING, ...(await routingChanges(input)) };
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
     const created = await deps.codes.createWithinLimit(
-      { accountId: owner.accountId, slug: newSlug(), target, name, createdAt: deps.clock() },
+      { accountId: owner.accountId, slug: newSlug(), target, name, routing, createdAt: deps.clock() },
       limit ?? UNLIMITED_CODES,
     );
     if (created === 'slug_taken') continue;
@@ -111,7 +159,7 @@ export async function getCode(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: s
   return code;
 }
 
-export interface CodeUpdate {
+export interface CodeUpdate extends CampaignFields {
   target?: string | undefined;
   name?: string | null | undefined;
   status?: OwnerStatus | undefined;
@@ -122,6 +170,7 @@ export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: s
     target: update.target === undefined ? undefined : checkedTarget(update.target),
     name: update.name === undefined ? undefined : checkedName(update.name),
     status: update.status,
+    routing: await routingChanges(update),
   };
   const updated = await deps.codes.update(accountId, id, changes, deps.clock());
   if (updated === 'disabled') throw new ApiError('code_disabled', 'this code was disabled by an operator and cannot be changed; it can still be deleted');

@@ -1,6 +1,7 @@
 // Contract suite for the DynamicCodeStore port: every adapter runs these same cases.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { NO_ROUTING, type CodeRouting } from '../../src/domain/code-routing.js';
 import { newSlug, type DynamicCode } from '../../src/domain/dynamic-code.js';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { DynamicCodeStore } from '../../src/domain/ports/dynamic-code-store.js';
@@ -11,7 +12,14 @@ export function dynamicCodeStoreContract(adapterName: string, makeStores: () => 
       const { accounts, codes } = await makeStores();
       const subject = `d-${randomUUID()}`;
       const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
-      const newCode = (target = 'https://example.com/', createdAt = new Date()) => ({ accountId: account.id, slug: newSlug(), target, name: null, createdAt });
+      const newCode = (target = 'https://example.com/', createdAt = new Date()) => ({
+        accountId: account.id,
+        slug: newSlug(),
+        target,
+        name: null,
+        routing: NO_ROUTING as CodeRouting,
+        createdAt,
+      });
       const create = async (target?: string, createdAt?: Date): Promise<DynamicCode> => {
         const made = await codes.createWithinLimit(newCode(target, createdAt), 1_000);
         if (typeof made === 'string') throw new Error(`unexpected ${made}`);
@@ -24,7 +32,13 @@ export function dynamicCodeStoreContract(adapterName: string, makeStores: () => 
       const { codes, account, create } = await setup();
       const code = await create('https://example.com/a');
       expect(code).toMatchObject({ accountId: account.id, target: 'https://example.com/a', status: 'active', name: null, disabledReason: null });
-      expect(await codes.findBySlug(code.slug)).toEqual({ codeId: code.id, target: 'https://example.com/a', state: 'active' });
+      expect(await codes.findBySlug(code.slug)).toEqual({
+        codeId: code.id,
+        accountId: account.id,
+        target: 'https://example.com/a',
+        state: 'active',
+        routing: NO_ROUTING,
+      });
       expect(await codes.findBySlug(newSlug())).toBeUndefined();
       expect(await codes.get(account.id, code.id)).toEqual(code);
     });
@@ -70,8 +84,31 @@ export function dynamicCodeStoreContract(adapterName: string, makeStores: () => 
       const at = new Date(Date.now() + 1_000);
       const updated = await codes.update(account.id, code.id, { target: 'https://example.com/new', name: 'Menu', status: 'paused' }, at);
       expect(updated).toMatchObject({ target: 'https://example.com/new', name: 'Menu', status: 'paused', updatedAt: at });
-      expect(await codes.findBySlug(code.slug)).toEqual({ codeId: code.id, target: 'https://example.com/new', state: 'paused' });
+      expect(await codes.findBySlug(code.slug)).toMatchObject({ codeId: code.id, target: 'https://example.com/new', state: 'paused' });
       expect(await codes.update(account.id, code.id, { name: null }, at)).toMatchObject({ name: null, target: 'https://example.com/new' });
+    });
+
+    it('stores the routing with the code, changes only the routing fields named, and answers it by slug', async () => {
+      const { codes, account, newCode } = await setup();
+      const routing: CodeRouting = {
+        ...NO_ROUTING,
+        rules: [{ if: { device: ['ios'], language: ['pt-BR'], query: { src: 'flyer' } }, target: 'https://example.com/ios' }],
+        expiresAt: '2030-01-01T00:00:00.000Z',
+        maxScans: 100,
+        utm: { source: 'qr', medium: 'print', campaign: 'spring' },
+        passwordHash: 'scrypt$16384$8$1$c2FsdA$a2V5',
+      };
+      const made = await codes.createWithinLimit({ ...newCode(), routing }, 1_000);
+      if (typeof made === 'string') throw new Error(made);
+      expect(made.routing).toEqual(routing);
+      expect((await codes.findBySlug(made.slug))?.routing).toEqual(routing);
+      const changed = await codes.update(account.id, made.id, { routing: { maxScans: null, forwardQuery: true, passwordHash: null } }, new Date());
+      const expected = { ...routing, maxScans: null, forwardQuery: true, passwordHash: null };
+      expect(changed).toMatchObject({ routing: expected });
+      expect(await codes.get(account.id, made.id)).toMatchObject({ routing: expected });
+      expect((await codes.findBySlug(made.slug))?.routing).toEqual(expected);
+      const plain = await codes.update(account.id, made.id, { routing: { rules: [], expiresAt: null, utm: null, forwardQuery: false } }, new Date());
+      expect(plain).toMatchObject({ routing: NO_ROUTING });
     });
 
     it('scopes every operation but the slug lookup to the owning account', async () => {

@@ -17,6 +17,9 @@ import { RedisScanCounter } from '../../src/adapters/redis/scan-counter.redis.js
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.contract.js';
+import { RedisGuessLimiter } from '../../src/adapters/redis/guess-limiter.redis.js';
+import { RedisScanAllowance } from '../../src/adapters/redis/scan-allowance.redis.js';
 import { scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
@@ -95,6 +98,9 @@ dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
   closers.push(() => stores.close());
   return { accounts: stores.accounts, codes: new CachedDynamicCodeStore(stores.codes, bus(prefix())) };
 });
+
+scanAllowanceContract('redis', () => new RedisScanAllowance(client, { keyPrefix: prefix() }));
+guessLimiterContract('redis', () => new RedisGuessLimiter(client, { keyPrefix: prefix() }));
 
 // Recorded in Redis, then rolled up into a SQLite ledger: the path production takes.
 scanRecorderContract(

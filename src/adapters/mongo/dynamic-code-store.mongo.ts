@@ -1,5 +1,6 @@
 // DynamicCodeStore on MongoDB: the plan limit held by a conditional per-account counter, the slug by a unique index.
 import type { Model } from 'mongoose';
+import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../sqlite/ids.js';
@@ -15,9 +16,21 @@ function toCode(doc: DynamicCodeDoc): DynamicCode {
     name: doc.name,
     status: doc.status as CodeStatus,
     disabledReason: doc.disabledReason,
+    routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
+}
+
+/** Only the fields that differ from no routing are stored, each as its own field so a change sets just those. */
+function storedRouting(routing: Partial<CodeRouting>): { set: Record<string, unknown>; unset: Record<string, ''> } {
+  const set: Record<string, unknown> = {};
+  const unset: Record<string, ''> = {};
+  for (const [field, value] of Object.entries(routing)) {
+    if (JSON.stringify(value) === JSON.stringify(NO_ROUTING[field as keyof CodeRouting])) unset[`routing.${field}`] = '';
+    else set[`routing.${field}`] = value;
+  }
+  return { set, unset };
 }
 
 export class MongoDynamicCodeStore implements DynamicCodeStore {
@@ -54,6 +67,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       name: input.name,
       status: 'active',
       disabledReason: null,
+      routing: Object.fromEntries(Object.entries(storedRouting(input.routing).set).map(([path, value]) => [path.slice('routing.'.length), value])),
       createdAt: input.createdAt,
       updatedAt: input.createdAt,
       deletedAt: null,
@@ -92,8 +106,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     if (changes.target !== undefined) set.target = changes.target;
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.status !== undefined) set.status = changes.status;
+    const routing = storedRouting(changes.routing ?? {});
+    const update = { $set: { ...set, ...routing.set }, ...(Object.keys(routing.unset).length > 0 ? { $unset: routing.unset } : {}) };
     const updated = await this.#codes
-      .findOneAndUpdate({ _id: id, accountId, deletedAt: null, status: { $ne: 'disabled' } }, { $set: set }, { new: true })
+      .findOneAndUpdate({ _id: id, accountId, deletedAt: null, status: { $ne: 'disabled' } }, update, { new: true })
       .lean<DynamicCodeDoc>();
     if (updated) return toCode(updated);
     return (await this.get(accountId, id)) ? 'disabled' : undefined;
@@ -108,10 +124,16 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
 
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
     const doc = await this.#codes
-      .findOne({ slug }, { target: 1, status: 1, deletedAt: 1 })
-      .lean<Pick<DynamicCodeDoc, '_id' | 'target' | 'status' | 'deletedAt'>>();
+      .findOne({ slug }, { accountId: 1, target: 1, status: 1, routing: 1, deletedAt: 1 })
+      .lean<Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing' | 'deletedAt'>>();
     if (!doc) return undefined;
-    return { codeId: doc._id, target: doc.target, state: doc.deletedAt === null ? (doc.status as CodeStatus) : 'deleted' };
+    return {
+      codeId: doc._id,
+      accountId: doc.accountId,
+      target: doc.target,
+      state: doc.deletedAt === null ? (doc.status as CodeStatus) : 'deleted',
+      routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
+    };
   }
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {

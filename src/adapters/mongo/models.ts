@@ -74,6 +74,8 @@ export interface DynamicCodeDoc {
   name: string | null;
   status: string;
   disabledReason: string | null;
+  /** Only the campaign fields that are set (rules, expiresAt, …); absent on plain codes. */
+  routing?: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -290,11 +292,12 @@ function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
       name: { type: String, default: null },
       status: { type: String, required: true },
       disabledReason: { type: String, default: null },
+      routing: { type: Schema.Types.Mixed },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
     },
-    options,
+    { ...options, minimize: false },
   );
   // Deleted codes keep their slug: it is never given to another code.
   schema.index({ slug: 1 }, { unique: true });

@@ -8,6 +8,8 @@ import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from '../key-store.cached.js';
 import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';
+import { RedisGuessLimiter } from './guess-limiter.redis.js';
+import { RedisScanAllowance } from './scan-allowance.redis.js';
 import { RedisScanCounter } from './scan-counter.redis.js';
 import { RedisSessionStore } from './session-store.redis.js';
 import { RedisUsageCounters } from './usage-counters.redis.js';
@@ -50,6 +52,8 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     scanLedger: records.scanLedger,
     scans,
     scanCounters: scans,
+    scanAllowance: unavailableWhen(new RedisScanAllowance(redis, { keyPrefix }), isRedisOutage, DOWN),
+    guesses: unavailableWhen(new RedisGuessLimiter(redis, { keyPrefix }), isRedisOutage, DOWN),
     ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,

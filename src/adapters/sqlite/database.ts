@@ -231,6 +231,20 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX signing_keys_by_account ON signing_keys (account_id, created_at);
   `,
+  // 11: a dynamic code's campaign options (rules, expiry, scan limit, query forwarding, UTM, password hash) as JSON,
+  // and the scans let through to the target of codes with a scan limit.
+  `
+  ALTER TABLE dynamic_codes ADD COLUMN routing TEXT;
+  CREATE TABLE code_scan_allowance (
+    code_id TEXT PRIMARY KEY,
+    taken INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE password_guesses (
+    guess_key TEXT PRIMARY KEY,
+    window_ends INTEGER NOT NULL,
+    guesses INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

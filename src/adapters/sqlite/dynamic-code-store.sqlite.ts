@@ -1,4 +1,5 @@
 // DynamicCodeStore on SQLite: atomic per-account limit, tenant-scoped reads and writes, slugs never reused.
+import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
 import type { SqliteDatabase } from './database.js';
@@ -12,12 +13,13 @@ interface CodeRow {
   name: string | null;
   status: string;
   disabled_reason: string | null;
+  routing: string | null;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
 }
 
-const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, created_at, updated_at, deleted_at';
+const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, routing, created_at, updated_at, deleted_at';
 const LIVE = 'deleted_at IS NULL';
 
 function toCode(row: CodeRow): DynamicCode {
@@ -29,9 +31,20 @@ function toCode(row: CodeRow): DynamicCode {
     name: row.name,
     status: row.status as CodeStatus,
     disabledReason: row.disabled_reason,
+    routing: parseRouting(row.routing),
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
+}
+
+function parseRouting(json: string | null): CodeRouting {
+  return routingFrom(json === null ? null : (JSON.parse(json) as Partial<CodeRouting>));
+}
+
+/** Only what differs from no routing is stored (null when nothing does), so plain codes stay as they were. */
+function routingJson(routing: CodeRouting): string | null {
+  const set = Object.entries(routing).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(NO_ROUTING[field as keyof CodeRouting]));
+  return set.length === 0 ? null : JSON.stringify(Object.fromEntries(set));
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -54,7 +67,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     this.#db = db;
     this.#count = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM dynamic_codes WHERE account_id = ? AND ${LIVE}`);
     this.#insert = db.prepare<unknown[], CodeRow>(
-      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?) RETURNING ${COLUMNS}`,
+      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, routing, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING ${COLUMNS}`,
     );
     this.#firstPage = db.prepare<[string, number], CodeRow>(
       `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -64,14 +77,14 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
        ORDER BY created_at DESC, id DESC LIMIT ?`,
     );
     this.#get = db.prepare<[string, string], CodeRow>(`SELECT ${COLUMNS} FROM dynamic_codes WHERE id = ? AND account_id = ? AND ${LIVE}`);
-    this.#update = db.prepare<[string, string | null, string, number, string, string], CodeRow>(
-      `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
+    this.#update = db.prepare<[string, string | null, string, string | null, number, string, string], CodeRow>(
+      `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, routing = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
     );
     this.#remove = db.prepare<[number, number, string, string], unknown>(
       `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE}`,
     );
-    this.#bySlug = db.prepare<[string], { id: string; target: string; status: string; deleted_at: number | null }>(
-      'SELECT id, target, status, deleted_at FROM dynamic_codes WHERE slug = ?',
+    this.#bySlug = db.prepare<[string], { id: string; account_id: string; target: string; status: string; routing: string | null; deleted_at: number | null }>(
+      'SELECT id, account_id, target, status, routing, deleted_at FROM dynamic_codes WHERE slug = ?',
     );
     this.#disable = db.prepare<[string, number, string], CodeRow>(
       `UPDATE dynamic_codes SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE slug = ? RETURNING ${COLUMNS}`,
@@ -84,7 +97,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
       const at = input.createdAt.getTime();
       try {
-        return toCode(this.#insert.get(newId('dyn'), input.accountId, input.slug, input.target, input.name, at, at)!);
+        return toCode(this.#insert.get(newId('dyn'), input.accountId, input.slug, input.target, input.name, routingJson(input.routing), at, at)!);
       } catch (error) {
         if (isUniqueViolation(error)) return 'slug_taken';
         throw error;
@@ -116,7 +129,8 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       if (!row) return undefined;
       if (row.status === 'disabled') return 'disabled';
       const name = changes.name === undefined ? row.name : changes.name;
-      const updated = this.#update.get(changes.target ?? row.target, name, changes.status ?? row.status, at.getTime(), id, accountId);
+      const routing = changes.routing ? routingJson({ ...parseRouting(row.routing), ...changes.routing }) : row.routing;
+      const updated = this.#update.get(changes.target ?? row.target, name, changes.status ?? row.status, routing, at.getTime(), id, accountId);
       return updated ? toCode(updated) : 'disabled';
     });
     return apply.immediate();
@@ -129,7 +143,13 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
     const row = this.#bySlug.get(slug);
     if (!row) return undefined;
-    return { codeId: row.id, target: row.target, state: row.deleted_at === null ? (row.status as CodeStatus) : 'deleted' };
+    return {
+      codeId: row.id,
+      accountId: row.account_id,
+      target: row.target,
+      state: row.deleted_at === null ? (row.status as CodeStatus) : 'deleted',
+      routing: parseRouting(row.routing),
+    };
   }
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {

@@ -11,6 +11,8 @@ import { SqliteAccountStore } from './account-store.sqlite.js';
 import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { LocalInvalidationBus } from '../local-invalidation-bus.js';
 import { SqliteDynamicCodeStore } from './dynamic-code-store.sqlite.js';
+import { SqliteGuessLimiter } from './guess-limiter.sqlite.js';
+import { SqliteScanAllowance } from './scan-allowance.sqlite.js';
 import { SqliteScanLedger } from './scan-ledger.sqlite.js';
 import { SqliteScanRecorder } from './scan-recorder.sqlite.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
@@ -81,6 +83,8 @@ export function sqliteStoresOn(
     codes: options.cacheSlugs === false ? codes : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
     scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
     scans,
+    scanAllowance: unavailableOnFailure(new SqliteScanAllowance(db)),
+    guesses: unavailableOnFailure(new SqliteGuessLimiter(db)),
     logos: unavailableOnFailure(new SqliteLogoStore(db)),
     probes: {
       sqlite: async () => {

@@ -1,4 +1,5 @@
 // Port: the system of record for dynamic codes (what a slug points at, and who owns it).
+import type { CodeRouting } from '../code-routing.js';
 import type { CodeStatus, DynamicCode, OwnerStatus, SlugTarget } from '../dynamic-code.js';
 
 export interface NewDynamicCode {
@@ -6,6 +7,7 @@ export interface NewDynamicCode {
   slug: string;
   target: string;
   name: string | null;
+  routing: CodeRouting;
   createdAt: Date;
 }
 
@@ -13,6 +15,8 @@ export interface CodeChanges {
   target?: string | undefined;
   name?: string | null | undefined;
   status?: OwnerStatus | undefined;
+  /** The routing fields to replace; those absent keep their value (merged inside the store's write, so concurrent changes of different fields both land). */
+  routing?: Partial<CodeRouting> | undefined;
 }
 
 /** Position after the last code of a page (newest first). */

@@ -1,51 +1,45 @@
-// GET /r/{slug}: a dynamic code's scan — 302 to its target, counted after the answer is sent. No key, never metered.
+// GET /r/{slug}: a dynamic code's scan — 302 to the target its rules choose, counted after the answer is sent; POST: its password form. No key, never metered.
+import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../../domain/dynamic-code.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import { deviceClassOf, languageOf, visitorKey } from '../../domain/scan.js';
+import { PASSWORD_LENGTH } from '../../domain/password-hash.js';
 import type { ResponseDoc } from '../openapi/operation-doc.js';
-import { goneHtml, notFoundHtml } from './pages.js';
+import { answerScan, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
 
-export interface RedirectRouteDeps {
+export interface RedirectRouteDeps extends ScanAnswerDeps {
   codes: Pick<DynamicCodeStore, 'findBySlug'>;
   scans: ScanRecorder;
-  clock: () => Date;
 }
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set when the answer is a redirect: the code whose scan is recorded once the answer is sent. */
-    scannedCode: string | undefined;
-  }
-}
-
-const PAGE_HEADERS = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
-  'X-Content-Type-Options': 'nosniff',
-};
 
 const NO_STORE = { 'Cache-Control': { description: '`no-store`: every scan reaches the service.', required: true, schema: { const: 'no-store' } } };
 const HTML_PAGE = { 'text/html': { schema: { type: 'string' } } };
+const page = (description: string): ResponseDoc => ({ description, content: HTML_PAGE, headers: NO_STORE });
 
-const RESPONSES: Record<string, ResponseDoc> = {
+/** What a scan of a code can answer (the scan answer's statuses), shared by the GET and the password form's POST. */
+export const SCAN_RESPONSES: Record<string, ResponseDoc> = {
   '302': {
-    description: "To the code's current target.",
+    description:
+      "To the target the code's rules choose (else its `target`, or `expiredTarget` once expired), with the UTM tags and the forwarded query added.",
     headers: { Location: { description: 'The target.', required: true, schema: { type: 'string', format: 'uri' } }, ...NO_STORE },
   },
-  '404': { description: 'Unknown code: a small HTML page.', content: HTML_PAGE, headers: NO_STORE },
-  '410': { description: 'Paused, deleted or disabled code: a small HTML page.', content: HTML_PAGE, headers: NO_STORE },
+  '401': page('The code is password protected: a small HTML form posting the password to this same address. Nothing of the target is shown.'),
+  '404': page('Unknown code: a small HTML page.'),
+  '410': page('Paused, deleted or disabled code, or one past `expiresAt` / `maxScans` without an `expiredTarget`: a small HTML page.'),
 };
 
-/** The stored target as a header value: WHATWG serialisation percent-encodes what a header cannot carry. */
-function location(target: string): string {
-  return new URL(target).href;
-}
+const params = z.object({ slug: z.string().describe('The slug of the short URL.') });
+
+/** The form's body: the password alone; bounded well under the route's body limit. */
+const PasswordForm = z.object({ password: z.string().max(PASSWORD_LENGTH.max * 4) });
 
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
   app.decorateRequest('scannedCode', undefined);
+  await app.register(formbody, { bodyLimit: 2_048 });
+  const lookUp = (slug: string) => (SLUG_PATTERN.test(slug) ? deps.codes.findBySlug(slug) : Promise.resolve(undefined));
 
   app.get(
     '/r/:slug',
@@ -54,32 +48,62 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         operationId: 'followDynamicCode',
         summary: 'Follow a dynamic code (what a scan opens)',
         description:
-          "302 to the code's current target. `Cache-Control: no-store`, so every scan reaches the service and is counted; " +
-          '`Referrer-Policy: no-referrer`. A paused, deleted or disabled code answers a small HTML page with 410, an unknown one 404. No API key.',
+          "302 to the code's target, or to the first of its `rules` whose conditions all hold. `Cache-Control: no-store`, so every scan reaches the service " +
+          'and is counted; `Referrer-Policy: no-referrer`. A password-protected code answers a small HTML form (401); a paused, deleted, disabled or ' +
+          'expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key.',
         tags: ['dynamic codes'],
         security: [],
-        params: z.object({ slug: z.string().describe('The slug of the short URL.') }),
-        'x-document': { responses: RESPONSES },
+        params,
+        'x-document': { responses: SCAN_RESPONSES },
       },
     },
-    async (request, reply) => {
-      reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
-      const { slug } = request.params;
-      const found = SLUG_PATTERN.test(slug) ? await deps.codes.findBySlug(slug) : undefined;
-      if (!found) return reply.code(404).headers(PAGE_HEADERS).send(notFoundHtml);
-      if (found.state !== 'active') return reply.code(410).headers(PAGE_HEADERS).send(goneHtml);
-      request.scannedCode = found.codeId;
-      return reply.code(302).header('Location', location(found.target)).send();
+    async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, null),
+  );
+
+  app.post(
+    '/r/:slug',
+    {
+      bodyLimit: 2_048,
+      schema: {
+        operationId: 'unlockDynamicCode',
+        summary: "Answer a password-protected code's form",
+        description:
+          `The form a protected code shows posts here (\`application/x-www-form-urlencoded\`, field \`password\`). The right password gets the 302; ` +
+          `a wrong one the form again (401). After ${PASSWORD_GUESSES.max} wrong passwords for one code from one address (an IPv6 /64) within ` +
+          `${PASSWORD_GUESSES.windowMs / 60_000} minutes, a 429 page with \`Retry-After\` until the window ends. A code without a password answers as to a GET.`,
+        tags: ['dynamic codes'],
+        security: [],
+        params,
+        body: PasswordForm,
+        'x-document': {
+          requestBody: {
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: PASSWORD_LENGTH.max } } },
+              },
+            },
+          },
+          responses: {
+            ...SCAN_RESPONSES,
+            '429': {
+              description: 'Too many wrong passwords for this code from this address: a small HTML page.',
+              content: HTML_PAGE,
+              headers: { ...NO_STORE, 'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } } },
+            },
+          },
+        },
+      },
     },
+    async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, request.body.password),
   );
 
   // After the answer is on its way: the scan never delays the redirect, and a failure to count it never fails it.
   app.addHook('onResponse', async (request) => {
-    const codeId = request.scannedCode;
-    if (codeId === undefined) return;
+    const code = request.scannedCode;
+    if (code === undefined) return;
     const userAgent = request.headers['user-agent'];
     deps.scans.record({
-      codeId,
+      codeId: code.codeId,
       at: deps.clock(),
       visitor: visitorKey(request.ip, userAgent),
       device: deviceClassOf(userAgent),

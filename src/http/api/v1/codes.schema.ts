@@ -1,5 +1,7 @@
 // Schemas of the dynamic-code endpoints: requests as validated and responses as serialised, documented in OpenAPI from the same source.
 import { z } from 'zod';
+import { ROUTING_LIMITS } from '../../../domain/code-routing.js';
+import { PASSWORD_LENGTH } from '../../../domain/password-hash.js';
 import { CODE_NAME_MAX_LENGTH, CODE_STATUSES, OWNER_STATUSES, TARGET_MAX_LENGTH, type DynamicCode } from '../../../domain/dynamic-code.js';
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
@@ -9,13 +11,80 @@ import { PAGE_SIZE } from '../../../services/dynamic-codes.js';
 const target = z.string().max(TARGET_MAX_LENGTH).describe(`Where scans are sent: an absolute http(s) URL, at most ${TARGET_MAX_LENGTH} characters.`);
 const name = z.string().max(CODE_NAME_MAX_LENGTH).describe('A label for you; never shown to people who scan.');
 
-export const CreateCodeBody = z.strictObject({ target, name: name.nullable().optional() });
+const instant = z.iso.datetime({ offset: true }).describe('ISO 8601 date and time with Z or an offset, e.g. `2026-12-31T23:59:59Z`.');
 
-export const UpdateCodeBody = z.strictObject({
-  target: target.optional(),
-  name: name.nullable().optional(),
-  status: z.enum(OWNER_STATUSES).optional().describe('`paused` codes answer scans with 410 until set `active` again.'),
-});
+const condition = z
+  .strictObject({
+    device: z.array(z.enum(DEVICE_CLASSES)).min(1).max(DEVICE_CLASSES.length).optional().describe('Matches scans from these device classes.'),
+    language: z
+      .array(z.string().min(2).max(ROUTING_LIMITS.languageTag))
+      .min(1)
+      .max(ROUTING_LIMITS.languages)
+      .optional()
+      .describe(
+        "Matches when the browser's most preferred language (`Accept-Language`, q-values honoured) is one of these; `pt` also matches `pt-BR`, `pt-BR` only `pt-BR`.",
+      ),
+    after: instant.optional().describe('Matches scans at or after this instant.'),
+    before: instant.optional().describe('Matches scans before this instant.'),
+    query: z
+      .record(z.string().min(1).max(ROUTING_LIMITS.queryName), z.string().max(ROUTING_LIMITS.queryValue))
+      .refine((q) => Object.keys(q).length >= 1 && Object.keys(q).length <= ROUTING_LIMITS.queryConditions, {
+        message: `between 1 and ${ROUTING_LIMITS.queryConditions} parameters`,
+      })
+      .optional()
+      .describe("Matches when the scan's query string carries each of these parameters with exactly this value."),
+  })
+  .describe('Every condition named must hold (at least one must be named).');
+
+const rule = z.strictObject({ if: condition, target }).meta({ id: 'RedirectRule' });
+const rules = z
+  .array(rule)
+  .max(ROUTING_LIMITS.rules)
+  .describe(`At most ${ROUTING_LIMITS.rules} rules, tried in order: the first whose conditions all hold sends the scan to its target; none: \`target\`.`);
+
+const utmValue = z.string().min(1).max(ROUTING_LIMITS.utmValue);
+const utm = z
+  .strictObject({ source: utmValue, medium: utmValue, campaign: utmValue, term: utmValue.optional(), content: utmValue.optional() })
+  .meta({ id: 'Utm' })
+  .describe('Appended to every target (rules and expiredTarget included) as `utm_source`, `utm_medium`, …, unless the target already carries that parameter.');
+
+const expiresAt = instant.describe('From this instant on the code is expired: scans go to `expiredTarget`, or get a 410 page.');
+const maxScans = z
+  .number()
+  .int()
+  .min(1)
+  .max(ROUTING_LIMITS.maxScans)
+  .describe('Scans let through to a target while this limit is set; past it the code is expired (`expiredTarget`, or a 410 page).');
+const expiredTarget = target.describe('Where scans go once the code is past `expiresAt` or `maxScans` (302); without it they get a 410 page.');
+const forwardQuery = z.boolean().describe("Appends the scan's query parameters to the target (those the target does not already carry).");
+const password = z
+  .string()
+  .min(PASSWORD_LENGTH.min)
+  .max(PASSWORD_LENGTH.max)
+  .describe(
+    `Write-only, ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters: a scan gets a small password form (401) and only the right password is redirected. Stored as a scrypt hash; never returned.`,
+  );
+
+const campaignFields = {
+  rules: rules.optional(),
+  expiresAt: expiresAt.nullable().optional(),
+  maxScans: maxScans.nullable().optional(),
+  expiredTarget: expiredTarget.nullable().optional(),
+  forwardQuery: forwardQuery.optional(),
+  utm: utm.nullable().optional(),
+  password: password.nullable().optional(),
+};
+
+export const CreateCodeBody = z.strictObject({ target, name: name.nullable().optional(), ...campaignFields });
+
+export const UpdateCodeBody = z
+  .strictObject({
+    target: target.optional(),
+    name: name.nullable().optional(),
+    status: z.enum(OWNER_STATUSES).optional().describe('`paused` codes answer scans with 410 until set `active` again.'),
+    ...campaignFields,
+  })
+  .describe('Fields absent keep their value; `null` clears an optional field (`password: null` removes the password).');
 
 export const CodeParams = z.object({ id: z.string().min(1).max(64).describe('The code id.') });
 
@@ -56,6 +125,13 @@ export const CodeSchema = z
     name: z.string().nullable(),
     status: z.enum(CODE_STATUSES).describe('`disabled`: stopped by an operator; the owner cannot re-enable it.'),
     disabledReason: z.string().nullable().optional(),
+    rules: z.array(rule),
+    expiresAt: z.string().nullable().describe('ISO 8601, or null.'),
+    maxScans: z.number().int().nullable(),
+    expiredTarget: z.string().nullable(),
+    forwardQuery: z.boolean(),
+    utm: utm.nullable(),
+    passwordProtected: z.boolean().describe('Whether scans must give a password (the password itself is never returned).'),
     createdAt: z.string().describe('ISO 8601.'),
     updatedAt: z.string().describe('ISO 8601.'),
   })
@@ -89,6 +165,13 @@ export function codeView(code: DynamicCode, shortUrlBase: string): z.infer<typeo
     name: code.name,
     status: code.status,
     ...(code.disabledReason === null ? {} : { disabledReason: code.disabledReason }),
+    rules: code.routing.rules,
+    expiresAt: code.routing.expiresAt,
+    maxScans: code.routing.maxScans,
+    expiredTarget: code.routing.expiredTarget,
+    forwardQuery: code.routing.forwardQuery,
+    utm: code.routing.utm,
+    passwordProtected: code.routing.passwordHash !== null,
     createdAt: code.createdAt.toISOString(),
     updatedAt: code.updatedAt.toISOString(),
   };

@@ -1,0 +1,94 @@
+// What a scan of a dynamic code gets: the 302 its rules choose, the password form, or a page saying why not — shared by /r/{slug} and custom domains.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { expiredTargetOf, isExpired, routedTarget, type ScanContext } from '../../domain/code-routing.js';
+import type { SlugTarget } from '../../domain/dynamic-code.js';
+import { PASSWORD_LENGTH, passwordMatches } from '../../domain/password-hash.js';
+import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
+import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
+import { deviceClassOf } from '../../domain/scan.js';
+import { addressBucket } from '../portal/rate-limits.js';
+import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesHtml } from './pages.js';
+
+export interface ScanAnswerDeps {
+  scanAllowance: ScanAllowance;
+  guesses: GuessLimiter;
+  clock: () => Date;
+}
+
+/** Wrong passwords per code and client address (IPv6 by /64) in one window, before the 429 page. */
+export const PASSWORD_GUESSES = { max: 5, windowMs: 15 * 60_000 } as const;
+
+const PAGE_HEADERS = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'X-Content-Type-Options': 'nosniff',
+};
+
+/** The stored target as a header value: WHATWG serialisation percent-encodes what a header cannot carry. */
+function location(target: string): string {
+  return new URL(target).href;
+}
+
+function queryOf(url: string): string {
+  const at = url.indexOf('?');
+  return at === -1 ? '' : url.slice(at + 1);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when the answer is a redirect: the code whose scan is recorded once the answer is sent. */
+    scannedCode: SlugTarget | undefined;
+  }
+}
+
+/**
+ * `submitted` is the password a form post carried, or null for a plain scan. Order: the code's state, its expiry
+ * date, its password, its scan limit (taken only once the password is right), then the rules; UTM tags and the
+ * forwarded query are added to whichever target wins. A password is never asked of an expired code.
+ */
+export async function answerScan(
+  deps: ScanAnswerDeps,
+  found: SlugTarget | undefined,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  submitted: string | null,
+): Promise<FastifyReply> {
+  reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer');
+  if (!found) return reply.code(404).headers(PAGE_HEADERS).send(notFoundHtml);
+  if (found.state !== 'active') return reply.code(410).headers(PAGE_HEADERS).send(goneHtml);
+  const routing = found.routing;
+  const scan: ScanContext = {
+    at: deps.clock(),
+    device: deviceClassOf(request.headers['user-agent']),
+    acceptLanguage: request.headers['accept-language'],
+    query: queryOf(request.url),
+  };
+  const expired = () => {
+    const target = expiredTargetOf(routing, scan);
+    if (target === undefined) return reply.code(410).headers(PAGE_HEADERS).send(expiredHtml);
+    request.scannedCode = found;
+    return reply.code(302).header('Location', location(target)).send();
+  };
+  if (isExpired(routing, scan.at)) return expired();
+
+  if (routing.passwordHash !== null) {
+    if (submitted === null) return reply.code(401).headers(PAGE_HEADERS).send(passwordHtml(PASSWORD_LENGTH.max, false));
+    // Counted before the hash is checked, so parallel guesses cannot slip past the limit; a right answer is given back.
+    const key = `${found.codeId}|${addressBucket(request.ip)}`;
+    const { guesses, resetAt } = await deps.guesses.attempt(key, PASSWORD_GUESSES.windowMs, scan.at);
+    if (guesses > PASSWORD_GUESSES.max) {
+      const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - scan.at.getTime()) / 1000));
+      return reply.code(429).headers(PAGE_HEADERS).header('Retry-After', String(retryAfter)).send(tooManyGuessesHtml(retryAfter));
+    }
+    const right = submitted.length <= PASSWORD_LENGTH.max && (await passwordMatches(submitted, routing.passwordHash));
+    if (!right) return reply.code(401).headers(PAGE_HEADERS).send(passwordHtml(PASSWORD_LENGTH.max, true));
+    await deps.guesses.forgive(key);
+  }
+
+  if (routing.maxScans !== null && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();
+  request.scannedCode = found;
+  return reply
+    .code(302)
+    .header('Location', location(routedTarget(routing, found.target, scan)))
+    .send();
+}

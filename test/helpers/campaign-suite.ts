@@ -1,0 +1,215 @@
+// The campaign behaviour of dynamic codes (rules, expiry, scan limits, forwarded query, UTM, passwords), run in the embedded default and in Redis mode.
+import { describe, expect, it } from 'vitest';
+import type { TestApp } from './app.js';
+import { codesApi, scan, USER_AGENTS, type CodeJson } from './codes.js';
+
+interface CampaignCode extends CodeJson {
+  rules: unknown[];
+  expiresAt: string | null;
+  maxScans: number | null;
+  expiredTarget: string | null;
+  forwardQuery: boolean;
+  utm: Record<string, string> | null;
+  passwordProtected: boolean;
+}
+
+/** Posts the password form as a browser without script would: urlencoded, to the address the form was shown at. */
+export function submitPassword(t: TestApp, path: string, password: string, ip = '127.0.0.1') {
+  return t.app.inject({
+    method: 'POST',
+    url: path,
+    remoteAddress: ip,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ password }).toString(),
+  });
+}
+
+export function campaignSuite(mode: string, t: () => TestApp, settle: () => Promise<void> = async () => {}): void {
+  const api = async () => codesApi(t().app, (await t().newCaller('pro')).key);
+  const created = async (body: Record<string, unknown>): Promise<CampaignCode> => {
+    const res = await (await api()).create(body);
+    if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+    await settle();
+    return res.json() as CampaignCode;
+  };
+
+  describe(`campaign rules (${mode})`, () => {
+    it('route an iPhone, an Android phone with pt-BR and a desktop to three targets, first match winning', async () => {
+      const code = await created({
+        target: 'https://example.com/desktop',
+        rules: [
+          { if: { device: ['ios'] }, target: 'https://example.com/ios' },
+          { if: { device: ['android'], language: ['pt-BR'] }, target: 'https://example.com/android-pt' },
+          { if: { device: ['android', 'ios'] }, target: 'https://example.com/phone' },
+        ],
+      });
+      expect(code.rules).toHaveLength(3);
+      const go = async (visitor: Parameters<typeof scan>[2]) => (await scan(t().app, code.slug, visitor)).headers.location;
+      expect(await go({ userAgent: USER_AGENTS.ios, language: 'pt-BR' })).toBe('https://example.com/ios');
+      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt-BR,pt;q=0.9,en;q=0.8' })).toBe('https://example.com/android-pt');
+      expect(await go({ userAgent: USER_AGENTS.desktop, language: 'pt-BR' })).toBe('https://example.com/desktop');
+      // q-values: English is preferred here, although pt-BR is named first.
+      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt-BR;q=0.5, en;q=0.9' })).toBe('https://example.com/phone');
+      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt' })).toBe('https://example.com/phone');
+    });
+
+    it('match a primary language tag against regional variants, time windows and query parameters', async () => {
+      t().clock.now = new Date('2026-06-15T12:00:00Z');
+      const code = await created({
+        target: 'https://example.com/default',
+        rules: [
+          { if: { query: { src: 'flyer' } }, target: 'https://example.com/flyer' },
+          { if: { language: ['fr'], before: '2026-06-15T13:00:00+01:00' }, target: 'https://example.com/fr-early' },
+          { if: { after: '2026-07-01T00:00:00Z' }, target: 'https://example.com/july' },
+        ],
+      });
+      const go = async (path: string, language?: string) => (await scan(t().app, path, language ? { language } : {})).headers.location;
+      expect(await go(`${code.slug}?src=flyer`)).toBe('https://example.com/flyer');
+      expect(await go(`${code.slug}?src=poster`)).toBe('https://example.com/default');
+      // 13:00+01:00 is 12:00Z: "before" it no longer holds at 12:00Z.
+      expect(await go(code.slug, 'fr-CA')).toBe('https://example.com/default');
+      t().clock.now = new Date('2026-06-15T11:59:59Z');
+      expect(await go(code.slug, 'fr-CA')).toBe('https://example.com/fr-early');
+      t().clock.now = new Date('2026-07-01T00:00:00Z');
+      expect(await go(code.slug)).toBe('https://example.com/july');
+      t().clock.now = new Date();
+    });
+
+    it('append UTM tags and the forwarded query to every target without repeating a parameter, the fragment kept last', async () => {
+      const code = await created({
+        target: 'https://example.com/shop?utm_source=own&a=1#top',
+        forwardQuery: true,
+        utm: { source: 'qr', medium: 'print', campaign: 'spring sale', content: 'a&b' },
+        rules: [{ if: { device: ['ios'] }, target: 'https://example.com/app' }],
+      });
+      expect(code.utm).toEqual({ source: 'qr', medium: 'print', campaign: 'spring sale', content: 'a&b' });
+      const plain = await scan(t().app, `${code.slug}?a=2&table=7`);
+      expect(plain.headers.location).toBe(
+        'https://example.com/shop?utm_source=own&a=1&table=7&utm_medium=print&utm_campaign=spring%20sale&utm_content=a%26b#top',
+      );
+      const ios = await scan(t().app, code.slug, { userAgent: USER_AGENTS.ios });
+      expect(ios.headers.location).toBe('https://example.com/app?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale&utm_content=a%26b');
+    });
+
+    it('send scans past expiresAt or maxScans to expiredTarget, or answer the 410 page without one', async () => {
+      t().clock.now = new Date('2026-03-01T00:00:00Z');
+      const dated = await created({ target: 'https://example.com/live', expiresAt: '2026-03-02T00:00:00Z', expiredTarget: 'https://example.com/over' });
+      expect((await scan(t().app, dated.slug)).headers.location).toBe('https://example.com/live');
+      t().clock.now = new Date('2026-03-02T00:00:00Z');
+      expect((await scan(t().app, dated.slug)).headers.location).toBe('https://example.com/over');
+      t().clock.now = new Date();
+
+      const counted = await created({ target: 'https://example.com/live', maxScans: 3, expiredTarget: 'https://example.com/sold-out' });
+      const answers = await Promise.all(Array.from({ length: 6 }, () => scan(t().app, counted.slug)));
+      const locations = answers.map((r) => r.headers.location).sort();
+      expect(locations).toEqual([...Array(3).fill('https://example.com/live'), ...Array(3).fill('https://example.com/sold-out')].sort());
+
+      const bare = await created({ target: 'https://example.com/live', maxScans: 1 });
+      expect((await scan(t().app, bare.slug)).statusCode).toBe(302);
+      const gone = await scan(t().app, bare.slug);
+      expect(gone.statusCode).toBe(410);
+      expect(gone.headers['content-type']).toMatch(/^text\/html/);
+      expect(gone.body).not.toContain('example.com');
+    });
+
+    it('are editable: PATCH replaces the fields named, null clears them, GET returns them', async () => {
+      const caller = await api();
+      const res = await caller.create({ target: 'https://example.com/', maxScans: 1, utm: { source: 'a', medium: 'b', campaign: 'c' } });
+      const code = res.json() as CampaignCode;
+      expect(code).toMatchObject({ rules: [], expiresAt: null, maxScans: 1, expiredTarget: null, forwardQuery: false, passwordProtected: false });
+      const patched = await caller.patch(code.id, {
+        rules: [{ if: { after: '2026-01-01T02:00:00+02:00' }, target: 'https://example.com/new-year' }],
+        expiresAt: '2027-01-01T00:00:00+01:00',
+        maxScans: null,
+        forwardQuery: true,
+      });
+      expect(patched.statusCode).toBe(200);
+      expect(patched.json()).toMatchObject({
+        rules: [{ if: { after: '2026-01-01T00:00:00.000Z' }, target: 'https://example.com/new-year' }],
+        expiresAt: '2026-12-31T23:00:00.000Z',
+        maxScans: null,
+        forwardQuery: true,
+        utm: { source: 'a', medium: 'b', campaign: 'c' },
+      });
+      await settle();
+      expect((await caller.get(code.id)).json()).toMatchObject({ maxScans: null, forwardQuery: true });
+      expect((await caller.patch(code.id, { utm: null, rules: [] })).json()).toMatchObject({ utm: null, rules: [] });
+    });
+
+    it('refuse bad rules, limits and targets with 400 naming the field, storing nothing', async () => {
+      const caller = await api();
+      const bad: Array<[Record<string, unknown>, string]> = [
+        [{ rules: [{ if: { device: ['ios'] }, target: 'javascript:alert(1)' }] }, 'rules[0].target'],
+        [{ rules: [{ if: {}, target: 'https://example.com/' }] }, 'rules[0].if'],
+        [{ rules: Array.from({ length: 21 }, () => ({ if: { device: ['ios'] }, target: 'https://example.com/' })) }, 'rules'],
+        [{ rules: [{ if: { device: ['fridge'] }, target: 'https://example.com/' }] }, 'rules.0.if.device.0'],
+        [{ rules: [{ if: { language: ['pt BR'] }, target: 'https://example.com/' }] }, 'rules[0].if.language'],
+        [{ rules: [{ if: { after: '2026-02-01T00:00:00Z', before: '2026-01-01T00:00:00Z' }, target: 'https://example.com/' }] }, 'rules[0].if.before'],
+        [{ rules: [{ if: { after: 'tomorrow' }, target: 'https://example.com/' }] }, 'rules.0.if.after'],
+        [{ expiresAt: '2026-13-01T00:00:00Z' }, 'expiresAt'],
+        [{ maxScans: 0 }, 'maxScans'],
+        [{ expiredTarget: 'ftp://example.com/' }, 'expiredTarget'],
+        [{ utm: { source: 'qr', medium: 'print' } }, 'utm.campaign'],
+        [{ password: 'abc' }, 'password'],
+        [{ password: 'x'.repeat(129) }, 'password'],
+      ];
+      for (const [fields, field] of bad) {
+        const res = await caller.create({ target: 'https://example.com/', ...fields });
+        expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect((res.json() as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toContain(field);
+      }
+      expect(((await caller.list()).json() as { items: unknown[] }).items).toEqual([]);
+    });
+  });
+
+  describe(`password-protected codes (${mode})`, () => {
+    it('show a 401 form that works without script and never reveals the target; the right password gets the 302', async () => {
+      const code = await created({ target: 'https://secret.example.org/vip?x=1', name: 'VIP lounge', password: 'open sesame' });
+      expect(code.passwordProtected).toBe(true);
+      expect(JSON.stringify(code)).not.toContain('open sesame');
+      const form = await scan(t().app, `${code.slug}?table=4`);
+      expect(form.statusCode).toBe(401);
+      expect(form.headers['content-type']).toMatch(/^text\/html/);
+      expect(form.headers.location).toBeUndefined();
+      expect(form.headers['cache-control']).toBe('no-store');
+      expect(form.body).toMatch(/<form method="post">/);
+      expect(form.body).toContain('name="password"');
+      expect(form.body).not.toMatch(/<script/i);
+      for (const secret of ['secret.example.org', 'vip', 'VIP lounge']) expect(form.body + JSON.stringify(form.headers)).not.toContain(secret);
+
+      const wrong = await submitPassword(t(), `/r/${code.slug}?table=4`, 'open sesame?', '198.51.100.7');
+      expect(wrong.statusCode).toBe(401);
+      expect(wrong.body).toContain('not right');
+      expect(wrong.body + JSON.stringify(wrong.headers)).not.toContain('secret.example.org');
+      const right = await submitPassword(t(), `/r/${code.slug}?table=4`, 'open sesame', '198.51.100.7');
+      expect(right.statusCode).toBe(302);
+      expect(right.headers.location).toBe('https://secret.example.org/vip?x=1');
+    });
+
+    it('limit wrong guesses per code and address with a 429 page, other addresses and codes unaffected', async () => {
+      const code = await created({ target: 'https://secret.example.org/', password: 'correct horse' });
+      const other = await created({ target: 'https://secret.example.org/2', password: 'correct horse' });
+      const path = `/r/${code.slug}`;
+      const guesses = await Promise.all(Array.from({ length: 8 }, (_, i) => submitPassword(t(), path, `guess ${i}`, '203.0.113.9')));
+      expect(guesses.filter((r) => r.statusCode === 401)).toHaveLength(5);
+      const refused = guesses.filter((r) => r.statusCode === 429);
+      expect(refused).toHaveLength(3);
+      expect(Number(refused[0]!.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused[0]!.headers['content-type']).toMatch(/^text\/html/);
+      // Even the right password waits out the window from that address...
+      expect((await submitPassword(t(), path, 'correct horse', '203.0.113.9')).statusCode).toBe(429);
+      // ...while another address, and the same address on another code, get through.
+      expect((await submitPassword(t(), path, 'correct horse', '203.0.113.10')).statusCode).toBe(302);
+      expect((await submitPassword(t(), `/r/${other.slug}`, 'correct horse', '203.0.113.9')).statusCode).toBe(302);
+    });
+
+    it('can be removed by PATCH password: null, after which scans redirect at once', async () => {
+      const caller = await api();
+      const code = (await caller.create({ target: 'https://example.com/open', password: 'letmein' })).json() as CampaignCode;
+      expect((await caller.patch(code.id, { password: null })).json()).toMatchObject({ passwordProtected: false });
+      await settle();
+      expect((await scan(t().app, code.slug)).headers.location).toBe('https://example.com/open');
+    });
+  });
+}
