@@ -22,8 +22,7 @@ const page = (description: string): ResponseDoc => ({ description, content: HTML
 /** What a scan of a code can answer (the scan answer's statuses), shared by the GET and the password form's POST. */
 export const SCAN_RESPONSES: Record<string, ResponseDoc> = {
   '302': {
-    description:
-      "To the target the code's rules choose (else its `target`, or `expiredTarget` once expired), with the UTM tags and the forwarded query added.",
+    description: "To the target the code's rules choose (else its `target`, or `expiredTarget` once expired), with the UTM tags and the forwarded query added.",
     headers: { Location: { description: 'The target.', required: true, schema: { type: 'string', format: 'uri' } }, ...NO_STORE },
   },
   '401': page('The code is password protected: a small HTML form posting the password to this same address. Nothing of the target is shown.'),
@@ -88,7 +87,10 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
             '429': {
               description: 'Too many wrong passwords for this code from this address: a small HTML page.',
               content: HTML_PAGE,
-              headers: { ...NO_STORE, 'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } } },
+              headers: {
+                ...NO_STORE,
+                'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+              },
             },
           },
         },
