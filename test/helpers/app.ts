@@ -1,7 +1,7 @@
 // Builds the app for HTTP tests through the production composition root (real SQLite or Redis, the configured render path), plus account/key helpers.
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { StoreAdapters } from '../../src/adapters/index.js';
 import { buildApp } from '../../src/app.js';
 import { createStores } from '../../src/composition/stores.js';
@@ -19,6 +19,10 @@ export interface TestApp {
   /** The catalogue the app serves with (QR_PLANS_FILE in `env`, or the built-in plans). */
   plans: PlanCatalogue;
   logs: string[];
+  /** Log lines saying a request was answered twice (Fastify's FST_ERR_REP_ALREADY_SENT, or ERR_HTTP_HEADERS_SENT); each is a bug. */
+  doubleReplies: string[];
+  /** Throws when any request so far was answered twice, and forgets them. */
+  assertNoDoubleReply(): void;
   clock: { now: Date };
   /** A new account on the plan, with one key; returns the secret and ids. */
   newCaller(plan?: PlanId): Promise<{ key: string; accountId: string; keyId: string }>;
@@ -58,12 +62,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const stores = options.stores ?? (await createStores(config, options.redis ? { redisKeyPrefix: options.redis.keyPrefix } : {}));
   const clock = { now: options.now ?? new Date() };
   const logs: string[] = [];
+  const doubleReplies: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _enc, done) {
-      logs.push(chunk.toString('utf8'));
+      const line = chunk.toString('utf8');
+      logs.push(line);
+      if (isDoubleReply(line)) doubleReplies.push(line);
       done();
     },
   });
+  const assertNoDoubleReply = () => {
+    if (doubleReplies.length === 0) return;
+    const seen = doubleReplies.splice(0);
+    throw new Error(`${seen.length} request(s) were answered twice; the first log line: ${seen[0]}`);
+  };
   const overrides = { stores, ...(options.renderPool ? { renderPool: options.renderPool } : {}) };
   const app = await buildApp(config, { overrides, clock: () => clock.now, logStream });
   // The catalogue the app loads from the same config, for tests that look plans up.
@@ -75,14 +87,24 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     plans,
     logs,
+    doubleReplies,
+    assertNoDoubleReply,
     clock,
     async newCaller(plan: PlanId = 'free') {
       const account = await createLocalAccount(deps, `dev${++callerSeq}-${Date.now()}@example.com`, plan);
       const issued = await issueKey(deps, account.id, 'test');
       return { key: issued.secret, accountId: account.id, keyId: issued.key.id };
     },
-    close: () => app.close(),
+    async close() {
+      await app.close();
+      assertNoDoubleReply();
+    },
   };
+}
+
+/** Fastify logs a second reply instead of throwing it: these are the lines that say so. */
+export function isDoubleReply(line: string): boolean {
+  return line.includes('FST_ERR_REP_ALREADY_SENT') || line.includes('ERR_HTTP_HEADERS_SENT') || line.includes('Reply was already sent');
 }
 
 /**
@@ -94,6 +116,10 @@ export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}
   const suite = {} as TestApp;
   beforeAll(async () => {
     Object.assign(suite, await createTestApp(typeof options === 'function' ? options() : options));
+  });
+  // A request answered twice fails the test that sent it, whatever that test asserted.
+  afterEach(() => {
+    suite.assertNoDoubleReply?.();
   });
   afterAll(async () => {
     await suite.close?.();

@@ -173,6 +173,16 @@ describe('load shedding', () => {
       expect(res.statusCode).toBe(503);
       expect(res.json().code).toBe('overloaded');
       expect(res.headers['retry-after']).toBe('2');
+      // Liveness is never shed; readiness reports the overload.
+      const live = await squeezed.app.inject({ method: 'GET', url: '/healthz' });
+      expect(live.statusCode, live.body).toBe(200);
+      expect(live.json()).toEqual({ status: 'ok' });
+      const ready = await squeezed.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json().code).toBe('overloaded');
+      // The shed request ended at its 503: it never reached its route, which would have answered a second time.
+      await new Promise((r) => setImmediate(r));
+      expect(squeezed.doubleReplies).toEqual([]);
     } finally {
       await squeezed.close();
     }

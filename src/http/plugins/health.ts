@@ -4,6 +4,7 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors.js';
 import { problemResponses } from '../openapi/problem.schema.js';
+import { NEVER_SHED } from './overload-guard.js';
 import { sendProblem } from './problem-details.js';
 
 export interface HealthOptions {
@@ -39,6 +40,8 @@ async function health(app: FastifyInstance, options: HealthOptions): Promise<voi
   app.get(
     '/healthz',
     {
+      // Liveness is never shed (readiness is: a busy instance reports 503 overloaded there and keeps running).
+      config: NEVER_SHED,
       schema: {
         operationId: 'liveness',
         summary: 'Liveness: the process is up',
