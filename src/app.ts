@@ -1,10 +1,8 @@
-// buildApp: the whole HTTP service, on the adapters its composition root builds from config, as a Fastify instance that is not listening.
+// buildApp: the whole HTTP service as a Fastify instance that is not listening: plugins and routes on what the API's composition root builds.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { InProcessScheduler } from './adapters/queue/in-process-scheduler.js';
-import { FetchWebhookSender } from './adapters/webhooks/webhook-sender.fetch.js';
-import { createApiAdapters, type ApiOverrides } from './composition/api.js';
+import { createApiServices, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { codesRoute } from './http/api/v1/codes.route.js';
@@ -13,9 +11,6 @@ import { generateRoute } from './http/api/v1/generate.route.js';
 import { logosRoute } from './http/api/v1/logos.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
-import { SharpLogoNormaliser } from './adapters/imaging/logo-normaliser.sharp.js';
-import { CachedLogoStore } from './adapters/logo-store.cached.js';
-import { createBatchQueue } from './adapters/queue/batch-queue.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
@@ -23,14 +18,10 @@ import nosniff from './http/plugins/nosniff.js';
 import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails, { routerErrorProblem } from './http/plugins/problem-details.js';
 import requestLog from './http/plugins/request-log.js';
+import requestsInFlight from './http/plugins/requests-in-flight.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
 import { redirectRoute } from './http/redirect/redirect.route.js';
-import { bindJobs } from './services/background-jobs.js';
-import { assertAccountsOnKnownPlans } from './services/plans.js';
-import { plansSource } from './plans-file.js';
-import type { UniqueCounting } from './services/scan-stats.js';
-import { LastUsedBuffer } from './services/last-used-buffer.js';
 
 export interface BuildAppOptions {
   /** Adapters a test puts in place of what config would build (the app closes them with its own). */
@@ -39,11 +30,6 @@ export interface BuildAppOptions {
   /** Where log lines go (tests capture them); defaults to stdout. */
   logStream?: NodeJS.WritableStream;
   lastUsedFlushMs?: number;
-}
-
-/** Redis counts unique scanners with HyperLogLogs; the embedded default counts them exactly. */
-export function uniqueCountingOf(adapters: { scanCounters?: unknown }): UniqueCounting {
-  return adapters.scanCounters ? 'hyperloglog' : 'exact';
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -76,47 +62,15 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const clock = options.clock ?? (() => new Date());
-  const adapters = await createApiAdapters(config, app.log, options.overrides);
+  const services = await createApiServices(config, app.log, {
+    overrides: options.overrides,
+    clock: options.clock ?? (() => new Date()),
+    lastUsedFlushMs: options.lastUsedFlushMs,
+  });
+  const { adapters, clock, lastUsed, logos } = services;
   const plans = adapters.plans;
-  try {
-    await assertAccountsOnKnownPlans(plans, adapters.accounts, plansSource(config.plansFile));
-  } catch (error) {
-    await adapters.close();
-    throw error;
-  }
-  const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
-  // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
-  const jobs =
-    adapters.jobs === 'worker'
-      ? undefined
-      : new InProcessScheduler(
-          bindJobs({
-            ...adapters,
-            lastUsed,
-            clock,
-            batchRetentionMs: config.batchRetentionMs,
-            webhookSender: new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }),
-            log: app.log,
-          }),
-          {
-            log: app.log,
-            everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000, 'batch-webhooks': 5_000 },
-            runOnStop: ['last-used-flush'],
-          },
-        );
-  jobs?.start();
-  // Synchronous API requests in flight: while there are any, in-process batch rendering steps back to one lane.
-  const syncLoad = { inFlight: 0 };
-  const batchQueue = await createBatchQueue(config, adapters, { clock, log: app.log, syncBusy: () => syncLoad.inFlight > 0 });
-  app.addHook('onReady', async () => {
-    await batchQueue?.start();
-  });
-  app.addHook('onClose', async () => {
-    await batchQueue?.stop(); // the chunk being rendered finishes; what is left stays pending for the next start
-    await jobs?.stop(); // ends with a last flush of the last-used times
-    await adapters.close();
-  });
+  app.addHook('onReady', () => services.start());
+  app.addHook('onClose', () => services.close());
 
   await app.register(nosniff);
   await app.register(problemDetails);
@@ -135,36 +89,27 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
   app.addHook('onClose', async () => renderer.listen(undefined));
 
-  // Generation reads logos through a cache: a branded code with a known logo must not cost a store read.
-  const logos = new CachedLogoStore(adapters.logos);
-
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
-      api.addHook('onRequest', async () => {
-        syncLoad.inFlight++;
-      });
-      api.addHook('onResponse', async () => {
-        syncLoad.inFlight = Math.max(0, syncLoad.inFlight - 1);
-      });
-      await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper });
-      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, lastUsed, logos });
-      await api.register(codesRoute, { ...adapters, renderer, clock, lastUsed, publicUrl: config.publicUrl, uniqueCounting: uniqueCountingOf(adapters) });
-      if (adapters.batches && adapters.batchResults && batchQueue) {
+      await api.register(requestsInFlight, { counter: services.requestsInFlight });
+      await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper, lastUsed, clock });
+      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos });
+      await api.register(codesRoute, { ...adapters, renderer, clock, publicUrl: config.publicUrl, uniqueCounting: services.uniqueCounting });
+      if (adapters.batches && adapters.batchResults && services.batchQueue) {
         await api.register(batchesRoute, {
           batches: adapters.batches,
           results: adapters.batchResults,
           meter: adapters.meter,
           renderer,
-          queue: batchQueue.queue,
+          queue: services.batchQueue,
           plans,
           clock,
-          lastUsed,
           bodyLimit: config.batchBodyLimitBytes,
         });
       }
-      await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: new SharpLogoNormaliser(), plans, clock });
+      await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: services.normaliser, plans, clock });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
     },
     { prefix: '/api/v1' },
@@ -188,10 +133,11 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(portal, {
     config,
     adapters: { ...adapters, renderer, logos },
+    normaliser: services.normaliser,
     clock,
     plans,
-    batchQueue: batchQueue?.queue,
-    uniqueCounting: uniqueCountingOf(adapters),
+    batchQueue: services.batchQueue,
+    uniqueCounting: services.uniqueCounting,
   });
 
   return app;

@@ -1,9 +1,24 @@
-// The API process's composition root: every adapter it runs on (stores, renderer, sign-in providers) built from config.
+// The API process's composition root: every adapter and service it runs on, built from config — stores, renderer,
+// sign-in providers, the in-process scheduler, the webhook sender, the last-used log, the logo cache and normaliser, the batch queue.
 import type { AdapterLog } from '../adapters/adapter-log.js';
-import type { Adapters, StoreAdapters } from '../adapters/index.js';
+import { SharpLogoNormaliser } from '../adapters/imaging/logo-normaliser.sharp.js';
+import type { Adapters, StoreAdapters } from '../adapters/contract.js';
+import { CachedLogoStore } from '../adapters/logo-store.cached.js';
+import { InProcessScheduler } from '../adapters/queue/in-process-scheduler.js';
 import { createRenderPipeline, type RenderPipelineDeps } from '../adapters/render/render-pipeline.js';
+import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
 import type { Config } from '../config.js';
-import { loadPlanCatalogue } from '../plans-file.js';
+import type { BatchQueue } from '../domain/ports/batch-queue.js';
+import type { LastUsedLog } from '../domain/ports/last-used-log.js';
+import type { LogoNormaliser } from '../domain/ports/logo-normaliser.js';
+import type { LogoStore } from '../domain/ports/logo-store.js';
+import { RequestsInFlight } from '../http/plugins/requests-in-flight.js';
+import { loadPlanCatalogue, plansSource } from '../plans-file.js';
+import { bindJobs } from '../services/background-jobs.js';
+import { LastUsedBuffer } from '../services/last-used-buffer.js';
+import { assertAccountsOnKnownPlans } from '../services/plans.js';
+import type { UniqueCounting } from '../services/scan-stats.js';
+import { createBatchQueue } from './batch-queue.js';
 import { discoverSignIns } from './sign-in.js';
 import { signingSealOf } from './signing-seal.js';
 import { createStores, type StoreOptions } from './stores.js';
@@ -16,6 +31,34 @@ export interface ApiOverrides extends Omit<StoreOptions, 'log'> {
   renderPool?: RenderPipelineDeps['pool'];
   /** Deadline for each provider's OIDC discovery at start-up (default 5 s). */
   discoveryTimeoutMs?: number;
+}
+
+export interface ApiOptions {
+  overrides?: ApiOverrides | undefined;
+  clock: () => Date;
+  /** How often the in-process scheduler flushes last-used times (default 5 s). */
+  lastUsedFlushMs?: number | undefined;
+}
+
+/** Everything the HTTP layer registers its routes on; buildApp starts it when ready and closes it with the app. */
+export interface ApiServices {
+  adapters: Adapters;
+  clock: () => Date;
+  /** Where each authenticated request notes its key's use. */
+  lastUsed: Pick<LastUsedLog, 'record'>;
+  /** The logo store behind a cache: a branded code with a known logo costs no store read. */
+  logos: LogoStore;
+  normaliser: LogoNormaliser;
+  /** Where batches are sent to render; absent when this configuration has no batch store. */
+  batchQueue: BatchQueue | undefined;
+  /** The API requests in flight, which in-process batch rendering yields to. */
+  requestsInFlight: RequestsInFlight;
+  /** How the scan statistics count unique scanners: HyperLogLogs with Redis, exactly in the embedded default. */
+  uniqueCounting: UniqueCounting;
+  /** After the app is ready: resumes the batches a previous run left unfinished. */
+  start(): Promise<void>;
+  /** The running batch chunk finishes, the scheduler flushes last-used times once more, then every adapter closes. */
+  close(): Promise<void>;
 }
 
 export async function createApiAdapters(config: Config, log: AdapterLog, overrides: ApiOverrides = {}): Promise<Adapters> {
@@ -41,4 +84,47 @@ export async function createApiAdapters(config: Config, log: AdapterLog, overrid
     await stores.close();
     throw error;
   }
+}
+
+export async function createApiServices(config: Config, log: AdapterLog, options: ApiOptions): Promise<ApiServices> {
+  const { clock } = options;
+  const adapters = await createApiAdapters(config, log, options.overrides);
+  try {
+    await assertAccountsOnKnownPlans(adapters.plans, adapters.accounts, plansSource(config.plansFile));
+  } catch (error) {
+    await adapters.close();
+    throw error;
+  }
+  const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
+  const webhookSender = new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate });
+  // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
+  const jobs =
+    adapters.jobs === 'worker'
+      ? undefined
+      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock, batchRetentionMs: config.batchRetentionMs, webhookSender, log }), {
+          log,
+          everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000, 'batch-webhooks': 5_000 },
+          runOnStop: ['last-used-flush'],
+        });
+  jobs?.start();
+  const requestsInFlight = new RequestsInFlight();
+  const batchQueue = await createBatchQueue(config, adapters, { clock, log, webhookSender, syncBusy: () => requestsInFlight.busy() });
+  return {
+    adapters,
+    clock,
+    lastUsed,
+    logos: new CachedLogoStore(adapters.logos),
+    normaliser: new SharpLogoNormaliser(),
+    batchQueue: batchQueue?.queue,
+    requestsInFlight,
+    uniqueCounting: adapters.scanCounters ? 'hyperloglog' : 'exact',
+    start: async () => {
+      await batchQueue?.start();
+    },
+    async close() {
+      await batchQueue?.stop(); // the chunk being rendered finishes; what is left stays pending for the next start
+      await jobs?.stop(); // ends with a last flush of the last-used times
+      await adapters.close();
+    },
+  };
 }

@@ -1,12 +1,13 @@
 // The render process's composition root: its stores, its own render pool and the BullMQ worker of the render queue, built from config.
 import type { AdapterLog } from '../adapters/adapter-log.js';
-import { batchFinishHook, bullPrefix } from '../adapters/queue/batch-queue.js';
-import { startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
+import { bullPrefix, startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
+import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
 import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
 import { ConfigError, type Config } from '../config.js';
 import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
 import { loadPlanCatalogue } from '../plans-file.js';
 import { renderChunk, type RenderChunkDeps } from '../services/batches/render-chunk.js';
+import { batchFinishHook } from './batch-queue.js';
 import { createStores } from './stores.js';
 
 export interface RenderProcess {
@@ -35,7 +36,7 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
     renderer: { renderMany: (specs, caller, files) => pipeline.renderManyOnPool(specs, caller, files) },
     clock,
     concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
-    onFinished: batchFinishHook(config, batches, clock, log),
+    onFinished: batchFinishHook(batches, new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }), clock, log),
   };
   const worker = await startRenderWorker({
     url: config.redisUrl,

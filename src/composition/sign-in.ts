@@ -1,6 +1,6 @@
 // The configured OIDC providers, discovered once at start-up: each ready with its id_token verifier, or unavailable.
 import type { AdapterLog } from '../adapters/adapter-log.js';
-import type { Adapters, OidcSignIn } from '../adapters/index.js';
+import type { Adapters, OidcSignIn } from '../adapters/contract.js';
 import { discoverProvider } from '../adapters/oidc/discovery.js';
 import { JoseIdTokenVerifier } from '../adapters/oidc/id-token-verifier.jose.js';
 import type { Config } from '../config.js';

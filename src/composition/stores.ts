@@ -1,6 +1,6 @@
 // createStores: picks each store by its own variable — REDIS_URL adds Redis metering, cache and jobs; MONGODB_URL the MongoDB store.
 import type { AdapterLog } from '../adapters/adapter-log.js';
-import type { StoreAdapters } from '../adapters/index.js';
+import type { StoreAdapters } from '../adapters/contract.js';
 import { createSqliteStores } from '../adapters/sqlite/sqlite-stores.js';
 import type { Config } from '../config.js';
 

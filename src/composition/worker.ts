@@ -1,9 +1,8 @@
 // The worker process's composition root: its stores and the BullMQ runner of the background jobs, built from config.
 import type { AdapterLog } from '../adapters/adapter-log.js';
-import type { Probes } from '../adapters/index.js';
-import { bullPrefix } from '../adapters/queue/batch-queue.js';
+import type { Probes } from '../adapters/contract.js';
 import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
-import { BullRenderQueue } from '../adapters/queue/render-queue.bullmq.js';
+import { BullRenderQueue, bullPrefix } from '../adapters/queue/render-queue.bullmq.js';
 import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
 import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';

@@ -6,7 +6,7 @@ import { newBatchId } from '../../src/domain/batches/batch-id.js';
 import type { Connection } from 'mongoose';
 import { openMongoConnection } from '../../src/adapters/mongo/connection.js';
 import { createMongoStores } from '../../src/adapters/mongo/mongo-stores.js';
-import type { RecordStores } from '../../src/adapters/index.js';
+import type { RecordStores } from '../../src/adapters/contract.js';
 import { mongoTargetLabel, startMongoTarget, type MongoTarget } from '../helpers/mongo-standin.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { batchResultsContract } from './batch-results.contract.js';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { StoreAdapters } from '../../src/adapters/index.js';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { PlanChangePublishingAccountStore } from '../../src/adapters/account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll } from 'vitest';
-import type { StoreAdapters } from '../../src/adapters/index.js';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store.redis.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';

@@ -2,7 +2,7 @@
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { StoreAdapters } from '../../src/adapters/index.js';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { buildApp } from '../../src/app.js';
 import { createStores } from '../../src/composition/stores.js';
 import { loadConfig, type Config } from '../../src/config.js';

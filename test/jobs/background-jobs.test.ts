@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startQueueWorker, type QueueWorker } from '../../src/adapters/queue/job-queue.bullmq.js';
-import type { StoreAdapters } from '../../src/adapters/index.js';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createStores } from '../../src/composition/stores.js';
 import { periodOf } from '../../src/domain/period.js';
 import { createLocalAccount } from '../../src/services/accounts.js';

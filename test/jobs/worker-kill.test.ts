@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreAdapters } from '../../src/adapters/index.js';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createQueue } from '../../src/adapters/queue/job-queue.bullmq.js';
 import { createStores } from '../../src/composition/stores.js';
 import { periodOf } from '../../src/domain/period.js';

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoreAdapters } from '../../src/adapters/index.js';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { periodOf } from '../../src/domain/period.js';
 import { PlanCatalogue } from '../../src/domain/plan-catalogue.js';

@@ -1,5 +1,5 @@
 // The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts, batches and their results (GridFS) on one connection this module opens and closes.
-import type { RecordStores } from '../index.js';
+import type { RecordStores } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { MongoAccountStore } from './account-store.mongo.js';
 import { MongoBatchStore } from './batch-store.mongo.js';

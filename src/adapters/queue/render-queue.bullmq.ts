@@ -8,6 +8,11 @@ import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 
 export const RENDER_QUEUE_NAME = 'render';
 
+/** BullMQ keys live beside the service's own (`qrm:` → `qrm:bull`), as the background queue's do. */
+export function bullPrefix(keyPrefix = 'qrm:'): string {
+  return `${keyPrefix}bull`;
+}
+
 const ChunkData = z.strictObject({ batchId: z.string().min(1).max(64), from: z.number().int().min(0), to: z.number().int().min(1) });
 
 const CHUNK_JOB_OPTIONS = {

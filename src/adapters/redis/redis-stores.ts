@@ -1,5 +1,5 @@
 // Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the rollup's counters.
-import type { RecordStores, StoreAdapters } from '../index.js';
+import type { RecordStores, StoreAdapters } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';

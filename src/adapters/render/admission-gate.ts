@@ -1,6 +1,7 @@
 // Admission for every render on this instance: bounded work running and waiting, and a fair share per account.
 import { ApiError } from '../../domain/errors.js';
 import type { RenderCaller } from '../../domain/ports/renderer.js';
+import type { AdmissionStats } from '../contract.js';
 
 export interface AdmissionLimits {
   /** Cost units allowed to run at once. */
@@ -9,12 +10,6 @@ export interface AdmissionLimits {
   queued: number;
   /** Share (0..1] of running + queued one account may hold at once, by its plan. */
   accountShare: (caller: RenderCaller) => number;
-}
-
-export interface AdmissionStats {
-  running: number;
-  queued: number;
-  accounts: number;
 }
 
 interface Waiting {

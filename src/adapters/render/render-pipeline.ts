@@ -12,10 +12,11 @@ import { DesignCaches } from '../../render/branded/design-caches.js';
 import { renderImage } from '../../render/render-image.js';
 import { renderTask } from '../../render/render-task.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
-import { AdmissionGate, type AdmissionStats } from './admission-gate.js';
+import type { RenderEvents, RenderPipelineStats } from '../contract.js';
+import { AdmissionGate } from './admission-gate.js';
 import { RenderBatcher } from './render-batcher.js';
 import { apiErrorOf, assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
-import { RenderPool, type RenderPoolOptions, type RenderPoolStats } from './render-pool.piscina.js';
+import { RenderPool, type RenderPoolOptions } from './render-pool.piscina.js';
 
 /** renderSmallOnPool may be left out: the default then follows the machine's cores (createRenderPipeline). */
 export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> &
@@ -30,16 +31,6 @@ export interface RenderPipelineDeps {
 }
 
 /** What the pipeline tells its listener (the app's metrics). */
-export interface RenderEvents {
-  rendered(format: RenderSpec['format'], seconds: number, outcome: 'ok' | 'rejected' | 'failed'): void;
-  cache(result: 'hit' | 'miss'): void;
-}
-
-export interface RenderPipelineStats {
-  pool: RenderPoolStats;
-  admission: AdmissionStats;
-}
-
 const LARGEST_COST = renderCost({ format: 'png', size: 2048 });
 /** Payloads past ~600 bytes reach versions whose matrix alone costs more than the thread hop. */
 const INLINE_MAX_PAYLOAD_BYTES = 600;

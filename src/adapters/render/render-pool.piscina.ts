@@ -5,6 +5,7 @@ import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderTaskResult, StoredGroupTask } from '../../render/render-task.js';
+import type { RenderPoolStats } from '../contract.js';
 import { bytesOrError } from './render-outcome.js';
 
 // Piscina signals a full queue only through these messages (its Errors table).
@@ -35,15 +36,6 @@ function threadEntry(): { filename: string; execArgv: string[] } {
   const fromSource = here.endsWith('.ts');
   const filename = fileURLToPath(new URL(`../../../workers/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
-}
-
-export interface RenderPoolStats {
-  threads: number;
-  queueSize: number;
-  /** Share of thread time spent rendering since start, 0..1. */
-  utilization: number;
-  /** Tasks the threads have finished since start (a group of renders is one task). */
-  tasksCompleted: number;
 }
 
 /** A group's results as the bytes or the refusal of each spec (refusals are data: the group still succeeds). */

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StoreAdapters } from '../index.js';
+import type { StoreAdapters } from '../contract.js';
 import { FileBatchResults } from '../files/batch-results.files.js';
 import { SqliteBatchStore } from './batch-store.sqlite.js';
 import type { UsageLedger } from '../../domain/ports/usage-ledger.js';

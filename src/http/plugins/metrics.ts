@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { QR_TYPES } from '../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
-import type { RenderPipelineStats } from '../../adapters/render/render-pipeline.js';
+import type { RenderPipelineStats } from '../../adapters/contract.js';
 
 export interface AppMetrics {
   registry: Registry;

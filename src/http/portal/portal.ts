@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { Adapters } from '../../adapters/index.js';
+import type { Adapters } from '../../adapters/contract.js';
 import type { Config } from '../../config.js';
 import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
+import type { LogoNormaliser } from '../../domain/ports/logo-normaliser.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import type { UniqueCounting } from '../../services/scan-stats.js';
 import csrf from './csrf.plugin.js';
@@ -19,7 +20,6 @@ import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
 import { signingRoutes } from './routes/signing.routes.js';
-import { SharpLogoNormaliser } from '../../adapters/imaging/logo-normaliser.sharp.js';
 import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
@@ -55,6 +55,8 @@ export interface PortalOptions {
     | 'signingKeys'
     | 'signingSeal'
   >;
+  /** Turns logo uploads into the PNG that is stored (the API's own). */
+  normaliser: LogoNormaliser;
   /** Where portal uploads go to be rendered; absent: no Batches page. */
   batchQueue?: BatchQueue | undefined;
   /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
@@ -107,7 +109,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(keysRoutes, { base, deps, limits });
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });
-  await app.register(logosRoutes, { base, ...deps, normaliser: new SharpLogoNormaliser() });
+  await app.register(logosRoutes, { base, ...deps, normaliser: options.normaliser });
   await app.register(signingRoutes, { base, ...deps });
   await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
   if (adapters.batches && adapters.batchResults && options.batchQueue) {

@@ -2,7 +2,7 @@
 import { isIP } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { SharedRateLimitStore } from '../../adapters/index.js';
+import type { SharedRateLimitStore } from '../../adapters/contract.js';
 import { ApiError } from '../../domain/errors.js';
 
 export interface PortalRateLimitsOptions {

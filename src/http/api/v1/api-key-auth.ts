@@ -1,7 +1,8 @@
-// API-key context: resolves X-API-Key before the body is even parsed, so unauthenticated bodies cost nothing.
-import type { FastifyInstance } from 'fastify';
+// API-key context: resolves X-API-Key before the body is even parsed, so unauthenticated bodies cost nothing; notes each key's use.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Credential } from '../../../domain/ports/key-store.js';
+import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { authenticate, type AuthenticateDeps } from '../../../services/authenticate.js';
 
 declare module 'fastify' {
@@ -10,11 +11,27 @@ declare module 'fastify' {
   }
 }
 
-async function apiKeyAuth(app: FastifyInstance, deps: AuthenticateDeps): Promise<void> {
+export interface ApiKeyAuthOptions extends AuthenticateDeps {
+  /** Where each answered request notes its key's use (the last-used flush job writes it to the key). */
+  lastUsed: Pick<LastUsedLog, 'record'>;
+  clock: () => Date;
+}
+
+/** The caller of a request in the API context: the hook below refused every request without one. */
+export function callerOf(request: FastifyRequest): Credential {
+  if (!request.credential) throw new Error('callerOf: the request did not pass the API-key hook');
+  return request.credential;
+}
+
+async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Promise<void> {
   app.decorateRequest('credential', undefined);
   app.addHook('onRequest', async (request) => {
     const header = request.headers['x-api-key'];
-    request.credential = await authenticate(deps, Array.isArray(header) ? header[0] : header);
+    request.credential = await authenticate(options, Array.isArray(header) ? header[0] : header);
+  });
+  // Here, not in each route: a key counts as used when a request made with it succeeds, whichever route answered.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.credential && reply.statusCode < 400) options.lastUsed.record(request.credential.keyId, options.clock());
   });
 }
 

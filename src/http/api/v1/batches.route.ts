@@ -7,7 +7,6 @@ import { z } from 'zod';
 import { isFinished } from '../../../domain/batches/batch.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
-import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { acceptBatch, type AcceptBatchDeps } from '../../../services/batches/accept-batch.js';
 import { batchView } from '../../../services/batches/batch-view.js';
 import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
@@ -21,10 +20,10 @@ import { batchBodyLimit, batchBodyTooLarge, tooManyBatchItems } from './batch-bo
 import { readCsvBatch, TooManyCsvRows } from './batch-csv.js';
 import { canonicalJson } from './canonical-json.js';
 import { BATCHES_PATH, BatchBody, BatchListQuery, BatchListView, BatchParams, BatchView, WebhookUrl } from './batches.schema.js';
+import { callerOf } from './api-key-auth.js';
 
 export interface BatchesRouteDeps extends AcceptBatchDeps {
   results: BatchResults;
-  lastUsed: Pick<LastUsedLog, 'record'>;
   /** The ceiling of every plan's batch body limit (BATCH_BODY_LIMIT_BYTES); each plan's own is derived from its maxBatchItems. */
   bodyLimit: number;
 }
@@ -55,7 +54,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
   app.decorateRequest('batchCsvLines', undefined);
   // CSV is accepted here only; the rest of the API stays JSON-only. Read as a stream, it stops past the plan's item limit.
   app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: Readable) => {
-    const plan = deps.plans.get(request.credential!.plan);
+    const plan = deps.plans.get(callerOf(request).plan);
     try {
       const csv = await readCsvBatch(payload, plan.maxBatchItems);
       request.batchCsvLines = csv.lines;
@@ -130,7 +129,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       },
       // Before a byte is parsed: the plan's body limit (from Content-Length, then while streaming) and the key's burst.
       preParsing: async (request, reply, payload) => {
-        const caller = request.credential!;
+        const caller = callerOf(request);
         const plan = deps.plans.get(caller.plan);
         const limit = batchBodyLimit(plan, deps.bodyLimit);
         const tooLarge = (bytes: number) => batchBodyTooLarge(plan, limit, bytes);
@@ -141,14 +140,14 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       // JSON: the item count is known once parsed; more than the plan allows is refused before any item is validated.
       preValidation: async (request) => {
         const items = (request.body as { items?: unknown } | null)?.items;
-        const limit = deps.plans.get(request.credential!.plan).maxBatchItems;
+        const limit = deps.plans.get(callerOf(request).plan).maxBatchItems;
         if (limit !== null && Array.isArray(items) && items.length > limit) {
-          throw tooManyBatchItems(deps.plans.get(request.credential!.plan), limit, items.length);
+          throw tooManyBatchItems(deps.plans.get(callerOf(request).plan), limit, items.length);
         }
       },
     },
     async (request, reply) => {
-      const caller = request.credential!;
+      const caller = callerOf(request);
       const lines = request.batchCsvLines;
       const webhookUrl = request.body.webhookUrl ?? request.query.webhookUrl;
       const idempotencyKey = idempotencyKeyOf(request.headers['idempotency-key']);
@@ -160,7 +159,6 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         requestHash: idempotencyKey === undefined ? '' : sha256(canonicalJson({ items: request.body.items, webhookUrl: webhookUrl ?? null })),
         label: lines ? (index) => `line ${lines[index]}` : (index) => `items.${index}`,
       });
-      deps.lastUsed.record(caller.keyId, deps.clock());
       if (accepted.quota) setQuotaHeaders(reply, accepted.quota);
       if (!accepted.created) reply.header('Idempotent-Replayed', 'true');
       return reply.code(202).header('Location', `/api/v1${BASE}/${accepted.batch.id}`).send(batchView(accepted.batch));
@@ -180,7 +178,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       },
     },
     async (request) => {
-      const page = await deps.batches.list(request.credential!.accountId, request.query);
+      const page = await deps.batches.list(callerOf(request).accountId, request.query);
       return { batches: page.batches.map(batchView), ...(page.next ? { next: page.next } : {}) };
     },
   );
@@ -198,7 +196,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       },
     },
     async (request) => {
-      const batch = await deps.batches.get(request.credential!.accountId, request.params.id);
+      const batch = await deps.batches.get(callerOf(request).accountId, request.params.id);
       if (!batch) throw batchNotFound(request.params.id);
       return batchView(batch);
     },
@@ -223,7 +221,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       },
     },
     async (request, reply) => {
-      const cancelled = await cancelOrDeleteBatch(deps, request.credential!.accountId, request.params.id);
+      const cancelled = await cancelOrDeleteBatch(deps, callerOf(request).accountId, request.params.id);
       return cancelled ? reply.code(200).send(batchView(cancelled)) : reply.code(204).send(null);
     },
   );
@@ -252,7 +250,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       },
     },
     async (request, reply) => {
-      const batch = await deps.batches.get(request.credential!.accountId, request.params.id);
+      const batch = await deps.batches.get(callerOf(request).accountId, request.params.id);
       if (!batch) throw batchNotFound(request.params.id);
       if (!isFinished(batch.status)) {
         throw new ApiError(

@@ -2,7 +2,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ErrorCode } from '../../../domain/errors.js';
-import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
 import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
@@ -23,10 +22,10 @@ import {
 } from './codes.schema.js';
 import { sendGeneratedImage } from './image-reply.js';
 import { GENERATE_ERRORS } from './generate.route.js';
+import { callerOf } from './api-key-auth.js';
 
 export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
   publicUrl: string | undefined;
-  lastUsed: Pick<LastUsedLog, 'record'>;
 }
 
 const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS];
@@ -57,7 +56,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      const code = await createCode(deps, request.credential!, request.body);
+      const code = await createCode(deps, callerOf(request), request.body);
       return reply.code(201).header('Location', `${request.url}/${code.id}`).send(view(request)(code));
     },
   );
@@ -75,7 +74,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request) => {
-      const page = await listCodes(deps, request.credential!.accountId, request.query);
+      const page = await listCodes(deps, callerOf(request).accountId, request.query);
       return { items: page.items.map(view(request)), nextCursor: page.nextCursor };
     },
   );
@@ -92,7 +91,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found') },
       },
     },
-    async (request) => view(request)(await getCode(deps, request.credential!.accountId, request.params.id)),
+    async (request) => view(request)(await getCode(deps, callerOf(request).accountId, request.params.id)),
   );
 
   app.patch(
@@ -109,7 +108,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'payload_too_large', 'unsupported_media_type') },
       },
     },
-    async (request) => view(request)(await updateCode(deps, request.credential!.accountId, request.params.id, request.body)),
+    async (request) => view(request)(await updateCode(deps, callerOf(request).accountId, request.params.id, request.body)),
   );
 
   app.delete(
@@ -126,7 +125,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      await deleteCode(deps, request.credential!.accountId, request.params.id);
+      await deleteCode(deps, callerOf(request).accountId, request.params.id);
       return reply.code(204).send(null);
     },
   );
@@ -147,11 +146,10 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      const caller = request.credential!;
+      const caller = callerOf(request);
       const code = await getCode(deps, caller.accountId, request.params.id);
       const content = `${shortUrlBase(deps.publicUrl, request)}/r/${code.slug}`;
       const result = await generateQr(deps, caller, { ...request.query, type: 'url', content }, { ifNoneMatch: request.headers['if-none-match'] });
-      deps.lastUsed.record(caller.keyId, deps.clock());
       return sendGeneratedImage(reply, result);
     },
   );
@@ -174,6 +172,6 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         response: { 200: StatsSchema, ...errors('invalid_request', 'not_found') },
       },
     },
-    async (request) => codeStats(deps, request.credential!.accountId, request.params.id, request.query),
+    async (request) => codeStats(deps, callerOf(request).accountId, request.params.id, request.query),
   );
 };

@@ -2,11 +2,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import type { Limit, PlanCatalogue } from '../../../domain/plan-catalogue.js';
-import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { GenerateBody } from './generate.schema.js';
 import { sendGeneratedImage } from './image-reply.js';
+import { callerOf } from './api-key-auth.js';
 
 /** Every problem this route can answer, documented in OpenAPI and checked by the docs test. */
 export const GENERATE_ERRORS = [
@@ -27,10 +27,6 @@ export const GENERATE_ERRORS = [
   'overloaded',
 ] as const;
 
-export interface GenerateRouteDeps extends GenerateQrDeps {
-  lastUsed: Pick<LastUsedLog, 'record'>;
-}
-
 /** The service's own plans, for the reference: an operator's plans file shows there, not ours. */
 function plansNote(plans: PlanCatalogue): string {
   const figure = (limit: Limit, unit: string) => (limit === null ? `unlimited ${unit}` : `${limit} ${unit}`);
@@ -42,7 +38,7 @@ function plansNote(plans: PlanCatalogue): string {
   return `\n\nPlans on this service (an unlimited dimension has no \`RateLimit\` entry, and no \`X-RateLimit-*\` headers when monthly requests are unlimited):\n${lines.join('\n')}`;
 }
 
-export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (app, deps) => {
+export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, deps) => {
   app.post(
     '/QRManager/generate',
     {
@@ -65,9 +61,8 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateRouteDeps> = async (ap
       },
     },
     async (request, reply) => {
-      const caller = request.credential!;
+      const caller = callerOf(request);
       const result = await generateQr(deps, caller, request.body, { ifNoneMatch: request.headers['if-none-match'] });
-      deps.lastUsed.record(caller.keyId, deps.clock());
       return sendGeneratedImage(reply, result);
     },
   );

@@ -9,6 +9,7 @@ import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../servi
 import { binaryContent, header } from '../../openapi/operation-doc.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { callerOf } from './api-key-auth.js';
 
 const Logo = z
   .object({
@@ -57,7 +58,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
       // Before a byte is read: the declared size, then the key's burst (the route's bodyLimit stops a longer stream).
       preParsing: async (request, reply, payload) => {
         refuseDeclaredOver(request, reply, LOGO_MAX_UPLOAD_BYTES, logoTooLarge);
-        await takeBurstSlot(deps, request.credential!, 'logo uploads');
+        await takeBurstSlot(deps, callerOf(request), 'logo uploads');
         return payload;
       },
       schema: {
@@ -91,7 +92,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
     async (request, reply) => {
       const mediaType = mediaTypeOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the logo image itself');
-      const logo = await uploadLogo(deps, request.credential!, request.body, mediaType);
+      const logo = await uploadLogo(deps, callerOf(request), request.body, mediaType);
       return reply.code(201).header('Location', `/api/v1/QRManager/logos/${logo.id}`).send(logoView(logo));
     },
   );
@@ -107,7 +108,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         response: { 200: z.object({ logos: z.array(Logo) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => ({ logos: (await listLogos(deps, request.credential!.accountId)).map(logoView) }),
+    async (request) => ({ logos: (await listLogos(deps, callerOf(request).accountId)).map(logoView) }),
   );
 
   app.delete(
@@ -123,7 +124,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
       },
     },
     async (request, reply) => {
-      await deleteLogo(deps, request.credential!.accountId, request.params.id);
+      await deleteLogo(deps, callerOf(request).accountId, request.params.id);
       return reply.code(204).send(null);
     },
   );

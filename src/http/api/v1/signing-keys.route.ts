@@ -6,6 +6,7 @@ import { MAX_ACTIVE_SIGNING_KEYS } from '../../../domain/signed-url.js';
 import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_MAX, type SigningKeyDeps } from '../../../services/signing-keys.js';
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { callerOf } from './api-key-auth.js';
 
 const SigningKey = z
   .object({
@@ -52,7 +53,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
       },
     },
     async (request, reply) => {
-      const { key, secret } = await createSigningKey(deps, request.credential!.accountId, request.body?.name);
+      const { key, secret } = await createSigningKey(deps, callerOf(request).accountId, request.body?.name);
       return reply
         .code(201)
         .header('Location', `/api/v1/QRManager/signing-keys/${key.id}`)
@@ -71,7 +72,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         response: { 200: z.object({ signingKeys: z.array(SigningKey) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => ({ signingKeys: (await listSigningKeys(deps, request.credential!.accountId)).map(view) }),
+    async (request) => ({ signingKeys: (await listSigningKeys(deps, callerOf(request).accountId)).map(view) }),
   );
 
   app.delete(
@@ -88,6 +89,6 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         response: { 200: SigningKey, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => view(await revokeSigningKey(deps, request.credential!.accountId, request.params.id)),
+    async (request) => view(await revokeSigningKey(deps, callerOf(request).accountId, request.params.id)),
   );
 };

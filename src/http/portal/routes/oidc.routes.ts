@@ -4,7 +4,7 @@ import { PROVIDER_LABELS } from '../providers.js';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { OidcSignIn } from '../../../adapters/index.js';
+import type { OidcSignIn } from '../../../adapters/contract.js';
 import type { OidcProviderConfig } from '../../../config.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { OidcProvider } from '../../../domain/ports/session-store.js';

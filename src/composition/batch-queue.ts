@@ -1,15 +1,15 @@
-// Picks where batches render: in this process (embedded default) or on the BullMQ render queue (REDIS_URL).
-import type { Config } from '../../config.js';
-import type { BatchQueue } from '../../domain/ports/batch-queue.js';
-import type { Adapters } from '../index.js';
-import type { AdapterLog } from '../adapter-log.js';
-import { InProcessBatchRunner, yieldingTo } from './in-process-batch-runner.js';
-import { BullRenderQueue } from './render-queue.bullmq.js';
-import { BATCH_GROUPS_PER_THREAD } from '../../domain/batches/batch.js';
-import type { BatchStore } from '../../domain/ports/batch-store.js';
-import { unrefSleep, webhookOnFinish } from '../../services/batches/batch-webhook.js';
-import type { RenderChunkDeps } from '../../services/batches/render-chunk.js';
-import { FetchWebhookSender } from '../webhooks/webhook-sender.fetch.js';
+// Where batches render, decided from config: in this process (embedded default) or on the BullMQ render queue (REDIS_URL).
+import type { AdapterLog } from '../adapters/adapter-log.js';
+import type { Adapters } from '../adapters/contract.js';
+import { InProcessBatchRunner, yieldingTo } from '../adapters/queue/in-process-batch-runner.js';
+import { BullRenderQueue, bullPrefix } from '../adapters/queue/render-queue.bullmq.js';
+import type { Config } from '../config.js';
+import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
+import type { BatchQueue } from '../domain/ports/batch-queue.js';
+import type { BatchStore } from '../domain/ports/batch-store.js';
+import type { WebhookSender } from '../domain/ports/webhook-sender.js';
+import { unrefSleep, webhookOnFinish } from '../services/batches/batch-webhook.js';
+import type { RenderChunkDeps } from '../services/batches/render-chunk.js';
 
 export interface RunningBatchQueue {
   queue: BatchQueue;
@@ -18,25 +18,15 @@ export interface RunningBatchQueue {
   stop(): Promise<void>;
 }
 
-/** BullMQ keys live beside the service's own (`qrm:` → `qrm:bull`), as the background queue's do. */
-export function bullPrefix(keyPrefix = 'qrm:'): string {
-  return `${keyPrefix}bull`;
-}
-
 /** What runs when a batch finishes: its webhook, sent in the background by whichever process finished it. */
-export function batchFinishHook(
-  config: Pick<Config, 'webhookAllowPrivate'>,
-  batches: BatchStore,
-  clock: () => Date,
-  log: AdapterLog,
-): NonNullable<RenderChunkDeps['onFinished']> {
-  return webhookOnFinish({ batches, sender: new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }), clock, sleep: unrefSleep, log });
+export function batchFinishHook(batches: BatchStore, sender: WebhookSender, clock: () => Date, log: AdapterLog): NonNullable<RenderChunkDeps['onFinished']> {
+  return webhookOnFinish({ batches, sender, clock, sleep: unrefSleep, log });
 }
 
 export async function createBatchQueue(
-  config: Pick<Config, 'redisUrl' | 'batchConcurrency' | 'webhookAllowPrivate'>,
+  config: Pick<Config, 'redisUrl' | 'batchConcurrency'>,
   adapters: Adapters,
-  options: { clock: () => Date; log: AdapterLog; syncBusy?: () => boolean },
+  options: { clock: () => Date; log: AdapterLog; webhookSender: WebhookSender; syncBusy?: () => boolean },
 ): Promise<RunningBatchQueue | undefined> {
   const { batches, batchResults } = adapters;
   if (!batches || !batchResults) return undefined;
@@ -56,7 +46,7 @@ export async function createBatchQueue(
       // Every thread while the API is quiet; one group at a time while synchronous requests are in flight.
       turn: yieldingTo(() => pipeline.othersQueued(), options.syncBusy),
       concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
-      onFinished: batchFinishHook(config, batches, options.clock, options.log),
+      onFinished: batchFinishHook(batches, options.webhookSender, options.clock, options.log),
     },
     { log: options.log },
   );

@@ -20,7 +20,34 @@ import type { OidcProvider, SessionStore } from '../domain/ports/session-store.j
 import type { UsageCounters } from '../domain/ports/usage-counters.js';
 import type { UsageLedger } from '../domain/ports/usage-ledger.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
-import type { RenderEvents, RenderPipelineStats } from './render/render-pipeline.js';
+
+/** What the render pipeline reports as each render and image-cache lookup happens (the app's metrics listen). */
+export interface RenderEvents {
+  rendered(format: RenderSpec['format'], seconds: number, outcome: 'ok' | 'rejected' | 'failed'): void;
+  cache(result: 'hit' | 'miss'): void;
+}
+
+/** The render pool's gauges. */
+export interface RenderPoolStats {
+  threads: number;
+  queueSize: number;
+  /** Share of thread time spent rendering since start, 0..1. */
+  utilization: number;
+  /** Tasks the threads have finished since start (a group of renders is one task). */
+  tasksCompleted: number;
+}
+
+/** The admission gate's gauges. */
+export interface AdmissionStats {
+  running: number;
+  queued: number;
+  accounts: number;
+}
+
+export interface RenderPipelineStats {
+  pool: RenderPoolStats;
+  admission: AdmissionStats;
+}
 
 /** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
 export type Probes = Record<string, () => Promise<void>>;
