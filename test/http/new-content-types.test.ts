@@ -28,9 +28,9 @@ const CASES: Array<{ type: string; content: unknown; payload: string }> = [
   {
     type: 'event',
     content: { summary: 'Launch, v2', start: '2026-12-01T18:00:00+01:00', end: '2026-12-01T20:00:00+01:00', location: 'Hall B' },
-    payload: 'BEGIN:VEVENT\r\nSUMMARY:Launch\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T190000Z\r\nLOCATION:Hall B\r\nEND:VEVENT',
+    payload: 'BEGIN:VEVENT\r\nSUMMARY:Launch\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T190000Z\r\nLOCATION:Hall B\r\nEND:VEVENT\r\n',
   },
-  { type: 'mecard', content: { name: 'Lovelace,Ada', phone: '+441234567890', note: 'a;b' }, payload: 'MECARD:N:Lovelace\\,Ada;TEL:+441234567890;NOTE:a\\;b;;' },
+  { type: 'mecard', content: { name: 'Lovelace,Ada', phone: '+441234567890', note: 'a;b' }, payload: 'MECARD:N:Lovelace,Ada;TEL:+441234567890;NOTE:a\\;b;;' },
 ];
 
 describe('new content types over HTTP', () => {

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { structuredContent } from './structured-content.js';
+import { foldLine } from './vcard.js';
 
 // An offset (or Z) is required: a time without one names no instant, and UTC is what the code holds.
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
@@ -42,7 +43,8 @@ function buildEvent(fields: EventFields): string {
   if (fields.location !== undefined) lines.push(`LOCATION:${escapeText(fields.location)}`);
   if (fields.description !== undefined) lines.push(`DESCRIPTION:${escapeText(fields.description)}`);
   lines.push('END:VEVENT');
-  return lines.join('\r\n');
+  // RFC 5545 §3.1: every content line, the last included, ends with CRLF, and is folded past 75 octets.
+  return lines.map((line) => `${foldLine(line)}\r\n`).join('');
 }
 
 function checkReady(payload: string): string {

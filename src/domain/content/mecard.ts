@@ -6,7 +6,7 @@ import { structuredContent } from './structured-content.js';
 const value = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 export const mecardFieldsSchema = z.strictObject({
-  name: value(100).describe('Name, "Last,First" or as written.'),
+  name: value(100).describe('Name. A comma separates last and first name ("Doe,John"), as MeCard reads it; any later comma is kept as text.'),
   phone: value(40).optional().describe('Phone number.'),
   email: value(254).optional().describe('Email address.'),
   url: value(2000).optional().describe('Web address.'),
@@ -27,8 +27,19 @@ const FIELD_TAGS: Array<[keyof MecardFields, string]> = [
   ['note', 'NOTE'],
 ];
 
+/**
+ * MeCard's N holds "last,first" (the DoCoMo spec; segno and ZXing's parser read it so): the first comma is
+ * that separator and stays bare, the others are text and are escaped.
+ */
+function nameValue(name: string): string {
+  const comma = name.indexOf(',');
+  return comma === -1 ? escapeValue(name) : `${escapeValue(name.slice(0, comma))},${escapeValue(name.slice(comma + 1))}`;
+}
+
 function buildMecard(fields: MecardFields): string {
-  const parts = FIELD_TAGS.flatMap(([name, tag]) => (fields[name] === undefined ? [] : [`${tag}:${escapeValue(fields[name])}`]));
+  const parts = FIELD_TAGS.flatMap(([name, tag]) =>
+    fields[name] === undefined ? [] : [`${tag}:${name === 'name' ? nameValue(fields[name]) : escapeValue(fields[name])}`],
+  );
   return `MECARD:${parts.join(';')};;`;
 }
 

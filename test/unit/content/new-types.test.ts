@@ -17,6 +17,7 @@ out['geo_rfc'] = h.make_geo_data(13.4125, 103.8667)
 out['geo_south'] = h.make_geo_data(-33.8568, 151.2153)
 out['mecard'] = h.make_mecard_data(name='Lovelace Ada', phone='+441234567890', email='ada@example.com', url='https://example.com/a:b', memo='Note; with: delimiters')
 out['mecard_min'] = h.make_mecard_data(name='Doe John')
+out['mecard_last_first'] = h.make_mecard_data(name='Doe,John', phone='+15550100')
 print(json.dumps(out))
 `;
 let segno: Record<string, string>;
@@ -126,8 +127,41 @@ describe('event content (iCalendar VEVENT)', () => {
         description: 'Line 1\nLine 2',
       }),
     ).toBe(
-      'BEGIN:VEVENT\r\nSUMMARY:Launch\\; party\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T203000Z\r\nLOCATION:Hall \\\\ B\r\nDESCRIPTION:Line 1\\nLine 2\r\nEND:VEVENT',
+      'BEGIN:VEVENT\r\nSUMMARY:Launch\\; party\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T203000Z\r\nLOCATION:Hall \\\\ B\r\nDESCRIPTION:Line 1\\nLine 2\r\nEND:VEVENT\r\n',
     );
+  });
+
+  it('ends every line with CRLF, folds past 75 octets, and reads back field for field in python3-icalendar', () => {
+    const fields = {
+      summary: 'Réunion; équipe, Q4 — 会議',
+      start: '2026-12-01T18:00:00+01:00',
+      end: '2026-12-01T20:30Z',
+      location: 'Salle \\ B',
+      description: `Line 1\nLine 2, ${'long text with accents é '.repeat(8)}`,
+    };
+    const payload = encode('event', fields);
+    expect(payload.endsWith('END:VEVENT\r\n')).toBe(true);
+    expect(payload.replaceAll('\r\n', '')).not.toMatch(/[\r\n]/); // no bare CR or LF: every line break is CRLF
+    expect(payload.split('\r\n').every((line) => Buffer.byteLength(line) <= 75)).toBe(true);
+    const script = `
+import json, sys, icalendar
+raw = sys.stdin.buffer.read()
+event = icalendar.Event.from_ical(raw)
+print(json.dumps({'summary': str(event['SUMMARY']), 'location': str(event['LOCATION']), 'description': str(event['DESCRIPTION']),
+  'start': event.decoded('DTSTART').isoformat(), 'end': event.decoded('DTEND').isoformat(), 'lines': raw.count(b'\\r\\n')}))
+`;
+    const parsed = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: payload, encoding: 'utf8', timeout: 20_000 })) as Record<
+      string,
+      unknown
+    >;
+    expect(parsed).toEqual({
+      summary: fields.summary,
+      location: fields.location,
+      description: fields.description,
+      start: '2026-12-01T17:00:00+00:00',
+      end: '2026-12-01T20:30:00+00:00',
+      lines: payload.split('\r\n').length - 1,
+    });
   });
 
   it.each([
@@ -141,11 +175,17 @@ describe('event content (iCalendar VEVENT)', () => {
 });
 
 describe('mecard content', () => {
-  it("matches segno's MeCard (its MEMO is NOTE here, the tag ZXing reads) and escapes \\ ; , :", () => {
+  it("matches segno's MeCard (its MEMO is NOTE here, the tag ZXing reads) and escapes \\ ; , : outside the name's separator", () => {
     const fields = { name: 'Lovelace Ada', phone: '+441234567890', email: 'ada@example.com', url: 'https://example.com/a:b', note: 'Note; with: delimiters' };
     expect(encode('mecard', fields)).toBe(segno.mecard!.replace('MEMO:', 'NOTE:'));
     expect(encode('mecard', { name: 'Doe John' })).toBe(segno.mecard_min);
-    expect(encode('mecard', { name: 'Doe,John', address: '1 Main St\\' })).toBe('MECARD:N:Doe\\,John;ADR:1 Main St\\\\;;');
+    expect(encode('mecard', { name: 'Doe,John', address: '1 Main St\\' })).toBe('MECARD:N:Doe,John;ADR:1 Main St\\\\;;');
+  });
+
+  it("writes a comma in name as MeCard's last/first separator, as segno does, and escapes any later comma", () => {
+    expect(encode('mecard', { name: 'Doe,John', phone: '+15550100' })).toBe(segno.mecard_last_first);
+    expect(encode('mecard', { name: 'Doe,John, Jr.' })).toBe('MECARD:N:Doe,John\\, Jr.;;');
+    expect(encode('mecard', { name: "O'Brien;Co:x" })).toBe("MECARD:N:O'Brien\\;Co\\:x;;");
   });
 
   it.each([
