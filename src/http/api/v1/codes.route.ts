@@ -1,10 +1,13 @@
 // /api/v1/QRManager/codes: dynamic codes — create, list, read, change, delete, their image (metered) and their scan statistics.
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { ErrorCode } from '../../../domain/errors.js';
 import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
 import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { accountStatsCsv, codeStatsCsv, STATS_CSV_HEADER } from '../../../services/stats-export.js';
 import { header, imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { shortUrlBase } from '../../short-url.js';
@@ -173,5 +176,61 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request) => codeStats(deps, callerOf(request).accountId, request.params.id, request.query),
+  );
+
+  const csvDoc = (description: string) => ({
+    responses: {
+      '200': {
+        description,
+        content: { 'text/csv': { schema: { type: 'string' } } },
+        headers: { 'Content-Disposition': { description: '`attachment; filename="…csv"`.', required: true, schema: { type: 'string' } } },
+      },
+    },
+  });
+  const sendCsv = (reply: FastifyReply, file: string, lines: AsyncIterable<string>) =>
+    reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${file}"`).send(Readable.from(lines));
+  const csvColumns = `Columns: \`${STATS_CSV_HEADER}\` (CRLF line ends).`;
+
+  app.get(
+    '/QRManager/codes/stats.csv',
+    {
+      schema: {
+        operationId: 'allDynamicCodeStatsCsv',
+        summary: 'Scans of every code of the account, as CSV',
+        description:
+          `${csvColumns} One row per code and day (UTC) with at least one scan, codes newest first; the figures are those of each code's JSON ` +
+          'statistics for the same range (default the last 30 days, at most 366). Streamed a page of codes at a time.',
+        tags,
+        security,
+        querystring: StatsQuery,
+        response: errors('invalid_request'),
+        'x-document': csvDoc('The CSV export.'),
+      },
+    },
+    async (request, reply) => {
+      const exported = await accountStatsCsv(deps, request.credential!.accountId, request.query);
+      return sendCsv(reply, `qr-manager-stats-${exported.from}-${exported.to}.csv`, exported.lines);
+    },
+  );
+
+  app.get(
+    '/QRManager/codes/:id/stats.csv',
+    {
+      schema: {
+        operationId: 'dynamicCodeStatsCsv',
+        summary: "A dynamic code's scans, as CSV",
+        description: `${csvColumns} One row per day of the range (UTC), zeros included: exactly the \`days\` of the JSON statistics, with the device split per day.`,
+        tags,
+        security,
+        params: CodeParams,
+        querystring: StatsQuery,
+        response: errors('invalid_request', 'not_found'),
+        'x-document': csvDoc('The CSV export.'),
+      },
+    },
+    async (request, reply) => {
+      const exported = await codeStatsCsv(deps, request.credential!.accountId, request.params.id, request.query);
+      return sendCsv(reply, `${request.params.id}-stats-${exported.from}-${exported.to}.csv`, exported.lines);
+    },
   );
 };
