@@ -1,6 +1,7 @@
 // The batch webhook: arrives once at a real HTTP server on 127.0.0.1, and verifies with the account's secret (Standard Webhooks).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
+import { deliverDueWebhooks } from '../../src/services/batches/batch-webhook.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { postBatch, urlItems, waitForBatch } from '../helpers/batches.js';
 import { startWebhookReceiver, verifyWebhook as verify, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -45,6 +46,74 @@ describe('the batch webhook', () => {
     const sender = new FetchWebhookSender({ allowPrivate: false });
     for (const url of [hookUrl, 'http://10.1.2.3/x', 'http://[::1]:9/x', 'http://localhost:9/x']) {
       await expect(sender.send(url, {}, '{}')).rejects.toThrow(/private or loopback/);
+    }
+  });
+
+  it('refuses every IPv4-in-IPv6 form: mapped, compatible, translated, NAT64 (both prefixes), 6to4 and Teredo', async () => {
+    const sender = new FetchWebhookSender({ allowPrivate: false });
+    for (const host of [
+      '[::ffff:127.0.0.1]',
+      '[::7f00:1]',
+      '[::ffff:0:a00:1]',
+      '[64:ff9b::a00:1]',
+      '[64:ff9b:1::a00:1]',
+      '[2002:a00:1::1]',
+      '[2001:0:4136:e378:8000:63bf:3fff:fdd2]',
+    ]) {
+      await expect(sender.send(`http://${host}/x`, {}, '{}'), host).rejects.toThrow(/private or loopback/);
+    }
+  });
+
+  it('connects to the address it resolved and checked, never to a second answer', async () => {
+    let lookups = 0;
+    // A name no DNS knows: only the sender's own resolution can reach the receiver; a second lookup by fetch would fail.
+    const sender = new FetchWebhookSender({
+      allowPrivate: true,
+      resolve: async () => {
+        lookups++;
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
+    });
+    const before = receiver.received.length;
+    const url = new URL(hookUrl);
+    expect(await sender.send(`http://pinned.invalid:${url.port}${url.pathname}`, { 'webhook-id': 'msg_pinned' }, '{}')).toBe(204);
+    expect(lookups).toBe(1);
+    expect(receiver.received.slice(before).map((m) => m.headers['webhook-id'])).toEqual(['msg_pinned']);
+  });
+
+  it('sends batch.cancelled when a batch is cancelled, and the batch shows its webhook delivered', async () => {
+    const { key } = await t.newCaller('pro');
+    const res = await postBatch(t.app, key, { items: urlItems(3_000, 'cancel-hook', { size: 128 }), webhookUrl: hookUrl });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = JSON.parse(res.body) as { id: string };
+    const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    expect(JSON.parse(cancel.body)).toMatchObject({ status: 'cancelled', webhook: { state: 'pending', attempts: 0 } });
+    const before = receiver.received.length;
+    await deliverDueWebhooks({ batches: t.stores.batches!, sender: new FetchWebhookSender({ allowPrivate: true }), clock: () => t.clock.now });
+    await receiver.waitFor(before + 1, 10_000);
+    const mine = receiver.received.filter((m) => m.headers['webhook-id'] === `msg_${id}`);
+    expect(mine).toHaveLength(1);
+    expect(JSON.parse(mine[0]!.body)).toMatchObject({ type: 'batch.cancelled', data: { id, status: 'cancelled' } });
+    const view = await t.app.inject({ method: 'GET', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } });
+    expect(JSON.parse(view.body)).toMatchObject({ webhook: { state: 'delivered', attempts: 1 } });
+  });
+
+  it('shows a refused target in the batch: webhook state refused, with the reason, never sent', async () => {
+    const strict = await createTestApp();
+    try {
+      const { key } = await strict.newCaller('pro');
+      const res = await postBatch(strict.app, key, { items: urlItems(2, 'refused-hook', { size: 128 }), webhookUrl: 'http://10.1.2.3/hook' });
+      expect(res.statusCode, res.body).toBe(202);
+      const { id } = JSON.parse(res.body) as { id: string };
+      await waitForBatch((url) => strict.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }), id);
+      await deliverDueWebhooks({ batches: strict.stores.batches!, sender: new FetchWebhookSender({ allowPrivate: false }), clock: () => strict.clock.now });
+      const view = await strict.app.inject({ method: 'GET', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } });
+      const webhook = (JSON.parse(view.body) as { webhook: { state: string; attempts: number; lastError: string } }).webhook;
+      expect(webhook).toMatchObject({ state: 'refused', attempts: 1 });
+      expect(webhook.lastError).toMatch(/private or loopback/);
+    } finally {
+      await strict.close();
     }
   });
 });

@@ -58,8 +58,10 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       const owner = account();
       const batch = newBatch(owner, 5, { webhookUrl: 'https://hooks.example.com/qr' });
       expect(await store.create(batch, itemsOf(5))).toEqual({ batch, created: true });
-      expect(await store.get(owner, batch.id)).toEqual(batch);
-      expect(await store.getById(batch.id)).toEqual(batch);
+      // Read back, a batch with a webhookUrl says where its webhook stands.
+      const stored = { ...batch, webhook: { state: 'pending', attempts: 0 } };
+      expect(await store.get(owner, batch.id)).toEqual(stored);
+      expect(await store.getById(batch.id)).toEqual(stored);
       expect(await store.get(account(), batch.id)).toBeUndefined();
       const items = await store.items(batch.id, 1, 4);
       expect(items.map((item) => item.index)).toEqual([1, 2, 3]);
@@ -228,11 +230,13 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       const retaken = await store.claimWebhook(withHook.id, at(72), 60_000);
       expect(retaken?.attempts).toBe(0);
 
-      await store.settleWebhook(withHook.id, { attempts: 1, delivered: false, retryAt: at(200) });
+      await store.settleWebhook(withHook.id, { attempts: 1, delivered: false, retryAt: at(200), error: 'the target answered HTTP 500' });
+      expect((await store.getById(withHook.id))?.webhook).toEqual({ state: 'pending', attempts: 1, lastError: 'the target answered HTTP 500' });
       expect(await store.claimWebhook(withHook.id, at(199), 60_000)).toBeUndefined();
       expect(await store.dueWebhooks(at(200), 10_000)).toContain(withHook.id);
       expect((await store.claimWebhook(withHook.id, at(200), 60_000))?.attempts).toBe(1);
       await store.settleWebhook(withHook.id, { attempts: 2, delivered: true });
+      expect((await store.getById(withHook.id))?.webhook).toEqual({ state: 'delivered', attempts: 2 });
       expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(withHook.id);
       expect(await store.claimWebhook(withHook.id, at(100_000), 60_000)).toBeUndefined();
     });
@@ -243,9 +247,28 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       await store.create(batch, itemsOf(1));
       await store.finishItems(batch.id, succeeded(0), at(0));
       await store.claimWebhook(batch.id, at(1), 60_000);
-      await store.settleWebhook(batch.id, { attempts: 6, delivered: false });
+      await store.settleWebhook(batch.id, { attempts: 6, delivered: false, error: 'fetch failed' });
+      expect((await store.getById(batch.id))?.webhook).toEqual({ state: 'failed', attempts: 6, lastError: 'fetch failed' });
       expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(batch.id);
       expect(await store.claimWebhook(batch.id, at(100_000), 60_000)).toBeUndefined();
+    });
+
+    it('keeps a refused target refused, with its reason, and makes a cancelled batch’s webhook due', async () => {
+      const store = await make();
+      const refused = newBatch(account(), 1, { webhookUrl: 'http://10.0.0.1/hook' });
+      await store.create(refused, itemsOf(1));
+      await store.finishItems(refused.id, succeeded(0), at(0));
+      await store.claimWebhook(refused.id, at(1), 60_000);
+      await store.settleWebhook(refused.id, { attempts: 1, delivered: false, refused: true, error: 'private address' });
+      expect((await store.getById(refused.id))?.webhook).toEqual({ state: 'refused', attempts: 1, lastError: 'private address' });
+      expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(refused.id);
+
+      const owner = account();
+      const cancelled = newBatch(owner, 3, { webhookUrl: 'https://hooks.example.com/qr' });
+      await store.create(cancelled, itemsOf(3));
+      await store.cancel(owner, cancelled.id, at(5));
+      expect(await store.dueWebhooks(at(5), 10_000)).toContain(cancelled.id);
+      expect((await store.claimWebhook(cancelled.id, at(6), 60_000))?.batch.status).toBe('cancelled');
     });
   });
 }

@@ -5,6 +5,7 @@ import {
   BATCH_CHUNK_SIZE,
   finishedStatus,
   webhookAfter,
+  webhookStatusOf,
   type Batch,
   type BatchItem,
   type BatchItemState,
@@ -47,6 +48,7 @@ function toBatch(doc: BatchDoc): Batch {
     webhookUrl: orUndefined(doc.webhookUrl),
     idempotencyKey: orUndefined(doc.idempotencyKey),
     requestHash: doc.requestHash,
+    webhook: doc.webhookUrl === null ? undefined : webhookStatusOf(doc.webhookState, doc.webhookAttempts, doc.webhookError ?? null),
   };
 }
 
@@ -313,7 +315,14 @@ export class MongoBatchStore implements BatchStore {
     const { state, nextAt } = webhookAfter(outcome);
     await this.#batches.updateOne(
       { _id: batchId, webhookState: 'due' },
-      { $set: { webhookState: state, webhookAttempts: outcome.attempts, webhookNextAt: nextAt ?? null } },
+      {
+        $set: {
+          webhookState: state,
+          webhookAttempts: outcome.attempts,
+          webhookNextAt: nextAt ?? null,
+          webhookError: outcome.delivered ? null : (outcome.error?.slice(0, 500) ?? null),
+        },
+      },
     );
   }
 

@@ -121,6 +121,8 @@ export interface BatchDoc {
   webhookState: WebhookState | null;
   webhookAttempts: number;
   webhookNextAt: Date | null;
+  /** Why the last attempt was not delivered; absent on documents written before it existed. */
+  webhookError?: string | null;
 }
 
 export interface PartCounts {
@@ -345,6 +347,7 @@ function batchSchema(): Schema<BatchDoc> {
       webhookState: { type: String, default: null },
       webhookAttempts: { type: Number, required: true },
       webhookNextAt: { type: Date, default: null },
+      webhookError: { type: String, default: null },
     },
     { ...options, minimize: false },
   );

@@ -1,6 +1,16 @@
 // BatchStore on SQLite: a batch row, one row per item; item moves and batch counts in one transaction.
 import { randomBytes } from 'node:crypto';
-import { finishedStatus, webhookAfter, type Batch, type BatchItem, type BatchItemState, type BatchStatus, type ItemState } from '../../domain/batches/batch.js';
+import {
+  finishedStatus,
+  webhookAfter,
+  webhookStatusOf,
+  type WebhookState,
+  type Batch,
+  type BatchItem,
+  type BatchItemState,
+  type BatchStatus,
+  type ItemState,
+} from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { BatchPage, BatchStore, DueWebhook, FinishedItem, WebhookOutcome } from '../../domain/ports/batch-store.js';
@@ -23,6 +33,9 @@ interface BatchRow {
   webhook_url: string | null;
   idempotency_key: string | null;
   request_hash: string;
+  webhook_state: WebhookState | null;
+  webhook_attempts: number;
+  webhook_error: string | null;
 }
 
 interface ItemRow {
@@ -55,6 +68,7 @@ function toBatch(row: BatchRow): Batch {
     webhookUrl: row.webhook_url ?? undefined,
     idempotencyKey: row.idempotency_key ?? undefined,
     requestHash: row.request_hash,
+    webhook: row.webhook_url === null ? undefined : webhookStatusOf(row.webhook_state, row.webhook_attempts, row.webhook_error),
   };
 }
 
@@ -73,6 +87,8 @@ function toItem(row: ItemRow): BatchItemState {
 
 const BATCH_COLUMNS =
   'id, account_id, plan, status, total, succeeded, failed, cancelled, period, created_at, started_at, finished_at, webhook_url, idempotency_key, request_hash';
+/** What a read returns: the columns written at creation, and the webhook's delivery state. */
+const BATCH_READ = `${BATCH_COLUMNS}, webhook_state, webhook_attempts, webhook_error`;
 
 export class SqliteBatchStore implements BatchStore {
   readonly #create;
@@ -101,13 +117,13 @@ export class SqliteBatchStore implements BatchStore {
     const insertItem = db.prepare<[string, number, string | null, string, string, string, string], unknown>(
       'INSERT INTO batch_items (batch_id, idx, name, file, type, fingerprint, spec) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    const byKey = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = ? AND idempotency_key = ?`);
-    const getById = db.prepare<[string], BatchRow>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ?`);
+    const byKey = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE account_id = ? AND idempotency_key = ?`);
+    const getById = db.prepare<[string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE id = ?`);
     const setItem = db.prepare<[ItemState, string | null, string, number], unknown>(
       "UPDATE batch_items SET state = ?, error_code = ? WHERE batch_id = ? AND idx = ? AND state = 'pending'",
     );
     const countItem = db.prepare<[number, number, string], BatchRow>(
-      `UPDATE batches SET succeeded = succeeded + ?, failed = failed + ? WHERE id = ? RETURNING ${BATCH_COLUMNS}`,
+      `UPDATE batches SET succeeded = succeeded + ?, failed = failed + ? WHERE id = ? RETURNING ${BATCH_READ}`,
     );
     // The webhook is made due in the step that finishes the batch: no crash can separate the two.
     const finish = db.prepare<[BatchStatus, number, number, string], unknown>(
@@ -117,18 +133,20 @@ export class SqliteBatchStore implements BatchStore {
       "SELECT idx, name, file, type, fingerprint, spec, state, error_code FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY idx",
     );
     const cancelItems = db.prepare<[string], unknown>("UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending'");
-    const cancelBatch = db.prepare<[number, number, string], unknown>(
-      "UPDATE batches SET cancelled = cancelled + ?, status = 'cancelled', finished_at = ? WHERE id = ?",
+    // A cancel finishes the batch: its webhook (batch.cancelled) is made due in the same step.
+    const cancelBatch = db.prepare<[number, number, number, string], unknown>(
+      `UPDATE batches SET cancelled = cancelled + ?, status = 'cancelled', finished_at = ?,
+         webhook_state = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'due' END, webhook_next_at = ? WHERE id = ?`,
     );
     const removeItems = db.prepare<[string], unknown>('DELETE FROM batch_items WHERE batch_id = ?');
     const removeBatch = db.prepare<[string], unknown>('DELETE FROM batches WHERE id = ?');
 
-    this.#get = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE id = ? AND account_id = ?`);
+    this.#get = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE id = ? AND account_id = ?`);
     this.#getById = getById;
     this.#byKey = byKey;
-    this.#list = db.prepare<[string, number], BatchRow>(`SELECT ${BATCH_COLUMNS} FROM batches WHERE account_id = ? ORDER BY rowid DESC LIMIT ?`);
+    this.#list = db.prepare<[string, number], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE account_id = ? ORDER BY rowid DESC LIMIT ?`);
     this.#listBefore = db.prepare<[string, string, number], BatchRow>(
-      `SELECT ${BATCH_COLUMNS} FROM batches
+      `SELECT ${BATCH_READ} FROM batches
        WHERE account_id = ? AND rowid < (SELECT rowid FROM batches WHERE id = ?) ORDER BY rowid DESC LIMIT ?`,
     );
     this.#inFlight = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM batches WHERE account_id = ? AND status IN ('queued', 'running')");
@@ -147,10 +165,10 @@ export class SqliteBatchStore implements BatchStore {
       "SELECT id FROM batches WHERE webhook_state = 'due' AND webhook_next_at <= ? ORDER BY webhook_next_at LIMIT ?",
     );
     this.#claimWebhook = db.prepare<[number, string, number], BatchRow & { webhook_attempts: number }>(
-      `UPDATE batches SET webhook_next_at = ? WHERE id = ? AND webhook_state = 'due' AND webhook_next_at <= ? RETURNING ${BATCH_COLUMNS}, webhook_attempts`,
+      `UPDATE batches SET webhook_next_at = ? WHERE id = ? AND webhook_state = 'due' AND webhook_next_at <= ? RETURNING ${BATCH_READ}`,
     );
-    this.#settleWebhook = db.prepare<[string, number, number | null, string], unknown>(
-      "UPDATE batches SET webhook_state = ?, webhook_attempts = ?, webhook_next_at = ? WHERE id = ? AND webhook_state = 'due'",
+    this.#settleWebhook = db.prepare<[string, number, number | null, string | null, string], unknown>(
+      "UPDATE batches SET webhook_state = ?, webhook_attempts = ?, webhook_next_at = ?, webhook_error = ? WHERE id = ? AND webhook_state = 'due'",
     );
 
     const insertSecret = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)');
@@ -204,7 +222,7 @@ export class SqliteBatchStore implements BatchStore {
       const pending = pendingItems.all(id).map(toItem);
       if (pending.length > 0) {
         cancelItems.run(id);
-        cancelBatch.run(pending.length, at, id);
+        cancelBatch.run(pending.length, at, at, id);
       }
       return { batch: toBatch(getById.get(id)!), cancelled: pending };
     });
@@ -284,7 +302,7 @@ export class SqliteBatchStore implements BatchStore {
 
   async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
     const { state, nextAt } = webhookAfter(outcome);
-    this.#settleWebhook.run(state, outcome.attempts, nextAt?.getTime() ?? null, batchId);
+    this.#settleWebhook.run(state, outcome.attempts, nextAt?.getTime() ?? null, outcome.delivered ? null : (outcome.error?.slice(0, 500) ?? null), batchId);
   }
 
   async finishedBefore(before: Date, limit: number): Promise<string[]> {

@@ -245,6 +245,10 @@ const MIGRATIONS: string[] = [
     guesses INTEGER NOT NULL
   ) WITHOUT ROWID;
   `,
+  // 12: why a batch's last webhook attempt was not delivered, for the batch view.
+  `
+  ALTER TABLE batches ADD COLUMN webhook_error TEXT;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -48,6 +48,23 @@ export interface Batch {
   idempotencyKey: string | undefined;
   /** SHA-256 of the request body: a replay with the same key must send the same body. */
   requestHash: string;
+  /** Where its webhook stands, when it has a webhookUrl (read from the store; absent on a batch not yet stored). */
+  webhook?: BatchWebhookStatus | undefined;
+}
+
+/** A batch's webhook as callers see it: waiting (to finish, or for its next attempt), delivered, given up, or never sent (target refused). */
+export interface BatchWebhookStatus {
+  state: 'pending' | 'delivered' | 'failed' | 'refused';
+  /** Attempts made so far. */
+  attempts: number;
+  /** What went wrong the last time, when the last attempt was not delivered. */
+  lastError?: string | undefined;
+}
+
+/** The stored delivery state as callers see it (`null`: the batch has not finished, so its webhook waits). */
+export function webhookStatusOf(stored: WebhookState | null, attempts: number, lastError: string | null): BatchWebhookStatus {
+  const state = stored === 'delivered' ? 'delivered' : stored === 'refused' ? 'refused' : stored === 'abandoned' ? 'failed' : 'pending';
+  return { state, attempts, ...(lastError !== null && state !== 'delivered' ? { lastError } : {}) };
 }
 
 /** One validated item, ready to render: nothing about it can fail validation again. */
@@ -66,12 +83,13 @@ export interface BatchItemState extends BatchItem {
   errorCode: string | undefined;
 }
 
-/** Where a finished batch's webhook stands: due (now or at its next attempt), delivered, or given up. */
-export type WebhookState = 'due' | 'delivered' | 'abandoned';
+/** Where a finished batch's webhook stands: due (now or at its next attempt), delivered, given up, or refused (a target not allowed). */
+export type WebhookState = 'due' | 'delivered' | 'abandoned' | 'refused';
 
-/** What one attempt leaves behind: delivered, due again at `retryAt`, or (neither) given up. */
-export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt'>): { state: WebhookState; nextAt: Date | undefined } {
+/** What one attempt leaves behind: delivered, due again at `retryAt`, refused, or (none of these) given up. */
+export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt' | 'refused'>): { state: WebhookState; nextAt: Date | undefined } {
   if (outcome.delivered) return { state: 'delivered', nextAt: undefined };
+  if (outcome.refused) return { state: 'refused', nextAt: undefined };
   return outcome.retryAt ? { state: 'due', nextAt: outcome.retryAt } : { state: 'abandoned', nextAt: undefined };
 }
 

@@ -20,6 +20,10 @@ export interface WebhookOutcome {
   delivered: boolean;
   /** When not delivered: the next attempt's time; absent when delivery is given up. */
   retryAt?: Date | undefined;
+  /** The target is one the sender may not reach (private address): never attempted again. */
+  refused?: boolean | undefined;
+  /** Why this attempt was not delivered (an HTTP status, a network error, the refusal), shown in the batch view. */
+  error?: string | undefined;
 }
 
 export interface FinishedItem {

@@ -1,5 +1,5 @@
 // A batch as callers see it (API answers, webhook payloads, the portal): counts, status, ISO times and the archive's URL.
-import type { Batch, BatchStatus } from '../../domain/batches/batch.js';
+import type { Batch, BatchStatus, BatchWebhookStatus } from '../../domain/batches/batch.js';
 
 export interface BatchViewJson {
   id: string;
@@ -12,6 +12,7 @@ export interface BatchViewJson {
   startedAt?: string;
   finishedAt?: string;
   webhookUrl?: string;
+  webhook?: BatchWebhookStatus;
   archiveUrl: string;
 }
 
@@ -28,7 +29,7 @@ export function batchView(batch: Batch): BatchViewJson {
     createdAt: batch.createdAt.toISOString(),
     ...(batch.startedAt ? { startedAt: batch.startedAt.toISOString() } : {}),
     ...(batch.finishedAt ? { finishedAt: batch.finishedAt.toISOString() } : {}),
-    ...(batch.webhookUrl ? { webhookUrl: batch.webhookUrl } : {}),
+    ...(batch.webhookUrl ? { webhookUrl: batch.webhookUrl, webhook: batch.webhook ?? { state: 'pending' as const, attempts: 0 } } : {}),
     archiveUrl: `${BATCHES_URL_PATH}/${batch.id}/archive`,
   };
 }

@@ -33,7 +33,7 @@ export function webhookBody(batch: Batch, view: BatchViewJson, at: Date): string
   return JSON.stringify({ type: `batch.${batch.status}`, timestamp: at.toISOString(), data: view });
 }
 
-type AttemptResult = 'delivered' | 'retry' | 'refused';
+type AttemptResult = { result: 'delivered' } | { result: 'retry' | 'refused'; error: string };
 
 async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: number): Promise<AttemptResult> {
   const secret = await deps.batches.webhookSecret(batch.accountId);
@@ -48,15 +48,22 @@ async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: 
       { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
       body,
     );
-    if (status >= 200 && status < 300) return 'delivered';
+    if (status >= 200 && status < 300) return { result: 'delivered' };
     deps.log?.warn({ batchId: batch.id, status, attempt }, 'webhook answered with an error; will retry');
-    return 'retry';
+    return { result: 'retry', error: `the target answered HTTP ${status}` };
   } catch (error) {
     // A target the operator does not allow stays refused: no point asking again.
     const refused = error instanceof Error && error.name === 'WebhookTargetRefused';
     deps.log?.warn({ batchId: batch.id, err: error, attempt }, refused ? 'webhook target refused' : 'webhook not delivered; will retry');
-    return refused ? 'refused' : 'retry';
+    return { result: refused ? 'refused' : 'retry', error: describe(error) };
   }
+}
+
+/** A network failure in words: fetch's own message is "fetch failed", its cause says what failed. */
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return `${error.message}${cause}`;
 }
 
 /**
@@ -67,19 +74,26 @@ export async function attemptBatchWebhook(deps: BatchWebhookDeps, batchId: strin
   const claim = await deps.batches.claimWebhook(batchId, deps.clock(), CLAIM_LEASE_MS);
   if (!claim) return undefined;
   const attempts = claim.attempts + 1;
-  const result = claim.batch.webhookUrl ? await send(deps, claim.batch, claim.batch.webhookUrl, attempts) : 'refused';
-  if (result === 'delivered') {
+  const outcome: AttemptResult = claim.batch.webhookUrl
+    ? await send(deps, claim.batch, claim.batch.webhookUrl, attempts)
+    : { result: 'refused', error: 'the batch has no webhookUrl' };
+  if (outcome.result === 'delivered') {
     await deps.batches.settleWebhook(batchId, { attempts, delivered: true });
     return undefined;
   }
   const waits = deps.backoffMs ?? DEFAULT_BACKOFF_MS;
-  if (result === 'refused' || attempts > waits.length) {
+  if (outcome.result === 'refused') {
+    deps.log?.warn({ batchId, attempts }, 'webhook target refused; not sent');
+    await deps.batches.settleWebhook(batchId, { attempts, delivered: false, refused: true, error: outcome.error });
+    return undefined;
+  }
+  if (attempts > waits.length) {
     deps.log?.warn({ batchId, attempts }, 'webhook given up');
-    await deps.batches.settleWebhook(batchId, { attempts, delivered: false });
+    await deps.batches.settleWebhook(batchId, { attempts, delivered: false, error: outcome.error });
     return undefined;
   }
   const retryAt = new Date(deps.clock().getTime() + waits[attempts - 1]!);
-  await deps.batches.settleWebhook(batchId, { attempts, delivered: false, retryAt });
+  await deps.batches.settleWebhook(batchId, { attempts, delivered: false, retryAt, error: outcome.error });
   return retryAt;
 }
 

@@ -44,6 +44,18 @@ export const BatchView = z
     startedAt: z.string().optional(),
     finishedAt: z.string().optional(),
     webhookUrl: z.string().optional(),
+    webhook: z
+      .object({
+        state: z
+          .enum(['pending', 'delivered', 'failed', 'refused'])
+          .describe(
+            'pending: waiting for the batch to finish or for the next attempt; failed: every attempt failed; refused: the target is not allowed (a private address), never sent.',
+          ),
+        attempts: z.number().int(),
+        lastError: z.string().optional().describe('Why the last attempt was not delivered.'),
+      })
+      .optional()
+      .describe('Where the webhook stands, when the batch has a webhookUrl.'),
     archiveUrl: z.string().describe('Where the ZIP of the results is, once the batch has finished.'),
   })
   .meta({ id: 'Batch' });
