@@ -1,6 +1,6 @@
 // Builds the app for HTTP tests through the production composition root (real SQLite or Redis, the configured render path), plus account/key helpers.
 import { Writable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { buildApp } from '../../src/app.js';
@@ -11,6 +11,7 @@ import { loadPlanCatalogue } from '../../src/plans-file.js';
 import type { ApiOverrides } from '../../src/composition/api.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
+import { responseValidatorFor, type OpenApiDocument, type ResponseValidator } from './openapi-validator.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -40,6 +41,8 @@ export interface TestAppOptions {
   redis?: { url: string; keyPrefix: string };
   /** Stores made by the test (e.g. over a SQLite connection it can fill up); the app still closes them. */
   stores?: StoreAdapters;
+  /** Changes the document answers are checked against: only the contract test's deliberate drift uses it. */
+  alterDocument?: (document: OpenApiDocument) => void;
 }
 
 let callerSeq = 0;
@@ -78,6 +81,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   };
   const overrides = { stores, ...(options.renderPool ? { renderPool: options.renderPool } : {}) };
   const app = await buildApp(config, { overrides, clock: () => clock.now, logStream });
+  checkAnswersAgainstDocument(app, options.alterDocument);
   // The catalogue the app loads from the same config, for tests that look plans up.
   const plans = loadPlanCatalogue(config.plansFile);
   const deps = { ...stores, keyPepper: config.keyPepper, clock: () => clock.now };
@@ -105,6 +109,30 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 /** Fastify logs a second reply instead of throwing it: these are the lines that say so. */
 export function isDoubleReply(line: string): boolean {
   return line.includes('FST_ERR_REP_ALREADY_SENT') || line.includes('ERR_HTTP_HEADERS_SENT') || line.includes('Reply was already sent');
+}
+
+/**
+ * Every answer a test receives through `app.inject` is checked against the app's own OpenAPI document (status, media
+ * type, JSON body, required headers): an answer the document does not describe fails the test that received it.
+ */
+function checkAnswersAgainstDocument(app: FastifyInstance, alterDocument: TestAppOptions['alterDocument']): void {
+  const inject = app.inject.bind(app);
+  let validator: ResponseValidator | undefined;
+  const checked = async (options: InjectOptions | string) => {
+    const response = await inject(options);
+    // The document is the app's own, read once its routes are ready (the first inject made them so).
+    if (!validator) {
+      const document = structuredClone(app.swagger()) as unknown as OpenApiDocument;
+      alterDocument?.(document);
+      validator = responseValidatorFor(document);
+    }
+    // The request as the server saw it: light-my-request resolves dot segments (`/r/..` is `/`).
+    const request = response.raw.req as { method?: string; url?: string };
+    const problems = validator.check(request.method ?? 'GET', request.url ?? '/', response);
+    if (problems.length > 0) throw new Error(`the answer departs from /openapi.json:\n- ${problems.join('\n- ')}`);
+    return response;
+  };
+  app.inject = checked as typeof app.inject;
 }
 
 /**

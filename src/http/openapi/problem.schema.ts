@@ -28,5 +28,5 @@ export function problemResponses(codes: readonly ErrorCode[]): Record<number, z.
   return Object.fromEntries([...byStatus].map(([status, list]) => [status, ProblemSchema.describe(`Problem: ${list.map((c) => `\`${c}\``).join(', ')}`)]));
 }
 
-/** Errors any route can answer regardless of its own logic. */
-export const COMMON_ERRORS: readonly ErrorCode[] = ['internal_error', 'unavailable'];
+/** Errors any route can answer regardless of its own logic (a failure, shutdown, load shedding). */
+export const COMMON_ERRORS: readonly ErrorCode[] = ['internal_error', 'unavailable', 'overloaded'];

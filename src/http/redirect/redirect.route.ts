@@ -9,6 +9,7 @@ import { deviceClassOf, languageOf, visitorKey } from '../../domain/scan.js';
 import { PASSWORD_LENGTH } from '../../domain/password-hash.js';
 import type { ResponseDoc } from '../openapi/operation-doc.js';
 import { answerScan, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
+import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 
 export interface RedirectRouteDeps extends ScanAnswerDeps {
   codes: Pick<DynamicCodeStore, 'findBySlug'>;
@@ -53,6 +54,8 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         tags: ['dynamic codes'],
         security: [],
         params,
+        // A path the router refuses (too long, malformed percent-encoding) is a problem document, as everywhere.
+        response: problemResponses(['invalid_request', ...COMMON_ERRORS]),
         'x-document': { responses: SCAN_RESPONSES },
       },
     },
@@ -74,6 +77,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         security: [],
         params,
         body: PasswordForm,
+        response: problemResponses(['invalid_request', 'payload_too_large', 'unsupported_media_type', ...COMMON_ERRORS]),
         'x-document': {
           requestBody: {
             content: {
