@@ -30,7 +30,13 @@ function headersFor(status: string): Record<string, { $ref: string }> {
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
-function applyOperationDoc(operation: Operation): void {
+/** The router refuses a path segment that is malformed or too long before any route runs: 400 invalid_request. */
+const ROUTER_REFUSAL: Response = {
+  description: 'Problem: `invalid_request` (a path segment that is malformed or too long).',
+  content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+};
+
+function applyOperationDoc(path: string, operation: Operation): void {
   const doc = operation['x-document'];
   delete operation['x-document'];
   const responses = (operation.responses ??= {});
@@ -50,6 +56,7 @@ function applyOperationDoc(operation: Operation): void {
       content: { ...generated?.content, ...doc.requestBody.content },
     };
   }
+  if (path.includes('{') && !responses['400']) responses['400'] = structuredClone(ROUTER_REFUSAL);
   for (const [status, response] of Object.entries(responses)) {
     const json = response.content?.['application/json'];
     if (Number(status) >= 400 && json) response.content = { 'application/problem+json': json };
@@ -78,8 +85,8 @@ function usedComponents(document: OpenApiDocument): Set<string> {
 
 export function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]): ReturnType<typeof jsonSchemaTransformObject> {
   const document = jsonSchemaTransformObject(input) as OpenApiDocument;
-  for (const operations of Object.values(document.paths ?? {})) {
-    for (const operation of Object.values(operations)) applyOperationDoc(operation);
+  for (const [path, operations] of Object.entries(document.paths ?? {})) {
+    for (const operation of Object.values(operations)) applyOperationDoc(path, operation);
   }
   document.components = { ...document.components, headers: { ...document.components?.headers, ...COMMON_HEADERS } };
   // zod's registry yields an input and an output schema for every named schema; only those something refers to are kept.
