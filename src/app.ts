@@ -22,6 +22,7 @@ import requestsInFlight from './http/plugins/requests-in-flight.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
 import { redirectRoute } from './http/redirect/redirect.route.js';
+import { stripeWebhookRoute } from './http/webhooks/stripe-webhook.route.js';
 
 export interface BuildAppOptions {
   /** Adapters a test puts in place of what config would build (the app closes them with its own). */
@@ -128,6 +129,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   // What a scanned dynamic code opens: no key, no session, never metered.
   await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, scanAllowance: adapters.scanAllowance, guesses: adapters.guesses, clock });
+
+  // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by qrm.
+  if (adapters.billing) await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
   await app.register(portal, {

@@ -12,6 +12,7 @@ import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from 
 import { issueKey, listKeys, revokeKey } from './services/api-keys.js';
 import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from './services/plans.js';
 import { allCodes, disableCode } from './services/dynamic-codes.js';
+import { billingSummary, syncBilling } from './services/billing.js';
 
 const USAGE = `usage: qrm <command> [options]
 
@@ -26,6 +27,8 @@ const USAGE = `usage: qrm <command> [options]
   restore         --from FILE                             put a backup back (refused while a server or worker has it open)
   codes list      --email E                               list an account's dynamic codes (slug, status, target)
   codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
+  billing show    --email E                               the account's billing: Stripe customer, subscription, status, period end
+  billing sync    --email E                               re-read the account's subscription from Stripe and apply it (repairs a lost webhook)
 
   --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
   --json prints machine-readable output.`;
@@ -180,6 +183,31 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         // Through the same stores as the server: in production the change is pushed to every instance's slug cache.
         const code = await disableCode(deps, required(values.slug, '--slug'), required(values.reason, '--reason'));
         print(`disabled ${code.slug} (${code.id}): ${code.disabledReason}`, code);
+        return;
+      }
+      case 'billing show': {
+        const account = await target();
+        print(`${account.email} plan=${account.plan} ${billingSummary(account.billing)}`, {
+          accountId: account.id,
+          email: account.email,
+          plan: account.plan,
+          billing: account.billing ?? null,
+        });
+        return;
+      }
+      case 'billing sync': {
+        if (!adapters.billing)
+          throw new UsageError('billing sync: Stripe is not configured (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET as the server has them)');
+        const account = await target();
+        // Through the same stores as the server: in production the plan change is pushed to every instance.
+        const result = await syncBilling({ accounts: stores.accounts, billing: adapters.billing, plans, clock: deps.clock }, account);
+        const { before, after } = result;
+        print(`${after.email} plan ${before.plan} -> ${after.plan}; ${billingSummary(after.billing)}${result.reason ? ` (${result.reason})` : ''}`, {
+          accountId: after.id,
+          before: { plan: before.plan, billing: before.billing ?? null },
+          after: { plan: after.plan, billing: after.billing ?? null },
+          reason: result.reason ?? null,
+        });
         return;
       }
       default:

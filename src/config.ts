@@ -62,6 +62,19 @@ const EnvSchema = z.object({
     .default(7 * 24),
   BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(64).optional(),
   WEBHOOK_ALLOW_PRIVATE: OnOff.optional(),
+  STRIPE_SECRET_KEY: z
+    .string()
+    .regex(/^(sk|rk)_(test|live)_\S{8,}$/, 'must be a Stripe secret or restricted key (sk_live_…, sk_test_…, rk_…)')
+    .optional(),
+  STRIPE_WEBHOOK_SECRET: z
+    .string()
+    .regex(/^whsec_\S{8,}$/, "must be the webhook endpoint's signing secret (whsec_…)")
+    .optional(),
+  // The official library's host, port and protocol come from it: tests and stand-ins point it elsewhere.
+  STRIPE_API_URL: z
+    .url()
+    .refine((value) => /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname === '/', 'must be an http(s) origin with no path')
+    .default('https://api.stripe.com'),
   TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)').optional(),
 });
 
@@ -82,6 +95,20 @@ export interface OidcProviderConfig {
   clientId: string;
   clientSecret: string;
   issuer: string;
+}
+
+/** Self-serve plans through Stripe: present only when both Stripe variables are set. */
+export interface StripeConfig {
+  secretKey: string;
+  webhookSecret: string;
+  /** Where the official library sends its requests. */
+  api: { protocol: 'http' | 'https'; host: string; port: number };
+}
+
+function stripeApi(url: string): StripeConfig['api'] {
+  const parsed = new URL(url);
+  const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
+  return { protocol, host: parsed.hostname, port: parsed.port === '' ? (protocol === 'http' ? 80 : 443) : Number(parsed.port) };
 }
 
 export class ConfigError extends Error {
@@ -106,6 +133,14 @@ const ConfigSchema = EnvSchema.transform((e) => {
   if (e.REDIS_URL && !/^rediss?:$/.test(new URL(e.REDIS_URL).protocol)) throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
   // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter. The one place this rule lives.
   if (e.MONGODB_URL && !e.REDIS_URL) throw new ConfigError('MONGODB_URL: needs REDIS_URL as well (production metering and jobs run on Redis)');
+  if (!e.STRIPE_SECRET_KEY !== !e.STRIPE_WEBHOOK_SECRET) {
+    throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together (a purchase is applied by its webhook)');
+  }
+  if (e.STRIPE_SECRET_KEY && !e.PUBLIC_URL) throw new ConfigError("PUBLIC_URL: required when Stripe is configured (Checkout's return URLs)");
+  const stripe: StripeConfig | undefined =
+    e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
+      ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, api: stripeApi(e.STRIPE_API_URL) }
+      : undefined;
   return {
     port: e.PORT,
     host: e.HOST,
@@ -150,6 +185,8 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Webhooks may target loopback and private addresses (tests, private networks); off by default. */
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
     /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
+    /** Stripe Checkout, the customer portal and its webhooks; undefined: plans change only by `qrm accounts plan`. */
+    stripe,
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
 });

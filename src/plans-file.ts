@@ -30,6 +30,11 @@ const PlanEntry = z.strictObject({
   maxBatchItems: featureLimit,
   batchesInFlight: featureLimit,
   logos: featureLimit,
+  // Stripe's own ids (price_…): letters, digits and underscores.
+  stripePriceId: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,255}$/, 'must be a Stripe price id (price_…)')
+    .optional(),
 });
 
 export const PlansFileSchema = z
@@ -42,6 +47,23 @@ export const PlansFileSchema = z
     file.plans.forEach((plan, index) => {
       if (seen.has(plan.id)) ctx.addIssue({ code: 'custom', path: ['plans', index, 'id'], message: `plan "${plan.id}" is defined twice` });
       seen.add(plan.id);
+    });
+    // A subscription's price names its plan: one price, one plan.
+    const prices = new Map<string, string>();
+    file.plans.forEach((plan, index) => {
+      if (plan.stripePriceId === undefined) return;
+      const other = prices.get(plan.stripePriceId);
+      if (other !== undefined) {
+        ctx.addIssue({ code: 'custom', path: ['plans', index, 'stripePriceId'], message: `is plan "${other}"'s price too (one price, one plan)` });
+      }
+      if (plan.id === file.default) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['plans', index, 'stripePriceId'],
+          message: 'the default plan is where an ended subscription returns: it has no price',
+        });
+      }
+      prices.set(plan.stripePriceId, plan.id);
     });
     if (!seen.has(file.default)) ctx.addIssue({ code: 'custom', path: ['default'], message: `names plan "${file.default}", which the file does not define` });
   });
@@ -81,8 +103,8 @@ export function parsePlansFile(text: string, fileName: string): PlanCatalogue {
     const features = Object.fromEntries(
       FEATURE_FIGURES.map((figure) => [figure, entry[figure] === undefined ? defaults[figure] : entry[figure]]),
     ) as FeatureFigures;
-    const { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats } = entry;
-    return { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats, ...features };
+    const { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats, stripePriceId } = entry;
+    return { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats, ...features, ...(stripePriceId ? { stripePriceId } : {}) };
   });
   return new PlanCatalogue(plans, parsed.data.default);
 }

@@ -1,6 +1,7 @@
 // The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
 import type { ApiError } from '../domain/errors.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
+import type { BillingProvider } from '../domain/ports/billing-provider.js';
 import type { BatchResults } from '../domain/ports/batch-results.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
@@ -151,4 +152,6 @@ export interface Adapters extends StoreAdapters {
   signIn: Partial<Record<OidcProvider, OidcSignIn>>;
   /** Seals and opens signing-key secrets (the key derived from the operator's secret). */
   signingSeal: SecretSeal;
+  /** Stripe, when configured: self-serve plans (Checkout, the customer portal, its webhooks). */
+  billing?: BillingProvider;
 }

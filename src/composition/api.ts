@@ -19,6 +19,7 @@ import { LastUsedBuffer } from '../services/last-used-buffer.js';
 import { assertAccountsOnKnownPlans } from '../services/plans.js';
 import type { UniqueCounting } from '../services/scan-stats.js';
 import { createBatchQueue } from './batch-queue.js';
+import { createBillingProvider } from './billing.js';
 import { discoverSignIns } from './sign-in.js';
 import { signingSealOf } from './signing-seal.js';
 import { createStores, type StoreOptions } from './stores.js';
@@ -68,12 +69,17 @@ export async function createApiAdapters(config: Config, log: AdapterLog, overrid
   try {
     const renderer = createRenderPipeline(config, { log, plans, ...(overrides.renderPool ? { pool: overrides.renderPool } : {}) });
     const signIn = await discoverSignIns(config, log, overrides.discoveryTimeoutMs);
+    const billing = await createBillingProvider(config, log);
+    if (billing && !plans.plans.some((plan) => plan.stripePriceId)) {
+      log.warn({}, 'stripe: STRIPE_SECRET_KEY is set but no plan names a stripePriceId: nothing can be bought (QR_PLANS_FILE)');
+    }
     return {
       ...stores,
       plans,
       renderer,
       signIn,
       signingSeal: signingSealOf(config),
+      ...(billing ? { billing } : {}),
       probes: { ...stores.probes, renderer: () => renderer.probe() },
       async close() {
         await renderer.close();

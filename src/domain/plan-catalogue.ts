@@ -29,6 +29,8 @@ export interface Plan {
   batchesInFlight: Limit;
   /** Logos stored per account (branded codes). */
   logos: Limit;
+  /** The Stripe price that buys this plan self-serve (plans file only); without one the plan is an operator action. */
+  stripePriceId?: string;
 }
 
 /** The figures later features add: optional in a plans file, where absent means the default below. */
@@ -97,11 +99,13 @@ export class PlanCatalogue {
   readonly plans: readonly Plan[];
   readonly defaultPlan: Plan;
   readonly #byId: ReadonlyMap<PlanId, Plan>;
+  readonly #byStripePrice: ReadonlyMap<string, Plan>;
 
   /** The plans in display order (cheapest first reads best); `defaultPlanId` is what new accounts get. */
   constructor(plans: readonly Plan[], defaultPlanId: PlanId) {
     this.plans = plans;
     this.#byId = new Map(plans.map((plan) => [plan.id, plan]));
+    this.#byStripePrice = new Map(plans.flatMap((plan) => (plan.stripePriceId === undefined ? [] : [[plan.stripePriceId, plan] as const])));
     const fallback = this.#byId.get(defaultPlanId);
     if (!fallback) throw new UnknownPlanError(defaultPlanId);
     this.defaultPlan = fallback;
@@ -122,6 +126,11 @@ export class PlanCatalogue {
     return plan;
   }
 
+  /** The plan a Stripe price buys (a subscription's price names its plan), if any. */
+  byStripePriceId(priceId: string): Plan | undefined {
+    return this.#byStripePrice.get(priceId);
+  }
+
   /** The cheapest plan that offers a format, for the upgrade hint in a 403. */
   cheapestWithFormat(format: OutputFormat): Plan | undefined {
     const offering = this.plans.filter((plan) => planAllowsFormat(plan, format));
@@ -131,6 +140,11 @@ export class PlanCatalogue {
 
 export function planAllowsFormat(plan: Plan, format: OutputFormat): boolean {
   return plan.formats.includes(format);
+}
+
+/** A plan a developer can buy in the portal (when Stripe is configured): a paid plan that names its Stripe price. */
+export function isSelfServe(plan: Plan): boolean {
+  return plan.monthlyPriceUsd > 0 && plan.stripePriceId !== undefined;
 }
 
 export function isUnlimited(limit: Limit): limit is null {

@@ -60,5 +60,41 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
       expect(await store.setPlan('acc_missing', 'pro')).toBeUndefined();
       expect(await store.findById('acc_missing')).toBeUndefined();
     });
+
+    it('keeps the billing state apart from the plan, and finds the account by its billing customer', async () => {
+      const store = await makeStore();
+      const subject = unique();
+      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'local', subject }, createdAt: new Date() });
+      expect(created.billing).toBeUndefined();
+      const customerId = `cus_${unique()}`;
+      const billing = {
+        customerId,
+        subscriptionId: `sub_${unique()}`,
+        status: 'active' as const,
+        currentPeriodEnd: new Date(Date.UTC(2031, 0, 31)),
+        updatedAt: new Date(Date.UTC(2031, 0, 1, 12)),
+      };
+      const updated = await store.setBilling(created.id, billing);
+      expect(updated?.billing).toEqual(billing);
+      expect(updated?.plan).toBe('free');
+      expect((await store.findById(created.id))?.billing).toEqual(billing);
+      expect((await store.findByBillingCustomer(customerId))?.id).toBe(created.id);
+      expect(await store.findByBillingCustomer(`cus_${unique()}`)).toBeUndefined();
+      // A state without a subscription (a customer whose subscription is not known yet) replaces the whole state.
+      const linkedOnly = { customerId, subscriptionId: undefined, status: undefined, currentPeriodEnd: undefined, updatedAt: new Date(Date.UTC(2031, 0, 2)) };
+      await store.setBilling(created.id, linkedOnly);
+      expect((await store.findById(created.id))?.billing).toEqual(linkedOnly);
+      expect(await store.setBilling('acc_missing', billing)).toBeUndefined();
+    });
+
+    it('notes a billing event once: the first note is true, every later one false', async () => {
+      const store = await makeStore();
+      const eventId = `evt_${unique()}`;
+      expect(await store.hasBillingEvent(eventId)).toBe(false);
+      expect(await store.noteBillingEvent(eventId, new Date())).toBe(true);
+      expect(await store.hasBillingEvent(eventId)).toBe(true);
+      expect(await store.noteBillingEvent(eventId, new Date())).toBe(false);
+      expect(await store.hasBillingEvent(`evt_${unique()}`)).toBe(false);
+    });
   });
 }

@@ -76,6 +76,18 @@ describe('a plans file', () => {
     expect(parsePlansFile.bind(null, '{"plans": [', FILE)).toThrow(/QR_PLANS_FILE \/etc\/qrm\/plans.json: not valid JSON/);
   });
 
+  it("keeps a paid plan's stripePriceId, and refuses one price on two plans or on the default plan", () => {
+    const catalogue = parse({ plans: [plan({ id: 'free' }), plan({ id: 'pro', monthlyPriceUsd: 19, stripePriceId: 'price_1Pro' })], default: 'free' });
+    expect(catalogue.get('pro').stripePriceId).toBe('price_1Pro');
+    expect(catalogue.byStripePriceId('price_1Pro')?.id).toBe('pro');
+    expect(catalogue.get('free').stripePriceId).toBeUndefined();
+    expect(
+      mistake({ plans: [plan({ id: 'free' }), plan({ id: 'a', stripePriceId: 'price_1' }), plan({ id: 'b', stripePriceId: 'price_1' })], default: 'free' }),
+    ).toContain('plans[2] (plan "b").stripePriceId: is plan "a"\'s price too');
+    expect(mistake({ plans: [plan({ id: 'free', stripePriceId: 'price_1' })], default: 'free' })).toContain('plans[0] (plan "free").stripePriceId');
+    expect(mistake({ plans: [plan({ stripePriceId: 'price 1; drop' })], default: 'team' })).toContain('must be a Stripe price id');
+  });
+
   describe('read from disk', () => {
     let dir: string;
     beforeAll(async () => {

@@ -16,9 +16,25 @@ describe('loadConfig', () => {
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ GOOGLE_CLIENT_ID: 'id-only' }, 'GOOGLE_CLIENT_SECRET'],
     [{ GOOGLE_CLIENT_ID: 'id', GOOGLE_CLIENT_SECRET: 'secret', PUBLIC_URL: 'https://qr.example.com' }, 'SESSION_SECRET'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_0123456789', PUBLIC_URL: 'https://qr.example.com' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ STRIPE_SECRET_KEY: 'sk_test_0123456789', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789' }, 'PUBLIC_URL'],
+    [{ STRIPE_SECRET_KEY: 'pk_test_0123456789' }, 'STRIPE_SECRET_KEY'],
+    [{ STRIPE_WEBHOOK_SECRET: 'secret' }, 'STRIPE_WEBHOOK_SECRET'],
+    [{ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' }, 'STRIPE_API_URL'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
+  });
+
+  it("configures Stripe from its three variables, pointing the library at STRIPE_API_URL (Stripe's own by default)", () => {
+    const env = { STRIPE_SECRET_KEY: 'sk_test_0123456789', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789', PUBLIC_URL: 'https://qr.example.com' };
+    expect(loadConfig({}).stripe).toBeUndefined();
+    expect(loadConfig(env).stripe).toEqual({
+      secretKey: 'sk_test_0123456789',
+      webhookSecret: 'whsec_0123456789',
+      api: { protocol: 'https', host: 'api.stripe.com', port: 443 },
+    });
+    expect(loadConfig({ ...env, STRIPE_API_URL: 'http://127.0.0.1:12111' }).stripe?.api).toEqual({ protocol: 'http', host: '127.0.0.1', port: 12111 });
   });
 
   it('treats empty variables as unset', () => {

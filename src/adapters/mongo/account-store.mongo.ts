@@ -1,10 +1,21 @@
 // AccountStore on MongoDB: one account per identity by unique index, found again on a concurrent first sign-in.
 import type { Model } from 'mongoose';
+import type { BillingState, SubscriptionStatus } from '../../domain/billing.js';
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { newId } from '../sqlite/ids.js';
 import { isDuplicateKey } from './connection.js';
-import type { AccountDoc } from './models.js';
+import type { AccountDoc, BillingEventDoc } from './models.js';
+
+function toBilling(billing: NonNullable<AccountDoc['billing']>): BillingState {
+  return {
+    customerId: billing.customerId,
+    subscriptionId: billing.subscriptionId ?? undefined,
+    status: (billing.status ?? undefined) as SubscriptionStatus | undefined,
+    currentPeriodEnd: billing.currentPeriodEnd ?? undefined,
+    updatedAt: billing.updatedAt,
+  };
+}
 
 function toAccount(doc: AccountDoc): Account {
   return {
@@ -13,14 +24,17 @@ function toAccount(doc: AccountDoc): Account {
     plan: doc.plan as PlanId,
     identity: { provider: doc.identity.provider as AccountIdentity['provider'], subject: doc.identity.subject },
     createdAt: doc.createdAt,
+    ...(doc.billing ? { billing: toBilling(doc.billing) } : {}),
   };
 }
 
 export class MongoAccountStore implements AccountStore {
   readonly #accounts: Model<AccountDoc>;
+  readonly #billingEvents: Model<BillingEventDoc>;
 
-  constructor(accounts: Model<AccountDoc>) {
+  constructor(accounts: Model<AccountDoc>, billingEvents: Model<BillingEventDoc>) {
     this.#accounts = accounts;
+    this.#billingEvents = billingEvents;
   }
 
   async create(input: NewAccount): Promise<Account> {
@@ -63,5 +77,36 @@ export class MongoAccountStore implements AccountStore {
   async countByPlan(): Promise<Map<PlanId, number>> {
     const groups = await this.#accounts.aggregate<{ _id: string; accounts: number }>([{ $group: { _id: '$plan', accounts: { $sum: 1 } } }]);
     return new Map(groups.map((group) => [group._id, group.accounts]));
+  }
+
+  async setBilling(id: string, billing: BillingState): Promise<Account | undefined> {
+    const stored = {
+      customerId: billing.customerId,
+      subscriptionId: billing.subscriptionId ?? null,
+      status: billing.status ?? null,
+      currentPeriodEnd: billing.currentPeriodEnd ?? null,
+      updatedAt: billing.updatedAt,
+    };
+    const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { billing: stored } }, { new: true }).lean<AccountDoc>();
+    return doc ? toAccount(doc) : undefined;
+  }
+
+  async findByBillingCustomer(customerId: string): Promise<Account | undefined> {
+    const doc = await this.#accounts.findOne({ 'billing.customerId': customerId }).sort({ createdAt: 1, _id: 1 }).lean<AccountDoc>();
+    return doc ? toAccount(doc) : undefined;
+  }
+
+  async hasBillingEvent(eventId: string): Promise<boolean> {
+    return (await this.#billingEvents.exists({ _id: eventId })) !== null;
+  }
+
+  async noteBillingEvent(eventId: string, at: Date): Promise<boolean> {
+    try {
+      await this.#billingEvents.create({ _id: eventId, receivedAt: at });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
   }
 }

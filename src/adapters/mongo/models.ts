@@ -8,6 +8,14 @@ export interface AccountDoc {
   plan: string;
   identity: { provider: string; subject: string };
   createdAt: Date;
+  /** Set once the account has a payment-provider customer (Stripe). */
+  billing?: { customerId: string; subscriptionId: string | null; status: string | null; currentPeriodEnd: Date | null; updatedAt: Date };
+}
+
+/** A payment-provider event already applied, by its id; MongoDB drops it 30 days after `receivedAt` (TTL index). */
+export interface BillingEventDoc {
+  _id: string;
+  receivedAt: Date;
 }
 
 export interface ApiKeyDoc {
@@ -170,6 +178,7 @@ export interface MongoModels {
   batchItems: Model<BatchItemDoc>;
   sequences: Model<SequenceDoc>;
   webhookSecrets: Model<WebhookSecretDoc>;
+  billingEvents: Model<BillingEventDoc>;
 }
 
 const options = { versionKey: false, strict: 'throw' } as const;
@@ -182,12 +191,36 @@ function accountSchema(): Schema<AccountDoc> {
       plan: { type: String, required: true },
       identity: { provider: { type: String, required: true }, subject: { type: String, required: true } },
       createdAt: { type: Date, required: true },
+      billing: {
+        type: new Schema(
+          {
+            customerId: { type: String, required: true },
+            subscriptionId: { type: String, default: null },
+            status: { type: String, default: null },
+            currentPeriodEnd: { type: Date, default: null },
+            updatedAt: { type: Date, required: true },
+          },
+          { _id: false, ...options },
+        ),
+        required: false,
+      },
     },
     options,
   );
   // One account per identity: concurrent first sign-ins converge on it.
   schema.index({ 'identity.provider': 1, 'identity.subject': 1 }, { unique: true });
   schema.index({ email: 1, createdAt: 1 });
+  // Webhooks about a customer find its account.
+  schema.index({ 'billing.customerId': 1 }, { partialFilterExpression: { 'billing.customerId': { $exists: true } } });
+  return schema;
+}
+
+/** Stripe retries a delivery for up to three days; an applied event's id is kept for 30. */
+const BILLING_EVENT_RETENTION_SECONDS = 30 * 24 * 60 * 60;
+
+function billingEventSchema(): Schema<BillingEventDoc> {
+  const schema = new Schema<BillingEventDoc>({ _id: { type: String, required: true }, receivedAt: { type: Date, required: true } }, options);
+  schema.index({ receivedAt: 1 }, { expireAfterSeconds: BILLING_EVENT_RETENTION_SECONDS });
   return schema;
 }
 
@@ -406,6 +439,7 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
       new Schema<WebhookSecretDoc>({ _id: { type: String, required: true }, secret: { type: String, required: true } }, options),
       'webhook_secrets',
     ),
+    billingEvents: connection.model<BillingEventDoc>('BillingEvent', billingEventSchema(), 'billing_events'),
   };
   await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
   return models;

@@ -21,7 +21,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
     const models = await createMongoModels(connection);
     const batchResults = await GridFsBatchResults.open(connection);
     return {
-      accounts: unavailableWhen(new MongoAccountStore(models.accounts), isMongoOutage, DOWN),
+      accounts: unavailableWhen(new MongoAccountStore(models.accounts, models.billingEvents), isMongoOutage, DOWN),
       keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
       signingKeys: unavailableWhen(new MongoSigningKeyStore(models.signingKeys, models.accounts), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),

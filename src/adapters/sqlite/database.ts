@@ -249,6 +249,20 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE batches ADD COLUMN webhook_error TEXT;
   `,
+  // 13: billing (Stripe): the account's customer, subscription and its state, and the webhook events already applied.
+  `
+  ALTER TABLE accounts ADD COLUMN billing_customer_id TEXT;
+  ALTER TABLE accounts ADD COLUMN billing_subscription_id TEXT;
+  ALTER TABLE accounts ADD COLUMN billing_status TEXT;
+  ALTER TABLE accounts ADD COLUMN billing_period_end INTEGER;
+  ALTER TABLE accounts ADD COLUMN billing_updated_at INTEGER;
+  CREATE INDEX accounts_by_billing_customer ON accounts (billing_customer_id) WHERE billing_customer_id IS NOT NULL;
+  CREATE TABLE billing_events (
+    id TEXT PRIMARY KEY,
+    received_at INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE INDEX billing_events_by_age ON billing_events (received_at);
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -15,6 +15,7 @@ import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
 import { codesRoutes } from './routes/codes.routes.js';
 import { batchesRoutes } from './routes/batches.routes.js';
+import { billingRoutes } from './routes/billing.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
@@ -54,6 +55,7 @@ export interface PortalOptions {
     | 'logos'
     | 'signingKeys'
     | 'signingSeal'
+    | 'billing'
   >;
   /** Turns logo uploads into the PNG that is stored (the API's own). */
   normaliser: LogoNormaliser;
@@ -127,7 +129,15 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
     });
   }
   await app.register(playgroundRoutes, { base, ...deps });
-  await app.register(plansRoutes, { base, ...deps });
+  await app.register(plansRoutes, { base, ...deps, selfServe: adapters.billing !== undefined });
+  // Only with Stripe configured (loadConfig then requires PUBLIC_URL): without it these routes do not exist.
+  if (adapters.billing && config.publicUrl) {
+    await app.register(billingRoutes, {
+      base,
+      deps: { accounts: adapters.accounts, billing: adapters.billing, plans: options.plans, clock },
+      publicUrl: config.publicUrl,
+    });
+  }
 }
 
 /** Registered once by buildApp: the portal at /portal, and the service's front door redirecting to it. */

@@ -1,6 +1,8 @@
-// The plans page: free against paid, what each includes, and how an upgrade happens today (the operator does it).
+// The plans page: free against paid, what each includes, and how to move: Upgrade through Stripe when configured, else the operator.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { OUTPUT_FORMATS, planAllowsFormat, type PlanCatalogue } from '../../../domain/plan-catalogue.js';
+import { z } from 'zod';
+import { isLive } from '../../../domain/billing.js';
+import { isSelfServe, OUTPUT_FORMATS, planAllowsFormat, type PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
@@ -9,14 +11,27 @@ export interface PlansRoutesOptions {
   base: string;
   accounts: AccountStore;
   plans: PlanCatalogue;
+  /** Stripe is configured: buyable plans show "Upgrade", and accounts with a customer "Manage billing". */
+  selfServe: boolean;
 }
 
+/** Fixed notices chosen by the code Stripe sends the browser back with: nothing from the URL is echoed. */
+const CHECKOUT_NOTICES = {
+  success: 'Thank you: your payment went through. Your new plan applies as soon as Stripe confirms it, usually within seconds; reload this page to see it.',
+  cancelled: 'Checkout was cancelled: nothing was charged and your plan is unchanged.',
+} as const;
+
+const PlansQuery = z.object({ checkout: z.string().max(32).optional() });
+
 export const plansRoutes: FastifyPluginAsyncZod<PlansRoutesOptions> = async (app, options) => {
-  app.get('/plans', { schema: { hide: true }, preHandler: requireAccount(options) }, async (request, reply) => {
+  app.get('/plans', { schema: { hide: true, querystring: PlansQuery }, preHandler: requireAccount(options) }, async (request, reply) => {
     const catalogue = options.plans;
+    const account = request.account!;
+    const subscribed = isLive(account.billing?.status);
     const plans = catalogue.plans.map((plan) => ({
       ...plan,
       paid: plan.monthlyPriceUsd > 0,
+      buyable: options.selfServe && isSelfServe(plan),
       // "paid plans" marks what the plan new accounts start on lacks.
       formatList: OUTPUT_FORMATS.map((format) => ({
         id: format,
@@ -24,10 +39,22 @@ export const plansRoutes: FastifyPluginAsyncZod<PlansRoutesOptions> = async (app
         paidOnly: !planAllowsFormat(catalogue.defaultPlan, format),
       })),
     }));
-    const current = request.account!.plan;
+    const current = account.plan;
     // The example command names a plan worth moving to: the cheapest paid one that is not the account's own.
     const upgradeTo =
       catalogue.plans.filter((plan) => plan.id !== current && plan.monthlyPriceUsd > 0).sort((a, b) => a.monthlyPriceUsd - b.monthlyPriceUsd)[0]?.id ?? 'PLAN';
-    return renderPage(request, reply, 'plans', { title: 'Plans', nav: 'plans', plans, current, upgradeTo });
+    const code = request.query.checkout;
+    const notice = code !== undefined && Object.hasOwn(CHECKOUT_NOTICES, code) ? CHECKOUT_NOTICES[code as keyof typeof CHECKOUT_NOTICES] : undefined;
+    return renderPage(request, reply, 'plans', {
+      title: 'Plans',
+      nav: 'plans',
+      plans,
+      current,
+      upgradeTo,
+      selfServe: options.selfServe,
+      subscribed,
+      billing: account.billing,
+      notice,
+    });
   });
 };
