@@ -1,4 +1,4 @@
-# One image for both roles: the API (`node dist/src/server.js`) and the background worker (`node dist/workers/index.js`).
+# One image for both roles: the API (`node dist/src/entries/api.js`), the jobs worker (`dist/src/entries/jobs.js`) and the render worker (`dist/src/entries/render.js`).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary matches the platform.
@@ -9,7 +9,6 @@ COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
-COPY workers ./workers
 RUN npx tsc -p tsconfig.json && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
@@ -23,4 +22,4 @@ COPY --from=build /app/src ./src
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/server.js"]
+CMD ["node", "dist/src/entries/api.js"]

@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await startProcess(
     process.execPath,
-    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'server.js')],
+    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
     { ...env, PORT: String(port), HOST: '127.0.0.1' },
     port,
   );

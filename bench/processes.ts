@@ -82,7 +82,7 @@ export function rssMiB(pid: number | undefined): number {
 
 /** An account on the plan with `keys` API keys, made with the qrm CLI against the service's data (env: QR_DATA_DIR...); returns the secrets. */
 export function createAccountKeys(env: NodeJS.ProcessEnv, email: string, plan: string, keys: number): string[] {
-  const cli = join(import.meta.dirname, '..', 'src', 'cli.js');
+  const cli = join(import.meta.dirname, '..', 'src', 'entries', 'qrm.js');
   execFileSync(process.execPath, [cli, 'accounts', 'create', '--email', email, '--plan', plan], { env, stdio: 'ignore' });
   return Array.from({ length: keys }, (_, k) =>
     execFileSync(process.execPath, [cli, 'keys', 'create', '--email', email, '--name', `bench ${k}`], { env, stdio: ['ignore', 'pipe', 'ignore'] })

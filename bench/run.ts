@@ -127,7 +127,7 @@ async function ourService(extraEnv: Record<string, string>, nodeArgs: string[] =
   const port = await freePort();
   const server = await startProcess(
     NODE,
-    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'server.js')],
+    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
     { ...env, PORT: String(port), HOST: '127.0.0.1' },
     port,
   );

@@ -56,7 +56,7 @@ export async function hostileNeighbour(): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-hostile-'));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } as Record<string, string>;
   const cli = (...args: string[]) =>
-    execFileSync(NODE, [join(import.meta.dirname, '..', '..', 'src', 'cli.js'), ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+    execFileSync(NODE, [join(import.meta.dirname, '..', '..', 'src', 'entries', 'qrm.js'), ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString()
       .trim();
   cli('accounts', 'create', '--email', 'neighbour@example.com', '--plan', 'business');
@@ -64,7 +64,12 @@ export async function hostileNeighbour(): Promise<Row[]> {
   const neighbourKey = cli('keys', 'create', '--email', 'neighbour@example.com', '--name', 'neighbour');
   const attackerKey = cli('keys', 'create', '--email', 'attacker@example.com', '--name', 'attacker');
   const port = await freePort();
-  const server = await startProcess(NODE, [join(import.meta.dirname, '..', '..', 'src', 'server.js')], { ...env, PORT: String(port), HOST: '127.0.0.1' }, port);
+  const server = await startProcess(
+    NODE,
+    [join(import.meta.dirname, '..', '..', 'src', 'entries', 'api.js')],
+    { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    port,
+  );
   try {
     // Repeated content: the neighbour's requests are cheap, so any stall the attacker causes shows in full.
     const neighbourBodies = Array.from({ length: 64 }, (_, i) =>

@@ -10,7 +10,7 @@ const TSX = ['--import', 'tsx'];
 export { freePort };
 
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
-  return exec(process.execPath, [...TSX, 'src/cli.ts', ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
+  return exec(process.execPath, [...TSX, 'src/entries/qrm.ts', ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
 }
 
 export interface RunningServer {
@@ -24,7 +24,7 @@ export interface RunningServer {
 /** Resolves once /healthz answers; fails after `timeoutMs`. */
 export async function startServer(env: Record<string, string>, timeoutMs = 20_000): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...TSX, 'src/server.ts'], {
+  const child = spawn(process.execPath, [...TSX, 'src/entries/api.ts'], {
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -20,7 +20,7 @@ interface Exit {
 async function startCompiled(env: Record<string, string>): Promise<Exit> {
   const port = await freePort();
   try {
-    const { stderr } = await exec(process.execPath, ['scripts/run-built.mjs', 'dist/src/server.js'], {
+    const { stderr } = await exec(process.execPath, ['scripts/run-built.mjs', 'dist/src/entries/api.js'], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
       timeout: 120_000,
     });
@@ -82,14 +82,14 @@ describe('the build check before a compiled entry runs', () => {
   afterAll(async () => rm(root, { recursive: true, force: true }));
 
   it('says missing before a build, fresh after it, and stale naming the source edited since', async () => {
-    expect(buildFreshness(root, 'dist/src/server.js')).toEqual({ state: 'missing' });
-    await mkdir(join(root, 'dist', 'src'), { recursive: true });
-    await writeFile(join(root, 'dist', 'src', 'server.js'), '');
+    expect(buildFreshness(root, 'dist/src/entries/api.js')).toEqual({ state: 'missing' });
+    await mkdir(join(root, 'dist', 'src', 'entries'), { recursive: true });
+    await writeFile(join(root, 'dist', 'src', 'entries', 'api.js'), '');
     const past = new Date(Date.now() - 60_000);
     await utimes(join(root, 'src', 'deep', 'a.ts'), past, past);
-    expect(buildFreshness(root, 'dist/src/server.js')).toEqual({ state: 'fresh' });
+    expect(buildFreshness(root, 'dist/src/entries/api.js')).toEqual({ state: 'fresh' });
     const future = new Date(Date.now() + 60_000);
     await utimes(join(root, 'src', 'deep', 'a.ts'), future, future);
-    expect(buildFreshness(root, 'dist/src/server.js')).toEqual({ state: 'stale', changed: join('src', 'deep', 'a.ts') });
+    expect(buildFreshness(root, 'dist/src/entries/api.js')).toEqual({ state: 'stale', changed: join('src', 'deep', 'a.ts') });
   });
 });

@@ -5,7 +5,7 @@ import { ApiError } from '../../domain/errors.js';
 
 export type LifecyclePhase = 'serving' | 'draining' | 'closing';
 
-/** Shared by the shutdown guard, /readyz and server.ts. */
+/** Shared by the shutdown guard, /readyz and the api entry. */
 export class Lifecycle {
   phase: LifecyclePhase = 'serving';
 }

@@ -1,18 +1,18 @@
 #!/usr/bin/env node
 // qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the server.
 import { parseArgs } from 'node:util';
-import { BackupError, backupDatabase, restoreDatabase } from './adapters/sqlite/backup.js';
-import { createCliAdapters } from './composition/cli.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { ApiError } from './domain/errors.js';
-import type { Limit, PlanCatalogue, PlanId } from './domain/plan-catalogue.js';
-import type { Account } from './domain/ports/account-store.js';
-import { plansSource } from './plans-file.js';
-import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from './services/accounts.js';
-import { issueKey, listKeys, revokeKey } from './services/api-keys.js';
-import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from './services/plans.js';
-import { allCodes, disableCode } from './services/dynamic-codes.js';
-import { billingSummary, syncBilling } from './services/billing.js';
+import { BackupError, backupDatabase, restoreDatabase } from '../adapters/sqlite/backup.js';
+import { createCliAdapters } from '../composition/cli.js';
+import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ApiError } from '../domain/errors.js';
+import type { Limit, PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
+import type { Account } from '../domain/ports/account-store.js';
+import { plansSource } from '../plans-file.js';
+import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from '../services/accounts.js';
+import { issueKey, listKeys, revokeKey } from '../services/api-keys.js';
+import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from '../services/plans.js';
+import { allCodes, disableCode } from '../services/dynamic-codes.js';
+import { billingSummary, syncBilling } from '../services/billing.js';
 
 const USAGE = `usage: qrm <command> [options]
 

@@ -1,0 +1,24 @@
+// The API process (`npm start`): config → buildApp → listen; on SIGTERM/SIGINT drains, then closes gracefully.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { buildApp } from '../app.js';
+import { runProcess, stopOnSignals } from './process-lifecycle.js';
+
+runProcess('qr-manager', async (config) => {
+  const app = await buildApp(config);
+  stopOnSignals({
+    log: app.log,
+    stopping: { message: 'shutting down: draining, then no new connections, finishing in-flight requests', fields: { drainMs: config.shutdownDrainMs } },
+    stopped: 'shutdown complete',
+    failed: 'shutdown failed',
+    timeoutMs: config.shutdownTimeoutMs,
+    // Drain first: requests already on the wire are read and answered, and /readyz turns 503 so balancers move on.
+    beforeClose: () => {
+      app.lifecycle.phase = 'draining';
+    },
+    close: async () => {
+      await sleep(config.shutdownDrainMs);
+      await app.close();
+    },
+  });
+  await app.listen({ port: config.port, host: config.host });
+});
