@@ -24,15 +24,19 @@ interface Owner {
 export async function uploadLogo(deps: LogoDeps, owner: Owner, bytes: Uint8Array, mediaType: LogoMediaType): Promise<LogoRecord> {
   const plan = deps.plans.get(owner.plan);
   if (plan.logos === 0) throw new ApiError('plan_upgrade_required', `logos are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
+  // The limit before the decode: a full account must not cost a decode (the store checks again, atomically, when it writes).
+  if (plan.logos !== null && (await deps.logos.list(owner.accountId)).length >= plan.logos) throw logoLimitReached(plan.name, plan.logos);
   const logo = await deps.normaliser.normalise(bytes, mediaType);
   const digest = createHash('sha256').update(logo.png).digest('base64url');
   const created = await deps.logos.createWithinLimit({ accountId: owner.accountId, ...logo, digest, createdAt: deps.clock() }, plan.logos);
-  if (created === 'limit_reached') {
-    throw new ApiError('logo_limit_reached', `the ${plan.name} plan keeps at most ${plan.logos} logos; delete one to upload another`, {
-      extensions: { limit: plan.logos },
-    });
-  }
+  if (created === 'limit_reached') throw logoLimitReached(plan.name, plan.logos ?? 0);
   return created;
+}
+
+function logoLimitReached(planName: string, limit: number): ApiError {
+  return new ApiError('logo_limit_reached', `the ${planName} plan keeps at most ${limit} logos; delete one to upload another`, {
+    extensions: { limit },
+  });
 }
 
 export function listLogos(deps: Pick<LogoDeps, 'logos'>, accountId: string): Promise<LogoRecord[]> {

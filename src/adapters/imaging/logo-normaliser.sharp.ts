@@ -1,4 +1,4 @@
-// LogoNormaliser on sharp: magic bytes checked first (sharp would happily read an SVG), then decode, resize, re-encode.
+// LogoNormaliser on sharp: magic bytes checked first (sharp would happily read an SVG), the header's pixel count next, then decode, resize, re-encode, bounded in time and in decodes at once.
 import sharp from 'sharp';
 import { ApiError } from '../../domain/errors.js';
 import { LOGO_MAX_SIDE, type LogoMediaType, type LogoNormaliser, type NormalisedLogo } from '../../domain/ports/logo-normaliser.js';
@@ -17,8 +17,17 @@ function hasSignature(bytes: Uint8Array, mediaType: LogoMediaType): boolean {
 }
 
 const SHARP_FORMAT: Record<LogoMediaType, string> = { 'image/png': 'png', 'image/jpeg': 'jpeg', 'image/webp': 'webp' };
-/** Decompression bombs: a small file may declare a huge canvas; sharp refuses to decode past this many pixels. */
-const MAX_INPUT_PIXELS = 40_000_000;
+/**
+ * Decompression bombs: a small file may declare a huge canvas. The header is read first (no pixels decoded) and
+ * anything larger is refused; sharp is held to the same figure. 4096 × 4096 covers any logo (it is scaled to 512 px).
+ */
+export const MAX_LOGO_PIXELS = 4096 * 4096;
+/** A decode still running after this is abandoned (libvips stops the pipeline). */
+const DECODE_TIMEOUT_SECONDS = 3;
+/** Decodes at once in this process (each on libuv's pool, off the event loop): memory stays bounded whoever uploads. */
+const DECODES_AT_ONCE = 2;
+/** Uploads waiting for a decode slot before the next is refused 503 overloaded. */
+const DECODES_WAITING = 16;
 
 function notAnImage(mediaType: LogoMediaType): ApiError {
   return new ApiError('invalid_request', `the body is not a ${mediaType} image; upload a PNG, JPEG or WebP logo with its own Content-Type`, {
@@ -26,13 +35,56 @@ function notAnImage(mediaType: LogoMediaType): ApiError {
   });
 }
 
+function tooManyPixels(width: number, height: number): ApiError {
+  return new ApiError('invalid_request', `the image is ${width} × ${height} pixels; a logo may have at most ${MAX_LOGO_PIXELS} pixels (4096 × 4096)`, {
+    fields: [{ field: 'body', detail: `at most ${MAX_LOGO_PIXELS} pixels` }],
+    extensions: { maxPixels: MAX_LOGO_PIXELS },
+  });
+}
+
 export class SharpLogoNormaliser implements LogoNormaliser {
+  #running = 0;
+  readonly #waiting: Array<() => void> = [];
+
   async normalise(bytes: Uint8Array, mediaType: LogoMediaType): Promise<NormalisedLogo> {
     if (!hasSignature(bytes, mediaType)) throw notAnImage(mediaType);
+    await this.#slot();
     try {
-      const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error', animated: false });
-      const metadata = await image.metadata();
+      return await this.#decode(bytes, mediaType);
+    } finally {
+      this.#running--;
+      this.#waiting.shift()?.();
+    }
+  }
+
+  async thumbnail(png: Uint8Array, side: number): Promise<Uint8Array> {
+    const data = await sharp(png, { limitInputPixels: MAX_LOGO_PIXELS })
+      .resize(side, side, { fit: 'inside', withoutEnlargement: true })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
+    return new Uint8Array(data);
+  }
+
+  async #slot(): Promise<void> {
+    if (this.#running < DECODES_AT_ONCE) {
+      this.#running++;
+      return;
+    }
+    if (this.#waiting.length >= DECODES_WAITING) {
+      throw new ApiError('overloaded', 'too many logo uploads are being decoded; retry shortly', { retryAfterSeconds: 2 });
+    }
+    await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    this.#running++;
+  }
+
+  async #decode(bytes: Uint8Array, mediaType: LogoMediaType): Promise<NormalisedLogo> {
+    try {
+      // metadata() reads the header only: the declared size is refused before a pixel is decoded.
+      const metadata = await sharp(bytes, { limitInputPixels: false, failOn: 'error', animated: false }).metadata();
       if (metadata.format !== SHARP_FORMAT[mediaType]) throw notAnImage(mediaType);
+      const { width = 0, height = 0 } = metadata;
+      if (width * height > MAX_LOGO_PIXELS) throw tooManyPixels(width, height);
+      const image = sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error', animated: false }).timeout({ seconds: DECODE_TIMEOUT_SECONDS });
       // rotate() applies the EXIF orientation before the metadata goes; sharp writes none unless asked (withMetadata).
       const { data, info } = await image
         .rotate()

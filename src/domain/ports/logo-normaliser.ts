@@ -16,6 +16,8 @@ export type LogoMediaType = (typeof LOGO_MEDIA_TYPES)[number];
  */
 export interface LogoNormaliser {
   normalise(bytes: Uint8Array, mediaType: LogoMediaType): Promise<NormalisedLogo>;
+  /** A stored logo (our own PNG) scaled to fit `side` pixels, as PNG: the portal's list shows these. */
+  thumbnail(png: Uint8Array, side: number): Promise<Uint8Array>;
 }
 
 /** Logos are drawn at a fraction of a code at most 2048 px wide: 512 px is plenty, and bounds what each render copies. */

@@ -1,6 +1,7 @@
 // Logo manager: the account's logos with previews, upload (the image itself as the body, from the page's script), delete.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
@@ -20,6 +21,9 @@ export interface LogosRoutesOptions extends LogoDeps {
 const NOTICES = { uploaded: 'The logo was uploaded. Use it in the playground or as `logo.id` in the API.', deleted: 'The logo was deleted.' } as const;
 const LogosQuery = z.object({ notice: z.string().max(32).optional() });
 const LogoParams = z.object({ id: z.string().min(1).max(64) });
+const ThumbnailQuery = z.object({ v: z.string().max(64).optional() });
+/** Thumbnails fit this many pixels a side (the page shows them at 48 px; twice that for dense screens). */
+const THUMBNAIL_SIDE = 96;
 
 export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app, options) => {
   const { base } = options;
@@ -30,14 +34,11 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
 
   const logosPage = async (request: FastifyRequest, reply: FastifyReply, extra: { notice?: string; error?: string } = {}, status = 200) => {
     const account = request.account!;
-    const records = await listLogos(options, account.id);
-    // Previews inline as data: URIs (the CSP allows data: images, and logos are at most 512 px PNGs).
-    const logos = await Promise.all(
-      records.map(async (record) => {
-        const stored = await options.logos.get(account.id, record.id);
-        return { ...record, preview: stored ? `data:image/png;base64,${Buffer.from(stored.png).toString('base64')}` : '' };
-      }),
-    );
+    // Previews are thumbnails by URL (cached by the browser and here), never the logos themselves inlined in the page.
+    const logos = (await listLogos(options, account.id)).map((record) => ({
+      ...record,
+      preview: `${base}/logos/${encodeURIComponent(record.id)}/thumbnail?v=${encodeURIComponent(record.digest)}`,
+    }));
     const limit = options.plans.get(account.plan).logos;
     return renderPage(request, reply, 'logos', { title: 'Logos', nav: 'logos', logos, limit, maxBytes: LOGO_MAX_UPLOAD_BYTES, ...extra }, status);
   };
@@ -69,6 +70,22 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
       }
     },
   );
+
+  // A logo never changes under its id: its thumbnail is made once, kept here, and cached by the browser for good.
+  const thumbnails = new LRUCache<string, Uint8Array>({ max: 512 });
+  app.get('/logos/:id/thumbnail', { schema: { hide: true, params: LogoParams, querystring: ThumbnailQuery }, preHandler: guard }, async (request, reply) => {
+    const stored = await options.logos.get(request.account!.id, request.params.id);
+    if (!stored) throw new ApiError('not_found', 'no logo with this id in your account');
+    const etag = `"${stored.digest}"`;
+    reply.header('Cache-Control', 'private, max-age=31536000, immutable').header('ETag', etag);
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+    let png = thumbnails.get(stored.digest);
+    if (!png) {
+      png = await options.normaliser.thumbnail(stored.png, THUMBNAIL_SIDE);
+      thumbnails.set(stored.digest, png);
+    }
+    return reply.type('image/png').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+  });
 
   app.post('/logos/:id/delete', { schema: { hide: true, params: LogoParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     await deleteLogo(options, request.account!.id, request.params.id);
