@@ -32,7 +32,7 @@ async function cpuMicrosPerRender(count: number, render: (payload: string) => un
  */
 export async function brandedRenderBench(count = 500, only?: 'plain' | 'branded'): Promise<BrandedRenderResult> {
   const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
-  const logo = { digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
+  const logo = { id: 'bench-logo', digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
   const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false };
   const spec = (payload: string, withBranding: boolean): RenderSpec => ({
     payload,

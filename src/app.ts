@@ -104,6 +104,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
           results: adapters.batchResults,
           meter: adapters.meter,
           renderer,
+          logos,
           queue: services.batchQueue,
           plans,
           clock,

@@ -41,6 +41,7 @@ export async function createBatchQueue(
       batches,
       results: batchResults,
       meter: adapters.meter,
+      logos: adapters.logos,
       renderer: { renderMany: (specs, caller, files) => pipeline.renderManyOnPool(specs, caller, files) },
       clock: options.clock,
       // Every thread while the API is quiet; one group at a time while synchronous requests are in flight.

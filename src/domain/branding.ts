@@ -13,9 +13,18 @@ export const FRAME_TEXT = /^[\x20-\x7e\u00a0-\u00ff]+$/;
 
 /** The logo as the renderer needs it: the stored, re-encoded PNG and the digest that names it in cache keys. */
 export interface LogoArt {
+  /** The logo's id in its account: a stored batch item keeps this, not the bytes, and is given the bytes again to render. */
+  id: string;
   digest: string;
-  png: Uint8Array;
+  /** Absent only in a batch item as stored; the batch renderer reads it from the logo store by `id`. */
+  png?: Uint8Array | undefined;
   scale: number;
+}
+
+/** The logo's bytes; a spec reaches the renderer only with them (a stored batch item is given them back first). */
+export function logoPng(logo: LogoArt): Uint8Array {
+  if (!logo.png) throw new Error(`logo ${logo.id} reached the renderer without its bytes`);
+  return logo.png;
 }
 
 /** A branded design, canonical (colours as #rrggbbaa). Absent from a spec: the plain fast path. */

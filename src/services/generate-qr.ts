@@ -107,7 +107,7 @@ export async function brandingOf(
       throw new ApiError('invalid_request', 'logo.id: no logo with this id in your account', {
         fields: [{ field: 'logo.id', detail: 'no logo with this id in your account' }],
       });
-    logo = { digest: stored.digest, png: stored.png, scale: input.logo.scale ?? LOGO_SCALE_LIMITS.default };
+    logo = { id: input.logo.id, digest: stored.digest, png: stored.png, scale: input.logo.scale ?? LOGO_SCALE_LIMITS.default };
   }
   return {
     moduleShape: input.moduleShape ?? 'square',

@@ -74,6 +74,7 @@ describe('renderChunk and a cancel', () => {
         batches,
         results,
         meter: stores.meter,
+        logos: stores.logos,
         clock: () => NOW,
         concurrency: 1,
         renderer: {

@@ -18,7 +18,7 @@ const design = (scale: number, errorCorrectionFixed: boolean) =>
     finderShape: 'square',
     finderColor: '#000000ff',
     errorCorrectionFixed,
-    logo: { digest: 'd', png: new Uint8Array(), scale },
+    logo: { id: 'l', digest: 'd', png: new Uint8Array(), scale },
   }) as const;
 
 describe('logo coverage', () => {
@@ -59,7 +59,7 @@ describe('logo coverage', () => {
 
 describe('a branded matrix', () => {
   it('carries the ECI designator when the spec asks for it, as the plain path does, with or without a logo', () => {
-    const spec = { ...BASE, payload: 'Grüße aus Köln, 東京', errorCorrection: 'Q', eci: true } as const;
+    const spec = { ...BASE, payload: '東京都渋谷区 2024年 予約番号', errorCorrection: 'Q', eci: true } as const; // Kanji mode without eci
     for (const branding of [{ ...design(0.1, true), logo: undefined }, design(0.1, true)]) {
       expect(matrixForDesign(spec, branding).matrix).toEqual(buildMatrix(spec.payload, 'Q', { eci: true }));
       expect(matrixForDesign(spec, branding).matrix).not.toEqual(buildMatrix(spec.payload, 'Q', { eci: false }));

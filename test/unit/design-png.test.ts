@@ -26,7 +26,7 @@ const base = { moduleShape: 'rounded', finderShape: 'circle', finderColor: '#c11
 
 describe('branded PNG', () => {
   it('writes a design of few colours (shapes, a logo) as a palette PNG that decodes to exactly the drawn pixels and to the payload', async () => {
-    const logo = { digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
     const { png, colourType, decoded, expected } = await drawn({ ...base, logo });
     expect(colourType).toBe(3);
     expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
@@ -41,7 +41,7 @@ describe('branded PNG', () => {
   });
 
   it('falls back to truecolour with alpha past 256 colours (a logo and a caption band), with the same pixels', async () => {
-    const logo = { digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
     const { png, colourType, decoded, expected } = await drawn({ ...base, logo, frame: { text: 'SCAN ME', color: '#1d3557ff' } });
     expect(colourType).toBe(6);
     expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);

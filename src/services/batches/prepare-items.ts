@@ -4,8 +4,10 @@ import { assignFileNames } from '../../domain/batches/file-names.js';
 import type { BatchItem } from '../../domain/batches/batch.js';
 import { ApiError, type FieldProblem } from '../../domain/errors.js';
 import { planAllowsFormat, type Plan } from '../../domain/plan-catalogue.js';
+import type { LogoStore } from '../../domain/ports/logo-store.js';
 import type { Renderer } from '../../domain/ports/renderer.js';
-import { qrFingerprint, renderSpecOf, type GenerateQrInput } from '../generate-qr.js';
+import type { RenderSpec } from '../../domain/render-options.js';
+import { brandingOf, isBranded, qrFingerprint, renderSpecOf, type GenerateQrInput } from '../generate-qr.js';
 
 /** A problem document stays readable (and small) even when every item of a large batch is wrong. */
 const MAX_REPORTED_PROBLEMS = 1_000;
@@ -15,25 +17,62 @@ export type BatchItemInput = GenerateQrInput & { name?: string | undefined };
 /** Where an item sits in the request, for error paths: `items.3` in JSON, `line 5` in CSV. */
 export type ItemLabel = (index: number) => string;
 
+export interface PrepareItemsDeps {
+  renderer: Pick<Renderer, 'assertDrawable'>;
+  /** The caller's logos: a branded item names one of its own account's, or is refused with its index. */
+  logos: Pick<LogoStore, 'get'>;
+}
+
+/** As stored: the logo by id and digest, without its bytes (one copy in the logo store, not one per item). */
+function storedSpec(spec: RenderSpec): RenderSpec {
+  const logo = spec.branding?.logo;
+  if (!logo) return spec;
+  return { ...spec, branding: { ...spec.branding!, logo: { id: logo.id, digest: logo.digest, scale: logo.scale } } };
+}
+
 /** Every item checked, and every problem reported (not only the first): the caller fixes the batch in one go. */
-export function prepareItems(inputs: readonly BatchItemInput[], plan: Plan, label: ItemLabel, renderer: Pick<Renderer, 'assertDrawable'>): BatchItem[] {
+export async function prepareItems(
+  inputs: readonly BatchItemInput[],
+  plan: Plan,
+  label: ItemLabel,
+  deps: PrepareItemsDeps,
+  accountId: string,
+): Promise<BatchItem[]> {
   const problems: FieldProblem[] = [];
   const files = assignFileNames(inputs.map((input) => ({ name: input.name, format: input.outputFormat })));
   const items: BatchItem[] = [];
   const failing = new Set<number>();
-  inputs.forEach((input, index) => {
+  // One store read per distinct logo of the batch, however many items name it.
+  const logoReads = new Map<string, ReturnType<LogoStore['get']>>();
+  const logos: Pick<LogoStore, 'get'> = {
+    get: (account, id) => {
+      if (!logoReads.has(id)) logoReads.set(id, deps.logos.get(account, id));
+      return logoReads.get(id)!;
+    },
+  };
+  for (const [index, input] of inputs.entries()) {
     const at = label(index);
     const before = problems.length;
     if (!planAllowsFormat(plan, input.outputFormat)) {
       problems.push({ field: `${at}.outputFormat`, detail: `${input.outputFormat} is not included in the ${plan.name} plan` });
-      return;
+      failing.add(index);
+      continue;
     }
     try {
       const payload = encodeContent(input.type, input.content);
-      const spec = renderSpecOf(input, payload);
+      let spec = renderSpecOf(input, payload);
+      // Branding as for one generate: shapes, colours held to contrast, the logo from the caller's own account.
+      if (isBranded(input)) spec = { ...spec, branding: await brandingOf({ logos }, accountId, input, spec.darkColor, spec.lightColor) };
       // What could never be drawn (too long, or a size too small for it) is refused here, not refunded later.
-      renderer.assertDrawable(spec);
-      items.push({ index, name: input.name, file: files[index]!, type: input.type as QrType, fingerprint: qrFingerprint(input.type, payload), spec });
+      deps.renderer.assertDrawable(spec);
+      items.push({
+        index,
+        name: input.name,
+        file: files[index]!,
+        type: input.type as QrType,
+        fingerprint: qrFingerprint(input.type, payload),
+        spec: storedSpec(spec),
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       const fields = error.fields ?? [{ field: 'content', detail: error.message }];
@@ -41,7 +80,7 @@ export function prepareItems(inputs: readonly BatchItemInput[], plan: Plan, labe
     } finally {
       if (problems.length > before) failing.add(index);
     }
-  });
+  }
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
     const more = problems.length > shown.length ? ` (the first ${shown.length} problems are listed)` : '';

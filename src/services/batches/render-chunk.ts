@@ -3,6 +3,7 @@ import { BATCH_GROUP_COST, isFinished, type Batch, type BatchItemState } from '.
 import { ApiError } from '../../domain/errors.js';
 import type { BatchResults } from '../../domain/ports/batch-results.js';
 import type { BatchStore, FinishedItem } from '../../domain/ports/batch-store.js';
+import type { LogoStore } from '../../domain/ports/logo-store.js';
 import type { RenderCaller } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { renderCost } from '../../domain/render-cost.js';
@@ -18,6 +19,8 @@ export interface RenderChunkDeps {
    */
   renderer: { renderMany(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> };
   clock: () => Date;
+  /** Where a branded item's logo bytes are read again (items are stored with the logo's id and digest only). */
+  logos: Pick<LogoStore, 'get'>;
   /** Resolves when lane `lane` may take the renderer (the embedded service lets synchronous requests go first). */
   turn?: (lane: number) => Promise<void>;
   /** Groups rendered at once (default 1); the services use a couple per pool thread. */
@@ -49,6 +52,24 @@ function groupsOf(items: readonly BatchItemState[]): BatchItemState[][] {
   }
   if (group.length > 0) groups.push(group);
   return groups;
+}
+
+/**
+ * Each item's spec with its logo's bytes, read once per logo from the account's store; an item whose logo was
+ * deleted (or replaced) since the batch was accepted is refused on its own, and refunded like any refusal.
+ */
+async function withLogoBytes(deps: RenderChunkDeps, accountId: string, items: readonly BatchItemState[]): Promise<Array<RenderSpec | ApiError>> {
+  const reads = new Map<string, ReturnType<LogoStore['get']>>();
+  return Promise.all(
+    items.map(async ({ spec }) => {
+      const logo = spec.branding?.logo;
+      if (!logo || logo.png) return spec;
+      if (!reads.has(logo.id)) reads.set(logo.id, deps.logos.get(accountId, logo.id));
+      const stored = await reads.get(logo.id)!;
+      if (!stored || stored.digest !== logo.digest) return new ApiError('invalid_request', `logo ${logo.id} was deleted after the batch was accepted`);
+      return { ...spec, branding: { ...spec.branding!, logo: { ...logo, png: stored.png } } };
+    }),
+  );
 }
 
 /** Returns how many items this run moved out of pending. */
@@ -87,11 +108,18 @@ async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly 
     batch.id,
     items.map((item) => item.index),
   );
-  const outcomes = await deps.renderer.renderMany(
-    items.map((item) => item.spec),
-    { accountId: batch.accountId, plan: batch.plan },
-    files,
-  );
+  const specs = await withLogoBytes(deps, batch.accountId, items);
+  const drawable = specs.flatMap((spec, i) => (spec instanceof ApiError ? [] : [i]));
+  const drawn =
+    drawable.length === 0
+      ? []
+      : await deps.renderer.renderMany(
+          drawable.map((i) => specs[i] as RenderSpec),
+          { accountId: batch.accountId, plan: batch.plan },
+          files && drawable.map((i) => files[i]!),
+        );
+  const outcomes: Array<Uint8Array | 'stored' | ApiError> = specs.map((spec) => (spec instanceof ApiError ? spec : 'stored'));
+  drawable.forEach((i, k) => (outcomes[i] = drawn[k]!));
   const finished: FinishedItem[] = [];
   const refused: Array<{ index: number; fingerprint: string }> = [];
   await Promise.all(

@@ -1,11 +1,32 @@
-// CSV batch bodies, read as a stream: a header row naming the generate fields (plus `name`), one item per row, reading stops past the plan's item limit.
+// CSV batch bodies, read as a stream: a header row naming the generate fields (plus `name`; logo.id and frame.text for the nested ones), one item per row, reading stops past the plan's item limit.
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
 import { BatchBody, MAX_ITEMS_PER_REQUEST } from './batches.schema.js';
 
-const COLUMNS = ['content', 'type', 'outputFormat', 'size', 'margin', 'errorCorrection', 'darkColor', 'lightColor', 'name'] as const;
+/** The generate fields as columns; the nested ones (logo, frame) by their dotted path. */
+const COLUMNS = [
+  'content',
+  'type',
+  'outputFormat',
+  'size',
+  'margin',
+  'errorCorrection',
+  'darkColor',
+  'lightColor',
+  'eci',
+  'moduleShape',
+  'finderShape',
+  'finderColor',
+  'logo.id',
+  'logo.scale',
+  'frame.text',
+  'frame.color',
+  'name',
+] as const;
 const NUMERIC = new Set(['size', 'margin']);
+const DECIMAL = new Set(['logo.scale']);
+const BOOLEAN = new Set(['eci']);
 /** One CSV record at most (a quoted field may span lines). */
 const MAX_RECORD_BYTES = 16_384;
 
@@ -23,8 +44,23 @@ export class TooManyCsvRows extends Error {
 }
 
 function cell(column: string, value: string): unknown {
-  // Numbers as numbers when they look like them; anything else stays a string for the schema to refuse by name.
-  return NUMERIC.has(column) && /^\d{1,6}$/.test(value) ? Number(value) : value;
+  // Numbers and booleans as such when they look like them; anything else stays a string for the schema to refuse by name.
+  if (NUMERIC.has(column) && /^\d{1,6}$/.test(value)) return Number(value);
+  if (DECIMAL.has(column) && /^\d{1,2}(?:\.\d{1,6})?$/.test(value)) return Number(value);
+  if (BOOLEAN.has(column) && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+/** A row's cells as a generate body: `logo.id` and `logo.scale` become `logo: {id, scale}`. */
+function itemOf(record: Record<string, string>): Record<string, unknown> {
+  const item: Record<string, unknown> = {};
+  for (const [column, value] of Object.entries(record)) {
+    if (value === '') continue;
+    const [outer, inner] = column.split('.');
+    if (inner === undefined) item[column] = cell(column, value);
+    else item[outer!] = { ...(item[outer!] as Record<string, unknown> | undefined), [inner]: cell(column, value) };
+  }
+  return item;
 }
 
 function unreadable(error: unknown): ApiError {
@@ -73,13 +109,7 @@ function checkCsvRecords(records: CsvRecord[]): CsvBatch {
       fields: unknown.map((column) => ({ field: `line 1.${column}`, detail: 'unknown column' })),
     });
   }
-  const items = records.map(({ record }) =>
-    Object.fromEntries(
-      Object.entries(record)
-        .filter(([, v]) => v !== '')
-        .map(([k, v]) => [k, cell(k, v)]),
-    ),
-  );
+  const items = records.map(({ record }) => itemOf(record));
   const lines = records.map(({ info }) => info.lines);
   const parsed = BatchBody.safeParse({ items });
   if (!parsed.success) {

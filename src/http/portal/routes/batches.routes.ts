@@ -12,6 +12,7 @@ import type { BatchQueue } from '../../../domain/ports/batch-queue.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
 import type { Renderer } from '../../../domain/ports/renderer.js';
+import type { LogoStore } from '../../../domain/ports/logo-store.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { acceptBatch } from '../../../services/batches/accept-batch.js';
 import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/cancel-batch.js';
@@ -31,6 +32,7 @@ export interface BatchesRoutesOptions {
   batchResults: BatchResults;
   meter: UsageMeter;
   renderer: Pick<Renderer, 'assertDrawable'>;
+  logos: Pick<LogoStore, 'get'>;
   queue: BatchQueue;
   clock: () => Date;
   plans: PlanCatalogue;
