@@ -20,6 +20,13 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       // `_name` marks a parameter a signature needs but the body does not.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "TSNonNullExpression > MemberExpression[property.name='credential']",
+          message: 'use callerOf(request) (src/http/api/v1/api-key-auth.ts): it says why the caller is there, and fails loudly where it is not',
+        },
+      ],
     },
   },
   { files: ['src/http/portal/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: BROWSER_GLOBALS } },

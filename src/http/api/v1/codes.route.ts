@@ -208,7 +208,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      const exported = await accountStatsCsv(deps, request.credential!.accountId, request.query);
+      const exported = await accountStatsCsv(deps, callerOf(request).accountId, request.query);
       return sendCsv(reply, `qr-manager-stats-${exported.from}-${exported.to}.csv`, exported.lines);
     },
   );
@@ -229,7 +229,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request, reply) => {
-      const exported = await codeStatsCsv(deps, request.credential!.accountId, request.params.id, request.query);
+      const exported = await codeStatsCsv(deps, callerOf(request).accountId, request.params.id, request.query);
       return sendCsv(reply, `${request.params.id}-stats-${exported.from}-${exported.to}.csv`, exported.lines);
     },
   );

@@ -1,0 +1,134 @@
+// The layer rules of CONTRIBUTING.md, checked on every import in src/: a file that imports what its layer must not fails here, naming both.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+const SRC = join(ROOT, 'src');
+
+interface Import {
+  file: string;
+  /** `src/…` path of the imported file, or the package name. */
+  target: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every static, re-exported and dynamic import of a file, resolved to a path under src/ or a package name. */
+function importsOf(path: string): Import[] {
+  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
+  const file = relative(ROOT, path);
+  const found: Import[] = [];
+  const add = (specifier: string, typeOnly: boolean) => {
+    const target = specifier.startsWith('.')
+      ? relative(ROOT, resolve(dirname(path), specifier)).replace(/\.js$/, '.ts')
+      : specifier.startsWith('@')
+        ? specifier.split('/').slice(0, 2).join('/')
+        : specifier.split('/')[0]!;
+    found.push({ file, target, typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      const typeOnly = ts.isImportDeclaration(node) ? (node.importClause?.isTypeOnly ?? false) : node.isTypeOnly;
+      add(node.moduleSpecifier.text, typeOnly);
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)) {
+      add(node.arguments[0].text, false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+const IMPORTS = sourceFiles(SRC).flatMap(importsOf);
+
+const isBuiltin = (target: string) => target.startsWith('node:');
+const within =
+  (...folders: string[]) =>
+  (target: string) =>
+    folders.some((folder) => target.startsWith(`src/${folder}/`));
+const DRIVERS = ['ioredis', 'mongoose', 'mongodb', 'better-sqlite3', 'bullmq', 'piscina', 'fastify', 'sharp', 'stripe', 'undici'];
+
+/** Each layer: which files it covers, and what one of its imports may be. */
+const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (imp: Import) => boolean; why: string }> = [
+  {
+    layer: 'src/domain',
+    files: within('domain'),
+    allowed: ({ target }) => within('domain')(target) || isBuiltin(target) || target === 'zod',
+    why: 'pure rules and ports: nothing outside src/domain but zod and Node built-ins',
+  },
+  {
+    layer: 'src/services',
+    files: within('services'),
+    allowed: ({ target }) => within('domain', 'services')(target) || isBuiltin(target),
+    why: 'use cases written against ports: src/domain and other services only, never a driver',
+  },
+  {
+    layer: 'src/render',
+    files: within('render'),
+    allowed: ({ target }) => within('domain', 'render')(target) || isBuiltin(target) || ['qr', 'sharp', 'zxing-wasm', 'jsqr', 'lru-cache'].includes(target),
+    why: 'draws images: src/domain and the imaging libraries; never a store, a service, an adapter or HTTP',
+  },
+  {
+    layer: 'src/adapters',
+    files: within('adapters'),
+    allowed: ({ file, target, typeOnly }) =>
+      within('domain', 'adapters', 'render')(target) ||
+      // The shape of the settings it takes (a Pick of Config), never loadConfig: the composition root passes them in.
+      (target === 'src/config.ts' && typeOnly) ||
+      // The queue runners run use cases (a batch chunk, a background job): only they may reach into services.
+      (within('services')(target) && file.startsWith('src/adapters/queue/')) ||
+      !target.startsWith('src/'),
+    why: 'one port implementation per file: src/domain, drivers and src/render; never loadConfig, composition, HTTP or (outside the queue runners) services',
+  },
+  {
+    layer: 'src/http',
+    files: within('http'),
+    allowed: ({ target, typeOnly }) =>
+      within('domain', 'services', 'http')(target) ||
+      (target === 'src/adapters/contract.ts' && typeOnly) ||
+      (target === 'src/config.ts' && typeOnly) ||
+      (!target.startsWith('src/') && !DRIVERS.filter((d) => d !== 'fastify').includes(target)),
+    why: 'routes and plugins: src/domain, src/services and the Adapters contract (as types); never an adapter, a driver or a composition root',
+  },
+];
+
+describe('layering', () => {
+  it('reads imports of every kind (the check below would pass vacuously otherwise)', () => {
+    const targets = IMPORTS.map((imp) => `${imp.file} -> ${imp.target}`);
+    expect(targets).toContain('src/app.ts -> src/composition/api.ts');
+    expect(IMPORTS.some((imp) => imp.file.startsWith('src/composition/') && imp.target === 'src/adapters/mongo/mongo-stores.ts')).toBe(true); // a dynamic import()
+    expect(IMPORTS.some((imp) => imp.typeOnly && imp.target === 'src/adapters/contract.ts')).toBe(true);
+  });
+
+  for (const rule of RULES) {
+    it(`${rule.layer}: ${rule.why}`, () => {
+      const broken = IMPORTS.filter((imp) => rule.files(imp.file) && !rule.allowed(imp)).map((imp) => `${imp.file} imports ${imp.target}`);
+      expect(broken).toEqual([]);
+    });
+  }
+
+  it('the core never imports a driver (ioredis, mongoose, better-sqlite3, bullmq, piscina, …)', () => {
+    const broken = IMPORTS.filter((imp) => within('domain', 'services')(imp.file) && DRIVERS.includes(imp.target));
+    expect(broken).toEqual([]);
+  });
+
+  it('only the composition roots, the entries and buildApp import a concrete adapter from outside src/adapters', () => {
+    const broken = IMPORTS.filter(
+      (imp) =>
+        imp.target.startsWith('src/adapters/') &&
+        imp.target !== 'src/adapters/contract.ts' &&
+        !imp.file.startsWith('src/adapters/') &&
+        !within('composition', 'entries')(imp.file),
+    ).map((imp) => `${imp.file} imports ${imp.target}`);
+    expect(broken).toEqual([]);
+  });
+});
