@@ -1,4 +1,5 @@
 // The batch webhook: arrives once at a real HTTP server on 127.0.0.1, and verifies with the account's secret (Standard Webhooks).
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
 import { deliverDueWebhooks } from '../../src/services/batches/batch-webhook.js';
@@ -97,6 +98,35 @@ describe('the batch webhook', () => {
     expect(JSON.parse(mine[0]!.body)).toMatchObject({ type: 'batch.cancelled', data: { id, status: 'cancelled' } });
     const view = await t.app.inject({ method: 'GET', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } });
     expect(JSON.parse(view.body)).toMatchObject({ webhook: { state: 'delivered', attempts: 1 } });
+  });
+
+  it('keeps the event timestamp of the first attempt on a retry, and names itself QR-Manager-Webhooks/<version>', async () => {
+    const flaky = await startWebhookReceiver((n) => (n === 0 ? 500 : 204));
+    try {
+      const { key } = await t.newCaller('pro');
+      const res = await postBatch(t.app, key, { items: urlItems(3_000, 'retry-hook', { size: 128 }), webhookUrl: flaky.url });
+      expect(res.statusCode, res.body).toBe(202);
+      const { id } = JSON.parse(res.body) as { id: string };
+      const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } });
+      const finishedAt = (JSON.parse(cancel.body) as { finishedAt: string }).finishedAt;
+      const sender = new FetchWebhookSender({ allowPrivate: true });
+      await deliverDueWebhooks({ batches: t.stores.batches!, sender, clock: () => t.clock.now });
+      await flaky.waitFor(1, 10_000);
+      // The retry, a minute later by the sweep's clock.
+      const later = new Date(t.clock.now.getTime() + 60_000);
+      await deliverDueWebhooks({ batches: t.stores.batches!, sender, clock: () => later });
+      await flaky.waitFor(2, 10_000);
+
+      const [first, retry] = flaky.received;
+      expect([first!.status, retry!.status]).toEqual([500, 204]);
+      for (const message of [first!, retry!]) expect(JSON.parse(message.body)).toMatchObject({ type: 'batch.cancelled', timestamp: finishedAt });
+      // The header is the attempt's time (what receivers check against replays); the event's time stays in the body.
+      expect(Number(retry!.headers['webhook-timestamp']) - Number(first!.headers['webhook-timestamp'])).toBe(60);
+      const { version } = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+      for (const message of flaky.received) expect(message.headers['user-agent']).toBe(`QR-Manager-Webhooks/${version}`);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it('shows a refused target in the batch: webhook state refused, with the reason, never sent', async () => {

@@ -4,6 +4,7 @@ import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
 import { Agent } from 'undici';
 import type { WebhookSender } from '../../domain/ports/webhook-sender.js';
+import { serviceVersion } from '../../version.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -73,6 +74,8 @@ export class FetchWebhookSender implements WebhookSender {
   readonly #allowPrivate: boolean;
   readonly #resolve: Resolve;
   readonly #blocked = privateRanges();
+  /** Receivers can tell our calls apart (and allow-list them) by it: `QR-Manager-Webhooks/<version>`. */
+  readonly #userAgent = `QR-Manager-Webhooks/${serviceVersion()}`;
 
   constructor(options: { allowPrivate: boolean; resolve?: Resolve }) {
     this.#allowPrivate = options.allowPrivate;
@@ -109,7 +112,7 @@ export class FetchWebhookSender implements WebhookSender {
       // No redirects: a 3xx could point anywhere, private addresses included.
       const res = await fetch(target, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
+        headers: { 'content-type': 'application/json', 'user-agent': this.#userAgent, ...headers },
         body,
         redirect: 'manual',
         signal: AbortSignal.timeout(TIMEOUT_MS),

@@ -29,7 +29,12 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-export function webhookBody(batch: Batch, view: BatchViewJson, at: Date): string {
+/**
+ * The event: its `timestamp` is when the batch finished (Standard Webhooks: the event's time), the same on every attempt.
+ * The `webhook-timestamp` header is the attempt's own time, which receivers hold against replays.
+ */
+export function webhookBody(batch: Batch, view: BatchViewJson): string {
+  const at = batch.finishedAt ?? batch.createdAt;
   return JSON.stringify({ type: `batch.${batch.status}`, timestamp: at.toISOString(), data: view });
 }
 
@@ -40,7 +45,7 @@ async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: 
   // The id stays the same across attempts (and processes), so receivers deduplicate retries by webhook-id.
   const id = `msg_${batch.id}`;
   const now = deps.clock();
-  const body = webhookBody(batch, batchView(batch), now);
+  const body = webhookBody(batch, batchView(batch));
   const timestamp = Math.floor(now.getTime() / 1000);
   try {
     const status = await deps.sender.send(
