@@ -22,6 +22,9 @@ beforeAll(async () => {
   plansDir = plans.dir;
   instances = await startTwoInstancesOnRedis('billing', { env: { ...stripe.env, PUBLIC_URL: 'http://127.0.0.1:43999', QR_PLANS_FILE: plans.file } });
   ({ a, b } = instances);
+  // B's first SVG is drawn before the timed case: the second it allows is the plan change's, not a cold render path's.
+  const warm = await b.newCaller('pro');
+  expect((await generate(b.app, warm.key, { content: 'warm-up', type: 'text', outputFormat: 'svg' })).statusCode).toBe(200);
 }, 60_000);
 
 afterAll(async () => {
