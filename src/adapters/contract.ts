@@ -11,6 +11,7 @@ import type { KeyStore } from '../domain/ports/key-store.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
 import type { SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import type { ScanAllowance } from '../domain/ports/scan-allowance.js';
+import type { ScanEventSource, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { RenderCaller, Renderer } from '../domain/ports/renderer.js';
@@ -62,6 +63,8 @@ export interface RecordStores {
   usageLedger: UsageLedger;
   codes: DynamicCodeStore;
   scanLedger: ScanLedger;
+  /** The accounts' scan webhook endpoints. */
+  scanWebhooks: ScanWebhookStore;
   /** Uploaded logos (branded codes). */
   logos: LogoStore;
   /** Batches and their rendered files (MongoDB mode keeps the batches in QR_DATA_DIR beside it, the files in GridFS). */
@@ -103,6 +106,10 @@ export interface StoreAdapters {
   scanAllowance: ScanAllowance;
   /** Wrong password guesses per code and client address. */
   guesses: GuessLimiter;
+  /** The accounts' scan webhook endpoints (system of record). */
+  scanWebhooks: ScanWebhookStore;
+  /** The scans waiting for the scan webhooks, counted with the statistics. */
+  scanEvents: ScanEventSource;
   /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
   lastUsed?: LastUsedLog;
   /** Production mode: the hot usage counters (Redis) that the rollup copies into the ledger. */

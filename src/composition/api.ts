@@ -20,6 +20,7 @@ import { assertAccountsOnKnownPlans } from '../services/plans.js';
 import type { UniqueCounting } from '../services/scan-stats.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createBillingProvider } from './billing.js';
+import { scanWebhookDispatcher } from './scan-webhooks.js';
 import { discoverSignIns } from './sign-in.js';
 import { signingSealOf } from './signing-seal.js';
 import { createStores, type StoreOptions } from './stores.js';
@@ -107,11 +108,22 @@ export async function createApiServices(config: Config, log: AdapterLog, options
   const jobs =
     adapters.jobs === 'worker'
       ? undefined
-      : new InProcessScheduler(bindJobs({ ...adapters, lastUsed, clock, batchRetentionMs: config.batchRetentionMs, webhookSender, log }), {
-          log,
-          everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000, 'batch-webhooks': 5_000 },
-          runOnStop: ['last-used-flush'],
-        });
+      : new InProcessScheduler(
+          bindJobs({
+            ...adapters,
+            lastUsed,
+            clock,
+            batchRetentionMs: config.batchRetentionMs,
+            webhookSender,
+            scanWebhookDispatcher: scanWebhookDispatcher(adapters, webhookSender, clock, log),
+            log,
+          }),
+          {
+            log,
+            everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000, 'batch-webhooks': 5_000, 'scan-webhooks': 1_000 },
+            runOnStop: ['last-used-flush'],
+          },
+        );
   jobs?.start();
   const requestsInFlight = new RequestsInFlight();
   const batchQueue = await createBatchQueue(config, adapters, { clock, log, webhookSender, syncBusy: () => requestsInFlight.busy() });

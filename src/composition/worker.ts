@@ -7,6 +7,7 @@ import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js
 import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
+import { scanWebhookDispatcher } from './scan-webhooks.js';
 import { createStores } from './stores.js';
 
 export interface WorkerProcess {
@@ -22,13 +23,15 @@ export async function createWorker(config: Config & { redisUrl: string }, log: A
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
   const batchQueue = stores.batches ? new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log }) : undefined;
+  const webhookSender = new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate });
   const jobs = bindJobs({
     ...stores,
     lastUsed: stores.lastUsed ?? new LastUsedBuffer(),
     clock: () => new Date(),
     batchRetentionMs: config.batchRetentionMs,
     batchQueue,
-    webhookSender: new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }),
+    webhookSender,
+    scanWebhookDispatcher: scanWebhookDispatcher(stores, webhookSender, () => new Date(), log),
     log,
   });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });

@@ -37,6 +37,7 @@ const ERROR_TABLE = {
   content_too_long: { status: 422, title: 'Content too long for a QR code' },
   unscannable_design: { status: 422, title: 'Design would not scan' },
   logo_limit_reached: { status: 409, title: 'Logo limit reached' },
+  webhook_limit_reached: { status: 409, title: 'Webhook limit reached' },
   quota_exceeded: { status: 429, title: 'Monthly request quota exceeded' },
   qr_quota_exceeded: { status: 429, title: 'Monthly QR quota exceeded' },
   rate_limited: { status: 429, title: 'Too many requests' },

@@ -7,6 +7,8 @@ export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 /** One scan as the redirect saw it; `visitor` is hashed with the day's salt before anything is stored. */
 export interface Scan {
   codeId: string;
+  /** The code's owner: the scan also waits, counted, for the account's scan webhooks (see ScanEventSource). */
+  accountId: string;
   at: Date;
   /** Client address and user agent, pre-hashed (see visitorKey): never stored as such. */
   visitor: string;
@@ -65,4 +67,10 @@ export function visitorKey(ip: string, userAgent: string | undefined): string {
 /** The visitor as a day's counter sees it: the day's random salt over the visitor key, 64 bits. */
 export function saltedVisitor(salt: string, visitor: string): string {
   return createHash('sha256').update(salt).update('\u0000').update(visitor).digest('base64url').slice(0, 11);
+}
+
+/** One account's scans since they were last taken for its scan webhooks, per code. */
+export interface AccountScans {
+  accountId: string;
+  codes: Array<{ codeId: string; scans: number; devices: Partial<Record<DeviceClass, number>> }>;
 }

@@ -9,6 +9,7 @@ import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { WebhookSender } from '../domain/ports/webhook-sender.js';
 import { deliverDueWebhooks } from './batches/batch-webhook.js';
 import { closePeriod } from './close-period.js';
+import type { ScanWebhookDispatcher } from './scan-webhooks.js';
 import { flushLastUsed } from './flush-last-used.js';
 import { rollupScans, type RollupScansDeps } from './rollup-scans.js';
 import { rollupUsage, type RollupUsageDeps } from './rollup-usage.js';
@@ -25,10 +26,21 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   batchQueue?: BatchQueue | undefined;
   /** Sends the batch webhooks that are due (no sender: the sweep does nothing). */
   webhookSender?: WebhookSender | undefined;
+  /** Tells the scan webhooks of new scans (none: the job does nothing). */
+  scanWebhookDispatcher?: ScanWebhookDispatcher | undefined;
   log?: { warn(obj: object, msg: string): void };
 }
 
-export const JOB_NAMES = ['usage-rollup', 'period-close', 'last-used-flush', 'scan-rollup', 'batch-expiry', 'batch-requeue', 'batch-webhooks'] as const;
+export const JOB_NAMES = [
+  'usage-rollup',
+  'period-close',
+  'last-used-flush',
+  'scan-rollup',
+  'batch-expiry',
+  'batch-requeue',
+  'batch-webhooks',
+  'scan-webhooks',
+] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
 export interface BackgroundJob {
@@ -51,6 +63,8 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   { name: 'batch-requeue', pattern: '* * * * *', run: (deps) => requeueBatches(deps) },
   // Webhook retries whose process died, and webhooks of batches finished just before a crash (the embedded service runs it every few seconds).
   { name: 'batch-webhooks', pattern: '* * * * *', run: (deps) => sweepWebhooks(deps) },
+  // Every second (six fields, seconds first): scan webhooks carry the scans since their last message.
+  { name: 'scan-webhooks', pattern: '* * * * * *', run: (deps) => deps.scanWebhookDispatcher?.tick() ?? Promise.resolve(0) },
 ];
 
 function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {

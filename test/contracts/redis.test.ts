@@ -17,6 +17,8 @@ import { RedisScanCounter } from '../../src/adapters/redis/scan-counter.redis.js
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { scanEventSourceContract } from './scan-events.contract.js';
+import { RedisScanEventSource } from '../../src/adapters/redis/scan-event-source.redis.js';
 import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.contract.js';
 import { RedisGuessLimiter } from '../../src/adapters/redis/guess-limiter.redis.js';
 import { RedisScanAllowance } from '../../src/adapters/redis/scan-allowance.redis.js';
@@ -101,6 +103,10 @@ dynamicCodeStoreContract('sqlite + redis slug cache', async () => {
 
 scanAllowanceContract('redis', () => new RedisScanAllowance(client, { keyPrefix: prefix() }));
 guessLimiterContract('redis', () => new RedisGuessLimiter(client, { keyPrefix: prefix() }));
+scanEventSourceContract('redis (counted in the scan script)', async () => {
+  const keyPrefix = prefix();
+  return { recorder: new RedisScanCounter(client, { keyPrefix }), events: new RedisScanEventSource(client, { keyPrefix }) };
+});
 
 // Recorded in Redis, then rolled up into a SQLite ledger: the path production takes.
 scanRecorderContract(

@@ -57,8 +57,15 @@ export function scanRecorderContract(
       const codeId = `dyn_${randomUUID()}`;
       const at = new Date(Date.UTC(2026, 2, 1, 12));
       for (let i = 0; i < 300; i++)
-        recorder.record({ codeId, at, visitor: `v${i % 30}`, device: i % 3 === 0 ? 'ios' : 'android', language: i % 2 === 0 ? 'en' : 'pt' });
-      recorder.record({ codeId, at: new Date(Date.UTC(2026, 2, 2, 1)), visitor: 'v0', device: 'desktop', language: 'other' });
+        recorder.record({
+          codeId,
+          accountId: 'acc_test',
+          at,
+          visitor: `v${i % 30}`,
+          device: i % 3 === 0 ? 'ios' : 'android',
+          language: i % 2 === 0 ? 'en' : 'pt',
+        });
+      recorder.record({ codeId, accountId: 'acc_test', at: new Date(Date.UTC(2026, 2, 2, 1)), visitor: 'v0', device: 'desktop', language: 'other' });
       await recorder.flush();
       const firstDay = await read(codeId, '2026-03-01');
       expect(firstDay).toEqual({

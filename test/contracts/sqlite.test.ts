@@ -11,6 +11,7 @@ import { accountStoreContract } from './account-store.contract.js';
 import { batchResultsContract } from './batch-results.contract.js';
 import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { scanEventSourceContract } from './scan-events.contract.js';
 import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.contract.js';
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
@@ -49,6 +50,10 @@ dynamicCodeStoreContract('sqlite (system of record under Redis mode)', async () 
 scanLedgerContract('sqlite', () => fresh().scanLedger);
 scanAllowanceContract('sqlite', () => fresh().scanAllowance);
 guessLimiterContract('sqlite', () => fresh().guesses);
+scanEventSourceContract('sqlite (counted in the recorder transaction)', async () => {
+  const stores = fresh();
+  return { recorder: stores.scans, events: stores.scanEvents };
+});
 scanRecorderContract('sqlite (group commit, exact uniques)', async () => {
   const { scans, scanLedger } = fresh();
   return { recorder: scans, read: async (codeId, day) => (await scanLedger.days(codeId, day, day))[0] };

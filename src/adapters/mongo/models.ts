@@ -95,6 +95,19 @@ export interface CodeCountDoc {
   codes: number;
 }
 
+export interface ScanWebhookDoc {
+  _id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  createdAt: Date;
+}
+
+export interface ScanWebhookCountDoc {
+  _id: string;
+  endpoints: number;
+}
+
 export interface ScanDayDoc {
   codeId: string;
   day: string;
@@ -173,6 +186,8 @@ export interface MongoModels {
   logos: Model<LogoDoc>;
   codes: Model<DynamicCodeDoc>;
   codeCounts: Model<CodeCountDoc>;
+  scanWebhooks: Model<ScanWebhookDoc>;
+  scanWebhookCounts: Model<ScanWebhookCountDoc>;
   scanDays: Model<ScanDayDoc>;
   batches: Model<BatchDoc>;
   batchItems: Model<BatchItemDoc>;
@@ -344,6 +359,21 @@ function codeCountSchema(): Schema<CodeCountDoc> {
   return new Schema<CodeCountDoc>({ _id: { type: String, required: true }, codes: { type: Number, required: true } }, options);
 }
 
+function scanWebhookSchema(): Schema<ScanWebhookDoc> {
+  const schema = new Schema<ScanWebhookDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      url: { type: String, required: true },
+      events: { type: [String], required: true },
+      createdAt: { type: Date, required: true },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, createdAt: 1 });
+  return schema;
+}
+
 function scanDaySchema(): Schema<ScanDayDoc> {
   const schema = new Schema<ScanDayDoc>(
     {
@@ -427,6 +457,12 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     codes: connection.model<DynamicCodeDoc>('DynamicCode', dynamicCodeSchema(), 'dynamic_codes'),
     codeCounts: connection.model<CodeCountDoc>('DynamicCodeCount', codeCountSchema(), 'dynamic_code_counts'),
     scanDays: connection.model<ScanDayDoc>('ScanDay', scanDaySchema(), 'scan_days'),
+    scanWebhooks: connection.model<ScanWebhookDoc>('ScanWebhook', scanWebhookSchema(), 'scan_webhooks'),
+    scanWebhookCounts: connection.model<ScanWebhookCountDoc>(
+      'ScanWebhookCount',
+      new Schema<ScanWebhookCountDoc>({ _id: { type: String, required: true }, endpoints: { type: Number, required: true } }, options),
+      'scan_webhook_counts',
+    ),
     batches: connection.model<BatchDoc>('Batch', batchSchema(), 'batches'),
     batchItems: connection.model<BatchItemDoc>('BatchItem', batchItemSchema(), 'batch_items'),
     sequences: connection.model<SequenceDoc>(

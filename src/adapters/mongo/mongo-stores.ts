@@ -10,6 +10,7 @@ import { MongoKeyStore } from './key-store.mongo.js';
 import { MongoLogoStore } from './logo-store.mongo.js';
 import { createMongoModels } from './models.js';
 import { MongoSigningKeyStore } from './signing-key-store.mongo.js';
+import { MongoScanWebhookStore } from './scan-webhooks.mongo.js';
 import { MongoScanLedger } from './scan-ledger.mongo.js';
 import { MongoUsageLedger } from './usage-ledger.mongo.js';
 
@@ -28,6 +29,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts), isMongoOutage, DOWN),
       scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays), isMongoOutage, DOWN),
+      scanWebhooks: unavailableWhen(new MongoScanWebhookStore(models.scanWebhooks, models.scanWebhookCounts), isMongoOutage, DOWN),
       batches: unavailableWhen(new MongoBatchStore(models), isMongoOutage, DOWN),
       batchResults: unavailableWhen(batchResults, isMongoOutage, DOWN),
       probes: {

@@ -10,6 +10,7 @@ import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
 import { RedisLastUsedLog } from './last-used-log.redis.js';
 import { RedisGuessLimiter } from './guess-limiter.redis.js';
 import { RedisScanAllowance } from './scan-allowance.redis.js';
+import { RedisScanEventSource } from './scan-event-source.redis.js';
 import { RedisScanCounter } from './scan-counter.redis.js';
 import { RedisSessionStore } from './session-store.redis.js';
 import { RedisUsageCounters } from './usage-counters.redis.js';
@@ -54,6 +55,8 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     scanCounters: scans,
     scanAllowance: unavailableWhen(new RedisScanAllowance(redis, { keyPrefix }), isRedisOutage, DOWN),
     guesses: unavailableWhen(new RedisGuessLimiter(redis, { keyPrefix }), isRedisOutage, DOWN),
+    scanWebhooks: records.scanWebhooks,
+    scanEvents: new RedisScanEventSource(redis, { keyPrefix }),
     ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,

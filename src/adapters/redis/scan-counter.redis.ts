@@ -5,8 +5,9 @@ import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.
 import { dayOf, DEVICE_CLASSES, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
 
 /**
- * KEYS changed (set of code|day), then each group's counts (hash) and visitors (HyperLogLog), then each day's salt
- * ARGV the batch as JSON: [{c, h, s: key indexes, m: member, n: scans, d: {device: n}, l: {language: n}, v: [visitor keys]}],
+ * KEYS changed (set of code|day), accounts with scans for their webhooks (set), then each group's counts (hash) and
+ *      visitors (HyperLogLog), each day's salt, and each account's scans waiting for its webhooks (hash: code → n, code|device → n)
+ * ARGV the batch as JSON: [{c, h, s, e: key indexes, m: member, a: account, k: code, n: scans, d: {device: n}, l: {language: n}, v: [visitor keys]}],
  *      ttl (s), a candidate salt
  * The salt is drawn once per day by whichever batch comes first and expires with the day's keys;
  * visitors are salted inside Redis (SHA-1 over salt and the visitor key), so the HyperLogLog never
@@ -37,6 +38,9 @@ for _, g in ipairs(batch) do
   redis.call('EXPIRE', counts, ttl)
   redis.call('EXPIRE', KEYS[g.h], ttl)
   redis.call('SADD', KEYS[1], g.m)
+  redis.call('HINCRBY', KEYS[g.e], g.k, g.n)
+  for device, n in pairs(g.d) do redis.call('HINCRBY', KEYS[g.e], g.k .. '|' .. device, n) end
+  redis.call('SADD', KEYS[2], g.a)
 end
 return 1
 `;
@@ -48,6 +52,10 @@ if not scans or tonumber(scans) <= tonumber(ARGV[2]) then redis.call('SREM', KEY
 return 1
 `;
 
+/** The set of accounts with scans waiting for their webhooks, and each one's hash of them (read by RedisScanEventSource). */
+export const scanEventAccountsKey = (prefix: string) => `${prefix}scan-events:accounts`;
+export const scanEventsKey = (prefix: string, accountId: string) => `${prefix}scan-events:${accountId}`;
+
 export interface RedisScanCounterOptions {
   keyPrefix?: string;
   /** How long a day's counters stay in Redis after its last scan (default 8 days): the rollup has that long to copy them. */
@@ -58,7 +66,10 @@ interface Group {
   c: number;
   h: number;
   s: number;
+  e: number;
   m: string;
+  a: string;
+  k: string;
   n: number;
   d: Partial<Record<DeviceClass, number>>;
   l: Record<string, number>;
@@ -110,7 +121,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
     const batch = this.#pending.splice(0, MAX_BATCH);
     if (this.#pending.length > 0) setImmediate(() => this.#send());
     if (batch.length === 0) return;
-    const keys = [this.#changedKey];
+    const keys = [this.#changedKey, scanEventAccountsKey(this.#prefix)];
     const indexOf = new Map<string, number>();
     const keyIndex = (key: string) => {
       let index = indexOf.get(key);
@@ -131,7 +142,10 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
           c: keyIndex(counts),
           h: keyIndex(visitors),
           s: keyIndex(`${this.#prefix}scans-salt:${day}`),
+          e: keyIndex(scanEventsKey(this.#prefix, scan.accountId)),
           m: member,
+          a: scan.accountId,
+          k: scan.codeId,
           n: 0,
           d: {},
           l: {},

@@ -263,6 +263,24 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX billing_events_by_age ON billing_events (received_at);
   `,
+  // 14: scan webhooks (per account), and the scans waiting for them, counted by the scan recorder in its own transaction.
+  `
+  CREATE TABLE scan_webhooks (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    url TEXT NOT NULL,
+    events TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX scan_webhooks_by_account ON scan_webhooks (account_id, created_at);
+  CREATE TABLE scan_events_pending (
+    account_id TEXT NOT NULL,
+    code_id TEXT NOT NULL,
+    scans INTEGER NOT NULL,
+    devices TEXT NOT NULL,
+    PRIMARY KEY (account_id, code_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -1,7 +1,7 @@
 // ScanRecorder for the embedded default: scans of one event-loop turn are counted in one SQLite transaction, exact unique counts per day.
 import { randomBytes } from 'node:crypto';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
-import { dayOf, saltedVisitor, type Scan, type ScanDay } from '../../domain/scan.js';
+import { dayOf, saltedVisitor, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
 import type { SqliteDatabase } from './database.js';
 import { SCAN_DAY_COLUMNS, toScanDay, toScanDayRow, type ScanDayRow } from './scan-ledger.sqlite.js';
 
@@ -27,6 +27,8 @@ export class SqliteScanRecorder implements ScanRecorder {
   readonly #salt;
   readonly #pruneVisitors;
   readonly #pruneSalts;
+  readonly #selectEvents;
+  readonly #putEvents;
   #pending: Scan[] = [];
   #scheduled = false;
   #prunedBefore = '';
@@ -42,6 +44,12 @@ export class SqliteScanRecorder implements ScanRecorder {
     this.#salt = db.prepare<[string], { salt: string }>('SELECT salt FROM scan_salts WHERE day = ?');
     this.#pruneVisitors = db.prepare<[string], unknown>('DELETE FROM scan_visitors WHERE day < ?');
     this.#pruneSalts = db.prepare<[string], unknown>('DELETE FROM scan_salts WHERE day < ?');
+    this.#selectEvents = db.prepare<[string, string], { scans: number; devices: string }>(
+      'SELECT scans, devices FROM scan_events_pending WHERE account_id = ? AND code_id = ?',
+    );
+    this.#putEvents = db.prepare<[string, string, number, string], unknown>(
+      'INSERT OR REPLACE INTO scan_events_pending (account_id, code_id, scans, devices) VALUES (?, ?, ?, ?)',
+    );
   }
 
   record(scan: Scan): void {
@@ -100,7 +108,30 @@ export class SqliteScanRecorder implements ScanRecorder {
       if (this.#addVisitor.run(scan.codeId, day, saltedVisitor(salt, scan.visitor)).changes === 1) counts.uniques++;
     }
     for (const counts of days.values()) this.#putDay.run(...toScanDayRow(counts));
+    this.#countEvents(batch);
     this.#prune(batch[0]!.at);
+  }
+
+  /** The same scans, per account and code, for the scan webhooks: in this transaction, so they always equal the counts. */
+  #countEvents(batch: readonly Scan[]): void {
+    const events = new Map<string, { accountId: string; codeId: string; scans: number; devices: Partial<Record<DeviceClass, number>> }>();
+    for (const scan of batch) {
+      const key = `${scan.accountId}\u0000${scan.codeId}`;
+      let event = events.get(key);
+      if (!event) {
+        const row = this.#selectEvents.get(scan.accountId, scan.codeId);
+        event = {
+          accountId: scan.accountId,
+          codeId: scan.codeId,
+          scans: row?.scans ?? 0,
+          devices: row ? (JSON.parse(row.devices) as Partial<Record<DeviceClass, number>>) : {},
+        };
+        events.set(key, event);
+      }
+      event.scans++;
+      event.devices[scan.device] = (event.devices[scan.device] ?? 0) + 1;
+    }
+    for (const e of events.values()) this.#putEvents.run(e.accountId, e.codeId, e.scans, JSON.stringify(e.devices));
   }
 
   /** Once a day: digests and salts older than yesterday go (a late scan of yesterday still counts exactly). */

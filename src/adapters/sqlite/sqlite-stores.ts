@@ -13,6 +13,7 @@ import { LocalInvalidationBus } from '../local-invalidation-bus.js';
 import { SqliteDynamicCodeStore } from './dynamic-code-store.sqlite.js';
 import { SqliteGuessLimiter } from './guess-limiter.sqlite.js';
 import { SqliteScanAllowance } from './scan-allowance.sqlite.js';
+import { SqliteScanEventSource, SqliteScanWebhookStore } from './scan-webhooks.sqlite.js';
 import { SqliteScanLedger } from './scan-ledger.sqlite.js';
 import { SqliteScanRecorder } from './scan-recorder.sqlite.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
@@ -85,6 +86,8 @@ export function sqliteStoresOn(
     scans,
     scanAllowance: unavailableOnFailure(new SqliteScanAllowance(db)),
     guesses: unavailableOnFailure(new SqliteGuessLimiter(db)),
+    scanWebhooks: unavailableOnFailure(new SqliteScanWebhookStore(db)),
+    scanEvents: unavailableOnFailure(new SqliteScanEventSource(db)),
     logos: unavailableOnFailure(new SqliteLogoStore(db)),
     probes: {
       sqlite: async () => {

@@ -110,6 +110,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
     const userAgent = request.headers['user-agent'];
     deps.scans.record({
       codeId: code.codeId,
+      accountId: code.accountId,
       at: deps.clock(),
       visitor: visitorKey(request.ip, userAgent),
       device: deviceClassOf(userAgent),

@@ -1,0 +1,95 @@
+// /api/v1/QRManager/webhooks: an account's scan webhooks — register an endpoint for `code.scanned`, list them, delete one.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { SCAN_WEBHOOK_EVENTS, type ScanWebhookEndpoint, type ScanWebhookStore } from '../../../domain/ports/scan-webhooks.js';
+import { createScanWebhook, deleteScanWebhook, SCAN_WEBHOOK_LIMIT } from '../../../services/scan-webhooks.js';
+import { header } from '../../openapi/operation-doc.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { callerOf } from './api-key-auth.js';
+import { WebhookUrl } from './batches.schema.js';
+
+export interface WebhooksRouteDeps {
+  scanWebhooks: ScanWebhookStore;
+  clock: () => Date;
+}
+
+const Webhook = z
+  .object({
+    id: z.string(),
+    url: z.string(),
+    events: z.array(z.enum(SCAN_WEBHOOK_EVENTS)),
+    createdAt: z.string().describe('ISO 8601.'),
+  })
+  .meta({ id: 'ScanWebhook' });
+
+const CreateWebhookBody = z.strictObject({
+  url: WebhookUrl.describe('Receives a signed POST (Standard Webhooks) at most once a second, carrying the scans since the last.'),
+  events: z.array(z.enum(SCAN_WEBHOOK_EVENTS)).min(1).max(SCAN_WEBHOOK_EVENTS.length).describe('The events to receive: `code.scanned`.'),
+});
+
+const WebhookParams = z.object({ id: z.string().min(1).max(64).describe('The webhook id.') });
+
+function view(endpoint: ScanWebhookEndpoint): z.infer<typeof Webhook> {
+  return { id: endpoint.id, url: endpoint.url, events: endpoint.events, createdAt: endpoint.createdAt.toISOString() };
+}
+
+const AUTH = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS] as const;
+const tags = ['webhooks'];
+const security = [{ apiKey: [] }];
+
+export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (app, deps) => {
+  app.post(
+    '/QRManager/webhooks',
+    {
+      schema: {
+        operationId: 'createScanWebhook',
+        summary: 'Register a scan webhook',
+        description:
+          `At most ${SCAN_WEBHOOK_LIMIT} per account. Each endpoint gets at most one POST a second carrying every scan of the account's codes since ` +
+          'the last (per code: scans and the device split), signed the Standard Webhooks way with the account secret the batch webhooks use; ' +
+          'retried with backoff, under the same address rules as batch webhooks (no private or loopback addresses unless the operator allows them).',
+        tags,
+        security,
+        body: CreateWebhookBody,
+        response: { 201: Webhook, ...problemResponses(['invalid_request', 'webhook_limit_reached', 'payload_too_large', 'unsupported_media_type', ...AUTH]) },
+        'x-document': { headers: { '201': { Location: header.location('The new webhook.') } } },
+      },
+    },
+    async (request, reply) => {
+      const created = await createScanWebhook(deps, callerOf(request).accountId, request.body);
+      return reply.code(201).header('Location', `${request.url}/${created.id}`).send(view(created));
+    },
+  );
+
+  app.get(
+    '/QRManager/webhooks',
+    {
+      schema: {
+        operationId: 'listScanWebhooks',
+        summary: 'List your scan webhooks, oldest first',
+        tags,
+        security,
+        response: { 200: z.object({ items: z.array(Webhook) }), ...problemResponses([...AUTH]) },
+      },
+    },
+    async (request) => ({ items: (await deps.scanWebhooks.list(callerOf(request).accountId)).map(view) }),
+  );
+
+  app.delete(
+    '/QRManager/webhooks/:id',
+    {
+      schema: {
+        operationId: 'deleteScanWebhook',
+        summary: 'Delete a scan webhook',
+        tags,
+        security,
+        params: WebhookParams,
+        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['invalid_request', 'not_found', ...AUTH]) },
+      },
+    },
+    async (request, reply) => {
+      await deleteScanWebhook(deps, callerOf(request).accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};
