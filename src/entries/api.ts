@@ -21,4 +21,10 @@ runProcess('qr-manager', async (config) => {
     },
   });
   await app.listen({ port: config.port, host: config.host });
+  if (!config.publicUrl) {
+    app.log.warn(
+      { addresses: app.addresses() },
+      'PUBLIC_URL is not set: dynamic codes encode short URLs on the address this server listens on (never the request Host); set PUBLIC_URL to the origin users reach',
+    );
+  }
 });

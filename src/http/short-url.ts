@@ -1,12 +1,20 @@
-// The origin short URLs are built on: PUBLIC_URL, or in the embedded default the address the request reached.
+// The origin short URLs are built on: PUBLIC_URL, or the address and port the server listens on; never the request's Host.
 import type { FastifyRequest } from 'fastify';
 import { trimTrailing } from '../domain/trim-trailing.js';
 
-// A host name or IPv4 with optional port, or a bracketed IPv6: anything else in Host is not echoed into a code.
-const HOST = /^(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+/** The socket's own end: the listening address the request reached (without a listening socket, as under inject: localhost). */
+export function listeningOrigin(address: string | undefined, port: number | undefined): string {
+  if (!address || !port) return 'http://localhost';
+  const plain = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;
+  return `http://${plain.includes(':') ? `[${plain}]` : plain}:${port}`;
+}
 
+/**
+ * A Host header is the client's to choose: echoing it would let anyone make a code encode their own origin.
+ * Without PUBLIC_URL (the server warns at start) the embedded default serves what it listens on.
+ */
 export function shortUrlBase(publicUrl: string | undefined, request: FastifyRequest): string {
   if (publicUrl) return trimTrailing(publicUrl, '/');
-  const host = HOST.test(request.host) ? request.host : 'localhost';
-  return `${request.protocol}://${host}`;
+  const socket = request.raw.socket as { localAddress?: string; localPort?: number } | undefined;
+  return listeningOrigin(socket?.localAddress, socket?.localPort);
 }

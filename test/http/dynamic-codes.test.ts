@@ -1,5 +1,5 @@
 // Dynamic codes in the embedded default: the API, the redirect, exact counting under concurrency, limits and tenant isolation.
-import { createServer, type Server } from 'node:http';
+import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,9 +37,41 @@ describe('the dynamic-code API', () => {
     const code = res.json() as CodeJson;
     expect(code).toMatchObject({ target: 'https://example.com/menu', name: 'Table menu', status: 'active' });
     expect(code.slug).toMatch(/^[A-Za-z0-9]{8}$/);
-    expect(code.shortUrl).toBe(`http://localhost:80/r/${code.slug}`);
+    expect(code.shortUrl).toBe(`http://localhost/r/${code.slug}`);
     expect(new Date(code.createdAt).getTime()).not.toBeNaN();
     expect(res.headers.location).toBe(`/api/v1/QRManager/codes/${code.id}`);
+  });
+
+  it('builds shortUrl on the address the server listens on, never on the Host header the client sent', async () => {
+    const listening = await createTestApp();
+    try {
+      const { key } = await listening.newCaller('pro');
+      await listening.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = listening.app.server.address() as { port: number };
+      const body = JSON.stringify({ target: 'https://example.com/host' });
+      const answer = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            method: 'POST',
+            path: '/api/v1/QRManager/codes',
+            headers: { host: 'attacker.example', 'content-type': 'application/json', 'x-api-key': key },
+          },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve(text));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+      const code = JSON.parse(answer) as CodeJson;
+      expect(code.shortUrl).toBe(`http://127.0.0.1:${port}/r/${code.slug}`);
+    } finally {
+      await listening.close();
+    }
   });
 
   it('refuses a javascript:, relative or credential-bearing target with 400 naming the field', async () => {

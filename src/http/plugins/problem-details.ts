@@ -39,7 +39,10 @@ function fromValidation(
   error: FastifyError & { validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }> },
   request: FastifyRequest,
 ): ApiError {
-  const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<string, unknown>;
+  // The values the failing schema read: a query or path value present but wrong is "invalid", not "required".
+  const context = (error as { validationContext?: string }).validationContext ?? 'body';
+  const input = context === 'querystring' ? request.query : context === 'params' ? request.params : context === 'headers' ? request.headers : request.body;
+  const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const fields: FieldProblem[] = error.validation.map((issue) => {
     const path = fieldPath(issue.instancePath);
     if (issue.keyword === 'unrecognized_keys') {
@@ -55,7 +58,7 @@ function fromValidation(
     const only = [...topFields][0]!;
     // A present-but-unknown type/format gets its own code; a missing one is a plain invalid request.
     // Own keys only: a body field named `constructor` must not find Object.prototype's.
-    if (Object.hasOwn(FIELD_CODES, only) && body[only] !== undefined) code = FIELD_CODES[only]!;
+    if (context === 'body' && Object.hasOwn(FIELD_CODES, only) && body[only] !== undefined) code = FIELD_CODES[only]!;
   }
   const summary = fields.map((f) => `${f.field}: ${f.detail}`).join('; ');
   return new ApiError(code, summary, { fields });

@@ -50,14 +50,27 @@ export async function prepareItems(
       return logoReads.get(id)!;
     },
   };
+  // What the plan does not include is refused as a generate would refuse it (403), naming every such item.
+  const beyondPlan = inputs.flatMap((input, index) => (planAllowsFormat(plan, input.outputFormat) ? [] : [index]));
+  if (beyondPlan.length > 0) {
+    const formats = [...new Set(beyondPlan.map((index) => inputs[index]!.outputFormat))];
+    const fields = beyondPlan.slice(0, MAX_REPORTED_PROBLEMS).map((index) => ({
+      field: `${label(index)}.outputFormat`,
+      detail: `${inputs[index]!.outputFormat} is not included in the ${plan.name} plan`,
+    }));
+    throw new ApiError(
+      'plan_upgrade_required',
+      `${formats.join(', ')} output is not included in the ${plan.name} plan: ${beyondPlan.length} of ${inputs.length} items ask for it ` +
+        `(${fields
+          .slice(0, 5)
+          .map((f) => f.field.replace(/\.outputFormat$/, ''))
+          .join(', ')}${beyondPlan.length > 5 ? ', …' : ''}); nothing was accepted or counted`,
+      { fields, extensions: { plan: plan.id, items: beyondPlan.slice(0, MAX_REPORTED_PROBLEMS) } },
+    );
+  }
   for (const [index, input] of inputs.entries()) {
     const at = label(index);
     const before = problems.length;
-    if (!planAllowsFormat(plan, input.outputFormat)) {
-      problems.push({ field: `${at}.outputFormat`, detail: `${input.outputFormat} is not included in the ${plan.name} plan` });
-      failing.add(index);
-      continue;
-    }
     try {
       const payload = encodeContent(input.type, input.content);
       let spec = renderSpecOf(input, payload);

@@ -4,13 +4,9 @@ import { ZipFile } from 'yazl';
 import type { Batch } from '../../../domain/batches/batch.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
+import { csvCell } from '../../../domain/csv-cell.js';
 
 const PAGE = 1_000;
-
-/** RFC 4180 field: always quoted, quotes doubled. */
-function csvField(value: string | number | undefined): string {
-  return `"${String(value ?? '').replaceAll('"', '""')}"`;
-}
 
 export const MANIFEST_HEADER = 'index,name,file,status,error';
 
@@ -25,7 +21,7 @@ export async function batchArchive(batch: Batch, deps: { batches: BatchStore; re
   for (let from = 0; from < batch.total; from += PAGE) {
     for (const item of await deps.batches.items(batch.id, from, from + PAGE)) {
       const rendered = item.state === 'succeeded';
-      manifest.push([item.index, csvField(item.name), csvField(rendered ? item.file : ''), item.state, csvField(item.errorCode)].join(','));
+      manifest.push([item.index, csvCell(item.name), csvCell(rendered ? item.file : ''), item.state, csvCell(item.errorCode)].join(','));
       if (!rendered) continue;
       // Images are compressed already: stored as they are, the archive streams at disk speed.
       zip.addReadStreamLazy(item.file, { compress: false, mtime }, (done) => {
