@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { scan, USER_AGENTS } from '../helpers/codes.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { PortalClient } from '../helpers/portal-client.js';
+import { updateCode } from '../../src/services/dynamic-codes.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -90,6 +91,31 @@ describe('Dynamic codes page', () => {
     expect(page).toContain('4 scans · 4 unique a day');
     expect(page).toMatch(/data-device="ios"><td>iOS<\/td><td>2<\/td><td>50%/);
     expect(page).toMatch(/data-device="android"><td>Android<\/td><td>1<\/td><td>25%/);
+  });
+
+  it("shows a code's campaign: password state, expiry, scan limit, UTM and its rules, never the password", async () => {
+    const email = `campaign${++seq}-${Date.now()}@example.com`;
+    const client = new PortalClient(t.app);
+    await client.signInLocally(email);
+    const { path, page: plain } = await createThroughForm(client, 'https://example.com/plain');
+    expect(plain.body).toContain('data-field="password">None');
+    expect(plain.body).toContain('No redirect rules');
+    const [account] = await t.stores.accounts.findByEmail(email);
+    await updateCode({ codes: t.stores.codes, clock: () => new Date(), plans: t.plans }, account!.id, path.split('/').at(-1)!, {
+      password: 'sesame-1234',
+      expiresAt: '2030-01-01T00:00:00Z',
+      maxScans: 500,
+      utm: { source: 'qr', medium: 'print', campaign: 'spring' },
+      rules: [{ if: { device: ['ios'], language: ['pt-BR'] }, target: 'https://example.com/<ios>' }],
+    });
+    const page = (await client.get(path)).body;
+    expect(page).toContain('data-field="password">Protected');
+    expect(page).toContain('data-field="expiresAt">2030-01-01 00:00:00 UTC');
+    expect(page).toContain('data-field="maxScans">500 scans');
+    expect(page).toContain('utm_source=qr · utm_medium=print · utm_campaign=spring');
+    expect(page).toMatch(/data-rule="0"><td>1<\/td><td>device ios, language pt-BR<\/td><td>https:\/\/example.com\/&lt;ios&gt;<\/td>/);
+    expect(page).not.toContain('sesame-1234');
+    expect(page).not.toContain('scrypt$');
   });
 
   it("never shows or changes another account's code, and wants the CSRF token", async () => {
