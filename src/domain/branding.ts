@@ -46,7 +46,7 @@ const TOTAL_CODEWORDS = [
 
 /** Share of codewords each level restores; a logo may use only part of it, so a scuffed print still reads. */
 const RECOVERY: Record<ErrorCorrectionLevel, number> = { L: 0.07, M: 0.15, Q: 0.25, H: 0.3 };
-const RECOVERY_BUDGET_SHARE = 0.6;
+const RECOVERY_BUDGET_SHARE = 0.8;
 /** Cleared modules damage more codewords than their count / 8: a codeword straddling the edge is lost too. */
 const EDGE_FACTOR = 1.25;
 
