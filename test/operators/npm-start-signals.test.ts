@@ -1,0 +1,75 @@
+// `npm start` as an orchestrator stops it: SIGTERM to the npm process reaches the server, which shuts down (Debian's sh does not pass signals on).
+import { spawn } from 'node:child_process';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { freePort } from '../helpers/processes.js';
+
+/** Every process under `root` (children, grandchildren…), from /proc. */
+async function descendants(root: number): Promise<Array<{ pid: number; cmdline: string }>> {
+  const all: Array<{ pid: number; ppid: number; cmdline: string }> = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const cmdline = (await readFile(`/proc/${entry}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+      all.push({ pid: Number(entry), ppid, cmdline });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: Array<{ pid: number; cmdline: string }> = [];
+  const walk = (parent: number) => {
+    for (const p of all.filter((q) => q.ppid === parent)) {
+      found.push(p);
+      walk(p.pid);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('npm start', () => {
+  it('passes SIGTERM on to the server, which shuts down gracefully', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qrm-npm-start-'));
+    const port = await freePort();
+    const npm = spawn('npm', ['start', '--silent'], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), QR_DATA_DIR: dir, LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let log = '';
+    npm.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
+    let server: number | undefined;
+    try {
+      await until('the server answers /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, 120_000);
+      server = (await descendants(npm.pid!)).find((p) => p.cmdline.includes('dist/src/entries/api.js') && p.cmdline.startsWith('node'))?.pid;
+      expect(server).toBeDefined();
+      npm.kill('SIGTERM');
+      await until('the server process exits', () => !alive(server!), 20_000);
+      expect(log).toContain('shutdown complete');
+    } finally {
+      if (server !== undefined && alive(server)) process.kill(server, 'SIGKILL');
+      if (npm.exitCode === null) npm.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
