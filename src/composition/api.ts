@@ -6,7 +6,7 @@ import type { Adapters, StoreAdapters } from '../adapters/contract.js';
 import { CachedLogoStore } from '../adapters/logo-store.cached.js';
 import { InProcessScheduler } from '../adapters/queue/in-process-scheduler.js';
 import { createRenderPipeline, type RenderPipelineDeps } from '../adapters/render/render-pipeline.js';
-import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
+import { createWebhookSender } from './webhook-sender.js';
 import type { Config } from '../config.js';
 import type { BatchQueue } from '../domain/ports/batch-queue.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
@@ -103,7 +103,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
     throw error;
   }
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
-  const webhookSender = new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate });
+  const webhookSender = createWebhookSender(config);
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
     adapters.jobs === 'worker'

@@ -1,7 +1,7 @@
 // The render process's composition root: its stores, its own render pool and the BullMQ worker of the render queue, built from config.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import { bullPrefix, startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
-import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
+import { createWebhookSender } from './webhook-sender.js';
 import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
 import { ConfigError, type Config } from '../config.js';
 import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
@@ -37,7 +37,7 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
     renderer: { renderMany: (specs, caller, files) => pipeline.renderManyOnPool(specs, caller, files) },
     clock,
     concurrency: config.batchConcurrency ?? threads * BATCH_GROUPS_PER_THREAD,
-    onFinished: batchFinishHook(batches, new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate }), clock, log),
+    onFinished: batchFinishHook(batches, createWebhookSender(config), clock, log),
   };
   const worker = await startRenderWorker({
     url: config.redisUrl,

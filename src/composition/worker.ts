@@ -3,7 +3,7 @@ import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Probes } from '../adapters/contract.js';
 import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
 import { BullRenderQueue, bullPrefix } from '../adapters/queue/render-queue.bullmq.js';
-import { FetchWebhookSender } from '../adapters/webhooks/webhook-sender.fetch.js';
+import { createWebhookSender } from './webhook-sender.js';
 import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
@@ -23,7 +23,7 @@ export async function createWorker(config: Config & { redisUrl: string }, log: A
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
   const batchQueue = stores.batches ? new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log }) : undefined;
-  const webhookSender = new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate });
+  const webhookSender = createWebhookSender(config);
   const jobs = bindJobs({
     ...stores,
     lastUsed: stores.lastUsed ?? new LastUsedBuffer(),

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
+import { createWebhookSender } from '../../src/composition/webhook-sender.js';
 import { deliverDueWebhooks } from '../../src/services/batches/batch-webhook.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { postBatch, urlItems, waitForBatch } from '../helpers/batches.js';
@@ -109,7 +110,8 @@ describe('the batch webhook', () => {
       const { id } = JSON.parse(res.body) as { id: string };
       const cancel = await t.app.inject({ method: 'DELETE', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } });
       const finishedAt = (JSON.parse(cancel.body) as { finishedAt: string }).finishedAt;
-      const sender = new FetchWebhookSender({ allowPrivate: true });
+      // The sender every process builds (composition), as the app's own sweep would use it.
+      const sender = createWebhookSender({ webhookAllowPrivate: true });
       await deliverDueWebhooks({ batches: t.stores.batches!, sender, clock: () => t.clock.now });
       await flaky.waitFor(1, 10_000);
       // The retry, a minute later by the sweep's clock.

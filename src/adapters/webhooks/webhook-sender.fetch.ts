@@ -4,7 +4,6 @@ import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
 import { Agent } from 'undici';
 import type { WebhookSender } from '../../domain/ports/webhook-sender.js';
-import { serviceVersion } from '../../version.js';
 
 const TIMEOUT_MS = 10_000;
 
@@ -75,9 +74,10 @@ export class FetchWebhookSender implements WebhookSender {
   readonly #resolve: Resolve;
   readonly #blocked = privateRanges();
   /** Receivers can tell our calls apart (and allow-list them) by it: `QR-Manager-Webhooks/<version>`. */
-  readonly #userAgent = `QR-Manager-Webhooks/${serviceVersion()}`;
+  readonly #userAgent: string;
 
-  constructor(options: { allowPrivate: boolean; resolve?: Resolve }) {
+  constructor(options: { allowPrivate: boolean; resolve?: Resolve; userAgent?: string }) {
+    this.#userAgent = options.userAgent ?? 'QR-Manager-Webhooks';
     this.#allowPrivate = options.allowPrivate;
     this.#resolve = options.resolve ?? systemResolve;
   }
