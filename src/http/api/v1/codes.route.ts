@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { ErrorCode } from '../../../domain/errors.js';
+import { ApiError, type ErrorCode } from '../../../domain/errors.js';
 import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
 import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
@@ -152,7 +152,22 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       const caller = callerOf(request);
       const code = await getCode(deps, caller.accountId, request.params.id);
       const content = `${shortUrlBase(deps.publicUrl, request)}/r/${code.slug}`;
-      const result = await generateQr(deps, caller, { ...request.query, type: 'url', content }, { ifNoneMatch: request.headers['if-none-match'] });
+      const { logoId, logoScale, frameText, frameColor, eci, ...options } = request.query;
+      if ((logoScale !== undefined && logoId === undefined) || (frameColor !== undefined && frameText === undefined)) {
+        const field = logoScale !== undefined && logoId === undefined ? 'logoScale' : 'frameColor';
+        throw new ApiError('invalid_request', `${field} needs ${field === 'logoScale' ? 'logoId' : 'frameText'}`, {
+          fields: [{ field, detail: 'given without the option it qualifies' }],
+        });
+      }
+      const input = {
+        ...options,
+        type: 'url' as const,
+        content,
+        ...(eci === 'true' ? { eci: true } : {}),
+        ...(logoId === undefined ? {} : { logo: { id: logoId, scale: logoScale } }),
+        ...(frameText === undefined ? {} : { frame: { text: frameText, color: frameColor } }),
+      };
+      const result = await generateQr(deps, caller, input, { ifNoneMatch: request.headers['if-none-match'] });
       return sendGeneratedImage(reply, result);
     },
   );

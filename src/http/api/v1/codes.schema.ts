@@ -7,6 +7,8 @@ import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { PAGE_SIZE } from '../../../services/dynamic-codes.js';
+import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
+import { BrandingFields } from './generate.schema.js';
 
 const target = z.string().max(TARGET_MAX_LENGTH).describe(`Where scans are sent: an absolute http(s) URL, at most ${TARGET_MAX_LENGTH} characters.`);
 const name = z.string().max(CODE_NAME_MAX_LENGTH).describe('A label for you; never shown to people who scan.');
@@ -109,6 +111,26 @@ export const CodeImageQuery = z.strictObject({
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
   darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
   lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+  eci: z.enum(['true', 'false']).optional().describe('`true`: text beyond ASCII as UTF-8 behind the ECI designator (a short URL is ASCII: no effect then).'),
+  // The branding options of POST /generate, flat: the nested logo and frame as logoId/logoScale and frameText/frameColor.
+  moduleShape: BrandingFields.moduleShape,
+  finderShape: BrandingFields.finderShape,
+  finderColor: BrandingFields.finderColor,
+  logoId: z.string().min(1).max(64).optional().describe('Id of one of your logos, drawn in the centre (as `logo.id` in POST /generate).'),
+  logoScale: z.coerce
+    .number()
+    .min(LOGO_SCALE_LIMITS.min)
+    .max(LOGO_SCALE_LIMITS.max)
+    .optional()
+    .describe(`Logo side as a share of the code's side (default ${LOGO_SCALE_LIMITS.default}); needs logoId.`),
+  frameText: z
+    .string()
+    .min(1)
+    .max(FRAME_TEXT_MAX)
+    .regex(FRAME_TEXT, 'printable Latin-1 characters only')
+    .optional()
+    .describe('Caption under the code (as `frame.text`).'),
+  frameColor: colour.optional().describe('Caption band colour (default darkColor); needs frameText.'),
 });
 
 export const StatsQuery = z.strictObject({
