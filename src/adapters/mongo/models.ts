@@ -406,7 +406,7 @@ function batchSchema(): Schema<BatchDoc> {
       finishedAt: { type: Date, default: null },
       webhookUrl: { type: String, default: null },
       idempotencyKey: { type: String },
-      requestHash: { type: String, required: true },
+      requestHash: { type: String, default: '' },
       webhookState: { type: String, default: null },
       webhookAttempts: { type: Number, required: true },
       webhookNextAt: { type: Date, default: null },
