@@ -95,6 +95,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
         send(response, 200, `<!doctype html><title>Stripe stand-in</title><h1>Stripe stand-in: ${url.pathname.split('/')[1]}</h1>`, 'text/html');
         return;
       }
+      // What a browser asks for besides (its favicon): not an API call.
+      if (!url.pathname.startsWith('/v1/')) {
+        missing(response, url.pathname);
+        return;
+      }
       requests.push({ method: request.method ?? '', path: url.pathname, form });
       if (request.headers.authorization !== `Bearer ${STANDIN_SECRET_KEY}`) {
         send(response, 401, { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } });

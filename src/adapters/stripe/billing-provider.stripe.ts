@@ -10,6 +10,8 @@ import type { AdapterLog } from '../adapter-log.js';
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const SUBSCRIPTION_EVENTS = new Set(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted']);
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Where Stripe's hosted pages live (Checkout, the customer portal); a stand-in or proxy at another STRIPE_API_URL serves them itself. */
+const STRIPE_PAGE_ORIGINS = ['https://checkout.stripe.com', 'https://billing.stripe.com'];
 const UNREACHABLE = 'the payment provider could not be reached or refused the request; retry shortly';
 
 function idOf(value: string | { id: string } | null | undefined): string | undefined {
@@ -36,8 +38,11 @@ export class StripeBillingProvider implements BillingProvider {
   readonly #stripe: Stripe;
   readonly #webhookSecret: string;
   readonly #log: AdapterLog;
+  readonly pageOrigins: readonly string[];
 
   constructor(config: StripeConfig, log: AdapterLog) {
+    const { protocol, host, port } = config.api;
+    this.pageOrigins = host === 'api.stripe.com' ? STRIPE_PAGE_ORIGINS : [new URL(`${protocol}://${host}:${port}`).origin];
     this.#stripe = new Stripe(config.secretKey, {
       host: config.api.host,
       port: config.api.port,

@@ -30,6 +30,8 @@ export interface CheckoutRequest {
  * - `subscriptionsOf` lists every subscription bought for the account (its metadata) or held by the customer, any status.
  */
 export interface BillingProvider {
+  /** Origins of the pages Checkout and the customer portal send the browser to: the portal's CSP lets its forms be redirected there. */
+  readonly pageOrigins: readonly string[];
   verifyEvent(payload: Buffer, signature: string | undefined, receivedAt: Date): BillingEvent;
   /** A Checkout Session in subscription mode: the URL to send the browser to. */
   createCheckout(request: CheckoutRequest): Promise<{ url: string }>;

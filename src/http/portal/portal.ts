@@ -81,7 +81,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   // Bodies are urlencoded forms or JSON; text/plain (what a cross-site form can send as "JSON") is refused.
   app.removeContentTypeParser('text/plain');
   await app.register(formbody);
-  await app.register(securityHeaders, { secure });
+  await app.register(securityHeaders, { secure, formRedirectOrigins: adapters.billing?.pageOrigins ?? [] });
   await app.register(views, { base });
   await app.register(errorPages, { base });
   await app.register(session, { sessions: adapters.sessions, clock, secure });

@@ -6,6 +6,8 @@ import fp from 'fastify-plugin';
 export interface SecurityHeadersOptions {
   /** PUBLIC_URL is https: HSTS and upgrade-insecure-requests make sense only then. */
   secure: boolean;
+  /** Other origins a form's answer may redirect to (Stripe Checkout and the customer portal, when configured). */
+  formRedirectOrigins?: readonly string[];
 }
 
 async function securityHeaders(app: FastifyInstance, options: SecurityHeadersOptions): Promise<void> {
@@ -18,7 +20,8 @@ async function securityHeaders(app: FastifyInstance, options: SecurityHeadersOpt
         styleSrc: ["'self'"], // no inline styles either: bars are <meter> elements
         imgSrc: ["'self'", 'data:'], // the playground shows its image as a data: URI
         connectSrc: ["'self'"],
-        formAction: ["'self'"],
+        // Browsers check form-action on the redirect too: Upgrade and Manage billing answer 303 to Stripe's pages.
+        formAction: ["'self'", ...(options.formRedirectOrigins ?? [])],
         frameAncestors: ["'none'"],
         baseUri: ["'none'"],
         objectSrc: ["'none'"],

@@ -54,6 +54,7 @@ export const plansRoutes: FastifyPluginAsyncZod<PlansRoutesOptions> = async (app
       selfServe: options.selfServe,
       subscribed,
       billing: account.billing,
+      defaultPlanName: catalogue.defaultPlan.name,
       notice,
     });
   });
