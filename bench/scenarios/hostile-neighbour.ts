@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { drive, rowOf, type Row } from '../load.js';
 import { freePort, startProcess } from '../processes.js';
+import type { BenchScenario } from '../harness.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -104,3 +105,5 @@ export async function hostileNeighbour(): Promise<Row[]> {
 
 // Runs alone too: `npm run build && node dist/bench/scenarios/hostile-neighbour.js`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await hostileNeighbour();
+
+export const hostileNeighbourScenario: BenchScenario = { ids: ['n-idle', 'n-hostile'], run: async () => ({ rows: await hostileNeighbour() }) };

@@ -1,13 +1,22 @@
 // Starts the real server and CLI as child processes (TypeScript through tsx), on free loopback ports.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { freePort } from '../../bench/processes.js';
+import { createServer } from 'node:net';
 
 const exec = promisify(execFile);
 const TSX = ['--import', 'tsx'];
 
-// One helper for the benchmark and the tests: a port nobody listens on, on loopback.
-export { freePort };
+/** A port free on loopback right now, for a child process to listen on. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
 
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
   return exec(process.execPath, [...TSX, 'src/entries/qrm.ts', ...args], { env: { ...process.env, ...env }, timeout: 30_000 });

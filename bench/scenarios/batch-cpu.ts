@@ -1,10 +1,11 @@
-// Where a batch's time goes: one large batch on the built embedded service, CPU per item of the event loop and of the other threads (Linux /proc).
+// Where a batch's time goes (opt-in row batch-cpu): one large batch on the built embedded service, CPU per item of the event loop and of the other threads (Linux /proc).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountKeys, freePort, startProcess } from './processes.js';
+import type { BenchScenario } from '../harness.js';
+import { createAccountKeys, freePort, startProcess } from '../processes.js';
 
-// Run after `npm run build`: node dist/bench/batch-cpu.js (BENCH_BATCH_ITEMS, NODE_ARGS="--cpu-prof …" for the service).
+// BENCH_ONLY=batch-cpu npm run bench (BENCH_BATCH_ITEMS, NODE_ARGS="--cpu-prof …" for the service); never part of the full run.
 // CPU per item is the figure to compare on a shared machine; wall time and items/s move with everyone else's load.
 const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 10_000);
 const TICKS_PER_SECOND = 100;
@@ -42,7 +43,7 @@ function since(before: Map<string, ThreadTimes>, after: Map<string, ThreadTimes>
 
 const micros = (seconds: number, items: number) => Math.round((seconds / items) * 1e6);
 
-async function main(): Promise<void> {
+async function batchCpu(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qrm-batch-cpu-'));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } as Record<string, string>;
   const [key] = createAccountKeys(env, 'batchcpu@example.com', 'business', 1);
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   const nodeArgs = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
   const server = await startProcess(
     process.execPath,
-    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
+    [...nodeArgs, join(import.meta.dirname, '..', '..', 'src', 'entries', 'api.js')],
     { ...env, PORT: String(port), HOST: '127.0.0.1' },
     port,
   );
@@ -103,4 +104,11 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+export const batchCpuScenario: BenchScenario = {
+  ids: ['batch-cpu'],
+  optIn: true,
+  run: async () => {
+    await batchCpu();
+    return {};
+  },
+};

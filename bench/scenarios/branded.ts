@@ -1,5 +1,6 @@
 // Bench row h-branded: a branded PNG (rounded modules and finders, a cached logo) under the same load as scenario c.
 import sharp from 'sharp';
+import { GENERATE_PATH, measureRow, type BenchScenario } from '../harness.js';
 
 type HeadersFor = () => Record<string, string>;
 type Scenario<Row> = (id: string, name: string, headersFor: HeadersFor, makeBody: () => string) => Promise<Row>;
@@ -52,3 +53,14 @@ export async function brandedScenario<Row>(service: { server: { port: number }; 
     });
   return run('h-branded', 'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content', headersFor, makeBody);
 }
+
+/** Row h-branded, on the shared embedded service. */
+export const brandedRowScenario: BenchScenario = {
+  ids: ['h-branded'],
+  run: async (context) => {
+    const embedded = await context.embedded();
+    return {
+      rows: [await brandedScenario(embedded, (id, name, headersFor, makeBody) => measureRow(id, name, embedded.server, GENERATE_PATH, headersFor, makeBody))],
+    };
+  },
+};

@@ -1,6 +1,9 @@
 // Where the time goes: a CPU profile of the service under scenario-c load, summed by category of code.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { body, DURATION, GENERATE_PATH, LOAD, withService, type BenchScenario } from '../harness.js';
+import { drive, rotatingKey } from '../load.js';
 
 interface ProfileNode {
   id: number;
@@ -59,3 +62,24 @@ export function summariseProfile(profileDir: string): string {
   for (const [category, micros] of [...totals].sort((a, b) => b[1] - a[1])) lines.push(`| ${category} | ${((micros / all) * 100).toFixed(1)}% |`);
   return lines.join('\n');
 }
+
+/** Scenario c once more under the V8 profiler (slower while profiled; only the shares matter). */
+export const profileScenario: BenchScenario = {
+  ids: ['profile'],
+  run: async () => {
+    const profileDir = mkdtempSync(join(tmpdir(), 'qrm-bench-profile-'));
+    // The profile is written when the service exits, which withService waits for.
+    await withService(
+      {},
+      (profiled) => drive(`http://127.0.0.1:${profiled.server.port}${GENERATE_PATH}`, rotatingKey(profiled.keys), body('png', true), DURATION, LOAD),
+      ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    );
+    try {
+      return { sections: { profile: summariseProfile(profileDir) } };
+    } finally {
+      // BENCH_KEEP_PROFILE=1 leaves the .cpuprofile for a closer look (Chrome DevTools, speedscope).
+      if (process.env.BENCH_KEEP_PROFILE) console.log(`profile kept in ${profileDir}`);
+      else rmSync(profileDir, { recursive: true, force: true });
+    }
+  },
+};

@@ -2,8 +2,9 @@
 // while another account's 512 px requests are timed, alone and then beside the flood.
 import { spawn } from 'node:child_process';
 import type { AutocannonResult } from 'autocannon';
-import { drive, rotatingKey, rowOf, type Row } from './load.js';
-import { createAccountKeys, type Started } from './processes.js';
+import { drive, rotatingKey, rowOf, type Row } from '../load.js';
+import { createAccountKeys, type Started } from '../processes.js';
+import { DURATION, KEYS_PER_ACCOUNT, WARMUP, type BenchScenario } from '../harness.js';
 
 export interface FloodService {
   server: Started;
@@ -94,3 +95,17 @@ export async function floodScenario(service: FloodService, seconds: number, warm
   console.log(summary);
   return { rows, p99Ratio, summary };
 }
+
+/** The flood rows, on the shared embedded service: one free account flooding, a business one timed. */
+export const floodRowsScenario: BenchScenario = {
+  ids: ['flood'],
+  run: async (context) => {
+    const embedded = await context.embedded();
+    const flood = await floodScenario(
+      { server: embedded.server, env: embedded.env, bystanderKeys: embedded.keys.slice(0, KEYS_PER_ACCOUNT) },
+      DURATION,
+      WARMUP,
+    );
+    return { rows: flood.rows, figures: { floodP99Ratio: flood.p99Ratio }, sections: { flood: flood.summary } };
+  },
+};

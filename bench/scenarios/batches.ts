@@ -1,7 +1,11 @@
 // Batch benchmark rows: items/s of one large batch (no HTTP per item), and synchronous PNG p99 idle against during a running batch.
 
-import type { Row } from './load.js';
-import type { Service } from './run.js';
+import type { Row } from '../load.js';
+import type { Service } from '../harness.js';
+import { rotatingKey } from '../load.js';
+import { rssMiB } from '../processes.js';
+import { rmSync } from 'node:fs';
+import { body, measureRow, ourService, type BenchScenario } from '../harness.js';
 
 export interface BatchBenchHelpers {
   ourService(env: Record<string, string>): Promise<Service>;
@@ -102,3 +106,17 @@ export function batchTargets(get: (id: string) => Row | undefined): string[] {
     );
   return lines;
 }
+
+export const batchesScenario: BenchScenario = {
+  ids: ['i-batch', 'i-idle', 'i-during'],
+  run: async () => ({
+    rows: await batchScenarios({
+      ourService,
+      scenario: measureRow,
+      rotatingKey,
+      body,
+      rssMiB,
+      cleanup: (dir) => rmSync(dir, { recursive: true, force: true }),
+    }),
+  }),
+};

@@ -1,7 +1,8 @@
 // Bench scenario r: the dynamic-code redirect (GET /r/{slug}, 302, scan counted after the answer), embedded and in Redis mode.
 import autocannon, { type AutocannonResult } from 'autocannon';
-import { measuredRow, type Row } from './load.js';
-import type { Started } from './processes.js';
+import { measuredRow, type Row } from '../load.js';
+import type { Started } from '../processes.js';
+import { CONNECTIONS, DURATION, WARMUP, withRedis, withService, type BenchScenario } from '../harness.js';
 
 /** A running QR Manager with business-plan keys (bench/run.ts's ourService). */
 export interface RedirectService {
@@ -89,3 +90,30 @@ export async function redirectScenario(
   );
   return row;
 }
+
+const REDIRECT = { warmupSeconds: WARMUP, seconds: DURATION, connections: CONNECTIONS };
+
+/** Row r: the redirect with counting on, embedded SQLite. */
+export const redirectEmbeddedScenario: BenchScenario = {
+  ids: ['r'],
+  run: async () => ({
+    rows: [
+      await withService({}, (service) =>
+        redirectScenario('r', 'ours, dynamic-code redirect (302) with scan counting, embedded SQLite', service, REDIRECT, 'stats'),
+      ),
+    ],
+  }),
+};
+
+/** Row r-redis: the same in Redis mode. */
+export const redirectRedisScenario: BenchScenario = {
+  ids: ['r-redis'],
+  run: async () => {
+    const row = await withRedis((url) =>
+      withService({ REDIS_URL: url }, (service) =>
+        redirectScenario('r-redis', 'ours, dynamic-code redirect (302) with scan counting, Redis mode', service, REDIRECT, 'metric'),
+      ),
+    );
+    return { rows: row ? [row] : [] };
+  },
+};

@@ -1,0 +1,143 @@
+// The bench harness: run settings, the services a scenario measures (started and always stopped here), one measured row, and the scenario shape.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { drive, rowOf, type Row } from './load.js';
+import { cpuSeconds, createAccountKeys, freePort, startProcess, type Started } from './processes.js';
+
+export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+export const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+export const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
+export const CONNECTIONS = 50;
+export const LOAD = { connections: CONNECTIONS };
+export const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays inside each account's QR quota
+// Keys spread over accounts' key slots so the per-key burst (business: 1,000 requests a second) is never what is measured:
+// 50 keys allow 50,000 requests a second, far past what this machine serves.
+export const KEYS_PER_ACCOUNT = 5;
+export const NODE = process.execPath;
+export const GENERATE_PATH = '/api/v1/QRManager/generate';
+
+/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood; i-batch, i-idle, i-during run together, and c-inline with c-thread) and writes no report. */
+export const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
+
+export function wanted(...ids: readonly string[]): boolean {
+  return !ONLY || ids.some((id) => ONLY.has(id));
+}
+
+let sequence = 0;
+const uniqueUrl = () => `https://example.com/item/${++sequence}-${(sequence * 2654435761) % 1e9}`;
+
+/** A generate body: unique content (a new code each request) or the same code every time. */
+export function body(outputFormat: string, unique: boolean): () => string {
+  return () => JSON.stringify({ content: unique ? uniqueUrl() : 'https://example.com/repeated', type: 'url', outputFormat });
+}
+
+/** Our built service, started on a data directory of its own, with business-plan keys over ACCOUNTS accounts. */
+export interface Service {
+  server: Started;
+  keys: string[];
+  dataDir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export async function ourService(extraEnv: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-'));
+  const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extraEnv };
+  const keys: string[] = [];
+  for (let i = 0; i < ACCOUNTS; i++) keys.push(...createAccountKeys(env, `bench${i}@example.com`, 'business', KEYS_PER_ACCOUNT));
+  const port = await freePort();
+  const server = await startProcess(
+    NODE,
+    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
+    { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    port,
+  );
+  return { server, keys, dataDir, env };
+}
+
+export async function stopService(service: Service): Promise<void> {
+  await service.server.stop();
+  rmSync(service.dataDir, { recursive: true, force: true });
+}
+
+/** Runs `use` on a service of its own, stopped and removed afterwards whatever happens. */
+export async function withService<T>(extraEnv: Record<string, string>, use: (service: Service) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
+  const service = await ourService(extraEnv, nodeArgs);
+  try {
+    return await use(service);
+  } finally {
+    await stopService(service);
+  }
+}
+
+/** A baseline server from bench/servers/ (`naive-qrcode.js`, `fixed-png.js`, `best-inline.js`), answering POST /generate. */
+export async function withBaseline<T>(script: string, use: (server: Started) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const server = await startProcess(NODE, [join(import.meta.dirname, 'servers', script)], { PORT: String(port) }, port);
+  try {
+    return await use(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+/** A redis-server of its own for the rows in Redis mode; `use` is skipped (no rows) when redis-server is not installed. */
+export async function withRedis<T>(use: (url: string) => Promise<T>): Promise<T | undefined> {
+  if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'qrm-bench-redis-'));
+  const redis = await startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {}, port);
+  try {
+    return await use(`redis://127.0.0.1:${port}`);
+  } finally {
+    await redis.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One row: WARMUP seconds of load, then DURATION seconds measured, with the server's CPU over the measured part. */
+export async function measureRow(
+  id: string,
+  name: string,
+  server: Started,
+  path: string,
+  headersFor: () => Record<string, string>,
+  makeBody: () => string,
+): Promise<Row> {
+  const url = `http://127.0.0.1:${server.port}${path}`;
+  if (WARMUP > 0) await drive(url, headersFor, makeBody, WARMUP, LOAD);
+  const cpuBefore = cpuSeconds(server.child.pid);
+  const result = await drive(url, headersFor, makeBody, DURATION, LOAD);
+  return rowOf(id, name, result, server, cpuSeconds(server.child.pid) - cpuBefore);
+}
+
+/** Figures the ratio table reads besides the rows. */
+export interface Figures {
+  webpOverPng?: number;
+  floodP99Ratio?: number;
+}
+
+/** The report's prose sections a scenario may fill (bench/report.ts places them). */
+export type SectionName = 'profile' | 'sizes' | 'flood' | 'soak' | 'micro';
+
+export interface Outcome {
+  rows?: Row[];
+  figures?: Figures;
+  sections?: Partial<Record<SectionName, string>>;
+}
+
+export interface BenchContext {
+  /** The embedded service several scenarios share (started on first use, stopped by the run). */
+  embedded(): Promise<Service>;
+}
+
+/**
+ * One scenario (a file in bench/scenarios/): the ids it answers to in BENCH_ONLY, and how it runs.
+ * `optIn` scenarios run only when BENCH_ONLY names them, never in the full `npm run bench`.
+ */
+export interface BenchScenario {
+  ids: readonly string[];
+  optIn?: boolean;
+  run(context: BenchContext): Promise<Outcome>;
+}

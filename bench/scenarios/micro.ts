@@ -1,0 +1,14 @@
+// The micro benchmarks of the render path (one thread, in process), and the branded render against a plain one.
+import { brandedRenderBench, brandedRenderLine } from '../branded-render.js';
+import type { BenchScenario } from '../harness.js';
+import { renderPathBench, renderPathTable } from '../render-path.js';
+
+export const microScenario: BenchScenario = {
+  ids: ['micro'],
+  run: async () => {
+    console.log('render path micro benchmarks…');
+    const table = renderPathTable(await renderPathBench(1));
+    const branded = `Row h-branded's render against scenario c's (CPU per render, in process): ${brandedRenderLine(await brandedRenderBench(500))}.`;
+    return { sections: { micro: `${table}\n\n${branded}` } };
+  },
+};
