@@ -8,6 +8,7 @@ import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { codesRoute } from './http/api/v1/codes.route.js';
 import { batchesRoute } from './http/api/v1/batches.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
+import { decodeRoute } from './http/api/v1/decode.route.js';
 import { logosRoute } from './http/api/v1/logos.route.js';
 import { webhooksRoute } from './http/api/v1/webhooks.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         });
       }
       await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: services.normaliser, plans, clock });
+      await api.register(decodeRoute, { decoder: services.decoder, meter: adapters.meter, plans, clock });
       await api.register(webhooksRoute, { scanWebhooks: adapters.scanWebhooks, clock });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
     },

@@ -1,6 +1,7 @@
 // The API process's composition root: every adapter and service it runs on, built from config — stores, renderer,
 // sign-in providers, the in-process scheduler, the webhook sender, the last-used log, the logo cache and normaliser, the batch queue.
 import type { AdapterLog } from '../adapters/adapter-log.js';
+import { PiscinaQrDecoder } from '../adapters/decode/qr-decoder.piscina.js';
 import { SharpLogoNormaliser } from '../adapters/imaging/logo-normaliser.sharp.js';
 import type { Adapters, StoreAdapters } from '../adapters/contract.js';
 import { CachedLogoStore } from '../adapters/logo-store.cached.js';
@@ -11,6 +12,7 @@ import type { Config } from '../config.js';
 import type { BatchQueue } from '../domain/ports/batch-queue.js';
 import type { LastUsedLog } from '../domain/ports/last-used-log.js';
 import type { LogoNormaliser } from '../domain/ports/logo-normaliser.js';
+import type { QrDecoder } from '../domain/ports/qr-decoder.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
 import { RequestsInFlight } from '../http/plugins/requests-in-flight.js';
 import { loadPlanCatalogue, plansSource } from '../plans-file.js';
@@ -51,6 +53,8 @@ export interface ApiServices {
   /** The logo store behind a cache: a branded code with a known logo costs no store read. */
   logos: LogoStore;
   normaliser: LogoNormaliser;
+  /** Reads the codes in an uploaded image (POST /decode), on its own worker thread. */
+  decoder: QrDecoder;
   /** Where batches are sent to render; absent when this configuration has no batch store. */
   batchQueue: BatchQueue | undefined;
   /** The API requests in flight, which in-process batch rendering yields to. */
@@ -126,6 +130,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
         );
   jobs?.start();
   const requestsInFlight = new RequestsInFlight();
+  const decoder = new PiscinaQrDecoder();
   const batchQueue = await createBatchQueue(config, adapters, { clock, log, webhookSender, syncBusy: () => requestsInFlight.busy() });
   return {
     adapters,
@@ -133,6 +138,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
     lastUsed,
     logos: new CachedLogoStore(adapters.logos),
     normaliser: new SharpLogoNormaliser(),
+    decoder,
     batchQueue: batchQueue?.queue,
     requestsInFlight,
     uniqueCounting: adapters.scanCounters ? 'hyperloglog' : 'exact',
@@ -142,6 +148,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
     async close() {
       await batchQueue?.stop(); // the chunk being rendered finishes; what is left stays pending for the next start
       await jobs?.stop(); // ends with a last flush of the last-used times
+      await decoder.close();
       await adapters.close();
     },
   };

@@ -36,6 +36,7 @@ const ERROR_TABLE = {
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   content_too_long: { status: 422, title: 'Content too long for a QR code' },
   unscannable_design: { status: 422, title: 'Design would not scan' },
+  no_code_found: { status: 422, title: 'No QR code found in the image' },
   logo_limit_reached: { status: 409, title: 'Logo limit reached' },
   webhook_limit_reached: { status: 409, title: 'Webhook limit reached' },
   quota_exceeded: { status: 429, title: 'Monthly request quota exceeded' },
