@@ -8,6 +8,7 @@ import { batchesScenario } from './scenarios/batches.js';
 import { brandedRowScenario } from './scenarios/branded.js';
 import { floodRowsScenario } from './scenarios/flood.js';
 import { eBesideC, generateScenario } from './scenarios/generate.js';
+import { csvFloodScenario } from './scenarios/csv-flood.js';
 import { hostileNeighbourScenario } from './scenarios/hostile-neighbour.js';
 import { microScenario } from './scenarios/micro.js';
 import { profileScenario } from './scenarios/profile.js';
@@ -36,6 +37,7 @@ const SCENARIOS: BenchScenario[] = [
   profileScenario,
   redisGenerateScenario,
   hostileNeighbourScenario,
+  csvFloodScenario,
   batchCpuScenario,
 ];
 

@@ -1,4 +1,5 @@
 // A request body bounded before it is parsed: refused from Content-Length, or the moment the stream passes the limit.
+import { Socket } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
@@ -7,6 +8,10 @@ export function refuseDeclaredOver(request: FastifyRequest, reply: FastifyReply,
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     reply.header('connection', 'close');
+    // Node would otherwise read the rest of the refused body to discard it (req._dump): megabytes through the parser on
+    // the event loop for nothing. Once the answer is written, the connection goes, unread bytes and all.
+    const socket = request.raw.socket;
+    if (socket instanceof Socket) reply.raw.once('finish', () => setImmediate(() => socket.destroy()));
     throw tooLarge(declared);
   }
 }
