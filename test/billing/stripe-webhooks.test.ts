@@ -180,6 +180,16 @@ describe('POST /webhooks/stripe', () => {
     expect(await planOf(buyer.account.id)).toBe('business');
   });
 
+  it('answers a signed body that is not an event with 400 invalid_request, never a 500', async () => {
+    const signer = stripe.signedEvent('customer.subscription.updated', {});
+    for (const payload of ['{"id":"evt_x","type":"customer.subscription.updated"}', 'not json', '{}']) {
+      const signature = stripe.sign(payload);
+      const res = await a.app.inject({ method: 'POST', url: '/webhooks/stripe', headers: { ...signer.headers, 'stripe-signature': signature }, payload });
+      expect(res.statusCode, payload).toBe(400);
+      expect(res.json(), payload).toMatchObject({ code: 'invalid_request' });
+    }
+  });
+
   it('acknowledges and ignores event types it does not act on, and events for accounts it does not have', async () => {
     const other = await deliver(a.app, stripe.signedEvent('invoice.paid', { id: 'in_1', object: 'invoice' }));
     expect(other.statusCode).toBe(200);

@@ -35,6 +35,8 @@ export interface StripeStandIn {
   putSubscription(subscription: StandInSubscription): Record<string, unknown>;
   /** A signed delivery of an event, as Stripe would POST it (signature made by the library's test-header helper). */
   signedEvent(type: string, object: Record<string, unknown>, options?: { id?: string; timestampSeconds?: number; secret?: string }): SignedEvent;
+  /** A Stripe-Signature header for any body, made with the endpoint's secret (the library's test-header helper). */
+  sign(payload: string): string;
   stop(): Promise<void>;
 }
 
@@ -163,6 +165,9 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const payload = JSON.stringify({ id, object: 'event', type, created: timestamp, api_version: Stripe.API_VERSION, data: { object } });
       const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? STANDIN_WEBHOOK_SECRET, timestamp });
       return { id, payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature } };
+    },
+    sign(payload) {
+      return signer.webhooks.generateTestHeaderString({ payload, secret: STANDIN_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) });
     },
     async stop() {
       server.closeAllConnections();

@@ -69,7 +69,10 @@ export class StripeBillingProvider implements BillingProvider {
       }
       throw new ApiError('invalid_request', 'the body is not a Stripe event');
     }
-    if (typeof event?.id !== 'string' || typeof event.type !== 'string') throw new ApiError('invalid_request', 'the body is not a Stripe event');
+    const object: unknown = event?.data?.object;
+    if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof object !== 'object' || object === null) {
+      throw new ApiError('invalid_request', 'the body is not a Stripe event');
+    }
     if (event.type === 'checkout.session.completed') {
       const session = event.data.object;
       return { id: event.id, kind: 'checkout_completed', accountId: session.client_reference_id ?? undefined, subscriptionId: idOf(session.subscription) };
