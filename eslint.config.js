@@ -9,7 +9,7 @@ const BROWSER_GLOBALS = Object.fromEntries(
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'test-output/'] },
+  { ignores: ['dist/', 'data/', 'coverage/', 'test-output/', 'clients/typescript/src/generated/', 'clients/typescript/dist/'] },
   js.configs.recommended,
   tseslint.configs.strict,
   {

@@ -1,0 +1,121 @@
+// Both SDKs against a real server (the same entry as `npm start`): a PNG, a batch and its archive, a dynamic code and its stats; and their generated code is current.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QrManager, QrManagerError } from '../../clients/typescript/src/index.js';
+import { generatedClientFiles } from '../../scripts/generate-clients.js';
+import { unpackArchive } from '../helpers/batches.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
+import { runCli, startServer, type RunningServer } from '../helpers/processes.js';
+
+const exec = promisify(execFile);
+
+let dataDir: string;
+let server: RunningServer;
+let proKey: string;
+let freeKey: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'qrm-sdks-'));
+  const env = { QR_DATA_DIR: dataDir };
+  server = await startServer(env);
+  await runCli(['accounts', 'create', '--email', 'sdk@example.com', '--plan', 'pro'], env);
+  await runCli(['accounts', 'create', '--email', 'sdk-free@example.com'], env);
+  proKey = (await runCli(['keys', 'create', '--email', 'sdk@example.com', '--name', 'sdk'], env)).stdout.trim();
+  freeKey = (await runCli(['keys', 'create', '--email', 'sdk-free@example.com', '--name', 'sdk'], env)).stdout.trim();
+}, 60_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+describe('the TypeScript SDK (clients/typescript)', () => {
+  it('generates a PNG that every reader reads back', async () => {
+    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: proKey });
+    const png = await client.generate({ content: 'hello from typescript', type: 'text', outputFormat: 'png', size: 256 });
+    expect(png).toBeInstanceOf(Uint8Array);
+    expect(await decodeQr(png, 'png')).toEqual(readByAll('hello from typescript'));
+  });
+
+  it('creates a batch once per Idempotency-Key, waits for it and streams its archive', async () => {
+    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: proKey });
+    const items = [0, 1, 2].map((i) => ({
+      content: `https://example.com/ts/${i}`,
+      type: 'url' as const,
+      outputFormat: 'png' as const,
+      size: 128,
+      name: `ts-${i}`,
+    }));
+    const batch = await client.createBatch({ items }, { idempotencyKey: 'ts-batch-1' });
+    expect((await client.createBatch({ items }, { idempotencyKey: 'ts-batch-1' })).id).toBe(batch.id);
+    const done = await client.waitForBatch(batch.id, { timeoutMs: 60_000, intervalMs: 100 });
+    expect(done).toMatchObject({ status: 'completed', succeeded: 3 });
+    const archive = await unpackArchive(await bytesOf(await client.archive(batch.id)));
+    expect(archive.files).toEqual(['manifest.csv', 'ts-0.png', 'ts-1.png', 'ts-2.png']);
+    expect(await decodeQr(await readFile(join(archive.dir, 'ts-1.png')), 'png')).toEqual(readByAll('https://example.com/ts/1'));
+  });
+
+  it('creates a dynamic code, draws it and reads its stats', async () => {
+    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: proKey });
+    const code = await client.createCode({ target: 'https://example.com/ts-target', name: 'from typescript' });
+    const png = await client.codeImage(code.id, { size: 256 });
+    expect(await decodeQr(png, 'png')).toEqual(readByAll(code.shortUrl));
+    const scanned = await fetch(`${server.baseUrl}/r/${code.slug}`, { redirect: 'manual' });
+    expect(scanned.headers.get('location')).toBe('https://example.com/ts-target');
+    const stats = await client.codeStats(code.id);
+    expect(stats.codeId).toBe(code.id);
+    expect(stats.totals.scans).toBeGreaterThanOrEqual(0);
+  });
+
+  it('turns a problem into a QrManagerError with its code', async () => {
+    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: 'qrm_live_notakey' });
+    const error = await client.generate({ content: 'x', type: 'text', outputFormat: 'png' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(QrManagerError);
+    expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
+  });
+
+  it("waits out 429 rate_limited by its Retry-After: a burst past the free plan's 10 a second all succeeds", async () => {
+    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: freeKey });
+    const images = await Promise.all(Array.from({ length: 14 }, () => client.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 })));
+    expect(images.every((png) => png[0] === 0x89)).toBe(true);
+    const noRetries = new QrManager({ baseUrl: server.baseUrl, apiKey: freeKey, retries: 0 });
+    const answers = await Promise.allSettled(
+      Array.from({ length: 14 }, () => noRetries.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 })),
+    );
+    expect(answers.some((a) => a.status === 'rejected' && (a.reason as QrManagerError).code === 'rate_limited')).toBe(true);
+  });
+});
+
+describe('the Python SDK (clients/python)', () => {
+  it('passes its own unittest suite against the server: PNG, batch and archive, dynamic code and stats, errors', async () => {
+    const { stdout, stderr } = await exec('python3', ['-m', 'unittest', 'discover', '-s', 'clients/python/tests', '-v'], {
+      env: { ...process.env, QRM_BASE_URL: server.baseUrl, QRM_API_KEY: proKey },
+      timeout: 120_000,
+    }).catch((error: { stdout: string; stderr: string }) => {
+      throw new Error(`python3 -m unittest failed:\n${error.stdout}\n${error.stderr}`);
+    });
+    const report = stdout + stderr;
+    expect(report).toMatch(/Ran 4 tests/);
+    expect(report).toMatch(/\nOK\n/);
+    expect(report).not.toMatch(/skipped/);
+  }, 120_000);
+});
+
+describe('the generated client code', () => {
+  it('matches a fresh generation from the document the app builds (else run `npm run sdk:generate`)', async () => {
+    for (const [path, text] of Object.entries(await generatedClientFiles())) {
+      const checkedIn = await readFile(path, 'utf8').catch(() => '<missing>');
+      expect(checkedIn === text, `${path} is stale: run \`npm run sdk:generate\` and commit the result`).toBe(true);
+    }
+  }, 60_000);
+});
