@@ -37,7 +37,7 @@ Problem = TypedDict("Problem", {
     "title": str,
     "status": int,
     "detail": str,
-    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "logo_limit_reached", "webhook_limit_reached", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "internal_error", "overloaded", "unavailable"],
+    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "internal_error", "overloaded", "unavailable"],
     "instance": NotRequired[str],
     "requestId": NotRequired[str],
     "errors": NotRequired[list[dict[str, Any]]],
@@ -92,6 +92,14 @@ Batch = TypedDict("Batch", {
     "webhookUrl": NotRequired[str],
     "webhook": NotRequired[dict[str, Any]],
     "archiveUrl": str,
+})
+
+
+DecodedCode = TypedDict("DecodedCode", {
+    "text": str,
+    "version": Optional[int],
+    "errorCorrection": Optional[Literal["L", "M", "Q", "H"]],
+    "readers": dict[str, Any],
 })
 
 
@@ -150,6 +158,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "uploadLogo": ("POST", "/api/v1/QRManager/logos"),
     "listLogos": ("GET", "/api/v1/QRManager/logos"),
     "deleteLogo": ("DELETE", "/api/v1/QRManager/logos/{id}"),
+    "decodeImage": ("POST", "/api/v1/QRManager/decode"),
     "createScanWebhook": ("POST", "/api/v1/QRManager/webhooks"),
     "listScanWebhooks": ("GET", "/api/v1/QRManager/webhooks"),
     "deleteScanWebhook": ("DELETE", "/api/v1/QRManager/webhooks/{id}"),
@@ -247,6 +256,10 @@ class GeneratedOperations:
     def delete_logo(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Delete a logo."""
         return self._call("DELETE", f"/api/v1/QRManager/logos/{_quote(id)}", None, query, headers)
+
+    def decode_image(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Read the QR codes in an image (2xx JSON: dict[str, Any]). Body media types: image/png, image/jpeg, image/webp."""
+        return self._call("POST", f"/api/v1/QRManager/decode", body, query, headers)
 
     def create_scan_webhook(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Register a scan webhook (2xx JSON: ScanWebhook). Body media types: application/json."""

@@ -285,6 +285,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/decode": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read the QR codes in an image
+         * @description The body is the image itself (PNG, JPEG or WebP, at most 8388608 bytes and 16000000 pixels): a photo of a printed code, or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs (ZXing, jsQR) read. Decoded on a worker thread; takes a slot of the key's burst and counts no QR code.
+         */
+        post: operations["decodeImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/QRManager/webhooks": {
         parameters: {
             query?: never;
@@ -458,7 +478,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "logo_limit_reached" | "webhook_limit_reached" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
+            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
             /** @description The request path. */
             instance?: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -558,6 +578,18 @@ export interface components {
             };
             /** @description Where the ZIP of the results is, once the batch has finished. */
             archiveUrl: string;
+        };
+        DecodedCode: {
+            /** @description The text of the code, as ZXing reads it (or jsQR, when only jsQR found it). */
+            text: string;
+            /** @description QR version 1–40 (null when only jsQR found the code). */
+            version: number | null;
+            errorCorrection: ("L" | "M" | "Q" | "H") | null;
+            /** @description What each reader read (null: it found no code). */
+            readers: {
+                zxing: string | null;
+                jsqr: string | null;
+            };
         };
         Logo: {
             id: string;
@@ -1450,6 +1482,22 @@ export interface operations {
                 darkColor?: string;
                 /** @description Background colour (default #FFFFFF). */
                 lightColor?: string;
+                /** @description `true`: text beyond ASCII as UTF-8 behind the ECI designator (a short URL is ASCII: no effect then). */
+                eci?: "true" | "false";
+                /** @description Shape of each dark module (default square). */
+                moduleShape?: "square" | "rounded" | "dots";
+                /** @description Shape of the three corner finder patterns (default square); `circle` is a round eye whose ring is a squircle, the roundest shape every scanner we test reads. */
+                finderShape?: "square" | "rounded" | "circle";
+                /** @description Colour of the finder patterns (default darkColor); held to the same contrast rule against lightColor. */
+                finderColor?: string;
+                /** @description Id of one of your logos, drawn in the centre (as `logo.id` in POST /generate). */
+                logoId?: string;
+                /** @description Logo side as a share of the code's side (default 0.2); needs logoId. */
+                logoScale?: number;
+                /** @description Caption under the code (as `frame.text`). */
+                frameText?: string;
+                /** @description Caption band colour (default darkColor); needs frameText. */
+                frameColor?: string;
             };
             header?: never;
             path: {
@@ -2714,6 +2762,118 @@ export interface operations {
                 };
             };
             /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    decodeImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The image itself, as sent (no JSON, no multipart). */
+        requestBody: {
+            content: {
+                "image/png": string;
+                "image/jpeg": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        codes: components["schemas"]["DecodedCode"][];
+                    };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `no_code_found` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `rate_limited` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `overloaded`, `unavailable`, `overloaded` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
