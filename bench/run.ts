@@ -12,7 +12,7 @@ import { csvFloodScenario } from './scenarios/csv-flood.js';
 import { hostileNeighbourScenario } from './scenarios/hostile-neighbour.js';
 import { microScenario } from './scenarios/micro.js';
 import { profileScenario } from './scenarios/profile.js';
-import { redirectEmbeddedScenario, redirectRedisScenario } from './scenarios/redirect.js';
+import { redirectEmbeddedScenario, redirectRedisScenario, redirectRulesEmbeddedScenario, redirectRulesRedisScenario } from './scenarios/redirect.js';
 import { redisGenerateScenario } from './scenarios/redis-generate.js';
 import { everyRenderOnPoolScenario, threadBesideInlineScenario } from './scenarios/render-routing.js';
 import { sizesScenario } from './scenarios/sizes.js';
@@ -26,6 +26,8 @@ const SCENARIOS: BenchScenario[] = [
   baselineScenario('e', eBesideC),
   redirectEmbeddedScenario,
   redirectRedisScenario,
+  redirectRulesEmbeddedScenario,
+  redirectRulesRedisScenario,
   generateScenario,
   brandedRowScenario,
   sizesScenario,

@@ -24,11 +24,24 @@ const USER_AGENTS = [
   'Mozilla/5.0 (X11; Linux x86_64; rv:125.0) Gecko/20100101 Firefox/125.0',
 ];
 
-async function createCode(service: RedirectService): Promise<{ id: string; slug: string }> {
+/**
+ * Rows r-rules and r-rules-redis: a campaign code, three rules and a UTM. The phones below hit each rule (iPhone; Android with
+ * pt-BR) and the fallback (desktops, which the third rule's query misses), so every scan walks the rules and gets the tags.
+ */
+export const CAMPAIGN_FIELDS = {
+  rules: [
+    { if: { device: ['ios'] }, target: 'https://example.com/ios' },
+    { if: { device: ['android'], language: ['pt-BR'] }, target: 'https://example.com/android-pt' },
+    { if: { query: { src: 'flyer' } }, target: 'https://example.com/flyer' },
+  ],
+  utm: { source: 'qr', medium: 'print', campaign: 'bench' },
+};
+
+async function createCode(service: RedirectService, campaign: boolean): Promise<{ id: string; slug: string }> {
   const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/codes`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': service.keys[0]! },
-    body: JSON.stringify({ target: 'https://example.com/landing?from=qr', name: 'bench' }),
+    body: JSON.stringify({ target: 'https://example.com/landing?from=qr', name: 'bench', ...(campaign ? CAMPAIGN_FIELDS : {}) }),
   });
   if (res.status !== 201) throw new Error(`creating the bench's dynamic code failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string; slug: string };
@@ -68,8 +81,9 @@ export async function redirectScenario(
   service: RedirectService,
   options: RedirectBenchOptions,
   counted: 'stats' | 'metric',
+  campaign = false,
 ): Promise<Row> {
-  const code = await createCode(service);
+  const code = await createCode(service, campaign);
   const url = `http://127.0.0.1:${service.server.port}/r/${code.slug}`;
   let sent = 0;
   if (options.warmupSeconds > 0) sent += (await scan(url, options.warmupSeconds, options.connections)).requests.sent;
@@ -112,6 +126,31 @@ export const redirectRedisScenario: BenchScenario = {
     const row = await withRedis((url) =>
       withService({ REDIS_URL: url }, (service) =>
         redirectScenario('r-redis', 'ours, dynamic-code redirect (302) with scan counting, Redis mode', service, REDIRECT, 'metric'),
+      ),
+    );
+    return { rows: row ? [row] : [] };
+  },
+};
+
+/** Row r-rules: the redirect of a campaign code (three rules and a UTM, routed from the slug cache), embedded SQLite. */
+export const redirectRulesEmbeddedScenario: BenchScenario = {
+  ids: ['r-rules'],
+  run: async () => ({
+    rows: [
+      await withService({}, (service) =>
+        redirectScenario('r-rules', 'ours, redirect of a code with three rules and a UTM, counting on, embedded', service, REDIRECT, 'stats', true),
+      ),
+    ],
+  }),
+};
+
+/** Row r-rules-redis: the same in Redis mode. */
+export const redirectRulesRedisScenario: BenchScenario = {
+  ids: ['r-rules-redis'],
+  run: async () => {
+    const row = await withRedis((url) =>
+      withService({ REDIS_URL: url }, (service) =>
+        redirectScenario('r-rules-redis', 'ours, redirect of a code with three rules and a UTM, counting on, Redis mode', service, REDIRECT, 'metric', true),
       ),
     );
     return { rows: row ? [row] : [] };
