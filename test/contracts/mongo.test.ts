@@ -12,6 +12,7 @@ import { accountStoreContract } from './account-store.contract.js';
 import { batchResultsContract } from './batch-results.contract.js';
 import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
+import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { scanLedgerContract } from './scan-ledger.contract.js';
@@ -91,6 +92,7 @@ describe(TITLE, () => {
   signingKeyStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);
   dynamicCodeStoreContract('mongodb', async () => stores);
+  scanWebhookStoreContract('mongodb', async () => stores);
   scanLedgerContract('mongodb', () => stores.scanLedger);
   batchStoreContract('mongodb', async () => stores.batches!);
   // Without transactions a writer can die after moving items and before recounting: the next chunk's start repairs it.

@@ -12,6 +12,7 @@ import { batchResultsContract } from './batch-results.contract.js';
 import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanEventSourceContract } from './scan-events.contract.js';
+import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.contract.js';
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
@@ -50,6 +51,7 @@ dynamicCodeStoreContract('sqlite (system of record under Redis mode)', async () 
 scanLedgerContract('sqlite', () => fresh().scanLedger);
 scanAllowanceContract('sqlite', () => fresh().scanAllowance);
 guessLimiterContract('sqlite', () => fresh().guesses);
+scanWebhookStoreContract('sqlite', async () => fresh());
 scanEventSourceContract('sqlite (counted in the recorder transaction)', async () => {
   const stores = fresh();
   return { recorder: stores.scans, events: stores.scanEvents };

@@ -1,6 +1,5 @@
-// Scan webhook endpoints on SQLite, and the scans the recorder counted for them (taken in one transaction).
-import type { AccountScans, DeviceClass } from '../../domain/scan.js';
-import type { ScanEventSource, ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../../domain/ports/scan-webhooks.js';
+// Scan webhook endpoints on SQLite: the per-account limit checked and the insert made in one IMMEDIATE transaction.
+import type { ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../../domain/ports/scan-webhooks.js';
 import type { SqliteDatabase } from './database.js';
 import { newId } from './ids.js';
 
@@ -47,26 +46,5 @@ export class SqliteScanWebhookStore implements ScanWebhookStore {
 
   async remove(accountId: string, id: string): Promise<boolean> {
     return this.#remove.run(id, accountId).changes === 1;
-  }
-}
-
-export class SqliteScanEventSource implements ScanEventSource {
-  readonly #take;
-
-  constructor(db: SqliteDatabase) {
-    const accounts = db.prepare<[number], { account_id: string }>('SELECT DISTINCT account_id FROM scan_events_pending LIMIT ?');
-    const rows = db.prepare<[string], { code_id: string; scans: number; devices: string }>(
-      'DELETE FROM scan_events_pending WHERE account_id = ? RETURNING code_id, scans, devices',
-    );
-    this.#take = db.transaction((limit: number): AccountScans[] =>
-      accounts.all(limit).map(({ account_id }) => ({
-        accountId: account_id,
-        codes: rows.all(account_id).map((r) => ({ codeId: r.code_id, scans: r.scans, devices: JSON.parse(r.devices) as Partial<Record<DeviceClass, number>> })),
-      })),
-    );
-  }
-
-  async take(limit: number): Promise<AccountScans[]> {
-    return this.#take.immediate(limit);
   }
 }
