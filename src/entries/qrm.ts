@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the server.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupError, backupDatabase, restoreDatabase } from '../adapters/sqlite/backup.js';
+import { databaseFile } from '../adapters/sqlite/database.js';
 import { createCliAdapters } from '../composition/cli.js';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { ApiError } from '../domain/errors.js';
@@ -28,6 +31,7 @@ const USAGE = `usage: qrm <command> [options]
   codes list      --email E                               list an account's dynamic codes (slug, status, target)
   codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
   billing show    --email E                               the account's billing: Stripe customer, subscription, status, period end
+  (any command) --create                                  start a new embedded database when none is found at ./data (QR_DATA_DIR unset)
   billing sync    --email E                               re-read the account's subscription from Stripe and apply it (repairs a lost webhook)
 
   --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
@@ -86,6 +90,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       slug: { type: 'string' },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
+      create: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -98,6 +103,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
   if (command === 'backup') return runFileCommand('backup', config, required(values.to, '--to'), print);
   if (command === 'restore') return runFileCommand('restore', config, required(values.from, '--from'), print);
+  assertServersDatabase(config, values.create);
   const adapters = await createCliAdapters(config);
   const { stores, deps, plans } = adapters;
 
@@ -216,6 +222,20 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
   } finally {
     await adapters.close();
   }
+}
+
+/**
+ * Embedded mode without QR_DATA_DIR reads ./data from wherever qrm runs: from another directory that would be a new,
+ * empty database, and every change made there invisible to the server. Refused unless asked for (--create).
+ */
+function assertServersDatabase(config: Config, create: boolean): void {
+  if (config.mongodbUrl || create || process.env.QR_DATA_DIR !== undefined || config.dataDir === ':memory:') return;
+  const file = resolve(databaseFile(config.dataDir));
+  if (existsSync(file)) return;
+  throw new Error(
+    `no database at ${file} (QR_DATA_DIR is unset, so ./data is read from ${process.cwd()}); ` +
+      "run qrm with the server's QR_DATA_DIR, or from the directory the server runs in, or pass --create to start a new database here",
+  );
 }
 
 run(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
