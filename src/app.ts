@@ -12,6 +12,7 @@ import { decodeRoute } from './http/api/v1/decode.route.js';
 import { logosRoute } from './http/api/v1/logos.route.js';
 import { webhooksRoute } from './http/api/v1/webhooks.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
+import { designsRoute } from './http/api/v1/designs.route.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
@@ -98,7 +99,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       api.removeContentTypeParser('text/plain');
       await api.register(requestsInFlight, { counter: services.requestsInFlight });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper, lastUsed, clock });
-      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos });
+      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos, designs: adapters.designs });
       await api.register(codesRoute, { ...adapters, renderer, clock, publicUrl: config.publicUrl, uniqueCounting: services.uniqueCounting });
       if (adapters.batches && adapters.batchResults && services.batchQueue) {
         await api.register(batchesRoute, {
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
           renderer,
           logos,
           queue: services.batchQueue,
+          designs: adapters.designs,
           plans,
           clock,
           bodyLimit: config.batchBodyLimitBytes,
@@ -116,6 +118,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: services.normaliser, plans, clock });
       await api.register(decodeRoute, { decoder: services.decoder, meter: adapters.meter, plans, clock });
       await api.register(webhooksRoute, { scanWebhooks: adapters.scanWebhooks, clock });
+      await api.register(designsRoute, { designs: adapters.designs, plans, renderer, logos, clock });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
     },
     { prefix: '/api/v1' },
@@ -123,6 +126,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   // Signed image URLs: no key (the signature is the credential), metered as the signing key's account.
   await app.register(signedImageRoute, {
+    designs: adapters.designs,
     plans,
     meter: adapters.meter,
     renderer,

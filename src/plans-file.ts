@@ -35,6 +35,7 @@ const PlanEntry = z.strictObject({
     .string()
     .regex(/^[A-Za-z0-9_]{1,255}$/, 'must be a Stripe price id (price_…)')
     .optional(),
+  designs: featureLimit,
 });
 
 export const PlansFileSchema = z

@@ -9,6 +9,7 @@ import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
 import type { GuessLimiter } from '../domain/ports/guess-limiter.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
+import type { DesignStore } from '../domain/ports/design-store.js';
 import type { SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import type { ScanAllowance } from '../domain/ports/scan-allowance.js';
 import type { ScanEventSource, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
@@ -60,6 +61,8 @@ export interface RecordStores {
   keys: KeyStore;
   /** Signing keys of signed image URLs (secrets sealed). */
   signingKeys: SigningKeyStore;
+  /** Saved designs. */
+  designs: DesignStore;
   usageLedger: UsageLedger;
   codes: DynamicCodeStore;
   scanLedger: ScanLedger;
@@ -89,6 +92,8 @@ export interface StoreAdapters {
   keys: KeyStore;
   /** Signing keys of signed image URLs, cached per instance and dropped everywhere on revocation. */
   signingKeys: SigningKeyStore;
+  /** Saved designs (rendering and branding options an account reuses). */
+  designs: DesignStore;
   meter: UsageMeter;
   /** Portal sessions (server-side, revocable). */
   sessions: SessionStore;

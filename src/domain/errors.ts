@@ -39,6 +39,7 @@ const ERROR_TABLE = {
   no_code_found: { status: 422, title: 'No QR code found in the image' },
   logo_limit_reached: { status: 409, title: 'Logo limit reached' },
   webhook_limit_reached: { status: 409, title: 'Webhook limit reached' },
+  design_limit_reached: { status: 409, title: 'Design limit reached' },
   quota_exceeded: { status: 429, title: 'Monthly request quota exceeded' },
   qr_quota_exceeded: { status: 429, title: 'Monthly QR quota exceeded' },
   rate_limited: { status: 429, title: 'Too many requests' },

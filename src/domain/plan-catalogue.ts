@@ -31,10 +31,12 @@ export interface Plan {
   logos: Limit;
   /** The Stripe price that buys this plan self-serve (plans file only); without one the plan is an operator action. */
   stripePriceId?: string;
+  /** Saved designs per account. */
+  designs: Limit;
 }
 
 /** The figures later features add: optional in a plans file, where absent means the default below. */
-export const FEATURE_FIGURES = ['activeDynamicCodes', 'maxBatchItems', 'batchesInFlight', 'logos'] as const;
+export const FEATURE_FIGURES = ['activeDynamicCodes', 'maxBatchItems', 'batchesInFlight', 'logos', 'designs'] as const;
 export type FeatureFigure = (typeof FEATURE_FIGURES)[number];
 export type FeatureFigures = Record<FeatureFigure, Limit>;
 
@@ -43,9 +45,9 @@ export type FeatureFigures = Record<FeatureFigure, Limit>;
  * plan's figures; any other plan takes the free plan's when it costs nothing, the pro plan's when paid.
  */
 export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigures> = {
-  free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1 },
-  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25 },
-  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250 },
+  free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1, designs: 3 },
+  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25, designs: 100 },
+  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250, designs: 1_000 },
 };
 
 export function featureDefaults(planId: PlanId, monthlyPriceUsd: number): FeatureFigures {

@@ -10,6 +10,8 @@ import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../domain/quota.js';
 import { LOGO_SCALE_LIMITS, type Branding, type FinderShape, type ModuleShape } from '../domain/branding.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
+import type { DesignStore } from '../domain/ports/design-store.js';
+import { applyDesign } from './designs.js';
 import {
   assertContrast,
   assertScannableColours,
@@ -31,6 +33,8 @@ export interface GenerateQrDeps {
   clock: () => Date;
   /** Where named logos are read from (a cached store: a branded PNG with a known logo must cost little). */
   logos: Pick<LogoStore, 'get'>;
+  /** Where `design: "des_…"` is read from. */
+  designs: Pick<DesignStore, 'get'>;
 }
 
 /** The request body after schema validation (shapes checked, content not yet). */
@@ -49,6 +53,8 @@ export interface GenerateQrInput {
   logo?: { id: string; scale?: number | undefined } | undefined;
   frame?: { text: string; color?: string | undefined } | undefined;
   eci?: boolean | undefined;
+  /** A saved design of the caller's account: its fields apply unless the request sets them. */
+  design?: string | undefined;
 }
 
 /** The caller's If-None-Match matched: it already holds this exact image. Not metered (as GitHub does for 304s). */
@@ -166,6 +172,7 @@ export async function generateQr(
   input: GenerateQrInput,
   conditions: Conditions = {},
 ): Promise<GeneratedQr | NotModifiedQr> {
+  if (input.design !== undefined) input = await applyDesign(deps, caller.accountId, input);
   const plan = deps.plans.get(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
     const upgrade = deps.plans.cheapestWithFormat(input.outputFormat);

@@ -15,6 +15,7 @@ import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
+import { designStoreContract } from './design-store.contract.js';
 import { scanLedgerContract } from './scan-ledger.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 
@@ -90,6 +91,7 @@ describe(TITLE, () => {
   accountStoreContract('mongodb', () => stores.accounts);
   keyStoreContract('mongodb', async () => stores);
   signingKeyStoreContract('mongodb', async () => stores);
+  designStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);
   dynamicCodeStoreContract('mongodb', async () => stores);
   scanWebhookStoreContract('mongodb', async () => stores);

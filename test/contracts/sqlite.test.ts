@@ -17,6 +17,7 @@ import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.co
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
+import { designStoreContract } from './design-store.contract.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 import { usageMeterContract } from './usage-meter.contract.js';
@@ -38,6 +39,7 @@ afterAll(async () => {
 accountStoreContract('sqlite', () => fresh().accounts);
 keyStoreContract('sqlite', async () => fresh());
 signingKeyStoreContract('sqlite', async () => fresh());
+designStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.

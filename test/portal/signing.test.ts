@@ -27,3 +27,16 @@ it('creates a signing key, shows its secret and a signed URL that answers the im
   expect(revoked.statusCode).toBe(303);
   expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(403);
 });
+
+it("lists the account's saved designs with their ids", async () => {
+  const client = new PortalClient(t.app);
+  await client.signInLocally(`designs-${Date.now()}@example.com`);
+  const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account.id;
+  await t.stores.designs.createWithinLimit(
+    { id: 'des_AAAAAAAAAAAAAAAAAAAA', accountId, name: 'Spring <campaign>', options: { darkColor: '#112233' }, createdAt: new Date() },
+    null,
+  );
+  const page = await client.get('/portal/signing');
+  expect(page.body).toContain('data-design-id="des_AAAAAAAAAAAAAAAAAAAA"');
+  expect(page.body).toContain('Spring &lt;campaign&gt;');
+});

@@ -42,6 +42,18 @@ export interface SigningKeyDoc {
   activeSlot?: number;
 }
 
+export interface DesignDoc {
+  _id: string;
+  accountId: string;
+  name: string;
+  /** The options as JSON text: stored and read back exactly, whatever fields a later version adds. */
+  options: string;
+  createdAt: Date;
+  updatedAt: Date;
+  /** One of 0..max-1, unique per account, so the design count limit holds without transactions (as the logos' slot). */
+  slot: number;
+}
+
 export interface UsageDoc {
   accountId: string;
   period: string;
@@ -181,6 +193,7 @@ export interface MongoModels {
   accounts: Model<AccountDoc>;
   keys: Model<ApiKeyDoc>;
   signingKeys: Model<SigningKeyDoc>;
+  designs: Model<DesignDoc>;
   usage: Model<UsageDoc>;
   usageQrs: Model<UsageQrDoc>;
   logos: Model<LogoDoc>;
@@ -275,6 +288,24 @@ function signingKeySchema(): Schema<SigningKeyDoc> {
   );
   schema.index({ accountId: 1, createdAt: -1 });
   schema.index({ accountId: 1, activeSlot: 1 }, { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } });
+  return schema;
+}
+
+function designSchema(): Schema<DesignDoc> {
+  const schema = new Schema<DesignDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      name: { type: String, required: true },
+      options: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      updatedAt: { type: Date, required: true },
+      slot: { type: Number, required: true },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, slot: 1 }, { unique: true });
+  schema.index({ accountId: 1, createdAt: -1 });
   return schema;
 }
 
@@ -451,6 +482,7 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     accounts: connection.model<AccountDoc>('Account', accountSchema(), 'accounts'),
     keys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema(), 'api_keys'),
     signingKeys: connection.model<SigningKeyDoc>('SigningKey', signingKeySchema(), 'signing_keys'),
+    designs: connection.model<DesignDoc>('Design', designSchema(), 'designs'),
     usage: connection.model<UsageDoc>('Usage', usageSchema(), 'usage'),
     usageQrs: connection.model<UsageQrDoc>('UsageQr', usageQrSchema(), 'usage_qrs'),
     logos: connection.model<LogoDoc>('Logo', logoSchema(), 'logos'),

@@ -9,6 +9,7 @@ import { MongoDynamicCodeStore } from './dynamic-code-store.mongo.js';
 import { MongoKeyStore } from './key-store.mongo.js';
 import { MongoLogoStore } from './logo-store.mongo.js';
 import { createMongoModels } from './models.js';
+import { MongoDesignStore } from './design-store.mongo.js';
 import { MongoSigningKeyStore } from './signing-key-store.mongo.js';
 import { MongoScanWebhookStore } from './scan-webhooks.mongo.js';
 import { MongoScanLedger } from './scan-ledger.mongo.js';
@@ -25,6 +26,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       accounts: unavailableWhen(new MongoAccountStore(models.accounts, models.billingEvents), isMongoOutage, DOWN),
       keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
       signingKeys: unavailableWhen(new MongoSigningKeyStore(models.signingKeys, models.accounts), isMongoOutage, DOWN),
+      designs: unavailableWhen(new MongoDesignStore(models.designs), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts), isMongoOutage, DOWN),

@@ -48,6 +48,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,
     logos: records.logos,
+    designs: records.designs,
     // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
     codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus), isRedisOutage, DOWN),
     scanLedger: records.scanLedger,

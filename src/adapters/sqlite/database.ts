@@ -281,6 +281,18 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (account_id, code_id)
   ) WITHOUT ROWID;
   `,
+  // 15: saved designs (rendering and branding options as JSON), per account.
+  `
+  CREATE TABLE designs (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    name TEXT NOT NULL,
+    options TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE INDEX designs_by_account ON designs (account_id, created_at);
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -27,6 +27,7 @@ import { SqliteInvalidationBus } from './invalidation-bus.sqlite.js';
 import { CachedKeyStore } from '../key-store.cached.js';
 import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
 import { SqliteSigningKeyStore } from './signing-key-store.sqlite.js';
+import { SqliteDesignStore } from './design-store.sqlite.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
@@ -76,6 +77,7 @@ export function sqliteStoresOn(
     accounts: credentialBus ? new PlanChangePublishingAccountStore(accounts, credentialBus) : accounts,
     keys: credentialBus ? new CachedKeyStore(keys, credentialBus) : keys,
     signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, credentialBus) : signingKeys,
+    designs: unavailableOnFailure(new SqliteDesignStore(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),

@@ -54,6 +54,7 @@ export interface PortalOptions {
     | 'scanLedger'
     | 'logos'
     | 'signingKeys'
+    | 'designs'
     | 'signingSeal'
     | 'billing'
   >;
@@ -124,6 +125,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       renderer: adapters.renderer,
       logos: adapters.logos,
       queue: options.batchQueue,
+      designs: adapters.designs,
       clock,
       plans: options.plans,
       bodyLimit: config.batchBodyLimitBytes,

@@ -11,7 +11,8 @@ import type { LogoStore } from '../../domain/ports/logo-store.js';
 import type { Renderer } from '../../domain/ports/renderer.js';
 import type { UsageMeter } from '../../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../../domain/quota.js';
-import { prepareItems, type BatchItemInput, type ItemLabel } from './prepare-items.js';
+import type { DesignStore } from '../../domain/ports/design-store.js';
+import { prepareItems, withItemDesigns, type BatchItemInput, type ItemLabel } from './prepare-items.js';
 
 export interface AcceptBatchDeps {
   batches: BatchStore;
@@ -21,6 +22,8 @@ export interface AcceptBatchDeps {
   plans: PlanCatalogue;
   renderer: Pick<Renderer, 'assertDrawable'>;
   logos: Pick<LogoStore, 'get'>;
+  /** Where items' `design: "des_…"` are read from. */
+  designs: Pick<DesignStore, 'get'>;
 }
 
 export interface BatchRequest {
@@ -58,7 +61,7 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request
       extensions: { limit: plan.maxBatchItems, items: request.items.length },
     });
   }
-  const items = await prepareItems(request.items, plan, request.label, deps, caller.accountId);
+  const items = await prepareItems(await withItemDesigns(deps, caller.accountId, request.items, request.label), plan, request.label, deps, caller.accountId);
   if (plan.batchesInFlight !== null && (await deps.batches.inFlight(caller.accountId)) >= plan.batchesInFlight) {
     throw new ApiError('too_many_batches', `the ${plan.name} plan runs ${plan.batchesInFlight} batches at a time; wait for one to finish`, {
       retryAfterSeconds: 10,

@@ -8,6 +8,8 @@ import type { LogoStore } from '../../domain/ports/logo-store.js';
 import type { Renderer } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { brandingOf, isBranded, qrFingerprint, renderSpecOf, type GenerateQrInput } from '../generate-qr.js';
+import type { DesignStore } from '../../domain/ports/design-store.js';
+import { DESIGN_ID, withDesign, type DesignOptions } from '../../domain/design.js';
 
 /** A problem document stays readable (and small) even when every item of a large batch is wrong. */
 const MAX_REPORTED_PROBLEMS = 1_000;
@@ -28,6 +30,47 @@ function storedSpec(spec: RenderSpec): RenderSpec {
   const logo = spec.branding?.logo;
   if (!logo) return spec;
   return { ...spec, branding: { ...spec.branding!, logo: { id: logo.id, digest: logo.digest, scale: logo.scale } } };
+}
+
+/**
+ * Each item with its design's fields under its own (`design: "des_…"`), every design read once; an unknown design is
+ * reported for every item that names it, and nothing is accepted.
+ */
+export async function withItemDesigns(
+  deps: { designs: Pick<DesignStore, 'get'> },
+  accountId: string,
+  inputs: readonly BatchItemInput[],
+  label: ItemLabel,
+): Promise<BatchItemInput[]> {
+  const ids = [...new Set(inputs.map((input) => input.design).filter((id): id is string => id !== undefined))];
+  if (ids.length === 0) return [...inputs];
+  const designs = new Map<string, DesignOptions>();
+  for (const id of ids) {
+    const design = DESIGN_ID.test(id) ? await deps.designs.get(accountId, id) : undefined;
+    if (design) designs.set(id, design.options);
+  }
+  const problems: FieldProblem[] = [];
+  const merged = inputs.map((input, index) => {
+    const { design: id, ...rest } = input;
+    if (id === undefined) return rest;
+    const options = designs.get(id);
+    if (!options) {
+      problems.push({ field: `${label(index)}.design`, detail: 'no design with this id in your account' });
+      return rest;
+    }
+    return withDesign(options, rest);
+  });
+  if (problems.length > 0) {
+    const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
+    throw new ApiError(
+      'invalid_request',
+      `${problems.length} of ${inputs.length} items name a design this account does not have; nothing was accepted or counted`,
+      {
+        fields: shown,
+      },
+    );
+  }
+  return merged;
 }
 
 /** Every item checked, and every problem reported (not only the first): the caller fixes the batch in one go. */

@@ -22,6 +22,7 @@ const COLUMNS = [
   'logo.scale',
   'frame.text',
   'frame.color',
+  'design',
   'name',
 ] as const;
 const NUMERIC = new Set(['size', 'margin']);

@@ -131,6 +131,7 @@ export const CodeImageQuery = z.strictObject({
     .optional()
     .describe('Caption under the code (as `frame.text`).'),
   frameColor: colour.optional().describe('Caption band colour (default darkColor); needs frameText.'),
+  design: z.string().max(64).optional().describe('A saved design of your account (`des_…`): its fields apply wherever this query does not set them.'),
 });
 
 export const StatsQuery = z.strictObject({

@@ -93,6 +93,11 @@ export const GenerateBody = z.strictObject({
     .describe(
       'Write all text beyond ASCII as UTF-8 behind the ECI designator (26), Japanese included (no Kanji mode). Off by default: the encoder then picks the smallest code that ZXing, zbar and jsQR all read exactly (Kanji mode for Japanese, UTF-8 with the ECI where readers would guess another charset; docs/charsets.md).',
     ),
+  design: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('A saved design of your account (`des_…`, POST /api/v1/QRManager/designs): its fields apply wherever this request does not set them.'),
   ...BrandingFields,
 });
 

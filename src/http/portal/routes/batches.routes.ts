@@ -8,6 +8,7 @@ import { isFinished } from '../../../domain/batches/batch.js';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { DesignStore } from '../../../domain/ports/design-store.js';
 import type { BatchQueue } from '../../../domain/ports/batch-queue.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
@@ -34,6 +35,7 @@ export interface BatchesRoutesOptions {
   renderer: Pick<Renderer, 'assertDrawable'>;
   logos: Pick<LogoStore, 'get'>;
   queue: BatchQueue;
+  designs: Pick<DesignStore, 'get'>;
   clock: () => Date;
   plans: PlanCatalogue;
   bodyLimit: number;

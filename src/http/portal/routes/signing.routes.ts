@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { DesignStore } from '../../../domain/ports/design-store.js';
 import { MAX_ACTIVE_SIGNING_KEYS, signedImagePath } from '../../../domain/signed-url.js';
 import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_MAX, type SigningKeyDeps } from '../../../services/signing-keys.js';
 import { requireAccount } from '../account-guard.js';
@@ -12,6 +13,8 @@ import { renderPage } from '../page.js';
 export interface SigningRoutesOptions extends SigningKeyDeps {
   base: string;
   accounts: AccountStore;
+  /** The account's saved designs are listed here too: a design's id is what a signed URL names. */
+  designs: Pick<DesignStore, 'list'>;
 }
 
 const NOTICES = {
@@ -27,6 +30,7 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
 
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
     const keys = await listSigningKeys(options, request.account!.id);
+    const designs = await options.designs.list(request.account!.id);
     const activeCount = keys.filter((key) => !key.revokedAt).length;
     return renderPage(
       request,
@@ -36,6 +40,7 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
         title: 'Signed URLs',
         nav: 'signing',
         keys,
+        designs,
         activeCount,
         maxKeys: MAX_ACTIVE_SIGNING_KEYS,
         limitReached: activeCount >= MAX_ACTIVE_SIGNING_KEYS,

@@ -1,0 +1,138 @@
+// /api/v1/QRManager/designs: saved designs — create, list, read, change, delete. Each is validated and scannability-checked when saved.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DESIGN_NAME_MAX } from '../../../domain/design.js';
+import type { DesignRecord } from '../../../domain/ports/design-store.js';
+import { createDesign, deleteDesign, getDesign, listDesigns, updateDesign, type DesignDeps } from '../../../services/designs.js';
+import { header } from '../../openapi/operation-doc.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { GenerateBody } from './generate.schema.js';
+
+/** The generate fields a design may fix, with the same rules. */
+export const DesignOptionsSchema = GenerateBody.pick({
+  size: true,
+  margin: true,
+  errorCorrection: true,
+  darkColor: true,
+  lightColor: true,
+  moduleShape: true,
+  finderShape: true,
+  finderColor: true,
+  logo: true,
+  frame: true,
+}).meta({ id: 'DesignOptions' });
+
+const Design = z
+  .object({
+    id: z.string().describe('`des_…`: send it as `design` with generate, batch items, dynamic-code images and signed URLs.'),
+    name: z.string(),
+    options: DesignOptionsSchema,
+    createdAt: z.string().describe('ISO 8601.'),
+    updatedAt: z.string().describe('ISO 8601.'),
+  })
+  .meta({ id: 'Design' });
+
+function view(design: DesignRecord): z.infer<typeof Design> {
+  return { id: design.id, name: design.name, options: design.options, createdAt: design.createdAt.toISOString(), updatedAt: design.updatedAt.toISOString() };
+}
+
+const Name = z.string().min(1).max(DESIGN_NAME_MAX);
+const Params = z.object({ id: z.string().min(1).max(64) });
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+const SAVE_ERRORS = [
+  'invalid_request',
+  'unscannable_design',
+  'unsupported_media_type',
+  'payload_too_large',
+  ...AUTH_ERRORS,
+  ...COMMON_ERRORS,
+  'overloaded',
+] as const;
+
+export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps) => {
+  app.post(
+    '/QRManager/designs',
+    {
+      schema: {
+        operationId: 'createDesign',
+        summary: 'Save a design',
+        description:
+          'A named set of rendering and branding options. It is validated as a generate request would be (colour contrast, the logo in your account) ' +
+          'and a branded design is drawn and read back before it is saved: an unscannable one is 422 `unscannable_design`. Each plan keeps a number of designs (its `designs` figure).',
+        tags: ['designs'],
+        security: [{ apiKey: [] }],
+        body: z.strictObject({ name: Name, options: DesignOptionsSchema }),
+        response: { 201: Design, ...problemResponses([...SAVE_ERRORS, 'design_limit_reached', 'plan_upgrade_required']) },
+        'x-document': { headers: { '201': { Location: header.location('The new design.') } } },
+      },
+    },
+    async (request, reply) => {
+      const design = await createDesign(deps, request.credential!, request.body);
+      return reply.code(201).header('Location', `/api/v1/QRManager/designs/${design.id}`).send(view(design));
+    },
+  );
+
+  app.get(
+    '/QRManager/designs',
+    {
+      schema: {
+        operationId: 'listDesigns',
+        summary: "List the account's designs",
+        tags: ['designs'],
+        security: [{ apiKey: [] }],
+        response: { 200: z.object({ designs: z.array(Design) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request) => ({ designs: (await listDesigns(deps, request.credential!.accountId)).map(view) }),
+  );
+
+  app.get(
+    '/QRManager/designs/:id',
+    {
+      schema: {
+        operationId: 'getDesign',
+        summary: 'Read a design',
+        tags: ['designs'],
+        security: [{ apiKey: [] }],
+        params: Params,
+        response: { 200: Design, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request) => view(await getDesign(deps, request.credential!.accountId, request.params.id)),
+  );
+
+  app.patch(
+    '/QRManager/designs/:id',
+    {
+      schema: {
+        operationId: 'updateDesign',
+        summary: 'Change a design',
+        description: 'Renames it, or replaces its options as a whole (checked as on creation). Codes drawn with it afterwards use the new options.',
+        tags: ['designs'],
+        security: [{ apiKey: [] }],
+        params: Params,
+        body: z.strictObject({ name: Name.optional(), options: DesignOptionsSchema.optional() }),
+        response: { 200: Design, ...problemResponses([...SAVE_ERRORS, 'not_found']) },
+      },
+    },
+    async (request) => view(await updateDesign(deps, request.credential!, request.params.id, request.body)),
+  );
+
+  app.delete(
+    '/QRManager/designs/:id',
+    {
+      schema: {
+        operationId: 'deleteDesign',
+        summary: 'Delete a design',
+        tags: ['designs'],
+        security: [{ apiKey: [] }],
+        params: Params,
+        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request, reply) => {
+      await deleteDesign(deps, request.credential!.accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};
