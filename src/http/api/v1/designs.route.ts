@@ -6,6 +6,7 @@ import type { DesignRecord } from '../../../domain/ports/design-store.js';
 import { createDesign, deleteDesign, getDesign, listDesigns, updateDesign, type DesignDeps } from '../../../services/designs.js';
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { callerOf } from './api-key-auth.js';
 import { GenerateBody } from './generate.schema.js';
 
 /** The generate fields a design may fix, with the same rules. */
@@ -67,7 +68,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
       },
     },
     async (request, reply) => {
-      const design = await createDesign(deps, request.credential!, request.body);
+      const design = await createDesign(deps, callerOf(request), request.body);
       return reply.code(201).header('Location', `/api/v1/QRManager/designs/${design.id}`).send(view(design));
     },
   );
@@ -83,7 +84,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         response: { 200: z.object({ designs: z.array(Design) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => ({ designs: (await listDesigns(deps, request.credential!.accountId)).map(view) }),
+    async (request) => ({ designs: (await listDesigns(deps, callerOf(request).accountId)).map(view) }),
   );
 
   app.get(
@@ -98,7 +99,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         response: { 200: Design, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => view(await getDesign(deps, request.credential!.accountId, request.params.id)),
+    async (request) => view(await getDesign(deps, callerOf(request).accountId, request.params.id)),
   );
 
   app.patch(
@@ -115,7 +116,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         response: { 200: Design, ...problemResponses([...SAVE_ERRORS, 'not_found']) },
       },
     },
-    async (request) => view(await updateDesign(deps, request.credential!, request.params.id, request.body)),
+    async (request) => view(await updateDesign(deps, callerOf(request), request.params.id, request.body)),
   );
 
   app.delete(
@@ -131,7 +132,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
       },
     },
     async (request, reply) => {
-      await deleteDesign(deps, request.credential!.accountId, request.params.id);
+      await deleteDesign(deps, callerOf(request).accountId, request.params.id);
       return reply.code(204).send(null);
     },
   );
