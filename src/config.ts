@@ -8,7 +8,7 @@ const optionalText = z.string().min(1).optional();
 /** An on/off variable: `true` or `1` is on, `false` or `0` off. */
 const OnOff = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
-const EnvSchema = z.object({
+export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('127.0.0.1'),
   QR_DATA_DIR: z.string().min(1).default('./data'),

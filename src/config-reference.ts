@@ -1,0 +1,128 @@
+// The configuration reference: one line of prose per environment variable, and docs/configuration.md made from it and the schema.
+import { z } from 'zod';
+import { EnvSchema } from './config.js';
+
+export type EnvName = keyof typeof EnvSchema.shape;
+
+interface EnvDoc {
+  /** Where a variable's default is computed rather than fixed (the machine's cores), what it comes to. */
+  default?: string;
+  /** What it does, for an operator. */
+  what: string;
+  /** The docs page that says more. */
+  page?: string;
+}
+
+/** Typed over every variable of the schema: a variable added without its line here does not compile. */
+export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
+  PORT: { what: 'listening port' },
+  HOST: { what: 'listening address (`0.0.0.0` in containers)' },
+  QR_DATA_DIR: { what: 'where the embedded SQLite database and batch files live' },
+  QR_PLANS_FILE: { what: 'a JSON file of plans replacing the built-in ones', page: 'plans.md' },
+  REDIS_URL: { what: 'Redis for metering, the key cache, sessions and jobs (production mode); the jobs then run in `npm run worker`', page: 'deployment.md' },
+  MONGODB_URL: { what: 'MongoDB as the system of record (production mode); needs `REDIS_URL`', page: 'deployment.md' },
+  QR_KEY_SECRET: { what: 'pepper for API keys: they are stored as HMAC-SHA-256 under it; changing it invalidates every key' },
+  GOOGLE_CLIENT_ID: { what: 'Google sign-in for the portal (with `GOOGLE_CLIENT_SECRET`, `SESSION_SECRET` and `PUBLIC_URL`)', page: 'portal.md' },
+  GOOGLE_CLIENT_SECRET: { what: "the Google OAuth client's secret", page: 'portal.md' },
+  GOOGLE_ISSUER: { what: 'OIDC issuer discovered at start-up (tests point it at a stand-in)', page: 'portal.md' },
+  MICROSOFT_CLIENT_ID: { what: 'Microsoft sign-in for the portal (with `MICROSOFT_CLIENT_SECRET`, `SESSION_SECRET` and `PUBLIC_URL`)', page: 'portal.md' },
+  MICROSOFT_CLIENT_SECRET: { what: "the Microsoft OAuth client's secret", page: 'portal.md' },
+  MICROSOFT_ISSUER: { what: 'OIDC issuer discovered at start-up (a tenant-specific one limits sign-in to that tenant)', page: 'portal.md' },
+  PUBLIC_URL: { what: "the service's external base URL: OAuth redirects, short URLs of dynamic codes, the OpenAPI `servers`; required with a sign-in provider or Stripe" },
+  SESSION_SECRET: { what: "signs the OAuth flow's PKCE cookie; required with a sign-in provider", page: 'portal.md' },
+  LOG_LEVEL: { what: 'pino log level' },
+  RENDER_THREADS: { default: 'the cores', what: 'render threads (Piscina) in each process that renders', page: 'operations.md' },
+  RENDER_MAX_QUEUE: {
+    default: 'threads × 1024',
+    what: 'render work allowed to wait, in units of one 512 px image (a 2048 px image is 16); past it, 503 `overloaded`',
+    page: 'operations.md',
+  },
+  RENDER_INLINE_MAX_PIXELS: { what: 'images up to this many pixels may be drawn without a thread hop; `0` sends every render to its own pool task', page: 'operations.md' },
+  RENDER_SMALL_ON_POOL: {
+    default: '`true` with 2+ cores',
+    what: "small renders go to a free render thread, those of one event-loop turn as one task, instead of being drawn on the event loop (while every thread is busy they are drawn inline); set `false` where the CPU, not the event loop, runs out first (bench rows c-thread, c-inline)",
+    page: 'operations.md',
+  },
+  BODY_LIMIT_BYTES: { what: 'largest accepted request body (batches have their own)' },
+  SHUTDOWN_TIMEOUT_MS: { what: 'hard deadline for the whole shutdown after SIGTERM', page: 'operations.md' },
+  IMAGE_CACHE_MB: { what: 'memory for the cache of rendered images (a repeated code is answered from it, still authenticated and metered); `0` turns it off', page: 'operations.md' },
+  JOB_LOCK_MS: { what: 'worker process: lock on a running job; a job whose worker died is run again within about twice this', page: 'operations.md' },
+  SHUTDOWN_DRAIN_MS: { what: 'after SIGTERM, how long to keep serving while `/readyz` reports not ready', page: 'operations.md' },
+  METRICS_TOKEN: { what: 'when set, `/metrics` requires it as a bearer token', page: 'operations.md' },
+  MAX_EVENT_LOOP_DELAY_MS: { what: 'event-loop delay past which requests are shed with 503 `overloaded`; `0` disables', page: 'operations.md' },
+  MAX_HEAP_USED_MB: { what: 'heap size past which requests are shed with 503 `overloaded`; `0` disables', page: 'operations.md' },
+  PORTAL_SIGNIN_PER_MINUTE: {
+    what: 'portal sign-ins started per client address a minute (local sign-in posts that pass the CSRF check, and Google/Microsoft starts; their callbacks have the same limit, counted apart); `0` disables',
+    page: 'portal.md',
+  },
+  PORTAL_KEY_CREATIONS_PER_HOUR: {
+    what: 'API keys created in the portal per client address an hour (form and JSON API together; only signed-in requests with a valid CSRF token count); `0` disables',
+    page: 'portal.md',
+  },
+  BATCH_BODY_LIMIT_BYTES: { what: 'largest accepted body of `POST …/batches` (JSON or CSV); each plan’s own limit follows from its `maxBatchItems`', page: 'batches.md' },
+  BATCH_RETENTION_HOURS: { what: 'finished batches and their files are removed this long after they finish', page: 'batches.md' },
+  BATCH_CONCURRENCY: {
+    default: '4 × render threads',
+    what: 'groups of batch items in flight per process (a group: one pool task rendering several images, their files, one store update); in the API process, one while synchronous requests are in flight',
+    page: 'batches.md',
+  },
+  WEBHOOK_ALLOW_PRIVATE: { default: '`false`', what: 'let webhooks reach loopback and private addresses (tests, private networks)', page: 'batches.md' },
+  STRIPE_SECRET_KEY: { what: 'Stripe secret or restricted key: turns self-serve billing on (with `STRIPE_WEBHOOK_SECRET` and `PUBLIC_URL`)', page: 'billing.md' },
+  STRIPE_WEBHOOK_SECRET: { what: "the Stripe webhook endpoint's signing secret (`whsec_…`); required with `STRIPE_SECRET_KEY`", page: 'billing.md' },
+  STRIPE_API_URL: { what: 'where the Stripe library sends its requests (an origin, no path); leave it unset in production', page: 'billing.md' },
+  TRUST_PROXY: {
+    default: '— (trust none)',
+    what: "proxies allowed to name the client in `X-Forwarded-For`: a hop count (`1`) or addresses/CIDRs (`127.0.0.1,10.0.0.0/8`); set it behind a reverse proxy, or every client shares the proxy's address for the portal limits",
+    page: 'deployment.md',
+  },
+};
+
+interface JsonSchemaProperty {
+  default?: unknown;
+  type?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  format?: string;
+}
+
+/** What a value must be, read from the schema itself (so the page cannot drift from what loadConfig accepts). */
+function accepted(property: JsonSchemaProperty): string {
+  if (property.enum) return property.enum.map((value) => `\`${value}\``).join(', ');
+  if (property.type === 'integer') return `integer ${property.minimum}–${property.maximum}`;
+  if (property.format === 'uri') return 'URL';
+  if (property.minLength !== undefined && property.minLength > 1) return `text, ≥ ${property.minLength} characters`;
+  return 'text';
+}
+
+/** docs/configuration.md, as `npm run docs:config` writes it and the docs test expects it. */
+export function configurationMarkdown(): string {
+  const schema = z.toJSONSchema(EnvSchema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, JsonSchemaProperty> };
+  const rows = (Object.keys(ENV_REFERENCE) as EnvName[]).map((name) => {
+    const doc = ENV_REFERENCE[name];
+    const property = schema.properties[name] ?? {};
+    const fallback = doc.default ?? (property.default === undefined ? '—' : `\`${String(property.default)}\``);
+    const more = doc.page ? ` ([more](${doc.page}))` : '';
+    return `| \`${name}\` | ${fallback} | ${accepted(property)} | ${doc.what}${more} |`;
+  });
+  return `<!-- Generated by \`npm run docs:config\` from src/config.ts and src/config-reference.ts; test/docs/docs.test.ts fails when it is stale. Do not edit by hand. -->
+
+# Configuration
+
+Everything is set by environment variables, read once at start-up and checked (\`src/config.ts\`). A mistake stops the
+process at once with exit code 1 and a line naming the variable. An empty value counts as unset. With none set you get
+the embedded default: SQLite in \`./data\`, jobs and batches in the API process, local sign-in for browsers on this machine.
+
+| variable | default | accepted | what it does |
+|---|---|---|---|
+${rows.join('\n')}
+
+Rules across variables (each refused at start-up with its reason):
+
+- \`GOOGLE_CLIENT_ID\` and \`GOOGLE_CLIENT_SECRET\` are set together, as are the two \`MICROSOFT_\` ones; with either provider,
+  \`SESSION_SECRET\` and \`PUBLIC_URL\` are required.
+- \`REDIS_URL\` is a \`redis://\` or \`rediss://\` URL; \`MONGODB_URL\` needs \`REDIS_URL\` as well (metering and jobs run on Redis).
+- \`STRIPE_SECRET_KEY\` and \`STRIPE_WEBHOOK_SECRET\` are set together, and need \`PUBLIC_URL\`.
+`;
+}
