@@ -78,6 +78,7 @@ const ROUTES = [
   ['PUT', '/portal/keys'],
   ['PATCH', '/api/v1/QRManager/generate'],
   ['GET', '/r/{x}'],
+  ['POST', '/r/{x}'],
   ['GET', '/api/v1/QRManager/codes'],
   ['POST', '/api/v1/QRManager/codes'],
   ['GET', '/api/v1/QRManager/codes/{x}'],
@@ -85,6 +86,11 @@ const ROUTES = [
   ['DELETE', '/api/v1/QRManager/codes/{x}'],
   ['GET', '/api/v1/QRManager/codes/{x}/image'],
   ['GET', '/api/v1/QRManager/codes/{x}/stats'],
+  ['GET', '/api/v1/QRManager/codes/{x}/stats.csv'],
+  ['GET', '/api/v1/QRManager/codes/stats.csv'],
+  ['GET', '/api/v1/QRManager/webhooks'],
+  ['POST', '/api/v1/QRManager/webhooks'],
+  ['DELETE', '/api/v1/QRManager/webhooks/{x}'],
   ['GET', '/portal/codes'],
   ['POST', '/portal/codes'],
   ['GET', '/portal/codes/{x}'],
@@ -176,7 +182,15 @@ function expectCleanAnswer(path: string, res: Injected) {
   expect(res.body, where).not.toMatch(STACK_FRAME);
   const contentType = String(res.headers['content-type']);
   // A scan (/r/…) is answered for a phone's browser: its errors are small HTML pages too.
-  const page = ((path === '/portal' || path.startsWith('/portal/')) && !path.startsWith('/portal/api/')) || path.startsWith('/r/');
+  // `/r/..` is `/` once its dot segments are resolved, as the router sees it: a scan only when it stays under /r/.
+  const scanPath = (() => {
+    try {
+      return new URL(path, 'http://localhost').pathname.startsWith('/r/');
+    } catch {
+      return path.startsWith('/r/');
+    }
+  })();
+  const page = ((path === '/portal' || path.startsWith('/portal/')) && !path.startsWith('/portal/api/')) || scanPath;
   if (page && !PROBLEM.test(contentType)) {
     expect(contentType, where).toMatch(/^text\/html/);
     return;

@@ -13,6 +13,7 @@ export const goneHtml = page(
   '<p>The owner of this QR code has paused or removed it, so it does not lead anywhere right now.</p>',
 );
 export const expiredHtml = page('This code has expired', '<p>The campaign behind this QR code has ended, so it does not lead anywhere any more.</p>');
+export const unanswerableHtml = page('This request could not be answered', '<p>Open the link of the QR code again.</p>');
 export const notFoundHtml = page('Unknown code', '<p>This QR code does not lead anywhere: the link is not one of ours, or it was mistyped.</p>');
 
 /**

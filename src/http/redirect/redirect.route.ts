@@ -8,7 +8,8 @@ import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import { deviceClassOf, languageOf, visitorKey } from '../../domain/scan.js';
 import { PASSWORD_LENGTH } from '../../domain/password-hash.js';
 import type { ResponseDoc } from '../openapi/operation-doc.js';
-import { answerScan, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
+import { unanswerableHtml } from './pages.js';
+import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 
 export interface RedirectRouteDeps extends ScanAnswerDeps {
@@ -33,12 +34,23 @@ export const SCAN_RESPONSES: Record<string, ResponseDoc> = {
 
 const params = z.object({ slug: z.string().describe('The slug of the short URL.') });
 
-/** The form's body: the password alone; bounded well under the route's body limit. */
-const PasswordForm = z.object({ password: z.string().max(PASSWORD_LENGTH.max * 4) });
+/** The form's password; anything else a phone's browser could send (no field, another media type) is a wrong password, not an API error. */
+function submittedPassword(body: unknown): string {
+  const password = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).password : undefined;
+  return typeof password === 'string' ? password : '';
+}
 
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
   app.decorateRequest('scannedCode', undefined);
   await app.register(formbody, { bodyLimit: 2_048 });
+  // A scan is answered for a phone's browser: what fails before the handler (a body too large or unreadable, a media type no parser takes)
+  // is a small HTML page too, never a problem document.
+  // Anything else (overload, a store down) goes on to the service's own handler.
+  app.setErrorHandler(async (error: { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status < 400 || status >= 500) throw error;
+    return reply.code(status).headers(PAGE_HEADERS).header('Cache-Control', 'no-store').send(unanswerableHtml);
+  });
   const lookUp = (slug: string) => (SLUG_PATTERN.test(slug) ? deps.codes.findBySlug(slug) : Promise.resolve(undefined));
 
   app.get(
@@ -76,8 +88,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         tags: ['dynamic codes'],
         security: [],
         params,
-        body: PasswordForm,
-        response: problemResponses(['invalid_request', 'payload_too_large', 'unsupported_media_type', ...COMMON_ERRORS]),
+        response: problemResponses(['invalid_request', ...COMMON_ERRORS]),
         'x-document': {
           requestBody: {
             content: {
@@ -88,6 +99,13 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
           },
           responses: {
             ...SCAN_RESPONSES,
+            '400': {
+              description:
+                'A body that cannot be read (malformed JSON or form): a small HTML page; a URL the router refuses (too long, bad percent-encoding): a problem document.',
+              content: { ...HTML_PAGE, 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+            },
+            '413': page('A body over 2 KiB: a small HTML page.'),
+            '415': page('A body in a media type other than the form (or JSON, or plain text): a small HTML page.'),
             '429': {
               description: 'Too many wrong passwords for this code from this address: a small HTML page.',
               content: HTML_PAGE,
@@ -100,7 +118,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         },
       },
     },
-    async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, request.body.password),
+    async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, submittedPassword(request.body)),
   );
 
   // After the answer is on its way: the scan never delays the redirect, and a failure to count it never fails it.

@@ -18,7 +18,7 @@ export interface ScanAnswerDeps {
 /** Wrong passwords per code and client address (IPv6 by /64) in one window, before the 429 page. */
 export const PASSWORD_GUESSES = { max: 5, windowMs: 15 * 60_000 } as const;
 
-const PAGE_HEADERS = {
+export const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
