@@ -31,13 +31,27 @@ UtmInput = TypedDict("UtmInput", {
 })
 
 
+DesignOptionsInput = TypedDict("DesignOptionsInput", {
+    "size": NotRequired[int],
+    "margin": NotRequired[int],
+    "errorCorrection": NotRequired[Literal["L", "M", "Q", "H"]],
+    "darkColor": NotRequired[str],
+    "lightColor": NotRequired[str],
+    "moduleShape": NotRequired[Literal["square", "rounded", "dots"]],
+    "finderShape": NotRequired[Literal["square", "rounded", "circle"]],
+    "finderColor": NotRequired[str],
+    "logo": NotRequired[dict[str, Any]],
+    "frame": NotRequired[dict[str, Any]],
+})
+
+
 # RFC 9457 problem details, with a stable `code` and extension members such as `limit`.
 Problem = TypedDict("Problem", {
     "type": str,
     "title": str,
     "status": int,
     "detail": str,
-    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "internal_error", "overloaded", "unavailable"],
+    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "internal_error", "overloaded", "unavailable"],
     "instance": NotRequired[str],
     "requestId": NotRequired[str],
     "errors": NotRequired[list[dict[str, Any]]],
@@ -137,6 +151,29 @@ CreatedSigningKey = TypedDict("CreatedSigningKey", {
 })
 
 
+DesignOptions = TypedDict("DesignOptions", {
+    "size": NotRequired[int],
+    "margin": NotRequired[int],
+    "errorCorrection": NotRequired[Literal["L", "M", "Q", "H"]],
+    "darkColor": NotRequired[str],
+    "lightColor": NotRequired[str],
+    "moduleShape": NotRequired[Literal["square", "rounded", "dots"]],
+    "finderShape": NotRequired[Literal["square", "rounded", "circle"]],
+    "finderColor": NotRequired[str],
+    "logo": NotRequired[dict[str, Any]],
+    "frame": NotRequired[dict[str, Any]],
+})
+
+
+Design = TypedDict("Design", {
+    "id": str,
+    "name": str,
+    "options": "DesignOptions",
+    "createdAt": str,
+    "updatedAt": str,
+})
+
+
 OPERATIONS: dict[str, tuple[str, str]] = {
     "liveness": ("GET", "/healthz"),
     "readiness": ("GET", "/readyz"),
@@ -162,6 +199,11 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "createScanWebhook": ("POST", "/api/v1/QRManager/webhooks"),
     "listScanWebhooks": ("GET", "/api/v1/QRManager/webhooks"),
     "deleteScanWebhook": ("DELETE", "/api/v1/QRManager/webhooks/{id}"),
+    "createDesign": ("POST", "/api/v1/QRManager/designs"),
+    "listDesigns": ("GET", "/api/v1/QRManager/designs"),
+    "getDesign": ("GET", "/api/v1/QRManager/designs/{id}"),
+    "updateDesign": ("PATCH", "/api/v1/QRManager/designs/{id}"),
+    "deleteDesign": ("DELETE", "/api/v1/QRManager/designs/{id}"),
     "createSigningKey": ("POST", "/api/v1/QRManager/signing-keys"),
     "listSigningKeys": ("GET", "/api/v1/QRManager/signing-keys"),
     "revokeSigningKey": ("DELETE", "/api/v1/QRManager/signing-keys/{id}"),
@@ -272,6 +314,26 @@ class GeneratedOperations:
     def delete_scan_webhook(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Delete a scan webhook."""
         return self._call("DELETE", f"/api/v1/QRManager/webhooks/{_quote(id)}", None, query, headers)
+
+    def create_design(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Save a design (2xx JSON: Design). Body media types: application/json."""
+        return self._call("POST", f"/api/v1/QRManager/designs", body, query, headers)
+
+    def list_designs(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """List the account's designs (2xx JSON: dict[str, Any])."""
+        return self._call("GET", f"/api/v1/QRManager/designs", None, query, headers)
+
+    def get_design(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Read a design (2xx JSON: Design)."""
+        return self._call("GET", f"/api/v1/QRManager/designs/{_quote(id)}", None, query, headers)
+
+    def update_design(self, id: str, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Change a design (2xx JSON: Design). Body media types: application/json."""
+        return self._call("PATCH", f"/api/v1/QRManager/designs/{_quote(id)}", body, query, headers)
+
+    def delete_design(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Delete a design."""
+        return self._call("DELETE", f"/api/v1/QRManager/designs/{_quote(id)}", None, query, headers)
 
     def create_signing_key(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Create a signing key for signed image URLs (2xx JSON: CreatedSigningKey). Body media types: application/json."""

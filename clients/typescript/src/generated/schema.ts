@@ -343,6 +343,49 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/designs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's designs */
+        get: operations["listDesigns"];
+        put?: never;
+        /**
+         * Save a design
+         * @description A named set of rendering and branding options. It is validated as a generate request would be (colour contrast, the logo in your account) and a branded design is drawn and read back before it is saved: an unscannable one is 422 `unscannable_design`. Each plan keeps a number of designs (its `designs` figure).
+         */
+        post: operations["createDesign"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/QRManager/designs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Read a design */
+        get: operations["getDesign"];
+        put?: never;
+        post?: never;
+        /** Delete a design */
+        delete: operations["deleteDesign"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a design
+         * @description Renames it, or replaces its options as a whole (checked as on creation). Codes drawn with it afterwards use the new options.
+         */
+        patch: operations["updateDesign"];
+        trace?: never;
+    };
     "/api/v1/QRManager/signing-keys": {
         parameters: {
             query?: never;
@@ -464,6 +507,47 @@ export interface components {
             term?: string;
             content?: string;
         };
+        DesignOptionsInput: {
+            /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
+            size?: number;
+            /** @description Quiet zone in modules (default 4). */
+            margin?: number;
+            /**
+             * @description Error correction level (default M; with a logo, the level the logo needs; always M for epc, as EPC069-12 prescribes).
+             * @enum {string}
+             */
+            errorCorrection?: "L" | "M" | "Q" | "H";
+            /** @description Colour of dark modules (default #000000). */
+            darkColor?: string;
+            /** @description Background colour (default #FFFFFF). */
+            lightColor?: string;
+            /**
+             * @description Shape of each dark module (default square).
+             * @enum {string}
+             */
+            moduleShape?: "square" | "rounded" | "dots";
+            /**
+             * @description Shape of the three corner finder patterns (default square); `circle` is a round eye whose ring is a squircle, the roundest shape every scanner we test reads.
+             * @enum {string}
+             */
+            finderShape?: "square" | "rounded" | "circle";
+            /** @description Colour of the finder patterns (default darkColor); held to the same contrast rule against lightColor. */
+            finderColor?: string;
+            /** @description A logo in the centre, on a cleared padded square. The error correction the covered area needs is chosen for you; if you fix a lower errorCorrection the answer is 422 `unscannable_design` with the largest `maxLogoScale` that fits. */
+            logo?: {
+                /** @description Id of a logo uploaded with POST /api/v1/QRManager/logos. */
+                id: string;
+                /** @description Logo side as a share of the code's side (default 0.2). */
+                scale?: number;
+            };
+            /** @description A band with a caption below the code; the image becomes taller than `size` by the band. */
+            frame?: {
+                /** @description Caption below the code, drawn as outlines of a bundled font (at most 24 characters). */
+                text: string;
+                /** @description Band colour (default darkColor); the caption is drawn in lightColor on it. */
+                color?: string;
+            };
+        };
         /** @description RFC 9457 problem details, with a stable `code` and extension members such as `limit`. */
         Problem: {
             /** @description URI reference naming the problem type: `/problems/<code>`. */
@@ -478,7 +562,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
+            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
             /** @description The request path. */
             instance?: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -628,6 +712,57 @@ export interface components {
             name: string;
             /** @description ISO 8601. */
             createdAt: string;
+        };
+        DesignOptions: {
+            /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
+            size?: number;
+            /** @description Quiet zone in modules (default 4). */
+            margin?: number;
+            /**
+             * @description Error correction level (default M; with a logo, the level the logo needs; always M for epc, as EPC069-12 prescribes).
+             * @enum {string}
+             */
+            errorCorrection?: "L" | "M" | "Q" | "H";
+            /** @description Colour of dark modules (default #000000). */
+            darkColor?: string;
+            /** @description Background colour (default #FFFFFF). */
+            lightColor?: string;
+            /**
+             * @description Shape of each dark module (default square).
+             * @enum {string}
+             */
+            moduleShape?: "square" | "rounded" | "dots";
+            /**
+             * @description Shape of the three corner finder patterns (default square); `circle` is a round eye whose ring is a squircle, the roundest shape every scanner we test reads.
+             * @enum {string}
+             */
+            finderShape?: "square" | "rounded" | "circle";
+            /** @description Colour of the finder patterns (default darkColor); held to the same contrast rule against lightColor. */
+            finderColor?: string;
+            /** @description A logo in the centre, on a cleared padded square. The error correction the covered area needs is chosen for you; if you fix a lower errorCorrection the answer is 422 `unscannable_design` with the largest `maxLogoScale` that fits. */
+            logo?: {
+                /** @description Id of a logo uploaded with POST /api/v1/QRManager/logos. */
+                id: string;
+                /** @description Logo side as a share of the code's side (default 0.2). */
+                scale?: number;
+            };
+            /** @description A band with a caption below the code; the image becomes taller than `size` by the band. */
+            frame?: {
+                /** @description Caption below the code, drawn as outlines of a bundled font (at most 24 characters). */
+                text: string;
+                /** @description Band colour (default darkColor); the caption is drawn in lightColor on it. */
+                color?: string;
+            };
+        };
+        Design: {
+            /** @description `des_…`: send it as `design` with generate, batch items, dynamic-code images and signed URLs. */
+            id: string;
+            name: string;
+            options: components["schemas"]["DesignOptions"];
+            /** @description ISO 8601. */
+            createdAt: string;
+            /** @description ISO 8601. */
+            updatedAt: string;
         };
     };
     responses: never;
@@ -848,6 +983,8 @@ export interface operations {
                     lightColor?: string;
                     /** @description Write all text beyond ASCII as UTF-8 behind the ECI designator (26), Japanese included (no Kanji mode). Off by default: the encoder then picks the smallest code that ZXing, zbar and jsQR all read exactly (Kanji mode for Japanese, UTF-8 with the ECI where readers would guess another charset; docs/charsets.md). */
                     eci?: boolean;
+                    /** @description A saved design of your account (`des_…`, POST /api/v1/QRManager/designs): its fields apply wherever this request does not set them. */
+                    design?: string;
                     /**
                      * @description Shape of each dark module (default square).
                      * @enum {string}
@@ -1498,6 +1635,8 @@ export interface operations {
                 frameText?: string;
                 /** @description Caption band colour (default darkColor); needs frameText. */
                 frameColor?: string;
+                /** @description A saved design of your account (`des_…`): its fields apply wherever this query does not set them. */
+                design?: string;
             };
             header?: never;
             path: {
@@ -2122,6 +2261,8 @@ export interface operations {
                         lightColor?: string;
                         /** @description Write all text beyond ASCII as UTF-8 behind the ECI designator (26), Japanese included (no Kanji mode). Off by default: the encoder then picks the smallest code that ZXing, zbar and jsQR all read exactly (Kanji mode for Japanese, UTF-8 with the ECI where readers would guess another charset; docs/charsets.md). */
                         eci?: boolean;
+                        /** @description A saved design of your account (`des_…`, POST /api/v1/QRManager/designs): its fields apply wherever this request does not set them. */
+                        design?: string;
                         /**
                          * @description Shape of each dark module (default square).
                          * @enum {string}
@@ -3107,6 +3248,438 @@ export interface operations {
                 };
             };
             /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDesigns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        designs: components["schemas"]["Design"][];
+                    };
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    createDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    options: components["schemas"]["DesignOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The new design. */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Design"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `plan_upgrade_required` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `design_limit_reached` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unscannable_design` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Design"];
+                };
+            };
+            /** @description Problem: `invalid_request` (a path segment that is malformed or too long). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Problem: `invalid_request` (a path segment that is malformed or too long). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateDesign: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    options?: components["schemas"]["DesignOptionsInput"];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Design"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `payload_too_large` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unscannable_design` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded`, `overloaded` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
