@@ -356,5 +356,5 @@ class GeneratedOperations:
         return self._call("GET", f"/r/{_quote(slug)}", None, query, headers)
 
     def unlock_dynamic_code(self, slug: str, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """Answer a password-protected code's form. Body media types: application/json, application/x-www-form-urlencoded."""
+        """Answer a password-protected code's form. Body media types: application/x-www-form-urlencoded."""
         return self._call("POST", f"/r/{_quote(slug)}", body, query, headers)

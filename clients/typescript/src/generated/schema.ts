@@ -4173,9 +4173,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    password: string;
-                };
                 "application/x-www-form-urlencoded": {
                     password: string;
                 };
@@ -4194,13 +4191,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: `invalid_request` */
+            /** @description A body that cannot be read (malformed JSON or form): a small HTML page; a URL the router refuses (too long, bad percent-encoding): a problem document. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
@@ -4240,24 +4238,28 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Problem: `payload_too_large` */
+            /** @description A body over 2 KiB: a small HTML page. */
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `no-store`: every scan reaches the service. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
-            /** @description Problem: `unsupported_media_type` */
+            /** @description A body in a media type other than the form (or JSON, or plain text): a small HTML page. */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `no-store`: every scan reaches the service. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
             /** @description Too many wrong passwords for this code from this address: a small HTML page. */
