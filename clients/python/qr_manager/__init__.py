@@ -1,4 +1,5 @@
 """QR Manager API client (standard library only): `from qr_manager import QrManager`."""
 from .client import QrManager, QrManagerError, RawResponse
+from .signed_url import signed_image_url
 
-__all__ = ["QrManager", "QrManagerError", "RawResponse"]
+__all__ = ["QrManager", "QrManagerError", "RawResponse", "signed_image_url"]

@@ -160,3 +160,4 @@ export class QrManager {
     return data;
   }
 }
+export { signedImageUrl, type SignedImageUrlOptions } from './signed-url.js';
