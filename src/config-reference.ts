@@ -28,7 +28,9 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
   MICROSOFT_CLIENT_ID: { what: 'Microsoft sign-in for the portal (with `MICROSOFT_CLIENT_SECRET`, `SESSION_SECRET` and `PUBLIC_URL`)', page: 'portal.md' },
   MICROSOFT_CLIENT_SECRET: { what: "the Microsoft OAuth client's secret", page: 'portal.md' },
   MICROSOFT_ISSUER: { what: 'OIDC issuer discovered at start-up (a tenant-specific one limits sign-in to that tenant)', page: 'portal.md' },
-  PUBLIC_URL: { what: "the service's external base URL: OAuth redirects, short URLs of dynamic codes, the OpenAPI `servers`; required with a sign-in provider or Stripe" },
+  PUBLIC_URL: {
+    what: "the service's external base URL: OAuth redirects, short URLs of dynamic codes, the OpenAPI `servers`; required with a sign-in provider or Stripe",
+  },
   SESSION_SECRET: { what: "signs the OAuth flow's PKCE cookie; required with a sign-in provider", page: 'portal.md' },
   LOG_LEVEL: { what: 'pino log level' },
   RENDER_THREADS: { default: 'the cores', what: 'render threads (Piscina) in each process that renders', page: 'operations.md' },
@@ -37,15 +39,21 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: 'render work allowed to wait, in units of one 512 px image (a 2048 px image is 16); past it, 503 `overloaded`',
     page: 'operations.md',
   },
-  RENDER_INLINE_MAX_PIXELS: { what: 'images up to this many pixels may be drawn without a thread hop; `0` sends every render to its own pool task', page: 'operations.md' },
+  RENDER_INLINE_MAX_PIXELS: {
+    what: 'images up to this many pixels may be drawn without a thread hop; `0` sends every render to its own pool task',
+    page: 'operations.md',
+  },
   RENDER_SMALL_ON_POOL: {
     default: '`true` with 2+ cores',
-    what: "small renders go to a free render thread, those of one event-loop turn as one task, instead of being drawn on the event loop (while every thread is busy they are drawn inline); set `false` where the CPU, not the event loop, runs out first (bench rows c-thread, c-inline)",
+    what: 'small renders go to a free render thread, those of one event-loop turn as one task, instead of being drawn on the event loop (while every thread is busy they are drawn inline); set `false` where the CPU, not the event loop, runs out first (bench rows c-thread, c-inline)',
     page: 'operations.md',
   },
   BODY_LIMIT_BYTES: { what: 'largest accepted request body (batches have their own)' },
   SHUTDOWN_TIMEOUT_MS: { what: 'hard deadline for the whole shutdown after SIGTERM', page: 'operations.md' },
-  IMAGE_CACHE_MB: { what: 'memory for the cache of rendered images (a repeated code is answered from it, still authenticated and metered); `0` turns it off', page: 'operations.md' },
+  IMAGE_CACHE_MB: {
+    what: 'memory for the cache of rendered images (a repeated code is answered from it, still authenticated and metered); `0` turns it off',
+    page: 'operations.md',
+  },
   JOB_LOCK_MS: { what: 'worker process: lock on a running job; a job whose worker died is run again within about twice this', page: 'operations.md' },
   SHUTDOWN_DRAIN_MS: { what: 'after SIGTERM, how long to keep serving while `/readyz` reports not ready', page: 'operations.md' },
   METRICS_TOKEN: { what: 'when set, `/metrics` requires it as a bearer token', page: 'operations.md' },
@@ -59,7 +67,10 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: 'API keys created in the portal per client address an hour (form and JSON API together; only signed-in requests with a valid CSRF token count); `0` disables',
     page: 'portal.md',
   },
-  BATCH_BODY_LIMIT_BYTES: { what: 'largest accepted body of `POST …/batches` (JSON or CSV); each plan’s own limit follows from its `maxBatchItems`', page: 'batches.md' },
+  BATCH_BODY_LIMIT_BYTES: {
+    what: 'largest accepted body of `POST …/batches` (JSON or CSV); each plan’s own limit follows from its `maxBatchItems`',
+    page: 'batches.md',
+  },
   BATCH_RETENTION_HOURS: { what: 'finished batches and their files are removed this long after they finish', page: 'batches.md' },
   BATCH_CONCURRENCY: {
     default: '4 × render threads',
@@ -67,7 +78,10 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     page: 'batches.md',
   },
   WEBHOOK_ALLOW_PRIVATE: { default: '`false`', what: 'let webhooks reach loopback and private addresses (tests, private networks)', page: 'batches.md' },
-  STRIPE_SECRET_KEY: { what: 'Stripe secret or restricted key: turns self-serve billing on (with `STRIPE_WEBHOOK_SECRET` and `PUBLIC_URL`)', page: 'billing.md' },
+  STRIPE_SECRET_KEY: {
+    what: 'Stripe secret or restricted key: turns self-serve billing on (with `STRIPE_WEBHOOK_SECRET` and `PUBLIC_URL`)',
+    page: 'billing.md',
+  },
   STRIPE_WEBHOOK_SECRET: { what: "the Stripe webhook endpoint's signing secret (`whsec_…`); required with `STRIPE_SECRET_KEY`", page: 'billing.md' },
   STRIPE_API_URL: { what: 'where the Stripe library sends its requests (an origin, no path); leave it unset in production', page: 'billing.md' },
   TRUST_PROXY: {

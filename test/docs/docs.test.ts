@@ -18,7 +18,12 @@ const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /** A line naming the operation: its method, and its path with any parameter spelling (`{id}`, `{slug}`, `:id`). */
 function documented(lines: string[], method: string, path: string): boolean {
-  const pattern = new RegExp(`${path.split(/\{[^}]+\}/).map(escape).join('(?:\\{[^}]+\\}|:[A-Za-z]+)')}(?![A-Za-z0-9/{])`);
+  const pattern = new RegExp(
+    `${path
+      .split(/\{[^}]+\}/)
+      .map(escape)
+      .join('(?:\\{[^}]+\\}|:[A-Za-z]+)')}(?![A-Za-z0-9/{])`,
+  );
   return lines.some((line) => pattern.test(line) && new RegExp(`\\b${method.toUpperCase()}\\b`).test(line));
 }
 
