@@ -69,8 +69,6 @@ export const PlansFileSchema = z
     if (!seen.has(file.default)) ctx.addIssue({ code: 'custom', path: ['default'], message: `names plan "${file.default}", which the file does not define` });
   });
 
-export type PlansFile = z.infer<typeof PlansFileSchema>;
-
 /** "plans[1] (plan "pro").formats[2]": the field, and the plan it belongs to when the file names one. */
 function describePath(path: readonly PropertyKey[], raw: unknown): string {
   if (path.length === 0) return '(the file)';

@@ -138,12 +138,8 @@ export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; token
 /** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
 export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
-  /** Renders waiting for a pool thread, whoever queued them (a cheap gauge, unlike stats()). */
-  poolQueueSize(): number;
-  /** The same, less the batch groups queued behind the batch's own running ones: what a batch yields to. */
+  /** Renders waiting for a pool thread, less the batch groups queued behind the batch's own running ones: what a batch yields to. */
   othersQueued(): number;
-  /** The same admission, always on the pool and never cached: how batch items render. */
-  renderOnPool: Renderer['render'];
   /**
    * Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal; given
    * `files` (BatchResults.localPaths), the thread writes each image there and answers 'stored'.
@@ -151,8 +147,6 @@ export interface ObservableRenderer extends Renderer {
   renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>>;
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
-  /** Runs another kind of render task (branded images) through the same admission gate and fair share. */
-  admit<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>): Promise<T>;
 }
 
 /** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */

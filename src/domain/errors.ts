@@ -55,10 +55,6 @@ export function errorStatus(code: ErrorCode): number {
   return ERROR_TABLE[code].status;
 }
 
-export function errorTitle(code: ErrorCode): string {
-  return ERROR_TABLE[code].title;
-}
-
 export interface ApiErrorOptions {
   fields?: FieldProblem[];
   /** Seconds until retrying can succeed; becomes the Retry-After header. */

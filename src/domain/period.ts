@@ -15,15 +15,6 @@ export function periodEnd(at: Date): Date {
   return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
 }
 
-/** Whole seconds from `at` until the quota resets (at least 1, so Retry-After is never 0). */
-export function secondsUntilReset(at: Date): number {
-  return Math.max(1, Math.ceil((periodEnd(at).getTime() - at.getTime()) / 1000));
-}
-
-export function previousPeriod(at: Date): PeriodId {
-  return periodOf(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1)));
-}
-
 /** The instant a period named `YYYY-MM` ends. */
 export function endOfPeriod(period: PeriodId): Date {
   const [year, month] = period.split('-').map(Number) as [number, number];

@@ -149,10 +149,6 @@ export function isSelfServe(plan: Plan): boolean {
   return plan.monthlyPriceUsd > 0 && plan.stripePriceId !== undefined;
 }
 
-export function isUnlimited(limit: Limit): limit is null {
-  return limit === null;
-}
-
 /** How many dynamic codes the plan lets an account hold at once. */
 export function dynamicCodeLimit(plan: Plan): Limit {
   return plan.activeDynamicCodes;
