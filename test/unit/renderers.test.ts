@@ -86,7 +86,9 @@ describe('routing', () => {
   });
 
   it('renders a large image on the pool, and it still scans', async () => {
+    const before = inline.stats().pool.tasksCompleted;
     const big = await inline.render(spec('https://example.com/big', { size: 2048, format: 'webp' }), CALLER);
+    expect(inline.stats().pool.tasksCompleted).toBe(before + 1); // a thread drew it, not the event loop
     expect(await decodeQr(big, 'webp')).toEqual(readByAll('https://example.com/big'));
   });
 
