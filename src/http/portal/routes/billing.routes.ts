@@ -18,7 +18,7 @@ const ManageForm = z.object({ _csrf: z.string().max(256).optional() });
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
   const guard = requireAccount({ accounts: deps.accounts, base });
-  const plansPage = `${options.publicUrl.replace(/\/+$/, '')}${base}/plans`;
+  const plansPage = `${options.publicUrl.replace(/\/$/, '')}${base}/plans`;
 
   app.post('/billing/checkout', { schema: { hide: true, body: CheckoutForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     const url = await startCheckout(deps, request.account!, request.body.plan, {
