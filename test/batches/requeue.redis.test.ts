@@ -1,16 +1,18 @@
 // Redis mode: an API that stored a batch and died before queuing its chunks leaves it queued with no jobs; the batch-requeue job queues it again.
+// And the queue tells which batches a render process is drawing now (what a retried cancel waits for).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BullRenderQueue, RENDER_QUEUE_NAME, bullPrefix } from '../../src/adapters/queue/render-queue.bullmq.js';
+import { BullRenderQueue, RENDER_QUEUE_NAME, bullPrefix, startRenderWorker } from '../../src/adapters/queue/render-queue.bullmq.js';
 import { BACKGROUND_JOBS } from '../../src/services/background-jobs.js';
 import { STALLED_QUEUED_MS } from '../../src/services/batches/requeue-batches.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { BATCHES_URL, decodeManifestRows, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/wait.js';
 
 let redis: RedisServer;
 let dataDir: string;
@@ -88,4 +90,33 @@ describe('the batch-requeue job', () => {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('says a batch is rendering while a render process holds one of its chunks, and not once the chunk is done', async () => {
+    const prefix = `${bullPrefix()}-rendering`;
+    const queue = new BullRenderQueue({ url: redis.url, prefix });
+    let entered!: () => void;
+    const chunkTaken = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const chunkMayFinish = new Promise<void>((resolve) => (release = resolve));
+    const worker = await startRenderWorker({
+      url: redis.url,
+      prefix,
+      render: async () => {
+        entered();
+        await chunkMayFinish;
+        return 0;
+      },
+    });
+    try {
+      await queue.enqueue({ id: 'bat_held', total: 10 });
+      await chunkTaken;
+      expect(await queue.rendering('bat_held')).toBe(true);
+      expect(await queue.rendering('bat_other')).toBe(false);
+      release();
+      await waitFor('the chunk to complete', async () => !(await queue.rendering('bat_held')));
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
 });

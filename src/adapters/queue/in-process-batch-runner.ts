@@ -27,6 +27,8 @@ export class InProcessBatchRunner implements BatchQueue {
   readonly #deps: RenderChunkDeps;
   readonly #log: AdapterLog;
   readonly #chunks: Array<Chunk & { attempts: number }> = [];
+  /** Chunks being rendered now, by batch id. */
+  readonly #active = new Map<string, number>();
   #draining: Promise<void> | undefined;
   #stopped = false;
 
@@ -38,6 +40,10 @@ export class InProcessBatchRunner implements BatchQueue {
   async enqueue(batch: Pick<Batch, 'id' | 'total'>): Promise<void> {
     for (const { from, to } of chunksOf(batch.total, CHUNK_SIZE)) this.#chunks.push({ batchId: batch.id, from, to, attempts: 0 });
     this.#drain();
+  }
+
+  async rendering(batchId: string): Promise<boolean> {
+    return this.#active.has(batchId);
   }
 
   /** Queues the batches a previous run left unfinished. */
@@ -62,6 +68,7 @@ export class InProcessBatchRunner implements BatchQueue {
     while (!this.#stopped) {
       const chunk = this.#chunks.shift();
       if (!chunk) return;
+      this.#active.set(chunk.batchId, (this.#active.get(chunk.batchId) ?? 0) + 1);
       try {
         await renderChunk(this.#deps, chunk);
       } catch (error) {
@@ -74,6 +81,10 @@ export class InProcessBatchRunner implements BatchQueue {
         this.#log.warn({ err: error, batchId: chunk.batchId, from: chunk.from, transient }, 'batch chunk failed; retrying');
         this.#chunks.push(chunk);
         await sleep(RETRY_MS * chunk.attempts);
+      } finally {
+        const left = this.#active.get(chunk.batchId)! - 1;
+        if (left === 0) this.#active.delete(chunk.batchId);
+        else this.#active.set(chunk.batchId, left);
       }
     }
   }

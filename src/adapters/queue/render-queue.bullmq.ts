@@ -52,6 +52,12 @@ export class BullRenderQueue implements BatchQueue {
     );
   }
 
+  /** The active jobs are few (one per render process), so reading them all is cheap. */
+  async rendering(batchId: string): Promise<boolean> {
+    const active = await this.#connected().getActive();
+    return active.some((job) => (job.data as { batchId?: unknown } | undefined)?.batchId === batchId);
+  }
+
   async close(): Promise<void> {
     await this.#queue?.close();
   }

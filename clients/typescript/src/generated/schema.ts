@@ -219,7 +219,7 @@ export interface paths {
         post?: never;
         /**
          * Cancel a running batch, or delete a finished one
-         * @description A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204).
+         * @description A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204). A cancelled batch whose last items are still being drawn answers 200 with the batch again, unchanged: a retried cancel never deletes; a DELETE once they have settled deletes it.
          */
         delete: operations["cancelOrDeleteBatch"];
         options?: never;
