@@ -6,6 +6,7 @@ import { createWebhookSender } from '../../src/composition/webhook-sender.js';
 import { deliverDueWebhooks } from '../../src/services/batches/batch-webhook.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { postBatch, urlItems, waitForBatch } from '../helpers/batches.js';
+import { waitFor } from '../helpers/wait.js';
 import { startWebhookReceiver, verifyWebhook as verify, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 let t: TestApp;
@@ -32,9 +33,15 @@ describe('the batch webhook', () => {
     const { id } = JSON.parse(res.body) as { id: string };
     await waitForBatch((url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }), id);
     await receiver.waitFor(1, 10_000);
-    await new Promise((r) => setTimeout(r, 300)); // room for a duplicate to show up, were there one
+    const view = async () => (await t.app.inject({ method: 'GET', url: `/api/v1/QRManager/batches/${id}`, headers: { 'x-api-key': key } })).json();
+    await waitFor('the delivery to be on record', async () => (await view()).webhook.state === 'delivered');
+    // Where a duplicate would come from: the sweep, an hour on, long past any retry time. It finds nothing owed.
+    const anHourOn = new Date(t.clock.now.getTime() + 3_600_000);
+    expect(await t.stores.batches!.dueWebhooks(anHourOn, 100)).not.toContain(id);
+    await deliverDueWebhooks({ batches: t.stores.batches!, sender: new FetchWebhookSender({ allowPrivate: true }), clock: () => anHourOn });
 
     expect(receiver.received).toHaveLength(1);
+    expect((await view()).webhook).toMatchObject({ state: 'delivered', attempts: 1 });
     const message = receiver.received[0]!;
     expect(message.headers['webhook-id']).toBe(`msg_${id}`);
     const secret = await t.stores.batches!.webhookSecret(accountId);

@@ -6,6 +6,7 @@ import { GENERATE_ERRORS } from '../../src/http/api/v1/generate.route.js';
 import { ProblemSchema } from '../../src/http/openapi/problem.schema.js';
 import { revokeKey } from '../../src/services/api-keys.js';
 import { createTestApp, useTestApp, generate } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const t = useTestApp({ env: { LOG_LEVEL: 'trace' } });
 
@@ -44,7 +45,18 @@ describe('OpenAPI document', () => {
       generate(t.app, caller.key, { content: 'x', type: 'text', outputFormat: 'svg' }),
       generate(t.app, caller.key, { content: 'y'.repeat(2400), type: 'text', outputFormat: 'png' }),
     ]);
-    for (const res of answers) expect(() => ProblemSchema.parse(res.json())).not.toThrow();
+    // Each the refusal it is, with the status its code is documented with: a 500 problem document would not pass.
+    expect(answers.map((res) => [res.statusCode, res.json().code])).toEqual([
+      [401, 'missing_api_key'],
+      [400, 'unsupported_type'],
+      [403, 'plan_upgrade_required'],
+      [422, 'content_too_long'],
+    ]);
+    for (const res of answers) {
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(() => ProblemSchema.parse(res.json())).not.toThrow();
+      expect(res.json().status).toBe(res.statusCode);
+    }
   });
 
   it('serves the interactive reference at /docs', async () => {
@@ -57,14 +69,26 @@ describe('OpenAPI document', () => {
 describe('/healthz and /readyz', () => {
   it('report alive and ready with each dependency named', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.statusCode).toBe(200);
+    // A cold render thread may take a moment to start on a busy machine: readiness is what it reports once it has.
+    const ready = await waitFor(
+      'the instance to be ready',
+      async () => {
+        const res = await t.app.inject({ method: 'GET', url: '/readyz' });
+        return res.statusCode === 200 && res;
+      },
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
     expect(ready.json()).toEqual({ status: 'ready', checks: { sqlite: 'ok', renderer: 'ok' } });
   });
 
   it('turns /readyz into a 503 naming the store when the store is down, while /healthz stays up', async () => {
     const down = await createTestApp();
     try {
+      // Ready first: the render pool's thread is up and warm, so the only thing the store's closing can take down is the store.
+      await waitFor('the new instance to be ready', async () => (await down.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
       await down.stores.close();
       const res = await down.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);

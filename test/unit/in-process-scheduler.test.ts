@@ -1,54 +1,84 @@
 // The embedded runner of the background jobs: runs each on its schedule, never two runs of one job at once, and a final run at stop.
-import { describe, expect, it } from 'vitest';
+// Pure timer logic: the test drives the timers and the clock (vi.useFakeTimers), so every run is at a known time.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InProcessScheduler } from '../../src/adapters/queue/in-process-scheduler.js';
 import type { JobName, RunnableJob } from '../../src/services/background-jobs.js';
 
-function job(name: JobName, run: () => Promise<unknown>): RunnableJob {
-  return { name, pattern: '* * * * *', run };
+function job(name: JobName, run: () => Promise<unknown>, pattern = '* * * * *'): RunnableJob {
+  return { name, pattern, run };
 }
 
+const START = Date.UTC(2026, 10, 15, 12, 0, 0);
+const elapsed = () => Date.now() - START;
+
 describe('InProcessScheduler', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ now: START });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('runs a job on its interval, one run at a time, and once more on stop', async () => {
-    let runs = 0;
+    const started: number[] = [];
     let concurrent = 0;
     let maxConcurrent = 0;
     const scheduler = new InProcessScheduler(
       [
         job('last-used-flush', async () => {
-          runs++;
+          started.push(elapsed());
           maxConcurrent = Math.max(maxConcurrent, ++concurrent);
-          await new Promise((r) => setTimeout(r, 30));
+          await new Promise((r) => setTimeout(r, 30)); // each run lasts longer than the interval
           concurrent--;
         }),
       ],
       { everyMs: { 'last-used-flush': 10 }, runOnStop: ['last-used-flush'] },
     );
     scheduler.start();
-    await new Promise((r) => setTimeout(r, 200));
-    const beforeStop = runs;
-    await scheduler.stop();
-    expect(beforeStop).toBeGreaterThanOrEqual(3);
-    expect(runs).toBe(beforeStop + 1);
+    await vi.advanceTimersByTimeAsync(200);
+    // The next run is due 10 ms after the previous one ended, never while it runs.
+    expect(started).toEqual([10, 50, 90, 130, 170]);
     expect(maxConcurrent).toBe(1);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(runs).toBe(beforeStop + 1);
+
+    const stopping = scheduler.stop();
+    await vi.advanceTimersByTimeAsync(30);
+    await stopping;
+    expect(started).toEqual([10, 50, 90, 130, 170, 200]);
+    // Stopped: however much time passes, nothing runs again.
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(started).toHaveLength(6);
+    expect(maxConcurrent).toBe(1);
   });
 
   it('keeps going after a failed run', async () => {
-    let runs = 0;
+    const started: number[] = [];
     const scheduler = new InProcessScheduler(
       [
         job('usage-rollup', async () => {
-          runs++;
+          started.push(elapsed());
           throw new Error('store down');
         }),
       ],
       { everyMs: { 'usage-rollup': 10 } },
     );
     scheduler.start();
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.advanceTimersByTimeAsync(50);
     await scheduler.stop();
-    expect(runs).toBeGreaterThanOrEqual(3);
+    expect(started).toEqual([10, 20, 30, 40, 50]);
+  });
+
+  it('runs a cron job at its next time on the clock, then at the one after', async () => {
+    const started: string[] = [];
+    const scheduler = new InProcessScheduler([job('period-close', async () => started.push(new Date().toISOString()), '0 0 1 * *')]);
+    scheduler.start();
+    // Mid-November to the first of December is longer than one timer may wait: the scheduler hops there.
+    await vi.advanceTimersByTimeAsync(Date.UTC(2026, 11, 1) - START - 1);
+    expect(started).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(started).toEqual(['2026-12-01T00:00:00.000Z']);
+    await vi.advanceTimersByTimeAsync(Date.UTC(2027, 0, 1) - Date.UTC(2026, 11, 1));
+    expect(started).toEqual(['2026-12-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z']);
+    await scheduler.stop();
   });
 
   it('joins a run in progress instead of starting a second one', async () => {
@@ -60,7 +90,9 @@ describe('InProcessScheduler', () => {
         return runs;
       }),
     ]);
-    expect(await Promise.all([scheduler.runNow('period-close'), scheduler.runNow('period-close')])).toEqual([1, 1]);
+    const both = Promise.all([scheduler.runNow('period-close'), scheduler.runNow('period-close')]);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(await both).toEqual([1, 1]);
     await scheduler.stop();
   });
 });
