@@ -2,19 +2,17 @@
 import { writeItemFile } from '../adapters/files/batch-results.files.js';
 import type { RenderSpec } from '../domain/render-options.js';
 import { DesignCaches } from '../render/branded/design-caches.js';
-import { renderThreadTask, type RenderTaskResult, type StoredGroupTask } from '../render/render-task.js';
+import { renderThreadTask, type RenderTaskResult, type StoredGroupTask, type StoredTaskResult } from '../render/render-task.js';
 
 // This file is the thread's composition root: the thread's caches for branded designs live as long as the thread.
 const caches = new DesignCaches();
 
-const STORED: Uint8Array = new Uint8Array(0);
-
 /** Each image this thread drew goes to its file (as the batch results' put would write it); only refusals come back. */
-function store(results: RenderTaskResult[], files: readonly string[]): RenderTaskResult[] {
+function store(results: RenderTaskResult[], files: readonly string[]): StoredTaskResult[] {
   return results.map((result, i) => {
     if (!result.ok) return result;
     writeItemFile(files[i]!, result.bytes);
-    return { ok: true, bytes: STORED };
+    return { ok: true, stored: true };
   });
 }
 

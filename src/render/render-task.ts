@@ -5,18 +5,22 @@ import { renderDesign, UnscannableDesignError } from './branded/render-design.js
 import { SizeTooSmallError } from './layout.js';
 import { PayloadTooLongError } from './qr-matrix.js';
 import { renderImage } from './render-image.js';
+import type { SymbolFit } from './symbol-fit.js';
 
-export type RenderTaskResult =
-  | { ok: true; bytes: Uint8Array }
-  | { ok: false; reason: 'too_long'; limit: number }
-  | { ok: false; reason: 'size_too_small'; minimumSize: number }
-  | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
+/** Why a spec cannot be drawn, as plain data: the symbol's own refusals (symbolFit's too_long, size_too_small) or the scan check's. */
+export type RenderRefusal =
+  Exclude<SymbolFit, { ok: true }> | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
+
+export type RenderTaskResult = { ok: true; bytes: Uint8Array } | RenderRefusal;
 
 /** A batch group whose images the thread writes to these files itself (one per spec), answering only refusals. */
 export interface StoredGroupTask {
   specs: RenderSpec[];
   files: string[];
 }
+
+/** A stored group's answer per spec: its image is in its file, or why it could not be drawn. */
+export type StoredTaskResult = { ok: true; stored: true } | RenderRefusal;
 
 /** The render thread's one entry: a spec (a request), or a group of specs (batch items: one hop for many renders). */
 export function renderThreadTask(
@@ -30,7 +34,7 @@ export function renderThreadTask(
 }
 
 // Errors travel as data: class identity does not survive structured clone between threads.
-function failure(error: unknown): RenderTaskResult {
+function failure(error: unknown): RenderRefusal {
   if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };
   if (error instanceof SizeTooSmallError) return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };
   if (error instanceof UnscannableDesignError)

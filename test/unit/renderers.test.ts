@@ -1,6 +1,6 @@
 // The render pipeline: inline and pool renders are byte-identical, routing follows the policy, the cache stays bounded.
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRenderPipeline, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
+import { createRenderPipeline, type RenderPipeline, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
 import { renderCost } from '../../src/domain/render-cost.js';
 import type { RenderCaller } from '../../src/domain/ports/renderer.js';
 import type { RenderSpec } from '../../src/domain/render-options.js';
@@ -52,19 +52,27 @@ describe('inline and pool renders', () => {
   });
 });
 
+/** Pool tasks the renders took between them: none when drawn inline, one a large render or a turn's group. */
+async function poolTasks(pipeline: RenderPipeline, renders: () => Array<Promise<unknown>>): Promise<number> {
+  const before = pipeline.stats().pool.tasksCompleted;
+  await Promise.all(renders());
+  return pipeline.stats().pool.tasksCompleted - before;
+}
+
 describe('routing', () => {
-  it('keeps small images inline, and sends large images and long payloads to the pool, whatever the format', () => {
+  it('keeps small images inline, and sends large images and long payloads to the pool, whatever the format', async () => {
     for (const format of ['png', 'webp', 'svg'] as const) {
-      expect(inline.isSmall(spec('x', { format }))).toBe(true);
-      expect(inline.isSmall(spec('x', { format, size: 2048 }))).toBe(false);
-      expect(inline.isSmall(spec('x'.repeat(700), { format }))).toBe(false);
+      expect(await poolTasks(inline, () => [inline.render(spec('x', { format }), CALLER)]), format).toBe(0);
+      expect(await poolTasks(inline, () => [inline.render(spec('x', { format, size: 2048 }), CALLER)]), format).toBe(1);
+      expect(await poolTasks(inline, () => [inline.render(spec('x'.repeat(700), { format }), CALLER)]), format).toBe(1);
     }
   });
 
-  it('sends small renders, branded ones too, to a free thread when asked to, and large ones to the pool alone', () => {
+  it('sends small renders, branded ones too, to a free thread when asked to, and large ones to the pool alone', async () => {
     const branded = spec('x', { branding: { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#000000ff', errorCorrectionFixed: false } });
-    expect([inline.routeOf(spec('x')), inline.routeOf(spec('x', { size: 2048 }))]).toEqual(['inline', 'pool']);
-    expect([grouped.routeOf(spec('x')), grouped.routeOf(branded), grouped.routeOf(spec('x', { size: 2048 }))]).toEqual(['group', 'group', 'pool']);
+    expect(await poolTasks(grouped, () => [grouped.render(spec('x'), CALLER), grouped.render(branded, CALLER)])).toBe(1);
+    const large = (tag: string) => grouped.render(spec(`https://example.com/${tag}`, { size: 2048 }), CALLER);
+    expect(await poolTasks(grouped, () => [large('a'), large('b')])).toBe(2);
   });
 
   it('sends the small renders of one turn to the thread as one task, each answered with its own image', async () => {
@@ -77,12 +85,12 @@ describe('routing', () => {
   });
 
   it('renders small images inline while every thread is busy (a flood of large renders cannot hold them up)', async () => {
-    // The pool counts the task as soon as render() hands it over; checked before any turn passes, since a warm
-    // thread can finish even a 2048 px image within one turn on a busy machine.
-    const large = grouped.render(spec('https://example.com/large', { size: 2048, format: 'webp' }), CALLER);
-    expect(grouped.routeOf(spec('x'))).toBe('inline');
-    await large;
-    expect(grouped.routeOf(spec('x'))).toBe('group');
+    // The large render takes the one thread as soon as render() is called (5 of the gate's 16 units, leaving room
+    // for the small one), so the small render, asked for in the same turn, is drawn on the event loop.
+    const large = () => grouped.render(spec('https://example.com/large', { size: 1100, format: 'webp' }), CALLER);
+    expect(await poolTasks(grouped, () => [large(), grouped.render(spec('x'), CALLER)])).toBe(1);
+    // With the thread free again, a small render goes to it.
+    expect(await poolTasks(grouped, () => [grouped.render(spec('x'), CALLER)])).toBe(1);
   });
 
   it('renders a large image on the pool, and it still scans', async () => {
@@ -102,16 +110,16 @@ describe('routing', () => {
   });
 });
 
-describe('admission for other render tasks', () => {
-  it('runs a task of another kind through the same gate, which refuses it when the instance has no room', async () => {
+describe('admission', () => {
+  it('refuses a render with 503 overloaded while the instance has no room, and draws it once it has', async () => {
     const small = createRenderPipeline({ ...CONFIG, renderMaxQueue: 0 });
+    const other: RenderCaller = { accountId: 'other', plan: 'free' };
     try {
-      expect(await small.admit(CALLER, 4, () => 'branded')).toBe('branded');
-      let finish!: () => void;
-      const held = small.admit(CALLER, 16, () => new Promise<void>((resolve) => (finish = resolve)));
-      await expect(small.admit({ accountId: 'other', plan: 'free' }, 16, () => 'late')).rejects.toMatchObject({ code: 'overloaded' });
-      finish();
+      // A 2048 px render is all the running work one thread admits (16 units), and nothing may wait.
+      const held = small.render(spec('https://example.com/held', { size: 2048 }), CALLER);
+      await expect(small.render(spec('late'), other)).rejects.toMatchObject({ code: 'overloaded', retryAfterSeconds: 1 });
       await held;
+      expect(await decodeQr(await small.render(spec('late'), other), 'png')).toEqual(readByAll('late'));
     } finally {
       await small.close();
     }
@@ -150,10 +158,11 @@ describe('what a batch yields to', () => {
       while (!condition() && Date.now() < deadline) await new Promise((r) => setImmediate(r));
       return condition();
     };
-    expect(await until(() => pooled.poolQueueSize() >= 1)).toBe(true);
+    expect(await until(() => pooled.stats().pool.queueSize >= 1)).toBe(true);
     // Batch groups queued behind the batch's own running group: nothing to yield to.
     expect(pooled.othersQueued()).toBe(0);
-    const single = pooled.renderOnPool(spec('https://example.com/yield/single', { size: 1024 }), CALLER);
+    // A request's render (this pipeline draws nothing inline), queued behind the groups.
+    const single = pooled.render(spec('https://example.com/yield/single', { size: 1024 }), CALLER);
     // Until it starts, whichever group is running, the single render is what a batch waits for.
     expect(await until(() => pooled.othersQueued() === 1)).toBe(true);
     await Promise.all([...groups, single]);

@@ -1,54 +1,47 @@
-// The ApiErrors a render can end in, from a pool task's result or straight from the writers' exceptions.
+// The one place a render's refusal becomes the ApiError its caller sees, wherever it was drawn (inline, on a thread, in a group).
 import { ApiError } from '../../domain/errors.js';
 import type { RenderSpec } from '../../domain/render-options.js';
-import { UnscannableDesignError } from '../../render/branded/render-design.js';
-import { SizeTooSmallError } from '../../render/layout.js';
-import { PayloadTooLongError } from '../../render/qr-matrix.js';
-import type { RenderTaskResult } from '../../render/render-task.js';
+import type { RenderRefusal, RenderTaskResult } from '../../render/render-task.js';
 import { symbolFit } from '../../render/symbol-fit.js';
 
-function contentTooLong(spec: RenderSpec, limit: number): ApiError {
-  const length = Buffer.byteLength(spec.payload);
-  return new ApiError(
-    'content_too_long',
-    `the encoded content is ${length} bytes; at error correction ${spec.errorCorrection} a QR code holds at most ${limit} bytes`,
-    {
-      extensions: { limit, length, errorCorrection: spec.errorCorrection },
-      fields: [{ field: 'content', detail: `at most ${limit} bytes at error correction ${spec.errorCorrection}` }],
-    },
-  );
+/**
+ * Every render ends in a RenderTaskResult (renderTask maps the writers' exceptions to data once, since class
+ * identity does not survive the thread boundary); this maps the data, and nothing else maps errors.
+ */
+export function refusalError(refusal: RenderRefusal, spec: RenderSpec): ApiError {
+  switch (refusal.reason) {
+    case 'too_long': {
+      const { limit } = refusal;
+      const length = Buffer.byteLength(spec.payload);
+      return new ApiError(
+        'content_too_long',
+        `the encoded content is ${length} bytes; at error correction ${spec.errorCorrection} a QR code holds at most ${limit} bytes`,
+        {
+          extensions: { limit, length, errorCorrection: spec.errorCorrection },
+          fields: [{ field: 'content', detail: `at most ${limit} bytes at error correction ${spec.errorCorrection}` }],
+        },
+      );
+    }
+    case 'size_too_small':
+      return new ApiError('invalid_request', `size must be at least ${refusal.minimumSize} px for this content and margin`, {
+        fields: [{ field: 'size', detail: `at least ${refusal.minimumSize} for this content and margin` }],
+        extensions: { minimumSize: refusal.minimumSize },
+      });
+    case 'unscannable':
+      return new ApiError('unscannable_design', refusal.detail, {
+        extensions: { changes: refusal.changes, ...(refusal.maxLogoScale === undefined ? {} : { maxLogoScale: refusal.maxLogoScale }) },
+      });
+  }
 }
 
-function sizeTooSmall(minimumSize: number): ApiError {
-  return new ApiError('invalid_request', `size must be at least ${minimumSize} px for this content and margin`, {
-    fields: [{ field: 'size', detail: `at least ${minimumSize} for this content and margin` }],
-    extensions: { minimumSize },
-  });
-}
-
-function unscannable(detail: string, changes: string[], maxLogoScale: number | undefined): ApiError {
-  return new ApiError('unscannable_design', detail, {
-    extensions: { changes, ...(maxLogoScale === undefined ? {} : { maxLogoScale }) },
-  });
-}
-
-/** A pool task's answer: errors crossed the thread boundary as data. */
+/** A render's bytes, or its refusal thrown. */
 export function bytesOrError(result: RenderTaskResult, spec: RenderSpec): Uint8Array {
   if (result.ok) return result.bytes;
-  if (result.reason === 'unscannable') throw unscannable(result.detail, result.changes, result.maxLogoScale);
-  throw result.reason === 'too_long' ? contentTooLong(spec, result.limit) : sizeTooSmall(result.minimumSize);
+  throw refusalError(result, spec);
 }
 
 /** Refuses a spec no image can be drawn for, from its symbol's version alone (no matrix is built). */
 export function assertDrawable(spec: RenderSpec): void {
   const fit = symbolFit(spec);
-  if (!fit.ok) throw fit.reason === 'too_long' ? contentTooLong(spec, fit.limit) : sizeTooSmall(fit.minimumSize);
-}
-
-/** An inline render's exception, where no thread was crossed: mapped directly, anything else passed through. */
-export function apiErrorOf(error: unknown, spec: RenderSpec): unknown {
-  if (error instanceof PayloadTooLongError) return contentTooLong(spec, error.limit);
-  if (error instanceof SizeTooSmallError) return sizeTooSmall(error.minimumSize);
-  if (error instanceof UnscannableDesignError) return unscannable(error.message, error.changes, error.maxLogoScale);
-  return error;
+  if (!fit.ok) throw refusalError(fit, spec);
 }

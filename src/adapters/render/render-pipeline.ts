@@ -9,13 +9,12 @@ import { renderIdentity } from '../../domain/render-key.js';
 import { renderCost } from '../../domain/render-cost.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { DesignCaches } from '../../render/branded/design-caches.js';
-import { renderImage } from '../../render/render-image.js';
 import { renderTask } from '../../render/render-task.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import type { RenderEvents, RenderPipelineStats } from '../contract.js';
 import { AdmissionGate } from './admission-gate.js';
 import { RenderBatcher } from './render-batcher.js';
-import { apiErrorOf, assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
+import { assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.piscina.js';
 
 /** renderSmallOnPool may be left out: the default then follows the machine's cores (createRenderPipeline). */
@@ -43,17 +42,14 @@ function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
   return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0 ? 0.5 : 0.25;
 }
 
-/** Where a render is drawn: on the event loop, in the turn's group on a free thread, or as a pool task of its own. */
-export type RenderRoute = 'inline' | 'group' | 'pool';
-
 const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
 
 /**
- * Cache first (a repeated code costs no admission), then admission, then the render where routeOf says:
- * large ones on the pool, small ones grouped onto a free thread or inline (bench/run.ts rows e and c).
+ * Cache first (a repeated code costs no admission), then admission, then the render where #draw says:
+ * large ones on the pool, small ones grouped onto a free thread or inline (bench rows e and c).
  */
 export class RenderPipeline implements Renderer {
-  readonly gate: AdmissionGate;
+  readonly #gate: AdmissionGate;
   readonly #pool: RenderPool;
   /** Batch groups handed to the pool and not answered yet (running or queued). */
   #groupsInPool = 0;
@@ -67,7 +63,7 @@ export class RenderPipeline implements Renderer {
 
   constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean }) {
     this.#pool = pool;
-    this.gate = gate;
+    this.#gate = gate;
     this.#inlineMaxPixels = options.inlineMaxPixels;
     this.#batcher = options.smallOnPool ? new RenderBatcher(pool) : undefined;
     this.#cache = options.cacheBytes > 0 ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) }) : undefined;
@@ -90,25 +86,9 @@ export class RenderPipeline implements Renderer {
       return cached;
     }
     if (this.#cache) this.#events.cache('miss');
-    const bytes = await this.gate.run(caller, renderCost(spec), () => this.#timed(spec));
+    const bytes = await this.#gate.run(caller, renderCost(spec), () => this.#draw(spec));
     this.#cache?.set(key, bytes);
     return bytes;
-  }
-
-  /**
-   * Admission for a render task of another kind (the branded renderer's RGBA path): the same gate, the
-   * same fair share. `cost` in units of one 512 px image; renderCost(spec) gives it for a spec.
-   */
-  admit<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>): Promise<T> {
-    return this.gate.run(caller, cost, task);
-  }
-
-  /**
-   * Batch items: admitted under the account's share like any render, but always on the pool (never inline on
-   * the event loop synchronous requests need) and never cached (they are unique, and would push hot codes out).
-   */
-  async renderOnPool(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {
-    return this.gate.run(caller, renderCost(spec), () => this.#timed(spec, true));
   }
 
   /**
@@ -117,7 +97,7 @@ export class RenderPipeline implements Renderer {
    */
   async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
     const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
-    return this.gate.run(caller, cost, async () => {
+    return this.#gate.run(caller, cost, async () => {
       const started = process.hrtime.bigint();
       this.#groupsInPool++;
       let results: Array<Uint8Array | 'stored' | ApiError>;
@@ -132,31 +112,9 @@ export class RenderPipeline implements Renderer {
     });
   }
 
-  /** Small enough that the event loop may draw it itself (below RENDER_INLINE_MAX_PIXELS, a short payload). */
-  isSmall(spec: RenderSpec): boolean {
-    const pixels = spec.branding ? this.#inlineMaxPixels / BRANDED_PIXEL_SHARE : this.#inlineMaxPixels;
-    return spec.size * spec.size <= pixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
-  }
-
-  /**
-   * Where a render runs: large ones on the pool, one task each; small ones on a free thread in the turn's
-   * group when renderSmallOnPool (branded too: bench/run.ts row h-branded gained ~25%, each thread keeps its
-   * own design caches), else, or while every thread is busy (say with a flood of large renders), inline.
-   */
-  routeOf(spec: RenderSpec): RenderRoute {
-    if (!this.isSmall(spec)) return 'pool';
-    if (this.#batcher && !this.#pool.allThreadsBusy()) return 'group';
-    return 'inline';
-  }
-
   /** A one-module render on the pool itself, so a thread must answer: readiness of the render path. */
   async probe(): Promise<void> {
     await this.#pool.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
-  }
-
-  /** Renders waiting for a pool thread, whoever queued them: a cheap gauge (stats() is for scrapes: it costs a histogram summary). */
-  poolQueueSize(): number {
-    return this.#pool.queueSize();
   }
 
   /**
@@ -168,39 +126,36 @@ export class RenderPipeline implements Renderer {
   }
 
   stats(): RenderPipelineStats {
-    return { pool: this.#pool.stats(), admission: this.gate.stats() };
+    return { pool: this.#pool.stats(), admission: this.#gate.stats() };
   }
 
   async close(): Promise<void> {
     await this.#pool.close();
   }
 
-  async #timed(spec: RenderSpec, poolOnly = false): Promise<Uint8Array> {
+  /**
+   * One admitted render, timed for the metrics, drawn where it costs least. Large images and long payloads
+   * (past RENDER_INLINE_MAX_PIXELS, a quarter of it when branded, or INLINE_MAX_PAYLOAD_BYTES) go to the pool,
+   * one task each. Small ones go to a free thread in the turn's group when renderSmallOnPool (branded too:
+   * bench row h-branded gained ~25%, each thread keeps its own design caches), else, or while every thread is
+   * busy (say with a flood of large renders), they are drawn inline on the event loop.
+   */
+  async #draw(spec: RenderSpec): Promise<Uint8Array> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
+    const pixels = spec.branding ? this.#inlineMaxPixels / BRANDED_PIXEL_SHARE : this.#inlineMaxPixels;
+    const small = spec.size * spec.size <= pixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
     try {
-      const bytes = await this.#routed(spec, poolOnly ? 'pool' : this.routeOf(spec));
+      let bytes: Uint8Array;
+      if (!small) bytes = await this.#pool.render(spec);
+      else if (this.#batcher && !this.#pool.allThreadsBusy()) bytes = await this.#batcher.render(spec);
+      else bytes = bytesOrError(await renderTask(spec, this.#designs), spec);
       this.#events.rendered(spec.format, seconds(), 'ok');
       return bytes;
     } catch (error) {
       // ApiErrors are refusals (too long, too small); anything else is a render that broke.
       this.#events.rendered(spec.format, seconds(), error instanceof ApiError ? 'rejected' : 'failed');
       throw error;
-    }
-  }
-
-  #routed(spec: RenderSpec, route: RenderRoute): Promise<Uint8Array> {
-    if (route === 'group') return this.#batcher!.render(spec);
-    return route === 'inline' ? this.#inline(spec) : this.#pool.render(spec);
-  }
-
-  async #inline(spec: RenderSpec): Promise<Uint8Array> {
-    // Branded: asynchronous (sharp for logos and captions, the scan check), errors as data like on a thread.
-    if (spec.branding) return bytesOrError(await renderTask(spec, this.#designs), spec);
-    try {
-      return renderImage(spec);
-    } catch (error) {
-      throw apiErrorOf(error, spec);
     }
   }
 }

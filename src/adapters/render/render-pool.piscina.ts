@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
 import type { RenderSpec } from '../../domain/render-options.js';
-import type { RenderTaskResult, StoredGroupTask } from '../../render/render-task.js';
+import type { RenderTaskResult, StoredGroupTask, StoredTaskResult } from '../../render/render-task.js';
 import type { RenderPoolStats } from '../contract.js';
-import { bytesOrError } from './render-outcome.js';
+import { bytesOrError, refusalError } from './render-outcome.js';
 
 // Piscina signals a full queue only through these messages (its Errors table).
 const QUEUE_FULL_MESSAGES = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
@@ -38,20 +38,11 @@ function threadEntry(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
-/** A group's results as the bytes or the refusal of each spec (refusals are data: the group still succeeds). */
-function outcomesOf(results: RenderTaskResult[], specs: RenderSpec[]): Array<Uint8Array | ApiError> {
-  return results.map((result, i) => {
-    try {
-      return bytesOrError(result, specs[i]!);
-    } catch (error) {
-      if (error instanceof ApiError) return error;
-      throw error;
-    }
-  });
-}
+type PoolTask = RenderSpec | RenderSpec[] | StoredGroupTask;
+type PoolResult = RenderTaskResult | RenderTaskResult[] | StoredTaskResult[];
 
 export class RenderPool {
-  readonly #pool: Piscina<RenderSpec | RenderSpec[] | StoredGroupTask, RenderTaskResult | RenderTaskResult[]>;
+  readonly #pool: Piscina<PoolTask, PoolResult>;
   /** Threads the pool keeps (piscina replaces one that dies). */
   readonly threads: number;
   /** Tasks handed to Piscina and not settled yet, running or queued. */
@@ -86,11 +77,15 @@ export class RenderPool {
   renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>>;
   renderMany(specs: RenderSpec[], files: string[] | undefined): Promise<Array<Uint8Array | 'stored' | ApiError>>;
   async renderMany(specs: RenderSpec[], files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
-    const outcomes = outcomesOf((await this.#run(files ? { specs, files } : specs)) as RenderTaskResult[], specs);
-    return files ? outcomes.map((outcome) => (outcome instanceof ApiError ? outcome : 'stored')) : outcomes;
+    // Refusals are data: the group still succeeds, each spec answered with its own outcome.
+    const results = (await this.#run(files ? { specs, files } : specs)) as Array<RenderTaskResult | StoredTaskResult>;
+    return results.map((result, i) => {
+      if (!result.ok) return refusalError(result, specs[i]!);
+      return 'stored' in result ? 'stored' : result.bytes;
+    });
   }
 
-  async #run(task: RenderSpec | RenderSpec[] | StoredGroupTask): Promise<RenderTaskResult | RenderTaskResult[]> {
+  async #run(task: PoolTask): Promise<PoolResult> {
     this.#inFlight++;
     try {
       return await this.#pool.run(task);
