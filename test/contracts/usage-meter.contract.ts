@@ -192,6 +192,71 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       });
     });
 
+    describe('a request without a code (reserveRequest: a decode)', () => {
+      const roomy = { requests: 1_000, qrs: 100 };
+      const burstKey = () => `key_${randomUUID()}`;
+      const later = (ms: number) => new Date(at.getTime() + ms);
+
+      it('counts one request and no QR, leaves the QR list alone, and is refused at the request limit only', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        expect(await meter.reserve({ accountId: id, period, qr: qr(1), limits: { requests: 3, qrs: 1 }, at })).toMatchObject({ ok: true });
+        // The QR limit is full; a decode makes no code, so only the request limit can refuse it.
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 3 }, at })).toMatchObject({ ok: true, usage: { requests: 2, qrs: 1 } });
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 3 }, at })).toMatchObject({ ok: true, usage: { requests: 3, qrs: 1 } });
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 3 }, at })).toMatchObject({
+          ok: false,
+          reason: 'quota_exceeded',
+          usage: { requests: 3, qrs: 1 },
+        });
+        expect(await meter.usage(id, period)).toEqual({ requests: 3, qrs: 1 });
+        expect((await meter.qrs(id, period, 10)).map((r) => [r.fingerprint, r.generations])).toEqual([['fp-1', 1]]);
+      });
+
+      it('never exceeds the request limit under concurrency, and counts with no limit at all', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const outcomes = await Promise.all(Array.from({ length: 40 }, () => meter.reserveRequest({ accountId: id, period, limits: { requests: 15 }, at })));
+        expect(outcomes.filter((o) => o.ok)).toHaveLength(15);
+        expect(await meter.usage(id, period)).toEqual({ requests: 15, qrs: 0 });
+        const other = account();
+        for (let i = 0; i < 5; i++) await meter.reserveRequest({ accountId: other, period, limits: { requests: null }, at });
+        expect(await meter.usage(other, period)).toEqual({ requests: 5, qrs: 0 });
+      });
+
+      it('refundRequest gives the request back once, however often it is called', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const kept = await meter.reserveRequest({ accountId: id, period, limits: { requests: 10 }, at });
+        const given = await meter.reserveRequest({ accountId: id, period, limits: { requests: 10 }, at });
+        if (!kept.ok || !given.ok) throw new Error('reservations should succeed');
+        await meter.refundRequest(given.reservation);
+        await meter.refundRequest(given.reservation);
+        expect(await meter.usage(id, period)).toEqual({ requests: 1, qrs: 0 });
+      });
+
+      it('shares the burst window of reserve and admitBurst; a rate_limited or quota_exceeded refusal takes no slot and counts nothing', async () => {
+        const meter = await makeMeter();
+        const id = account();
+        const burst = { key: burstKey(), perSecond: 3 };
+        expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 100 }, burst, at })).toMatchObject({ ok: true, burst: { used: 2 } });
+        // Over the month: refused as quota_exceeded, and the slot stays free for the next call.
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 2 }, burst, at })).toMatchObject({
+          ok: false,
+          reason: 'quota_exceeded',
+        });
+        expect((await meter.admitBurst(burst, at)).ok).toBe(true);
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 100 }, burst, at })).toMatchObject({
+          ok: false,
+          reason: 'rate_limited',
+          burst: { used: 3 },
+        });
+        expect(await meter.usage(id, period)).toEqual({ requests: 2, qrs: 1 });
+        expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 100 }, burst, at: later(1_001) })).toMatchObject({ ok: true });
+      });
+    });
+
     it('keeps periods and accounts apart', async () => {
       const meter = await makeMeter();
       const a = account();

@@ -1,14 +1,22 @@
-// POST /decode: a photo-like picture of our own code (rotated, scaled, blurred, JPEG) reads back with every reader; no code is 422; bodies bounded.
+// POST /decode: a photo-like picture of our own code reads back with every reader; no code is 422; bodies bounded; metered as a request and burst-limited (embedded and Redis mode).
+import { randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let t: TestApp;
+let redis: RedisServer;
+let tRedis: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  redis = await startRedisServer();
+  [t, tRedis] = await Promise.all([createTestApp(), createTestApp({ redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` } })]);
+}, 60_000);
+afterAll(async () => {
+  await Promise.all([t?.close(), tRedis?.close()]);
+  await redis?.destroy();
 });
-afterAll(async () => t.close());
 
 const decode = (key: string, body: Buffer, contentType: string) =>
   t.app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
@@ -56,5 +64,68 @@ describe('POST /api/v1/QRManager/decode', () => {
     expect(res.statusCode).toBe(413);
     const big = await decode(key, Buffer.alloc(8 * 1024 * 1024 + 1), 'image/png');
     expect(big.statusCode).toBe(413);
+  });
+});
+
+describe.each([
+  ['embedded (SQLite)', () => t],
+  ['Redis', () => tRedis],
+] as const)('POST /decode metering, %s', (_mode, app) => {
+  const post = (key: string, body: Buffer, contentType: string) =>
+    app().app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
+  const usageOf = (accountId: string) => app().stores.meter.usage(accountId, periodOf(app().clock.now));
+  let blank: Buffer;
+  beforeAll(async () => {
+    blank = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#ffffff' } })
+      .png()
+      .toBuffer();
+  });
+
+  it('counts a decode as one request and no QR, with the quota headers, whether or not a code was found', async () => {
+    const { key, accountId } = await app().newCaller('free');
+    const content = 'decode is metered';
+    const png = (await generate(app().app, key, { content, type: 'text', outputFormat: 'png' })).rawPayload;
+    expect(await usageOf(accountId)).toEqual({ requests: 1, qrs: 1 });
+    const found = await post(key, png, 'image/png');
+    expect(found.statusCode, found.body).toBe(200);
+    expect(found.headers['x-ratelimit-limit']).toBe('500');
+    expect(found.headers['x-ratelimit-remaining']).toBe('498');
+    expect(found.headers['ratelimit']).toContain('"burst";r=');
+    const none = await post(key, blank, 'image/png');
+    expect(none.statusCode).toBe(422);
+    expect(none.headers['x-ratelimit-remaining']).toBe('497');
+    expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 1 });
+  });
+
+  it('gives the request back when the decode ends before the image is decoded (another type, bytes that are no image)', async () => {
+    const { key, accountId } = await app().newCaller('free');
+    expect((await post(key, blank, 'image/gif')).statusCode).toBe(415);
+    expect((await post(key, Buffer.from('no image'), 'image/png')).statusCode).toBe(400);
+    expect(await usageOf(accountId)).toEqual({ requests: 0, qrs: 0 });
+  });
+
+  it("answers 429 rate_limited past the plan's burst (10 a second on free), counting nothing for it", async () => {
+    const { key, accountId } = await app().newCaller('free');
+    // The app's clock stands still: every call falls in one second. 415s are cheap and still take their burst slot.
+    const statuses = [];
+    for (let i = 0; i < 11; i++) statuses.push((await post(key, blank, 'image/gif')).statusCode);
+    expect(statuses).toEqual([...Array(10).fill(415), 429]);
+    const limited = await post(key, blank, 'image/png');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toMatchObject({ code: 'rate_limited' });
+    expect(limited.headers['retry-after']).toBe('1');
+    expect(limited.headers['ratelimit']).toContain('"burst";r=0');
+    expect(await usageOf(accountId)).toEqual({ requests: 0, qrs: 0 });
+  });
+
+  it('answers 429 quota_exceeded once the monthly requests are used up, before reading the image', async () => {
+    const { key, accountId } = await app().newCaller('free');
+    const period = periodOf(app().clock.now);
+    for (let i = 0; i < 500; i++) await app().stores.meter.reserveRequest({ accountId, period, limits: { requests: 500 }, at: app().clock.now });
+    const res = await post(key, blank, 'image/png');
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toMatchObject({ code: 'quota_exceeded' });
+    expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    expect(await usageOf(accountId)).toEqual({ requests: 500, qrs: 0 });
   });
 });

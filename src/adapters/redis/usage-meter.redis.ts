@@ -12,6 +12,9 @@ import {
   type BurstLimit,
   type BurstOutcome,
   type QrRecord,
+  type RequestReservation,
+  type RequestReserveInput,
+  type RequestReserveOutcome,
   type Reservation,
   type ReserveInput,
   type ReserveOutcome,
@@ -36,6 +39,11 @@ export interface RedisUsageMeterOptions {
   reservationTtlSeconds?: number;
   /** Real time for key expiry (Redis expires by its own clock, whatever the service's clock says). */
   wallClock?: () => number;
+}
+
+/** A request reservation as this adapter hands it out: the token names its refund marker. */
+interface RedisRequestReservation extends RequestReservation {
+  token: string;
 }
 
 /** The reservation as this adapter hands it out: the token names its refund marker. */
@@ -134,6 +142,50 @@ export class RedisUsageMeter implements UsageMeter {
     const key = this.#keys.burst(assertKeySegment(burst.key, 'burst key'));
     const [ok, used] = await this.#scripts.admitBurst([key], [at.getTime(), burst.perSecond, BURST_WINDOW_MS, randomBytes(12).toString('base64url')]);
     return { ok: ok === 1, used };
+  }
+
+  async reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome> {
+    const { accountId, period, limits, burst } = input;
+    const k = this.#accountKeys(accountId, period);
+    const reservation: RedisRequestReservation = { accountId, period, token: randomBytes(12).toString('base64url') };
+    const burstKey = this.#keys.burst(burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    const [ok, reason, requests, qrs, burstUsed] = await this.#scripts.reserveRequest(
+      [
+        k.totals,
+        k.generations,
+        this.#keys.accounts(period),
+        this.#keys.changed(period),
+        this.#keys.periods(),
+        this.#keys.reservation(reservation.token),
+        burstKey,
+      ],
+      [
+        accountId,
+        period,
+        input.at.getTime(),
+        limits.requests ?? 'none',
+        this.#expireAt(period),
+        this.#reservationTtl,
+        burst ? burst.perSecond : 'none',
+        BURST_WINDOW_MS,
+        reservation.token,
+      ],
+    );
+    const usage = { requests, qrs };
+    const burstState = burst ? { burst: { used: burstUsed } } : {};
+    if (ok === 1) return { ok: true, reservation, usage, ...burstState };
+    return { ok: false, reason: reason === 'rate_limited' ? reason : 'quota_exceeded', usage, ...burstState };
+  }
+
+  /** Idempotent (the marker is taken once). A decode's refund is not deferred through an outage: the caller's answer is an error then anyway. */
+  async refundRequest(reservation: RequestReservation): Promise<void> {
+    const token = (reservation as Partial<RedisRequestReservation>).token;
+    if (typeof token !== 'string') throw new Error('RedisUsageMeter.refundRequest takes a reservation made by RedisUsageMeter');
+    const k = this.#accountKeys(reservation.accountId, reservation.period);
+    await this.#scripts.refundRequest(
+      [k.totals, this.#keys.changed(reservation.period), this.#keys.periods(), this.#keys.reservation(token)],
+      [reservation.accountId, reservation.period, this.#expireAt(reservation.period)],
+    );
   }
 
   /** Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never billed. */

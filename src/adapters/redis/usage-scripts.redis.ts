@@ -76,6 +76,64 @@ return {1, used + 1}
 };
 
 /**
+ * KEYS totals, generations, accounts, changed, periods, reservation, burst
+ * ARGV accountId, period, atMs, requestLimit, expireAt (s), reservationTtl (s), burstLimit, burstWindowMs, token
+ * One request and no code (a decode): the burst, then the monthly requests, checked and counted in one step, as RESERVE
+ * does for those two (generations is only read, for the QR count answered). The marker holds 'request' so that only
+ * REFUND_REQUEST can take it back. Returns {1|0, reason, requests, qrs, burstUsed}.
+ */
+const RESERVE_REQUEST: LuaScript = {
+  name: 'qrmUsageReserveRequest',
+  numberOfKeys: 7,
+  lua: `
+local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+local qrs = redis.call('HLEN', KEYS[2])
+local burstLimit = tonumber(ARGV[7])
+local burstUsed = 0
+if burstLimit then
+  redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[8]))
+  burstUsed = redis.call('ZCARD', KEYS[7])
+  if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
+end
+local requestLimit = tonumber(ARGV[4])
+if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
+requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('SADD', KEYS[3], ARGV[1])
+redis.call('SADD', KEYS[4], ARGV[1])
+redis.call('SADD', KEYS[5], ARGV[2])
+redis.call('EXPIREAT', KEYS[1], ARGV[5])
+for i = 3, 5 do redis.call('EXPIREAT', KEYS[i], ARGV[5]) end
+redis.call('SET', KEYS[6], 'request', 'EX', ARGV[6])
+if burstLimit then
+  burstUsed = burstUsed + 1
+  redis.call('ZADD', KEYS[7], ARGV[3], ARGV[9])
+  redis.call('PEXPIRE', KEYS[7], 2 * tonumber(ARGV[8]))
+end
+return {1, '', requests, qrs, burstUsed}
+`,
+};
+
+/**
+ * KEYS totals, changed, periods, reservation
+ * ARGV accountId, period, expireAt (s)
+ * Undoes one RESERVE_REQUEST, once: only while its marker exists. Returns 1 when undone, 0 when there was nothing to undo.
+ */
+const REFUND_REQUEST: LuaScript = {
+  name: 'qrmUsageRefundRequest',
+  numberOfKeys: 4,
+  lua: `
+if redis.call('GETDEL', KEYS[4]) ~= 'request' then return 0 end
+if tonumber(redis.call('HGET', KEYS[1], 'requests') or '0') > 0 then redis.call('HINCRBY', KEYS[1], 'requests', -1) end
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('SADD', KEYS[3], ARGV[2])
+for i = 1, 3 do redis.call('EXPIREAT', KEYS[i], ARGV[3], 'NX') end
+return 1
+`,
+};
+
+/**
  * KEYS totals, generations, info, recent, changedQrs, changed, periods, reservation
  * ARGV accountId, period, fingerprint, expireAt (s)
  * Undoes one reservation, once: only while its marker exists. Returns 1 when undone, 0 when there was nothing to undo.
@@ -252,7 +310,7 @@ return refunded
 `,
 };
 
-const SCRIPTS = [RESERVE, ADMIT_BURST, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE, RESERVE_BATCH, REFUND_BATCH_ITEMS] as const;
+const SCRIPTS = [RESERVE, ADMIT_BURST, RESERVE_REQUEST, REFUND_REQUEST, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE, RESERVE_BATCH, REFUND_BATCH_ITEMS] as const;
 
 type Arg = string | number;
 
@@ -277,6 +335,14 @@ export class UsageScripts {
 
   admitBurst(keys: string[], args: Arg[]): Promise<[number, number]> {
     return this.#call(this.#client, ADMIT_BURST, keys, args) as Promise<[number, number]>;
+  }
+
+  reserveRequest(keys: string[], args: Arg[]): Promise<[number, string, number, number, number]> {
+    return this.#call(this.#client, RESERVE_REQUEST, keys, args) as Promise<[number, string, number, number, number]>;
+  }
+
+  refundRequest(keys: string[], args: Arg[]): Promise<number> {
+    return this.#call(this.#client, REFUND_REQUEST, keys, args) as Promise<number>;
   }
 
   refund(keys: string[], args: Arg[]): Promise<number> {

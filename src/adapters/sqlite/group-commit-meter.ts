@@ -63,6 +63,8 @@ export class GroupCommitMeter implements UsageMeter {
   // A batch is one transaction of its own already: nothing to group.
   reserveBatch: UsageMeter['reserveBatch'] = (input) => this.#inner.reserveBatch(input);
   admitBurst: UsageMeter['admitBurst'] = (burst, at) => this.#inner.admitBurst(burst, at);
+  reserveRequest: UsageMeter['reserveRequest'] = (input) => this.#inner.reserveRequest(input);
+  refundRequest: UsageMeter['refundRequest'] = (reservation) => this.#inner.refundRequest(reservation);
   refundBatchItems: UsageMeter['refundBatchItems'] = (input) => this.#inner.refundBatchItems(input);
   usage: UsageMeter['usage'] = (accountId, period) => this.#inner.usage(accountId, period);
   qrs: UsageMeter['qrs'] = (accountId, period, limit) => this.#inner.qrs(accountId, period, limit);

@@ -8,6 +8,9 @@ import {
   type BurstLimit,
   type BurstOutcome,
   type QrRecord,
+  type RequestReservation,
+  type RequestReserveInput,
+  type RequestReserveOutcome,
   type Reservation,
   type ReserveInput,
   type ReserveOutcome,
@@ -29,6 +32,10 @@ export class SqliteUsageMeter implements UsageMeter {
   readonly #reserveBatch;
   readonly #refundBatchItems;
   readonly #admitBurst;
+  readonly #reserveRequest;
+  readonly #refundRequest;
+  /** Request reservations already given back: a second refund of the same one is a no-op (held weakly: no growth). */
+  readonly #refundedRequests = new WeakSet<RequestReservation>();
 
   constructor(db: SqliteDatabase) {
     const usage = db.prepare<[string, PeriodId], Usage>('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?');
@@ -80,12 +87,15 @@ export class SqliteUsageMeter implements UsageMeter {
     const logBurst = db.prepare<[string, number], unknown>(
       'INSERT INTO burst_log (burst_key, at, requests) VALUES (?, ?, 1) ON CONFLICT (burst_key, at) DO UPDATE SET requests = requests + 1',
     );
-    const takeBurstSlot = (key: string, perSecond: number, at: number): { ok: boolean; used: number } => {
+    const burstUsedAt = (key: string, at: number): number => {
       if (Math.abs(at - trimmedAt) >= TRIM_EVERY_MS) {
         trimBurst.run(at - BURST_WINDOW_MS);
         trimmedAt = at;
       }
-      const used = countBurst.get(key, at - BURST_WINDOW_MS)!.used ?? 0;
+      return countBurst.get(key, at - BURST_WINDOW_MS)!.used ?? 0;
+    };
+    const takeBurstSlot = (key: string, perSecond: number, at: number): { ok: boolean; used: number } => {
+      const used = burstUsedAt(key, at);
       if (used >= perSecond) return { ok: false, used };
       logBurst.run(key, at);
       return { ok: true, used: used + 1 };
@@ -101,14 +111,7 @@ export class SqliteUsageMeter implements UsageMeter {
       const { accountId, period, qr, limits, burst } = input;
       const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
       // Burst first: the cheapest refusal, and one that must not touch the monthly counts.
-      let burstUsed = 0;
-      if (burst) {
-        if (Math.abs(at - trimmedAt) >= TRIM_EVERY_MS) {
-          trimBurst.run(at - BURST_WINDOW_MS);
-          trimmedAt = at;
-        }
-        burstUsed = countBurst.get(burst.key, at - BURST_WINDOW_MS)!.used ?? 0;
-      }
+      const burstUsed = burst ? burstUsedAt(burst.key, at) : 0;
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
       if (limits.requests !== null && current.requests >= limits.requests)
@@ -132,6 +135,22 @@ export class SqliteUsageMeter implements UsageMeter {
         ...burstState(burstUsed + 1),
       };
     });
+    this.#reserveRequest = db.transaction((input: RequestReserveInput, at: number): RequestReserveOutcome => {
+      const { accountId, period, limits, burst } = input;
+      const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
+      // As reserve: the burst is read first and its slot taken only once the month has room too.
+      const burstUsed = burst ? burstUsedAt(burst.key, at) : 0;
+      const burstState = (used: number) => (burst ? { burst: { used } } : {});
+      if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
+      if (limits.requests !== null && current.requests >= limits.requests)
+        return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      countUsage.run({ account: accountId, period, newQrs: 0 });
+      if (burst) logBurst.run(burst.key, at);
+      return { ok: true, reservation: { accountId, period }, usage: { requests: current.requests + 1, qrs: current.qrs }, ...burstState(burstUsed + 1) };
+    });
+    this.#refundRequest = db.transaction((reservation: RequestReservation) =>
+      uncountUsage.run({ account: reservation.accountId, period: reservation.period, goneQrs: 0 }),
+    );
     const refundOne = (accountId: string, period: PeriodId, fingerprint: string) => {
       const left = uncountQr.get(accountId, period, fingerprint);
       const qrGone = left !== undefined && left.generations <= 0;
@@ -185,6 +204,16 @@ export class SqliteUsageMeter implements UsageMeter {
 
   async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
     return this.#admitBurst.immediate(burst, at.getTime());
+  }
+
+  async reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome> {
+    return this.#reserveRequest.immediate(input, input.at.getTime());
+  }
+
+  async refundRequest(reservation: RequestReservation): Promise<void> {
+    if (this.#refundedRequests.has(reservation)) return;
+    this.#refundedRequests.add(reservation);
+    this.#refundRequest.immediate(reservation);
   }
 
   async usage(accountId: string, period: PeriodId): Promise<Usage> {

@@ -86,6 +86,27 @@ export interface BatchReserveInput {
 
 export type BatchReserveOutcome = { ok: true; usage: Usage } | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
 
+/** A call that is metered as a request but makes no code (a decode): the burst, then the monthly requests, checked and counted in one step. */
+export interface RequestReserveInput {
+  accountId: string;
+  period: PeriodId;
+  /** Only `requests` is checked: no QR is counted, so the QR limit never refuses. */
+  limits: Pick<UsageLimits, 'requests'>;
+  /** As in `ReserveInput`: omitted, no burst window is kept. */
+  burst?: BurstLimit;
+  at: Date;
+}
+
+/** What `refundRequest` takes back: one request of the period, once. */
+export interface RequestReservation {
+  accountId: string;
+  period: PeriodId;
+}
+
+export type RequestReserveOutcome =
+  | { ok: true; reservation: RequestReservation; usage: Usage; burst?: BurstUsage }
+  | { ok: false; reason: 'rate_limited' | 'quota_exceeded'; usage: Usage; burst?: BurstUsage };
+
 /** Items of a batch given back (failed or cancelled); each (batchId, index) is refunded at most once, whoever asks again. */
 export interface BatchRefundInput {
   accountId: string;
@@ -122,6 +143,13 @@ export interface UsageMeter {
    * counted anywhere) when `burst.perSecond` slots were taken in the last second. Monthly counts are not touched.
    */
   admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome>;
+  /**
+   * One request and no QR (a decode): the burst (when given), then `limits.requests`, checked and counted in one
+   * atomic step, exactly as `reserve` does for those two; a refusal counts nothing. The QR count and list are untouched.
+   */
+  reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome>;
+  /** Undoes one `reserveRequest`, at most once however often it is called; its burst slot stays taken. */
+  refundRequest(reservation: RequestReservation): Promise<void>;
   /** Idempotent per (batchId, index): returns how many items this call refunded. */
   refundBatchItems(input: BatchRefundInput): Promise<number>;
   usage(accountId: string, period: PeriodId): Promise<Usage>;

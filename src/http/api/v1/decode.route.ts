@@ -5,9 +5,10 @@ import { ApiError } from '../../../domain/errors.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import { DECODE_READERS, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
-import { takeBurstSlot } from '../../../services/burst.js';
+import { meterRequest, type MeteredRequest } from '../../../services/meter-request.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
-import { binaryContent } from '../../openapi/operation-doc.js';
+import { binaryContent, QUOTA_HEADERS } from '../../openapi/operation-doc.js';
+import { setQuotaHeaders } from '../../quota-headers.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
 
@@ -42,6 +43,17 @@ const tooLarge = (bytes: number) =>
 export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, deps) => {
   // In this route's own context only: the body arrives as bytes, and the handler says which types it takes.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DECODE_MAX_BYTES }, (_request, body, done) => done(null, body));
+  // A decode counts once it has been decoded (a code found or none); anything that ends it earlier — a body too
+  // large or of another type, an unreadable image, a decoder failure, a dropped connection — gives the request back.
+  const uncounted = new WeakMap<object, MeteredRequest>();
+  const giveBack = async (request: object) => {
+    const metered = uncounted.get(request);
+    if (!metered) return;
+    uncounted.delete(request);
+    await deps.meter.refundRequest(metered.reservation);
+  };
+  app.addHook('onResponse', async (request) => giveBack(request));
+  app.addHook('onRequestAbort', async (request) => giveBack(request));
 
   app.post(
     '/QRManager/decode',
@@ -49,7 +61,8 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
       bodyLimit: DECODE_MAX_BYTES,
       preParsing: async (request, reply, payload) => {
         refuseDeclaredOver(request, reply, DECODE_MAX_BYTES, tooLarge);
-        await takeBurstSlot(deps, callerOf(request), 'decodes');
+        // Burst and monthly requests before a byte of the image is read.
+        uncounted.set(request, await meterRequest(deps, callerOf(request), 'decodes'));
         return payload;
       },
       schema: {
@@ -58,7 +71,8 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
         description:
           `The body is the image itself (PNG, JPEG or WebP, at most ${DECODE_MAX_BYTES} bytes and ${DECODE_MAX_PIXELS} pixels): a photo of a printed code, ` +
           'or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs ' +
-          "(ZXing, jsQR) read. Decoded on a worker thread; takes a slot of the key's burst and counts no QR code.",
+          "(ZXing, jsQR) read. Decoded on a worker thread. Metered as one request (no QR code counted) and held to the key's burst, " +
+          'with the quota headers generate answers; a decode that ends before the image is decoded (a refused body, an unreadable image) is not counted.',
         tags: ['decode'],
         security: [{ apiKey: [] }],
         response: {
@@ -69,24 +83,32 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
             'payload_too_large',
             'no_code_found',
             'rate_limited',
+            'quota_exceeded',
             'overloaded',
             'missing_api_key',
             'invalid_api_key',
             ...COMMON_ERRORS,
           ]),
         },
-        'x-document': { requestBody: { description: 'The image itself, as sent (no JSON, no multipart).', content: binaryContent(MEDIA_TYPES) } },
+        'x-document': {
+          requestBody: { description: 'The image itself, as sent (no JSON, no multipart).', content: binaryContent(MEDIA_TYPES) },
+          headers: { '200': QUOTA_HEADERS, '422': QUOTA_HEADERS },
+        },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (!(MEDIA_TYPES as readonly string[]).includes(type))
         throw new ApiError('unsupported_media_type', `send the image itself as the body with Content-Type ${MEDIA_TYPES.join(', ')}`);
       if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the image itself');
       const outcome = await deps.decoder.decode(request.body, DECODE_MAX_PIXELS);
       if (!outcome.ok) throw new ApiError(outcome.reason === 'too_many_pixels' ? 'payload_too_large' : 'invalid_request', outcome.detail);
+      // Decoded: this request counts, whether or not a code was in the image.
+      const { quota } = uncounted.get(request)!;
+      uncounted.delete(request);
       if (outcome.codes.length === 0)
-        throw new ApiError('no_code_found', 'no QR code was found in the image; a sharper, larger or straighter picture may read');
+        throw new ApiError('no_code_found', 'no QR code was found in the image; a sharper, larger or straighter picture may read', { quota });
+      setQuotaHeaders(reply, quota);
       return { codes: outcome.codes };
     },
   );
