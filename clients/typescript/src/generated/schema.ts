@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Read the QR codes in an image
-         * @description The body is the image itself (PNG, JPEG or WebP, at most 8388608 bytes and 16000000 pixels): a photo of a printed code, or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs (ZXing, jsQR) read. Decoded on a worker thread; takes a slot of the key's burst and counts no QR code.
+         * @description The body is the image itself (PNG, JPEG or WebP, at most 8388608 bytes and 16000000 pixels): a photo of a printed code, or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs (ZXing, jsQR) read. Decoded on a worker thread. Metered as one request (no QR code counted) and held to the key's burst, with the quota headers generate answers; a decode that ends before the image is decoded (a refused body, an unreadable image) is not counted.
          */
         post: operations["decodeImage"];
         delete?: never;
@@ -2935,6 +2935,16 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited dimensions left out). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy: `"monthly";r=42;t=1036800, …`. */
+                    RateLimit?: string;
+                    /** @description Monthly requests of the plan (absent when unlimited). */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Monthly requests left. */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description When the monthly quota resets, in epoch seconds. */
+                    "X-RateLimit-Reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2987,13 +2997,23 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited dimensions left out). */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each policy: `"monthly";r=42;t=1036800, …`. */
+                    RateLimit?: string;
+                    /** @description Monthly requests of the plan (absent when unlimited). */
+                    "X-RateLimit-Limit"?: string;
+                    /** @description Monthly requests left. */
+                    "X-RateLimit-Remaining"?: string;
+                    /** @description When the monthly quota resets, in epoch seconds. */
+                    "X-RateLimit-Reset"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `rate_limited` */
+            /** @description Problem: `rate_limited`, `quota_exceeded` */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
