@@ -110,6 +110,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
           logos,
           queue: services.batchQueue,
           designs: adapters.designs,
+          codes: adapters.codes,
+          publicUrl: config.publicUrl,
           plans,
           clock,
           bodyLimit: config.batchBodyLimitBytes,

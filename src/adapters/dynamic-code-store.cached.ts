@@ -87,6 +87,10 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     return this.#inner.createWithinLimit(input, maxCodes);
   }
 
+  createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+    return this.#inner.createManyWithinLimit(inputs, maxCodes);
+  }
+
   list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
     return this.#inner.list(accountId, page);
   }

@@ -12,7 +12,7 @@ import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type 
 import { ApiError, invalidField } from '../domain/errors.js';
 import { hashPassword } from '../domain/password-hash.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
-import type { CodeCursor, DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+import type { CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 
 export interface DynamicCodeDeps {
   codes: DynamicCodeStore;
@@ -119,6 +119,49 @@ export async function createCode(
     return created;
   }
   throw new Error('could not draw an unused slug');
+}
+
+/** A new code's fields, validated and normalised as `createCode` does it (batch items make codes of these). */
+export async function newCodeFields(
+  input: { target: string; name?: string | null | undefined } & CampaignFields,
+): Promise<Pick<NewDynamicCode, 'target' | 'name' | 'routing'>> {
+  return { target: checkedTarget(input.target), name: checkedName(input.name), routing: { ...NO_ROUTING, ...(await routingChanges(input)) } };
+}
+
+/** A batch's new codes, each with its slug already drawn (its image was made for it). */
+export type CodeDraft = Pick<NewDynamicCode, 'slug' | 'target' | 'name' | 'routing'>;
+
+function codeLimitReached(planName: string, limit: number, held: number, needed: number): ApiError {
+  return new ApiError(
+    'code_limit_reached',
+    `the ${planName} plan allows ${limit} dynamic codes at once; this account holds ${held} and the batch makes ${needed} more; nothing was accepted or counted`,
+    { extensions: { limit, held, needed } },
+  );
+}
+
+/** Refuses (409 `code_limit_reached`) when the account has no room for `needed` more codes: a cheap check before anything is reserved. */
+export async function assertRoomForCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'plans'>, owner: CodeOwner, needed: number): Promise<void> {
+  const plan = deps.plans.get(owner.plan);
+  const limit = dynamicCodeLimit(plan);
+  if (limit === null || needed === 0) return;
+  const held = await deps.codes.count(owner.accountId);
+  if (held + needed > limit) throw codeLimitReached(plan.name, limit, held, needed);
+}
+
+/**
+ * Every draft made a code, in order, or none (409 `code_limit_reached`: the plan's limit holds for the lot, atomically);
+ * `slug_taken` when a drawn slug was taken meanwhile (the caller draws again).
+ */
+export async function createCodes(deps: DynamicCodeDeps, owner: CodeOwner, drafts: readonly CodeDraft[]): Promise<DynamicCode[] | 'slug_taken'> {
+  const plan = deps.plans.get(owner.plan);
+  const limit = dynamicCodeLimit(plan);
+  const at = deps.clock();
+  const created = await deps.codes.createManyWithinLimit(
+    drafts.map((draft) => ({ ...draft, accountId: owner.accountId, createdAt: at })),
+    limit ?? UNLIMITED_CODES,
+  );
+  if (created === 'limit_reached') throw codeLimitReached(plan.name, limit ?? UNLIMITED_CODES, await deps.codes.count(owner.accountId), drafts.length);
+  return created;
 }
 
 export interface CodePage {

@@ -43,10 +43,10 @@ describe('a batch of 300 unique URLs on the embedded default', () => {
     const unpacked = await unpackArchive(archive.rawPayload);
     try {
       const [header, ...rows] = unpacked.manifest;
-      expect(header).toEqual(['index', 'name', 'file', 'status', 'error']);
+      expect(header).toEqual(['index', 'name', 'file', 'status', 'error', 'codeId', 'shortUrl']);
       expect(rows.map((row) => Number(row[0]))).toEqual(Array.from({ length: 300 }, (_, i) => i));
-      expect(rows[3]).toEqual(['3', 'ticket 3', 'ticket-3.png', 'succeeded', '']);
-      expect(rows[299]).toEqual(['299', '', '299.png', 'succeeded', '']);
+      expect(rows[3]).toEqual(['3', 'ticket 3', 'ticket-3.png', 'succeeded', '', '', '']);
+      expect(rows[299]).toEqual(['299', '', '299.png', 'succeeded', '', '', '']);
       const succeeded = rows.filter((row) => row[3] === 'succeeded');
       expect(unpacked.files).toEqual([...succeeded.map((row) => row[2]!), 'manifest.csv'].sort());
 

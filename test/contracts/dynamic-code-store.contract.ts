@@ -56,6 +56,26 @@ export function dynamicCodeStoreContract(adapterName: string, makeStores: () => 
       expect(await codes.createWithinLimit(newCode(), 5)).toBe('limit_reached');
     });
 
+    it('creates many codes all at once or none: within the limit for the lot, in input order; a taken slug or the limit stores nothing', async () => {
+      const { codes, account, create, newCode } = await setup();
+      await create();
+      const lot = [newCode('https://example.com/0'), newCode('https://example.com/1'), newCode('https://example.com/2')];
+      expect(await codes.createManyWithinLimit(lot, 3)).toBe('limit_reached');
+      const taken = await create();
+      expect(await codes.createManyWithinLimit([newCode(), { ...newCode(), slug: taken.slug }], 100)).toBe('slug_taken');
+      expect(await codes.count(account.id)).toBe(2);
+      const made = await codes.createManyWithinLimit(lot, 5);
+      if (typeof made === 'string') throw new Error(`unexpected ${made}`);
+      expect(made.map((code) => [code.target, code.slug, code.accountId, code.status])).toEqual(lot.map((c) => [c.target, c.slug, account.id, 'active']));
+      expect(new Set(made.map((code) => code.id)).size).toBe(3);
+      expect(await codes.count(account.id)).toBe(5);
+      for (const code of made) expect(await codes.get(account.id, code.id)).toEqual(code);
+      expect((await codes.findBySlug(lot[2]!.slug))?.codeId).toBe(made[2]!.id);
+      // The places taken are exact: one more is over the limit, and the lot after a refused one still fits.
+      expect(await codes.createWithinLimit(newCode(), 5)).toBe('limit_reached');
+      expect(await codes.createManyWithinLimit([], 5)).toEqual([]);
+    });
+
     it('never gives a taken slug to another code, deleted or not', async () => {
       const { codes, account, create, newCode } = await setup();
       const code = await create();

@@ -31,6 +31,18 @@ UtmInput = TypedDict("UtmInput", {
 })
 
 
+BatchDynamicCodeInput = TypedDict("BatchDynamicCodeInput", {
+    "target": str,
+    "name": NotRequired[Optional[str]],
+    "rules": NotRequired[list["RedirectRuleInput"]],
+    "expiresAt": NotRequired[Optional[str]],
+    "maxScans": NotRequired[Optional[int]],
+    "expiredTarget": NotRequired[Optional[str]],
+    "forwardQuery": NotRequired[bool],
+    "utm": NotRequired[Optional["UtmInput"]],
+})
+
+
 DesignOptionsInput = TypedDict("DesignOptionsInput", {
     "size": NotRequired[int],
     "margin": NotRequired[int],

@@ -62,6 +62,7 @@ function toItem(doc: BatchItemDoc): BatchItemState {
     spec: JSON.parse(doc.spec) as RenderSpec,
     state: doc.state as ItemState,
     errorCode: orUndefined(doc.errorCode),
+    ...(doc.codeId ? { codeId: doc.codeId } : {}),
   };
 }
 
@@ -119,6 +120,7 @@ export class MongoBatchStore implements BatchStore {
           state: 'pending',
           errorCode: null,
           cancelMark: null,
+          ...(item.codeId === undefined ? {} : { codeId: item.codeId }),
         })),
         { ordered: false },
       );

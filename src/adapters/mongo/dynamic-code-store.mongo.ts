@@ -83,6 +83,51 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
+  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+    if (inputs.length === 0) return [];
+    const accountId = inputs[0]!.accountId;
+    if (!(await this.#reserveMany(accountId, inputs.length, maxCodes))) return 'limit_reached';
+    const docs = inputs.map((input) => this.#docOf({ ...input, accountId }));
+    try {
+      await this.#codes.insertMany(docs, { ordered: true });
+      return docs.map(toCode);
+    } catch (error) {
+      // Never handed out: the codes inserted before the failure go, and the places are given back (a crash here leaves them until an operator recounts).
+      await this.#codes.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
+      await this.#counts.updateOne({ _id: accountId }, { $inc: { codes: -inputs.length } });
+      if (isDuplicateKey(error)) return 'slug_taken';
+      throw error;
+    }
+  }
+
+  /** Takes `n` places at once, atomically, as #reserve takes one. */
+  async #reserveMany(accountId: string, n: number, maxCodes: number): Promise<boolean> {
+    if (n > maxCodes) return false;
+    try {
+      await this.#counts.updateOne({ _id: accountId, codes: { $lte: maxCodes - n } }, { $inc: { codes: n } }, { upsert: true });
+      return true;
+    } catch (error) {
+      if (isDuplicateKey(error)) return false;
+      throw error;
+    }
+  }
+
+  #docOf(input: NewDynamicCode): DynamicCodeDoc {
+    return {
+      _id: newId('dyn'),
+      accountId: input.accountId,
+      slug: input.slug,
+      target: input.target,
+      name: input.name,
+      status: 'active',
+      disabledReason: null,
+      routing: Object.fromEntries(Object.entries(storedRouting(input.routing).set).map(([path, value]) => [path.slice('routing.'.length), value])),
+      createdAt: input.createdAt,
+      updatedAt: input.createdAt,
+      deletedAt: null,
+    };
+  }
+
   async list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
     const { after } = page;
     const filter = after

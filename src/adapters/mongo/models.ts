@@ -177,6 +177,8 @@ export interface BatchItemDoc {
   errorCode: string | null;
   /** The cancel that moved the item: it reads back exactly the items it moved, to refund them. */
   cancelMark: string | null;
+  /** The dynamic code the item made (absent on items that made none, and on items stored before there were any). */
+  codeId?: string | null | undefined;
 }
 
 export interface SequenceDoc {
@@ -467,6 +469,7 @@ function batchItemSchema(): Schema<BatchItemDoc> {
       state: { type: String, required: true },
       errorCode: { type: String, default: null },
       cancelMark: { type: String, default: null },
+      codeId: { type: String, default: null },
     },
     options,
   );

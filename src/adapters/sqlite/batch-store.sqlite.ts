@@ -47,6 +47,7 @@ interface ItemRow {
   spec: string;
   state: ItemState;
   error_code: string | null;
+  code_id: string | null;
 }
 
 const dateOf = (ms: number | null) => (ms === null ? undefined : new Date(ms));
@@ -82,6 +83,7 @@ function toItem(row: ItemRow): BatchItemState {
     spec: JSON.parse(row.spec) as RenderSpec,
     state: row.state,
     errorCode: row.error_code ?? undefined,
+    ...(row.code_id === null ? {} : { codeId: row.code_id }),
   };
 }
 
@@ -114,8 +116,8 @@ export class SqliteBatchStore implements BatchStore {
     const insertBatch = db.prepare<[Record<string, unknown>], unknown>(
       `INSERT INTO batches (${BATCH_COLUMNS}) VALUES (@id, @account_id, @plan, @status, @total, 0, 0, 0, @period, @created_at, NULL, NULL, @webhook_url, @idempotency_key, @request_hash)`,
     );
-    const insertItem = db.prepare<[string, number, string | null, string, string, string, string], unknown>(
-      'INSERT INTO batch_items (batch_id, idx, name, file, type, fingerprint, spec) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    const insertItem = db.prepare<[string, number, string | null, string, string, string, string, string | null], unknown>(
+      'INSERT INTO batch_items (batch_id, idx, name, file, type, fingerprint, spec, code_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
     );
     const byKey = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE account_id = ? AND idempotency_key = ?`);
     const getById = db.prepare<[string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE id = ?`);
@@ -130,7 +132,7 @@ export class SqliteBatchStore implements BatchStore {
       "UPDATE batches SET status = ?, finished_at = ?, webhook_state = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'due' END, webhook_next_at = ? WHERE id = ?",
     );
     const pendingItems = db.prepare<[string], ItemRow>(
-      "SELECT idx, name, file, type, fingerprint, spec, state, error_code FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY idx",
+      "SELECT idx, name, file, type, fingerprint, spec, state, error_code, code_id FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY idx",
     );
     const cancelItems = db.prepare<[string], unknown>("UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending'");
     // A cancel finishes the batch: its webhook (batch.cancelled) is made due in the same step.
@@ -151,7 +153,7 @@ export class SqliteBatchStore implements BatchStore {
     );
     this.#inFlight = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM batches WHERE account_id = ? AND status IN ('queued', 'running')");
     this.#items = db.prepare<[string, number, number], ItemRow>(
-      'SELECT idx, name, file, type, fingerprint, spec, state, error_code FROM batch_items WHERE batch_id = ? AND idx >= ? AND idx < ? ORDER BY idx',
+      'SELECT idx, name, file, type, fingerprint, spec, state, error_code, code_id FROM batch_items WHERE batch_id = ? AND idx >= ? AND idx < ? ORDER BY idx',
     );
     this.#markRunning = db.prepare<[number, string], unknown>(
       "UPDATE batches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'",
@@ -195,7 +197,8 @@ export class SqliteBatchStore implements BatchStore {
         idempotency_key: batch.idempotencyKey ?? null,
         request_hash: batch.requestHash,
       });
-      for (const item of items) insertItem.run(batch.id, item.index, item.name ?? null, item.file, item.type, item.fingerprint, JSON.stringify(item.spec));
+      for (const item of items)
+        insertItem.run(batch.id, item.index, item.name ?? null, item.file, item.type, item.fingerprint, JSON.stringify(item.spec), item.codeId ?? null);
       return { batch, created: true };
     });
     this.#finishItems = db.transaction((batchId: string, items: readonly FinishedItem[], at: number): { moved: number; batch: Batch } => {

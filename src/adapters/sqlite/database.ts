@@ -293,6 +293,10 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX designs_by_account ON designs (account_id, created_at);
   `,
+  // 16: a batch item that made a dynamic code names it (manifest.csv's codeId; its shortUrl is the item's payload).
+  `
+  ALTER TABLE batch_items ADD COLUMN code_id TEXT;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -106,6 +106,25 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return create.immediate();
   }
 
+  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+    if (inputs.length === 0) return [];
+    const accountId = inputs[0]!.accountId;
+    // One IMMEDIATE transaction: the count and every insert, or (a taken slug throws out of it) nothing.
+    const create = this.#db.transaction((): DynamicCode[] | 'limit_reached' => {
+      if (this.#count.get(accountId)!.n + inputs.length > maxCodes) return 'limit_reached';
+      return inputs.map((input) => {
+        const at = input.createdAt.getTime();
+        return toCode(this.#insert.get(newId('dyn'), accountId, input.slug, input.target, input.name, routingJson(input.routing), at, at)!);
+      });
+    });
+    try {
+      return create.immediate();
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'slug_taken';
+      throw error;
+    }
+  }
+
   async list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
     const { after, limit } = page;
     const rows = after

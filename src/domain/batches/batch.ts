@@ -76,6 +76,8 @@ export interface BatchItem {
   type: QrType;
   fingerprint: string;
   spec: RenderSpec;
+  /** The dynamic code the item made (`dynamic` in the request): its image encodes the code's short URL, the spec's payload. */
+  codeId?: string | undefined;
 }
 
 export interface BatchItemState extends BatchItem {

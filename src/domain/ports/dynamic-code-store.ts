@@ -33,9 +33,13 @@ export interface CodeCursor {
  *   codes); only `findBySlug` and `disableBySlug` (the redirect, the operators) do not.
  * - deleted codes keep their slug: `findBySlug` answers them as `deleted`, and no new code gets the slug.
  * - a disabled code cannot be changed by its owner: `update` answers `disabled` and changes nothing.
+ * - `createManyWithinLimit` is all or nothing: every code is stored (answered in input order) or none is
+ *   (`limit_reached` when the account's codes plus these would pass `maxCodes`, `slug_taken` when any slug is taken).
  */
 export interface DynamicCodeStore {
   createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'>;
+  /** A batch's codes, all of them or none (one account's; the limit is checked for the lot at once). */
+  createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
   /** The account's codes that are not deleted, newest first. */
   list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]>;
   /** How many codes the account holds (not deleted): what the plan limit counts. */

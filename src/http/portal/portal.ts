@@ -126,6 +126,8 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       logos: adapters.logos,
       queue: options.batchQueue,
       designs: adapters.designs,
+      codes: adapters.codes,
+      publicUrl: config.publicUrl,
       clock,
       plans: options.plans,
       bodyLimit: config.batchBodyLimitBytes,

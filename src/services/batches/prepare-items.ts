@@ -10,11 +10,30 @@ import type { RenderSpec } from '../../domain/render-options.js';
 import { brandingOf, isBranded, qrFingerprint, renderSpecOf, type GenerateQrInput } from '../generate-qr.js';
 import type { DesignStore } from '../../domain/ports/design-store.js';
 import { DESIGN_ID, withDesign, type DesignOptions } from '../../domain/design.js';
+import { newSlug } from '../../domain/dynamic-code.js';
+import { newCodeFields, type CampaignFields, type CodeDraft } from '../dynamic-codes.js';
 
 /** A problem document stays readable (and small) even when every item of a large batch is wrong. */
 const MAX_REPORTED_PROBLEMS = 1_000;
 
-export type BatchItemInput = GenerateQrInput & { name?: string | undefined };
+/** `dynamic` in a batch item: a new dynamic code, made when the batch is accepted, whose short URL the item's image encodes. */
+export type DynamicItemInput = { target: string; name?: string | null | undefined } & Omit<CampaignFields, 'password'>;
+
+/** A generate body and a `name`; with `dynamic`, no `content` (and `type` url or absent). */
+export type BatchItemInput = Omit<GenerateQrInput, 'content' | 'type'> & {
+  content?: unknown;
+  type?: QrType | undefined;
+  name?: string | undefined;
+  dynamic?: DynamicItemInput | undefined;
+};
+
+/** A validated item; one that makes a dynamic code carries the code to make (created once the batch's quota is reserved). */
+export type PreparedItem = BatchItem & { draft?: CodeDraft | undefined };
+
+/** What a dynamic code encodes: `{base}/r/{slug}`, as the codes API answers `shortUrl`. */
+export function dynamicPayload(shortUrlBase: string, slug: string): string {
+  return `${shortUrlBase}/r/${slug}`;
+}
 
 /** Where an item sits in the request, for error paths: `items.3` in JSON, `line 5` in CSV. */
 export type ItemLabel = (index: number) => string;
@@ -73,17 +92,55 @@ export async function withItemDesigns(
   return merged;
 }
 
-/** Every item checked, and every problem reported (not only the first): the caller fixes the batch in one go. */
+/** Field problems of one item as one ApiError (reported under the item's label). */
+function itemProblems(fields: FieldProblem[]): ApiError {
+  return new ApiError('invalid_request', fields.map((f) => `${f.field}: ${f.detail}`).join('; '), { fields });
+}
+
+/** The code a dynamic item makes, checked as POST /codes checks it; its problems named under `dynamic.`. */
+async function draftOf(input: BatchItemInput, dynamic: DynamicItemInput): Promise<CodeDraft> {
+  const problems: FieldProblem[] = [];
+  if (input.content !== undefined) problems.push({ field: 'content', detail: "must be absent with `dynamic`: the item encodes its new code's short URL" });
+  if (input.type !== undefined && input.type !== 'url') problems.push({ field: 'type', detail: 'a dynamic item is a url: leave type out (or url)' });
+  let fields: Awaited<ReturnType<typeof newCodeFields>> | undefined;
+  try {
+    fields = await newCodeFields(dynamic);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    for (const f of error.fields ?? [{ field: 'target', detail: error.message }]) problems.push({ field: `dynamic.${f.field}`, detail: f.detail });
+  }
+  if (problems.length > 0 || !fields) throw itemProblems(problems);
+  return { slug: newSlug(), ...fields };
+}
+
+/** What an item encodes: its content, or (dynamic) the short URL of the code drafted for it. */
+async function encodedItem(input: BatchItemInput, shortUrlBase: string): Promise<{ type: QrType; payload: string; draft?: CodeDraft }> {
+  if (input.dynamic !== undefined) {
+    const draft = await draftOf(input, input.dynamic);
+    return { type: 'url', payload: dynamicPayload(shortUrlBase, draft.slug), draft };
+  }
+  if (input.content === undefined || input.type === undefined) {
+    const missing = (['type', 'content'] as const).filter((field) => input[field] === undefined);
+    throw itemProblems(missing.map((field) => ({ field, detail: 'required (or `dynamic`, for an item that makes a dynamic code)' })));
+  }
+  return { type: input.type, payload: encodeContent(input.type, input.content) };
+}
+
+/**
+ * Every item checked, and every problem reported (not only the first): the caller fixes the batch in one go.
+ * A dynamic item's code is drafted with a fresh slug, its short URL built on `shortUrlBase`; nothing is created here.
+ */
 export async function prepareItems(
   inputs: readonly BatchItemInput[],
   plan: Plan,
   label: ItemLabel,
   deps: PrepareItemsDeps,
   accountId: string,
-): Promise<BatchItem[]> {
+  shortUrlBase: string,
+): Promise<PreparedItem[]> {
   const problems: FieldProblem[] = [];
   const files = assignFileNames(inputs.map((input) => ({ name: input.name, format: input.outputFormat })));
-  const items: BatchItem[] = [];
+  const items: PreparedItem[] = [];
   const failing = new Set<number>();
   // One store read per distinct logo of the batch, however many items name it.
   const logoReads = new Map<string, ReturnType<LogoStore['get']>>();
@@ -115,19 +172,21 @@ export async function prepareItems(
     const at = label(index);
     const before = problems.length;
     try {
-      const payload = encodeContent(input.type, input.content);
-      let spec = renderSpecOf(input, payload);
+      const { type, payload, draft } = await encodedItem(input, shortUrlBase);
+      const request = { ...input, content: payload, type };
+      let spec = renderSpecOf(request, payload);
       // Branding as for one generate: shapes, colours held to contrast, the logo from the caller's own account.
-      if (isBranded(input)) spec = { ...spec, branding: await brandingOf({ logos }, accountId, input, spec.darkColor, spec.lightColor) };
+      if (isBranded(request)) spec = { ...spec, branding: await brandingOf({ logos }, accountId, request, spec.darkColor, spec.lightColor) };
       // What could never be drawn (too long, or a size too small for it) is refused here, not refunded later.
       deps.renderer.assertDrawable(spec);
       items.push({
         index,
         name: input.name,
         file: files[index]!,
-        type: input.type as QrType,
-        fingerprint: qrFingerprint(input.type, payload),
+        type,
+        fingerprint: qrFingerprint(type, payload),
         spec: storedSpec(spec),
+        ...(draft ? { draft } : {}),
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;

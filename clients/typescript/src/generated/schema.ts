@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Render many QR codes in one call
-         * @description Accepts a batch of generate bodies (JSON `items`, or `Content-Type: text/csv` with a header row naming the same fields and `name`; for CSV pass `webhookUrl` in the query string). The whole batch is validated first (every failing item is listed) and reserved against the monthly quota at once: one request per item and one QR per new code; if it does not fit, nothing is counted. Items that fail to render are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch. The body may be at most 16 KiB plus 8 KiB per item the plan allows (`maxBatchItems`, capped by the server's `BATCH_BODY_LIMIT_BYTES`): a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of the key’s burst.
+         * @description Accepts a batch of generate bodies (JSON `items`, or `Content-Type: text/csv` with a header row naming the same fields and `name`; for CSV pass `webhookUrl` in the query string). The whole batch is validated first (every failing item is listed) and reserved against the monthly quota at once: one request per item and one QR per new code; if it does not fit, nothing is counted. Items that fail to render are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch. The body may be at most 16 KiB plus 8 KiB per item the plan allows (`maxBatchItems`, capped by the server's `BATCH_BODY_LIMIT_BYTES`): a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of the key’s burst. An item with `dynamic` makes a new dynamic code when the batch is accepted (its image encodes the code's short URL; manifest.csv names `codeId` and `shortUrl`); the plan's `activeDynamicCodes` must hold the whole batch's, or it is refused with 409 `code_limit_reached`.
          */
         post: operations["createBatch"];
         delete?: never;
@@ -506,6 +506,19 @@ export interface components {
             campaign: string;
             term?: string;
             content?: string;
+        };
+        BatchDynamicCodeInput: {
+            /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. */
+            target: string;
+            name?: string | null;
+            /** @description At most 20 rules, tried in order: the first whose conditions all hold sends the scan to its target; none: `target`. */
+            rules?: components["schemas"]["RedirectRuleInput"][];
+            expiresAt?: string | null;
+            maxScans?: number | null;
+            expiredTarget?: string | null;
+            /** @description Appends the scan's query parameters to the target (those the target does not already carry). */
+            forwardQuery?: boolean;
+            utm?: components["schemas"]["UtmInput"] | null;
         };
         DesignOptionsInput: {
             /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
@@ -2140,8 +2153,8 @@ export interface operations {
                 "application/json": {
                     /** @description One generate body per code, plus an optional `name`. */
                     items: {
-                        /** @description What to encode: a string for every type (a ready payload, validated), or for wifi, vcard, pix, whatsapp, email, sms, epc, upi, geo, event and mecard an object of named fields. epc is always encoded at error correction M (EPC069-12), whatever errorCorrection says. */
-                        content: string | ({
+                        /** @description What to encode: a string for every type (a ready payload, validated), or for wifi, vcard, pix, whatsapp, email, sms, epc, upi, geo, event and mecard an object of named fields. epc is always encoded at error correction M (EPC069-12), whatever errorCorrection says. Required unless the item has `dynamic`. */
+                        content?: string | ({
                             [key: string]: unknown;
                         } | {
                             ssid: string;
@@ -2237,10 +2250,10 @@ export interface operations {
                             note?: string;
                         });
                         /**
-                         * @description The kind of content.
+                         * @description The kind of content; required unless the item has `dynamic` (then `url`, or absent).
                          * @enum {string}
                          */
-                        type: "url" | "text" | "wifi" | "vcard" | "pix" | "whatsapp" | "email" | "sms" | "epc" | "upi" | "geo" | "tel" | "event" | "mecard";
+                        type?: "url" | "text" | "wifi" | "vcard" | "pix" | "whatsapp" | "email" | "sms" | "epc" | "upi" | "geo" | "tel" | "event" | "mecard";
                         /**
                          * @description Image format of the response; the key's plan must include it (the operation's description lists each plan's formats).
                          * @enum {string}
@@ -2291,6 +2304,7 @@ export interface operations {
                         };
                         /** @description File name in the archive (sanitised and made unique); default: the item index. */
                         name?: string;
+                        dynamic?: components["schemas"]["BatchDynamicCodeInput"];
                     }[];
                     /**
                      * Format: uri
@@ -2348,6 +2362,16 @@ export interface operations {
             };
             /** @description Problem: `plan_upgrade_required` */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `code_limit_reached` */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

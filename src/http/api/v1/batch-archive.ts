@@ -8,7 +8,8 @@ import { csvCell } from '../../../domain/csv-cell.js';
 
 const PAGE = 1_000;
 
-export const MANIFEST_HEADER = 'index,name,file,status,error';
+/** codeId and shortUrl: the dynamic code an item made (`dynamic`), empty for the others. */
+export const MANIFEST_HEADER = 'index,name,file,status,error,codeId,shortUrl';
 
 /**
  * Entries are added up front (one page of items at a time) but their files are opened only when the
@@ -21,7 +22,12 @@ export async function batchArchive(batch: Batch, deps: { batches: BatchStore; re
   for (let from = 0; from < batch.total; from += PAGE) {
     for (const item of await deps.batches.items(batch.id, from, from + PAGE)) {
       const rendered = item.state === 'succeeded';
-      manifest.push([item.index, csvCell(item.name), csvCell(rendered ? item.file : ''), item.state, csvCell(item.errorCode)].join(','));
+      const shortUrl = item.codeId === undefined ? undefined : item.spec.payload;
+      manifest.push(
+        [item.index, csvCell(item.name), csvCell(rendered ? item.file : ''), item.state, csvCell(item.errorCode), csvCell(item.codeId), csvCell(shortUrl)].join(
+          ',',
+        ),
+      );
       if (!rendered) continue;
       // Images are compressed already: stored as they are, the archive streams at disk speed.
       zip.addReadStreamLazy(item.file, { compress: false, mtime }, (done) => {

@@ -1,4 +1,4 @@
-// CSV batch bodies, read as a stream: a header row naming the generate fields (plus `name`; logo.id and frame.text for the nested ones), one item per row, reading stops past the plan's item limit.
+// CSV batch bodies, read as a stream: a header row naming the generate fields (plus `name`; logo.id, frame.text, dynamic.target for the nested ones), one item per row, reading stops past the plan's item limit.
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
@@ -24,10 +24,18 @@ const COLUMNS = [
   'frame.color',
   'design',
   'name',
+  // A row with dynamic.target makes a dynamic code (content and type left empty); rules and utm need the JSON body.
+  'dynamic.target',
+  'dynamic.name',
+  'dynamic.expiresAt',
+  'dynamic.maxScans',
+  'dynamic.expiredTarget',
+  'dynamic.forwardQuery',
 ] as const;
 const NUMERIC = new Set(['size', 'margin']);
+const COUNT = new Set(['dynamic.maxScans']);
 const DECIMAL = new Set(['logo.scale']);
-const BOOLEAN = new Set(['eci']);
+const BOOLEAN = new Set(['eci', 'dynamic.forwardQuery']);
 /** One CSV record at most (a quoted field may span lines). */
 const MAX_RECORD_BYTES = 16_384;
 
@@ -47,6 +55,7 @@ export class TooManyCsvRows extends Error {
 function cell(column: string, value: string): unknown {
   // Numbers and booleans as such when they look like them; anything else stays a string for the schema to refuse by name.
   if (NUMERIC.has(column) && /^\d{1,6}$/.test(value)) return Number(value);
+  if (COUNT.has(column) && /^\d{1,12}$/.test(value)) return Number(value);
   if (DECIMAL.has(column) && /^\d{1,2}(?:\.\d{1,6})?$/.test(value)) return Number(value);
   if (BOOLEAN.has(column) && (value === 'true' || value === 'false')) return value === 'true';
   return value;

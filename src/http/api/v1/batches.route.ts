@@ -13,6 +13,7 @@ import { batchNotFound, cancelOrDeleteBatch } from '../../../services/batches/ca
 import { binaryContent, header, QUOTA_HEADERS } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { setQuotaHeaders } from '../../quota-headers.js';
+import { shortUrlBase } from '../../short-url.js';
 import { batchArchive } from './batch-archive.js';
 import { takeBurstSlot } from '../../../services/burst.js';
 import { capStream, refuseDeclaredOver } from '../../body-cap.js';
@@ -24,6 +25,8 @@ import { callerOf } from './api-key-auth.js';
 
 export interface BatchesRouteDeps extends AcceptBatchDeps {
   results: BatchResults;
+  /** Dynamic items' short URLs are built on it (else on the listening address), as the codes API's. */
+  publicUrl: string | undefined;
   /** The ceiling of every plan's batch body limit (BATCH_BODY_LIMIT_BYTES); each plan's own is derived from its maxBatchItems. */
   bodyLimit: number;
 }
@@ -78,7 +81,9 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
           'the monthly quota at once: one request per item and one QR per new code; if it does not fit, nothing is counted. Items that fail to render ' +
           'are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch. ' +
           "The body may be at most 16 KiB plus 8 KiB per item the plan allows (`maxBatchItems`, capped by the server's `BATCH_BODY_LIMIT_BYTES`): " +
-          'a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of the key’s burst.',
+          'a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of the key’s burst. ' +
+          "An item with `dynamic` makes a new dynamic code when the batch is accepted (its image encodes the code's short URL; manifest.csv names " +
+          "`codeId` and `shortUrl`); the plan's `activeDynamicCodes` must hold the whole batch's, or it is refused with 409 `code_limit_reached`.",
         tags: ['batches'],
         security: [{ apiKey: [] }],
         headers: z.looseObject({ 'idempotency-key': z.string().max(255).optional().describe('Makes a retry return the batch of the first call.') }),
@@ -100,6 +105,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
             'quota_exceeded',
             'qr_quota_exceeded',
             'too_many_batches',
+            'code_limit_reached',
             'rate_limited',
             ...COMMON_ERRORS,
           ]),
@@ -158,6 +164,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         // The body as understood, not as spelled: JSON key order, CSV or JSON, whitespace do not make another batch.
         requestHash: idempotencyKey === undefined ? '' : sha256(canonicalJson({ items: request.body.items, webhookUrl: webhookUrl ?? null })),
         label: lines ? (index) => `line ${lines[index]}` : (index) => `items.${index}`,
+        shortUrlBase: shortUrlBase(deps.publicUrl, request),
       });
       if (accepted.quota) setQuotaHeaders(reply, accepted.quota);
       if (!accepted.created) reply.header('Idempotent-Replayed', 'true');

@@ -1,6 +1,7 @@
 // Schemas of the batch endpoints: the request body (JSON, or CSV turned into the same shape) and the batch as answered.
 import { z } from 'zod';
 import { BATCH_STATUSES } from '../../../domain/batches/batch.js';
+import { BatchCodeFields } from './codes.schema.js';
 import { GenerateBody } from './generate.schema.js';
 
 /** The largest batch any plan may set; each plan's own limit is checked after the shape. */
@@ -9,8 +10,20 @@ export const MAX_ITEMS_PER_REQUEST = 100_000;
 /** Under the /api/v1 prefix. */
 export const BATCHES_PATH = '/QRManager/batches';
 
+export const BatchDynamicCode = z
+  .strictObject(BatchCodeFields)
+  .meta({ id: 'BatchDynamicCode' })
+  .describe(
+    "Makes a new dynamic code (as POST /api/v1/QRManager/codes, without `password`) when the batch is accepted; the item's image encodes its `shortUrl`, " +
+      "and manifest.csv gives its `codeId` and `shortUrl`. The item then has no `content`, and `type` is `url` (or absent). Counted against the plan's " +
+      '`activeDynamicCodes` for the whole batch at once: a batch that does not fit is refused (409 `code_limit_reached`) and nothing is made or counted.',
+  );
+
 export const BatchItemBody = GenerateBody.extend({
+  content: GenerateBody.shape.content.optional().describe(`${GenerateBody.shape.content.description ?? ''} Required unless the item has \`dynamic\`.`),
+  type: GenerateBody.shape.type.optional().describe('The kind of content; required unless the item has `dynamic` (then `url`, or absent).'),
   name: z.string().min(1).max(200).optional().describe('File name in the archive (sanitised and made unique); default: the item index.'),
+  dynamic: BatchDynamicCode.optional(),
 });
 
 export const WebhookUrl = z

@@ -77,6 +77,10 @@ const campaignFields = {
   password: password.nullable().optional(),
 };
 
+/** A batch item's `dynamic`: a code's fields as POST /codes takes them, but the password (write-only, set per code with PATCH). */
+const { password: _password, ...campaignFieldsButPassword } = campaignFields;
+export const BatchCodeFields = { target, name: name.nullable().optional(), ...campaignFieldsButPassword };
+
 export const CreateCodeBody = z.strictObject({ target, name: name.nullable().optional(), ...campaignFields });
 
 export const UpdateCodeBody = z

@@ -9,6 +9,7 @@ import { ApiError, type FieldProblem } from '../../../domain/errors.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DesignStore } from '../../../domain/ports/design-store.js';
+import type { DynamicCodeStore } from '../../../domain/ports/dynamic-code-store.js';
 import type { BatchQueue } from '../../../domain/ports/batch-queue.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
@@ -22,6 +23,7 @@ import { takeBurstSlot } from '../../../services/burst.js';
 import { batchBodyLimit, batchBodyTooLarge, tooManyBatchItems } from '../../api/v1/batch-body.js';
 import { readCsvBatch, TooManyCsvRows } from '../../api/v1/batch-csv.js';
 import { capStream, refuseDeclaredOver } from '../../body-cap.js';
+import { shortUrlBase } from '../../short-url.js';
 import { canonicalJson } from '../../api/v1/canonical-json.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
@@ -36,6 +38,9 @@ export interface BatchesRoutesOptions {
   logos: Pick<LogoStore, 'get'>;
   queue: BatchQueue;
   designs: Pick<DesignStore, 'get'>;
+  /** Dynamic rows (`dynamic.target`) make codes here; their short URLs are built on publicUrl, as the codes page's. */
+  codes: DynamicCodeStore;
+  publicUrl: string | undefined;
   clock: () => Date;
   plans: PlanCatalogue;
   bodyLimit: number;
@@ -110,6 +115,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
             items: body.items,
             requestHash: createHash('sha256').update(canonicalJson(body.items)).digest('hex'),
             label: (index) => `line ${lines[index]}`,
+            shortUrlBase: shortUrlBase(options.publicUrl, request),
           },
         );
         return reply.redirect(`${base}/batches`, 303);
