@@ -2,6 +2,13 @@
 'use strict';
 
 document.addEventListener('DOMContentLoaded', () => {
+  // A narrow screen scrolls the nav sideways: start it with the current page's link in view.
+  const current = document.querySelector('.topbar nav a[aria-current="page"]');
+  const nav = current?.parentElement;
+  if (nav && nav.scrollWidth > nav.clientWidth) {
+    nav.scrollLeft = current.offsetLeft - nav.offsetLeft - (nav.clientWidth - current.offsetWidth) / 2;
+  }
+
   // Copy buttons: shown only when the Clipboard API is there to back them.
   for (const button of document.querySelectorAll('button.copy[data-copy-target]')) {
     const target = document.getElementById(button.dataset.copyTarget);
