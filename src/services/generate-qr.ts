@@ -74,12 +74,6 @@ export interface GeneratedQr {
   quota: QuotaState;
 }
 
-export const CONTENT_TYPES: Record<OutputFormat, string> = {
-  png: 'image/png',
-  webp: 'image/webp',
-  svg: 'image/svg+xml',
-};
-
 /** True when the request asks for anything only the branded path draws. */
 export function isBranded(input: GenerateQrInput): boolean {
   return (
@@ -125,7 +119,8 @@ export async function brandingOf(
   };
 }
 
-export function renderSpecOf(input: GenerateQrInput, payload: string, branding?: Branding): RenderSpec {
+/** The plain render spec a request asks for (colours held to contrast); callers add the branding when isBranded. */
+export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpec {
   const darkColor = canonicalColour(input.darkColor ?? DEFAULT_DARK);
   const lightColor = canonicalColour(input.lightColor ?? DEFAULT_LIGHT);
   assertScannableColours(darkColor, lightColor);
@@ -140,7 +135,6 @@ export function renderSpecOf(input: GenerateQrInput, payload: string, branding?:
     darkColor,
     lightColor,
     ...(input.eci ? { eci: true } : {}),
-    ...(branding ? { branding } : {}),
   };
 }
 

@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
 import { parseQuery } from '../../domain/signed-url.js';
 import { ApiError } from '../../domain/errors.js';
-import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../services/generate-qr.js';
+import { IMAGE_MEDIA_TYPES } from '../image-media-types.js';
 import { verifySignedUrl } from '../../services/signed-image.js';
 import type { SigningKeyDeps } from '../../services/signing-keys.js';
 import { binaryContent, header, QUOTA_HEADERS, type HeaderDoc } from '../openapi/operation-doc.js';
@@ -88,7 +89,7 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
           responses: {
             '200': {
               description: 'The QR code image in the format the path names, byte for byte what POST generate answers for the same fields.',
-              content: binaryContent(Object.values(CONTENT_TYPES)),
+              content: binaryContent(Object.values(IMAGE_MEDIA_TYPES)),
               headers: { ETag: header.etag, 'Cache-Control': CACHE_CONTROL, ...QUOTA_HEADERS },
             },
             '304': {
@@ -115,7 +116,7 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
       if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', cacheControl).send();
       return reply
         .code(200)
-        .header('Content-Type', CONTENT_TYPES[result.format])
+        .header('Content-Type', IMAGE_MEDIA_TYPES[result.format])
         .header('ETag', result.etag)
         .header('Cache-Control', cacheControl)
         .send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));

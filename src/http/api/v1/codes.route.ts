@@ -5,7 +5,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, type ErrorCode } from '../../../domain/errors.js';
 import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
-import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { accountStatsCsv, codeStatsCsv, STATS_CSV_HEADER } from '../../../services/stats-export.js';
 import { header, imageResponses } from '../../openapi/operation-doc.js';
@@ -145,7 +146,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         params: CodeParams,
         querystring: CodeImageQuery,
         response: problemResponses(['not_found', ...GENERATE_ERRORS, ...COMMON_ERRORS]),
-        'x-document': { responses: imageResponses("The image of the code's short URL, with the quota headers.", Object.values(CONTENT_TYPES)) },
+        'x-document': { responses: imageResponses("The image of the code's short URL, with the quota headers.", Object.values(IMAGE_MEDIA_TYPES)) },
       },
     },
     async (request, reply) => {

@@ -1,6 +1,7 @@
 // POST /api/v1/QRManager/generate: the image in the body, quota in the headers.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import type { Limit, PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import { imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
@@ -56,7 +57,7 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, 
         body: GenerateBody,
         response: problemResponses([...GENERATE_ERRORS, ...COMMON_ERRORS]),
         'x-document': {
-          responses: imageResponses('The QR code image, unwrapped, in the requested format, with the quota headers.', Object.values(CONTENT_TYPES)),
+          responses: imageResponses('The QR code image, unwrapped, in the requested format, with the quota headers.', Object.values(IMAGE_MEDIA_TYPES)),
         },
       },
     },

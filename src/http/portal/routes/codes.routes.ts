@@ -8,7 +8,8 @@ import { dynamicCodeLimit, OUTPUT_FORMATS, planAllowsFormat } from '../../../dom
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { createCode, deleteCode, getCode, listCodes, PAGE_SIZE, updateCode } from '../../../services/dynamic-codes.js';
-import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { shortUrlBase } from '../../short-url.js';
 import { requireAccount } from '../account-guard.js';
@@ -185,7 +186,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     const content = `${shortUrlBase(options.publicUrl, request)}/r/${code.slug}`;
     const generated = await generateQr(options, owner(request), { type: 'url', content, outputFormat: request.params.format, size: 1024 });
     return reply
-      .header('Content-Type', CONTENT_TYPES[generated.format])
+      .header('Content-Type', IMAGE_MEDIA_TYPES[generated.format])
       .header('Content-Disposition', `attachment; filename="qr-${code.slug}.${generated.format}"`)
       .header('Cache-Control', 'no-store')
       .send(Buffer.from(generated.bytes.buffer, generated.bytes.byteOffset, generated.bytes.byteLength));

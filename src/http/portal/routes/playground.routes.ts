@@ -9,7 +9,8 @@ import { HEX_COLOUR } from '../../../domain/render-options.js';
 import { ApiError } from '../../../domain/errors.js';
 import { OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
-import { CONTENT_TYPES, generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
@@ -130,7 +131,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const { type, content, outputFormat, size } = parsed.data;
       const input = { type, content, outputFormat, size: Number(size), ...brandingInput(parsed.data) };
       const generated = await generateQr(options, { accountId: account.id, plan: account.plan }, input);
-      const dataUri = `data:${CONTENT_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
+      const dataUri = `data:${IMAGE_MEDIA_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
       const quota = generated.quota;
       return page(request, reply, {
         form,
