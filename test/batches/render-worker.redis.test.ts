@@ -1,4 +1,4 @@
-// Redis mode: batches render in a separate `render` process; SIGKILLed mid-batch and restarted, it still yields every item exactly once.
+// Redis mode: batches render in a separate `render` process; SIGKILLed mid-batch and restarted, it still yields every item exactly once; dynamic items too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { BATCHES_URL, decodeManifestRows, postBatch, unpackArchive, urlItems, waitForBatch, type BatchJson } from '../helpers/batches.js';
+import { decodePngFiles, readByAll } from '../helpers/decode.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;
@@ -86,4 +87,33 @@ describe('the render process', () => {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }
   }, 180_000);
+
+  it('dynamic items: the API makes the codes at acceptance, the render process draws their short URLs, every reader reads them, a scan redirects', async () => {
+    const { key } = await t.newCaller('pro');
+    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    const items = Array.from({ length: 20 }, (_, i) => ({ outputFormat: 'png', dynamic: { target: `https://example.com/redis/${i}`, name: `redis ${i}` } }));
+    const res = await postBatch(t.app, key, { items });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = JSON.parse(res.body) as { id: string };
+    if (!workers.some((child) => child.exitCode === null && child.signalCode === null)) startRenderProcess();
+    expect(await waitForBatch(get, id, 90_000)).toMatchObject({ status: 'completed', succeeded: 20 });
+
+    const codes = (JSON.parse((await get('/api/v1/QRManager/codes?limit=100')).body) as { items: Array<{ id: string; shortUrl: string; target: string }> })
+      .items;
+    expect(codes).toHaveLength(20);
+    const byId = new Map(codes.map((code) => [code.id, code]));
+    const unpacked = await unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload);
+    try {
+      const rows = unpacked.manifest.slice(1);
+      expect(rows.map((row) => [row[6], byId.get(row[5]!)?.target])).toEqual(
+        rows.map((row, i) => [byId.get(row[5]!)?.shortUrl, `https://example.com/redis/${i}`]),
+      );
+      const decoded = await decodePngFiles(rows.map((row) => join(unpacked.dir, row[2]!)));
+      expect(decoded).toEqual(rows.map((row) => readByAll(row[6]!)));
+    } finally {
+      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+    }
+    const scan = await t.app.inject({ method: 'GET', url: new URL(codes[0]!.shortUrl).pathname });
+    expect([scan.statusCode, scan.headers.location]).toEqual([302, codes[0]!.target]);
+  }, 120_000);
 });
