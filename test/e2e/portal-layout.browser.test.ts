@@ -159,6 +159,8 @@ interface Layout {
   /** Elements wider than the viewport's right edge (tag.class and how far out), for the failure message. */
   outside: string[];
   navTops: number[];
+  /** The current page's nav link lies wholly inside the viewport (null: no link is current, e.g. a code's own page). */
+  currentLinkInView: boolean | null;
   unnamedHeaders: string[];
   /** `secret`: a textarea (CSV, content) or a shown-once secret, set in monospace (and a secret tinted) on purpose. */
   fields: { type: string; secret: boolean; look: Record<string, string> }[];
@@ -174,6 +176,8 @@ function measure(p: Page, look: string[]): Promise<Layout> {
       .slice(0, 8)
       .map((el) => `${describe(el)} → ${Math.round(el.getBoundingClientRect().right)}`);
     const navTops = [...document.querySelectorAll('header nav a')].map((a) => (a as HTMLElement).offsetTop);
+    const current = document.querySelector('header nav a[aria-current="page"]')?.getBoundingClientRect();
+    const currentLinkInView = current ? current.left >= 0 && current.right <= window.innerWidth : null;
     const unnamedHeaders = [...document.querySelectorAll('th')]
       .filter((th) => (th.textContent ?? '').trim() === '' && !th.getAttribute('aria-label'))
       .map((th) => th.outerHTML);
@@ -187,7 +191,7 @@ function measure(p: Page, look: string[]): Promise<Layout> {
         };
       },
     );
-    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, outside, navTops, unnamedHeaders, fields };
+    return { scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth, outside, navTops, currentLinkInView, unnamedHeaders, fields };
   }, look);
 }
 
@@ -235,6 +239,8 @@ describe('the portal layout in Chromium at 390 and 1280 px', () => {
       const at = `${name} at ${width} px`;
       if (layout.scrollWidth > layout.innerWidth) problems.push(`${at}: the document is ${layout.scrollWidth} px wide (${layout.outside.join('; ')})`);
       if (width === 1280 && new Set(layout.navTops).size > 1) problems.push(`${at}: the nav wraps (link tops ${[...new Set(layout.navTops)].join(', ')})`);
+      // On a phone the nav scrolls sideways: the page's own link is scrolled into view.
+      if (layout.currentLinkInView === false) problems.push(`${at}: the current page's nav link is scrolled out of view`);
       for (const header of layout.unnamedHeaders) problems.push(`${at}: a table header without text: ${header}`);
       for (const field of layout.fields) {
         if (field.type === 'text' && !field.secret && !textLook.has(width)) textLook.set(width, field.look);
