@@ -1,4 +1,4 @@
-// What every long-running process does around its work: load config or exit 1 saying why, and close once on SIGTERM/SIGINT within a deadline.
+// What every process entry does around its work: load config or exit 1 saying why (qrm too), and, long-running ones, close once on SIGTERM/SIGINT within a deadline.
 import { ConfigError, loadConfig, type Config } from '../config.js';
 
 interface LifecycleLog {
@@ -8,20 +8,23 @@ interface LifecycleLog {
 }
 
 /**
- * Runs a process entry: a configuration mistake (a ConfigError, from loadConfig or from `requires`) prints
- * `<label>: <why>` and exits 1, as does any failure to start.
+ * The configuration from the environment, for every entry (qrm too): a configuration mistake (a ConfigError, from
+ * loadConfig or from `requires`) prints `<label>: <why>`, naming the variable, and exits 1 without a stack.
  */
-export function runProcess<C extends Config = Config>(label: string, main: (config: C) => Promise<void>, requires?: (config: Config) => C): void {
-  let config: C;
+export function configOrExit<C extends Config = Config>(label: string, requires?: (config: Config) => C): C {
   try {
     const loaded = loadConfig(process.env);
-    config = requires ? requires(loaded) : (loaded as C);
+    return requires ? requires(loaded) : (loaded as C);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${label}: ${error.message}\n`);
     process.exit(1);
   }
-  main(config).catch((error: unknown) => {
+}
+
+/** Runs a long-running process entry: its configuration (configOrExit), then `main`; a failure to start prints why and exits 1. */
+export function runProcess<C extends Config = Config>(label: string, main: (config: C) => Promise<void>, requires?: (config: Config) => C): void {
+  main(configOrExit(label, requires)).catch((error: unknown) => {
     process.stderr.write(`${label}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { BackupError, backupDatabase, restoreDatabase } from '../adapters/sqlite/backup.js';
 import { databaseFile } from '../adapters/sqlite/database.js';
 import { createCliAdapters } from '../composition/cli.js';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
 import { ApiError } from '../domain/errors.js';
 import type { Limit, PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { Account } from '../domain/ports/account-store.js';
@@ -16,6 +16,7 @@ import { issueKey, listKeys, revokeKey } from '../services/api-keys.js';
 import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from '../services/plans.js';
 import { allCodes, disableCode } from '../services/dynamic-codes.js';
 import { billingSummary, syncBilling } from '../services/billing.js';
+import { configOrExit } from './process-lifecycle.js';
 
 const USAGE = `usage: qrm <command> [options]
 
@@ -99,7 +100,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
     out(USAGE);
     return;
   }
-  const config = loadConfig(process.env);
+  const config = configOrExit('qrm');
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
   if (command === 'backup') return runFileCommand('backup', config, required(values.to, '--to'), print);
   if (command === 'restore') return runFileCommand('restore', config, required(values.from, '--from'), print);
