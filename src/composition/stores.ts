@@ -10,6 +10,8 @@ export interface StoreOptions {
   redisKeyPrefix?: string;
   /** MongoDB database name, overriding the URL's (tests use a fresh one). */
   mongoDbName?: string;
+  /** TTL of the per-instance credential, signing-key and slug caches, the ceiling should an invalidation be missed (tests proving the push hold them longer than they run). */
+  cacheTtlMs?: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
     return await createRedisStores(records, config.redisUrl, {
       ...(options.log ? { log: options.log } : {}),
       ...(options.redisKeyPrefix ? { keyPrefix: options.redisKeyPrefix } : {}),
+      ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),
     });
   } catch (error) {
     await records.close();

@@ -36,15 +36,14 @@ describe('RedisUsageMeter when Redis fails mid-request', () => {
   it('takes back a reservation that ran in Redis although its answer never arrived', async () => {
     const meter = new RedisUsageMeter(await client(50), { keyPrefix: `t-${randomUUID()}:` });
     const blocker = await client();
-    // A 300 ms script holds Redis: the reservation queues behind it, and the client gives up after 50 ms.
-    const busy = blocker.eval(
-      "local t = redis.call('TIME') while true do local n = redis.call('TIME') if (n[1] - t[1]) * 1000000 + (n[2] - t[2]) > 300000 then break end end return 1",
-      0,
-    );
-    await new Promise((r) => setTimeout(r, 20));
+    // Redis holds every write command until told otherwise: the reservation waits in Redis, and the client gives up after 50 ms.
+    await blocker.call('CLIENT', 'PAUSE', '60000', 'WRITE');
     const accountId = `acc_${randomUUID()}`;
-    await expect(meter.reserve({ accountId, period, qr, limits, at })).rejects.toThrow(/timed out/);
-    await busy;
+    try {
+      await expect(meter.reserve({ accountId, period, qr, limits, at })).rejects.toThrow(/timed out/);
+    } finally {
+      await blocker.call('CLIENT', 'UNPAUSE');
+    }
     // Redis did run the script once it was free...
     await waitFor('the deferred refund to be applied', async () => (await meter.settleDeferredRefunds()) === 0);
     // ...and the deferred refund took it back.

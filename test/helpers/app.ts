@@ -37,8 +37,8 @@ export interface TestAppOptions {
   /** Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise production's. */
   renderPool?: ApiOverrides['renderPool'];
   now?: Date;
-  /** Production mode: REDIS_URL, with this suite's own key prefix, over the SQLite store. */
-  redis?: { url: string; keyPrefix: string };
+  /** Production mode: REDIS_URL, with this suite's own key prefix, over the SQLite store; `cacheTtlMs` replaces the per-instance caches' TTL. */
+  redis?: { url: string; keyPrefix: string; cacheTtlMs?: number };
   /** Stores made by the test (e.g. over a SQLite connection it can fill up); the app still closes them. */
   stores?: StoreAdapters;
   /** Changes the document answers are checked against: only the contract test's deliberate drift uses it. */
@@ -62,7 +62,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   });
   // Built here, by the production function, only so the test can reach them; the app closes them.
-  const stores = options.stores ?? (await createStores(config, options.redis ? { redisKeyPrefix: options.redis.keyPrefix } : {}));
+  const stores =
+    options.stores ??
+    (await createStores(
+      config,
+      options.redis ? { redisKeyPrefix: options.redis.keyPrefix, ...(options.redis.cacheTtlMs ? { cacheTtlMs: options.redis.cacheTtlMs } : {}) } : {},
+    ));
   const clock = { now: options.now ?? new Date() };
   const logs: string[] = [];
   const doubleReplies: string[] = [];

@@ -15,11 +15,17 @@ export interface TwoInstances {
   close(): Promise<void>;
 }
 
-/** Both apps get the same options, the same Redis key prefix (fresh per call) and the same SQLite directory. */
-export async function startTwoInstancesOnRedis(name: string, options: Omit<TestAppOptions, 'dataDir' | 'redis'> = {}): Promise<TwoInstances> {
+/**
+ * Both apps get the same options, the same Redis key prefix (fresh per call) and the same SQLite directory.
+ * `cacheTtlMs` replaces the per-instance caches' TTL (credentials, signing keys, slugs): a test proving that a change is pushed sets it longer than the test runs.
+ */
+export async function startTwoInstancesOnRedis(
+  name: string,
+  { cacheTtlMs, ...options }: Omit<TestAppOptions, 'dataDir' | 'redis'> & { cacheTtlMs?: number } = {},
+): Promise<TwoInstances> {
   const redis = await startRedisServer();
   const dataDir = await mkdtemp(join(tmpdir(), `qrm-${name}-`));
-  const shared = { ...options, dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` } };
+  const shared = { ...options, dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:`, ...(cacheTtlMs ? { cacheTtlMs } : {}) } };
   const a = await createTestApp(shared);
   const b = await createTestApp(shared);
   return {

@@ -1,4 +1,4 @@
-// Dynamic codes in Redis mode, two instances on one Redis: a PATCH reaches both within a second, scans are counted exactly and
+// Dynamic codes in Redis mode, two instances on one Redis: a PATCH is pushed to both, scans are counted exactly and
 // rolled up idempotently, unique scanners by HyperLogLog within its error bound, and a Redis outage never stops a redirect.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
@@ -17,7 +17,8 @@ let b: TestApp;
 
 beforeAll(async () => {
   // Load shedding off: two instances and hundreds of concurrent scans in one process on a busy machine are not overload.
-  instances = await startTwoInstancesOnRedis('dynamic', { env: { MAX_EVENT_LOOP_DELAY_MS: '0' } });
+  // The slug caches keep an entry for an hour, longer than this file runs: only the pushed invalidation can take one out.
+  instances = await startTwoInstancesOnRedis('dynamic', { env: { MAX_EVENT_LOOP_DELAY_MS: '0' }, cacheTtlMs: 3_600_000 });
   ({ a, b } = instances);
 }, 60_000);
 afterAll(async () => instances?.close());
@@ -48,7 +49,7 @@ async function statsOf(key: string, id: string) {
 }
 
 describe('dynamic codes on two instances sharing one Redis', () => {
-  it('follow a PATCH made on the other instance within a second, although the slug was cached', async () => {
+  it('follow a PATCH made on the other instance, although the slug was cached: the change is pushed', async () => {
     const api = codesApi(a.app, (await a.newCaller('pro')).key);
     const code = await api.created('https://example.com/before');
     await warmCache(b, code.slug);
@@ -60,17 +61,14 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     expect((await scan(b.app, code.slug)).headers.location).toBe('https://example.com/before');
 
     // ...but a PATCH through the API on A is pushed to B at once.
-    const patchedAt = Date.now();
     expect((await api.patch(code.id, { target: 'https://example.com/after' })).statusCode).toBe(200);
-    const elapsed = await waitFor(
-      'B to redirect to the new target',
-      async () => ((await scan(b.app, code.slug)).headers.location === 'https://example.com/after' ? Date.now() - patchedAt : undefined),
-      { timeoutMs: 2_000, intervalMs: 20 },
-    );
-    expect(elapsed).toBeLessThan(1_000);
+    await waitFor('B to redirect to the new target', async () => (await scan(b.app, code.slug)).headers.location === 'https://example.com/after', {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
 
     await api.patch(code.id, { status: 'paused' });
-    await waitFor('B to answer 410 for the paused code', async () => (await scan(b.app, code.slug)).statusCode === 410, { timeoutMs: 2_000, intervalMs: 20 });
+    await waitFor('B to answer 410 for the paused code', async () => (await scan(b.app, code.slug)).statusCode === 410, { timeoutMs: 10_000, intervalMs: 20 });
   }, 30_000);
 
   it('count N concurrent scans across both instances exactly, and a replayed rollup changes nothing', async () => {

@@ -1,4 +1,4 @@
-// Two API instances on one Redis and one store, each caching credentials: a revocation or plan change on one reaches the other within a second.
+// Two API instances on one Redis and one store, each caching credentials: a revocation or plan change on one is pushed to the other.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,8 @@ let b: TestApp;
 let instances: TwoInstances;
 
 beforeAll(async () => {
-  instances = await startTwoInstancesOnRedis('credentials');
+  // The caches keep an entry for an hour, longer than this file runs: only the pushed invalidation can take one out.
+  instances = await startTwoInstancesOnRedis('credentials', { cacheTtlMs: 3_600_000 });
   ({ dataDir, a, b } = instances);
 }, 60_000);
 
@@ -53,7 +54,7 @@ async function warmCache(t: TestApp, caller: { key: string; keyId: string }): Pr
 }
 
 describe('two API instances sharing one Redis', () => {
-  it('refuse a key revoked on the other instance within a second, although it was cached', async () => {
+  it('refuse a key revoked on the other instance, although it was cached: the revocation is pushed', async () => {
     const caller = await a.newCaller('free');
     await warmCache(b, caller);
 
@@ -62,27 +63,21 @@ describe('two API instances sharing one Redis', () => {
     expect((await generate(b.app, caller.key, png('cached'))).statusCode).toBe(200);
 
     // ...but a revocation through the service on A is pushed to B at once.
-    const revokedAt = Date.now();
     await revokeKey(deps(a), caller.accountId, caller.keyId);
-    const elapsed = await waitFor(
-      'B to refuse the revoked key',
-      async () => ((await generate(b.app, caller.key, png('after revoke'))).statusCode === 401 ? Date.now() - revokedAt : undefined),
-      { timeoutMs: 2_000, intervalMs: 20 },
-    );
-    expect(elapsed).toBeLessThan(1_000);
+    await waitFor('B to refuse the revoked key', async () => (await generate(b.app, caller.key, png('after revoke'))).statusCode === 401, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
   }, 30_000);
 
-  it('apply a plan change made on the other instance to cached credentials within a second', async () => {
+  it('apply a plan change made on the other instance to cached credentials: the change is pushed', async () => {
     const caller = await a.newCaller('free');
     await warmCache(b, caller);
     expect((await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode).toBe(403);
-    const changedAt = Date.now();
     await changePlan(deps(a), caller.accountId, 'pro');
-    const elapsed = await waitFor(
-      'B to see the pro plan',
-      async () => ((await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode === 200 ? Date.now() - changedAt : undefined),
-      { timeoutMs: 2_000, intervalMs: 20 },
-    );
-    expect(elapsed).toBeLessThan(1_000);
+    await waitFor('B to see the pro plan', async () => (await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode === 200, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
   }, 30_000);
 });

@@ -1,4 +1,4 @@
-// Two API instances on one Redis: a signing key revoked on one stops its URLs on the other within a second, although the other had it cached.
+// Two API instances on one Redis: a signing key revoked on one stops its URLs on the other at once (pushed), although the other had it cached.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ let a: TestApp;
 let b: TestApp;
 
 beforeAll(async () => {
-  instances = await startTwoInstancesOnRedis('signed-urls');
+  // The caches keep an entry for an hour, longer than this file runs: only the pushed invalidation can take one out.
+  instances = await startTwoInstancesOnRedis('signed-urls', { cacheTtlMs: 3_600_000 });
   ({ a, b } = instances);
 }, 60_000);
 afterAll(async () => instances?.close());
@@ -26,7 +27,7 @@ function setRevokedInDatabase(keyId: string, revokedAt: number | null): void {
   }
 }
 
-it('refuse URLs of a signing key revoked on the other instance within a second, although it was cached', async () => {
+it('refuse URLs of a signing key revoked on the other instance, although it was cached: the revocation is pushed', async () => {
   const caller = await a.newCaller('pro');
   const signing = await newSigningKey(a.app, caller.key);
   const url = (n: number) => signedUrl(signing, 'png', { content: `https://example.com/${n}`, type: 'url', size: 128 });
@@ -43,13 +44,10 @@ it('refuse URLs of a signing key revoked on the other instance within a second, 
     },
     { intervalMs: 100 },
   );
-  const revokedAt = Date.now();
   const revoked = await a.app.inject({ method: 'DELETE', url: `${SIGNING_KEYS_URL}/${signing.id}`, headers: { 'x-api-key': caller.key } });
   expect(revoked.statusCode).toBe(200);
-  const elapsed = await waitFor(
-    'B to refuse the revoked signing key',
-    async () => ((await b.app.inject({ method: 'GET', url: url(n++) })).statusCode === 403 ? Date.now() - revokedAt : undefined),
-    { timeoutMs: 2_000, intervalMs: 20 },
-  );
-  expect(elapsed).toBeLessThan(1_000);
+  await waitFor('B to refuse the revoked signing key', async () => (await b.app.inject({ method: 'GET', url: url(n++) })).statusCode === 403, {
+    timeoutMs: 10_000,
+    intervalMs: 20,
+  });
 }, 30_000);

@@ -20,8 +20,8 @@ export interface RedisStoresOptions {
   /** Prefix of every key this layer writes, ending with its separator (default `qrm:`); tests use a random one. */
   keyPrefix?: string;
   log?: AdapterLog;
-  /** Credential cache TTL (default 10 s). */
-  credentialTtlMs?: number;
+  /** TTL of every per-instance cache, the ceiling should an invalidation be missed (defaults: credentials and signing keys 10 s, slugs 60 s). */
+  cacheTtlMs?: number;
 }
 
 const DOWN = 'the service cannot reach its data store right now; retry shortly';
@@ -38,19 +38,20 @@ export async function createRedisStores(records: RecordStores, url: string, opti
   const meter = new RedisUsageMeter(redis, { keyPrefix, archive: records.usageLedger, ...(log ? { log } : {}) });
   const lastUsed = new RedisLastUsedLog(redis, { keyPrefix });
   const scans = new RedisScanCounter(redis, { keyPrefix });
-  const keys = new CachedKeyStore(records.keys, bus, options.credentialTtlMs === undefined ? {} : { ttlMs: options.credentialTtlMs });
+  const cached = options.cacheTtlMs === undefined ? {} : { ttlMs: options.cacheTtlMs };
+  const keys = new CachedKeyStore(records.keys, bus, cached);
 
   return {
     accounts: unavailableWhen(new PlanChangePublishingAccountStore(records.accounts, bus), isRedisOutage, DOWN),
     keys: unavailableWhen(keys, isRedisOutage, DOWN),
-    signingKeys: unavailableWhen(new CachedSigningKeyStore(records.signingKeys, bus), isRedisOutage, DOWN),
+    signingKeys: unavailableWhen(new CachedSigningKeyStore(records.signingKeys, bus, cached), isRedisOutage, DOWN),
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
     sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
     usageLedger: records.usageLedger,
     logos: records.logos,
     designs: records.designs,
     // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
-    codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus), isRedisOutage, DOWN),
+    codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus, cached), isRedisOutage, DOWN),
     scanLedger: records.scanLedger,
     scans,
     scanCounters: scans,
