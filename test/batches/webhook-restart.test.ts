@@ -4,8 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
+import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
+import { deliverDueWebhooks } from '../../src/services/batches/batch-webhook.js';
 import { BATCHES_URL } from '../helpers/batches.js';
 import { runCli, startServer, type RunningServer } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 let dataDir: string;
@@ -53,14 +56,28 @@ describe('a batch webhook whose server is killed between attempts', () => {
       await stores.close();
     }
     expect(await server!.stop('SIGKILL')).toBeNull(); // ended by the signal, not an exit code
-    // Dead for longer than the first retry's wait: only the store remembers that the webhook is owed.
-    await new Promise((r) => setTimeout(r, 1_500));
+    // The process that would have retried is gone: only the store remembers that the webhook is owed.
     expect(receiver.received).toHaveLength(1);
 
     server = await startServer(env);
     await receiver.waitFor(2, 30_000);
-    await new Promise((r) => setTimeout(r, 6_000)); // one more sweep: room for a duplicate to show up, were there one
+    const view = async () =>
+      (
+        (await (await fetch(`${server!.baseUrl}${BATCHES_URL}/${id}`, { headers: { 'X-API-Key': key } })).json()) as {
+          webhook: { state: string; attempts: number };
+        }
+      ).webhook;
+    await waitFor('the delivery to be on record', async () => (await view()).state === 'delivered', { timeoutMs: 10_000, intervalMs: 50 });
+    // Where a duplicate would come from: a sweep an hour on, past every retry time, over the same store. It finds nothing owed.
+    const swept = createSqliteStores(dataDir);
+    try {
+      const anHourOn = new Date(Date.now() + 3_600_000);
+      await deliverDueWebhooks({ batches: swept.batches!, sender: new FetchWebhookSender({ allowPrivate: true }), clock: () => anHourOn });
+    } finally {
+      await swept.close();
+    }
     expect(receiver.received.map((m) => m.status)).toEqual([500, 204]);
+    expect(await view()).toMatchObject({ state: 'delivered', attempts: 2 });
 
     const after = createSqliteStores(dataDir);
     try {
