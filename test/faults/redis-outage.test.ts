@@ -27,14 +27,20 @@ afterAll(async () => instances?.close());
 interface Answer {
   loop: number;
   status: number;
-  ms: number;
+  /** Which part of the test the request was sent in, and whether Redis was still down when its answer came. */
+  sentWhile: Phase;
+  answeredWhileDown: boolean;
   content: string;
   contentType: unknown;
   retryAfter: unknown;
   code: unknown;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+type Phase = 'up' | 'down' | 'recovered';
+
+const CLIENTS = 6;
+// Spaces one client's requests a little, so six clients are a steady load rather than a flood.
+const pace = () => new Promise((resolve) => setTimeout(resolve, 5));
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
 
 // A graceful stop closes the connections cleanly; a kill leaves them dangling mid-command. Both must look the same to callers.
@@ -45,61 +51,87 @@ describe.each([
   it('answers 503 unavailable with Retry-After (never a 500, never a hang), recovers by itself, and stores exactly what was acknowledged', async () => {
     const caller = await a.newCaller('business');
     const answers: Answer[] = [];
+    let phase: Phase = 'up';
     let running = true;
     // Six clients, each sending one request after another to alternating instances, until told to stop (bounded in count and time).
     const client = async (loop: number) => {
-      const deadline = Date.now() + 20_000;
-      for (let i = 0; i < 500 && running && Date.now() < deadline; i++) {
+      const deadline = Date.now() + 40_000;
+      for (let i = 0; i < 5_000 && running && Date.now() < deadline; i++) {
         const content = `redis-${signal} ${(loop + i) % 4}`;
-        const started = Date.now();
+        const sentWhile = phase;
         const res = await generate((loop + i) % 2 === 0 ? a.app : b.app, caller.key, png(content));
         const code = res.statusCode === 200 ? undefined : (res.json() as { code?: unknown }).code;
         answers.push({
           loop,
           status: res.statusCode,
-          ms: Date.now() - started,
+          sentWhile,
+          answeredWhileDown: phase === 'down',
           content,
           contentType: res.headers['content-type'],
           retryAfter: res.headers['retry-after'],
           code,
         });
-        await sleep(5);
+        await pace();
       }
     };
-    const clients = Array.from({ length: 6 }, (_, loop) => client(loop));
+    const everyClient = (wanted: (x: Answer) => boolean, count: number) => () =>
+      Array.from({ length: CLIENTS }, (_, loop) => answers.filter((x) => x.loop === loop && wanted(x)).length >= count).every(Boolean);
+    const clients = Array.from({ length: CLIENTS }, (_, loop) => client(loop));
 
-    await sleep(300);
-    await redis.stop(signal);
-    await sleep(300);
-    const readyWhileDown = await a.app.inject({ method: 'GET', url: '/readyz' });
-    expect(readyWhileDown.statusCode).toBe(503);
-    expect(readyWhileDown.headers['content-type']).toMatch(/^application\/problem\+json/);
-    await redis.start();
-    await untilBothReachRedis(a, b);
-    await sleep(500);
-    running = false;
-    await Promise.all(clients);
+    try {
+      await waitFor(
+        'every client to be served before the outage',
+        everyClient((x) => x.status === 200, 1),
+        { timeoutMs: 15_000, intervalMs: 20 },
+      );
+      phase = 'down';
+      await redis.stop(signal);
+      const readyWhileDown = await a.app.inject({ method: 'GET', url: '/readyz' });
+      expect(readyWhileDown.statusCode).toBe(503);
+      expect(readyWhileDown.headers['content-type']).toMatch(/^application\/problem\+json/);
+      // Never a hang: every client has a request sent after Redis went down answered while it is still down.
+      await waitFor(
+        'every client to be answered 503 while Redis is down',
+        everyClient((x) => x.sentWhile === 'down' && x.answeredWhileDown && x.status === 503, 1),
+        {
+          timeoutMs: 15_000,
+          intervalMs: 20,
+        },
+      );
+      await redis.start();
+      await untilBothReachRedis(a, b);
+      phase = 'recovered';
+      // Recovery without a restart of either instance: every client is served again.
+      await waitFor(
+        'every client to be served after the outage',
+        everyClient((x) => x.sentWhile === 'recovered' && x.status === 200, 2),
+        {
+          timeoutMs: 15_000,
+          intervalMs: 20,
+        },
+      );
+    } finally {
+      running = false;
+      await Promise.all(clients);
+    }
 
-    // Only successes and clean 503s, each answered quickly.
+    // Only successes and clean 503s.
     expect(answers.filter((x) => x.status !== 200 && x.status !== 503)).toEqual([]);
     const refused = answers.filter((x) => x.status === 503);
-    expect(refused.length).toBeGreaterThan(0);
     for (const x of refused) {
       expect(x.contentType).toMatch(/^application\/problem\+json/);
       expect(x.code).toBe('unavailable');
       expect(x.retryAfter).toBe('1');
     }
-    expect(Math.max(...answers.map((x) => x.ms))).toBeLessThan(2_000);
-    // Recovery without a restart of either instance: every client's last answer is a success.
-    for (let loop = 0; loop < 6; loop++) expect(answers.filter((x) => x.loop === loop).at(-1)?.status).toBe(200);
+    for (let loop = 0; loop < CLIENTS; loop++) expect(answers.filter((x) => x.loop === loop).at(-1)?.status).toBe(200);
 
     // Nothing lost, nothing doubled: usage, QR records and the key match the 200s (refunds of lost answers settle first).
     const ok = answers.filter((x) => x.status === 200);
     const period = periodOf(a.clock.now);
     await waitFor('deferred refunds to settle', async () => (await a.stores.meter.usage(caller.accountId, period)).requests === ok.length, {
-      timeoutMs: 5_000,
+      timeoutMs: 10_000,
       intervalMs: 100,
-    }).catch(() => undefined);
+    });
     const distinct = new Set(ok.map((x) => x.content));
     expect(await a.stores.meter.usage(caller.accountId, period)).toEqual({ requests: ok.length, qrs: distinct.size });
     const perContent = Object.fromEntries([...distinct].map((c) => [c, ok.filter((x) => x.content === c).length]));
