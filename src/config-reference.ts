@@ -13,6 +13,23 @@ interface EnvDoc {
   page?: string;
 }
 
+/** The three variables of one portal sign-in provider: the same lines but for its name and what its issuer is for. */
+function signInProvider<P extends 'GOOGLE' | 'MICROSOFT'>(
+  prefix: P,
+  name: string,
+  issuerNote: string,
+): Record<`${P}_CLIENT_ID` | `${P}_CLIENT_SECRET` | `${P}_ISSUER`, EnvDoc> {
+  const lines: Record<string, EnvDoc> = {
+    [`${prefix}_CLIENT_ID`]: {
+      what: `${name} sign-in for the portal (with \`${prefix}_CLIENT_SECRET\`, \`SESSION_SECRET\` and \`PUBLIC_URL\`)`,
+      page: 'portal.md',
+    },
+    [`${prefix}_CLIENT_SECRET`]: { what: `the ${name} OAuth client's secret`, page: 'portal.md' },
+    [`${prefix}_ISSUER`]: { what: `OIDC issuer discovered at start-up (${issuerNote})`, page: 'portal.md' },
+  };
+  return lines as Record<`${P}_CLIENT_ID` | `${P}_CLIENT_SECRET` | `${P}_ISSUER`, EnvDoc>;
+}
+
 /** Typed over every variable of the schema: a variable added without its line here does not compile. */
 export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
   PORT: { what: 'listening port' },
@@ -22,12 +39,8 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
   REDIS_URL: { what: 'Redis for metering, the key cache, sessions and jobs (production mode); the jobs then run in `npm run worker`', page: 'deployment.md' },
   MONGODB_URL: { what: 'MongoDB as the system of record (production mode); needs `REDIS_URL`', page: 'deployment.md' },
   QR_KEY_SECRET: { what: 'pepper for API keys: they are stored as HMAC-SHA-256 under it; changing it invalidates every key' },
-  GOOGLE_CLIENT_ID: { what: 'Google sign-in for the portal (with `GOOGLE_CLIENT_SECRET`, `SESSION_SECRET` and `PUBLIC_URL`)', page: 'portal.md' },
-  GOOGLE_CLIENT_SECRET: { what: "the Google OAuth client's secret", page: 'portal.md' },
-  GOOGLE_ISSUER: { what: 'OIDC issuer discovered at start-up (tests point it at a stand-in)', page: 'portal.md' },
-  MICROSOFT_CLIENT_ID: { what: 'Microsoft sign-in for the portal (with `MICROSOFT_CLIENT_SECRET`, `SESSION_SECRET` and `PUBLIC_URL`)', page: 'portal.md' },
-  MICROSOFT_CLIENT_SECRET: { what: "the Microsoft OAuth client's secret", page: 'portal.md' },
-  MICROSOFT_ISSUER: { what: 'OIDC issuer discovered at start-up (a tenant-specific one limits sign-in to that tenant)', page: 'portal.md' },
+  ...signInProvider('GOOGLE', 'Google', 'tests point it at a stand-in'),
+  ...signInProvider('MICROSOFT', 'Microsoft', 'a tenant-specific one limits sign-in to that tenant'),
   PUBLIC_URL: {
     what: "the service's external base URL: OAuth redirects, short URLs of dynamic codes, the OpenAPI `servers`; required with a sign-in provider or Stripe",
   },

@@ -10,7 +10,7 @@ import { verifySignedUrl } from '../../services/signed-image.js';
 import type { SigningKeyDeps } from '../../services/signing-keys.js';
 import { binaryContent, header, QUOTA_HEADERS, type HeaderDoc } from '../openapi/operation-doc.js';
 import { problemResponses } from '../openapi/problem.schema.js';
-import { setQuotaHeaders } from '../quota-headers.js';
+import { sendGeneratedImage } from '../image-reply.js';
 import { generateBodyOf } from './signed-query.js';
 
 export type SignedImageRouteDeps = GenerateQrDeps & Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>;
@@ -111,15 +111,7 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
       const body = generateBodyOf(request.params.format, options);
       const caller = { accountId: signer.accountId, plan: signer.plan, burstKey: `signed.${signer.accountId}` };
       const result = await generateQr(deps, caller, body, { ifNoneMatch: request.headers['if-none-match'], meterNotModified: true });
-      const cacheControl = `public, max-age=${maxAgeSeconds}, immutable`;
-      if (result.quota) setQuotaHeaders(reply, result.quota);
-      if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', cacheControl).send();
-      return reply
-        .code(200)
-        .header('Content-Type', IMAGE_MEDIA_TYPES[result.format])
-        .header('ETag', result.etag)
-        .header('Cache-Control', cacheControl)
-        .send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
+      return sendGeneratedImage(reply, result, `public, max-age=${maxAgeSeconds}, immutable`);
     },
   );
 };

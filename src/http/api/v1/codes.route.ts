@@ -24,7 +24,7 @@ import {
   StatsSchema,
   UpdateCodeBody,
 } from './codes.schema.js';
-import { sendGeneratedImage } from './image-reply.js';
+import { sendGeneratedImage } from '../../image-reply.js';
 import { GENERATE_ERRORS } from './generate.route.js';
 import { callerOf } from './api-key-auth.js';
 

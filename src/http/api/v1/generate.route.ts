@@ -6,7 +6,7 @@ import type { Limit, PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import { imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { GenerateBody } from './generate.schema.js';
-import { sendGeneratedImage } from './image-reply.js';
+import { sendGeneratedImage } from '../../image-reply.js';
 import { callerOf } from './api-key-auth.js';
 
 /** Every problem this route can answer, documented in OpenAPI and checked by the docs test. */
