@@ -149,6 +149,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     config,
     adapters: { ...adapters, renderer, logos },
     normaliser: services.normaliser,
+    decoder: services.decoder,
     clock,
     plans,
     batchQueue: services.batchQueue,

@@ -2,6 +2,7 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import sharp from 'sharp';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, GENERATE_URL, type TestApp } from '../helpers/app.js';
@@ -163,12 +164,31 @@ describe.each([
       expect(decoded.zbar).toBe(`Hello from the ${label} playground`);
       await screenshot(page, `${provider}-6-playground`);
 
+      // Read it back in the page (no reload), then a photo of it chosen as a file: each reader's text is shown.
+      const readers = page.locator('#decode-result table.decoded tbody tr');
+      const shown = async () => (await readers.allInnerTexts()).map((row) => row.replace(/^\w+/, (reader) => reader.toLowerCase()));
+      await page.getByRole('button', { name: 'Read it back' }).click();
+      await readers.first().waitFor();
+      expect(await shown()).toEqual([`zxing\tHello from the ${label} playground`, `jsqr\tHello from the ${label} playground`]);
+      const photo = await sharp(Buffer.from(dataUri!.split(',')[1]!, 'base64'))
+        .rotate(11, { background: '#cfcac2' })
+        .jpeg({ quality: 85 })
+        .toBuffer();
+      await page.locator('#decode-file').setInputFiles({ name: 'photo.jpg', mimeType: 'image/jpeg', buffer: photo });
+      await page.getByRole('button', { name: 'Read', exact: true }).click();
+      // The panel is replaced when the answer arrives: the count of requests left moves from 497 to 496.
+      await page.locator('#decode-result:has-text("496 requests left")').waitFor();
+      await expect(page.locator('#decode-result .hint').innerText()).resolves.toMatch(/^496 requests left/);
+      expect(await shown()).toEqual([`zxing\tHello from the ${label} playground`, `jsqr\tHello from the ${label} playground`]);
+      await screenshot(page, `${provider}-6b-playground-read`);
+
       await page.getByRole('link', { name: 'Plans' }).click();
       await expect(page.getByText('an upgrade is an operator action for now').isVisible()).resolves.toBe(true);
       await screenshot(page, `${provider}-7-plans`);
 
       await page.getByRole('link', { name: 'Dashboard' }).click();
-      expect(await usage(page, 'requests')).toBe('2');
+      // The two reads count as requests, and make no code.
+      expect(await usage(page, 'requests')).toBe('4');
       expect(await usage(page, 'qrs')).toBe('2');
 
       // Revoke (the page asks first), then the API refuses the key.

@@ -26,7 +26,7 @@ export class PortalClient {
     return copy;
   }
 
-  async request(options: { method: string; url: string; headers?: Record<string, string>; payload?: string }): Promise<LightMyRequestResponse> {
+  async request(options: { method: string; url: string; headers?: Record<string, string>; payload?: string | Buffer }): Promise<LightMyRequestResponse> {
     const cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const response = await this.#app.inject({
       method: options.method as 'GET',

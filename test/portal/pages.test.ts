@@ -1,9 +1,10 @@
-// The portal pages over HTTP: keys shown once and limited to five, usage on the dashboard, the playground's quota, plans, headers.
+// The portal pages over HTTP: keys shown once and limited to five, usage on the dashboard, the playground's quota and read-back, plans, headers.
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, useTestApp, generate } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
-import { PortalClient } from '../helpers/portal-client.js';
+import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
 
 const t = useTestApp();
 
@@ -114,6 +115,54 @@ describe('playground', () => {
     expect((await client.get('/portal/qrs')).body).toContain('https://example.com/playground');
   });
 
+  it('reads back the code it just generated ("Read it back", a plain form) with each reader, counting one request and no QR', async () => {
+    const { client, accountId } = await signedIn();
+    const period = periodOf(t.clock.now);
+    const content = 'Read me back: Olá, São Paulo';
+    const _csrf = await client.csrfFrom('/portal/playground');
+    const made = await client.postForm('/portal/playground', { _csrf, type: 'text', content, outputFormat: 'png', size: '256', moduleShape: 'dots' });
+    expect(made.statusCode, made.body).toBe(200);
+    const form = /<form[^>]*id="decode-generated"[\s\S]*?<\/form>/.exec(made.body)?.[0];
+    expect(form).toBeDefined();
+    const image = /name="image" value="([^"]+)"/.exec(form!)![1]!;
+    expect(image).toBe(/<img class="generated" src="([^"]+)"/.exec(made.body)![1]);
+    const res = await client.postForm('/portal/playground/decode', { _csrf: csrfOf(form!), image });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(readersOn(res.body)).toEqual({ zxing: escapeHtml(content), jsqr: escapeHtml(content) });
+    expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 1 });
+  });
+
+  it('reads an uploaded photo (the file itself as the body, the CSRF token in a header); without the token it is refused and not counted', async () => {
+    const { client, accountId } = await signedIn();
+    const period = periodOf(t.clock.now);
+    const { key } = await t.newCaller('free');
+    const content = 'https://example.com/uploaded/photo';
+    const png = (await generate(t.app, key, { content, type: 'url', outputFormat: 'png', size: 300 })).rawPayload;
+    const photo = await sharp(png).rotate(9, { background: '#d0ccc4' }).blur(0.8).jpeg({ quality: 85 }).toBuffer();
+    const token = csrfTokenIn((await client.get('/portal/playground')).body)!;
+    const post = (headers: Record<string, string>, body: Buffer) =>
+      client.request({
+        method: 'POST',
+        url: '/portal/playground/decode',
+        headers: { 'content-type': 'image/jpeg', origin: 'http://localhost', ...headers },
+        payload: body,
+      });
+    expect((await post({}, photo)).statusCode).toBe(403);
+    const res = await post({ 'x-csrf-token': token }, photo);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(readersOn(res.body)).toEqual({ zxing: content, jsqr: content });
+    const blank = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    const none = await post({ 'x-csrf-token': token }, blank);
+    expect(none.statusCode).toBe(422);
+    expect(none.body).toContain('No QR code was found in the image');
+    const broken = await post({ 'x-csrf-token': token }, Buffer.from('not a jpeg'));
+    expect(broken.statusCode).toBe(400);
+    // The read and the empty read count; the refused and the unreadable ones do not; no QR either way.
+    expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 0 });
+  });
+
   it('marks svg as paid and refuses it on the free plan with the reason', async () => {
     const { client } = await signedIn();
     const page = await client.get('/portal/playground');
@@ -133,6 +182,20 @@ describe('playground', () => {
     expect(res.body).toContain('>not a url</textarea>');
   });
 });
+
+/** The decode panel's table: reader → the text shown for it (HTML-escaped as on the page), or null for "no code found". */
+function readersOn(html: string): Record<string, string | null> {
+  const rows = [
+    ...html.matchAll(
+      /<tr data-reader="(\w+)"><th scope="row">\w+<\/th><td>(?:<code class="decoded-text">([^<]*)<\/code>|<em>no code found<\/em>)<\/td><\/tr>/g,
+    ),
+  ];
+  return Object.fromEntries(rows.map((row) => [row[1]!, row[2] ?? null]));
+}
+
+function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+}
 
 function csrfOf(html: string): string {
   return /name="_csrf" value="([^"]+)"/.exec(html)![1]!;

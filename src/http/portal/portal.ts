@@ -8,6 +8,7 @@ import type { Config } from '../../config.js';
 import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { LogoNormaliser } from '../../domain/ports/logo-normaliser.js';
+import type { QrDecoder } from '../../domain/ports/qr-decoder.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import type { UniqueCounting } from '../../services/scan-stats.js';
 import csrf from './csrf.plugin.js';
@@ -60,6 +61,8 @@ export interface PortalOptions {
   >;
   /** Turns logo uploads into the PNG that is stored (the API's own). */
   normaliser: LogoNormaliser;
+  /** Reads codes back in the playground (the API's own decoder). */
+  decoder: QrDecoder;
   /** Where portal uploads go to be rendered; absent: no Batches page. */
   batchQueue?: BatchQueue | undefined;
   /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
@@ -133,7 +136,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       bodyLimit: config.batchBodyLimitBytes,
     });
   }
-  await app.register(playgroundRoutes, { base, ...deps });
+  await app.register(playgroundRoutes, { base, ...deps, decoder: options.decoder });
   await app.register(plansRoutes, { base, ...deps, selfServe: adapters.billing !== undefined });
   // Only with Stripe configured (loadConfig then requires PUBLIC_URL): without it these routes do not exist.
   if (adapters.billing && config.publicUrl) {

@@ -92,6 +92,35 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // Reading codes back: the answer's result panel replaces ours. A chosen file is posted as the body itself (as the API
+  // takes it) with the page's CSRF token in a header; "Read it back" posts the generated image's form without a reload.
+  const decodeResult = (html) => {
+    const fresh = new DOMParser().parseFromString(html, 'text/html').getElementById('decode-result');
+    if (fresh) document.getElementById('decode-result')?.replaceWith(fresh);
+  };
+  const decodeUpload = document.getElementById('decode-upload');
+  if (decodeUpload) {
+    decodeUpload.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      const file = decodeUpload.querySelector('input[type="file"]').files[0];
+      if (!file) return;
+      const response = await fetch(decodeUpload.action, {
+        method: 'POST',
+        body: file,
+        headers: { 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content },
+        credentials: 'same-origin',
+      });
+      decodeResult(await response.text());
+    });
+  }
+  document.addEventListener('submit', async (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || form.id !== 'decode-generated') return;
+    event.preventDefault();
+    const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' });
+    decodeResult(await response.text());
+  });
+
   // Batches: a chosen CSV file is read into the form's text box, which is what the form posts.
   for (const input of document.querySelectorAll('[data-csv-file]')) {
     input.addEventListener('change', async () => {

@@ -1,4 +1,4 @@
-// The playground: a form that generates a code with the account's own quota (it counts, like an API call) and shows it.
+// The playground: a form that generates a code with the account's own quota (it counts, like an API call) and shows it; and reads codes back (decode).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -9,7 +9,10 @@ import { HEX_COLOUR } from '../../../domain/render-options.js';
 import { ApiError } from '../../../domain/errors.js';
 import { OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import { DECODE_READERS, type DecodedCode, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { meterRequest } from '../../../services/meter-request.js';
+import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS } from '../../api/v1/decode.route.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
@@ -18,7 +21,15 @@ export interface PlaygroundRoutesOptions extends GenerateQrDeps {
   base: string;
   accounts: AccountStore;
   logos: LogoStore;
+  /** Reads codes back: the API's decoder (worker thread, ZXing and jsQR). */
+  decoder: QrDecoder;
 }
+
+const DECODE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+/** The form's image field is a data: URI of one of the decode media types (the image just generated, base64). */
+const DATA_URI = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]*={0,2})$/;
+/** What the no-script form may post: the generated image as a data URI, base64 (4/3 of the bytes) plus the token. */
+const DECODE_FORM_LIMIT = Math.ceil((DECODE_MAX_BYTES * 4) / 3) + 4096;
 
 const SIZES = ['256', '512', '1024'] as const;
 
@@ -94,9 +105,16 @@ const EXAMPLES: Record<(typeof QR_TYPES)[number], string> = {
   mecard: 'MECARD:N:Lovelace,Ada;TEL:+441234567890;;',
 };
 
+interface DecodeState {
+  codes?: DecodedCode[];
+  error?: string;
+  requestsRemaining?: number | null;
+}
+
 interface PlaygroundState {
   form: Record<string, string>;
   error?: string;
+  decoded?: DecodeState;
   result?: { dataUri: string; format: string; bytes: number; requestsRemaining: number | null; qrsRemaining: number | null; resetAt: Date };
 }
 
@@ -112,7 +130,19 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       request,
       reply,
       'playground',
-      { title: 'Playground', nav: 'playground', types: QR_TYPES, formats, sizes: SIZES, examples: EXAMPLES, plan, branding, ...state },
+      {
+        title: 'Playground',
+        nav: 'playground',
+        types: QR_TYPES,
+        formats,
+        sizes: SIZES,
+        examples: EXAMPLES,
+        plan,
+        branding,
+        readers: DECODE_READERS,
+        decodeMaxBytes: DECODE_MAX_BYTES,
+        ...state,
+      },
       status,
     );
   };
@@ -150,4 +180,51 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       return page(request, reply, { form, error: error.message }, error.status);
     }
   });
+
+  // Reading a code back: the image itself as the body (a chosen file, posted by the page's script with the token in a
+  // header, as logo uploads are), or the form's `image` field holding the image just generated (works without script).
+  for (const type of DECODE_MEDIA_TYPES)
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: DECODE_MAX_BYTES }, (_request, body, done) => done(null, body));
+
+  app.post('/playground/decode', { bodyLimit: DECODE_FORM_LIMIT, schema: { hide: true }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const account = request.account!;
+    const form = { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' };
+    const answer = (decoded: DecodeState, status: number) => page(request, reply, { form, decoded }, status);
+    const image = imageOf(request.body);
+    if (typeof image === 'string') return answer({ error: image }, image.startsWith('choose') ? 415 : 400);
+    if (image.length > DECODE_MAX_BYTES) return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
+    try {
+      // Metered as the API's decode is: one request, no QR, the playground's burst bucket.
+      const metered = await meterRequest(options, { accountId: account.id, plan: account.plan }, 'decodes');
+      let outcome;
+      try {
+        outcome = await options.decoder.decode(image, DECODE_MAX_PIXELS);
+      } catch (error) {
+        await options.meter.refundRequest(metered.reservation);
+        throw error;
+      }
+      if (!outcome.ok) {
+        await options.meter.refundRequest(metered.reservation);
+        return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
+      }
+      const requestsRemaining = metered.quota.requestsRemaining;
+      if (outcome.codes.length === 0)
+        return answer({ error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.', requestsRemaining }, 422);
+      return answer({ codes: outcome.codes, requestsRemaining }, 200);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+      return answer({ error: error.message }, error.status);
+    }
+  });
 };
+
+/** The image bytes of a decode post, or why there are none. */
+function imageOf(body: unknown): Buffer | string {
+  if (Buffer.isBuffer(body)) return body.length > 0 ? body : 'the file is empty; choose an image';
+  const field = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).image : undefined;
+  if (typeof field !== 'string' || field === '') return 'choose a PNG, JPEG or WebP image to read';
+  const match = DATA_URI.exec(field);
+  if (!match) return 'the image field is not a PNG, JPEG or WebP data: URI';
+  return Buffer.from(match[2]!, 'base64');
+}
