@@ -115,7 +115,7 @@ document.addEventListener('DOMContentLoaded', () => {
   }
   document.addEventListener('submit', async (event) => {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement) || form.id !== 'decode-generated') return;
+    if (form?.id !== 'decode-generated') return;
     event.preventDefault();
     const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' });
     decodeResult(await response.text());
