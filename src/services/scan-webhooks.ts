@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
-import type { ScanEventSource, ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
+import type { ScanEventSource, ScanMessage, ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
 import type { WebhookSender } from '../domain/ports/webhook-sender.js';
-import { DEVICE_CLASSES, type AccountScans, type DeviceClass } from '../domain/scan.js';
+import { DEVICE_CLASSES, type DeviceClass } from '../domain/scan.js';
 import { signWebhook } from './batches/batch-webhook.js';
 
 /** Endpoints an account may register. */
@@ -44,27 +44,9 @@ export interface ScanWebhookDispatcherDeps {
 }
 
 const DEFAULT_BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000];
-/** Accounts taken from the source per call; a tick takes until the source is empty or this many calls were made. */
+/** Accounts fanned out per call; a tick fans out until none wait or this many calls were made. */
 const TAKE_LIMIT = 1_000;
 const TAKES_PER_TICK = 20;
-
-type CodeCounts = { scans: number; devices: Record<DeviceClass, number> };
-
-interface Message {
-  id: string;
-  body: string;
-  attempts: number;
-  nextAt: number;
-}
-
-interface EndpointState {
-  endpoint: ScanWebhookEndpoint;
-  /** Scans since the last message was made, per code. */
-  pending: Map<string, CodeCounts>;
-  since: Date;
-  /** The message being delivered (retried with the same webhook-id until delivered or given up). */
-  message?: Message | undefined;
-}
 
 export interface CodeScannedPayload {
   type: 'code.scanned';
@@ -72,79 +54,81 @@ export interface CodeScannedPayload {
   data: { from: string; to: string; scans: number; codes: Array<{ id: string; scans: number; devices: Record<DeviceClass, number> }> };
 }
 
-const zeroDevices = () => Object.fromEntries(DEVICE_CLASSES.map((d) => [d, 0])) as Record<DeviceClass, number>;
+const allDevices = (devices: Partial<Record<DeviceClass, number>>) =>
+  Object.fromEntries(DEVICE_CLASSES.map((d) => [d, devices[d] ?? 0])) as Record<DeviceClass, number>;
+
+/** The message's body: the same bytes on every attempt (it is made from what was sealed, never from the clock). */
+export function codeScannedBody(message: ScanMessage): string {
+  const codes = message.codes.map((code) => ({ id: code.codeId, scans: code.scans, devices: allDevices(code.devices) }));
+  const payload: CodeScannedPayload = {
+    type: 'code.scanned',
+    timestamp: message.to.toISOString(),
+    data: { from: message.from.toISOString(), to: message.to.toISOString(), scans: codes.reduce((n, c) => n + c.scans, 0), codes },
+  };
+  return JSON.stringify(payload);
+}
 
 /**
- * Runs in the process that runs the background jobs, once a second (`tick`). Each tick takes the scans the recorder
- * counted since the last (exactly once), adds them to each endpoint of the account, then sends each endpoint at most
- * one message: its retry when due, else one message carrying every scan since its last. While a message is being
- * retried, new scans wait for the next one, so no scan is told twice under two ids. Never on the redirect path.
- * What is held here (a message being retried, scans not yet sent) lives in this process: a restart loses it.
+ * Runs in the process that runs the background jobs, once a second (`tick`). Each tick moves the scans the recorder
+ * counted since the last to each endpoint of their account, then sends each endpoint at most one message: its retry
+ * when due, else one message sealed from every scan waiting for it. While a message is being retried, new scans wait
+ * for the next one, so no scan is told twice under two ids. Never on the redirect path. Everything between a scan and
+ * its delivery (the waiting scans, the message being retried and its attempts) is stored with the scans
+ * (ScanEventSource), not in this process: a restart resumes where it stopped, and a message delivered just before a
+ * crash, not yet marked, is sent once more under the same webhook-id (receivers drop a repeated id).
  */
 export class ScanWebhookDispatcher {
   readonly #deps: ScanWebhookDispatcherDeps;
-  readonly #endpoints = new Map<string, EndpointState>();
 
   constructor(deps: ScanWebhookDispatcherDeps) {
     this.#deps = deps;
   }
 
   async tick(): Promise<number> {
+    const endpointsOf = new Map<string, Promise<ScanWebhookEndpoint[]>>();
+    const endpoints = (accountId: string) => {
+      if (!endpointsOf.has(accountId)) endpointsOf.set(accountId, this.#deps.scanWebhooks.list(accountId));
+      return endpointsOf.get(accountId)!;
+    };
     for (let call = 0; call < TAKES_PER_TICK; call++) {
-      const taken = await this.#deps.scanEvents.take(TAKE_LIMIT);
-      for (const account of taken) await this.#add(account);
-      if (taken.length < TAKE_LIMIT) break;
+      const accounts = await this.#deps.scanEvents.waitingAccounts(TAKE_LIMIT);
+      for (const accountId of accounts) {
+        const listening = (await endpoints(accountId)).filter((e) => e.events.includes('code.scanned'));
+        await this.#deps.scanEvents.fanOut(
+          accountId,
+          listening.map((e) => e.id),
+          this.#deps.clock(),
+        );
+      }
+      if (accounts.length < TAKE_LIMIT) break;
     }
     const now = this.#deps.clock();
-    const sends = [...this.#endpoints.values()].map((state) => this.#attempt(state, now));
+    const busy = await this.#deps.scanEvents.busyEndpoints();
+    const sends = busy.map(async ({ endpointId, accountId }) => {
+      const endpoint = (await endpoints(accountId)).find((e) => e.id === endpointId);
+      // Deleted since its scans were fanned out: nothing more is sent to it.
+      if (!endpoint) {
+        await this.#deps.scanEvents.drop(endpointId);
+        return false;
+      }
+      return this.#attempt(endpoint, now);
+    });
     return (await Promise.all(sends)).filter(Boolean).length;
   }
 
-  async #add(account: AccountScans): Promise<void> {
-    const endpoints = (await this.#deps.scanWebhooks.list(account.accountId)).filter((e) => e.events.includes('code.scanned'));
-    for (const endpoint of endpoints) {
-      let state = this.#endpoints.get(endpoint.id);
-      if (!state) this.#endpoints.set(endpoint.id, (state = { endpoint, pending: new Map(), since: this.#deps.clock() }));
-      state.endpoint = endpoint;
-      for (const code of account.codes) {
-        let counts = state.pending.get(code.codeId);
-        if (!counts) state.pending.set(code.codeId, (counts = { scans: 0, devices: zeroDevices() }));
-        counts.scans += code.scans;
-        for (const device of DEVICE_CLASSES) counts.devices[device] += code.devices[device] ?? 0;
-      }
-    }
-  }
-
-  #nextMessage(state: EndpointState, now: Date): Message | undefined {
-    if (state.pending.size === 0) return undefined;
-    const codes = [...state.pending].map(([id, counts]) => ({ id, scans: counts.scans, devices: counts.devices }));
-    const payload: CodeScannedPayload = {
-      type: 'code.scanned',
-      timestamp: now.toISOString(),
-      data: { from: state.since.toISOString(), to: now.toISOString(), scans: codes.reduce((n, c) => n + c.scans, 0), codes },
-    };
-    state.pending = new Map();
-    state.since = now;
-    return { id: `msg_${randomBytes(12).toString('base64url')}`, body: JSON.stringify(payload), attempts: 0, nextAt: now.getTime() };
-  }
-
   /** True when a message was sent (whatever the answer). */
-  async #attempt(state: EndpointState, now: Date): Promise<boolean> {
-    state.message ??= this.#nextMessage(state, now);
-    const message = state.message;
-    if (!message || message.nextAt > now.getTime()) {
-      if (!message && state.pending.size === 0) this.#endpoints.delete(state.endpoint.id);
-      return false;
-    }
-    const { endpoint } = state;
+  async #attempt(endpoint: ScanWebhookEndpoint, now: Date): Promise<boolean> {
+    const message = await this.#deps.scanEvents.seal(endpoint.id, `msg_${randomBytes(12).toString('base64url')}`, now);
+    if (!message || message.nextAt.getTime() > now.getTime()) return false;
+    const body = codeScannedBody(message);
     const timestamp = Math.floor(now.getTime() / 1000);
     let outcome: 'delivered' | 'retry' | 'refused';
     try {
       const secret = await this.#deps.secrets.webhookSecret(endpoint.accountId);
       const status = await this.#deps.sender.send(
         endpoint.url,
-        { 'webhook-id': message.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, message.id, timestamp, message.body) },
-        message.body,
+        { 'webhook-id': message.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, message.id, timestamp, body) },
+        body,
       );
       outcome = status >= 200 && status < 300 ? 'delivered' : 'retry';
       if (outcome === 'retry')
@@ -157,14 +141,11 @@ export class ScanWebhookDispatcher {
         outcome === 'refused' ? 'scan webhook target refused' : 'scan webhook not delivered; will retry',
       );
     }
-    message.attempts++;
+    const attempts = message.attempts + 1;
     const waits = this.#deps.backoffMs ?? DEFAULT_BACKOFF_MS;
-    if (outcome === 'delivered' || outcome === 'refused' || message.attempts > waits.length) {
-      if (outcome !== 'delivered') this.#deps.log?.warn({ webhookId: endpoint.id, attempts: message.attempts }, 'scan webhook message given up');
-      state.message = undefined;
-    } else {
-      message.nextAt = now.getTime() + waits[message.attempts - 1]!;
-    }
+    const retry = outcome === 'retry' && attempts <= waits.length;
+    if (outcome !== 'delivered' && !retry) this.#deps.log?.warn({ webhookId: endpoint.id, attempts }, 'scan webhook message given up');
+    await this.#deps.scanEvents.settle(endpoint.id, message.id, retry ? new Date(now.getTime() + waits[attempts - 1]!) : undefined);
     return true;
   }
 }

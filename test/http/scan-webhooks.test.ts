@@ -1,14 +1,21 @@
 // Scan webhooks: the API, delivery through the running service (signed, checked with the official standardwebhooks package, scans equal
-// to the statistics), and the dispatcher driven tick by tick (coalescing, retries under the same id, refused addresses).
+// to the statistics), and the dispatcher driven tick by tick (coalescing, retries under the same id, refused addresses, a restart).
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
+import { createStores } from '../../src/composition/stores.js';
 import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
 import { newSlug } from '../../src/domain/dynamic-code.js';
 import { NO_ROUTING } from '../../src/domain/code-routing.js';
 import { ScanWebhookDispatcher, type CodeScannedPayload } from '../../src/services/scan-webhooks.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { codesApi, scan, USER_AGENTS } from '../helpers/codes.js';
+import { startRedisServer } from '../helpers/redis-server.js';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const HOOKS_URL = '/api/v1/QRManager/webhooks';
@@ -192,4 +199,85 @@ describe('the scan webhook dispatcher, tick by tick', () => {
     expect(target.received).toEqual([]);
     await stores.close();
   });
+});
+
+describe('scan webhooks across a restart', () => {
+  /**
+   * The process stops after a message failed and after more scans were fanned out behind it; a new process over the
+   * same stores retries the message under the same id and body, then sends the later scans, each exactly once.
+   */
+  async function restartCase(open: () => Promise<StoreAdapters>) {
+    let stores = await open();
+    const account = await stores.accounts.create({
+      email: 'restart@example.com',
+      plan: 'pro',
+      identity: { provider: 'local', subject: `r-${randomUUID()}` },
+      createdAt: new Date(),
+    });
+    const code = await stores.codes.createWithinLimit(
+      { accountId: account.id, slug: newSlug(), target: 'https://example.com/', name: null, routing: NO_ROUTING, createdAt: new Date() },
+      10,
+    );
+    if (typeof code === 'string') throw new Error(code);
+    const target = await receiver((n) => (n === 0 ? 503 : 204));
+    await stores.scanWebhooks.create({ accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() }, 5);
+    const clock = { now: new Date() };
+    const dispatcherOver = (over: StoreAdapters) =>
+      new ScanWebhookDispatcher({
+        scanEvents: over.scanEvents,
+        scanWebhooks: over.scanWebhooks,
+        secrets: over.batches!,
+        sender: new FetchWebhookSender({ allowPrivate: true }),
+        clock: () => clock.now,
+        backoffMs: [60_000],
+      });
+    const scans = async (n: number) => {
+      for (let i = 0; i < n; i++)
+        stores.scans.record({ codeId: code.id, accountId: account.id, at: clock.now, visitor: `v${i}`, device: 'ios', language: 'en' });
+      await stores.scans.flush();
+    };
+    const secret = await stores.batches!.webhookSecret(account.id);
+
+    const before = dispatcherOver(stores);
+    await scans(3);
+    expect(await before.tick()).toBe(1); // answered 503: to be retried in a minute
+    await scans(4);
+    expect(await before.tick()).toBe(0); // fanned out, waiting behind the message being retried
+    await stores.close();
+
+    stores = await open();
+    const after = dispatcherOver(stores);
+    clock.now = new Date(clock.now.getTime() + 60_000);
+    expect(await after.tick()).toBe(1);
+    expect(await after.tick()).toBe(1);
+    clock.now = new Date(clock.now.getTime() + 3_600_000);
+    expect(await after.tick()).toBe(0);
+    const [failed, retried, next] = target.received;
+    expect(target.received).toHaveLength(3);
+    expect([retried!.headers['webhook-id'], retried!.body]).toEqual([failed!.headers['webhook-id'], failed!.body]);
+    expect(next!.headers['webhook-id']).not.toBe(failed!.headers['webhook-id']);
+    expect([retried!, next!].map((m) => verified(secret, m).data.scans)).toEqual([3, 4]);
+    await stores.close();
+  }
+
+  it('embedded (SQLite): nothing waiting is lost, nothing is told twice', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qrm-scan-hooks-'));
+    try {
+      await restartCase(async () => createSqliteStores(dir));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('Redis mode (scans counted in Redis): nothing waiting is lost, nothing is told twice', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qrm-scan-hooks-'));
+    const redis = await startRedisServer();
+    try {
+      const redisKeyPrefix = `t${randomUUID()}:`;
+      await restartCase(() => createStores({ dataDir: dir, redisUrl: redis.url, mongodbUrl: undefined }, { redisKeyPrefix }));
+    } finally {
+      await redis.destroy();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
 });

@@ -297,6 +297,27 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE batch_items ADD COLUMN code_id TEXT;
   `,
+  // 17: scan webhooks' outbox: the scans fanned out to each endpoint (sealed = 1: in its message being delivered), and the message.
+  `
+  CREATE TABLE scan_webhook_outbox (
+    endpoint_id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    since INTEGER NOT NULL,
+    message_id TEXT,
+    message_from INTEGER,
+    message_to INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER
+  );
+  CREATE TABLE scan_webhook_scans (
+    endpoint_id TEXT NOT NULL,
+    sealed INTEGER NOT NULL,
+    code_id TEXT NOT NULL,
+    scans INTEGER NOT NULL,
+    devices TEXT NOT NULL,
+    PRIMARY KEY (endpoint_id, sealed, code_id)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

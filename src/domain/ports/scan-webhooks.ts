@@ -1,4 +1,4 @@
-// Ports: the accounts' scan webhook endpoints (system of record), and the scans waiting to be told to them (counted with the scans).
+// Ports: the accounts' scan webhook endpoints (system of record), and the scans waiting to be told to them (counted and kept with the scans).
 import type { AccountScans } from '../scan.js';
 
 export const SCAN_WEBHOOK_EVENTS = ['code.scanned'] as const;
@@ -23,10 +23,38 @@ export interface ScanWebhookStore {
   remove(accountId: string, id: string): Promise<boolean>;
 }
 
+/** One code's scans as counted: the total and the device split. */
+export type CodeScans = AccountScans['codes'][number];
+
+/** A message to one endpoint: the scans it carries, sealed at `to`; sent under the same `id` on every attempt. */
+export interface ScanMessage {
+  id: string;
+  /** The scans since `from` (the previous message, or the first scan after a quiet spell) up to `to`. */
+  from: Date;
+  to: Date;
+  codes: CodeScans[];
+  /** Attempts made so far. */
+  attempts: number;
+  nextAt: Date;
+}
+
 /**
- * Contract (test/contracts/scan-webhooks.contract.ts): the scan recorder counts every scan here in the same write
- * as its statistics; `take` hands each counted scan out exactly once (up to `limit` accounts a call), then forgets it.
+ * The scans waiting for the accounts' scan webhooks, stored where the scans are counted, so a restart loses none.
+ * Contract (test/contracts/scan-events.contract.ts):
+ * - the scan recorder counts every scan here, per account, in the same write as its statistics;
+ * - `fanOut` moves an account's counted scans to each of the endpoints named, atomically and once (none named: dropped);
+ * - `seal` answers the endpoint's message being delivered, else seals every scan waiting for it into a new message
+ *   (`id`), else (nothing waiting) undefined and the endpoint is idle; scans fanned out meanwhile wait for the next;
+ * - `settle` after an attempt: a `retryAt` keeps the message (one more attempt counted), none removes it; a stale id changes nothing.
  */
 export interface ScanEventSource {
-  take(limit: number): Promise<AccountScans[]>;
+  /** Accounts with counted scans not yet fanned out (at most `limit`). */
+  waitingAccounts(limit: number): Promise<string[]>;
+  fanOut(accountId: string, endpointIds: readonly string[], at: Date): Promise<void>;
+  /** Endpoints with scans waiting or a message being delivered. */
+  busyEndpoints(): Promise<Array<{ endpointId: string; accountId: string }>>;
+  seal(endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined>;
+  settle(endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void>;
+  /** A deleted endpoint: its scans and message are forgotten. */
+  drop(endpointId: string): Promise<void>;
 }
