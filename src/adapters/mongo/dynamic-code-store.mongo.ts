@@ -59,19 +59,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
 
   async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
     if (maxCodes <= 0 || !(await this.#reserve(input.accountId, maxCodes))) return 'limit_reached';
-    const doc: DynamicCodeDoc = {
-      _id: newId('dyn'),
-      accountId: input.accountId,
-      slug: input.slug,
-      target: input.target,
-      name: input.name,
-      status: 'active',
-      disabledReason: null,
-      routing: Object.fromEntries(Object.entries(storedRouting(input.routing).set).map(([path, value]) => [path.slice('routing.'.length), value])),
-      createdAt: input.createdAt,
-      updatedAt: input.createdAt,
-      deletedAt: null,
-    };
+    const doc = this.#docOf(input);
     try {
       await this.#codes.create(doc);
       return toCode(doc);
@@ -112,6 +100,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
+  /** A new code's document (createWithinLimit and createManyWithinLimit both store these). */
   #docOf(input: NewDynamicCode): DynamicCodeDoc {
     return {
       _id: newId('dyn'),

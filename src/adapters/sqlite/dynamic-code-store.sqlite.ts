@@ -91,13 +91,18 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     );
   }
 
+  /** One new code's row (createWithinLimit and createManyWithinLimit both insert through here, inside their transaction). */
+  #insertRow(input: NewDynamicCode): DynamicCode {
+    const at = input.createdAt.getTime();
+    return toCode(this.#insert.get(newId('dyn'), input.accountId, input.slug, input.target, input.name, routingJson(input.routing), at, at)!);
+  }
+
   async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
     // IMMEDIATE takes the write lock before counting, so two processes cannot both see room for one more code.
     const create = this.#db.transaction((): DynamicCode | 'limit_reached' | 'slug_taken' => {
       if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
-      const at = input.createdAt.getTime();
       try {
-        return toCode(this.#insert.get(newId('dyn'), input.accountId, input.slug, input.target, input.name, routingJson(input.routing), at, at)!);
+        return this.#insertRow(input);
       } catch (error) {
         if (isUniqueViolation(error)) return 'slug_taken';
         throw error;
@@ -112,10 +117,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     // One IMMEDIATE transaction: the count and every insert, or (a taken slug throws out of it) nothing.
     const create = this.#db.transaction((): DynamicCode[] | 'limit_reached' => {
       if (this.#count.get(accountId)!.n + inputs.length > maxCodes) return 'limit_reached';
-      return inputs.map((input) => {
-        const at = input.createdAt.getTime();
-        return toCode(this.#insert.get(newId('dyn'), accountId, input.slug, input.target, input.name, routingJson(input.routing), at, at)!);
-      });
+      return inputs.map((input) => this.#insertRow({ ...input, accountId }));
     });
     try {
       return create.immediate();
