@@ -53,6 +53,20 @@ const account = () => `acc_${randomUUID()}`;
 
 export function batchStoreContract(adapterName: string, make: () => Promise<BatchStore>): void {
   describe(`BatchStore contract: ${adapterName}`, () => {
+    it('keeps the dynamic code an item made (codeId) with the item, through its rendering', async () => {
+      const store = await make();
+      const batch = newBatch(account(), 3);
+      const items = itemsOf(3).map((item, index) => (index === 1 ? item : { ...item, codeId: `dyn_code${index}` }));
+      await store.create(batch, items);
+      await store.finishItems(batch.id, succeeded(0, 1), at(1));
+      const read = await store.items(batch.id, 0, 3);
+      expect(read.map((item) => [item.index, item.state, item.codeId])).toEqual([
+        [0, 'succeeded', 'dyn_code0'],
+        [1, 'succeeded', undefined],
+        [2, 'pending', 'dyn_code2'],
+      ]);
+    });
+
     it('stores a batch with its items, readable by its account and by id, never by another account', async () => {
       const store = await make();
       const owner = account();
