@@ -115,6 +115,17 @@ describe('a batch of dynamic items', () => {
     expect(await codesOf(key)).toHaveLength(5);
   });
 
+  it('cancelling (or deleting) the batch leaves its codes: they were made at acceptance', async () => {
+    const { key } = await t.newCaller('pro');
+    const res = await postBatch(t.app, key, { items: dynamicItems(6, 'cancel') });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = JSON.parse(res.body) as { id: string };
+    // 200: cancelled while queued or running; 204: it had finished already and was deleted. Either way the codes stay.
+    const gone = await t.app.inject({ method: 'DELETE', url: `${BATCHES_URL}/${id}`, headers: { 'x-api-key': key } });
+    expect([200, 204]).toContain(gone.statusCode);
+    expect((await codesOf(key)).map((code) => code.target).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `https://example.com/cancel/${i}`).sort());
+  });
+
   it('takes the dynamic fields from CSV columns dynamic.target and dynamic.name', async () => {
     const { key } = await t.newCaller('pro');
     const csv =
