@@ -284,6 +284,15 @@ describe('the portal layout in Chromium at 390 and 1280 px', () => {
       await page.getByRole('button', { name: 'Create key' }).click();
       await page.locator('#secret').waitFor();
       await check(width, 'key-created');
+      // The playground with a generated code, read back.
+      await page.goto(`${base}/portal/playground`);
+      await page.locator('#type').selectOption('url');
+      await page.locator('#content').fill(`https://example.com/playground/a-long-path-to-read-back-at-${width}-px?campaign=autumn&medium=poster`);
+      await page.getByRole('button', { name: 'Generate' }).click();
+      await page.locator('img.generated').waitFor();
+      await page.getByRole('button', { name: 'Read it back' }).click();
+      await page.locator('table.decoded').first().waitFor();
+      await check(width, 'playground-read-back');
     }
     // The cancelled batch shows how far it got, not a full bar, and says it was cancelled; a failed one says so too.
     await page.goto(`${base}/portal/batches`);
