@@ -9,10 +9,10 @@ import { InProcessBatchRunner } from '../../src/adapters/queue/in-process-batch-
 import { createRenderPipeline } from '../../src/adapters/render/render-pipeline.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { BATCH_GROUP_COST, type Batch, type BatchItem } from '../../src/domain/batches/batch.js';
-import { newBatchId } from '../../src/domain/batches/batch-id.js';
 import { cancelOrDeleteBatch } from '../../src/services/batches/cancel-batch.js';
 import { renderChunk } from '../../src/services/batches/render-chunk.js';
 import { decodePngFiles } from '../helpers/decode.js';
+import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
 import { waitFor } from '../helpers/wait.js';
 
 const NOW = new Date('2026-11-23T09:00:00.000Z');
@@ -30,40 +30,8 @@ afterAll(async () => {
 });
 
 function batchOf(total: number): { batch: Batch; items: BatchItem[] } {
-  const batch: Batch = {
-    id: newBatchId(NOW),
-    accountId: ACCOUNT,
-    plan: 'business',
-    status: 'queued',
-    total,
-    succeeded: 0,
-    failed: 0,
-    cancelled: 0,
-    period: '2026-11',
-    createdAt: NOW,
-    startedAt: undefined,
-    finishedAt: undefined,
-    webhookUrl: undefined,
-    idempotencyKey: undefined,
-    requestHash: 'c'.repeat(64),
-  };
-  const items = Array.from({ length: total }, (_, index) => ({
-    index,
-    name: undefined,
-    file: `${index}.png`,
-    type: 'url' as const,
-    fingerprint: `fp-${batch.id}-${index}`,
-    spec: {
-      payload: `https://example.com/cancel/${index}`,
-      format: 'png' as const,
-      size: 512,
-      margin: 4,
-      errorCorrection: 'M' as const,
-      darkColor: '#000000ff',
-      lightColor: '#ffffffff',
-    },
-  }));
-  return { batch, items };
+  const batch = queuedBatch(ACCOUNT, total, NOW);
+  return { batch, items: pngItems(batch, (index) => `https://example.com/cancel/${index}`) };
 }
 
 describe('renderChunk and a cancel', () => {

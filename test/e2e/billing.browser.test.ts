@@ -8,17 +8,9 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { deliver, PRO_PRICE, writeBillingPlansFile } from '../helpers/billing.js';
 import { freePort } from '../helpers/processes.js';
 import { startStripeStandIn, type StripeStandIn } from '../helpers/stripe-standin.js';
+import { CHROMIUM_ARGS } from '../helpers/chromium.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WAIT_MS = 10_000;
 
 let t: TestApp;

@@ -7,27 +7,18 @@ import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Batch, BatchItem } from '../../src/domain/batches/batch.js';
-import { newBatchId } from '../../src/domain/batches/batch-id.js';
-import { periodOf } from '../../src/domain/period.js';
+import type { Batch } from '../../src/domain/batches/batch.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey, revokeKey } from '../../src/services/api-keys.js';
 import { createTestApp, GENERATE_URL, type TestApp } from '../helpers/app.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
 import { freePort } from '../helpers/processes.js';
+import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
+import { CHROMIUM_ARGS } from '../helpers/chromium.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots', 'layout');
 // Evaluated, not added as a <script> tag: the portal's CSP (script-src 'self') would refuse an injected inline script, and stays on.
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const WAIT_MS = 15_000;
 const WIDTHS = [390, 1280] as const;
 const EMAIL = 'a.very.long.address.for.layout@example-company-with-a-long-name.com';
@@ -54,39 +45,8 @@ const seeded: Record<'completed' | 'cancelled' | 'failed', Batch> = {} as never;
 /** A batch written straight to the store (nothing renders it: the in-process runner queues only what is enqueued), its items moved as given. */
 async function storedBatch(accountId: string, total: number, finish: { succeeded: number; failed: number }, cancel: boolean): Promise<Batch> {
   const now = t.clock.now;
-  const batch: Batch = {
-    id: newBatchId(now),
-    accountId,
-    plan: 'business',
-    status: 'queued',
-    total,
-    succeeded: 0,
-    failed: 0,
-    cancelled: 0,
-    period: periodOf(now),
-    createdAt: now,
-    startedAt: undefined,
-    finishedAt: undefined,
-    webhookUrl: undefined,
-    idempotencyKey: undefined,
-    requestHash: 'a'.repeat(64),
-  };
-  const items: BatchItem[] = Array.from({ length: total }, (_, index) => ({
-    index,
-    name: undefined,
-    file: `${index}.png`,
-    type: 'url',
-    fingerprint: `fp-${batch.id}-${index}`,
-    spec: {
-      payload: `https://example.com/${index}`,
-      format: 'png',
-      size: 512,
-      margin: 4,
-      errorCorrection: 'M',
-      darkColor: '#000000ff',
-      lightColor: '#ffffffff',
-    },
-  }));
+  const batch = queuedBatch(accountId, total, now);
+  const items = pngItems(batch, (index) => `https://example.com/${index}`);
   const batches = t.stores.batches!;
   await batches.create(batch, items);
   await batches.markRunning(batch.id, now);

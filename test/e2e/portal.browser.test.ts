@@ -9,18 +9,10 @@ import { createTestApp, GENERATE_URL, type TestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { newGoogleUser, newMicrosoftUser, startMockProvider, type MockProvider } from '../helpers/oidc-provider.js';
 import { freePort } from '../helpers/processes.js';
+import { CHROMIUM_ARGS as SHARED_CHROMIUM_ARGS } from '../helpers/chromium.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const CHROMIUM_ARGS = [...SHARED_CHROMIUM_ARGS, '--disable-quic'];
 const WAIT_MS = 10_000;
 
 let google: MockProvider;

@@ -13,17 +13,9 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { freePort } from '../helpers/processes.js';
 import { newSigningKey } from '../helpers/signed-urls.js';
+import { CHROMIUM_ARGS } from '../helpers/chromium.js';
 
 const run = promisify(execFile);
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 /** The script exactly as docs/signed-urls.md shows it, between its markers. */
 function docsScript(): string {

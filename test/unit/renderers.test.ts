@@ -3,8 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderPipeline, type RenderPipeline, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
 import { renderCost } from '../../src/domain/render-cost.js';
 import type { RenderCaller } from '../../src/domain/ports/renderer.js';
-import type { RenderSpec } from '../../src/domain/render-options.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
+import { plainSpec } from '../helpers/render-fixtures.js';
 
 const CONFIG: RenderPipelineConfig = {
   renderThreads: 1,
@@ -19,16 +19,7 @@ const pooled = createRenderPipeline({ ...CONFIG, renderInlineMaxPixels: 0 });
 const grouped = createRenderPipeline({ ...CONFIG, renderSmallOnPool: true });
 afterAll(async () => Promise.all([inline.close(), pooled.close(), grouped.close()]));
 
-const spec = (payload: string, overrides: Partial<RenderSpec> = {}): RenderSpec => ({
-  payload,
-  format: 'png',
-  size: 512,
-  margin: 4,
-  errorCorrection: 'M',
-  darkColor: '#000000ff',
-  lightColor: '#ffffffff',
-  ...overrides,
-});
+const spec = plainSpec;
 
 describe('inline and pool renders', () => {
   it('produce byte-identical images for every format', async () => {
