@@ -13,6 +13,8 @@ import { logosRoute } from './http/api/v1/logos.route.js';
 import { webhooksRoute } from './http/api/v1/webhooks.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
 import { designsRoute } from './http/api/v1/designs.route.js';
+import { domainsRoute } from './http/api/v1/domains.route.js';
+import { ownHostnames } from './http/short-url.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
@@ -121,6 +123,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(decodeRoute, { decoder: services.decoder, meter: adapters.meter, plans, clock });
       await api.register(webhooksRoute, { scanWebhooks: adapters.scanWebhooks, clock });
       await api.register(designsRoute, { designs: adapters.designs, plans, renderer, logos, clock });
+      await api.register(domainsRoute, {
+        domains: adapters.domains,
+        codes: adapters.codes,
+        plans,
+        clock,
+        ownHostnames: ownHostnames(config.publicUrl),
+        probe: services.domainProbe,
+      });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
     },
     { prefix: '/api/v1' },
@@ -139,7 +149,15 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
 
   // What a scanned dynamic code opens: no key, no session, never metered.
-  await app.register(redirectRoute, { codes: adapters.codes, scans: adapters.scans, scanAllowance: adapters.scanAllowance, guesses: adapters.guesses, clock });
+  await app.register(redirectRoute, {
+    codes: adapters.codes,
+    domains: adapters.domains,
+    ownHostnames: ownHostnames(config.publicUrl),
+    scans: adapters.scans,
+    scanAllowance: adapters.scanAllowance,
+    guesses: adapters.guesses,
+    clock,
+  });
 
   // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by qrm.
   if (adapters.billing) await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
@@ -154,6 +172,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     plans,
     batchQueue: services.batchQueue,
     uniqueCounting: services.uniqueCounting,
+    domainProbe: services.domainProbe,
   });
 
   return app;

@@ -36,6 +36,7 @@ const PlanEntry = z.strictObject({
     .regex(/^[A-Za-z0-9_]{1,255}$/, 'must be a Stripe price id (price_…)')
     .optional(),
   designs: featureLimit,
+  customDomains: featureLimit,
 });
 
 export const PlansFileSchema = z

@@ -10,6 +10,7 @@ import type { GuessLimiter } from '../domain/ports/guess-limiter.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
 import type { DesignStore } from '../domain/ports/design-store.js';
+import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 import type { SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import type { ScanAllowance } from '../domain/ports/scan-allowance.js';
 import type { ScanEventSource, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
@@ -65,6 +66,8 @@ export interface RecordStores {
   designs: DesignStore;
   usageLedger: UsageLedger;
   codes: DynamicCodeStore;
+  /** The accounts' custom domains (vanity slugs live on the codes). */
+  domains: CustomDomainStore;
   scanLedger: ScanLedger;
   /** The accounts' scan webhook endpoints. */
   scanWebhooks: ScanWebhookStore;
@@ -99,6 +102,8 @@ export interface StoreAdapters {
   sessions: SessionStore;
   /** Dynamic codes: what each slug points at. */
   codes: DynamicCodeStore;
+  /** The accounts' custom domains (hostnames their codes' short URLs may use). */
+  domains: CustomDomainStore;
   /** Uploaded logos (branded codes), in the system of record. */
   logos: LogoStore;
   /** Daily scan counts, the system of record the stats are read from. */

@@ -1,8 +1,12 @@
 // DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code changes.
+import type { Vanity } from '../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
 import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+
+/** A vanity slug's cache key: `<hostname>/<slug>` (a random slug has no `/`, so the two never collide). */
+const vanityKey = (vanity: Pick<Vanity, 'hostname' | 'slug'>) => `${vanity.hostname}/${vanity.slug}`;
 
 /** TTL default 60 s, at most 100,000 slugs. */
 export type CachedDynamicCodeStoreOptions = InvalidatedCacheOptions;
@@ -40,7 +44,15 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     );
   }
 
-  async findBySlug(slug: string): Promise<SlugTarget | undefined> {
+  findBySlug(slug: string): Promise<SlugTarget | undefined> {
+    return this.#cachedLookUp(slug, () => this.#inner.findBySlug(slug));
+  }
+
+  findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
+    return this.#cachedLookUp(vanityKey({ hostname, slug }), () => this.#inner.findByVanity(hostname, slug));
+  }
+
+  async #cachedLookUp(slug: string, lookUp: () => Promise<SlugTarget | undefined>): Promise<SlugTarget | undefined> {
     this.startListening();
     const live = this.#bus.live();
     const hit = live ? this.#cache.fresh(slug) : undefined;
@@ -48,7 +60,7 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     const epoch = this.#cache.epoch;
     let target: SlugTarget | undefined;
     try {
-      target = await this.#inner.findBySlug(slug);
+      target = await lookUp();
     } catch (error) {
       const stale = this.#cache.stale(slug);
       if (stale) return stale;
@@ -64,31 +76,42 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     await this.#bus.publish({ slug });
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined> {
+  /** Every key a scan may have cached the code under: its random slug, and its vanity slug before and after the change. */
+  async #changedCode(code: DynamicCode, before: DynamicCode | undefined): Promise<void> {
+    await this.#changed(code.slug);
+    for (const vanity of new Set([code.vanity, before?.vanity].flatMap((v) => (v ? [vanityKey(v)] : [])))) await this.#changed(vanity);
+  }
+
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+    const before = changes.vanity === undefined ? undefined : await this.#inner.get(accountId, id);
     const updated = await this.#inner.update(accountId, id, changes, at);
-    if (updated && updated !== 'disabled') await this.#changed(updated.slug);
+    if (updated && updated !== 'disabled' && updated !== 'vanity_taken') await this.#changedCode(updated, before);
     return updated;
   }
 
   async remove(accountId: string, id: string, at: Date): Promise<boolean> {
     const code = await this.#inner.get(accountId, id);
     const removed = await this.#inner.remove(accountId, id, at);
-    if (removed && code) await this.#changed(code.slug);
+    if (removed && code) await this.#changedCode(code, undefined);
     return removed;
   }
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {
     const disabled = await this.#inner.disableBySlug(slug, reason, at);
-    if (disabled) await this.#changed(slug);
+    if (disabled) await this.#changedCode(disabled, undefined);
     return disabled;
   }
 
-  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
+  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
     return this.#inner.createWithinLimit(input, maxCodes);
   }
 
   createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
     return this.#inner.createManyWithinLimit(inputs, maxCodes);
+  }
+
+  countOnDomain(domainId: string): Promise<number> {
+    return this.#inner.countOnDomain(domainId);
   }
 
   list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {

@@ -23,6 +23,8 @@ import type { UniqueCounting } from '../services/scan-stats.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createBillingProvider } from './billing.js';
 import { scanWebhookDispatcher } from './scan-webhooks.js';
+import { createDomainProbe } from './domain-probe.js';
+import type { DomainProbe } from '../domain/ports/domain-probe.js';
 import { discoverSignIns } from './sign-in.js';
 import { signingSealOf } from './signing-seal.js';
 import { createStores, type StoreOptions } from './stores.js';
@@ -35,6 +37,8 @@ export interface ApiOverrides extends Omit<StoreOptions, 'log'> {
   renderPool?: RenderPipelineDeps['pool'];
   /** Deadline for each provider's OIDC discovery at start-up (default 5 s). */
   discoveryTimeoutMs?: number;
+  /** The custom-domain check (tests point it at the service's own listening port). */
+  domainProbe?: DomainProbe;
 }
 
 export interface ApiOptions {
@@ -61,6 +65,8 @@ export interface ApiServices {
   requestsInFlight: RequestsInFlight;
   /** How the scan statistics count unique scanners: HyperLogLogs with Redis, exactly in the embedded default. */
   uniqueCounting: UniqueCounting;
+  /** Checks that a custom domain's hostname reaches this service (on demand; the job has its own in the worker). */
+  domainProbe: DomainProbe;
   /** After the app is ready: resumes the batches a previous run left unfinished. */
   start(): Promise<void>;
   /** The running batch chunk finishes, the scheduler flushes last-used times once more, then every adapter closes. */
@@ -108,6 +114,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
   }
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   const webhookSender = createWebhookSender(config);
+  const domainProbe = options.overrides?.domainProbe ?? createDomainProbe(config);
   // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
   const jobs =
     adapters.jobs === 'worker'
@@ -120,6 +127,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
             batchRetentionMs: config.batchRetentionMs,
             webhookSender,
             scanWebhookDispatcher: scanWebhookDispatcher(adapters, webhookSender, clock, log),
+            domainProbe,
             log,
           }),
           {
@@ -142,6 +150,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
     batchQueue: batchQueue?.queue,
     requestsInFlight,
     uniqueCounting: adapters.scanCounters ? 'hyperloglog' : 'exact',
+    domainProbe,
     start: async () => {
       await batchQueue?.start();
     },

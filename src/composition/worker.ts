@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
 import { scanWebhookDispatcher } from './scan-webhooks.js';
+import { createDomainProbe } from './domain-probe.js';
 import { createStores } from './stores.js';
 
 export interface WorkerProcess {
@@ -32,6 +33,7 @@ export async function createWorker(config: Config & { redisUrl: string }, log: A
     batchQueue,
     webhookSender,
     scanWebhookDispatcher: scanWebhookDispatcher(stores, webhookSender, () => new Date(), log),
+    domainProbe: createDomainProbe(config),
     log,
   });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });

@@ -1,6 +1,7 @@
 // Dynamic codes: the rules for targets, names and slugs, and the record the stores keep.
 import { randomInt } from 'node:crypto';
 import type { CodeRouting } from './code-routing.js';
+import type { Vanity } from './custom-domain.js';
 
 /** `disabled` is set by an operator only (abuse); the owner can neither set nor lift it. */
 export const CODE_STATUSES = ['active', 'paused', 'disabled'] as const;
@@ -27,6 +28,8 @@ export interface DynamicCode {
   disabledReason: string | null;
   /** Rules, expiry, scan limit, query forwarding, UTM tags and the password hash (NO_ROUTING when none is set). */
   routing: CodeRouting;
+  /** On a custom domain: its short URL is `https://<hostname>/<slug>` (the random slug above stays reserved for it). */
+  vanity: Vanity | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -17,6 +17,8 @@ import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from '../ser
 import { allCodes, disableCode } from '../services/dynamic-codes.js';
 import { billingSummary, syncBilling } from '../services/billing.js';
 import { configOrExit } from './process-lifecycle.js';
+import { activateByHostname, listDomains } from '../services/custom-domains.js';
+import { verificationUrl } from '../domain/custom-domain.js';
 
 const USAGE = `usage: qrm <command> [options]
 
@@ -31,6 +33,8 @@ const USAGE = `usage: qrm <command> [options]
   restore         --from FILE                             put a backup back (refused while a server or worker has it open)
   codes list      --email E                               list an account's dynamic codes (slug, status, target)
   codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
+  domains list    --email E                               list an account's custom domains (hostname, status, verification URL)
+  domains verify  --hostname H                            activate a pending custom domain you vouch for (no check is made)
   billing show    --email E                               the account's billing: Stripe customer, subscription, status, period end
   (any command) --create                                  start a new embedded database when none is found at ./data (QR_DATA_DIR unset)
   billing sync    --email E                               re-read the account's subscription from Stripe and apply it (repairs a lost webhook)
@@ -89,6 +93,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       to: { type: 'string' },
       from: { type: 'string' },
       slug: { type: 'string' },
+      hostname: { type: 'string' },
       reason: { type: 'string' },
       json: { type: 'boolean', default: false },
       create: { type: 'boolean', default: false },
@@ -190,6 +195,20 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         // Through the same stores as the server: in production the change is pushed to every instance's slug cache.
         const code = await disableCode(deps, required(values.slug, '--slug'), required(values.reason, '--reason'));
         print(`disabled ${code.slug} (${code.id}): ${code.disabledReason}`, code);
+        return;
+      }
+      case 'domains list': {
+        const domains = await listDomains(stores, (await target()).id);
+        const lines = domains.map(
+          (d) =>
+            `${d.id}  ${d.hostname}  ${d.status.padEnd(7)}  created ${d.createdAt.toISOString()}  ${d.status === 'pending' ? verificationUrl(d) : `verified ${d.verifiedAt?.toISOString()}`}`,
+        );
+        print(lines.join('\n') || '(no custom domains)', domains);
+        return;
+      }
+      case 'domains verify': {
+        const domain = await activateByHostname({ domains: stores.domains, clock: deps.clock }, required(values.hostname, '--hostname'));
+        print(`${domain.hostname} (${domain.id}) is active since ${domain.verifiedAt?.toISOString()}`, domain);
         return;
       }
       case 'billing show': {

@@ -13,6 +13,9 @@ import type { ScanWebhookDispatcher } from './scan-webhooks.js';
 import { flushLastUsed } from './flush-last-used.js';
 import { rollupScans, type RollupScansDeps } from './rollup-scans.js';
 import { rollupUsage, type RollupUsageDeps } from './rollup-usage.js';
+import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
+import type { DomainProbe } from '../domain/ports/domain-probe.js';
+import { verifyPendingDomains } from './custom-domains.js';
 
 export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   keys: Pick<KeyStore, 'recordLastUsed'>;
@@ -28,6 +31,9 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   webhookSender?: WebhookSender | undefined;
   /** Tells the scan webhooks of new scans (none: the job does nothing). */
   scanWebhookDispatcher?: ScanWebhookDispatcher | undefined;
+  /** Pending custom domains, and the outbound check that activates them (either absent: the job does nothing). */
+  domains?: CustomDomainStore | undefined;
+  domainProbe?: DomainProbe | undefined;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -40,6 +46,7 @@ export const JOB_NAMES = [
   'batch-requeue',
   'batch-webhooks',
   'scan-webhooks',
+  'domain-verification',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -65,7 +72,14 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   { name: 'batch-webhooks', pattern: '* * * * *', run: (deps) => sweepWebhooks(deps) },
   // Every second (six fields, seconds first): scan webhooks carry the scans since their last message.
   { name: 'scan-webhooks', pattern: '* * * * * *', run: (deps) => deps.scanWebhookDispatcher?.tick() ?? Promise.resolve(0) },
+  // Pending custom domains whose verification URL now reaches this service become active (each checked at most every 5 minutes).
+  { name: 'domain-verification', pattern: '* * * * *', run: (deps) => verifyDomains(deps) },
 ];
+
+function verifyDomains(deps: BackgroundJobDeps): Promise<number> {
+  if (!deps.domains || !deps.domainProbe) return Promise.resolve(0);
+  return verifyPendingDomains({ domains: deps.domains, clock: deps.clock }, deps.domainProbe);
+}
 
 function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {
   if (!deps.batches || !deps.batchResults || deps.batchRetentionMs === undefined) return Promise.resolve(0);

@@ -13,11 +13,16 @@ import { ApiError, invalidField } from '../domain/errors.js';
 import { hashPassword } from '../domain/password-hash.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
+import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
+import type { Vanity } from '../domain/custom-domain.js';
+import { vanityFor } from './custom-domains.js';
 
 export interface DynamicCodeDeps {
   codes: DynamicCodeStore;
   clock: () => Date;
   plans: PlanCatalogue;
+  /** The account's custom domains, for codes that ask for one (`domain` and `slug`); without it such codes are refused. */
+  domains?: Pick<CustomDomainStore, 'get'> | undefined;
 }
 
 export interface CodeOwner {
@@ -68,6 +73,24 @@ export interface CampaignFields {
 
 const normalisedInstant = (iso: string) => new Date(iso).toISOString();
 
+/** Where a code lives: `domain` (a custom domain's id) and `slug` (its own path there) come together. */
+export interface VanityFields {
+  domain?: string | null | undefined;
+  slug?: string | undefined;
+}
+
+async function vanityOf(deps: Pick<DynamicCodeDeps, 'domains'>, accountId: string, domainId: string, slug: string | undefined): Promise<Vanity> {
+  if (slug === undefined) throw invalidField('slug', 'a code on a custom domain needs a slug of its own there');
+  if (!deps.domains) throw invalidField('domain', 'custom domains are not available here');
+  return vanityFor({ domains: deps.domains }, accountId, domainId, slug);
+}
+
+function slugTaken(vanity: Vanity): ApiError {
+  return new ApiError('slug_taken', `${vanity.hostname}/${vanity.slug} is taken by another code`, {
+    fields: [{ field: 'slug', detail: 'taken on this domain' }],
+  });
+}
+
 /** The routing fields a request sets, validated like `target` and with the password hashed; absent fields are left out. */
 async function routingChanges(input: CampaignFields): Promise<Partial<CodeRouting>> {
   const changes: Partial<CodeRouting> = {};
@@ -98,19 +121,23 @@ async function routingChanges(input: CampaignFields): Promise<Partial<CodeRoutin
 export async function createCode(
   deps: DynamicCodeDeps,
   owner: CodeOwner,
-  input: { target: string; name?: string | null | undefined } & CampaignFields,
+  input: { target: string; name?: string | null | undefined } & CampaignFields & VanityFields,
 ): Promise<DynamicCode> {
   const target = checkedTarget(input.target);
   const name = checkedName(input.name);
+  if (input.slug !== undefined && (input.domain === undefined || input.domain === null))
+    throw invalidField('slug', 'needs `domain`: a slug of its own exists only on a custom domain');
+  const vanity = input.domain === undefined || input.domain === null ? undefined : await vanityOf(deps, owner.accountId, input.domain, input.slug);
   const routing: CodeRouting = { ...NO_ROUTING, ...(await routingChanges(input)) };
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
     const created = await deps.codes.createWithinLimit(
-      { accountId: owner.accountId, slug: newSlug(), target, name, routing, createdAt: deps.clock() },
+      { accountId: owner.accountId, slug: newSlug(), target, name, routing, ...(vanity ? { vanity } : {}), createdAt: deps.clock() },
       limit ?? UNLIMITED_CODES,
     );
     if (created === 'slug_taken') continue;
+    if (created === 'vanity_taken') throw slugTaken(vanity!);
     if (created === 'limit_reached') {
       throw new ApiError('code_limit_reached', `the ${plan.name} plan allows ${limit} dynamic codes at once; delete one to create another`, {
         extensions: { limit },
@@ -202,20 +229,38 @@ export async function getCode(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: s
   return code;
 }
 
-export interface CodeUpdate extends CampaignFields {
+export interface CodeUpdate extends CampaignFields, VanityFields {
   target?: string | undefined;
   name?: string | null | undefined;
   status?: OwnerStatus | undefined;
 }
 
+/** The vanity a change asks for: undefined (unchanged), null (back to the random slug only), or where the code moves. */
+async function vanityChange(deps: DynamicCodeDeps, accountId: string, id: string, update: VanityFields): Promise<Vanity | null | undefined> {
+  if (update.domain === null) {
+    if (update.slug !== undefined) throw invalidField('slug', 'a code leaving its custom domain has no slug of its own');
+    return null;
+  }
+  if (update.domain !== undefined) return vanityOf(deps, accountId, update.domain, update.slug);
+  if (update.slug === undefined) return undefined;
+  // A new slug on the domain the code is on.
+  const current = await deps.codes.get(accountId, id);
+  if (!current) throw notFound();
+  if (!current.vanity) throw invalidField('slug', 'needs `domain`: a slug of its own exists only on a custom domain');
+  return vanityOf(deps, accountId, current.vanity.domainId, update.slug);
+}
+
 export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: string, update: CodeUpdate): Promise<DynamicCode> {
+  const vanity = await vanityChange(deps, accountId, id, update);
   const changes = {
     target: update.target === undefined ? undefined : checkedTarget(update.target),
     name: update.name === undefined ? undefined : checkedName(update.name),
     status: update.status,
     routing: await routingChanges(update),
+    ...(vanity === undefined ? {} : { vanity }),
   };
   const updated = await deps.codes.update(accountId, id, changes, deps.clock());
+  if (updated === 'vanity_taken') throw slugTaken(vanity!);
   if (updated === 'disabled') throw new ApiError('code_disabled', 'this code was disabled by an operator and cannot be changed; it can still be deleted');
   if (!updated) throw notFound();
   return updated;

@@ -153,5 +153,67 @@ export function dynamicCodeStoreContract(adapterName: string, makeStores: () => 
       expect(await codes.remove(account.id, code.id, new Date())).toBe(true);
       expect(await codes.findBySlug(code.slug)).toMatchObject({ state: 'deleted' });
     });
+
+    describe('vanity slugs on custom domains', () => {
+      const vanityOn = (hostname: string, slug: string, domainId = `dom_${hostname.slice(0, 20)}`) => ({ domainId, hostname, slug });
+      const host = () => `h${randomUUID().slice(0, 8)}.example.com`;
+
+      it('holds a vanity slug once per hostname, found by hostname and slug; the random slug keeps resolving', async () => {
+        const { codes, account, newCode } = await setup();
+        const hostname = host();
+        const vanity = vanityOn(hostname, 'spring-sale');
+        const made = await codes.createWithinLimit({ ...newCode('https://example.com/spring'), vanity }, 1_000);
+        if (typeof made === 'string') throw new Error(`unexpected ${made}`);
+        expect(made.vanity).toEqual(vanity);
+        expect((await codes.get(account.id, made.id))?.vanity).toEqual(vanity);
+        expect(await codes.findByVanity(hostname, 'spring-sale')).toMatchObject({
+          codeId: made.id,
+          accountId: account.id,
+          target: 'https://example.com/spring',
+          state: 'active',
+        });
+        expect((await codes.findBySlug(made.slug))?.codeId).toBe(made.id);
+        expect(await codes.createWithinLimit({ ...newCode(), vanity }, 1_000)).toBe('vanity_taken');
+        expect(await codes.count(account.id)).toBe(1);
+        expect(await codes.findByVanity(host(), 'spring-sale')).toBeUndefined();
+        expect(await codes.countOnDomain(vanity.domainId)).toBe(1);
+        const plain = await codes.createWithinLimit(newCode(), 1_000);
+        expect(typeof plain !== 'string' && plain.vanity).toBeNull();
+      });
+
+      it('moves a code to another slug, refuses a slug another code holds, and takes it off the domain', async () => {
+        const { codes, account, newCode } = await setup();
+        const hostname = host();
+        const first = await codes.createWithinLimit({ ...newCode('https://example.com/1'), vanity: vanityOn(hostname, 'one') }, 1_000);
+        const second = await codes.createWithinLimit({ ...newCode('https://example.com/2'), vanity: vanityOn(hostname, 'two') }, 1_000);
+        if (typeof first === 'string' || typeof second === 'string') throw new Error('unexpected');
+        const moved = await codes.update(account.id, first.id, { vanity: vanityOn(hostname, 'uno') }, new Date());
+        expect(typeof moved !== 'string' && moved?.vanity?.slug).toBe('uno');
+        expect(await codes.findByVanity(hostname, 'one')).toBeUndefined();
+        expect((await codes.findByVanity(hostname, 'uno'))?.codeId).toBe(first.id);
+        expect(await codes.update(account.id, first.id, { vanity: vanityOn(hostname, 'two'), target: 'https://example.com/x' }, new Date())).toBe(
+          'vanity_taken',
+        );
+        expect(await codes.get(account.id, first.id)).toMatchObject({ target: 'https://example.com/1', vanity: vanityOn(hostname, 'uno') });
+        const off = await codes.update(account.id, first.id, { vanity: null }, new Date());
+        expect(typeof off !== 'string' && off?.vanity).toBeNull();
+        expect(await codes.findByVanity(hostname, 'uno')).toBeUndefined();
+        expect(await codes.countOnDomain(vanityOn(hostname, 'x').domainId)).toBe(1);
+      });
+
+      it('frees the vanity slug of a deleted code (the random slug stays reserved)', async () => {
+        const { codes, account, newCode } = await setup();
+        const hostname = host();
+        const vanity = vanityOn(hostname, 'flyer');
+        const made = await codes.createWithinLimit({ ...newCode(), vanity }, 1_000);
+        if (typeof made === 'string') throw new Error(`unexpected ${made}`);
+        expect(await codes.remove(account.id, made.id, new Date())).toBe(true);
+        expect(await codes.findByVanity(hostname, 'flyer')).toBeUndefined();
+        expect(await codes.countOnDomain(vanity.domainId)).toBe(0);
+        expect(await codes.findBySlug(made.slug)).toMatchObject({ state: 'deleted' });
+        const again = await codes.createWithinLimit({ ...newCode('https://example.com/again'), vanity }, 1_000);
+        expect(typeof again !== 'string' && again.vanity).toEqual(vanity);
+      });
+    });
   });
 }

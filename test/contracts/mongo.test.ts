@@ -16,6 +16,7 @@ import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
+import { customDomainStoreContract } from './custom-domain-store.contract.js';
 import { scanLedgerContract } from './scan-ledger.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 
@@ -92,6 +93,7 @@ describe(TITLE, () => {
   keyStoreContract('mongodb', async () => stores);
   signingKeyStoreContract('mongodb', async () => stores);
   designStoreContract('mongodb', async () => stores);
+  customDomainStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);
   dynamicCodeStoreContract('mongodb', async () => stores);
   scanWebhookStoreContract('mongodb', async () => stores);

@@ -18,6 +18,7 @@ import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract
 import { keyStoreContract } from './key-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
+import { customDomainStoreContract } from './custom-domain-store.contract.js';
 import { lastUsedLogContract } from './last-used-log.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
 import { usageMeterContract } from './usage-meter.contract.js';
@@ -40,6 +41,7 @@ accountStoreContract('sqlite', () => fresh().accounts);
 keyStoreContract('sqlite', async () => fresh());
 signingKeyStoreContract('sqlite', async () => fresh());
 designStoreContract('sqlite', async () => fresh());
+customDomainStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.

@@ -63,7 +63,7 @@ Problem = TypedDict("Problem", {
     "title": str,
     "status": int,
     "detail": str,
-    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "internal_error", "overloaded", "unavailable"],
+    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "domain_limit_reached", "hostname_taken", "domain_in_use", "slug_taken", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "internal_error", "overloaded", "unavailable"],
     "instance": NotRequired[str],
     "requestId": NotRequired[str],
     "errors": NotRequired[list[dict[str, Any]]],
@@ -89,6 +89,7 @@ DynamicCode = TypedDict("DynamicCode", {
     "id": str,
     "slug": str,
     "shortUrl": str,
+    "domain": Any,
     "target": str,
     "name": Any,
     "status": Literal["active", "paused", "disabled"],
@@ -186,6 +187,17 @@ Design = TypedDict("Design", {
 })
 
 
+CustomDomain = TypedDict("CustomDomain", {
+    "id": str,
+    "hostname": str,
+    "status": Literal["pending", "active"],
+    "verification": dict[str, Any],
+    "lastCheck": Optional[dict[str, Any]],
+    "createdAt": str,
+    "verifiedAt": Any,
+})
+
+
 OPERATIONS: dict[str, tuple[str, str]] = {
     "liveness": ("GET", "/healthz"),
     "readiness": ("GET", "/readyz"),
@@ -216,12 +228,20 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getDesign": ("GET", "/api/v1/QRManager/designs/{id}"),
     "updateDesign": ("PATCH", "/api/v1/QRManager/designs/{id}"),
     "deleteDesign": ("DELETE", "/api/v1/QRManager/designs/{id}"),
+    "createCustomDomain": ("POST", "/api/v1/QRManager/domains"),
+    "listCustomDomains": ("GET", "/api/v1/QRManager/domains"),
+    "getCustomDomain": ("GET", "/api/v1/QRManager/domains/{id}"),
+    "deleteCustomDomain": ("DELETE", "/api/v1/QRManager/domains/{id}"),
+    "verifyCustomDomain": ("POST", "/api/v1/QRManager/domains/{id}/verify"),
     "createSigningKey": ("POST", "/api/v1/QRManager/signing-keys"),
     "listSigningKeys": ("GET", "/api/v1/QRManager/signing-keys"),
     "revokeSigningKey": ("DELETE", "/api/v1/QRManager/signing-keys/{id}"),
     "signedImage": ("GET", "/i/{keyId}/{format}"),
     "followDynamicCode": ("GET", "/r/{slug}"),
     "unlockDynamicCode": ("POST", "/r/{slug}"),
+    "followVanityCode": ("GET", "/{slug}"),
+    "unlockVanityCode": ("POST", "/{slug}"),
+    "customDomainVerification": ("GET", "/.well-known/qrm-domain/{token}"),
 }
 
 
@@ -347,6 +367,26 @@ class GeneratedOperations:
         """Delete a design."""
         return self._call("DELETE", f"/api/v1/QRManager/designs/{_quote(id)}", None, query, headers)
 
+    def create_custom_domain(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Add a custom domain (2xx JSON: CustomDomain). Body media types: application/json."""
+        return self._call("POST", f"/api/v1/QRManager/domains", body, query, headers)
+
+    def list_custom_domains(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """List your custom domains, oldest first (2xx JSON: dict[str, Any])."""
+        return self._call("GET", f"/api/v1/QRManager/domains", None, query, headers)
+
+    def get_custom_domain(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Read a custom domain (2xx JSON: CustomDomain)."""
+        return self._call("GET", f"/api/v1/QRManager/domains/{_quote(id)}", None, query, headers)
+
+    def delete_custom_domain(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Delete a custom domain."""
+        return self._call("DELETE", f"/api/v1/QRManager/domains/{_quote(id)}", None, query, headers)
+
+    def verify_custom_domain(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Check a pending custom domain now (2xx JSON: CustomDomain)."""
+        return self._call("POST", f"/api/v1/QRManager/domains/{_quote(id)}/verify", None, query, headers)
+
     def create_signing_key(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Create a signing key for signed image URLs (2xx JSON: CreatedSigningKey). Body media types: application/json."""
         return self._call("POST", f"/api/v1/QRManager/signing-keys", body, query, headers)
@@ -370,3 +410,15 @@ class GeneratedOperations:
     def unlock_dynamic_code(self, slug: str, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Answer a password-protected code's form. Body media types: application/x-www-form-urlencoded."""
         return self._call("POST", f"/r/{_quote(slug)}", body, query, headers)
+
+    def follow_vanity_code(self, slug: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Follow a dynamic code on a custom domain (what a scan of `https://<hostname>/<slug>` opens)."""
+        return self._call("GET", f"/{_quote(slug)}", None, query, headers)
+
+    def unlock_vanity_code(self, slug: str, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Answer a password-protected code's form on a custom domain. Body media types: application/x-www-form-urlencoded."""
+        return self._call("POST", f"/{_quote(slug)}", body, query, headers)
+
+    def custom_domain_verification(self, token: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """A pending custom domain's verification answer."""
+        return self._call("GET", f"/.well-known/qrm-domain/{_quote(token)}", None, query, headers)

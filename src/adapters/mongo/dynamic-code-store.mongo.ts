@@ -1,11 +1,12 @@
 // DynamicCodeStore on MongoDB: the plan limit held by a conditional per-account counter, the slug by a unique index.
 import type { Model } from 'mongoose';
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
+import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../sqlite/ids.js';
 import { isDuplicateKey } from './connection.js';
-import type { CodeCountDoc, DynamicCodeDoc } from './models.js';
+import type { CodeCountDoc, DynamicCodeDoc, VanitySlugDoc } from './models.js';
 
 function toCode(doc: DynamicCodeDoc): DynamicCode {
   return {
@@ -17,6 +18,7 @@ function toCode(doc: DynamicCodeDoc): DynamicCode {
     status: doc.status as CodeStatus,
     disabledReason: doc.disabledReason,
     routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
+    vanity: doc.domainId && doc.vanityHost && doc.vanitySlug ? { domainId: doc.domainId, hostname: doc.vanityHost, slug: doc.vanitySlug } : null,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -33,13 +35,38 @@ function storedRouting(routing: Partial<CodeRouting>): { set: Record<string, unk
   return { set, unset };
 }
 
+const vanityKey = (vanity: Pick<Vanity, 'hostname' | 'slug'>) => `${vanity.hostname}/${vanity.slug}`;
+const vanityFields = (vanity: Vanity | null) => ({
+  domainId: vanity?.domainId ?? null,
+  vanityHost: vanity?.hostname ?? null,
+  vanitySlug: vanity?.slug ?? null,
+});
+
 export class MongoDynamicCodeStore implements DynamicCodeStore {
   readonly #codes: Model<DynamicCodeDoc>;
   readonly #counts: Model<CodeCountDoc>;
+  readonly #vanity: Model<VanitySlugDoc>;
 
-  constructor(codes: Model<DynamicCodeDoc>, counts: Model<CodeCountDoc>) {
+  constructor(codes: Model<DynamicCodeDoc>, counts: Model<CodeCountDoc>, vanitySlugs: Model<VanitySlugDoc>) {
     this.#codes = codes;
     this.#counts = counts;
+    this.#vanity = vanitySlugs;
+  }
+
+  /** Holds the slug for the code: false when another code holds it (its own hold is fine). */
+  async #holdVanity(vanity: Vanity, codeId: string, accountId: string): Promise<boolean> {
+    try {
+      await this.#vanity.create({ _id: vanityKey(vanity), codeId, accountId });
+      return true;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      const holder = await this.#vanity.findById(vanityKey(vanity)).lean<VanitySlugDoc>();
+      return holder?.codeId === codeId;
+    }
+  }
+
+  async #letGo(vanity: Vanity | null, codeId: string): Promise<void> {
+    if (vanity) await this.#vanity.deleteOne({ _id: vanityKey(vanity), codeId });
   }
 
   /** Takes one place under the limit, atomically: when the count is at the limit the upsert collides with the existing document. */
@@ -57,15 +84,21 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     await this.#counts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
   }
 
-  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
+  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
     if (maxCodes <= 0 || !(await this.#reserve(input.accountId, maxCodes))) return 'limit_reached';
     const doc = this.#docOf(input);
+    const vanity = input.vanity ?? null;
+    if (vanity && !(await this.#holdVanity(vanity, doc._id, input.accountId))) {
+      await this.#release(input.accountId);
+      return 'vanity_taken';
+    }
     try {
       await this.#codes.create(doc);
       return toCode(doc);
     } catch (error) {
       // Without a transaction the place is given back by hand; a crash right here leaves one place taken until an operator recounts.
       await this.#release(input.accountId);
+      await this.#letGo(vanity, doc._id);
       if (isDuplicateKey(error)) return 'slug_taken';
       throw error;
     }
@@ -74,6 +107,8 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
+    // A batch's codes live on this service (vanity slugs are held one code at a time, by createWithinLimit).
+    if (inputs.some((input) => input.vanity)) throw new Error('createManyWithinLimit takes codes without vanity slugs');
     if (!(await this.#reserveMany(accountId, inputs.length, maxCodes))) return 'limit_reached';
     const docs = inputs.map((input) => this.#docOf({ ...input, accountId }));
     try {
@@ -111,6 +146,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       status: 'active',
       disabledReason: null,
       routing: Object.fromEntries(Object.entries(storedRouting(input.routing).set).map(([path, value]) => [path.slice('routing.'.length), value])),
+      ...vanityFields(input.vanity ?? null),
       createdAt: input.createdAt,
       updatedAt: input.createdAt,
       deletedAt: null,
@@ -135,8 +171,16 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     return doc ? toCode(doc) : undefined;
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined> {
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
     const set: Partial<DynamicCodeDoc> = { updatedAt: at };
+    let before: DynamicCode | undefined;
+    if (changes.vanity !== undefined) {
+      before = await this.get(accountId, id);
+      if (!before) return undefined;
+      if (before.status === 'disabled') return 'disabled';
+      if (changes.vanity && !(await this.#holdVanity(changes.vanity, id, accountId))) return 'vanity_taken';
+      Object.assign(set, vanityFields(changes.vanity));
+    }
     if (changes.target !== undefined) set.target = changes.target;
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.status !== undefined) set.status = changes.status;
@@ -145,14 +189,23 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     const updated = await this.#codes
       .findOneAndUpdate({ _id: id, accountId, deletedAt: null, status: { $ne: 'disabled' } }, update, { new: true })
       .lean<DynamicCodeDoc>();
-    if (updated) return toCode(updated);
+    if (updated) {
+      const code = toCode(updated);
+      // The old slug is let go once the code has moved (a crash in between leaves it held, never two codes on one slug).
+      if (before?.vanity && (code.vanity === null || vanityKey(code.vanity) !== vanityKey(before.vanity))) await this.#letGo(before.vanity, id);
+      return code;
+    }
+    if (changes.vanity) await this.#letGo(changes.vanity, id);
     return (await this.get(accountId, id)) ? 'disabled' : undefined;
   }
 
   async remove(accountId: string, id: string, at: Date): Promise<boolean> {
-    const removed = await this.#codes.updateOne({ _id: id, accountId, deletedAt: null }, { $set: { deletedAt: at, updatedAt: at } });
-    if (removed.modifiedCount !== 1) return false;
+    const removed = await this.#codes
+      .findOneAndUpdate({ _id: id, accountId, deletedAt: null }, { $set: { deletedAt: at, updatedAt: at, ...vanityFields(null) } })
+      .lean<DynamicCodeDoc>();
+    if (!removed) return false;
     await this.#release(accountId);
+    await this.#letGo(toCode(removed).vanity, id);
     return true;
   }
 
@@ -168,6 +221,26 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       state: doc.deletedAt === null ? (doc.status as CodeStatus) : 'deleted',
       routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
     };
+  }
+
+  async findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
+    const held = await this.#vanity.findById(vanityKey({ hostname, slug })).lean<VanitySlugDoc>();
+    if (!held) return undefined;
+    const doc = await this.#codes
+      .findOne({ _id: held.codeId, deletedAt: null, vanityHost: hostname, vanitySlug: slug }, { accountId: 1, target: 1, status: 1, routing: 1 })
+      .lean<Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing'>>();
+    if (!doc) return undefined;
+    return {
+      codeId: doc._id,
+      accountId: doc.accountId,
+      target: doc.target,
+      state: doc.status as CodeStatus,
+      routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
+    };
+  }
+
+  async countOnDomain(domainId: string): Promise<number> {
+    return this.#codes.countDocuments({ domainId, deletedAt: null });
   }
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {

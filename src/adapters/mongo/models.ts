@@ -96,9 +96,34 @@ export interface DynamicCodeDoc {
   disabledReason: string | null;
   /** Only the campaign fields that are set (rules, expiresAt, …); absent on plain codes. */
   routing?: Record<string, unknown>;
+  /** On a custom domain (all three set, or all null); the slug is held in `vanity_slugs`. */
+  domainId?: string | null;
+  vanityHost?: string | null;
+  vanitySlug?: string | null;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
+}
+
+/** A vanity slug held by a code: `_id` is `<hostname>/<slug>`, so the unique primary key keeps it to one code. */
+export interface VanitySlugDoc {
+  _id: string;
+  codeId: string;
+  accountId: string;
+}
+
+export interface CustomDomainDoc {
+  _id: string;
+  accountId: string;
+  hostname: string;
+  token: string;
+  status: string;
+  createdAt: Date;
+  verifiedAt: Date | null;
+  checkedAt: Date | null;
+  checkProblem: string | null;
+  /** One of 0..max-1, unique per account, so the domain count limit holds without transactions (as the designs' slot). */
+  slot: number;
 }
 
 /** How many codes (not deleted) an account holds: the conditional increment that keeps the plan limit without transactions. */
@@ -201,6 +226,8 @@ export interface MongoModels {
   logos: Model<LogoDoc>;
   codes: Model<DynamicCodeDoc>;
   codeCounts: Model<CodeCountDoc>;
+  vanitySlugs: Model<VanitySlugDoc>;
+  customDomains: Model<CustomDomainDoc>;
   scanWebhooks: Model<ScanWebhookDoc>;
   scanWebhookCounts: Model<ScanWebhookCountDoc>;
   scanDays: Model<ScanDayDoc>;
@@ -376,6 +403,9 @@ function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
       status: { type: String, required: true },
       disabledReason: { type: String, default: null },
       routing: { type: Schema.Types.Mixed },
+      domainId: { type: String, default: null },
+      vanityHost: { type: String, default: null },
+      vanitySlug: { type: String, default: null },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
@@ -385,6 +415,37 @@ function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
   // Deleted codes keep their slug: it is never given to another code.
   schema.index({ slug: 1 }, { unique: true });
   schema.index({ accountId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+  schema.index({ domainId: 1, deletedAt: 1 });
+  return schema;
+}
+
+function vanitySlugSchema(): Schema<VanitySlugDoc> {
+  return new Schema<VanitySlugDoc>(
+    { _id: { type: String, required: true }, codeId: { type: String, required: true }, accountId: { type: String, required: true } },
+    options,
+  );
+}
+
+function customDomainSchema(): Schema<CustomDomainDoc> {
+  const schema = new Schema<CustomDomainDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      hostname: { type: String, required: true },
+      token: { type: String, required: true },
+      status: { type: String, required: true },
+      createdAt: { type: Date, required: true },
+      verifiedAt: { type: Date, default: null },
+      checkedAt: { type: Date, default: null },
+      checkProblem: { type: String, default: null },
+      slot: { type: Number, required: true },
+    },
+    options,
+  );
+  // One account per hostname, across all accounts.
+  schema.index({ hostname: 1 }, { unique: true });
+  schema.index({ accountId: 1, slot: 1 }, { unique: true });
+  schema.index({ status: 1, checkedAt: 1 });
   return schema;
 }
 
@@ -491,6 +552,8 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     logos: connection.model<LogoDoc>('Logo', logoSchema(), 'logos'),
     codes: connection.model<DynamicCodeDoc>('DynamicCode', dynamicCodeSchema(), 'dynamic_codes'),
     codeCounts: connection.model<CodeCountDoc>('DynamicCodeCount', codeCountSchema(), 'dynamic_code_counts'),
+    vanitySlugs: connection.model<VanitySlugDoc>('VanitySlug', vanitySlugSchema(), 'vanity_slugs'),
+    customDomains: connection.model<CustomDomainDoc>('CustomDomain', customDomainSchema(), 'custom_domains'),
     scanDays: connection.model<ScanDayDoc>('ScanDay', scanDaySchema(), 'scan_days'),
     scanWebhooks: connection.model<ScanWebhookDoc>('ScanWebhook', scanWebhookSchema(), 'scan_webhooks'),
     scanWebhookCounts: connection.model<ScanWebhookCountDoc>(

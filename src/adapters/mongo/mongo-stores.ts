@@ -6,6 +6,7 @@ import { MongoBatchStore } from './batch-store.mongo.js';
 import { GridFsBatchResults } from './batch-results.gridfs.js';
 import { isMongoOutage, openMongoConnection, type MongoConnectionOptions } from './connection.js';
 import { MongoDynamicCodeStore } from './dynamic-code-store.mongo.js';
+import { MongoCustomDomainStore } from './custom-domain-store.mongo.js';
 import { MongoKeyStore } from './key-store.mongo.js';
 import { MongoLogoStore } from './logo-store.mongo.js';
 import { createMongoModels } from './models.js';
@@ -29,7 +30,8 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       designs: unavailableWhen(new MongoDesignStore(models.designs), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
-      codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts), isMongoOutage, DOWN),
+      codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs), isMongoOutage, DOWN),
+      domains: unavailableWhen(new MongoCustomDomainStore(models.customDomains), isMongoOutage, DOWN),
       scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays), isMongoOutage, DOWN),
       scanWebhooks: unavailableWhen(new MongoScanWebhookStore(models.scanWebhooks, models.scanWebhookCounts), isMongoOutage, DOWN),
       batches: unavailableWhen(new MongoBatchStore(models), isMongoOutage, DOWN),

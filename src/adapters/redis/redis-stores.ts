@@ -52,6 +52,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     designs: records.designs,
     // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
     codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus, cached), isRedisOutage, DOWN),
+    domains: records.domains,
     scanLedger: records.scanLedger,
     scans,
     scanCounters: scans,

@@ -318,6 +318,27 @@ const MIGRATIONS: string[] = [
     PRIMARY KEY (endpoint_id, sealed, code_id)
   ) WITHOUT ROWID;
   `,
+  // 18: custom domains (hostname unique across accounts) and the vanity slugs codes hold on them.
+  `
+  CREATE TABLE custom_domains (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    hostname TEXT NOT NULL UNIQUE,
+    token TEXT NOT NULL,
+    status TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    verified_at INTEGER,
+    checked_at INTEGER,
+    check_problem TEXT
+  );
+  CREATE INDEX custom_domains_by_account ON custom_domains (account_id, created_at);
+  CREATE INDEX custom_domains_pending ON custom_domains (coalesce(checked_at, 0)) WHERE status = 'pending';
+  ALTER TABLE dynamic_codes ADD COLUMN domain_id TEXT;
+  ALTER TABLE dynamic_codes ADD COLUMN vanity_host TEXT;
+  ALTER TABLE dynamic_codes ADD COLUMN vanity_slug TEXT;
+  CREATE UNIQUE INDEX dynamic_codes_by_vanity ON dynamic_codes (vanity_host, vanity_slug) WHERE vanity_slug IS NOT NULL;
+  CREATE INDEX dynamic_codes_by_domain ON dynamic_codes (domain_id) WHERE domain_id IS NOT NULL;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -1,5 +1,6 @@
 // DynamicCodeStore on SQLite: atomic per-account limit, tenant-scoped reads and writes, slugs never reused.
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
+import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
 import type { SqliteDatabase } from './database.js';
@@ -14,12 +15,15 @@ interface CodeRow {
   status: string;
   disabled_reason: string | null;
   routing: string | null;
+  domain_id: string | null;
+  vanity_host: string | null;
+  vanity_slug: string | null;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
 }
 
-const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, routing, created_at, updated_at, deleted_at';
+const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, routing, domain_id, vanity_host, vanity_slug, created_at, updated_at, deleted_at';
 const LIVE = 'deleted_at IS NULL';
 
 function toCode(row: CodeRow): DynamicCode {
@@ -32,6 +36,10 @@ function toCode(row: CodeRow): DynamicCode {
     status: row.status as CodeStatus,
     disabledReason: row.disabled_reason,
     routing: parseRouting(row.routing),
+    vanity:
+      row.domain_id !== null && row.vanity_host !== null && row.vanity_slug !== null
+        ? { domainId: row.domain_id, hostname: row.vanity_host, slug: row.vanity_slug }
+        : null,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -61,13 +69,17 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
   readonly #update;
   readonly #remove;
   readonly #bySlug;
+  readonly #byVanity;
+  readonly #onDomain;
+  readonly #setVanity;
   readonly #disable;
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#count = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM dynamic_codes WHERE account_id = ? AND ${LIVE}`);
     this.#insert = db.prepare<unknown[], CodeRow>(
-      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, routing, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?) RETURNING ${COLUMNS}`,
+      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, routing, domain_id, vanity_host, vanity_slug, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
     );
     this.#firstPage = db.prepare<[string, number], CodeRow>(
       `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} ORDER BY created_at DESC, id DESC LIMIT ?`,
@@ -81,10 +93,17 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, routing = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
     );
     this.#remove = db.prepare<[number, number, string, string], unknown>(
-      `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE}`,
+      `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ?, domain_id = NULL, vanity_host = NULL, vanity_slug = NULL WHERE id = ? AND account_id = ? AND ${LIVE}`,
     );
     this.#bySlug = db.prepare<[string], { id: string; account_id: string; target: string; status: string; routing: string | null; deleted_at: number | null }>(
       'SELECT id, account_id, target, status, routing, deleted_at FROM dynamic_codes WHERE slug = ?',
+    );
+    this.#byVanity = db.prepare<[string, string], { id: string; account_id: string; target: string; status: string; routing: string | null }>(
+      `SELECT id, account_id, target, status, routing FROM dynamic_codes WHERE vanity_host = ? AND vanity_slug = ? AND ${LIVE}`,
+    );
+    this.#onDomain = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM dynamic_codes WHERE domain_id = ? AND ${LIVE}`);
+    this.#setVanity = db.prepare<[string | null, string | null, string | null, string, string], unknown>(
+      `UPDATE dynamic_codes SET domain_id = ?, vanity_host = ?, vanity_slug = ? WHERE id = ? AND account_id = ?`,
     );
     this.#disable = db.prepare<[string, number, string], CodeRow>(
       `UPDATE dynamic_codes SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE slug = ? RETURNING ${COLUMNS}`,
@@ -94,13 +113,30 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
   /** One new code's row (createWithinLimit and createManyWithinLimit both insert through here, inside their transaction). */
   #insertRow(input: NewDynamicCode): DynamicCode {
     const at = input.createdAt.getTime();
-    return toCode(this.#insert.get(newId('dyn'), input.accountId, input.slug, input.target, input.name, routingJson(input.routing), at, at)!);
+    const vanity = input.vanity;
+    return toCode(
+      this.#insert.get(
+        newId('dyn'),
+        input.accountId,
+        input.slug,
+        input.target,
+        input.name,
+        routingJson(input.routing),
+        vanity?.domainId ?? null,
+        vanity?.hostname ?? null,
+        vanity?.slug ?? null,
+        at,
+        at,
+      )!,
+    );
   }
 
-  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'> {
+  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
     // IMMEDIATE takes the write lock before counting, so two processes cannot both see room for one more code.
-    const create = this.#db.transaction((): DynamicCode | 'limit_reached' | 'slug_taken' => {
+    const create = this.#db.transaction((): DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken' => {
       if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
+      const vanity = input.vanity;
+      if (vanity && this.#byVanity.get(vanity.hostname, vanity.slug)) return 'vanity_taken';
       try {
         return this.#insertRow(input);
       } catch (error) {
@@ -144,17 +180,28 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return row && toCode(row);
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined> {
-    const apply = this.#db.transaction((): DynamicCode | 'disabled' | undefined => {
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+    const apply = this.#db.transaction((): DynamicCode | 'disabled' | 'vanity_taken' | undefined => {
       const row = this.#get.get(id, accountId);
       if (!row) return undefined;
       if (row.status === 'disabled') return 'disabled';
+      if (changes.vanity !== undefined && !this.#moveVanity(row, changes.vanity)) return 'vanity_taken';
       const name = changes.name === undefined ? row.name : changes.name;
       const routing = changes.routing ? routingJson({ ...parseRouting(row.routing), ...changes.routing }) : row.routing;
       const updated = this.#update.get(changes.target ?? row.target, name, changes.status ?? row.status, routing, at.getTime(), id, accountId);
       return updated ? toCode(updated) : 'disabled';
     });
     return apply.immediate();
+  }
+
+  /** Inside update's transaction: false (nothing changed) when another live code holds the vanity slug. */
+  #moveVanity(row: CodeRow, vanity: Vanity | null): boolean {
+    if (vanity) {
+      const holder = this.#byVanity.get(vanity.hostname, vanity.slug);
+      if (holder && holder.id !== row.id) return false;
+    }
+    this.#setVanity.run(vanity?.domainId ?? null, vanity?.hostname ?? null, vanity?.slug ?? null, row.id, row.account_id);
+    return true;
   }
 
   async remove(accountId: string, id: string, at: Date): Promise<boolean> {
@@ -171,6 +218,16 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       state: row.deleted_at === null ? (row.status as CodeStatus) : 'deleted',
       routing: parseRouting(row.routing),
     };
+  }
+
+  async findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
+    const row = this.#byVanity.get(hostname, slug);
+    if (!row) return undefined;
+    return { codeId: row.id, accountId: row.account_id, target: row.target, state: row.status as CodeStatus, routing: parseRouting(row.routing) };
+  }
+
+  async countOnDomain(domainId: string): Promise<number> {
+    return this.#onDomain.get(domainId)!.n;
   }
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {

@@ -28,6 +28,7 @@ import { CachedKeyStore } from '../key-store.cached.js';
 import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
 import { SqliteSigningKeyStore } from './signing-key-store.sqlite.js';
 import { SqliteDesignStore } from './design-store.sqlite.js';
+import { SqliteCustomDomainStore } from './custom-domain-store.sqlite.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
@@ -85,6 +86,7 @@ export function sqliteStoresOn(
     batchResults: new FileBatchResults(resultsDir),
     // Slugs cached for a second: this process's own changes drop them at once, another process's (qrm) show within the second.
     codes: options.cacheSlugs === false ? codes : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
+    domains: unavailableOnFailure(new SqliteCustomDomainStore(db)),
     scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
     scans,
     scanAllowance: unavailableOnFailure(new SqliteScanAllowance(db)),

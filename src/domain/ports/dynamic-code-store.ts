@@ -1,5 +1,6 @@
 // Port: the system of record for dynamic codes (what a slug points at, and who owns it).
 import type { CodeRouting } from '../code-routing.js';
+import type { Vanity } from '../custom-domain.js';
 import type { CodeStatus, DynamicCode, OwnerStatus, SlugTarget } from '../dynamic-code.js';
 
 export interface NewDynamicCode {
@@ -8,6 +9,8 @@ export interface NewDynamicCode {
   target: string;
   name: string | null;
   routing: CodeRouting;
+  /** A slug of its own on one of the account's custom domains (the caller has checked the domain is the account's and active). */
+  vanity?: Vanity | undefined;
   createdAt: Date;
 }
 
@@ -17,6 +20,8 @@ export interface CodeChanges {
   status?: OwnerStatus | undefined;
   /** The routing fields to replace; those absent keep their value (merged inside the store's write, so concurrent changes of different fields both land). */
   routing?: Partial<CodeRouting> | undefined;
+  /** Moves the code onto a custom domain slug, or (null) back to its random slug only. */
+  vanity?: Vanity | null | undefined;
 }
 
 /** Position after the last code of a page (newest first). */
@@ -35,20 +40,26 @@ export interface CodeCursor {
  * - a disabled code cannot be changed by its owner: `update` answers `disabled` and changes nothing.
  * - `createManyWithinLimit` is all or nothing: every code is stored (answered in input order) or none is
  *   (`limit_reached` when the account's codes plus these would pass `maxCodes`, `slug_taken` when any slug is taken).
+ * - a vanity slug is unique per hostname among codes that are not deleted: `createWithinLimit` and `update` answer
+ *   `vanity_taken` and store nothing when another code holds it; deleting a code frees its vanity slug.
  */
 export interface DynamicCodeStore {
-  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken'>;
-  /** A batch's codes, all of them or none (one account's; the limit is checked for the lot at once). */
+  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'>;
+  /** A batch's codes, all of them or none (one account's; the limit is checked for the lot at once); none with a vanity slug. */
   createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
   /** The account's codes that are not deleted, newest first. */
   list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]>;
   /** How many codes the account holds (not deleted): what the plan limit counts. */
   count(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<DynamicCode | undefined>;
-  update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | undefined>;
+  update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined>;
   /** Deletes (the slug stays reserved); false when the account has no such code. */
   remove(accountId: string, id: string, at: Date): Promise<boolean>;
   findBySlug(slug: string): Promise<SlugTarget | undefined>;
+  /** The code at `https://<hostname>/<slug>` (a scan on a custom domain); deleted codes are not found there. */
+  findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined>;
+  /** How many codes that are not deleted live on the domain (a domain is deleted only when none does). */
+  countOnDomain(domainId: string): Promise<number>;
   /** Operators: disables whatever the owner does; undefined for an unknown slug. */
   disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined>;
 }

@@ -22,6 +22,9 @@ import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
 import { signingRoutes } from './routes/signing.routes.js';
+import { domainsRoutes } from './routes/domains.routes.js';
+import { ownHostnames } from '../short-url.js';
+import type { DomainProbe } from '../../domain/ports/domain-probe.js';
 import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
@@ -56,6 +59,7 @@ export interface PortalOptions {
     | 'logos'
     | 'signingKeys'
     | 'designs'
+    | 'domains'
     | 'signingSeal'
     | 'billing'
   >;
@@ -67,6 +71,8 @@ export interface PortalOptions {
   batchQueue?: BatchQueue | undefined;
   /** How the scan statistics count unique scanners (exact in the embedded default, HyperLogLog with Redis). */
   uniqueCounting: UniqueCounting;
+  /** The custom-domain check, for the Domains page's "Check now". */
+  domainProbe: DomainProbe;
   clock: () => Date;
   plans: PlanCatalogue;
 }
@@ -117,6 +123,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(logosRoutes, { base, ...deps, normaliser: options.normaliser });
   await app.register(signingRoutes, { base, ...deps });
+  await app.register(domainsRoutes, { base, ...deps, ownHostnames: ownHostnames(config.publicUrl), probe: options.domainProbe });
   await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
   if (adapters.batches && adapters.batchResults && options.batchQueue) {
     await app.register(batchesRoutes, {

@@ -11,10 +11,16 @@ import type { ResponseDoc } from '../openapi/operation-doc.js';
 import { unanswerableHtml } from './pages.js';
 import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
+import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
+import { customDomainRoutes } from './custom-domain.routes.js';
 
 export interface RedirectRouteDeps extends ScanAnswerDeps {
-  codes: Pick<DynamicCodeStore, 'findBySlug'>;
+  codes: Pick<DynamicCodeStore, 'findBySlug' | 'findByVanity'>;
   scans: ScanRecorder;
+  /** Custom domains: scans of `https://<hostname>/<slug>` arrive here by Host. */
+  domains: Pick<CustomDomainStore, 'findByHostname'>;
+  /** This service's own hostnames (PUBLIC_URL's), which keep `/r/` only. */
+  ownHostnames: readonly string[];
 }
 
 const NO_STORE = { 'Cache-Control': { description: '`no-store`: every scan reaches the service.', required: true, schema: { const: 'no-store' } } };
@@ -135,4 +141,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
       language: languageOf(request.headers['accept-language']),
     });
   });
+
+  // Last, so that the scans they answer are counted by the hook above and their forms read by the same parser.
+  await app.register(customDomainRoutes, { ...deps, scanResponses: SCAN_RESPONSES, submittedPassword });
 };

@@ -11,7 +11,8 @@ import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { accountStatsCsv, codeStatsCsv, STATS_CSV_HEADER } from '../../../services/stats-export.js';
 import { header, imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
-import { shortUrlBase } from '../../short-url.js';
+import { codeShortUrl, shortUrlBase } from '../../short-url.js';
+import type { CustomDomainStore } from '../../../domain/ports/custom-domain-store.js';
 import {
   CodeImageQuery,
   CodePageSchema,
@@ -30,6 +31,8 @@ import { callerOf } from './api-key-auth.js';
 
 export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
   publicUrl: string | undefined;
+  /** Codes may live on the account's custom domains. */
+  domains: CustomDomainStore;
 }
 
 const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS];
@@ -55,7 +58,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         tags,
         security,
         body: CreateCodeBody,
-        response: { 201: CodeSchema, ...errors('invalid_request', 'code_limit_reached', 'payload_too_large', 'unsupported_media_type') },
+        response: { 201: CodeSchema, ...errors('invalid_request', 'code_limit_reached', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
         'x-document': { headers: { '201': { Location: header.location('The new code.') } } },
       },
     },
@@ -109,7 +112,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         security,
         params: CodeParams,
         body: UpdateCodeBody,
-        response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'payload_too_large', 'unsupported_media_type') },
+        response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
       },
     },
     async (request) => view(request)(await updateCode(deps, callerOf(request).accountId, request.params.id, request.body)),
@@ -152,7 +155,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     async (request, reply) => {
       const caller = callerOf(request);
       const code = await getCode(deps, caller.accountId, request.params.id);
-      const content = `${shortUrlBase(deps.publicUrl, request)}/r/${code.slug}`;
+      const content = codeShortUrl(code, shortUrlBase(deps.publicUrl, request));
       const { logoId, logoScale, frameText, frameColor, eci, ...options } = request.query;
       if ((logoScale !== undefined && logoId === undefined) || (frameColor !== undefined && frameText === undefined)) {
         const field = logoScale !== undefined && logoId === undefined ? 'logoScale' : 'frameColor';

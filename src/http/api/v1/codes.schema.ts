@@ -6,6 +6,8 @@ import { CODE_NAME_MAX_LENGTH, CODE_STATUSES, OWNER_STATUSES, TARGET_MAX_LENGTH,
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
+import { VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
+import { codeShortUrl } from '../../short-url.js';
 import { PAGE_SIZE } from '../../../services/dynamic-codes.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
 import { BrandingFields } from './generate.schema.js';
@@ -81,7 +83,19 @@ const campaignFields = {
 const { password: _password, ...campaignFieldsButPassword } = campaignFields;
 export const BatchCodeFields = { target, name: name.nullable().optional(), ...campaignFieldsButPassword };
 
-export const CreateCodeBody = z.strictObject({ target, name: name.nullable().optional(), ...campaignFields });
+const domain = z
+  .string()
+  .min(1)
+  .max(64)
+  .describe('The id (`dom_…`) of one of your active custom domains; the code then lives at `https://<hostname>/<slug>` and needs `slug`.');
+const slug = z
+  .string()
+  .min(VANITY_SLUG_LENGTH.min)
+  .max(VANITY_SLUG_LENGTH.max)
+  .regex(VANITY_SLUG_PATTERN, 'must be 3–64 of a-z, 0-9, - and _')
+  .describe("With `domain`: the code's own path there, 3–64 of `a-z 0-9 - _`, unique per domain (taken: 409 `slug_taken`).");
+
+export const CreateCodeBody = z.strictObject({ target, name: name.nullable().optional(), ...campaignFields, domain: domain.optional(), slug: slug.optional() });
 
 export const UpdateCodeBody = z
   .strictObject({
@@ -89,6 +103,11 @@ export const UpdateCodeBody = z
     name: name.nullable().optional(),
     status: z.enum(OWNER_STATUSES).optional().describe('`paused` codes answer scans with 410 until set `active` again.'),
     ...campaignFields,
+    domain: domain
+      .nullable()
+      .optional()
+      .describe('Moves the code onto one of your active custom domains (with `slug`); `null` takes it off (its short URL is `/r/…` again).'),
+    slug: slug.optional().describe('A new slug on the custom domain the code is on (or, with `domain`, on that one).'),
   })
   .describe('Fields absent keep their value; `null` clears an optional field (`password: null` removes the password).');
 
@@ -146,8 +165,9 @@ export const StatsQuery = z.strictObject({
 export const CodeSchema = z
   .object({
     id: z.string(),
-    slug: z.string().describe('The random part of the short URL.'),
-    shortUrl: z.string().describe('What the code encodes: `{PUBLIC_URL}/r/{slug}`.'),
+    slug: z.string().describe('The last part of the short URL: random on this service (`/r/{slug}`), your own on a custom domain.'),
+    shortUrl: z.string().describe('What the code encodes: `{PUBLIC_URL}/r/{slug}`, or `https://{hostname}/{slug}` on a custom domain.'),
+    domain: z.string().nullable().describe('The custom domain (`dom_…`) the code lives on, or null.'),
     target: z.string(),
     name: z.string().nullable(),
     status: z.enum(CODE_STATUSES).describe('`disabled`: stopped by an operator; the owner cannot re-enable it.'),
@@ -186,8 +206,9 @@ export const StatsSchema = z.object({
 export function codeView(code: DynamicCode, shortUrlBase: string): z.infer<typeof CodeSchema> {
   return {
     id: code.id,
-    slug: code.slug,
-    shortUrl: `${shortUrlBase}/r/${code.slug}`,
+    slug: code.vanity?.slug ?? code.slug,
+    shortUrl: codeShortUrl(code, shortUrlBase),
+    domain: code.vanity?.domainId ?? null,
     target: code.target,
     name: code.name,
     status: code.status,

@@ -11,7 +11,7 @@ import { createCode, deleteCode, getCode, listCodes, PAGE_SIZE, updateCode } fro
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
-import { shortUrlBase } from '../../short-url.js';
+import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 import { scanChartSvg } from '../scan-chart.js';
@@ -78,7 +78,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       {
         title: 'Dynamic codes',
         nav: 'codes',
-        codes: page.items,
+        codes: page.items.map((code) => ({ ...code, shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)) })),
         more: page.nextCursor !== null,
         count,
         limit,
@@ -112,7 +112,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         title: code.name ?? code.slug,
         nav: 'codes',
         code,
-        shortUrl: `${shortUrlBase(options.publicUrl, request)}/r/${code.slug}`,
+        shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)),
         stats,
         devices,
         chart: scanChartSvg(stats.days),
@@ -183,7 +183,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   // The printable image: a generation like any other (it counts against the month's requests), as the API's image endpoint does.
   app.get('/codes/:id/image.:format', { schema: { hide: true, params: ImageParams }, preHandler: guard }, async (request, reply) => {
     const code = await getCode(options, request.account!.id, request.params.id);
-    const content = `${shortUrlBase(options.publicUrl, request)}/r/${code.slug}`;
+    const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
     const generated = await generateQr(options, owner(request), { type: 'url', content, outputFormat: request.params.format, size: 1024 });
     return reply
       .header('Content-Type', IMAGE_MEDIA_TYPES[generated.format])

@@ -1,0 +1,101 @@
+// CustomDomainStore on MongoDB: the hostname held by a unique index, the count limit by a per-account unique slot (as the designs').
+import type { Model } from 'mongoose';
+import type { CustomDomain, DomainStatus } from '../../domain/custom-domain.js';
+import type { CustomDomainStore, NewCustomDomain } from '../../domain/ports/custom-domain-store.js';
+import { isDuplicateKey } from './connection.js';
+import type { CustomDomainDoc } from './models.js';
+
+function toDomain(doc: CustomDomainDoc): CustomDomain {
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    hostname: doc.hostname,
+    status: doc.status as DomainStatus,
+    token: doc.token,
+    createdAt: doc.createdAt,
+    verifiedAt: doc.verifiedAt ?? null,
+    lastCheck: doc.checkedAt ? { at: doc.checkedAt, problem: doc.checkProblem ?? null } : null,
+  };
+}
+
+/** Slots for "unlimited" plans: far past any real account, small enough to scan. */
+const UNLIMITED_SLOTS = 1_000_000;
+
+export class MongoCustomDomainStore implements CustomDomainStore {
+  readonly #domains: Model<CustomDomainDoc>;
+
+  constructor(domains: Model<CustomDomainDoc>) {
+    this.#domains = domains;
+  }
+
+  async createWithinLimit(input: NewCustomDomain, maxDomains: number | null): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'> {
+    const max = maxDomains ?? UNLIMITED_SLOTS;
+    // Of two writers racing for the last free slot (or the same hostname) the unique indexes let one in.
+    for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
+      if (await this.#domains.exists({ hostname: input.hostname })) return 'hostname_taken';
+      const held = await this.#domains.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
+      const taken = new Set(held.map((d) => d.slot));
+      let slot = 0;
+      while (taken.has(slot)) slot++;
+      if (slot >= max) return 'limit_reached';
+      const doc: CustomDomainDoc = {
+        _id: input.id,
+        accountId: input.accountId,
+        hostname: input.hostname,
+        token: input.token,
+        status: 'pending',
+        createdAt: input.createdAt,
+        verifiedAt: null,
+        checkedAt: null,
+        checkProblem: null,
+        slot,
+      };
+      try {
+        await this.#domains.create(doc);
+        return toDomain(doc);
+      } catch (error) {
+        if (!isDuplicateKey(error)) throw error;
+      }
+    }
+    throw new Error('could not take a domain slot under contention; retry');
+  }
+
+  async list(accountId: string): Promise<CustomDomain[]> {
+    const docs = await this.#domains.find({ accountId }).sort({ createdAt: 1, _id: 1 }).lean<CustomDomainDoc[]>();
+    return docs.map(toDomain);
+  }
+
+  async get(accountId: string, id: string): Promise<CustomDomain | undefined> {
+    const doc = await this.#domains.findOne({ _id: id, accountId }).lean<CustomDomainDoc>();
+    return doc ? toDomain(doc) : undefined;
+  }
+
+  async findByHostname(hostname: string): Promise<CustomDomain | undefined> {
+    const doc = await this.#domains.findOne({ hostname }).lean<CustomDomainDoc>();
+    return doc ? toDomain(doc) : undefined;
+  }
+
+  async activate(id: string, at: Date): Promise<CustomDomain | undefined> {
+    // The first verification's instant is kept: only a pending domain takes `at`.
+    await this.#domains.updateOne({ _id: id, status: 'pending' }, { $set: { status: 'active', verifiedAt: at } });
+    const doc = await this.#domains.findOne({ _id: id }).lean<CustomDomainDoc>();
+    return doc ? toDomain(doc) : undefined;
+  }
+
+  async noteCheck(id: string, at: Date, problem: string | null): Promise<void> {
+    await this.#domains.updateOne({ _id: id }, { $set: { checkedAt: at, checkProblem: problem } });
+  }
+
+  async pendingDue(before: Date, limit: number): Promise<CustomDomain[]> {
+    const docs = await this.#domains
+      .find({ status: 'pending', $or: [{ checkedAt: null }, { checkedAt: { $lt: before } }] })
+      .sort({ checkedAt: 1, _id: 1 })
+      .limit(limit)
+      .lean<CustomDomainDoc[]>();
+    return docs.map(toDomain);
+  }
+
+  async remove(accountId: string, id: string): Promise<boolean> {
+    return (await this.#domains.deleteOne({ _id: id, accountId })).deletedCount > 0;
+  }
+}

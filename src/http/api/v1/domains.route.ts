@@ -1,0 +1,152 @@
+// /api/v1/QRManager/domains: custom domains — add (pending until verified), list, read, verify now, delete when no code uses it.
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DOMAIN_STATUSES, HOSTNAME_MAX_LENGTH, verificationUrl, type CustomDomain } from '../../../domain/custom-domain.js';
+import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
+import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain, type CustomDomainDeps } from '../../../services/custom-domains.js';
+import { header } from '../../openapi/operation-doc.js';
+import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
+import { callerOf } from './api-key-auth.js';
+
+export interface DomainsRouteDeps extends CustomDomainDeps {
+  probe: DomainProbe;
+}
+
+const Domain = z
+  .object({
+    id: z.string().describe('`dom_…`: send it as `domain` (with a `slug`) when creating or changing a dynamic code.'),
+    hostname: z.string().describe('Lowercase; an internationalised name in its punycode (`xn--…`) form.'),
+    status: z.enum(DOMAIN_STATUSES).describe('`pending` until verified; only `active` domains take codes.'),
+    verification: z
+      .object({
+        token: z.string(),
+        url: z.string().describe('`http://<hostname>/.well-known/qrm-domain/<token>`: route the hostname to this service and this URL answers the token.'),
+      })
+      .describe('How the domain becomes active: once `url` reaches this service (checked every few minutes, or now with POST …/verify).'),
+    lastCheck: z
+      .object({ at: z.string().describe('ISO 8601.'), problem: z.string().nullable().describe('Why the check did not pass; null when it did.') })
+      .nullable()
+      .describe('The last automatic or requested check of a pending domain.'),
+    createdAt: z.string().describe('ISO 8601.'),
+    verifiedAt: z.string().nullable().describe('ISO 8601, once active.'),
+  })
+  .meta({ id: 'CustomDomain' });
+
+export function domainView(domain: CustomDomain): z.infer<typeof Domain> {
+  return {
+    id: domain.id,
+    hostname: domain.hostname,
+    status: domain.status,
+    verification: { token: domain.token, url: verificationUrl(domain) },
+    lastCheck: domain.lastCheck && { at: domain.lastCheck.at.toISOString(), problem: domain.lastCheck.problem },
+    createdAt: domain.createdAt.toISOString(),
+    verifiedAt: domain.verifiedAt?.toISOString() ?? null,
+  };
+}
+
+const Params = z.object({ id: z.string().min(1).max(64).describe('The domain id (`dom_…`).') });
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS] as const;
+const tags = ['custom domains'];
+const security = [{ apiKey: [] }];
+
+export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app, deps) => {
+  app.post(
+    '/QRManager/domains',
+    {
+      schema: {
+        operationId: 'createCustomDomain',
+        summary: 'Add a custom domain',
+        description:
+          'Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: point the hostname at this service ' +
+          '(DNS and your proxy), and it becomes `active` once `verification.url` answers the token. A hostname belongs to one account. ' +
+          "Each plan allows a number of domains (its `customDomains` figure; 0: 403 `plan_upgrade_required`). IP addresses and this service's own hostname are refused.",
+        tags,
+        security,
+        body: z.strictObject({ hostname: z.string().min(1).max(HOSTNAME_MAX_LENGTH).describe('e.g. `go.example.com`; IDNA names are stored as punycode.') }),
+        response: {
+          201: Domain,
+          ...problemResponses([
+            'invalid_request',
+            'plan_upgrade_required',
+            'domain_limit_reached',
+            'hostname_taken',
+            'payload_too_large',
+            'unsupported_media_type',
+            ...AUTH_ERRORS,
+          ]),
+        },
+        'x-document': { headers: { '201': { Location: header.location('The new domain.') } } },
+      },
+    },
+    async (request, reply) => {
+      const domain = await addDomain(deps, callerOf(request), request.body);
+      return reply.code(201).header('Location', `/api/v1/QRManager/domains/${domain.id}`).send(domainView(domain));
+    },
+  );
+
+  app.get(
+    '/QRManager/domains',
+    {
+      schema: {
+        operationId: 'listCustomDomains',
+        summary: 'List your custom domains, oldest first',
+        tags,
+        security,
+        response: { 200: z.object({ items: z.array(Domain) }), ...problemResponses([...AUTH_ERRORS]) },
+      },
+    },
+    async (request) => ({ items: (await listDomains(deps, callerOf(request).accountId)).map(domainView) }),
+  );
+
+  app.get(
+    '/QRManager/domains/:id',
+    {
+      schema: {
+        operationId: 'getCustomDomain',
+        summary: 'Read a custom domain',
+        tags,
+        security,
+        params: Params,
+        response: { 200: Domain, ...problemResponses(['invalid_request', 'not_found', ...AUTH_ERRORS]) },
+      },
+    },
+    async (request) => domainView(await getDomain(deps, callerOf(request).accountId, request.params.id)),
+  );
+
+  app.post(
+    '/QRManager/domains/:id/verify',
+    {
+      schema: {
+        operationId: 'verifyCustomDomain',
+        summary: 'Check a pending custom domain now',
+        description:
+          'Fetches `verification.url` (the same rules as webhooks: no private or loopback addresses) and answers the domain as it then is: ' +
+          '`active` when the URL reached this service and answered the token, else still `pending` with `lastCheck.problem` saying why.',
+        tags,
+        security,
+        params: Params,
+        response: { 200: Domain, ...problemResponses(['invalid_request', 'not_found', ...AUTH_ERRORS]) },
+      },
+    },
+    async (request) => domainView(await verifyDomain(deps, deps.probe, callerOf(request).accountId, request.params.id)),
+  );
+
+  app.delete(
+    '/QRManager/domains/:id',
+    {
+      schema: {
+        operationId: 'deleteCustomDomain',
+        summary: 'Delete a custom domain',
+        description: 'Refused with 409 `domain_in_use` while any code lives on it (move those codes with `domain: null`, or delete them, first).',
+        tags,
+        security,
+        params: Params,
+        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['invalid_request', 'not_found', 'domain_in_use', ...AUTH_ERRORS]) },
+      },
+    },
+    async (request, reply) => {
+      await deleteDomain(deps, callerOf(request).accountId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,88 @@
+// Domains page: the account's custom domains (add, show the verification URL, check now, delete).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { HOSTNAME_MAX_LENGTH, verificationUrl } from '../../../domain/custom-domain.js';
+import { ApiError } from '../../../domain/errors.js';
+import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
+import { addDomain, deleteDomain, listDomains, verifyDomain, type CustomDomainDeps } from '../../../services/custom-domains.js';
+import { requireAccount } from '../account-guard.js';
+import { renderPage } from '../page.js';
+
+export interface DomainsRoutesOptions extends CustomDomainDeps {
+  base: string;
+  accounts: AccountStore;
+  probe: DomainProbe;
+}
+
+const NOTICES = {
+  deleted: 'The domain was deleted.',
+  active: 'The domain is verified: codes can use it now.',
+  pending: 'The check did not reach this service yet; see the last check below.',
+} as const;
+const DomainsQuery = z.object({ notice: z.string().max(32).optional() });
+const AddForm = z.object({ hostname: z.string().max(1000).optional(), _csrf: z.string().optional() });
+const DomainParams = z.object({ id: z.string().min(1).max(100) });
+/** What the page shows as refusals (the rest are the service's own errors). */
+const FORM_ERRORS = new Set(['invalid_request', 'plan_upgrade_required', 'domain_limit_reached', 'hostname_taken', 'domain_in_use']);
+
+export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async (app, options) => {
+  const { base } = options;
+  const guard = requireAccount(options);
+
+  const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
+    const account = request.account!;
+    const domains = (await listDomains(options, account.id)).map((domain) => ({ ...domain, url: verificationUrl(domain) }));
+    const limit = options.plans.get(account.plan).customDomains;
+    return renderPage(
+      request,
+      reply,
+      'domains',
+      {
+        title: 'Custom domains',
+        nav: 'domains',
+        domains,
+        limit,
+        included: limit !== 0,
+        limitReached: limit !== null && domains.length >= limit,
+        hostnameMax: HOSTNAME_MAX_LENGTH,
+        ...extra,
+      },
+      status,
+    );
+  };
+  const refused = (request: FastifyRequest, reply: FastifyReply, error: unknown, extra: Record<string, unknown> = {}) => {
+    if (!(error instanceof ApiError) || !FORM_ERRORS.has(error.code)) throw error;
+    return page(request, reply, { error: error.message, ...extra }, error.status);
+  };
+
+  app.get('/domains', { schema: { hide: true, querystring: DomainsQuery }, preHandler: guard }, async (request, reply) => {
+    const code = request.query.notice;
+    return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
+  });
+
+  app.post('/domains', { schema: { hide: true, body: AddForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const account = request.account!;
+    try {
+      await addDomain(options, { accountId: account.id, plan: account.plan }, { hostname: request.body.hostname ?? '' });
+    } catch (error) {
+      return refused(request, reply, error, { hostname: request.body.hostname });
+    }
+    return reply.redirect(`${base}/domains`, 303);
+  });
+
+  app.post('/domains/:id/verify', { schema: { hide: true, params: DomainParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const domain = await verifyDomain(options, options.probe, request.account!.id, request.params.id);
+    return reply.redirect(`${base}/domains?notice=${domain.status}`, 303);
+  });
+
+  app.post('/domains/:id/delete', { schema: { hide: true, params: DomainParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    try {
+      await deleteDomain(options, request.account!.id, request.params.id);
+    } catch (error) {
+      return refused(request, reply, error);
+    }
+    return reply.redirect(`${base}/domains?notice=deleted`, 303);
+  });
+};

@@ -1,0 +1,136 @@
+// Custom domains, by Host: GET/POST /{slug} answers a vanity code's scan, GET /.well-known/qrm-domain/{token} the verification. Any other Host: as before (404).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { hostOf, VANITY_SLUG_PATTERN } from '../../domain/custom-domain.js';
+import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
+import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
+import { verificationAnswer } from '../../services/custom-domains.js';
+import type { ResponseDoc } from '../openapi/operation-doc.js';
+import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
+import { answerScan, type ScanAnswerDeps } from './scan-answer.js';
+
+export interface CustomDomainRouteDeps extends ScanAnswerDeps {
+  codes: Pick<DynamicCodeStore, 'findByVanity'>;
+  domains: Pick<CustomDomainStore, 'findByHostname'>;
+  /** This service's own hostnames (PUBLIC_URL's): never a custom domain, so no lookup is made for them. */
+  ownHostnames: readonly string[];
+  /** The scan answers of /r/{slug}, documented once. */
+  scanResponses: Record<string, ResponseDoc>;
+  /** Reads the password form's field from a parsed body. */
+  submittedPassword(body: unknown): string;
+}
+
+const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+
+export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = async (app, deps) => {
+  const customHost = (request: FastifyRequest): string | undefined => {
+    const host = hostOf(request.headers.host);
+    return host === undefined || deps.ownHostnames.includes(host) ? undefined : host;
+  };
+
+  /** The scan on a custom domain; a Host that is no custom domain gets what any unknown path gets (before its body is read). */
+  const scanOn = async (request: FastifyRequest, reply: FastifyReply, submitted: string | null) => {
+    const host = customHost(request);
+    const slug = (request.params as { slug: string }).slug;
+    const found = host !== undefined && VANITY_SLUG_PATTERN.test(slug) ? await deps.codes.findByVanity(host, slug) : undefined;
+    if (found) return answerScan(deps, found, request, reply, submitted);
+    // An unknown slug on a custom domain is the scan's 404 page; on any other host, the service's own 404.
+    if (host !== undefined && (await deps.domains.findByHostname(host))) return answerScan(deps, undefined, request, reply, submitted);
+    return reply.callNotFound();
+  };
+
+  const params = z.object({ slug: z.string().describe('The vanity slug of a code on the custom domain the Host names.') });
+  const responses = {
+    ...deps.scanResponses,
+    '404': {
+      description: 'On a custom domain, an unknown slug: a small HTML page. On any other Host (this service itself): no such route, a problem document.',
+      content: { ...HTML, ...PROBLEM },
+    },
+  };
+
+  app.get(
+    '/:slug',
+    {
+      schema: {
+        operationId: 'followVanityCode',
+        summary: 'Follow a dynamic code on a custom domain (what a scan of `https://<hostname>/<slug>` opens)',
+        description:
+          'Only for a `Host` that is an active custom domain: the code with that slug there answers exactly as `/r/{slug}` does (rules, password, ' +
+          "expiry, scan counting). On this service's own host the path does not exist (404): it keeps `/r/` and random slugs only.",
+        tags: ['custom domains'],
+        security: [],
+        params,
+        response: problemResponses(['invalid_request', ...COMMON_ERRORS]),
+        'x-document': { responses },
+      },
+    },
+    (request, reply) => scanOn(request, reply, null),
+  );
+
+  app.post(
+    '/:slug',
+    {
+      bodyLimit: 2_048,
+      // A Host that is no custom domain never has its body read: the answer is the plain 404 any unknown path gets.
+      onRequest: async (request, reply) => {
+        const host = customHost(request);
+        const slug = (request.params as { slug?: string }).slug ?? '';
+        if (host === undefined || !VANITY_SLUG_PATTERN.test(slug) || !(await deps.domains.findByHostname(host))) return reply.callNotFound();
+      },
+      schema: {
+        operationId: 'unlockVanityCode',
+        summary: "Answer a password-protected code's form on a custom domain",
+        description: 'As `POST /r/{slug}`, for a code on the custom domain the `Host` names.',
+        tags: ['custom domains'],
+        security: [],
+        params,
+        response: problemResponses(['invalid_request', ...COMMON_ERRORS]),
+        'x-document': {
+          requestBody: {
+            content: {
+              'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['password'], properties: { password: { type: 'string' } } } },
+            },
+          },
+          responses: {
+            ...responses,
+            '400': { description: 'A body that cannot be read: a small HTML page.', content: { ...HTML, ...PROBLEM } },
+            '413': { description: 'A body over 2 KiB: a small HTML page.', content: HTML },
+            '415': { description: 'A body in another media type: a small HTML page.', content: HTML },
+            '429': {
+              description: 'Too many wrong passwords for this code from this address: a small HTML page.',
+              content: HTML,
+              headers: { 'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } } },
+            },
+          },
+        },
+      },
+    },
+    (request, reply) => scanOn(request, reply, deps.submittedPassword(request.body)),
+  );
+
+  app.get(
+    '/.well-known/qrm-domain/:token',
+    {
+      schema: {
+        operationId: 'customDomainVerification',
+        summary: "A pending custom domain's verification answer",
+        description:
+          "Answers the domain's verification token as plain text when the `Host` is a pending custom domain with this token: what the check fetches " +
+          'at `http://<hostname>/.well-known/qrm-domain/<token>` to know the hostname reaches this service. Anything else: 404.',
+        tags: ['custom domains'],
+        security: [],
+        params: z.object({ token: z.string().describe('The token of `verification`.') }),
+        response: problemResponses(['not_found', 'invalid_request', ...COMMON_ERRORS]),
+        'x-document': { responses: { '200': { description: 'The token, as text.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+      },
+    },
+    async (request, reply) => {
+      const host = customHost(request);
+      const token = host === undefined ? undefined : await verificationAnswer(deps, host, request.params.token);
+      if (token === undefined) return reply.callNotFound();
+      return reply.type('text/plain; charset=utf-8').header('Cache-Control', 'no-store').send(token);
+    },
+  );
+};
