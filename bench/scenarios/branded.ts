@@ -1,6 +1,7 @@
-// Bench row h-branded: a branded PNG (rounded modules and finders, a cached logo) under the same load as scenario c.
+// Bench rows h-branded (every request a new payload) and h-branded-repeat (payloads repeated): a branded PNG (rounded modules and finders, a cached logo) under scenario c's load.
 import sharp from 'sharp';
-import { GENERATE_PATH, measureRow, type BenchScenario } from '../harness.js';
+import { GENERATE_PATH, measureRow, wanted, type BenchScenario } from '../harness.js';
+import type { Row } from '../load.js';
 
 type HeadersFor = () => Record<string, string>;
 type Scenario<Row> = (id: string, name: string, headersFor: HeadersFor, makeBody: () => string) => Promise<Row>;
@@ -8,12 +9,20 @@ type Scenario<Row> = (id: string, name: string, headersFor: HeadersFor, makeBody
 const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240"><circle cx="120" cy="120" r="110" fill="#e63946"/><rect x="70" y="70" width="100" height="100" fill="#1d3557"/></svg>';
 
+/** h-branded-repeat cycles this many URLs: a site's or a menu's codes, asked for again and again. */
+const REPEATED_PAYLOADS = 200;
+
 /**
- * Uploads one logo per account (each key names its own account's logo), then drives unique URLs of
- * scenario c's length with the logo at scale 0.2: after the first request per design the logo is
- * cached and the scan verdict known, which is the case the 3× target is about.
+ * Uploads one logo per account (each key names its own account's logo), then drives URLs of scenario c's length
+ * with the logo at scale 0.2. The logo is cached after the first request; the scan check (two decodes of the
+ * image) runs once per payload and design: for every request of `fresh` (unique URLs), only until the
+ * REPEATED_PAYLOADS URLs have each been seen on each render thread for `repeat`.
  */
-export async function brandedScenario<Row>(service: { server: { port: number }; keys: string[] }, run: Scenario<Row>): Promise<Row> {
+export async function brandedScenario<Row>(
+  service: { server: { port: number }; keys: string[] },
+  run: Scenario<Row>,
+  payloads: 'fresh' | 'repeat' = 'fresh',
+): Promise<Row> {
   const logo = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
   const logoByKey = new Map<string, string>();
   for (const key of service.keys) {
@@ -41,9 +50,11 @@ export async function brandedScenario<Row>(service: { server: { port: number }; 
     return { 'x-api-key': current };
   };
   let sequence = 0;
-  const makeBody = () =>
-    JSON.stringify({
-      content: `https://example.com/brand/${++sequence}-${(sequence * 2654435761) % 1e9}`,
+  const next = () => (payloads === 'fresh' ? ++sequence : (++sequence % REPEATED_PAYLOADS) + 1);
+  const makeBody = () => {
+    const n = next();
+    return JSON.stringify({
+      content: `https://example.com/brand/${n}-${(n * 2654435761) % 1e9}`,
       type: 'url',
       outputFormat: 'png',
       moduleShape: 'rounded',
@@ -51,16 +62,21 @@ export async function brandedScenario<Row>(service: { server: { port: number }; 
       finderColor: '#C1121F',
       logo: { id: logoByKey.get(current)!, scale: 0.2 },
     });
-  return run('h-branded', 'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content', headersFor, makeBody);
+  };
+  if (payloads === 'repeat')
+    return run('h-branded-repeat', `ours, branded PNG as h-branded, ${REPEATED_PAYLOADS} URLs repeated (scan verdicts cached)`, headersFor, makeBody);
+  return run('h-branded', 'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content (a scan check per request)', headersFor, makeBody);
 }
 
-/** Row h-branded, on the shared embedded service. */
+/** Rows h-branded and h-branded-repeat, on the shared embedded service. */
 export const brandedRowScenario: BenchScenario = {
-  ids: ['h-branded'],
+  ids: ['h-branded', 'h-branded-repeat'],
   run: async (context) => {
     const embedded = await context.embedded();
-    return {
-      rows: [await brandedScenario(embedded, (id, name, headersFor, makeBody) => measureRow(id, name, embedded.server, GENERATE_PATH, headersFor, makeBody))],
-    };
+    const measure: Scenario<Row> = (id, name, headersFor, makeBody) => measureRow(id, name, embedded.server, GENERATE_PATH, headersFor, makeBody);
+    const rows: Row[] = [];
+    if (wanted('h-branded')) rows.push(await brandedScenario(embedded, measure, 'fresh'));
+    if (wanted('h-branded-repeat')) rows.push(await brandedScenario(embedded, measure, 'repeat'));
+    return { rows };
   },
 };

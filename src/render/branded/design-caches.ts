@@ -19,8 +19,8 @@ const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.inde
 
 /**
  * One instance per thread (the render thread's entry and the inline renderer each own one), never module
- * state. A cached logo costs one sharp resize per (logo, pixel size); a design costs one decode per
- * (QR version, error correction, design) — the verdict cache is what makes the scan guarantee cheap at volume.
+ * state. A cached logo costs one sharp resize per (logo, pixel size); an image costs one pair of decodes per
+ * (payload, level, size, colours, design): the verdict cache makes a repeated request's scan guarantee a lookup.
  */
 export class DesignCaches {
   /** Shape tiles, and logos resized and laid over their background. */
@@ -28,6 +28,7 @@ export class DesignCaches {
   /** A design's tiles at one layout, with their palette: what every render of the design draws from. */
   readonly arts = new LRUCache<string, DesignArt>({ maxSize: 64 * 1024 * 1024, sizeCalculation: artBytes });
   readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
+  /** Keyed by a 44-character digest of the image's inputs (render-design.ts): bounded in count and so in bytes (~5 MB). */
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   #decoder: Promise<void> | undefined;
   /** Scanline buffers of finished renders: a 512 px raster is 260 kB, and a fresh one per render was ~10% of a render in allocation and GC. */

@@ -1,4 +1,5 @@
 // Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it scans.
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { designKey, largestLogoScale, logoFits, type Branding } from '../../domain/branding.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
@@ -84,19 +85,29 @@ async function assertScans(
 }
 
 /**
- * One decode per (QR version, error correction, size, margin, colours, shapes, logo, caption) and per
- * kind of output (raster, or SVG as librsvg draws it), not per payload: that is what keeps the
- * guarantee cheap at volume. PNG and WebP share the raster's verdict: lossless, they are the same pixels.
+ * One decode per image that can be answered: the verdict is keyed by everything the pixels depend on — the
+ * payload (its modules), the level, size, margin, colours and design (shapes, logo, caption) — and by the kind of
+ * output (raster, or SVG as librsvg draws it). PNG and WebP share the raster's verdict: lossless, they are the same
+ * pixels. A verdict per QR version instead (the rule before) let a payload whose data modules happen to break a
+ * design out unchecked because another payload of that version read; no such rule is shown safe, so none is used.
+ * A repeated request costs a cache lookup; a new payload costs the two decodes (docs/BENCHMARKS.md says how much).
  */
+function verdictKey(kind: string, spec: RenderSpec, errorCorrection: ErrorCorrectionLevel, design: string): string {
+  // Hashed: the cache holds fixed-size keys however long the payloads are (a 3 kB payload is not kept 20,000 times).
+  return createHash('sha256')
+    .update(JSON.stringify([kind, spec.payload, spec.eci === true, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]))
+    .update(design)
+    .digest('base64');
+}
+
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
   const { matrix, errorCorrection } = matrixForDesign(spec, branding);
   const layout = designLayout(matrix, spec.size, spec.margin, branding);
   const design = designKey(branding);
-  const verdictKey = (kind: string) => JSON.stringify([kind, matrix.size, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]) + design;
 
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
-    await assertScans(caches, verdictKey('svg'), spec, branding, layout, async () => {
+    await assertScans(caches, verdictKey('svg', spec, errorCorrection, design), spec, branding, layout, async () => {
       const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       return { rgba: data, width: info.width, height: info.height };
     });
@@ -108,7 +119,11 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
       const pixels = rasterPixels(raster);
       return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
     };
-    await assertScans(caches, verdictKey('raster'), spec, branding, layout, async () => ({ rgba: rgba(), width: raster.width, height: raster.height }));
+    await assertScans(caches, verdictKey('raster', spec, errorCorrection, design), spec, branding, layout, async () => ({
+      rgba: rgba(),
+      width: raster.width,
+      height: raster.height,
+    }));
     if (spec.format === 'png') return writeDesignPng(raster);
     return await sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
