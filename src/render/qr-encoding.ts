@@ -58,7 +58,7 @@ function mayConvert(bytes: Uint8Array, charset: 'big5' | 'shift_jis'): boolean {
  * ISO-8859-1 unless a byte is 0x80–0x9F, Big5, UTF-8. So UTF-8 bytes come back as UTF-8 only when they hold
  * such a byte and neither Shift-JIS nor Big5 can convert them; ZXing guesses UTF-8 for any valid UTF-8.
  */
-function zbarReadsAsUtf8(run: Uint8Array): boolean {
+export function zbarReadsAsUtf8(run: Uint8Array): boolean {
   if (run.every((b) => b < 0x80)) return true;
   return run.some((b) => b >= 0x80 && b < 0xa0) && !mayConvert(run, 'shift_jis') && !mayConvert(run, 'big5');
 }

@@ -136,7 +136,19 @@ describe('413, 415 and 422', () => {
       'content_too_long',
     );
     expect(body.limit).toBe(2331);
-    expect(body.detail).toContain('2331 bytes');
+    expect(body.detail).toContain('at error correction M a QR code holds at most 2,331 bytes; a lower errorCorrection holds more');
+  });
+
+  it('states the limit of the content as it is written: capitals in alphanumeric mode hold more than the 1,273 bytes of level H', async () => {
+    const fits = await generate(t.app, pro.key, { content: 'A'.repeat(1852), type: 'text', outputFormat: 'png', errorCorrection: 'H' });
+    expect(fits.statusCode).toBe(200);
+    const body = expectProblem(
+      await generate(t.app, pro.key, { content: 'A'.repeat(1853), type: 'text', outputFormat: 'png', errorCorrection: 'H' }),
+      422,
+      'content_too_long',
+    );
+    expect(body).toMatchObject({ limit: 1852, length: 1853, unit: 'characters', encoding: 'alphanumeric', errorCorrection: 'H' });
+    expect(body.detail).toContain('at error correction H a QR code holds at most 1,852 of them; a lower errorCorrection holds more');
   });
 });
 

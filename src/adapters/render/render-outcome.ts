@@ -2,6 +2,7 @@
 import { ApiError } from '../../domain/errors.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderRefusal, RenderTaskResult } from '../../render/render-task.js';
+import { contentCapacity } from '../../render/content-capacity.js';
 import { symbolFit } from '../../render/symbol-fit.js';
 
 /**
@@ -11,16 +12,13 @@ import { symbolFit } from '../../render/symbol-fit.js';
 export function refusalError(refusal: RenderRefusal, spec: RenderSpec): ApiError {
   switch (refusal.reason) {
     case 'too_long': {
-      const { limit } = refusal;
-      const length = Buffer.byteLength(spec.payload);
-      return new ApiError(
-        'content_too_long',
-        `the encoded content is ${length} bytes; at error correction ${spec.errorCorrection} a QR code holds at most ${limit} bytes`,
-        {
-          extensions: { limit, length, errorCorrection: spec.errorCorrection },
-          fields: [{ field: 'content', detail: `at most ${limit} bytes at error correction ${spec.errorCorrection}` }],
-        },
-      );
+      // The limit of the content's own kind as the charset policy writes it, not the byte-mode figure of every kind.
+      const { encoding, unit, limit, length, detail } = contentCapacity(spec.payload, spec.errorCorrection, spec.eci === true);
+      const lower = spec.errorCorrection === 'L' ? '' : '; a lower errorCorrection holds more';
+      return new ApiError('content_too_long', `${detail}${lower}`, {
+        extensions: { limit, length, unit, encoding, errorCorrection: spec.errorCorrection },
+        fields: [{ field: 'content', detail: `at most ${limit} ${unit} at error correction ${spec.errorCorrection} for this kind of content` }],
+      });
     }
     case 'size_too_small':
       return new ApiError('invalid_request', `size must be at least ${refusal.minimumSize} px for this content and margin`, {
