@@ -1,20 +1,47 @@
 // One-off measured run (not in npm test): a 5,000-item batch of dynamic codes yields 5,000 codes whose images all read as their short URLs.
 // Run: MEASURE_DYNAMIC_BATCH=5000 npx vitest run test/measure/dynamic-batch-5000.test.ts (the count is the variable's value; a sample of 500 is read by every reader).
+// MEASURE_DYNAMIC_BATCH_REDIS=1 as well: Redis mode, the images drawn by a `render` process (src/entries/render.ts).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { createTestApp } from '../helpers/app.js';
 import { BATCHES_URL, postBatch, unpackArchive, waitForBatch } from '../helpers/batches.js';
 import { decodePngFiles, readByAll, zxingReadFiles } from '../helpers/decode.js';
+import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 const COUNT = Number(process.env.MEASURE_DYNAMIC_BATCH ?? 0);
 const SAMPLE = 500;
+const REDIS = process.env.MEASURE_DYNAMIC_BATCH_REDIS === '1';
 
-describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured)`, () => {
+/** Redis mode: a redis-server, the API on it, and one render process; embedded: the API alone. */
+async function startService() {
+  if (!REDIS) return { t: await createTestApp(), stop: async () => {} };
+  const redis: RedisServer = await startRedisServer();
+  const dataDir = await mkdtemp(join(tmpdir(), 'qrm-measure-'));
+  const t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' } });
+  const render: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/entries/render.ts'], {
+    env: { ...process.env, REDIS_URL: redis.url, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  return {
+    t,
+    stop: async () => {
+      const exited = new Promise((resolve) => render.once('exit', resolve));
+      render.kill('SIGTERM');
+      await exited;
+      await redis.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured, ${REDIS ? 'Redis mode' : 'embedded'})`, () => {
   it(
     'makes one code per item, every image reads as its code’s short URL (all with ZXing, a sample with ZXing, zbar and jsQR)',
     async () => {
-      const t = await createTestApp();
+      const { t, stop } = await startService();
       try {
         const { key } = await t.newCaller('business');
         const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
@@ -76,9 +103,10 @@ describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured)`, () => 
         } finally {
           await rm(join(archive.dir, '..'), { recursive: true, force: true });
         }
-        console.log(`dynamic batch of ${COUNT}:`, figures);
+        console.log(`dynamic batch of ${COUNT} (${REDIS ? 'Redis mode' : 'embedded'}):`, figures);
       } finally {
         await t.close();
+        await stop();
       }
     },
     60 * 60_000,
