@@ -167,7 +167,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     /** Memory for the LRU of rendered images (0 turns it off). */
     imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
-    /** A background job's lock in the worker process: a job whose worker died is run again after about this long (up to twice). */
+    /** A background job's lock in the jobs process: a job whose process died is run again after about this long (up to twice). */
     jobLockMs: e.JOB_LOCK_MS,
     metricsToken: e.METRICS_TOKEN,
     /** Load-shedding thresholds; 0 disables a check. */

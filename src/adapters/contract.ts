@@ -89,7 +89,7 @@ export interface SharedRateLimitStore {
   nameSpace: string;
 }
 
-/** The stores: what every process (API, worker, CLI) runs on, and the one way to release them. */
+/** The stores: what every process (API, jobs, render, CLI) runs on, and the one way to release them. */
 export interface StoreAdapters {
   accounts: AccountStore;
   keys: KeyStore;
@@ -131,8 +131,8 @@ export interface StoreAdapters {
   /** Batches and their rendered files, shared by every API instance and render process. */
   batches?: BatchStore;
   batchResults?: BatchResults;
-  /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate worker process (BullMQ). */
-  jobs?: 'in-process' | 'worker';
+  /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate jobs process (BullMQ). */
+  jobs?: 'in-process' | 'jobs-process';
   probes: Probes;
   close(): Promise<void>;
 }

@@ -115,9 +115,9 @@ export async function createApiServices(config: Config, log: AdapterLog, options
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   const webhookSender = createWebhookSender(config);
   const domainProbe = options.overrides?.domainProbe ?? createDomainProbe(config);
-  // Embedded: the background jobs run here on an in-process scheduler; in production the worker process runs them.
+  // Embedded: the background jobs run here on an in-process scheduler; in production the jobs process runs them.
   const jobs =
-    adapters.jobs === 'worker'
+    adapters.jobs === 'jobs-process'
       ? undefined
       : new InProcessScheduler(
           bindJobs({

@@ -30,7 +30,7 @@ export async function createBatchQueue(
 ): Promise<RunningBatchQueue | undefined> {
   const { batches, batchResults } = adapters;
   if (!batches || !batchResults) return undefined;
-  if (adapters.jobs === 'worker' && config.redisUrl) {
+  if (adapters.jobs === 'jobs-process' && config.redisUrl) {
     const queue = new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log: options.log });
     return { queue, start: async () => {}, stop: () => queue.close() };
   }

@@ -62,7 +62,7 @@ async function runFileCommand(command: 'backup' | 'restore', config: Config, fil
     );
   }
   if (config.redisUrl) {
-    // Counters reach SQLite through the worker's rollup (every minute): the copy has them up to the last rollup.
+    // Counters reach SQLite through the jobs process's rollup (every minute): the copy has them up to the last rollup.
     process.stderr.write(`qrm: REDIS_URL is set: this month's counters are in Redis; the ${command} holds them up to the last usage rollup\n`);
   }
   if (command === 'backup') {

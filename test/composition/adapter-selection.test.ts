@@ -36,7 +36,7 @@ describe('adapter selection', () => {
     const stores = await createStores(loadConfig({ QR_DATA_DIR: ':memory:', REDIS_URL: redis.url }), { redisKeyPrefix: `t-${randomUUID()}:` });
     try {
       expect(Object.keys(stores.probes).sort()).toEqual(['redis', 'sqlite']);
-      expect(stores.jobs).toBe('worker');
+      expect(stores.jobs).toBe('jobs-process');
       expect(stores.usageCounters).toBeDefined();
       const at = new Date();
       await stores.meter.reserve({

@@ -264,7 +264,7 @@ export class MongoBatchStore implements BatchStore {
   async cancel(accountId: string, id: string, at: Date): Promise<{ batch: Batch; cancelled: BatchItem[] } | undefined> {
     const existing = await this.#batches.findOne({ _id: id, accountId }, { _id: 1 }).lean();
     if (!existing) return undefined;
-    // The mark tells exactly which items this cancel moved, whatever a render worker finishes meanwhile.
+    // The mark tells exactly which items this cancel moved, whatever a render process finishes meanwhile.
     const mark = randomBytes(12).toString('base64url');
     await this.#items.updateMany({ batchId: id, state: 'pending' }, { $set: { state: 'cancelled', cancelMark: mark } });
     const cancelled = (await this.#items.find({ batchId: id, cancelMark: mark }).sort({ index: 1 }).lean<BatchItemDoc[]>()).map(toItem);

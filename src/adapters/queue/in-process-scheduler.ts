@@ -1,4 +1,4 @@
-// Runs the background jobs inside the API process (the embedded default): the same processors and cron patterns as the BullMQ worker.
+// Runs the background jobs inside the API process (the embedded default): the same processors and cron patterns as the jobs process (BullMQ).
 // cron-parser is what BullMQ's own repeat strategy uses; importing it alone spares the embedded default loading BullMQ and ioredis.
 import cronParser from 'cron-parser';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';

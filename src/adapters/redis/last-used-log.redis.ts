@@ -1,4 +1,4 @@
-// LastUsedLog on Redis: each API instance buffers in memory and pushes once a second to one hash that the worker's flush job drains.
+// LastUsedLog on Redis: each API instance buffers in memory and pushes once a second to one hash that the jobs process's flush job drains.
 import type { Redis } from 'ioredis';
 import type { LastUsedBatch, LastUsedEntry, LastUsedLog } from '../../domain/ports/last-used-log.js';
 

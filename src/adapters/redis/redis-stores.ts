@@ -64,7 +64,7 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
     rateLimitStore: { redis, nameSpace: `${keyPrefix}ratelimit:` },
-    jobs: 'worker',
+    jobs: 'jobs-process',
     probes: {
       ...records.probes,
       redis: async () => {

@@ -1,4 +1,4 @@
-// Port: hands an accepted batch to whoever renders it (the in-process runner, or render workers through BullMQ).
+// Port: hands an accepted batch to whoever renders it (the in-process runner, or render processes through BullMQ).
 import type { Batch } from '../batches/batch.js';
 
 /**

@@ -1,4 +1,4 @@
-// Port: batches and their items, shared by every API instance and render worker.
+// Port: batches and their items, shared by every API instance and render process.
 import type { Batch, BatchItem, BatchItemState } from '../batches/batch.js';
 
 export interface BatchPage {
@@ -47,7 +47,7 @@ export interface FinishedItem {
 export interface BatchStore {
   create(batch: Batch, items: readonly BatchItem[]): Promise<{ batch: Batch; created: boolean }>;
   get(accountId: string, id: string): Promise<Batch | undefined>;
-  /** For render workers, which have a batch id and no account. */
+  /** For render processes, which have a batch id and no account. */
   getById(id: string): Promise<Batch | undefined>;
   byIdempotencyKey(accountId: string, key: string): Promise<Batch | undefined>;
   /** Newest first. */

@@ -1,4 +1,4 @@
-// The worker process's composition root: its stores and the BullMQ runner of the background jobs, built from config.
+// The jobs process's composition root: its stores and the BullMQ runner of the background jobs, built from config.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Probes } from '../adapters/contract.js';
 import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
@@ -11,7 +11,7 @@ import { scanWebhookDispatcher } from './scan-webhooks.js';
 import { createDomainProbe } from './domain-probe.js';
 import { createStores } from './stores.js';
 
-export interface WorkerProcess {
+export interface JobsProcess {
   jobs: RunnableJob[];
   /** False once the runner has stopped taking jobs. */
   isRunning(): boolean;
@@ -20,7 +20,7 @@ export interface WorkerProcess {
   close(): Promise<void>;
 }
 
-export async function createWorker(config: Config & { redisUrl: string }, log: AdapterLog): Promise<WorkerProcess> {
+export async function createJobsProcess(config: Config & { redisUrl: string }, log: AdapterLog): Promise<JobsProcess> {
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
   const batchQueue = stores.batches ? new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log }) : undefined;
