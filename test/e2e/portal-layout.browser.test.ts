@@ -87,6 +87,9 @@ async function seed(): Promise<void> {
     (await api('POST', '/api/v1/QRManager/designs', { name: 'Brand navy', options: { darkColor: '#1D3557', errorCorrection: 'Q', margin: 2 } })).statusCode,
   ).toBe(201);
   expect((await api('POST', '/api/v1/QRManager/signing-keys', { name: 'Newsletter images' })).statusCode).toBe(201);
+  for (const hostname of ['go.example.com', 'scan.a-rather-long-subdomain-name.example-company-with-a-long-name.com']) {
+    expect((await api('POST', '/api/v1/QRManager/domains', { hostname })).statusCode).toBe(201);
+  }
 
   seeded.completed = await storedBatch(account.id, 3, { succeeded: 3, failed: 0 }, false);
   seeded.cancelled = await storedBatch(account.id, 40, { succeeded: 10, failed: 2 }, true);
