@@ -10,7 +10,7 @@ import { createRenderPipeline } from '../../src/adapters/render/render-pipeline.
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { BATCH_GROUP_COST, type Batch, type BatchItem } from '../../src/domain/batches/batch.js';
 import { cancelOrDeleteBatch } from '../../src/services/batches/cancel-batch.js';
-import { renderChunk } from '../../src/services/batches/render-chunk.js';
+import { renderChunk, type RenderChunkDeps } from '../../src/services/batches/render-chunk.js';
 import { decodePngFiles } from '../helpers/decode.js';
 import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
 import { waitFor } from '../helpers/wait.js';
@@ -34,6 +34,11 @@ function batchOf(total: number): { batch: Batch; items: BatchItem[] } {
   return { batch, items: pngItems(batch, (index) => `https://example.com/cancel/${index}`) };
 }
 
+/** The real store, files and meter, one group at a time, rendered by `renderMany` (which wraps the real pipeline). */
+function chunkDeps(results: FileBatchResults, renderMany: RenderChunkDeps['renderer']['renderMany']): RenderChunkDeps {
+  return { batches: stores.batches!, results, meter: stores.meter, logos: stores.logos, clock: () => NOW, concurrency: 1, renderer: { renderMany } };
+}
+
 describe('renderChunk and a cancel', () => {
   it('renders no group of the chunk after the one during which the batch was cancelled, and counts exactly', async () => {
     const batches = stores.batches!;
@@ -41,26 +46,14 @@ describe('renderChunk and a cancel', () => {
     const { batch, items } = batchOf(TOTAL);
     await batches.create(batch, items);
     let groupsRendered = 0;
-    const moved = await renderChunk(
-      {
-        batches,
-        results,
-        meter: stores.meter,
-        logos: stores.logos,
-        clock: () => NOW,
-        concurrency: 1,
-        renderer: {
-          renderMany: async (specs, caller, files) => {
-            groupsRendered++;
-            const outcomes = await pipeline.renderManyOnPool(specs, caller, files!);
-            // The owner cancels while the first group renders: its items are still pending, so they are cancelled too.
-            if (groupsRendered === 1) await batches.cancel(ACCOUNT, batch.id, NOW);
-            return outcomes;
-          },
-        },
-      },
-      { batchId: batch.id, from: 0, to: TOTAL },
-    );
+    const deps = chunkDeps(results, async (specs, caller, files) => {
+      groupsRendered++;
+      const outcomes = await pipeline.renderManyOnPool(specs, caller, files!);
+      // The owner cancels while the first group renders: its items are still pending, so they are cancelled too.
+      if (groupsRendered === 1) await batches.cancel(ACCOUNT, batch.id, NOW);
+      return outcomes;
+    });
+    const moved = await renderChunk(deps, { batchId: batch.id, from: 0, to: TOTAL });
     expect(groupsRendered).toBe(1);
     expect(moved).toBe(0);
     const after = (await batches.getById(batch.id))!;
@@ -83,21 +76,13 @@ describe('renderChunk and a cancel', () => {
     const groupStarted = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const groupMayFinish = new Promise<void>((resolve) => (release = resolve));
-    const runner = new InProcessBatchRunner({
-      batches,
-      results,
-      meter: stores.meter,
-      logos: stores.logos,
-      clock: () => NOW,
-      concurrency: 1,
-      renderer: {
-        renderMany: async (specs, caller, files) => {
-          entered();
-          await groupMayFinish;
-          return pipeline.renderManyOnPool(specs, caller, files!);
-        },
-      },
-    });
+    const runner = new InProcessBatchRunner(
+      chunkDeps(results, async (specs, caller, files) => {
+        entered();
+        await groupMayFinish;
+        return pipeline.renderManyOnPool(specs, caller, files!);
+      }),
+    );
     const deps = { batches, results, meter: stores.meter, clock: () => NOW, queue: runner };
     await runner.enqueue(batch);
     await groupStarted;
