@@ -51,6 +51,8 @@ export function ratios(rows: Row[], figures: Figures): string {
     atMost('WebP bytes / PNG bytes', figures.webpOverPng, 0.8, '≤ 0.8 for the same code'),
     atMost('bystander p99 beside the flood / alone', figures.floodP99Ratio, 2, '≤ 2: one account cannot take the instance'),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
+    ratio('f-pdf', 'c', 0.5, '≥ 0.5: a PDF at a physical size at half PNG speed or better'),
+    ratio('s-signed', 'b', 0.6, '≥ 0.6: a signed image URL revalidated (304, metered) at 0.6 of the HTTP ceiling or better'),
     ratio('h-branded', 'c', 1 / 3, '≥ 0.33: a branded PNG with a cached logo costs at most 3× a plain PNG (every payload new: a scan check each)'),
     ratio('h-branded-repeat', 'c', 1 / 3, '≥ 0.33: the same with payloads repeated (the scan verdict cached per payload and design)'),
     ratio('c', 'a', 20, '≥ 20: twenty times what a user would write instead'),

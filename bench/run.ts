@@ -13,8 +13,10 @@ import { hostileNeighbourScenario } from './scenarios/hostile-neighbour.js';
 import { microScenario } from './scenarios/micro.js';
 import { profileScenario } from './scenarios/profile.js';
 import { redirectEmbeddedScenario, redirectRedisScenario, redirectRulesEmbeddedScenario, redirectRulesRedisScenario } from './scenarios/redirect.js';
+import { printScenario } from './scenarios/print.js';
 import { redisGenerateScenario } from './scenarios/redis-generate.js';
 import { everyRenderOnPoolScenario, threadBesideInlineScenario } from './scenarios/render-routing.js';
+import { signedUrlScenario } from './scenarios/signed-urls.js';
 import { sizesScenario } from './scenarios/sizes.js';
 import { soakScenario } from './scenarios/soak.js';
 
@@ -29,6 +31,7 @@ const SCENARIOS: BenchScenario[] = [
   redirectRulesEmbeddedScenario,
   redirectRulesRedisScenario,
   generateScenario,
+  printScenario,
   brandedRowScenario,
   sizesScenario,
   floodRowsScenario,
@@ -38,6 +41,7 @@ const SCENARIOS: BenchScenario[] = [
   threadBesideInlineScenario,
   profileScenario,
   redisGenerateScenario,
+  signedUrlScenario,
   hostileNeighbourScenario,
   csvFloodScenario,
   batchCpuScenario,

@@ -55,6 +55,10 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: 'render work allowed to wait, in units of one 512 px image (a 2048 px image is 16); past it, 503 `overloaded`',
     page: 'operations.md',
   },
+  PRINT_MIN_MODULE_MM: {
+    what: 'the narrowest module (mm) a `sizeMm` may print; a smaller size is refused with the smallest `sizeMm` that works (docs/print.md)',
+    page: 'print.md',
+  },
   RENDER_INLINE_MAX_PIXELS: {
     what: 'images up to this many pixels may be drawn without a thread hop; `0` sends every render to its own pool task',
     page: 'operations.md',

@@ -13,6 +13,10 @@ export function newDesignId(): string {
 /** The fields a design may fix; a request's own fields override them one by one. */
 export interface DesignOptions {
   size?: number | undefined;
+  /** Physical side (docs/print.md); a request's own `size` replaces it, and its `sizeMm` replaces the design's `size`. */
+  sizeMm?: number | undefined;
+  /** Applies to png and webp requests only: a pdf, eps or svg made from the design has no pixels to give it. */
+  dpi?: number | undefined;
   margin?: number | undefined;
   errorCorrection?: ErrorCorrectionLevel | undefined;
   darkColor?: string | undefined;
@@ -26,6 +30,8 @@ export interface DesignOptions {
 
 export const DESIGN_FIELDS = [
   'size',
+  'sizeMm',
+  'dpi',
   'margin',
   'errorCorrection',
   'darkColor',
@@ -40,7 +46,13 @@ export const DESIGN_FIELDS = [
 /** The design's fields, then every field the request sets: a request field always wins, whole (a request's `logo` replaces the design's). */
 export function withDesign<T extends object>(design: DesignOptions, request: T): T {
   const merged: Record<string, unknown> = {};
-  for (const field of DESIGN_FIELDS) if (design[field] !== undefined) merged[field] = design[field];
+  const asked = request as { size?: unknown; sizeMm?: unknown; outputFormat?: unknown };
+  // The side is one choice, in pixels or in millimetres: the request's replaces the design's, whichever unit each used.
+  const skip = new Set<string>();
+  if (asked.size !== undefined) skip.add('sizeMm').add('dpi');
+  if (asked.sizeMm !== undefined) skip.add('size');
+  if (asked.outputFormat !== 'png' && asked.outputFormat !== 'webp') skip.add('dpi');
+  for (const field of DESIGN_FIELDS) if (design[field] !== undefined && !skip.has(field)) merged[field] = design[field];
   for (const [field, value] of Object.entries(request)) if (value !== undefined) merged[field] = value;
   return merged as T;
 }

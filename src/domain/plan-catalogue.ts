@@ -1,6 +1,6 @@
 // The plan catalogue: the one value that says what each plan allows, built once at start and passed down.
 
-export const OUTPUT_FORMATS = ['png', 'webp', 'svg'] as const;
+export const OUTPUT_FORMATS = ['png', 'webp', 'svg', 'pdf', 'eps'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 /** A plan's id: the built-in `free`, `pro`, `business`, or whatever an operator's plans file names. */
@@ -76,7 +76,7 @@ export const BUILT_IN_PLANS: readonly Plan[] = [
     requestsPerMonth: 100_000,
     qrsPerMonth: 10_000,
     burstPerSecond: 100,
-    formats: ['png', 'webp', 'svg'],
+    formats: ['png', 'webp', 'svg', 'pdf', 'eps'],
     ...FEATURE_DEFAULTS.pro,
   },
   {
@@ -86,7 +86,7 @@ export const BUILT_IN_PLANS: readonly Plan[] = [
     requestsPerMonth: 2_000_000,
     qrsPerMonth: 200_000,
     burstPerSecond: 1_000,
-    formats: ['png', 'webp', 'svg'],
+    formats: ['png', 'webp', 'svg', 'pdf', 'eps'],
     ...FEATURE_DEFAULTS.business,
   },
 ];

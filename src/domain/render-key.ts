@@ -10,7 +10,8 @@ export const RENDER_VERSION = 4;
 export function renderIdentity(spec: RenderSpec): string {
   return (
     `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}` +
-    brandingSuffix(spec)
+    brandingSuffix(spec) +
+    printSuffix(spec)
   );
 }
 
@@ -19,7 +20,7 @@ export function renderIdentity(spec: RenderSpec): string {
  * request hashes once) and the render options spelled out.
  */
 export function renderTag(fingerprint: string, spec: RenderSpec): string {
-  return `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}${spec.eci === true ? '-eci' : ''}-v${RENDER_VERSION}${spec.branding ? `-${designDigest(spec.branding)}` : ''}"`;
+  return `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}${spec.eci === true ? '-eci' : ''}-v${RENDER_VERSION}${spec.branding ? `-${designDigest(spec.branding)}` : ''}${printSuffix(spec).replaceAll('|', '-')}"`;
 }
 
 /** RFC 9110 If-None-Match with weak comparison: true when the client already holds `etag`. */
@@ -27,6 +28,13 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   if (!header) return false;
   if (header.trim() === '*') return true;
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
+}
+
+/** Physical size, resolution and CMYK inks change the file (page size, pHYs, colour operators); absent, nothing is added. */
+function printSuffix(spec: RenderSpec): string {
+  if (spec.sizeMm === undefined && spec.dpi === undefined && spec.inks === undefined) return '';
+  const ink = (parts: readonly number[] | undefined) => (parts ? parts.join('.') : '');
+  return `|mm${spec.sizeMm ?? ''}|dpi${spec.dpi ?? ''}|cmyk${ink(spec.inks?.dark)}_${ink(spec.inks?.light)}`;
 }
 
 /** A branded design changes the image, so its key is part of the identity. */

@@ -2,6 +2,7 @@
 import type { Branding } from './branding.js';
 import { ApiError } from './errors.js';
 import type { OutputFormat } from './plan-catalogue.js';
+import type { Cmyk } from './print.js';
 
 export const ERROR_CORRECTION_LEVELS = ['L', 'M', 'Q', 'H'] as const;
 export type ErrorCorrectionLevel = (typeof ERROR_CORRECTION_LEVELS)[number];
@@ -28,6 +29,12 @@ export interface RenderSpec {
   eci?: boolean | undefined;
   /** Logo, shapes, frame: rendered by the branded path, which checks the image scans. Absent: the plain fast path. */
   branding?: Branding | undefined;
+  /** Physical side in millimetres: the page or bounding box of PDF and EPS, `width`/`height` in mm of SVG (rasters get `size` from it). */
+  sizeMm?: number | undefined;
+  /** Raster resolution written in the file (PNG pHYs, WebP EXIF); `size` already holds the pixels it gives. */
+  dpi?: number | undefined;
+  /** PDF and EPS: colours given as cmyk(), written as DeviceCMYK; `darkColor`/`lightColor` hold their RGB equivalents. */
+  inks?: { dark?: Cmyk | undefined; light?: Cmyk | undefined } | undefined;
 }
 
 export interface Rgba {

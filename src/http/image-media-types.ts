@@ -5,4 +5,6 @@ export const IMAGE_MEDIA_TYPES: Record<OutputFormat, string> = {
   png: 'image/png',
   webp: 'image/webp',
   svg: 'image/svg+xml',
+  pdf: 'application/pdf',
+  eps: 'application/postscript',
 };

@@ -56,8 +56,18 @@ function imageBytes(plan: PackedRows): number {
   return plan.runs.reduce((rows, run) => rows + run.count, 0) * plan.rowBytes;
 }
 
-/** The PNG file around a finished IDAT (zlib stream of the scanlines). */
-export function pngFile(layout: ImageLayout, darkColor: string, lightColor: string, idat: Uint8Array): Buffer {
+/** pHYs (PNG spec §11.3.5.3): the print resolution as pixels per metre, unit 1 (metre). */
+export function physChunk(dpi: number): Buffer {
+  const data = Buffer.alloc(9);
+  const perMetre = Math.round(dpi / 0.0254);
+  data.writeUInt32BE(perMetre, 0);
+  data.writeUInt32BE(perMetre, 4);
+  data[8] = 1;
+  return chunk('pHYs', data);
+}
+
+/** The PNG file around a finished IDAT (zlib stream of the scanlines); with `dpi`, its pHYs. */
+export function pngFile(layout: ImageLayout, darkColor: string, lightColor: string, idat: Uint8Array, dpi?: number): Buffer {
   const dark = parseColour(darkColor);
   const light = parseColour(lightColor);
   const header = Buffer.alloc(13);
@@ -69,10 +79,11 @@ export function pngFile(layout: ImageLayout, darkColor: string, lightColor: stri
   const palette = Buffer.from([light.r, light.g, light.b, dark.r, dark.g, dark.b]);
   const parts = [PNG_SIGNATURE, chunk('IHDR', header), chunk('PLTE', palette)];
   if (light.a < 255 || dark.a < 255) parts.push(chunk('tRNS', Buffer.from([light.a, dark.a])));
+  if (dpi !== undefined) parts.push(physChunk(dpi));
   parts.push(chunk('IDAT', idat), chunk('IEND', new Uint8Array(0)));
   return Buffer.concat(parts);
 }
 
-export function writePng(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string, level = PNG_DEFLATE_LEVEL): Buffer {
-  return pngFile(layout, darkColor, lightColor, deflateSync(filteredScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
+export function writePng(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string, level = PNG_DEFLATE_LEVEL, dpi?: number): Buffer {
+  return pngFile(layout, darkColor, lightColor, deflateSync(filteredScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }), dpi);
 }

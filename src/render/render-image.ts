@@ -5,17 +5,24 @@ import { writePng } from './png-writer.js';
 import { buildMatrix } from './qr-matrix.js';
 import { writeSvg } from './svg-writer.js';
 import { writeWebp } from './webp-writer.js';
+import { withWebpDensity } from './webp-density.js';
+import { writeEps } from './vector/eps-writer.js';
+import { writePdf } from './vector/pdf-writer.js';
+import { plainArt } from './vector/print-art.js';
 
 /** Synchronous CPU work only: it runs inline on the event loop or on a pool thread alike. */
 export function renderImage(spec: RenderSpec): Uint8Array {
   const matrix = buildMatrix(spec.payload, spec.errorCorrection, { eci: spec.eci === true });
-  const layout = layoutFor(matrix, spec.size, spec.margin);
   switch (spec.format) {
     case 'png':
-      return writePng(matrix, layout, spec.darkColor, spec.lightColor);
+      return writePng(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor, undefined, spec.dpi);
     case 'webp':
-      return writeWebp(matrix, layout, spec.darkColor, spec.lightColor);
+      return withWebpDensity(writeWebp(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor), spec.dpi);
     case 'svg':
-      return Buffer.from(writeSvg(matrix, spec.size, spec.margin, spec.darkColor, spec.lightColor));
+      return Buffer.from(writeSvg(matrix, spec.size, spec.margin, spec.darkColor, spec.lightColor, spec.sizeMm));
+    case 'pdf':
+      return writePdf(plainArt(spec, matrix));
+    case 'eps':
+      return writeEps(plainArt(spec, matrix));
   }
 }

@@ -8,9 +8,8 @@ export function fillAttributes(canonical: string): string {
   return a === 255 ? `fill="${rgb}"` : `fill="${rgb}" fill-opacity="${(a / 255).toFixed(3)}"`;
 }
 
-/** One subpath per run of dark modules in a row keeps the file small and crisp at any scale. */
-function darkRunsPath(matrix: QrMatrix, margin: number): string {
-  const parts: string[] = [];
+/** Each run of dark modules in a row as (x, y, length) in module units from the matrix's corner: the geometry of every vector writer. */
+export function forEachDarkRun(matrix: QrMatrix, draw: (x: number, y: number, length: number) => void): void {
   const n = matrix.size;
   for (let y = 0; y < n; y++) {
     let x = 0;
@@ -21,16 +20,29 @@ function darkRunsPath(matrix: QrMatrix, margin: number): string {
       }
       const start = x;
       while (x < n && matrix.modules[y * n + x] === 1) x++;
-      parts.push(`M${start + margin} ${y + margin}h${x - start}v1h-${x - start}z`);
+      draw(start, y, x - start);
     }
   }
+}
+
+/** One subpath per run of dark modules in a row keeps the file small and crisp at any scale. */
+function darkRunsPath(matrix: QrMatrix, margin: number): string {
+  const parts: string[] = [];
+  forEachDarkRun(matrix, (x, y, length) => parts.push(`M${x + margin} ${y + margin}h${length}v1h-${length}z`));
   return parts.join('');
 }
 
-export function writeSvg(matrix: QrMatrix, size: number, margin: number, darkColor: string, lightColor: string): string {
+/** The width and height attributes: pixels, or with sizeMm the physical size (the height scaled as the image's own ratio). */
+export function svgDimensions(width: number, height: number, sizeMm: number | undefined): string {
+  if (sizeMm === undefined) return `width="${width}" height="${height}"`;
+  const mm = (v: number) => Number(v.toFixed(4)).toString();
+  return `width="${mm(sizeMm)}mm" height="${mm((sizeMm * height) / width)}mm"`;
+}
+
+export function writeSvg(matrix: QrMatrix, size: number, margin: number, darkColor: string, lightColor: string, sizeMm?: number): string {
   const total = matrix.size + 2 * margin;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${total} ${total}" shape-rendering="crispEdges">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" ${svgDimensions(size, size, sizeMm)} viewBox="0 0 ${total} ${total}" shape-rendering="crispEdges">` +
     `<rect width="${total}" height="${total}" ${fillAttributes(lightColor)}/>` +
     `<path ${fillAttributes(darkColor)} d="${darkRunsPath(matrix, margin)}"/>` +
     `</svg>`

@@ -41,7 +41,12 @@ function underOptions(error: unknown): unknown {
 
 /** The options as a PNG of a typical link would use them: colours, size, logo (from this account), and for a branded design the scan check. */
 async function assertUsable(deps: DesignDeps, owner: Owner, options: DesignOptions): Promise<void> {
-  const input: GenerateQrInput = { ...options, content: SAMPLE_CONTENT, type: 'url', outputFormat: 'png' };
+  // A design in cmyk() inks is a print design: checked as the PDF it is for (a PNG cannot carry them);
+  // and so is one with a physical size but no dpi (a PNG at 300 dpi would bound sizeMm by its pixels).
+  const print =
+    [options.darkColor, options.lightColor].some((colour) => colour?.startsWith('cmyk(')) || (options.sizeMm !== undefined && options.dpi === undefined);
+  const input: GenerateQrInput = { ...options, content: SAMPLE_CONTENT, type: 'url', outputFormat: print ? 'pdf' : 'png' };
+  if (print) delete input.dpi;
   try {
     let spec = renderSpecOf(input, SAMPLE_CONTENT);
     deps.renderer.assertDrawable(spec);

@@ -1,7 +1,8 @@
 // Use case: generate one QR image for an authenticated caller — plan check, content, metering, render.
 import { createHash } from 'node:crypto';
 import { contentEncoderFor, encodeContent, type QrType } from '../domain/content/index.js';
-import { ApiError } from '../domain/errors.js';
+import { ApiError, invalidField } from '../domain/errors.js';
+import { cmykToHex, DPI_LIMITS, isPrintFormat, isRasterFormat, MM_PER_INCH, parseCmyk, pixelsFor, type Cmyk } from '../domain/print.js';
 import { periodOf } from '../domain/period.js';
 import { planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Credential } from '../domain/ports/key-store.js';
@@ -53,6 +54,9 @@ export interface GenerateQrInput {
   logo?: { id: string; scale?: number | undefined } | undefined;
   frame?: { text: string; color?: string | undefined } | undefined;
   eci?: boolean | undefined;
+  /** Physical side (docs/print.md): with dpi for png and webp, the page or box of pdf, eps and svg. */
+  sizeMm?: number | undefined;
+  dpi?: number | undefined;
   /** A saved design of the caller's account: its fields apply unless the request sets them. */
   design?: string | undefined;
 }
@@ -94,6 +98,14 @@ export async function brandingOf(
   lightColor: string,
 ): Promise<Branding> {
   const finderColor = input.finderColor === undefined ? darkColor : canonicalColour(input.finderColor);
+  if (input.outputFormat === 'eps') {
+    for (const [field, value] of [
+      ['finderColor', input.finderColor],
+      ['frame.color', input.frame?.color],
+    ] as const) {
+      if (value !== undefined && !canonicalColour(value).endsWith('ff')) throw invalidField(field, 'eps has no transparency: give #RRGGBB');
+    }
+  }
   assertScannableColours(finderColor, lightColor, 'finderColor', 'lightColor');
   let frame: Branding['frame'];
   if (input.frame) {
@@ -119,22 +131,65 @@ export async function brandingOf(
   };
 }
 
-/** The plain render spec a request asks for (colours held to contrast); callers add the branding when isBranded. */
+/** A colour field as the renderer takes it: canonical hex, and for pdf and eps a cmyk() ink with its hex equivalent. */
+function inkOf(value: string | undefined, fallback: string, field: string, format: OutputFormat): { hex: string; ink?: Cmyk } {
+  if (value === undefined) return { hex: canonicalColour(fallback) };
+  const ink = parseCmyk(value, field);
+  if (ink === undefined) {
+    const hex = canonicalColour(value);
+    // PostScript has no transparency: an alpha colour would be drawn opaque.
+    if (format === 'eps' && !hex.endsWith('ff')) throw invalidField(field, 'eps has no transparency: give #RRGGBB (or cmyk())');
+    return { hex };
+  }
+  if (!isPrintFormat(format)) throw invalidField(field, `cmyk() colours are written only in pdf and eps; give #RRGGBB for ${format}`);
+  return { hex: cmykToHex(ink), ink };
+}
+
+/** sizeMm and dpi as the spec holds them: a raster's pixels from them, a vector's physical side; refusals name the field. */
+function printOf(input: GenerateQrInput): Pick<RenderSpec, 'size' | 'sizeMm' | 'dpi'> {
+  const { sizeMm, dpi } = input;
+  if (sizeMm !== undefined && input.size !== undefined) throw invalidField('sizeMm', 'give sizeMm (physical) or size (pixels), not both');
+  if (!isRasterFormat(input.outputFormat)) {
+    if (dpi !== undefined) throw invalidField('dpi', `dpi applies to png and webp; ${input.outputFormat} is drawn as vectors at sizeMm`);
+    return { size: input.size ?? SIZE_LIMITS.default, ...(sizeMm === undefined ? {} : { sizeMm }) };
+  }
+  if (sizeMm === undefined) return { size: input.size ?? SIZE_LIMITS.default, ...(dpi === undefined ? {} : { dpi }) };
+  const resolution = dpi ?? DPI_LIMITS.default;
+  const size = pixelsFor(sizeMm, resolution);
+  if (size > SIZE_LIMITS.max || size < SIZE_LIMITS.min) {
+    const bound = size > SIZE_LIMITS.max ? 'maximumSizeMm' : 'minimumSizeMm';
+    const limitMm =
+      size > SIZE_LIMITS.max
+        ? Math.floor((SIZE_LIMITS.max / resolution) * MM_PER_INCH * 10) / 10
+        : Math.ceil((SIZE_LIMITS.min / resolution) * MM_PER_INCH * 10) / 10;
+    const detail = `${sizeMm} mm at ${resolution} dpi is ${size} px; images are ${SIZE_LIMITS.min}–${SIZE_LIMITS.max} px, so at ${resolution} dpi sizeMm is ${bound === 'maximumSizeMm' ? 'at most' : 'at least'} ${limitMm} (or lower the dpi)`;
+    throw new ApiError('invalid_request', `sizeMm: ${detail}`, { fields: [{ field: 'sizeMm', detail }], extensions: { [bound]: limitMm } });
+  }
+  return { size, sizeMm, dpi: resolution };
+}
+
+/** The plain render spec a request asks for (colours held to contrast, print fields checked); callers add the branding when isBranded. */
 export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpec {
-  const darkColor = canonicalColour(input.darkColor ?? DEFAULT_DARK);
-  const lightColor = canonicalColour(input.lightColor ?? DEFAULT_LIGHT);
+  const dark = inkOf(input.darkColor, DEFAULT_DARK, 'darkColor', input.outputFormat);
+  const light = inkOf(input.lightColor, DEFAULT_LIGHT, 'lightColor', input.outputFormat);
+  const darkColor = dark.hex;
+  const lightColor = light.hex;
   assertScannableColours(darkColor, lightColor);
+  const { size, sizeMm, dpi } = printOf(input);
   // Optional parts spread last: a spread before other properties puts V8 on a slow path (microseconds a request).
   return {
     payload,
     format: input.outputFormat,
-    size: input.size ?? SIZE_LIMITS.default,
+    size,
     margin: input.margin ?? MARGIN_LIMITS.default,
     // A type whose standard prescribes a level (EPC069-12: M) gets that level, whatever was asked.
     errorCorrection: contentEncoderFor(input.type).requiredErrorCorrection ?? input.errorCorrection ?? 'M',
     darkColor,
     lightColor,
     ...(input.eci ? { eci: true } : {}),
+    ...(sizeMm === undefined ? {} : { sizeMm }),
+    ...(dpi === undefined ? {} : { dpi }),
+    ...(dark.ink || light.ink ? { inks: { ...(dark.ink ? { dark: dark.ink } : {}), ...(light.ink ? { light: light.ink } : {}) } } : {}),
   };
 }
 

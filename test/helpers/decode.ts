@@ -13,7 +13,7 @@ const run = promisify(execFile);
 // jsqr is CommonJS typed as an ES module: under NodeNext its default import is the function itself.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
-export type ImageFormat = 'png' | 'webp' | 'svg';
+export type ImageFormat = 'png' | 'webp' | 'svg' | 'pdf' | 'eps';
 
 /** The readers every test decodes with: ZXing C++ (ZXingReader), zbar (zbarimg) and jsQR, the pure-JS decoder web apps embed. */
 export const READERS = ['zxing', 'zbar', 'jsqr'] as const;
@@ -33,14 +33,24 @@ export const NO_CODE: Decoded = { zxing: '<zxing found no code>', zbar: '<zbar f
 const FILES_PER_CALL = 100;
 const BIG_OUTPUT = { maxBuffer: 64 * 1024 * 1024 };
 
-/** WebP goes through libwebp's dwebp and SVG through librsvg, so our own code decodes nothing. */
+/** The EPS's bounding box width in points (%%HiResBoundingBox), to render it at a readable pixel size. */
+function epsWidthPoints(eps: Uint8Array): number {
+  const match = /%%HiResBoundingBox: 0 0 ([\d.]+) /.exec(Buffer.from(eps.subarray(0, 512)).toString('latin1'));
+  return match ? Number(match[1]) : 512;
+}
+
+/** WebP goes through libwebp's dwebp, SVG through librsvg, PDF through poppler's pdftoppm and EPS through Ghostscript: our own code decodes nothing. */
 async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat): Promise<string> {
   const source = join(dir, `${name}.${format}`);
   await writeFile(source, bytes);
   if (format === 'png') return source;
   const png = join(dir, `${name}.png`);
   if (format === 'webp') await run('dwebp', ['-quiet', source, '-o', png]);
-  else await run('rsvg-convert', ['--width', '512', '--height', '512', '--background-color', 'white', source, '-o', png]);
+  else if (format === 'pdf') await run('pdftoppm', ['-png', '-singlefile', '-scale-to', '600', source, png.slice(0, -'.png'.length)]);
+  else if (format === 'eps') {
+    const dpi = Math.round((600 * 72) / epsWidthPoints(bytes));
+    await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', `-r${dpi}`, `-sOutputFile=${png}`, source]);
+  } else await run('rsvg-convert', ['--width', '512', '--height', '512', '--background-color', 'white', source, '-o', png]);
   return png;
 }
 

@@ -1,5 +1,5 @@
 """QR Manager API client (standard library only): `from qr_manager import QrManager`."""
 from .client import QrManager, QrManagerError, RawResponse
-from .signed_url import signed_image_url
+from .signed_url import IMAGE_FORMATS, ImageFormat, signed_image_url
 
-__all__ = ["QrManager", "QrManagerError", "RawResponse", "signed_image_url"]
+__all__ = ["QrManager", "QrManagerError", "RawResponse", "signed_image_url", "ImageFormat", "IMAGE_FORMATS"]

@@ -45,6 +45,8 @@ BatchDynamicCodeInput = TypedDict("BatchDynamicCodeInput", {
 
 DesignOptionsInput = TypedDict("DesignOptionsInput", {
     "size": NotRequired[int],
+    "sizeMm": NotRequired[float],
+    "dpi": NotRequired[int],
     "margin": NotRequired[int],
     "errorCorrection": NotRequired[Literal["L", "M", "Q", "H"]],
     "darkColor": NotRequired[str],
@@ -166,6 +168,8 @@ CreatedSigningKey = TypedDict("CreatedSigningKey", {
 
 DesignOptions = TypedDict("DesignOptions", {
     "size": NotRequired[int],
+    "sizeMm": NotRequired[float],
+    "dpi": NotRequired[int],
     "margin": NotRequired[int],
     "errorCorrection": NotRequired[Literal["L", "M", "Q", "H"]],
     "darkColor": NotRequired[str],

@@ -3,8 +3,13 @@ import base64
 import hashlib
 import hmac
 from datetime import datetime
-from typing import Mapping, Optional, Union
+from typing import Literal, Mapping, Optional, Union
 from urllib.parse import quote
+
+
+# The image formats (outputFormat): pdf and eps take sizeMm and cmyk() colours (docs/print.md).
+ImageFormat = Literal["png", "webp", "svg", "pdf", "eps"]
+IMAGE_FORMATS = ("png", "webp", "svg", "pdf", "eps")
 
 
 def _enc(value: str) -> str:
@@ -22,7 +27,7 @@ def signed_image_url(
     base_url: str,
     key_id: str,
     secret: str,
-    format: str,
+    format: ImageFormat,
     params: Mapping[str, Union[str, int, float, bool]],
     expires: Optional[Union[datetime, int]] = None,
 ) -> str:

@@ -160,4 +160,4 @@ export class QrManager {
     return data;
   }
 }
-export { signedImageUrl, type SignedImageUrlOptions } from './signed-url.js';
+export { signedImageUrl, type ImageFormat, type SignedImageUrlOptions } from './signed-url.js';

@@ -1,5 +1,9 @@
 // signedImageUrl: a signed image URL (GET /i/{keyId}/{format}), made locally with a signing key — no network, no API key.
 import { createHmac } from 'node:crypto';
+import type { paths } from './generated/schema.js';
+
+/** The image formats, as the service's OpenAPI document lists them (png, webp, svg, pdf, eps). */
+export type ImageFormat = paths['/api/v1/QRManager/generate']['post']['requestBody']['content']['application/json']['outputFormat'];
 
 /** RFC 3986 percent-encoding: encodeURIComponent plus `!'()*`. */
 function enc(value: string): string {
@@ -12,8 +16,8 @@ export interface SignedImageUrlOptions {
   /** The signing key's id (`sk_…`) and its secret (`qrs_…`), from POST /api/v1/QRManager/signing-keys. */
   keyId: string;
   secret: string;
-  /** png, webp, svg (as outputFormat). */
-  format: string;
+  /** png, webp, svg, pdf or eps (as outputFormat); pdf and eps take sizeMm and cmyk() colours (docs/print.md). */
+  format: ImageFormat;
   /** Any option of POST generate (nested ones dotted: `logo.id`, `frame.text`), `content` (structured content as a JSON string), `type`, `design`. */
   params: Record<string, string | number | boolean>;
   /** Expiry: a Date, or unix seconds. Past it the URL answers 410 url_expired. */

@@ -4,6 +4,9 @@ import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderRefusal, RenderTaskResult } from '../../render/render-task.js';
 import { contentCapacity } from '../../render/content-capacity.js';
 import { symbolFit } from '../../render/symbol-fit.js';
+import { drawnModules } from '../../render/symbol-fit.js';
+import { modulesPrintable, SIZE_MM_LIMITS, smallestSizeMm } from '../../domain/print.js';
+import { MIN_MODULE_PIXELS } from '../../domain/render-options.js';
 
 /**
  * Every render ends in a RenderTaskResult (renderTask maps the writers' exceptions to data once, since class
@@ -42,4 +45,25 @@ export function bytesOrError(result: RenderTaskResult, spec: RenderSpec): Uint8A
 export function assertDrawable(spec: RenderSpec): void {
   const fit = symbolFit(spec);
   if (!fit.ok) throw refusalError(fit, spec);
+}
+
+/**
+ * A spec with a physical size whose modules would print narrower than `minModuleMm` (or, for a raster, get fewer than
+ * MIN_MODULE_PIXELS whole pixels at its dpi): refused naming the smallest sizeMm that works.
+ */
+export function assertPrintable(spec: RenderSpec, minModuleMm: number): void {
+  if (spec.sizeMm === undefined) return;
+  const modules = drawnModules(spec);
+  if (modules === undefined) return; // too long: symbolFit answers that
+  const raster = spec.dpi === undefined ? undefined : { dpi: spec.dpi, minModulePixels: MIN_MODULE_PIXELS };
+  if (modulesPrintable(spec.sizeMm, modules, minModuleMm, raster)) return;
+  let minimumSizeMm = smallestSizeMm(modules, minModuleMm, raster);
+  while (minimumSizeMm < SIZE_MM_LIMITS.max && !modulesPrintable(minimumSizeMm, modules, minModuleMm, raster))
+    minimumSizeMm = Math.round(minimumSizeMm * 10 + 1) / 10;
+  const why = raster ? `at least ${minModuleMm} mm and ${MIN_MODULE_PIXELS} px at ${raster.dpi} dpi` : `at least ${minModuleMm} mm`;
+  const detail = `at ${spec.sizeMm} mm each of this code's ${modules} modules (quiet zone included) would print ${(spec.sizeMm / modules).toFixed(3)} mm wide; modules must be ${why}: sizeMm ${minimumSizeMm} or more works`;
+  throw new ApiError('invalid_request', `sizeMm: ${detail}`, {
+    fields: [{ field: 'sizeMm', detail: `at least ${minimumSizeMm} for this content and margin` }],
+    extensions: { minimumSizeMm, minModuleMm },
+  });
 }

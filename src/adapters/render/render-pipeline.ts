@@ -14,12 +14,13 @@ import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import type { RenderEvents, RenderPipelineStats } from '../contract.js';
 import { AdmissionGate } from './admission-gate.js';
 import { RenderBatcher } from './render-batcher.js';
-import { assertDrawable as assertSpecDrawable, bytesOrError } from './render-outcome.js';
+import { assertDrawable as assertSpecDrawable, assertPrintable, bytesOrError } from './render-outcome.js';
+import { DEFAULT_MIN_MODULE_MM } from '../../domain/print.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.piscina.js';
 
 /** renderSmallOnPool may be left out: the default then follows the machine's cores (createRenderPipeline). */
 export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> &
-  Partial<Pick<Config, 'renderSmallOnPool'>>;
+  Partial<Pick<Config, 'renderSmallOnPool' | 'printMinModuleMm'>>;
 
 export interface RenderPipelineDeps {
   log?: AdapterLog;
@@ -59,9 +60,12 @@ export class RenderPipeline implements Renderer {
   readonly #batcher: RenderBatcher | undefined;
   /** Branded designs' tiles, logos and scan verdicts for the renders done inline on this thread. */
   readonly #designs = new DesignCaches();
+  /** PRINT_MIN_MODULE_MM: a sizeMm whose modules would print narrower is refused. */
+  readonly #minModuleMm: number;
   #events: RenderEvents = NO_EVENTS;
 
-  constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean }) {
+  constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean; minModuleMm?: number }) {
+    this.#minModuleMm = options.minModuleMm ?? DEFAULT_MIN_MODULE_MM;
     this.#pool = pool;
     this.#gate = gate;
     this.#inlineMaxPixels = options.inlineMaxPixels;
@@ -75,6 +79,7 @@ export class RenderPipeline implements Renderer {
   }
 
   assertDrawable(spec: RenderSpec): void {
+    assertPrintable(spec, this.#minModuleMm);
     assertSpecDrawable(spec);
   }
 
@@ -182,5 +187,6 @@ export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderP
     cacheBytes: config.imageCacheBytes,
     // Unset: only with a core to spare for the threads; on one core the hop would only add work.
     smallOnPool: config.renderSmallOnPool ?? availableParallelism() > 1,
+    minModuleMm: config.printMinModuleMm ?? DEFAULT_MIN_MODULE_MM,
   });
 }

@@ -6,7 +6,7 @@ import { ApiError, type ErrorCode, type FieldProblem } from '../../domain/errors
 import { GenerateBody } from '../api/v1/generate.schema.js';
 
 /** Fields written as numbers or booleans in the body; in a URL every value is text. */
-const NUMBER_FIELDS = new Set(['size', 'margin', 'logo.scale']);
+const NUMBER_FIELDS = new Set(['size', 'margin', 'logo.scale', 'sizeMm', 'dpi']);
 const BOOLEAN_FIELDS = new Set(['eci']);
 const NESTED_FIELDS = new Set(['logo.id', 'logo.scale', 'frame.text', 'frame.color']);
 const NUMBER = /^-?\d{1,10}(\.\d{1,10})?$/;

@@ -1,6 +1,6 @@
 // Writes a branded raster as PNG: 8-bit palette when the design uses at most 256 colours, truecolour with alpha otherwise.
 import { deflateSync } from 'node:zlib';
-import { chunk, PNG_SIGNATURE } from '../png-writer.js';
+import { chunk, physChunk, PNG_SIGNATURE } from '../png-writer.js';
 import type { Raster } from './design-raster.js';
 
 /**
@@ -49,9 +49,10 @@ function pngOf(width: number, height: number, colourType: number, raw: Uint8Arra
  * the truecolour form. Palette entries are packed RGBA (see pixels.ts); tRNS only when one is not opaque.
  * Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
  */
-export function writeDesignPng(raster: Raster): Buffer {
+export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
   const { width, height, repeats } = raster;
-  if (!('scanlines' in raster)) return pngOf(width, height, 6, rgbaScanlines(raster.pixels, width, height, repeats), []);
+  const phys = dpi === undefined ? [] : [physChunk(dpi)];
+  if (!('scanlines' in raster)) return pngOf(width, height, 6, rgbaScanlines(raster.pixels, width, height, repeats), phys);
   const { palette, scanlines } = raster;
   const rgb = Buffer.alloc(palette.length * 3);
   const alpha = Buffer.alloc(palette.length);
@@ -64,5 +65,5 @@ export function writeDesignPng(raster: Raster): Buffer {
   const chunks = [chunk('PLTE', rgb)];
   if (alpha.some((a) => a < 255)) chunks.push(chunk('tRNS', alpha));
   filterRepeatedRows(scanlines, width + 1, repeats);
-  return pngOf(width, height, 3, scanlines, chunks);
+  return pngOf(width, height, 3, scanlines, [...chunks, ...phys]);
 }

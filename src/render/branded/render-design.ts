@@ -1,12 +1,18 @@
 // Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it scans.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
-import { designKey, largestLogoScale, logoFits, type Branding } from '../../domain/branding.js';
+import { designKey, largestLogoScale, logoFits, logoPng, type Branding } from '../../domain/branding.js';
+import { isPrintFormat } from '../../domain/print.js';
+import { parseColour } from '../../domain/render-options.js';
+import { withWebpDensity } from '../webp-density.js';
+import { writeEps, type EpsLogo } from '../vector/eps-writer.js';
+import { writePdfAsync } from '../vector/pdf-writer.js';
+import { brandedArt, printLayout } from '../vector/print-art.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
 import { BYTE_CAPACITY, buildMatrix, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
-import { rasterDesign, rasterPixels } from './design-raster.js';
+import { rasterDesign, rasterPixels, type Raster } from './design-raster.js';
 import { writeDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
 import { decodesTo } from './scan-check.js';
@@ -102,6 +108,7 @@ function verdictKey(kind: string, spec: RenderSpec, errorCorrection: ErrorCorrec
 
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
   const { matrix, errorCorrection } = matrixForDesign(spec, branding);
+  if (isPrintFormat(spec.format)) return renderPrintDesign(spec, branding, matrix, errorCorrection, caches);
   const layout = designLayout(matrix, spec.size, spec.margin, branding);
   const design = designKey(branding);
 
@@ -124,12 +131,49 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
       width: raster.width,
       height: raster.height,
     }));
-    if (spec.format === 'png') return writeDesignPng(raster);
-    return await sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    if (spec.format === 'png') return writeDesignPng(raster, spec.dpi);
+    const webp = await sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
       .toBuffer();
+    return withWebpDensity(webp, spec.dpi);
   } finally {
     // The PNG writer and sharp took copies (deflate's output, expanded pixels): the scanlines are free for the next render.
     if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
   }
+}
+
+/**
+ * PDF and EPS draw the same shapes as vectors from the raster's layout at UNITS_PER_MODULE units a module; the scan
+ * check reads that raster (the same geometry at 8 px a module), with the verdict a PNG of that size would get.
+ */
+async function renderPrintDesign(
+  spec: RenderSpec,
+  branding: Branding,
+  matrix: QrMatrix,
+  errorCorrection: ErrorCorrectionLevel,
+  caches: DesignCaches,
+): Promise<Uint8Array> {
+  const layout = printLayout(spec, matrix, branding);
+  const raster = { ...spec, format: 'png' as const, size: layout.side };
+  const design = designKey(branding);
+  const held: { raster?: Raster } = {};
+  try {
+    await assertScans(caches, verdictKey('raster', raster, errorCorrection, design), raster, branding, layout, async () => {
+      const drawn = (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design));
+      const pixels = rasterPixels(drawn);
+      return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: drawn.width, height: drawn.height };
+    });
+  } finally {
+    if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
+  }
+  const art = brandedArt(spec, branding, matrix, layout);
+  if (spec.format === 'pdf') return writePdfAsync(art);
+  return writeEps(art, branding.logo ? await epsLogo(logoPng(branding.logo), spec.lightColor) : undefined);
+}
+
+/** The logo as RGB rows composited onto the light colour (it sits on the light cleared square; PostScript has no transparency). */
+async function epsLogo(png: Uint8Array, lightColor: string): Promise<EpsLogo> {
+  const { r, g, b } = parseColour(lightColor);
+  const { data, info } = await sharp(png).flatten({ background: { r, g, b } }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return { width: info.width, height: info.height, rgb: data };
 }

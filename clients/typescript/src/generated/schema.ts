@@ -49,8 +49,8 @@ export interface paths {
          *
          *     Plans on this service (an unlimited dimension has no `RateLimit` entry, and no `X-RateLimit-*` headers when monthly requests are unlimited):
          *     - **Free** (`free`): 500 requests and 5 distinct QRs a month, burst 10/s per key, formats png, webp
-         *     - **Pro** (`pro`): 100000 requests and 10000 distinct QRs a month, burst 100/s per key, formats png, webp, svg
-         *     - **Business** (`business`): 2000000 requests and 200000 distinct QRs a month, burst 1000/s per key, formats png, webp, svg
+         *     - **Pro** (`pro`): 100000 requests and 10000 distinct QRs a month, burst 100/s per key, formats png, webp, svg, pdf, eps
+         *     - **Business** (`business`): 2000000 requests and 200000 distinct QRs a month, burst 1000/s per key, formats png, webp, svg, pdf, eps
          */
         post: operations["generateQr"];
         delete?: never;
@@ -627,8 +627,12 @@ export interface components {
             utm?: components["schemas"]["UtmInput"] | null;
         };
         DesignOptionsInput: {
-            /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
+            /** @description Image side in pixels (default 512; for pdf and eps without sizeMm, the side in points). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
             size?: number;
+            /** @description Physical side in millimetres (10–1000): the page of a PDF, the bounding box of an EPS, width and height in mm of an SVG; for PNG and WebP the pixels come from it and `dpi`. Not with `size`. A side whose modules would print narrower than the service's minimum (default 0.3 mm) is a 400 whose `minimumSizeMm` is the smallest that works. docs/print.md. */
+            sizeMm?: number;
+            /** @description PNG and WebP only: resolution written in the file (PNG pHYs, WebP EXIF), default 300 with sizeMm; with sizeMm the image is sizeMm × dpi / 25.4 pixels (at most 2048), without it only the resolution is written. */
+            dpi?: number;
             /** @description Quiet zone in modules (default 4). */
             margin?: number;
             /**
@@ -636,9 +640,9 @@ export interface components {
              * @enum {string}
              */
             errorCorrection?: "L" | "M" | "Q" | "H";
-            /** @description Colour of dark modules (default #000000). */
+            /** @description Colour of dark modules (default #000000); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
             darkColor?: string;
-            /** @description Background colour (default #FFFFFF). */
+            /** @description Background colour (default #FFFFFF); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
             lightColor?: string;
             /**
              * @description Shape of each dark module (default square).
@@ -835,8 +839,12 @@ export interface components {
             createdAt: string;
         };
         DesignOptions: {
-            /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
+            /** @description Image side in pixels (default 512; for pdf and eps without sizeMm, the side in points). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
             size?: number;
+            /** @description Physical side in millimetres (10–1000): the page of a PDF, the bounding box of an EPS, width and height in mm of an SVG; for PNG and WebP the pixels come from it and `dpi`. Not with `size`. A side whose modules would print narrower than the service's minimum (default 0.3 mm) is a 400 whose `minimumSizeMm` is the smallest that works. docs/print.md. */
+            sizeMm?: number;
+            /** @description PNG and WebP only: resolution written in the file (PNG pHYs, WebP EXIF), default 300 with sizeMm; with sizeMm the image is sizeMm × dpi / 25.4 pixels (at most 2048), without it only the resolution is written. */
+            dpi?: number;
             /** @description Quiet zone in modules (default 4). */
             margin?: number;
             /**
@@ -844,9 +852,9 @@ export interface components {
              * @enum {string}
              */
             errorCorrection?: "L" | "M" | "Q" | "H";
-            /** @description Colour of dark modules (default #000000). */
+            /** @description Colour of dark modules (default #000000); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
             darkColor?: string;
-            /** @description Background colour (default #FFFFFF). */
+            /** @description Background colour (default #FFFFFF); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
             lightColor?: string;
             /**
              * @description Shape of each dark module (default square).
@@ -1116,8 +1124,8 @@ export interface operations {
                      * @description Image format of the response; the key's plan must include it (the operation's description lists each plan's formats).
                      * @enum {string}
                      */
-                    outputFormat: "png" | "webp" | "svg";
-                    /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
+                    outputFormat: "png" | "webp" | "svg" | "pdf" | "eps";
+                    /** @description Image side in pixels (default 512; for pdf and eps without sizeMm, the side in points). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
                     size?: number;
                     /** @description Quiet zone in modules (default 4). */
                     margin?: number;
@@ -1126,14 +1134,18 @@ export interface operations {
                      * @enum {string}
                      */
                     errorCorrection?: "L" | "M" | "Q" | "H";
-                    /** @description Colour of dark modules (default #000000). */
+                    /** @description Colour of dark modules (default #000000); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
                     darkColor?: string;
-                    /** @description Background colour (default #FFFFFF). */
+                    /** @description Background colour (default #FFFFFF); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
                     lightColor?: string;
                     /** @description Write all text beyond ASCII as UTF-8 behind the ECI designator (26), Japanese included (no Kanji mode). Off by default: the encoder then picks the smallest code that ZXing, zbar and jsQR all read exactly (Kanji mode for Japanese, UTF-8 with the ECI where readers would guess another charset; docs/charsets.md). */
                     eci?: boolean;
                     /** @description A saved design of your account (`des_…`, POST /api/v1/QRManager/designs): its fields apply wherever this request does not set them. */
                     design?: string;
+                    /** @description Physical side in millimetres (10–1000): the page of a PDF, the bounding box of an EPS, width and height in mm of an SVG; for PNG and WebP the pixels come from it and `dpi`. Not with `size`. A side whose modules would print narrower than the service's minimum (default 0.3 mm) is a 400 whose `minimumSizeMm` is the smallest that works. docs/print.md. */
+                    sizeMm?: number;
+                    /** @description PNG and WebP only: resolution written in the file (PNG pHYs, WebP EXIF), default 300 with sizeMm; with sizeMm the image is sizeMm × dpi / 25.4 pixels (at most 2048), without it only the resolution is written. */
+                    dpi?: number;
                     /**
                      * @description Shape of each dark module (default square).
                      * @enum {string}
@@ -1188,6 +1200,8 @@ export interface operations {
                     "image/png": string;
                     "image/webp": string;
                     "image/svg+xml": string;
+                    "application/pdf": string;
+                    "application/postscript": string;
                 };
             };
             /** @description Not modified: the If-None-Match sent names this image. Nothing is counted. */
@@ -1764,18 +1778,22 @@ export interface operations {
     dynamicCodeImage: {
         parameters: {
             query?: {
-                /** @description Image format (default png); svg needs a paid plan. */
-                outputFormat?: "png" | "webp" | "svg";
+                /** @description Image format (default png); svg, pdf and eps need a paid plan. */
+                outputFormat?: "png" | "webp" | "svg" | "pdf" | "eps";
                 /** @description Image side in pixels (default 512). */
                 size?: number;
                 /** @description Quiet zone in modules (default 4). */
                 margin?: number;
                 /** @description Error correction level (default M). */
                 errorCorrection?: "L" | "M" | "Q" | "H";
-                /** @description Colour of dark modules (default #000000). */
+                /** @description Colour of dark modules (default #000000); `cmyk(c,m,y,k)` for pdf and eps. */
                 darkColor?: string;
-                /** @description Background colour (default #FFFFFF). */
+                /** @description Background colour (default #FFFFFF); `cmyk(c,m,y,k)` for pdf and eps. */
                 lightColor?: string;
+                /** @description Physical side in millimetres (10–1000): the page of a PDF, the bounding box of an EPS, width and height in mm of an SVG; for PNG and WebP the pixels come from it and `dpi`. Not with `size`. A side whose modules would print narrower than the service's minimum (default 0.3 mm) is a 400 whose `minimumSizeMm` is the smallest that works. docs/print.md. */
+                sizeMm?: number;
+                /** @description PNG and WebP only: resolution written in the file (PNG pHYs, WebP EXIF), default 300 with sizeMm; with sizeMm the image is sizeMm × dpi / 25.4 pixels (at most 2048), without it only the resolution is written. */
+                dpi?: number;
                 /** @description `true`: text beyond ASCII as UTF-8 behind the ECI designator (a short URL is ASCII: no effect then). */
                 eci?: "true" | "false";
                 /** @description Shape of each dark module (default square). */
@@ -1828,6 +1846,8 @@ export interface operations {
                     "image/png": string;
                     "image/webp": string;
                     "image/svg+xml": string;
+                    "application/pdf": string;
+                    "application/postscript": string;
                 };
             };
             /** @description Not modified: the If-None-Match sent names this image. Nothing is counted. */
@@ -2402,8 +2422,8 @@ export interface operations {
                          * @description Image format of the response; the key's plan must include it (the operation's description lists each plan's formats).
                          * @enum {string}
                          */
-                        outputFormat: "png" | "webp" | "svg";
-                        /** @description Image side in pixels (default 512). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
+                        outputFormat: "png" | "webp" | "svg" | "pdf" | "eps";
+                        /** @description Image side in pixels (default 512; for pdf and eps without sizeMm, the side in points). PNG and WebP draw each module with whole pixels, at least 2 per module; a size too small for that is a 400 whose minimumSize says the smallest that fits. */
                         size?: number;
                         /** @description Quiet zone in modules (default 4). */
                         margin?: number;
@@ -2412,14 +2432,18 @@ export interface operations {
                          * @enum {string}
                          */
                         errorCorrection?: "L" | "M" | "Q" | "H";
-                        /** @description Colour of dark modules (default #000000). */
+                        /** @description Colour of dark modules (default #000000); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
                         darkColor?: string;
-                        /** @description Background colour (default #FFFFFF). */
+                        /** @description Background colour (default #FFFFFF); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK. */
                         lightColor?: string;
                         /** @description Write all text beyond ASCII as UTF-8 behind the ECI designator (26), Japanese included (no Kanji mode). Off by default: the encoder then picks the smallest code that ZXing, zbar and jsQR all read exactly (Kanji mode for Japanese, UTF-8 with the ECI where readers would guess another charset; docs/charsets.md). */
                         eci?: boolean;
                         /** @description A saved design of your account (`des_…`, POST /api/v1/QRManager/designs): its fields apply wherever this request does not set them. */
                         design?: string;
+                        /** @description Physical side in millimetres (10–1000): the page of a PDF, the bounding box of an EPS, width and height in mm of an SVG; for PNG and WebP the pixels come from it and `dpi`. Not with `size`. A side whose modules would print narrower than the service's minimum (default 0.3 mm) is a 400 whose `minimumSizeMm` is the smallest that works. docs/print.md. */
+                        sizeMm?: number;
+                        /** @description PNG and WebP only: resolution written in the file (PNG pHYs, WebP EXIF), default 300 with sizeMm; with sizeMm the image is sizeMm × dpi / 25.4 pixels (at most 2048), without it only the resolution is written. */
+                        dpi?: number;
                         /**
                          * @description Shape of each dark module (default square).
                          * @enum {string}
@@ -4525,7 +4549,7 @@ export interface operations {
             path: {
                 /** @description The signing key id (`sk_…`). */
                 keyId: string;
-                /** @description Output format: png, webp, svg. */
+                /** @description Output format: png, webp, svg, pdf, eps. */
                 format: string;
             };
             cookie?: never;
@@ -4556,6 +4580,8 @@ export interface operations {
                     "image/png": string;
                     "image/webp": string;
                     "image/svg+xml": string;
+                    "application/pdf": string;
+                    "application/postscript": string;
                 };
             };
             /** @description Not modified: If-None-Match named this image. Counted as a request all the same. */

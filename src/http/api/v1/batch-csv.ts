@@ -10,6 +10,8 @@ const COLUMNS = [
   'type',
   'outputFormat',
   'size',
+  'sizeMm',
+  'dpi',
   'margin',
   'errorCorrection',
   'darkColor',
@@ -32,9 +34,11 @@ const COLUMNS = [
   'dynamic.expiredTarget',
   'dynamic.forwardQuery',
 ] as const;
-const NUMERIC = new Set(['size', 'margin']);
+const NUMERIC = new Set(['size', 'margin', 'dpi']);
 const COUNT = new Set(['dynamic.maxScans']);
 const DECIMAL = new Set(['logo.scale']);
+/** sizeMm: up to 1000, decimals allowed (25.4). */
+const MILLIMETRES = new Set(['sizeMm']);
 const BOOLEAN = new Set(['eci', 'dynamic.forwardQuery']);
 /** One CSV record at most (a quoted field may span lines). */
 const MAX_RECORD_BYTES = 16_384;
@@ -57,6 +61,7 @@ function cell(column: string, value: string): unknown {
   if (NUMERIC.has(column) && /^\d{1,6}$/.test(value)) return Number(value);
   if (COUNT.has(column) && /^\d{1,12}$/.test(value)) return Number(value);
   if (DECIMAL.has(column) && /^\d{1,2}(?:\.\d{1,6})?$/.test(value)) return Number(value);
+  if (MILLIMETRES.has(column) && /^\d{1,4}(?:\.\d{1,3})?$/.test(value)) return Number(value);
   if (BOOLEAN.has(column) && (value === 'true' || value === 'false')) return value === 'true';
   return value;
 }

@@ -10,7 +10,7 @@ import { VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-
 import { codeShortUrl } from '../../short-url.js';
 import { PAGE_SIZE } from '../../../services/dynamic-codes.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
-import { BrandingFields } from './generate.schema.js';
+import { BrandingFields, inkColour, PrintFields } from './generate.schema.js';
 
 const target = z.string().max(TARGET_MAX_LENGTH).describe(`Where scans are sent: an absolute http(s) URL, at most ${TARGET_MAX_LENGTH} characters.`);
 const name = z.string().max(CODE_NAME_MAX_LENGTH).describe('A label for you; never shown to people who scan.');
@@ -122,7 +122,7 @@ const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 
 /** The generate options, as a query string (the content is the code's short URL). */
 export const CodeImageQuery = z.strictObject({
-  outputFormat: z.enum(OUTPUT_FORMATS).default('png').describe('Image format (default png); svg needs a paid plan.'),
+  outputFormat: z.enum(OUTPUT_FORMATS).default('png').describe('Image format (default png); svg, pdf and eps need a paid plan.'),
   size: z.coerce.number().int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional().describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
   margin: z.coerce
     .number()
@@ -132,8 +132,18 @@ export const CodeImageQuery = z.strictObject({
     .optional()
     .describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
-  darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
-  lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+  darkColor: inkColour.optional().describe('Colour of dark modules (default #000000); `cmyk(c,m,y,k)` for pdf and eps.'),
+  lightColor: inkColour.optional().describe('Background colour (default #FFFFFF); `cmyk(c,m,y,k)` for pdf and eps.'),
+  sizeMm: z.coerce
+    .number()
+    .pipe(PrintFields.sizeMm.unwrap())
+    .optional()
+    .describe(PrintFields.sizeMm.description ?? ''),
+  dpi: z.coerce
+    .number()
+    .pipe(PrintFields.dpi.unwrap())
+    .optional()
+    .describe(PrintFields.dpi.description ?? ''),
   eci: z.enum(['true', 'false']).optional().describe('`true`: text beyond ASCII as UTF-8 behind the ECI designator (a short URL is ASCII: no effect then).'),
   // The branding options of POST /generate, flat: the nested logo and frame as logoId/logoScale and frameText/frameColor.
   moduleShape: BrandingFields.moduleShape,

@@ -12,6 +12,8 @@ import { GenerateBody } from './generate.schema.js';
 /** The generate fields a design may fix, with the same rules. */
 export const DesignOptionsSchema = GenerateBody.pick({
   size: true,
+  sizeMm: true,
+  dpi: true,
   margin: true,
   errorCorrection: true,
   darkColor: true,

@@ -5,6 +5,7 @@ import { contentEncoderFor } from '../../../domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../../domain/content/limits.js';
 import { QR_TYPES } from '../../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
+import { CMYK_COLOUR, DEFAULT_MIN_MODULE_MM, DPI_LIMITS, SIZE_MM_LIMITS } from '../../../domain/print.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, MIN_MODULE_PIXELS, SIZE_LIMITS } from '../../../domain/render-options.js';
 
 /**
@@ -21,6 +22,32 @@ const namedFields = z.record(z.string(), z.unknown()).meta({
 });
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
+/** darkColor and lightColor: a hex colour, or for pdf and eps a cmyk(c,m,y,k) ink in percent. */
+export const inkColour = z
+  .string()
+  .max(64)
+  .refine((value) => HEX_COLOUR.test(value) || CMYK_COLOUR.test(value), 'must be #RRGGBB, #RRGGBBAA or (pdf and eps) cmyk(c,m,y,k) in percent');
+
+/** The print fields, shared by every request that draws a code. */
+export const PrintFields = {
+  sizeMm: z
+    .number()
+    .min(SIZE_MM_LIMITS.min)
+    .max(SIZE_MM_LIMITS.max)
+    .optional()
+    .describe(
+      `Physical side in millimetres (${SIZE_MM_LIMITS.min}–${SIZE_MM_LIMITS.max}): the page of a PDF, the bounding box of an EPS, width and height in mm of an SVG; for PNG and WebP the pixels come from it and \`dpi\`. Not with \`size\`. A side whose modules would print narrower than the service's minimum (default ${DEFAULT_MIN_MODULE_MM} mm) is a 400 whose \`minimumSizeMm\` is the smallest that works. docs/print.md.`,
+    ),
+  dpi: z
+    .number()
+    .int()
+    .min(DPI_LIMITS.min)
+    .max(DPI_LIMITS.max)
+    .optional()
+    .describe(
+      `PNG and WebP only: resolution written in the file (PNG pHYs, WebP EXIF), default ${DPI_LIMITS.default} with sizeMm; with sizeMm the image is sizeMm × dpi / 25.4 pixels (at most ${SIZE_LIMITS.max}), without it only the resolution is written.`,
+    ),
+};
 
 /** The branding fields, shared by every request that draws a code (generate, and later batch items and dynamic codes). */
 export const BrandingFields = {
@@ -78,15 +105,15 @@ export const GenerateBody = z.strictObject({
     .max(SIZE_LIMITS.max)
     .optional()
     .describe(
-      `Image side in pixels (default ${SIZE_LIMITS.default}). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a size too small for that is a 400 whose minimumSize says the smallest that fits.`,
+      `Image side in pixels (default ${SIZE_LIMITS.default}; for pdf and eps without sizeMm, the side in points). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a size too small for that is a 400 whose minimumSize says the smallest that fits.`,
     ),
   margin: z.number().int().min(MARGIN_LIMITS.min).max(MARGIN_LIMITS.max).optional().describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
   errorCorrection: z
     .enum(ERROR_CORRECTION_LEVELS)
     .optional()
     .describe('Error correction level (default M; with a logo, the level the logo needs; always M for epc, as EPC069-12 prescribes).'),
-  darkColor: colour.optional().describe('Colour of dark modules (default #000000).'),
-  lightColor: colour.optional().describe('Background colour (default #FFFFFF).'),
+  darkColor: inkColour.optional().describe('Colour of dark modules (default #000000); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK.'),
+  lightColor: inkColour.optional().describe('Background colour (default #FFFFFF); `cmyk(c,m,y,k)` (percent) for pdf and eps, written as DeviceCMYK.'),
   eci: z
     .boolean()
     .optional()
@@ -98,6 +125,7 @@ export const GenerateBody = z.strictObject({
     .max(64)
     .optional()
     .describe('A saved design of your account (`des_…`, POST /api/v1/QRManager/designs): its fields apply wherever this request does not set them.'),
+  ...PrintFields,
   ...BrandingFields,
 });
 

@@ -8,6 +8,8 @@ import type { LogoStore } from '../../../domain/ports/logo-store.js';
 import { HEX_COLOUR } from '../../../domain/render-options.js';
 import { ApiError } from '../../../domain/errors.js';
 import { OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
+import { isPrintFormat } from '../../../domain/print.js';
+
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DECODE_READERS, type DecodedCode, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
@@ -16,6 +18,9 @@ import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS } from '../../api/v1/decode.route.j
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
+
+/** The playground shows the image in the page: the formats a browser draws in an <img> (PDF and EPS are for print). */
+const SCREEN_FORMATS = OUTPUT_FORMATS.filter((format) => !isPrintFormat(format)) as ['png', 'webp', 'svg'];
 
 export interface PlaygroundRoutesOptions extends GenerateQrDeps {
   base: string;
@@ -56,7 +61,7 @@ const optionalColour = z.preprocess(blank, z.string().regex(HEX_COLOUR, 'colours
 const PlaygroundInput = z.object({
   type: z.enum(QR_TYPES, { error: 'choose a content type' }),
   content: z.string().min(1, 'enter something to encode'),
-  outputFormat: z.enum(OUTPUT_FORMATS, { error: 'choose an output format' }),
+  outputFormat: z.enum(SCREEN_FORMATS, { error: 'choose an output format' }),
   size: z.enum(SIZES).default('512'),
   moduleShape: z.preprocess(blank, z.enum(MODULE_SHAPES).optional()),
   finderShape: z.preprocess(blank, z.enum(FINDER_SHAPES).optional()),
@@ -123,7 +128,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
 
   const page = async (request: FastifyRequest, reply: FastifyReply, state: PlaygroundState, status = 200) => {
     const plan = options.plans.get(request.account!.plan);
-    const formats = OUTPUT_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
+    const formats = SCREEN_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
     const logos = await options.logos.list(request.account!.id);
     const branding = { moduleShapes: MODULE_SHAPES, finderShapes: FINDER_SHAPES, logos, frameTextMax: FRAME_TEXT_MAX, logoScale: LOGO_SCALE_LIMITS };
     return renderPage(
