@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
+import type { DynamicCodeStore } from '../../src/domain/ports/dynamic-code-store.js';
+import { acceptBatch } from '../../src/services/batches/accept-batch.js';
 import { useTestApp } from '../helpers/app.js';
 import { BATCHES_URL, postBatch, unpackArchive, urlItems, waitForBatch } from '../helpers/batches.js';
 import { decodePngFiles, readByAll } from '../helpers/decode.js';
@@ -150,6 +152,51 @@ describe('a batch of dynamic items', () => {
     } finally {
       await archive.cleanup();
     }
+  });
+});
+
+describe('a drawn slug found taken', () => {
+  it('gives the reservation back and draws again: the codes, the items and the quota count the batch once', async () => {
+    const { accountId } = await t.newCaller('pro');
+    const real = t.stores.codes;
+    const calls: string[][] = [];
+    // The real store, but its first batch creation answers as if a slug had been taken meanwhile.
+    const codes = new Proxy(real, {
+      get(target, prop) {
+        if (prop === 'createManyWithinLimit')
+          return async (inputs: Parameters<DynamicCodeStore['createManyWithinLimit']>[0], max: number) => {
+            calls.push(inputs.map((input) => input.slug));
+            return calls.length === 1 ? 'slug_taken' : real.createManyWithinLimit(inputs, max);
+          };
+        const value = Reflect.get(target, prop) as unknown;
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const queued: string[] = [];
+    const accepted = await acceptBatch(
+      {
+        batches: t.stores.batches!,
+        meter: t.stores.meter,
+        queue: { enqueue: async (batch) => void queued.push(batch.id) },
+        clock: () => t.clock.now,
+        plans: t.plans,
+        renderer: { assertDrawable: () => {} },
+        logos: t.stores.logos,
+        designs: t.stores.designs,
+        codes,
+      },
+      { accountId, plan: 'pro' },
+      { items: dynamicItems(3, 'taken') as never, requestHash: '', label: (i) => `items.${i}`, shortUrlBase: 'https://qr.example.com' },
+    );
+    expect(calls).toHaveLength(2);
+    expect(calls[1]!.some((slug) => calls[0]!.includes(slug))).toBe(false);
+    expect(queued).toEqual([accepted.batch.id]);
+    expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 3 });
+    const made = await real.list(accountId, { limit: 10 });
+    expect(made.map((code) => code.slug).sort()).toEqual([...calls[1]!].sort());
+    const items = await t.stores.batches!.items(accepted.batch.id, 0, 3);
+    const slugOf = new Map(made.map((code) => [code.id, code.slug]));
+    expect(items.map((item) => item.spec.payload)).toEqual(items.map((item) => `https://qr.example.com/r/${slugOf.get(item.codeId!)}`));
   });
 });
 
