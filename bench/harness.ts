@@ -71,6 +71,37 @@ export async function withService<T>(extraEnv: Record<string, string>, use: (ser
   }
 }
 
+/** A business account (the neighbour) and a free one (the intruder), one key each, on a server of their own. */
+export interface NeighbourService {
+  server: Started;
+  neighbourKey: string;
+  intruderKey: string;
+}
+
+/** Runs `use` on a NeighbourService (LOG_LEVEL warn), stopped and removed afterwards whatever happens: the noisy-neighbour rows. */
+export async function withNeighbours<T>(tag: string, use: (service: NeighbourService) => Promise<T>): Promise<T> {
+  const dataDir = mkdtempSync(join(tmpdir(), `qrm-bench-${tag}-`));
+  const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
+  try {
+    const [neighbourKey] = createAccountKeys(env, 'neighbour@example.com', 'business', 1);
+    const [intruderKey] = createAccountKeys(env, 'intruder@example.com', 'free', 1);
+    const port = await freePort();
+    const server = await startProcess(
+      NODE,
+      [join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
+      { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      port,
+    );
+    try {
+      return await use({ server, neighbourKey: neighbourKey!, intruderKey: intruderKey! });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** A baseline server from bench/servers/ (`naive-qrcode.js`, `fixed-png.js`, `best-inline.js`), answering POST /generate. */
 export async function withBaseline<T>(script: string, use: (server: Started) => Promise<T>): Promise<T> {
   const port = await freePort();

@@ -1,13 +1,9 @@
 // Bench row: a free key posts four ~14 MB CSV batches at a time, over and over, while another account generates and /healthz is polled; that account's p99 against an idle server.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { BenchScenario } from '../harness.js';
+import { withNeighbours, type BenchScenario } from '../harness.js';
 import { drive, rowOf, type Row } from '../load.js';
-import { freePort, startProcess } from '../processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -87,24 +83,8 @@ function tally(values: string[]): string {
 
 /** Runs the scenario on a server of its own; returns the idle and the flooded row of the neighbour. */
 export async function csvFlood(): Promise<Row[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-csv-flood-'));
-  const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } as Record<string, string>;
-  const cli = (...args: string[]) =>
-    execFileSync(NODE, [join(import.meta.dirname, '..', '..', 'src', 'entries', 'qrm.js'), ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  cli('accounts', 'create', '--email', 'neighbour@example.com', '--plan', 'business');
-  cli('accounts', 'create', '--email', 'flooder@example.com', '--plan', 'free');
-  const neighbourKey = cli('keys', 'create', '--email', 'neighbour@example.com', '--name', 'neighbour');
-  const flooderKey = cli('keys', 'create', '--email', 'flooder@example.com', '--name', 'flooder');
-  const port = await freePort();
-  const server = await startProcess(
-    NODE,
-    [join(import.meta.dirname, '..', '..', 'src', 'entries', 'api.js')],
-    { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    port,
-  );
-  try {
+  return withNeighbours('csv-flood', async ({ server, neighbourKey, intruderKey: flooderKey }) => {
+    const { port } = server;
     const neighbourBodies = Array.from({ length: 64 }, (_, i) =>
       JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
     );
@@ -152,10 +132,7 @@ export async function csvFlood(): Promise<Row[]> {
         server,
       ),
     ];
-  } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 export const csvFloodScenario: BenchScenario = { ids: ['o-idle', 'o-csv'], run: async () => ({ rows: await csvFlood() }) };

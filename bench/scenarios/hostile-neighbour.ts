@@ -1,12 +1,7 @@
 // Bench row: one free key sends worst-case bad bodies at its full burst while another account generates; that account's p99 against an idle server.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { drive, rowOf, type Row } from '../load.js';
-import { freePort, startProcess } from '../processes.js';
-import type { BenchScenario } from '../harness.js';
+import { withNeighbours, type BenchScenario } from '../harness.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -17,7 +12,6 @@ const MAX_P99_RATIO = 2;
 // The built-in free plan's burst: the attacker sends as many requests a second as its key may.
 const FREE_BURST = 10;
 const PATH = '/api/v1/QRManager/generate';
-const NODE = process.execPath;
 
 /** The most expensive bad bodies we know, one per content type and then some: every one is refused. */
 function worstBodies(): string[] {
@@ -54,24 +48,8 @@ function send(port: number, key: string, bodies: string[], seconds: number, opti
 
 /** Runs the scenario on a server of its own; returns the idle and the attacked row of the neighbour. */
 export async function hostileNeighbour(): Promise<Row[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-hostile-'));
-  const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' } as Record<string, string>;
-  const cli = (...args: string[]) =>
-    execFileSync(NODE, [join(import.meta.dirname, '..', '..', 'src', 'entries', 'qrm.js'), ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString()
-      .trim();
-  cli('accounts', 'create', '--email', 'neighbour@example.com', '--plan', 'business');
-  cli('accounts', 'create', '--email', 'attacker@example.com', '--plan', 'free');
-  const neighbourKey = cli('keys', 'create', '--email', 'neighbour@example.com', '--name', 'neighbour');
-  const attackerKey = cli('keys', 'create', '--email', 'attacker@example.com', '--name', 'attacker');
-  const port = await freePort();
-  const server = await startProcess(
-    NODE,
-    [join(import.meta.dirname, '..', '..', 'src', 'entries', 'api.js')],
-    { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    port,
-  );
-  try {
+  return withNeighbours('hostile', async ({ server, neighbourKey, intruderKey: attackerKey }) => {
+    const { port } = server;
     // Repeated content: the neighbour's requests are cheap, so any stall the attacker causes shows in full.
     const neighbourBodies = Array.from({ length: 64 }, (_, i) =>
       JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
@@ -97,10 +75,7 @@ export async function hostileNeighbour(): Promise<Row[]> {
       ),
     ];
     return rows;
-  } finally {
-    await server.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 // Runs alone too: `npm run build && node dist/bench/scenarios/hostile-neighbour.js`.
