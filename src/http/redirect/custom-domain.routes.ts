@@ -26,7 +26,8 @@ const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = async (app, deps) => {
   const customHost = (request: FastifyRequest): string | undefined => {
-    const host = hostOf(request.headers.host);
+    // Behind a trusted proxy (TRUST_PROXY) the client's Host arrives as X-Forwarded-Host: request.host reads it then, the Host header otherwise.
+    const host = hostOf(request.host);
     return host === undefined || deps.ownHostnames.includes(host) ? undefined : host;
   };
 
