@@ -53,6 +53,9 @@ function newDocument(art: PrintArt): PDFKit.PDFDocument {
   return new PDFDocument({
     size: [art.width, art.height],
     margin: 0,
+    // Uncompressed content: pdfkit deflates each stream at zlib's default level, which doubled a PDF's render time
+    // (bench row f-pdf); a code's content stream is a few kB of `re` operators (version 40: ~100 kB), nothing for a print file.
+    compress: false,
     // No default font: nothing is set in type (the caption is outlines), and loading Helvetica's metrics costs a file read.
     font: null as unknown as string,
     info: { Producer: 'QR Manager', Creator: 'QR Manager', CreationDate: FIXED_DATE },
