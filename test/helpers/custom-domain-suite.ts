@@ -146,7 +146,8 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
       const job = bindJobs({ ...t.stores, lastUsed: new LastUsedBuffer(), clock: () => t.clock.now, domainProbe: loopbackProbe(context().port) }).find(
         (j) => j.name === 'domain-verification',
       )!;
-      expect(await job.run()).toBeGreaterThanOrEqual(1);
+      // The state, not the count: the embedded app's own scheduler runs this job too, and may have got there first.
+      await job.run();
       expect((await call(key, 'GET', `${DOMAINS_URL}/${routed.id}`)).json()).toMatchObject({ status: 'active' });
       expect((await call(key, 'GET', `${DOMAINS_URL}/${unrouted.id}`)).json()).toMatchObject({ status: 'pending', lastCheck: { problem: expect.any(String) } });
     });
