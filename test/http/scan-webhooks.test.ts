@@ -14,6 +14,7 @@ import { newSlug } from '../../src/domain/dynamic-code.js';
 import { NO_ROUTING } from '../../src/domain/code-routing.js';
 import { ScanWebhookDispatcher, type CodeScannedPayload } from '../../src/services/scan-webhooks.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 import { codesApi, scan, USER_AGENTS } from '../helpers/codes.js';
 import { startRedisServer } from '../helpers/redis-server.js';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -106,8 +107,7 @@ describe('scan webhooks through the running service', () => {
     );
     const secret = await t.stores.batches!.webhookSecret(caller.accountId);
     const told = () => target.received.map((m) => verified(secret, m)).reduce((n, p) => n + p.data.scans, 0);
-    const deadline = Date.now() + 20_000;
-    while (told() < N && Date.now() < deadline) await target.waitFor(target.received.length + 1, Math.max(1, deadline - Date.now())).catch(() => {});
+    await waitFor('every scan to be told by a webhook', () => told() >= N, { timeoutMs: 20_000, intervalMs: 20 });
     const payloads = target.received.map((m) => verified(secret, m));
     expect(payloads.every((p) => p.type === 'code.scanned')).toBe(true);
     expect(new Set(target.received.map((m) => m.headers['webhook-id'])).size).toBe(target.received.length);
