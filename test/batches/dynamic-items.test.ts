@@ -177,7 +177,7 @@ describe('a drawn slug found taken', () => {
       {
         batches: t.stores.batches!,
         meter: t.stores.meter,
-        queue: { enqueue: async (batch) => void queued.push(batch.id) },
+        queue: { enqueue: async (batch) => void queued.push(batch.id), rendering: async () => false },
         clock: () => t.clock.now,
         plans: t.plans,
         renderer: { assertDrawable: () => {} },
