@@ -5,6 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import jsQRModule from 'jsqr';
 import sharp from 'sharp';
 import { renderImage } from '../../src/render/render-image.js';
@@ -102,21 +103,60 @@ export async function jsqrRead(png: string | Uint8Array): Promise<string | undef
   return code?.data;
 }
 
-/** Decodes many PNG files with all three readers: one zbarimg and one ZXingReader run per hundred files, jsQR in-process. */
+/** From this many files a call reads with jsQR on worker threads (starting them costs more than a few images take). */
+const JSQR_WORKERS_FROM = 16;
+const JSQR_WORKERS = 2;
+
+/**
+ * jsQR on worker threads, `JSQR_WORKERS` of them taking the files in turn: sharp decodes each PNG on libuv's pool
+ * and the pixels are moved to a worker, so the test's own thread stays free for the app it drives.
+ */
+async function jsqrManyOnWorkers(paths: readonly string[]): Promise<Array<string | undefined>> {
+  const workers = Array.from({ length: JSQR_WORKERS }, () => new Worker(new URL('./jsqr-worker.mjs', import.meta.url)));
+  try {
+    const pending = new Map<number, (text: string | undefined) => void>();
+    for (const worker of workers) worker.on('message', ({ id, text }: { id: number; text: string | null }) => pending.get(id)?.(text ?? undefined));
+    const readOne = async (path: string, id: number): Promise<string | undefined> => {
+      const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+      const pixels = new Uint8Array(data); // a buffer of its own, to move
+      return new Promise((resolve) => {
+        pending.set(id, resolve);
+        workers[id % JSQR_WORKERS]!.postMessage({ id, data: pixels, width: info.width, height: info.height }, [pixels.buffer]);
+      });
+    };
+    // A few images in flight at once: each is its full RGBA (a 1024 px image is 4 MB).
+    const out: Array<string | undefined> = new Array(paths.length);
+    let next = 0;
+    const runner = async () => {
+      while (next < paths.length) {
+        const id = next++;
+        out[id] = await readOne(paths[id]!, id).catch(() => undefined);
+      }
+    };
+    await Promise.all(Array.from({ length: 4 * JSQR_WORKERS }, runner));
+    return out;
+  } finally {
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+}
+
+async function jsqrMany(paths: readonly string[]): Promise<Array<string | undefined>> {
+  if (paths.length >= JSQR_WORKERS_FROM) return jsqrManyOnWorkers(paths);
+  const out: Array<string | undefined> = [];
+  for (const path of paths) out.push(await jsqrRead(path).catch(() => undefined));
+  return out;
+}
+
+/** Decodes many PNG files with all three readers: one zbarimg and one ZXingReader run per hundred files, jsQR on worker threads beside them. */
 export async function decodePngFiles(paths: readonly string[]): Promise<Decoded[]> {
   const decoded: Decoded[] = [];
+  const jsqrFound = jsqrMany(paths);
   for (let i = 0; i < paths.length; i += FILES_PER_CALL) {
     const slice = paths.slice(i, i + FILES_PER_CALL);
-    const jsqrSlice = async () => {
-      const out: Array<string | undefined> = [];
-      for (const path of slice) out.push(await jsqrRead(path).catch(() => undefined));
-      return out;
-    };
-    const [zxingFound, zbarFound, jsqrFound] = await Promise.all([zxingMany(slice), zbarMany(slice), jsqrSlice()]);
-    slice.forEach((path, j) =>
-      decoded.push({ zxing: zxingFound.get(path) ?? NO_CODE.zxing, zbar: zbarFound[j] ?? NO_CODE.zbar, jsqr: jsqrFound[j] ?? NO_CODE.jsqr }),
-    );
+    const [zxingFound, zbarFound] = await Promise.all([zxingMany(slice), zbarMany(slice)]);
+    slice.forEach((path, j) => decoded.push({ zxing: zxingFound.get(path) ?? NO_CODE.zxing, zbar: zbarFound[j] ?? NO_CODE.zbar, jsqr: NO_CODE.jsqr }));
   }
+  (await jsqrFound).forEach((text, i) => (decoded[i]!.jsqr = text ?? NO_CODE.jsqr));
   return decoded;
 }
 

@@ -52,7 +52,13 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix:
   const max = largestLogoScale(size, level);
   const fits = max === undefined ? 'no logo fits this code at that level' : `the largest logo.scale that fits is ${max}`;
   const changes = [max === undefined ? 'remove the logo' : `set logo.scale to at most ${max}`];
-  if (branding.errorCorrectionFixed && level !== 'H') changes.push('raise errorCorrection (or leave it out, and it is chosen for the logo)');
+  // Named only when a higher level does hold the logo: a change the answer names must not be refused in turn.
+  const higher = ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(level) + 1);
+  const fitsHigher = higher.some((up) => {
+    const planned = plannedSymbol(spec.payload, up, options);
+    return planned !== undefined && logoFits(planned.size, logo.scale, up);
+  });
+  if (branding.errorCorrectionFixed && fitsHigher) changes.push('raise errorCorrection (or leave it out, and it is chosen for the logo)');
   throw new UnscannableDesignError(`a logo at scale ${logo.scale} covers more of this code than error correction ${level} can restore; ${fits}`, changes, max);
 }
 
