@@ -138,11 +138,17 @@ describe('sizeMm and dpi', () => {
     expect(webpMeta.width).toBe(591);
     // EXIF IFD0: XResolution is the rational at offset 50 (dpi / 1), ResolutionUnit 2 (inch).
     expect([webpMeta.exif!.readUInt32LE(50), webpMeta.exif!.readUInt32LE(54)]).toEqual([600, 1]);
+    // A branded WebP (sharp's encoder) and PNG (the design writer) carry it too.
+    const brandedWebp = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'webp', sizeMm: 25, dpi: 600, moduleShape: 'rounded' });
+    const brandedPng = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', sizeMm: 25, dpi: 600, moduleShape: 'rounded' });
+    expect((await sharp(brandedWebp.rawPayload).metadata()).exif!.readUInt32LE(50)).toBe(600);
+    expect((await sharp(brandedPng.rawPayload).metadata()).density).toBe(600);
     const decoded = await decodeImages([
       { bytes: png.rawPayload, format: 'png' },
       { bytes: webp.rawPayload, format: 'webp' },
+      { bytes: brandedWebp.rawPayload, format: 'webp' },
     ]);
-    expect(decoded).toEqual([readByAll(URL_CONTENT), readByAll(URL_CONTENT)]);
+    expect(decoded).toEqual([readByAll(URL_CONTENT), readByAll(URL_CONTENT), readByAll(URL_CONTENT)]);
   });
 
   it('writes only the resolution when dpi comes without sizeMm, and the default 300 dpi with sizeMm alone', async () => {
