@@ -28,6 +28,22 @@ export function usageCountersContract(adapterName: string, make: () => Promise<{
       expect(await counters.periods()).toContain(period);
     });
 
+    it('offers the requests of calls that make no code (decodes), and their refunds, to the rollup', async () => {
+      const { meter, counters } = await make();
+      const id = account();
+      await meter.reserve({ accountId: id, period, qr: qr(1), limits, at });
+      const acknowledged = (await counters.changed(period, 100)).filter((s) => s.accountId === id);
+      await counters.acknowledge(acknowledged);
+      const decoded = await meter.reserveRequest({ accountId: id, period, limits, at });
+      const [snapshot] = (await counters.changed(period, 100)).filter((s) => s.accountId === id);
+      expect(snapshot).toMatchObject({ usage: { requests: 2, qrs: 1 } });
+      await counters.acknowledge([snapshot!]);
+      if (!decoded.ok) throw new Error('the decode should be admitted');
+      await meter.refundRequest(decoded.reservation);
+      const [refunded] = (await counters.changed(period, 100)).filter((s) => s.accountId === id);
+      expect(refunded).toMatchObject({ usage: { requests: 1, qrs: 1 } });
+    });
+
     it('stops offering an acknowledged account until it changes again; then only the new change', async () => {
       const { meter, counters } = await make();
       const id = account();
