@@ -26,7 +26,7 @@ describe('OpenAPI document', () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const op: Operation = document.paths['/api/v1/QRManager/generate'].post;
     expect(op.operationId).toBe('generateQr');
-    expect(Object.keys(op.responses['200']!.content!)).toEqual(['image/png', 'image/webp', 'image/svg+xml']);
+    expect(Object.keys(op.responses['200']!.content!)).toEqual(['image/png', 'image/webp', 'image/svg+xml', 'application/pdf', 'application/postscript']);
     for (const code of GENERATE_ERRORS) {
       const response = op.responses[String(errorStatus(code))];
       expect(response, code).toBeDefined();
