@@ -107,15 +107,24 @@ export class SqliteUsageMeter implements UsageMeter {
        WHERE account_id = ? AND period = ? ORDER BY last_at DESC LIMIT ?`,
     );
 
-    this.#reserve = db.transaction((input: ReserveInput, at: number): ReserveOutcome => {
-      const { accountId, period, qr, limits, burst } = input;
+    /**
+     * What every reservation checks first: the burst (the cheapest refusal, and one that must not touch the monthly
+     * counts), then the month's requests. The burst slot itself is taken only once the whole reservation passes.
+     */
+    const checkRequest = ({ accountId, period, limits, burst }: RequestReserveInput, at: number) => {
       const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
-      // Burst first: the cheapest refusal, and one that must not touch the monthly counts.
       const burstUsed = burst ? burstUsedAt(burst.key, at) : 0;
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
-      if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
-      if (limits.requests !== null && current.requests >= limits.requests)
-        return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      const reason: 'rate_limited' | 'quota_exceeded' | undefined =
+        burst && burstUsed >= burst.perSecond ? 'rate_limited' : limits.requests !== null && current.requests >= limits.requests ? 'quota_exceeded' : undefined;
+      const refusal = reason && { ok: false as const, reason, usage: current, ...burstState(burstUsed) };
+      return { current, burstUsed, burstState, refusal };
+    };
+
+    this.#reserve = db.transaction((input: ReserveInput, at: number): ReserveOutcome => {
+      const { accountId, period, qr, limits, burst } = input;
+      const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
+      if (refusal) return refusal;
       const qrRow = { account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 };
       let isNewQr: boolean;
       if (limits.qrs === null || current.qrs < limits.qrs) {
@@ -136,14 +145,9 @@ export class SqliteUsageMeter implements UsageMeter {
       };
     });
     this.#reserveRequest = db.transaction((input: RequestReserveInput, at: number): RequestReserveOutcome => {
-      const { accountId, period, limits, burst } = input;
-      const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
-      // As reserve: the burst is read first and its slot taken only once the month has room too.
-      const burstUsed = burst ? burstUsedAt(burst.key, at) : 0;
-      const burstState = (used: number) => (burst ? { burst: { used } } : {});
-      if (burst && burstUsed >= burst.perSecond) return { ok: false, reason: 'rate_limited', usage: current, ...burstState(burstUsed) };
-      if (limits.requests !== null && current.requests >= limits.requests)
-        return { ok: false, reason: 'quota_exceeded', usage: current, ...burstState(burstUsed) };
+      const { accountId, period, burst } = input;
+      const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
+      if (refusal) return refusal;
       countUsage.run({ account: accountId, period, newQrs: 0 });
       if (burst) logBurst.run(burst.key, at);
       return { ok: true, reservation: { accountId, period }, usage: { requests: current.requests + 1, qrs: current.qrs }, ...burstState(burstUsed + 1) };
