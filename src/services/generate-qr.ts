@@ -9,8 +9,9 @@ import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../domain/quota.js';
-import { LOGO_SCALE_LIMITS, type Branding, type FinderShape, type ModuleShape } from '../domain/branding.js';
+import { LOGO_SCALE_LIMITS, type Branding } from '../domain/branding.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
+import type { DesignOptions } from '../domain/design.js';
 import type { DesignStore } from '../domain/ports/design-store.js';
 import { applyDesign } from './designs.js';
 import {
@@ -21,7 +22,6 @@ import {
   DEFAULT_LIGHT,
   MARGIN_LIMITS,
   SIZE_LIMITS,
-  type ErrorCorrectionLevel,
   type RenderSpec,
 } from '../domain/render-options.js';
 import { matchesIfNoneMatch, renderTag } from '../domain/render-key.js';
@@ -38,25 +38,12 @@ export interface GenerateQrDeps {
   designs: Pick<DesignStore, 'get'>;
 }
 
-/** The request body after schema validation (shapes checked, content not yet). */
-export interface GenerateQrInput {
+/** The request body after schema validation (shapes checked, content not yet): what a design may fix, and the rest. */
+export interface GenerateQrInput extends DesignOptions {
   content: unknown;
   type: QrType;
   outputFormat: OutputFormat;
-  size?: number | undefined;
-  margin?: number | undefined;
-  errorCorrection?: ErrorCorrectionLevel | undefined;
-  darkColor?: string | undefined;
-  lightColor?: string | undefined;
-  moduleShape?: ModuleShape | undefined;
-  finderShape?: FinderShape | undefined;
-  finderColor?: string | undefined;
-  logo?: { id: string; scale?: number | undefined } | undefined;
-  frame?: { text: string; color?: string | undefined } | undefined;
   eci?: boolean | undefined;
-  /** Physical side (docs/print.md): with dpi for png and webp, the page or box of pdf, eps and svg. */
-  sizeMm?: number | undefined;
-  dpi?: number | undefined;
   /** A saved design of the caller's account: its fields apply unless the request sets them. */
   design?: string | undefined;
 }
