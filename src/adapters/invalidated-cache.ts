@@ -81,3 +81,23 @@ export class InvalidatedCache<V> {
     for (const entry of this.#entries.values()) entry.expiresAt = 0;
   }
 }
+
+/**
+ * A read through the cache of a per-instance store decorator: the cache is trusted only while the bus is live (this
+ * instance hears every invalidation), and a value read from the source is kept only when it exists, the bus is
+ * still live and no invalidation overlapped the read.
+ */
+export async function readThrough<V>(
+  cache: InvalidatedCache<V>,
+  bus: { live(): boolean },
+  key: string,
+  load: () => Promise<V | undefined>,
+): Promise<V | undefined> {
+  if (!bus.live()) return load();
+  const hit = cache.fresh(key);
+  if (hit) return hit;
+  const epoch = cache.epoch;
+  const value = await load();
+  if (value && bus.live()) cache.set(key, value, epoch);
+  return value;
+}

@@ -1,6 +1,6 @@
 // KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked or changed by another process.
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../domain/ports/key-store.js';
-import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 /** TTL default 10 s, at most 10,000 credentials. */
@@ -43,13 +43,7 @@ export class CachedKeyStore implements KeyStore {
 
   async findActiveCredential(hash: string): Promise<Credential | undefined> {
     this.startListening();
-    if (!this.#bus.live()) return this.#inner.findActiveCredential(hash);
-    const hit = this.#cache.fresh(hash);
-    if (hit) return hit;
-    const epoch = this.#cache.epoch;
-    const credential = await this.#inner.findActiveCredential(hash);
-    if (credential && this.#bus.live()) this.#cache.set(hash, credential, epoch);
-    return credential;
+    return readThrough(this.#cache, this.#bus, hash, () => this.#inner.findActiveCredential(hash));
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {

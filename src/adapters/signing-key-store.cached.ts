@@ -1,6 +1,6 @@
 // SigningKeyStore decorator: active signing keys cached per instance, dropped on every instance when revoked (or the account's plan changes) over the invalidation bus.
 import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../domain/ports/signing-key-store.js';
-import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 /**
@@ -36,13 +36,7 @@ export class CachedSigningKeyStore implements SigningKeyStore {
 
   async findActive(keyId: string): Promise<SigningCredential | undefined> {
     this.startListening();
-    if (!this.#bus.live()) return this.#inner.findActive(keyId);
-    const hit = this.#cache.fresh(keyId);
-    if (hit) return hit;
-    const epoch = this.#cache.epoch;
-    const credential = await this.#inner.findActive(keyId);
-    if (credential && this.#bus.live()) this.#cache.set(keyId, credential, epoch);
-    return credential;
+    return readThrough(this.#cache, this.#bus, keyId, () => this.#inner.findActive(keyId));
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<SigningKeyRecord | undefined> {
