@@ -2,6 +2,8 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
+/** Opened secrets kept per instance: a signed URL is verified on every hit, and a sealed value never changes. */
+const OPENED_MAX = 10_000;
 
 /**
  * A database alone never yields a signing secret: each is encrypted under a key derived (HKDF-SHA256) from the
@@ -9,6 +11,7 @@ const VERSION = 'v1';
  */
 export class SecretSeal {
   readonly #key: Buffer;
+  readonly #opened = new Map<string, string>();
 
   constructor(masterSecret: string | Uint8Array) {
     this.#key = Buffer.from(hkdfSync('sha256', masterSecret, 'qr-manager', 'signing-key-seal/v1', 32));
@@ -24,6 +27,18 @@ export class SecretSeal {
 
   /** The secret, or undefined when the value was sealed under another key (the operator's secret changed) or tampered with. */
   open(sealed: string, recordId: string): string | undefined {
+    const memo = `${recordId}\n${sealed}`;
+    const known = this.#opened.get(memo);
+    if (known !== undefined) return known;
+    const secret = this.#decrypt(sealed, recordId);
+    if (secret !== undefined) {
+      if (this.#opened.size >= OPENED_MAX) this.#opened.delete(this.#opened.keys().next().value!);
+      this.#opened.set(memo, secret);
+    }
+    return secret;
+  }
+
+  #decrypt(sealed: string, recordId: string): string | undefined {
     const [version, iv, body, tag] = sealed.split('.');
     if (version !== VERSION || !iv || body === undefined || !tag) return undefined;
     try {
