@@ -3,7 +3,7 @@ import type { Model } from 'mongoose';
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain/ports/key-store.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { newId } from '../sqlite/ids.js';
-import { isDuplicateKey } from './connection.js';
+import { insertInFreeSlot } from './active-slots.js';
 import type { AccountDoc, ApiKeyDoc } from './models.js';
 
 function toRecord(doc: ApiKeyDoc): ApiKeyRecord {
@@ -30,18 +30,11 @@ export class MongoKeyStore implements KeyStore {
   }
 
   async createWithinLimit(input: NewApiKey, maxActive: number): Promise<ApiKeyRecord | 'limit_reached'> {
-    // Each active key holds one of `maxActive` slots, unique per account: of two writers racing for the
-    // last free slot, the index lets one in. Every lost race means another key took a slot, so this ends.
-    for (let attempt = 0; attempt <= maxActive * 2 + 2; attempt++) {
-      const held = await this.#keys
-        .find({ accountId: input.accountId, activeSlot: { $exists: true } }, { activeSlot: 1 })
-        .lean<Array<{ activeSlot: number }>>();
-      const taken = new Set(held.map((k) => k.activeSlot));
-      if (taken.size >= maxActive) return 'limit_reached';
-      let slot = 0;
-      while (taken.has(slot)) slot++;
-      if (slot >= maxActive) return 'limit_reached';
-      const doc: ApiKeyDoc = {
+    const doc = await insertInFreeSlot<ApiKeyDoc>(
+      this.#keys,
+      input.accountId,
+      maxActive,
+      (slot) => ({
         _id: newId('key'),
         accountId: input.accountId,
         name: input.name,
@@ -51,15 +44,10 @@ export class MongoKeyStore implements KeyStore {
         lastUsedAt: null,
         revokedAt: null,
         activeSlot: slot,
-      };
-      try {
-        await this.#keys.create(doc);
-        return toRecord(doc);
-      } catch (error) {
-        if (!isDuplicateKey(error) || !/activeSlot/.test(String((error as Error).message))) throw error;
-      }
-    }
-    throw new Error('could not take a key slot under contention; retry');
+      }),
+      'key',
+    );
+    return doc === 'limit_reached' ? doc : toRecord(doc);
   }
 
   async findActiveCredential(hash: string): Promise<Credential | undefined> {

@@ -2,7 +2,7 @@
 import type { Model } from 'mongoose';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../../domain/ports/signing-key-store.js';
-import { isDuplicateKey } from './connection.js';
+import { insertInFreeSlot } from './active-slots.js';
 import type { AccountDoc, SigningKeyDoc } from './models.js';
 
 function toRecord(doc: SigningKeyDoc): SigningKeyRecord {
@@ -21,16 +21,11 @@ export class MongoSigningKeyStore implements SigningKeyStore {
   }
 
   async createWithinLimit(input: NewSigningKey, maxActive: number): Promise<SigningKeyRecord | 'limit_reached'> {
-    // Of two writers racing for the last free slot the unique index lets one in; every lost race means another key took a slot.
-    for (let attempt = 0; attempt <= maxActive * 2 + 2; attempt++) {
-      const held = await this.#keys
-        .find({ accountId: input.accountId, activeSlot: { $exists: true } }, { activeSlot: 1 })
-        .lean<Array<{ activeSlot: number }>>();
-      const taken = new Set(held.map((k) => k.activeSlot));
-      let slot = 0;
-      while (taken.has(slot)) slot++;
-      if (slot >= maxActive) return 'limit_reached';
-      const doc: SigningKeyDoc = {
+    const doc = await insertInFreeSlot<SigningKeyDoc>(
+      this.#keys,
+      input.accountId,
+      maxActive,
+      (slot) => ({
         _id: input.id,
         accountId: input.accountId,
         name: input.name,
@@ -38,15 +33,10 @@ export class MongoSigningKeyStore implements SigningKeyStore {
         createdAt: input.createdAt,
         revokedAt: null,
         activeSlot: slot,
-      };
-      try {
-        await this.#keys.create(doc);
-        return toRecord(doc);
-      } catch (error) {
-        if (!isDuplicateKey(error) || !/activeSlot/.test(String((error as Error).message))) throw error;
-      }
-    }
-    throw new Error('could not take a signing key slot under contention; retry');
+      }),
+      'signing key',
+    );
+    return doc === 'limit_reached' ? doc : toRecord(doc);
   }
 
   async findActive(keyId: string): Promise<SigningCredential | undefined> {
