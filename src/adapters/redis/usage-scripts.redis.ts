@@ -8,6 +8,34 @@ interface LuaScript {
 }
 
 /**
+ * Lua shared by the reservations: the month's request and QR counts, then the burst window (a sorted set of admitted
+ * tokens scored by time, KEYS[key]) slid to ARGV[at] and read into `burstUsed`, refused when full. Numbers are indexes.
+ */
+function countsAndBurstCheck(b: { key: number; at: number; limit: number; windowMs: number }): string {
+  return `
+local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
+local qrs = redis.call('HLEN', KEYS[2])
+local burstLimit = tonumber(ARGV[${b.limit}])
+local burstUsed = 0
+if burstLimit then
+  redis.call('ZREMRANGEBYSCORE', KEYS[${b.key}], '-inf', tonumber(ARGV[${b.at}]) - tonumber(ARGV[${b.windowMs}]))
+  burstUsed = redis.call('ZCARD', KEYS[${b.key}])
+  if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
+end`;
+}
+
+/** Lua: takes the admitted reservation's slot (token ARGV[token]) in the burst window checked above. */
+function burstTake(b: { key: number; at: number; windowMs: number; token: number }): string {
+  return `
+if burstLimit then
+  burstUsed = burstUsed + 1
+  redis.call('ZADD', KEYS[${b.key}], ARGV[${b.at}], ARGV[${b.token}])
+  -- Redis expires by its own clock: twice the window leaves room for instances whose clocks differ a little.
+  redis.call('PEXPIRE', KEYS[${b.key}], 2 * tonumber(ARGV[${b.windowMs}]))
+end`;
+}
+
+/**
  * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation, burst
  * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s),
  *      burstLimit, burstWindowMs, token — a limit of 'none' is unlimited: its check is skipped (and the burst key untouched)
@@ -18,16 +46,7 @@ interface LuaScript {
 const RESERVE: LuaScript = {
   name: 'qrmUsageReserve',
   numberOfKeys: 10,
-  lua: `
-local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
-local qrs = redis.call('HLEN', KEYS[2])
-local burstLimit = tonumber(ARGV[11])
-local burstUsed = 0
-if burstLimit then
-  redis.call('ZREMRANGEBYSCORE', KEYS[10], '-inf', tonumber(ARGV[6]) - tonumber(ARGV[12]))
-  burstUsed = redis.call('ZCARD', KEYS[10])
-  if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
-end
+  lua: `${countsAndBurstCheck({ key: 10, at: 6, limit: 11, windowMs: 12 })}
 local requestLimit = tonumber(ARGV[7])
 if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 local known = redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1
@@ -46,13 +65,7 @@ redis.call('SADD', KEYS[6], ARGV[1])
 redis.call('SADD', KEYS[7], ARGV[1])
 redis.call('SADD', KEYS[8], ARGV[2])
 for i = 1, 7 do redis.call('EXPIREAT', KEYS[i], ARGV[9]) end
-redis.call('SET', KEYS[9], ARGV[3], 'EX', ARGV[10])
-if burstLimit then
-  burstUsed = burstUsed + 1
-  redis.call('ZADD', KEYS[10], ARGV[6], ARGV[13])
-  -- Redis expires by its own clock: twice the window leaves room for instances whose clocks differ a little.
-  redis.call('PEXPIRE', KEYS[10], 2 * tonumber(ARGV[12]))
-end
+redis.call('SET', KEYS[9], ARGV[3], 'EX', ARGV[10])${burstTake({ key: 10, at: 6, windowMs: 12, token: 13 })}
 return {1, '', requests, qrs, burstUsed}
 `,
 };
@@ -85,16 +98,7 @@ return {1, used + 1}
 const RESERVE_REQUEST: LuaScript = {
   name: 'qrmUsageReserveRequest',
   numberOfKeys: 7,
-  lua: `
-local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
-local qrs = redis.call('HLEN', KEYS[2])
-local burstLimit = tonumber(ARGV[7])
-local burstUsed = 0
-if burstLimit then
-  redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', tonumber(ARGV[3]) - tonumber(ARGV[8]))
-  burstUsed = redis.call('ZCARD', KEYS[7])
-  if burstUsed >= burstLimit then return {0, 'rate_limited', requests, qrs, burstUsed} end
-end
+  lua: `${countsAndBurstCheck({ key: 7, at: 3, limit: 7, windowMs: 8 })}
 local requestLimit = tonumber(ARGV[4])
 if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
@@ -104,12 +108,7 @@ redis.call('SADD', KEYS[4], ARGV[1])
 redis.call('SADD', KEYS[5], ARGV[2])
 redis.call('EXPIREAT', KEYS[1], ARGV[5])
 for i = 3, 5 do redis.call('EXPIREAT', KEYS[i], ARGV[5]) end
-redis.call('SET', KEYS[6], 'request', 'EX', ARGV[6])
-if burstLimit then
-  burstUsed = burstUsed + 1
-  redis.call('ZADD', KEYS[7], ARGV[3], ARGV[9])
-  redis.call('PEXPIRE', KEYS[7], 2 * tonumber(ARGV[8]))
-end
+redis.call('SET', KEYS[6], 'request', 'EX', ARGV[6])${burstTake({ key: 7, at: 3, windowMs: 8, token: 9 })}
 return {1, '', requests, qrs, burstUsed}
 `,
 };
