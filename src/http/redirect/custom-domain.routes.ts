@@ -6,23 +6,20 @@ import { hostOf, VANITY_SLUG_PATTERN } from '../../domain/custom-domain.js';
 import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import { verificationAnswer } from '../../services/custom-domains.js';
-import type { ResponseDoc } from '../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import { answerScan, type ScanAnswerDeps } from './scan-answer.js';
+import { HTML_PAGE, SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 
 export interface CustomDomainRouteDeps extends ScanAnswerDeps {
   codes: Pick<DynamicCodeStore, 'findByVanity'>;
   domains: Pick<CustomDomainStore, 'findByHostname'>;
   /** This service's own hostnames (PUBLIC_URL's): never a custom domain, so no lookup is made for them. */
   ownHostnames: readonly string[];
-  /** The scan answers of /r/{slug}, documented once. */
-  scanResponses: Record<string, ResponseDoc>;
   /** Reads the password form's field from a parsed body. */
   submittedPassword(body: unknown): string;
 }
 
 const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
-const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = async (app, deps) => {
   const customHost = (request: FastifyRequest): string | undefined => {
@@ -44,10 +41,10 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
 
   const params = z.object({ slug: z.string().describe('The vanity slug of a code on the custom domain the Host names.') });
   const responses = {
-    ...deps.scanResponses,
+    ...SCAN_RESPONSES,
     '404': {
       description: 'On a custom domain, an unknown slug: a small HTML page. On any other Host (this service itself): no such route, a problem document.',
-      content: { ...HTML, ...PROBLEM },
+      content: { ...HTML_PAGE, ...PROBLEM },
     },
   };
 
@@ -88,24 +85,7 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
         security: [],
         params,
         response: problemResponses(['invalid_request', ...COMMON_ERRORS]),
-        'x-document': {
-          requestBody: {
-            content: {
-              'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['password'], properties: { password: { type: 'string' } } } },
-            },
-          },
-          responses: {
-            ...responses,
-            '400': { description: 'A body that cannot be read: a small HTML page.', content: { ...HTML, ...PROBLEM } },
-            '413': { description: 'A body over 2 KiB: a small HTML page.', content: HTML },
-            '415': { description: 'A body in another media type: a small HTML page.', content: HTML },
-            '429': {
-              description: 'Too many wrong passwords for this code from this address: a small HTML page.',
-              content: HTML,
-              headers: { 'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } } },
-            },
-          },
-        },
+        'x-document': unlockFormDocument(responses),
       },
     },
     (request, reply) => scanOn(request, reply, deps.submittedPassword(request.body)),

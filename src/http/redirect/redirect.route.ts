@@ -6,8 +6,7 @@ import { SLUG_PATTERN } from '../../domain/dynamic-code.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import { deviceClassOf, languageOf, visitorKey } from '../../domain/scan.js';
-import { PASSWORD_LENGTH } from '../../domain/password-hash.js';
-import type { ResponseDoc } from '../openapi/operation-doc.js';
+import { SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 import { unanswerableHtml } from './pages.js';
 import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
@@ -22,21 +21,6 @@ export interface RedirectRouteDeps extends ScanAnswerDeps {
   /** This service's own hostnames (PUBLIC_URL's), which keep `/r/` only. */
   ownHostnames: readonly string[];
 }
-
-const NO_STORE = { 'Cache-Control': { description: '`no-store`: every scan reaches the service.', required: true, schema: { const: 'no-store' } } };
-const HTML_PAGE = { 'text/html': { schema: { type: 'string' } } };
-const page = (description: string): ResponseDoc => ({ description, content: HTML_PAGE, headers: NO_STORE });
-
-/** What a scan of a code can answer (the scan answer's statuses), shared by the GET and the password form's POST. */
-export const SCAN_RESPONSES: Record<string, ResponseDoc> = {
-  '302': {
-    description: "To the target the code's rules choose (else its `target`, or `expiredTarget` once expired), with the UTM tags and the forwarded query added.",
-    headers: { Location: { description: 'The target.', required: true, schema: { type: 'string', format: 'uri' } }, ...NO_STORE },
-  },
-  '401': page('The code is password protected: a small HTML form posting the password to this same address. Nothing of the target is shown.'),
-  '404': page('Unknown code: a small HTML page.'),
-  '410': page('Paused, deleted or disabled code, or one past `expiresAt` / `maxScans` without an `expiredTarget`: a small HTML page.'),
-};
 
 const params = z.object({ slug: z.string().describe('The slug of the short URL.') });
 
@@ -95,33 +79,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         security: [],
         params,
         response: problemResponses(['invalid_request', ...COMMON_ERRORS]),
-        'x-document': {
-          requestBody: {
-            content: {
-              'application/x-www-form-urlencoded': {
-                schema: { type: 'object', required: ['password'], properties: { password: { type: 'string', maxLength: PASSWORD_LENGTH.max } } },
-              },
-            },
-          },
-          responses: {
-            ...SCAN_RESPONSES,
-            '400': {
-              description:
-                'A body that cannot be read (malformed JSON or form): a small HTML page; a URL the router refuses (too long, bad percent-encoding): a problem document.',
-              content: { ...HTML_PAGE, 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-            },
-            '413': page('A body over 2 KiB: a small HTML page.'),
-            '415': page('A body in a media type other than the form (or JSON, or plain text): a small HTML page.'),
-            '429': {
-              description: 'Too many wrong passwords for this code from this address: a small HTML page.',
-              content: HTML_PAGE,
-              headers: {
-                ...NO_STORE,
-                'Retry-After': { description: 'Seconds until the window ends.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
-              },
-            },
-          },
-        },
+        'x-document': unlockFormDocument(SCAN_RESPONSES),
       },
     },
     async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, submittedPassword(request.body)),
@@ -143,5 +101,5 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
   });
 
   // Last, so that the scans they answer are counted by the hook above and their forms read by the same parser.
-  await app.register(customDomainRoutes, { ...deps, scanResponses: SCAN_RESPONSES, submittedPassword });
+  await app.register(customDomainRoutes, { ...deps, submittedPassword });
 };

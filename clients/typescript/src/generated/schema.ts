@@ -5033,7 +5033,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A body that cannot be read: a small HTML page. */
+            /** @description A body that cannot be read (malformed JSON or form): a small HTML page; a URL the router refuses (too long, bad percent-encoding): a problem document. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5083,16 +5083,20 @@ export interface operations {
             413: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `no-store`: every scan reaches the service. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            /** @description A body in another media type: a small HTML page. */
+            /** @description A body in a media type other than the form (or JSON, or plain text): a small HTML page. */
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `no-store`: every scan reaches the service. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5105,6 +5109,8 @@ export interface operations {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     /** @description Seconds until the window ends. */
                     "Retry-After": string;
+                    /** @description `no-store`: every scan reaches the service. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
