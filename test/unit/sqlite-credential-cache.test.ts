@@ -1,10 +1,15 @@
-// The embedded default caches credentials, yet a revocation or plan change takes effect at once: made here, or by another process (qrm) on the same file.
+// The embedded default caches credentials, yet a revocation or plan change takes effect at once (signing keys: within 100 ms), made here or by another process (qrm) on the same file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CachedKeyStore } from '../../src/adapters/key-store.cached.js';
+import { CachedSigningKeyStore } from '../../src/adapters/signing-key-store.cached.js';
+import { openDatabase } from '../../src/adapters/sqlite/database.js';
+import { SqliteInvalidationBus } from '../../src/adapters/sqlite/invalidation-bus.sqlite.js';
+import { SqliteSigningKeyStore } from '../../src/adapters/sqlite/signing-key-store.sqlite.js';
+import { ThrottledLivenessBus } from '../../src/adapters/throttled-liveness-bus.js';
 import { databaseFile } from '../../src/adapters/sqlite/database.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { hashApiKey } from '../../src/domain/api-key.js';
@@ -72,5 +77,27 @@ describe('credentials cached by the embedded default', () => {
     expect(await stores.keys.findActiveCredential(hash)).toMatchObject({ plan: 'pro' });
     otherProcess('UPDATE accounts SET plan = ? WHERE id = ?', 'business', accountId);
     expect(await stores.keys.findActiveCredential(hash)).toMatchObject({ plan: 'business' });
+  });
+
+  it('refuses a signing key revoked by another process once 100 ms have passed, not before (the clock is driven)', async () => {
+    const { accountId } = await cachedCaller();
+    const db = openDatabase(dir);
+    let now = 0;
+    const signingKeys = new CachedSigningKeyStore(new SqliteSigningKeyStore(db), new ThrottledLivenessBus(new SqliteInvalidationBus(db), 100, () => now));
+    try {
+      const created = await signingKeys.createWithinLimit(
+        { id: 'sk_AAAAAAAAAAAAAAAAAAAA', accountId, name: 'cdn', sealedSecret: 'sealed', createdAt: new Date() },
+        5,
+      );
+      expect(created).not.toBe('limit_reached');
+      expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toMatchObject({ accountId });
+      otherProcess('UPDATE signing_keys SET revoked_at = ? WHERE id = ?', Date.now(), 'sk_AAAAAAAAAAAAAAAAAAAA');
+      now = 99;
+      expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toMatchObject({ accountId }); // the lag it is allowed
+      now = 100;
+      expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
+    } finally {
+      db.close();
+    }
   });
 });

@@ -26,6 +26,7 @@ import { WalCheckpointer } from './wal-checkpointer.js';
 import { SqliteInvalidationBus } from './invalidation-bus.sqlite.js';
 import { CachedKeyStore } from '../key-store.cached.js';
 import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
+import { ThrottledLivenessBus } from '../throttled-liveness-bus.js';
 import { SqliteSigningKeyStore } from './signing-key-store.sqlite.js';
 import { SqliteDesignStore } from './design-store.sqlite.js';
 import { SqliteCustomDomainStore } from './custom-domain-store.sqlite.js';
@@ -37,6 +38,8 @@ import { SqliteUsageMeter } from './usage-meter.sqlite.js';
 
 /** How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is followed. */
 const EMBEDDED_SLUG_TTL_MS = 1_000;
+/** How late another process's commit (qrm revoking a signing key) may reach the cached signing keys: issue 28 allows a second. */
+const EMBEDDED_SIGNING_KEY_LAG_MS = 100;
 
 export interface SqliteStoresOptions {
   /**
@@ -77,7 +80,8 @@ export function sqliteStoresOn(
     // A key is resolved on every request: from memory, unless it was revoked or its plan changed (here or by another process).
     accounts: credentialBus ? new PlanChangePublishingAccountStore(accounts, credentialBus) : accounts,
     keys: credentialBus ? new CachedKeyStore(keys, credentialBus) : keys,
-    signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, credentialBus) : signingKeys,
+    // A signed URL's key is looked up on every hit: data_version is read at most every 100 ms for it (API keys read it every time).
+    signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, new ThrottledLivenessBus(credentialBus, EMBEDDED_SIGNING_KEY_LAG_MS)) : signingKeys,
     designs: unavailableOnFailure(new SqliteDesignStore(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
