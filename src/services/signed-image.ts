@@ -7,18 +7,19 @@ const BAD_SIGNATURE = 'the signature does not match this URL, or its signing key
 
 export interface VerifiedUrl {
   signer: SigningIdentity;
-  /** Seconds a cache may keep the image: a year, or up to `exp`. */
-  maxAgeSeconds: number;
+  /** `exp` (unix seconds) when the URL has one: checked against the clock by `maxAgeSeconds`, on every answer. */
+  expiresAt: number | undefined;
   /** The parameters other than `exp` and `sig`: the image's options. */
   options: Array<[string, string]>;
 }
 
 /**
- * 403 `invalid_signature` for a URL we did not sign with a live key (unknown, revoked, tampered, no sig), then 410
- * `url_expired` once `exp` (unix seconds) has passed: the expiry is only believed once the signature covers it.
+ * 403 `invalid_signature` for a URL we did not sign with a live key (unknown, revoked, tampered, no sig), and 400 for
+ * an `exp` that is not unix seconds. Whether it has expired is `maxAgeSeconds`' question: the expiry is only
+ * believed once the signature covers it, and a verified URL may be answered again later.
  */
 export async function verifySignedUrl(
-  deps: Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal' | 'clock'>,
+  deps: Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>,
   path: string,
   keyId: string,
   params: Array<[string, string]>,
@@ -31,17 +32,21 @@ export async function verifySignedUrl(
   if (!signer || !signatureMatches(signer.secret, canonicalString(path, params), sigs[0]![1])) throw new ApiError('invalid_signature', BAD_SIGNATURE);
 
   const exps = params.filter(([name]) => name === 'exp');
-  let maxAgeSeconds = SIGNED_MAX_AGE_SECONDS;
   if (exps.length > 1) throw new ApiError('invalid_request', 'exp: given more than once', { fields: [{ field: 'exp', detail: 'given more than once' }] });
+  let expiresAt: number | undefined;
   if (exps.length === 1) {
     const raw = exps[0]![1];
     if (!/^\d{1,12}$/.test(raw))
       throw new ApiError('invalid_request', 'exp: unix seconds', { fields: [{ field: 'exp', detail: 'unix seconds (an integer)' }] });
-    const remaining = Number(raw) - Math.floor(deps.clock().getTime() / 1000);
-    if (remaining <= 0) {
-      throw new ApiError('url_expired', `this URL expired at ${new Date(Number(raw) * 1000).toISOString()}; sign a new one`);
-    }
-    maxAgeSeconds = Math.min(SIGNED_MAX_AGE_SECONDS, remaining);
+    expiresAt = Number(raw);
   }
-  return { signer, maxAgeSeconds, options: params.filter(([name]) => name !== 'sig' && name !== 'exp') };
+  return { signer, expiresAt, options: params.filter(([name]) => name !== 'sig' && name !== 'exp') };
+}
+
+/** Seconds a cache may keep the image: a year, or up to `exp`; 410 `url_expired` once `exp` has passed. */
+export function maxAgeSeconds(expiresAt: number | undefined, now: Date): number {
+  if (expiresAt === undefined) return SIGNED_MAX_AGE_SECONDS;
+  const remaining = expiresAt - Math.floor(now.getTime() / 1000);
+  if (remaining <= 0) throw new ApiError('url_expired', `this URL expired at ${new Date(expiresAt * 1000).toISOString()}; sign a new one`);
+  return Math.min(SIGNED_MAX_AGE_SECONDS, remaining);
 }

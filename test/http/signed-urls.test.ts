@@ -171,6 +171,41 @@ describe('GET /i/{keyId}/{format}', () => {
     expect((await t.stores.meter.usage(accountId, periodOf(NOW))).requests).toBe(10);
   });
 
+  it('answers a URL it has seen before from what holds now: its design as edited, its account as re-planned', async () => {
+    const { key, accountId } = await t.newCaller('pro');
+    const signing = await newSigningKey(t.app, key);
+    const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+    const design = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/QRManager/designs',
+      headers,
+      payload: { name: 'ink', options: { darkColor: '#112233' } },
+    });
+    expect(design.statusCode).toBe(201);
+    const url = signedUrl(signing, 'svg', { content: 'https://example.com/seen', type: 'url', design: design.json().id });
+    const before = await t.app.inject({ method: 'GET', url });
+    expect(before.statusCode).toBe(200);
+    expect(before.body).toContain('#112233');
+    const edited = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/QRManager/designs/${design.json().id}`,
+      headers,
+      payload: { options: { darkColor: '#445566' } },
+    });
+    expect(edited.statusCode).toBe(200);
+    const after = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': before.headers.etag as string } });
+    expect(after.statusCode).toBe(200);
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect(after.body).toContain('#445566');
+    await t.stores.accounts.setPlan(accountId, 'free');
+    const downgraded = await t.app.inject({ method: 'GET', url: signedUrl(signing, 'svg', { content: 'https://example.com/seen', type: 'url' }) });
+    const again = await t.app.inject({ method: 'GET', url });
+    for (const res of [downgraded, again]) {
+      expect(res.statusCode).toBe(403);
+      expect(res.json().code).toBe('plan_upgrade_required');
+    }
+  });
+
   it('verifies a URL built with URLSearchParams (spaces as +)', async () => {
     const { key } = await t.newCaller('free');
     const signing = await newSigningKey(t.app, key);

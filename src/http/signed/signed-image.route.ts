@@ -6,12 +6,13 @@ import { parseQuery } from '../../domain/signed-url.js';
 import { ApiError } from '../../domain/errors.js';
 import { generateQr, type GenerateQrDeps } from '../../services/generate-qr.js';
 import { IMAGE_MEDIA_TYPES } from '../image-media-types.js';
-import { verifySignedUrl } from '../../services/signed-image.js';
-import type { SigningKeyDeps } from '../../services/signing-keys.js';
+import { maxAgeSeconds, verifySignedUrl } from '../../services/signed-image.js';
+import { activeSigningKey, type SigningIdentity, type SigningKeyDeps } from '../../services/signing-keys.js';
 import { binaryContent, header, QUOTA_HEADERS, type HeaderDoc } from '../openapi/operation-doc.js';
 import { problemResponses } from '../openapi/problem.schema.js';
 import { sendGeneratedImage } from '../image-reply.js';
 import { generateBodyOf } from './signed-query.js';
+import { VerifiedUrls, type VerifiedHit } from './verified-urls.js';
 
 export type SignedImageRouteDeps = GenerateQrDeps & Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>;
 
@@ -56,6 +57,31 @@ const SignedQuery = z.looseObject({
 });
 
 export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = async (app, deps) => {
+  const verifiedUrls = new VerifiedUrls();
+
+  /** Signature, then expiry, then the options: each refusal in that order, so strangers learn nothing about the options. */
+  async function verify(raw: string, keyId: string, format: string): Promise<{ signer: SigningIdentity; verified: VerifiedHit }> {
+    const question = raw.indexOf('?');
+    const path = question === -1 ? raw : raw.slice(0, question);
+    const params = parseQuery(question === -1 ? '' : raw.slice(question + 1));
+    if (!params) throw new ApiError('invalid_request', 'the query string is not valid percent-encoding');
+    const { signer, expiresAt, options } = await verifySignedUrl(deps, path, keyId, params);
+    maxAgeSeconds(expiresAt, deps.clock());
+    const verified = { secret: signer.secret, expiresAt, body: generateBodyOf(format, options) };
+    verifiedUrls.remember(raw, verified);
+    return { signer, verified };
+  }
+
+  /** A URL verified before, still signed by a live key with the same secret, verifies as it did: no parse, no HMAC. */
+  async function verifiedRequest(raw: string, keyId: string, format: string): Promise<{ signer: SigningIdentity; verified: VerifiedHit }> {
+    const remembered = verifiedUrls.get(raw);
+    if (remembered) {
+      const signer = await activeSigningKey(deps, keyId);
+      if (signer && signer.secret === remembered.secret) return { signer, verified: remembered };
+    }
+    return verify(raw, keyId, format);
+  }
+
   // A refusal must not be cached by a CDN in front of us: the next request may be a fixed one.
   app.addHook('onSend', async (_request, reply, payload) => {
     if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
@@ -102,16 +128,16 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
     },
     async (request, reply) => {
       const raw = request.raw.url ?? request.url;
-      const question = raw.indexOf('?');
-      const path = question === -1 ? raw : raw.slice(0, question);
-      const params = parseQuery(question === -1 ? '' : raw.slice(question + 1));
-      if (!params) throw new ApiError('invalid_request', 'the query string is not valid percent-encoding');
-      const { signer, maxAgeSeconds, options } = await verifySignedUrl(deps, path, request.params.keyId, params);
-      // Parsed only once the URL is known to be ours: strangers learn nothing about the options.
-      const body = generateBodyOf(request.params.format, options);
+      const { keyId, format } = request.params;
+      const { signer, verified } = await verifiedRequest(raw, keyId, format);
+      const maxAge = maxAgeSeconds(verified.expiresAt, deps.clock());
       const caller = { accountId: signer.accountId, plan: signer.plan, burstKey: `signed.${signer.accountId}` };
-      const result = await generateQr(deps, caller, body, { ifNoneMatch: request.headers['if-none-match'], meterNotModified: true });
-      return sendGeneratedImage(reply, result, `public, max-age=${maxAgeSeconds}, immutable`);
+      const result = await generateQr(deps, caller, verified.body, {
+        ifNoneMatch: request.headers['if-none-match'],
+        meterNotModified: true,
+        inputReused: true,
+      });
+      return sendGeneratedImage(reply, result, `public, max-age=${maxAge}, immutable`);
     },
   );
 };

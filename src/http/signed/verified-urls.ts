@@ -1,0 +1,39 @@
+// The signed URLs this instance has verified, by their exact text: a repeated hit (a browser or CDN revalidating) skips the query parse, the HMAC and the options' validation.
+import type { GenerateBody } from '../api/v1/generate.schema.js';
+
+export interface VerifiedHit {
+  /** The key material the signature was checked with: a hit counts only while the key still opens to the same secret. */
+  secret: string;
+  expiresAt: number | undefined;
+  /** The options as POST generate's body, validated: never mutated by the handler. */
+  body: GenerateBody;
+}
+
+/** Longer URLs are verified every time: the memo holds at most MAX_ENTRIES × this many characters of keys (~20 MB). */
+const MAX_URL_LENGTH = 4_096;
+const MAX_ENTRIES = 5_000;
+
+/**
+ * Sound because verification is a function of the URL's text and the key's secret alone: the same text signed by
+ * the same secret verifies the same way, so what changes an answer (a revoked key, the clock passing `exp`) is still
+ * checked on every hit. Only URLs that verified and parsed are kept, so strangers cannot fill it.
+ */
+export class VerifiedUrls {
+  readonly #entries = new Map<string, VerifiedHit>();
+
+  get(url: string): VerifiedHit | undefined {
+    const hit = this.#entries.get(url);
+    if (hit) {
+      // Map order is the LRU order: a hit moves to the back.
+      this.#entries.delete(url);
+      this.#entries.set(url, hit);
+    }
+    return hit;
+  }
+
+  remember(url: string, hit: VerifiedHit): void {
+    if (url.length > MAX_URL_LENGTH) return;
+    this.#entries.set(url, hit);
+    if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+  }
+}
