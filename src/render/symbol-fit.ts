@@ -1,7 +1,7 @@
 // Whether a spec can be drawn at all, from the symbol's version alone: no matrix, no pixels.
 import type { ErrorCorrection } from 'qr';
-import { logoFits } from '../domain/branding.js';
-import { ERROR_CORRECTION_LEVELS, MIN_MODULE_PIXELS, type RenderSpec } from '../domain/render-options.js';
+import { ERROR_CORRECTION_LEVELS, MIN_MODULE_PIXELS, type ErrorCorrectionLevel, type RenderSpec } from '../domain/render-options.js';
+import { levelForLogo } from './logo-level.js';
 import { dataCapacityBits } from './qr-codewords.js';
 import { chooseSymbol } from './qr-encoding.js';
 import { BYTE_CAPACITY, ECC_NAMES } from './qr-matrix.js';
@@ -77,19 +77,22 @@ export function symbolFit(spec: RenderSpec): SymbolFit {
 
 /**
  * Modules per side, quiet zone included, of the symbol a render of this spec draws: the encoder's version, and for a
- * branded design with a logo the level the logo needs (as matrixForDesign picks it). Undefined when nothing fits.
+ * branded design with a logo the level levelForLogo picks (as matrixForDesign does). Undefined when nothing fits.
  */
 export function drawnModules(spec: RenderSpec): number | undefined {
   const options = { eci: spec.eci === true };
   const logo = spec.branding?.logo;
   const from = ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection);
   const levels = logo && !spec.branding!.errorCorrectionFixed ? ERROR_CORRECTION_LEVELS.slice(from) : [spec.errorCorrection];
-  let size: number | undefined;
-  for (const level of levels) {
+  const symbolAt = (level: ErrorCorrectionLevel) => {
     const version = chooseSymbol(spec.payload, ECC_NAMES[level], options)?.version;
-    if (version === undefined) return size === undefined ? undefined : size + 2 * spec.margin;
-    size = 17 + 4 * version;
-    if (!logo || logoFits(size, logo.scale, level)) break;
+    return version === undefined ? undefined : { size: 17 + 4 * version };
+  };
+  let size: number | undefined;
+  if (!logo) size = symbolAt(spec.errorCorrection)?.size;
+  else {
+    const chosen = levelForLogo(levels, logo.scale, symbolAt);
+    if (!('tooLong' in chosen)) size = 'symbol' in chosen ? chosen.symbol.size : chosen.fitsNone;
   }
   return size === undefined ? undefined : size + 2 * spec.margin;
 }

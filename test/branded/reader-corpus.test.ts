@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { decodeImages, READERS, type Decoded, type ImageFormat } from '../helpers/decode.js';
+import { BRANDED_DESIGNS, brandedRequest, PALETTES } from '../helpers/branded-corpus.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
 
 let t: TestApp;
@@ -17,16 +18,6 @@ beforeAll(async () => {
   logoId = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
 });
 afterAll(async () => t.close());
-
-/** Colour pairs the contrast rule admits, from black on white to brand colours and a dark background. */
-const PALETTES = [
-  { darkColor: '#000000', lightColor: '#FFFFFF' },
-  { darkColor: '#1D3557', lightColor: '#FFF8E7' },
-  { darkColor: '#7B2CBF', lightColor: '#F1FAEE' },
-  { darkColor: '#003049', lightColor: '#FCBF49' },
-  { darkColor: '#264653', lightColor: '#E9F5DB' },
-];
-const FINDER_COLOURS = ['#9B1B30', '#1D3557', '#0B5345', undefined]; // each at least 3:1 against every light colour above
 
 const content = fc.oneof(
   fc.webUrl({ withQueryParameters: true }).map((url) => ({ type: 'url', content: url })),
@@ -57,21 +48,7 @@ const plain = fc.record({
   eci: fc.constantFrom(undefined, true),
 });
 
-const branded = fc.record({
-  url: fc.webUrl({ withQueryParameters: true }),
-  outputFormat: fc.constantFrom('png', 'webp', 'svg'),
-  size: fc.constantFrom(256, 400, 512),
-  errorCorrection: fc.constantFrom('Q', 'H'),
-  palette: fc.constantFrom(...PALETTES),
-  moduleShape: fc.constantFrom('square', 'rounded', 'dots'),
-  finderShape: fc.constantFrom('square', 'rounded', 'circle'),
-  finderColor: fc.constantFrom(...FINDER_COLOURS),
-  logoScale: fc.constantFrom(0, 0.1, 0.15, 0.2, 0.25),
-  frame: fc.constantFrom(undefined, 'SCAN ME', 'Menu'),
-});
-
 const PLAIN = fc.sample(plain, { numRuns: 320, seed: 31 });
-const BRANDED = fc.sample(branded, { numRuns: 220, seed: 3131 });
 
 interface Case {
   request: Record<string, unknown>;
@@ -128,22 +105,7 @@ describe('every image reads back exactly on ZXing, zbar and jsQR', () => {
   }, 240_000);
 
   it('220 branded requests at ECC Q/H: every module and finder shape, finder colours, logos up to 0.25, frames; fewer than 10% refused, each refusal naming a change that passes', async () => {
-    const cases: Case[] = BRANDED.map((b) => ({
-      request: {
-        type: 'url',
-        content: b.url,
-        outputFormat: b.outputFormat,
-        size: b.size,
-        errorCorrection: b.errorCorrection,
-        ...b.palette,
-        moduleShape: b.moduleShape,
-        finderShape: b.finderShape,
-        ...(b.finderColor ? { finderColor: b.finderColor } : {}),
-        ...(b.logoScale ? { logo: { id: logoId, scale: b.logoScale } } : {}),
-        ...(b.frame ? { frame: { text: b.frame } } : {}),
-      },
-      format: b.outputFormat as ImageFormat,
-    }));
+    const cases: Case[] = BRANDED_DESIGNS.map((b) => ({ request: brandedRequest(b, logoId), format: b.outputFormat as ImageFormat }));
     const got = await answers(cases);
     const refused = got.flatMap((g, i) => (g.status === 200 ? [] : [{ i, request: cases[i]!.request, status: g.status, problem: g.json }]));
     expect(refused.filter((r) => r.status !== 422 || r.problem?.code !== 'unscannable_design')).toEqual([]);

@@ -10,6 +10,23 @@ export interface RawImage {
   rgba: Uint8Array;
 }
 
+/**
+ * What a thread knows of one design class (render-design.ts: everything the pixels depend on but the data modules):
+ * whether its logo leaves every block spare correction (logo-level.ts), the distinct payloads that have read back
+ * exactly on both decoders so far, and whether any has failed (then each payload is checked on its own for good).
+ */
+export interface DesignClass {
+  eligible: boolean;
+  passed: Set<string>;
+  failed: boolean;
+}
+
+/** How many images this thread's scan guarantee decoded, and how many it let out on their class's shared verdict. */
+export interface ScanCounts {
+  decoded: number;
+  shared: number;
+}
+
 /** Renders in flight on one thread at once rarely exceed this (the inline renderer interleaves at its awaits). */
 const SPARE_SCANLINE_BUFFERS = 4;
 
@@ -20,7 +37,8 @@ const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.inde
 /**
  * One instance per thread (the render thread's entry and the inline renderer each own one), never module
  * state. A cached logo costs one sharp resize per (logo, pixel size); an image costs one pair of decodes per
- * (payload, level, size, colours, design): the verdict cache makes a repeated request's scan guarantee a lookup.
+ * (payload, level, size, colours, design) until its design class shares a verdict (render-design.ts): the verdict
+ * caches make a repeated request's scan guarantee, and a new payload's in an established class, a lookup.
  */
 export class DesignCaches {
   /** Shape tiles, and logos resized and laid over their background. */
@@ -30,6 +48,10 @@ export class DesignCaches {
   readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
   /** Keyed by a 44-character digest of the image's inputs (render-design.ts): bounded in count and so in bytes (~5 MB). */
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
+  /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests (~0.5 kB). */
+  readonly classes = new LRUCache<string, DesignClass>({ max: 10_000 });
+  /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
+  readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
   /** Scanline buffers of finished renders: a 512 px raster is 260 kB, and a fresh one per render was ~10% of a render in allocation and GC. */
   readonly #spareScanlines: Uint8Array[] = [];

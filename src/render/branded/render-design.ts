@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import { designKey, largestLogoScale, logoFits, logoPng, type Branding } from '../../domain/branding.js';
+import { levelForLogo, logoLeavesSpare } from '../logo-level.js';
 import { isPrintFormat } from '../../domain/print.js';
 import { parseColour } from '../../domain/render-options.js';
 import { withWebpDensity } from '../webp-density.js';
@@ -32,8 +33,9 @@ export class UnscannableDesignError extends Error {
 }
 
 /**
- * The matrix at the lowest level from the requested one up that leaves the logo's covered area
- * correctable; with a caller-fixed level, that level or a refusal naming the largest scale that fits.
+ * The matrix at the level levelForLogo picks from the requested one up (the lowest that holds the logo with spare
+ * correction in every block, else the lowest that holds it); with a caller-fixed level, that level or a refusal
+ * naming the largest scale that fits.
  */
 export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel } {
   const logo = branding.logo;
@@ -41,13 +43,10 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding): { matrix:
   if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
   const levels = branding.errorCorrectionFixed ? [spec.errorCorrection] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
   // Each level's symbol size comes from its plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
-  let size = 0;
-  for (const level of levels) {
-    const planned = plannedSymbol(spec.payload, level, options);
-    if (!planned) throw new PayloadTooLongError(BYTE_CAPACITY[level]); // as buildMatrix refuses it
-    size = planned.size;
-    if (logoFits(size, logo.scale, level)) return { matrix: planned.draw(), errorCorrection: level };
-  }
+  const chosen = levelForLogo(levels, logo.scale, (level) => plannedSymbol(spec.payload, level, options));
+  if ('symbol' in chosen) return { matrix: chosen.symbol.draw(), errorCorrection: chosen.level };
+  if ('tooLong' in chosen) throw new PayloadTooLongError(BYTE_CAPACITY[chosen.tooLong]); // as buildMatrix refuses it
+  const size = chosen.fitsNone;
   const level = levels[levels.length - 1]!;
   const max = largestLogoScale(size, level);
   const fits = max === undefined ? 'no logo fits this code at that level' : `the largest logo.scale that fits is ${max}`;
@@ -75,20 +74,62 @@ function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLa
   return changes;
 }
 
+/** The keys of one image's scan verdict: its own, and its design class's (see verdictKeys). */
+interface VerdictKeys {
+  image: string;
+  designClass: string;
+  /** Whether the logo rule lets the class share a verdict at all (logoLeavesSpare), computed once per class. */
+  eligible: () => boolean;
+}
+
+/**
+ * Distinct payloads of a class that must each read back exactly on both decoders before the class's verdict stands
+ * for a payload not yet seen. One would already show the layout reads (finders, alignment patterns, shapes,
+ * colours, the logo's square: the same pixels for every payload); three make a data-dependent failure that the logo
+ * rule does not cover (a shape misread for some data patterns) show up before the verdict is shared.
+ * bench/shared-verdict-evidence.ts measures what the rule lets through on ZXing, zbar and jsQR.
+ */
+export const SHARED_VERDICT_PASSES = 3;
+
+/**
+ * The class's verdict, when it stands for a payload of its own that has not been checked: established and never
+ * failed, and the payload is text a reader can give back at all (a lone surrogate is written as U+FFFD, so it can never
+ * read back exactly: its own check refuses it, as before).
+ */
+function sharedVerdict(caches: DesignCaches, keys: VerdictKeys, payload: string): boolean {
+  const known = caches.classes.get(keys.designClass);
+  const established = known !== undefined && known.eligible && !known.failed && known.passed.size >= SHARED_VERDICT_PASSES;
+  return established && Buffer.from(payload, 'utf8').toString('utf8') === payload;
+}
+
+/** A payload's own check, counted for its class: a pass towards the shared verdict, a failure against it for good. */
+function noteCheck(caches: DesignCaches, keys: VerdictKeys, passed: boolean): void {
+  let known = caches.classes.get(keys.designClass);
+  if (!known) caches.classes.set(keys.designClass, (known = { eligible: keys.eligible(), passed: new Set(), failed: false }));
+  if (!passed) known.failed = true;
+  else if (known.passed.size < SHARED_VERDICT_PASSES) known.passed.add(keys.image);
+}
+
 async function assertScans(
   caches: DesignCaches,
-  verdictKey: string,
+  keys: VerdictKeys,
   spec: RenderSpec,
   branding: Branding,
   layout: DesignLayout,
   pixels: () => Promise<{ rgba: Uint8Array; width: number; height: number }>,
 ): Promise<void> {
-  let verdict = caches.verdicts.get(verdictKey);
+  let verdict = caches.verdicts.get(keys.image);
+  if (verdict === undefined && sharedVerdict(caches, keys, spec.payload)) {
+    caches.scanCounts.shared++;
+    return;
+  }
   if (verdict === undefined) {
     await caches.decoderReady();
     const { rgba, width, height } = await pixels();
     verdict = await decodesTo(rgba, width, height, spec.payload);
-    caches.verdicts.set(verdictKey, verdict);
+    caches.scanCounts.decoded++;
+    caches.verdicts.set(keys.image, verdict);
+    noteCheck(caches, keys, verdict);
   }
   if (!verdict) {
     const changes = suggestedChanges(spec, branding, layout);
@@ -97,19 +138,41 @@ async function assertScans(
 }
 
 /**
- * One decode per image that can be answered: the verdict is keyed by everything the pixels depend on — the
- * payload (its modules), the level, size, margin, colours and design (shapes, logo, caption) — and by the kind of
- * output (raster, or SVG as librsvg draws it). PNG and WebP share the raster's verdict: lossless, they are the same
- * pixels. A verdict per QR version instead (the rule before) let a payload whose data modules happen to break a
- * design out unchecked because another payload of that version read; no such rule is shown safe, so none is used.
- * A repeated request costs a cache lookup; a new payload costs the two decodes (docs/BENCHMARKS.md says how much).
+ * An image's own verdict is keyed by everything its pixels depend on — the payload (its modules), the level, size,
+ * margin, colours and design (shapes, logo, caption) — and by the kind of output (raster, or SVG as librsvg draws
+ * it). PNG and WebP share the raster's verdict: lossless, they are the same pixels.
+ *
+ * Its design class is the same key without the payload, with the symbol's side instead: every image of a class is
+ * the same pixels but for the data modules (and the mask that flips them). A verdict per class (the rule before
+ * issue 31's fix) let a payload out unchecked whose data broke the design — long content with a logo at the largest
+ * scale, 3 of 20 payloads on zbar — because the logo took nearly all of some block's correction, and whether those
+ * codewords were read right depended on the data. So a class shares its verdict only when (1) its logo, read wrong
+ * in every codeword it touches, still leaves every Reed–Solomon block spare correction (logoLeavesSpare: placement
+ * and blocks depend on the version and level alone, so this holds for every payload of the class or none), and
+ * (2) SHARED_VERDICT_PASSES distinct payloads of it have each been read back exactly by both decoders, none failing.
+ * Otherwise every payload is checked, as before; a class in which one fails stays checked per payload.
+ * Hashed: the caches hold fixed-size keys however long the payloads are (a 3 kB payload is not kept 20,000 times).
  */
-function verdictKey(kind: string, spec: RenderSpec, errorCorrection: ErrorCorrectionLevel, design: string): string {
-  // Hashed: the cache holds fixed-size keys however long the payloads are (a 3 kB payload is not kept 20,000 times).
-  return createHash('sha256')
-    .update(JSON.stringify([kind, spec.payload, spec.eci === true, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor]))
-    .update(design)
-    .digest('base64');
+function verdictKeys(
+  kind: string,
+  spec: RenderSpec,
+  matrixSize: number,
+  errorCorrection: ErrorCorrectionLevel,
+  design: string,
+  cleared: DesignLayout['cleared'],
+): VerdictKeys {
+  const pixels = [kind, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor];
+  return {
+    image: createHash('sha256')
+      .update(JSON.stringify([...pixels, spec.payload, spec.eci === true]))
+      .update(design)
+      .digest('base64'),
+    designClass: createHash('sha256')
+      .update(JSON.stringify([...pixels, matrixSize]))
+      .update(design)
+      .digest('base64'),
+    eligible: () => logoLeavesSpare(matrixSize, errorCorrection, cleared),
+  };
 }
 
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
@@ -120,7 +183,7 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
 
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
-    await assertScans(caches, verdictKey('svg', spec, errorCorrection, design), spec, branding, layout, async () => {
+    await assertScans(caches, verdictKeys('svg', spec, matrix.size, errorCorrection, design, layout.cleared), spec, branding, layout, async () => {
       const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       return { rgba: data, width: info.width, height: info.height };
     });
@@ -132,7 +195,7 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
       const pixels = rasterPixels(raster);
       return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
     };
-    await assertScans(caches, verdictKey('raster', spec, errorCorrection, design), spec, branding, layout, async () => ({
+    await assertScans(caches, verdictKeys('raster', spec, matrix.size, errorCorrection, design, layout.cleared), spec, branding, layout, async () => ({
       rgba: rgba(),
       width: raster.width,
       height: raster.height,
@@ -164,7 +227,7 @@ async function renderPrintDesign(
   const design = designKey(branding);
   const held: { raster?: Raster } = {};
   try {
-    await assertScans(caches, verdictKey('raster', raster, errorCorrection, design), raster, branding, layout, async () => {
+    await assertScans(caches, verdictKeys('raster', raster, matrix.size, errorCorrection, design, layout.cleared), raster, branding, layout, async () => {
       const drawn = (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design));
       const pixels = rasterPixels(drawn);
       return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: drawn.width, height: drawn.height };

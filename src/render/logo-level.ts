@@ -1,0 +1,60 @@
+// The error correction level a logo is drawn at, and the codeword rule that says whether one scan verdict may stand for every payload of a design.
+import { clearedSide, logoFits } from '../domain/branding.js';
+import type { ErrorCorrectionLevel } from '../domain/render-options.js';
+import { codewordsTouchedPerBlock, correctableErrorsPerBlock, type ModuleSquare } from './qr-codeword-map.js';
+
+/**
+ * Of what each Reed–Solomon block corrects, the share the logo must leave unused (and at least SPARE_MIN codewords)
+ * for a design to share one verdict between payloads: room for a misread module elsewhere (a rounded corner, a dot's
+ * edge, a scuffed print) that one payload's data could put where another's does not.
+ */
+const SPARE_SHARE = 0.25;
+const SPARE_MIN = 2;
+
+/**
+ * Whether the logo's cleared square, read wrong in every codeword it touches, still leaves each block the spare
+ * correction above. It depends on the version, the level and the square only: codeword placement and the block
+ * interleave are fixed by the version and level (qr-codeword-map.ts), never by the data or the mask, so it holds
+ * for every payload of the class or for none. A design without a logo touches nothing.
+ */
+export function logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, cleared: ModuleSquare): boolean {
+  if (cleared.side === 0) return true;
+  const version = (matrixSize - 17) / 4;
+  const correctable = correctableErrorsPerBlock(version, level);
+  const spare = Math.max(SPARE_MIN, Math.ceil(correctable * SPARE_SHARE));
+  return Math.max(...codewordsTouchedPerBlock(version, level, cleared)) <= correctable - spare;
+}
+
+/** The cleared square behind a logo of `scale`, centred, as design-layout.ts draws it. */
+export function clearedSquare(matrixSize: number, scale: number): ModuleSquare {
+  const side = clearedSide(matrixSize, scale);
+  return { start: (matrixSize - side) / 2, side };
+}
+
+/** The level a logo is drawn at and its symbol; or the level the payload outgrew first; or, fitting at none, the last level's symbol side. */
+export type LogoLevel<S> = { level: ErrorCorrectionLevel; symbol: S } | { tooLong: ErrorCorrectionLevel } | { fitsNone: number };
+
+/**
+ * The level a logo is drawn at when the caller left the level open, from the levels to try (lowest first, at least
+ * one) and the symbol each would draw (undefined: the payload does not fit at that level). The lowest level at which
+ * the logo fits and leaves every block its spare correction (logoLeavesSpare): the design can then share a verdict,
+ * and the logo never takes a block's correction nearly whole (a URL at M with a logo at 0.2 touches 12 of the 13
+ * codewords its one block corrects). Else, as before, the lowest level at which it fits.
+ */
+export function levelForLogo<S extends { size: number }>(
+  levels: readonly ErrorCorrectionLevel[],
+  scale: number,
+  symbolAt: (level: ErrorCorrectionLevel) => S | undefined,
+): LogoLevel<S> {
+  let firstFit: { level: ErrorCorrectionLevel; symbol: S } | undefined;
+  let lastSize = 0;
+  for (const level of levels) {
+    const symbol = symbolAt(level);
+    if (!symbol) return firstFit ?? { tooLong: level };
+    lastSize = symbol.size;
+    if (!logoFits(symbol.size, scale, level)) continue;
+    if (logoLeavesSpare(symbol.size, level, clearedSquare(symbol.size, scale))) return { level, symbol };
+    firstFit ??= { level, symbol };
+  }
+  return firstFit ?? { fitsNone: lastSize };
+}

@@ -1,0 +1,206 @@
+// Evidence for the shared scan verdict: images the rule lets out WITHOUT their own in-process check, read by ZXing (C++), zbar and jsQR.
+// Run: npm run measure:shared-verdict [-- payloads-per-design, default 10] (bounded: MEASURE_SECONDS, default 900, stops drawing new designs).
+//
+// Designs: the reader corpus's 220 branded designs (test/helpers/branded-corpus.ts, seed 3131), then each with a logo
+// again at the largest scale the logo rule admits for its own URL's version and level (the rule's edge), then the bench
+// row's design (level left open). For each design, random URLs of the design URL's length (so they share its version
+// and class) are rendered in order on one DesignCaches, as one render thread would: the first of each class are
+// checked in process; those the class's shared verdict lets out (scanCounts.shared went up) are the evidence.
+import { createHash } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { largestLogoScale, logoFits, type Branding } from '../../src/domain/branding.js';
+import { DesignCaches } from '../../src/render/branded/design-caches.js';
+import { renderTask } from '../../src/render/render-task.js';
+import { clearedSquare, logoLeavesSpare } from '../../src/render/logo-level.js';
+import { plannedSymbol } from '../../src/render/qr-matrix.js';
+import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from '../../src/services/generate-qr.js';
+import { BRANDED_DESIGNS, brandedRequest, type BrandedDesign } from '../helpers/branded-corpus.js';
+import { decodeImages, READERS, type ImageFormat } from '../helpers/decode.js';
+import { logoPng } from '../helpers/logos.js';
+
+const PER_DESIGN = Number(process.argv[2] ?? 10);
+const SECONDS = Number(process.env.MEASURE_SECONDS ?? 900);
+const LOGO_ID = 'evidence-logo';
+/** Characters a URL's path and query carry: letters, digits and punctuation, so the data (and its segments) vary. */
+const URL_CHARS = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~/?=&%+';
+
+interface Sample {
+  label: string;
+  bytes: Uint8Array;
+  request: Record<string, unknown>;
+  format: ImageFormat;
+  features: Record<string, string>;
+}
+
+/** mulberry32: a seeded generator, so a run draws the same URLs again. */
+function seeded(seed: number): (below: number) => number {
+  let state = seed >>> 0;
+  return (below) => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return Math.floor((((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * below);
+  };
+}
+
+/** A random URL of `length` characters (at least the scheme and a host). */
+function randomUrl(random: (below: number) => number, length: number): string {
+  const host = `https://${Array.from({ length: 6 }, () => URL_CHARS[random(26)]).join('')}.example/`;
+  const tail = Array.from({ length: Math.max(1, length - host.length) }, () => URL_CHARS[random(URL_CHARS.length)]).join('');
+  return host + tail;
+}
+
+/** The largest logo scale (0.05–0.4, in hundredths) that fits and that the shared-verdict rule admits, at this URL's version and level. */
+function ruleEdgeScale(url: string, level: 'Q' | 'H'): number | undefined {
+  const size = plannedSymbol(url, level)?.size;
+  if (size === undefined || largestLogoScale(size, level) === undefined) return undefined;
+  let edge: number | undefined;
+  for (let hundredths = 5; hundredths <= 40; hundredths++) {
+    const scale = hundredths / 100;
+    if (logoFits(size, scale, level) && logoLeavesSpare(size, level, clearedSquare(size, scale))) edge = scale;
+  }
+  return edge;
+}
+
+function featuresOf(design: BrandedDesign, scale: number, set: string): Record<string, string> {
+  return {
+    set,
+    moduleShape: design.moduleShape,
+    finderShape: design.finderShape,
+    finderColor: design.finderColor ? 'coloured' : 'as modules',
+    logo: scale ? `logo ${scale >= 0.25 ? '≥0.25' : scale >= 0.2 ? '0.20–0.24' : scale >= 0.15 ? '0.15–0.19' : '<0.15'}` : 'no logo',
+    frame: design.frame ? 'frame' : 'no frame',
+    format: design.outputFormat,
+    size: `${design.size} px`,
+    level: design.errorCorrection,
+  };
+}
+
+function designs(): Array<{
+  design: BrandedDesign;
+  request: (content: string) => Record<string, unknown>;
+  features: Record<string, string>;
+  payloads?: number;
+}> {
+  const corpus = BRANDED_DESIGNS.map((design) => ({
+    design,
+    request: (content: string) => brandedRequest(design, LOGO_ID, content),
+    features: featuresOf(design, design.logoScale, 'corpus'),
+  }));
+  const edge = BRANDED_DESIGNS.flatMap((design) => {
+    const scale = ruleEdgeScale(design.url, design.errorCorrection as 'Q' | 'H');
+    if (scale === undefined) return [];
+    const atEdge = { ...design, logoScale: scale };
+    return [{ design: atEdge, request: (content: string) => brandedRequest(atEdge, LOGO_ID, content), features: featuresOf(atEdge, scale, 'rule edge') }];
+  });
+  // The bench row's design: rounded shapes, a red finder, a logo at 0.2, 512 px PNG, the level left to the renderer.
+  const benchDesign: BrandedDesign = { ...BRANDED_DESIGNS[0]!, url: 'https://example.com/brand/12345-678901234', outputFormat: 'png', size: 512 };
+  const bench = {
+    design: benchDesign,
+    request: (content: string) => ({
+      type: 'url',
+      content,
+      outputFormat: 'png',
+      moduleShape: 'rounded',
+      finderShape: 'rounded',
+      finderColor: '#C1121F',
+      logo: { id: LOGO_ID, scale: 0.2 },
+    }),
+    features: {
+      set: 'bench row',
+      moduleShape: 'rounded',
+      finderShape: 'rounded',
+      finderColor: 'coloured',
+      logo: 'logo 0.20–0.24',
+      frame: 'no frame',
+      format: 'png',
+      size: '512 px',
+      level: 'open',
+    },
+  };
+  return [...corpus, ...edge, bench];
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const png = new Uint8Array(await logoPng());
+  const stored = { digest: createHash('sha256').update(png).digest('base64url'), png };
+  // The service's own request → spec path (renderSpecOf, brandingOf), with the logo store answering the one logo.
+  const deps = { logos: { get: async () => stored } } as unknown as Parameters<typeof brandingOf>[0];
+  const caches = new DesignCaches();
+  const random = seeded(31);
+  const shared: Sample[] = [];
+  let rendered = 0;
+  let refused = 0;
+  let designsDrawn = 0;
+  for (const { design, request, features, payloads = PER_DESIGN } of designs()) {
+    if ((Date.now() - started) / 1000 > SECONDS) break;
+    designsDrawn++;
+    for (let i = 0; i < payloads; i++) {
+      const body = request(i === 0 ? design.url : randomUrl(random, design.url.length)) as unknown as GenerateQrInput;
+      if (!isBranded(body)) continue;
+      const spec = renderSpecOf(body, body.content as string);
+      const branded = { ...spec, branding: (await brandingOf(deps, 'evidence', body, spec.darkColor, spec.lightColor)) as Branding };
+      const before = caches.scanCounts.shared;
+      let result;
+      try {
+        result = await renderTask(branded, caches);
+      } catch {
+        result = undefined;
+      }
+      rendered++;
+      if (!result?.ok) {
+        refused++;
+        continue;
+      }
+      if (caches.scanCounts.shared > before)
+        shared.push({
+          label: `${features.set} #${designsDrawn}`,
+          bytes: result.bytes,
+          request: body as unknown as Record<string, unknown>,
+          format: spec.format as ImageFormat,
+          features,
+        });
+    }
+  }
+  const renderSeconds = (Date.now() - started) / 1000;
+  const decoded = await decodeImages(shared.map((s) => ({ bytes: s.bytes, format: s.format })));
+  const misses = shared.flatMap((s, i) => (READERS.every((reader) => decoded[i]![reader] === s.request.content) ? [] : [{ ...s, read: decoded[i] }]));
+  const byReader = Object.fromEntries(READERS.map((reader) => [reader, shared.filter((s, i) => decoded[i]![reader] !== s.request.content).length]));
+  const byFeature: Record<string, Record<string, { images: number; misses: number }>> = {};
+  shared.forEach((s, i) => {
+    const missed = READERS.some((reader) => decoded[i]![reader] !== s.request.content);
+    for (const [feature, value] of Object.entries(s.features)) {
+      const row = ((byFeature[feature] ??= {})[value] ??= { images: 0, misses: 0 });
+      row.images++;
+      if (missed) row.misses++;
+    }
+  });
+  console.log(
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        machine: `${cpus().length} × ${cpus()[0]?.model ?? '?'}, load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')}`,
+        designs: designsDrawn,
+        rendered,
+        refused,
+        checkedInProcess: caches.scanCounts.decoded,
+        sharedVerdict: caches.scanCounts.shared,
+        decodedByAllThree: shared.length,
+        misses: misses.length,
+        missesByReader: byReader,
+        byFeature,
+        renderSeconds,
+        totalSeconds: (Date.now() - started) / 1000,
+        firstMisses: misses.slice(0, 10).map(({ bytes: _bytes, ...miss }) => miss),
+      },
+      null,
+      2,
+    ),
+  );
+}
+
+await main();
