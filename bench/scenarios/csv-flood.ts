@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { withNeighbours, type BenchScenario } from '../harness.js';
 import { drive, rowOf, type Row } from '../load.js';
+import { cpuSeconds } from '../processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -43,9 +44,17 @@ function postCsv(port: number, key: string, body: Buffer): Promise<string> {
   });
 }
 
-/** The flooder, in a process of its own (as curl would be): its CPU is not the measuring client's. Prints the statuses as JSON. */
+/**
+ * The flooder, in a process of its own (as curl would be): its CPU is not the measuring client's. It builds its CSV
+ * first, says `ready`, and floods once the parent says `go` on stdin: the attacker's file is ready on disk before the
+ * attack (the issue's reproduction writes big.csv, then posts it), so building it is not part of the measured window.
+ * Prints the statuses as JSON.
+ */
 async function flood(port: number, key: string, seconds: number): Promise<void> {
   const csv = bigCsv();
+  process.stdout.write('ready\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  process.stdin.pause();
   const until = Date.now() + seconds * 1000;
   const statuses: string[] = [];
   const uploader = async () => {
@@ -59,17 +68,44 @@ async function flood(port: number, key: string, seconds: number): Promise<void> 
   process.stdout.write(JSON.stringify({ statuses, bytes: csv.length }));
 }
 
-function floodInChild(port: number, key: string, seconds: number): Promise<{ statuses: string[]; bytes: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(NODE, [fileURLToPath(import.meta.url), 'flood', String(port), key, String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] });
+interface Flooder {
+  /** Starts the flood; resolves with what the uploads got once it is over. */
+  go(): Promise<{ statuses: string[]; bytes: number }>;
+}
+
+/** Starts the flooder process and resolves once its CSV is built and it waits for `go`. */
+function floodInChild(port: number, key: string, seconds: number): Promise<Flooder> {
+  return new Promise((resolveReady, reject) => {
+    const child = spawn(NODE, [fileURLToPath(import.meta.url), 'flood', String(port), key, String(seconds)], { stdio: ['pipe', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    child.on('error', reject);
+    let ready = false;
+    let resolveDone: (value: { statuses: string[]; bytes: number }) => void = () => {};
+    let rejectDone: (error: Error) => void = reject;
+    const done = new Promise<{ statuses: string[]; bytes: number }>((resolve, fail) => {
+      resolveDone = resolve;
+      rejectDone = fail;
+    });
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (!ready && out.startsWith('ready\n')) {
+        ready = true;
+        out = out.slice('ready\n'.length);
+        resolveReady({
+          go: () => {
+            child.stdin.end('go\n');
+            return done;
+          },
+        });
+      }
+    });
+    child.on('error', (error) => (ready ? rejectDone(error) : reject(error)));
     child.on('exit', () => {
       try {
-        resolve(JSON.parse(out) as { statuses: string[]; bytes: number });
+        resolveDone(JSON.parse(out) as { statuses: string[]; bytes: number });
       } catch (error) {
-        reject(error instanceof Error ? error : new Error(String(error)));
+        const failure = error instanceof Error ? error : new Error(String(error));
+        if (ready) rejectDone(failure);
+        else reject(failure);
       }
     });
   });
@@ -98,8 +134,13 @@ export async function csvFlood(): Promise<Row[]> {
         { connections: NEIGHBOUR_CONNECTIONS, overallRate: NEIGHBOUR_RATE },
       );
     if (WARMUP > 0) await neighbour(WARMUP);
+    // The server's CPU in each window, per neighbour request: what the flood costs the server itself, apart from the machine.
+    const serverCpu = () => cpuSeconds(server.child.pid);
+    let cpuAt = serverCpu();
     const idle = await neighbour(DURATION);
+    const idleCpu = serverCpu() - cpuAt;
 
+    const flooder = await floodInChild(port, flooderKey, DURATION);
     const until = Date.now() + DURATION * 1000;
     const health: Array<{ status: string; ms: number }> = [];
     const poller = async () => {
@@ -113,7 +154,9 @@ export async function csvFlood(): Promise<Row[]> {
         await new Promise((r) => setTimeout(r, HEALTH_POLL_MS));
       }
     };
-    const [flooded, uploads] = await Promise.all([neighbour(DURATION), floodInChild(port, flooderKey, DURATION), poller()]);
+    cpuAt = serverCpu();
+    const [flooded, uploads] = await Promise.all([neighbour(DURATION), flooder.go(), poller()]);
+    const floodedCpu = serverCpu() - cpuAt;
 
     const ratio = flooded.latency.p99 / Math.max(idle.latency.p99, 1);
     const healthOk = health.every((h) => h.status === '200');
@@ -124,12 +167,13 @@ export async function csvFlood(): Promise<Row[]> {
       `/healthz ${tally(health.map((h) => h.status))}, slowest ${slowestHealth.toFixed(0)} ms`;
     console.log(`o-csv: ${note}`);
     return [
-      rowOf('o-idle', 'ours, one business account generating on an otherwise idle server', idle, server),
+      rowOf('o-idle', 'ours, one business account generating on an otherwise idle server', idle, server, idleCpu),
       rowOf(
         'o-csv',
         `the same account while a free key posts ${PARALLEL_UPLOADS} × ~14 MB CSV batches at a time (${note}): p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× and /healthz always 200 — ${verdict}`,
         flooded,
         server,
+        floodedCpu,
       ),
     ];
   });
