@@ -5,7 +5,8 @@
 // again at the largest scale the logo rule admits for its own URL's version and level (the rule's edge), then the bench
 // row's design (level left open). For each design, random URLs of the design URL's length (so they share its version
 // and class) are rendered in order on one DesignCaches, as one render thread would: the first of each class are
-// checked in process; those the class's shared verdict lets out (scanCounts.shared went up) are the evidence.
+// checked in process; those the class's shared verdict lets out (scanCounts.shared went up) are the evidence, and those
+// that passed their own check are read too, as the baseline the shared ones are compared with.
 import { createHash } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { largestLogoScale, logoFits, type Branding } from '../../src/domain/branding.js';
@@ -77,12 +78,16 @@ function featuresOf(design: BrandedDesign, scale: number, set: string): Record<s
   };
 }
 
-function designs(): Array<{
+interface EvidenceDesign {
   design: BrandedDesign;
   request: (content: string) => Record<string, unknown>;
   features: Record<string, string>;
   payloads?: number;
-}> {
+  /** The payloads to draw when not random URLs of the design URL's length. */
+  payload?: (random: (below: number) => number) => string;
+}
+
+function designs(): EvidenceDesign[] {
   const corpus = BRANDED_DESIGNS.map((design) => ({
     design,
     request: (content: string) => brandedRequest(design, LOGO_ID, content),
@@ -96,8 +101,13 @@ function designs(): Array<{
   });
   // The bench row's design: rounded shapes, a red finder, a logo at 0.2, 512 px PNG, the level left to the renderer.
   const benchDesign: BrandedDesign = { ...BRANDED_DESIGNS[0]!, url: 'https://example.com/brand/12345-678901234', outputFormat: 'png', size: 512 };
-  const bench = {
+  const bench: EvidenceDesign = {
     design: benchDesign,
+    payloads: 10 * PER_DESIGN, // the row that needs the shared verdict: more of its payloads, as bench/scenarios/branded.ts sends them
+    payload: (random) => {
+      const n = 1 + random(1_000_000);
+      return `https://example.com/brand/${n}-${(n * 2654435761) % 1e9}`;
+    },
     request: (content: string) => ({
       type: 'url',
       content,
@@ -131,18 +141,21 @@ async function main(): Promise<void> {
   const caches = new DesignCaches();
   const random = seeded(31);
   const shared: Sample[] = [];
+  /** Images that passed their own check: the baseline, read by the same three readers. */
+  const checked: Sample[] = [];
   let rendered = 0;
   let refused = 0;
   let designsDrawn = 0;
-  for (const { design, request, features, payloads = PER_DESIGN } of designs()) {
+  for (const { design, request, features, payloads = PER_DESIGN, payload } of designs()) {
     if ((Date.now() - started) / 1000 > SECONDS) break;
     designsDrawn++;
     for (let i = 0; i < payloads; i++) {
-      const body = request(i === 0 ? design.url : randomUrl(random, design.url.length)) as unknown as GenerateQrInput;
+      const content = payload ? payload(random) : i === 0 ? design.url : randomUrl(random, design.url.length);
+      const body = request(content) as unknown as GenerateQrInput;
       if (!isBranded(body)) continue;
       const spec = renderSpecOf(body, body.content as string);
       const branded = { ...spec, branding: (await brandingOf(deps, 'evidence', body, spec.darkColor, spec.lightColor)) as Branding };
-      const before = caches.scanCounts.shared;
+      const before = { ...caches.scanCounts };
       let result;
       try {
         result = await renderTask(branded, caches);
@@ -154,29 +167,20 @@ async function main(): Promise<void> {
         refused++;
         continue;
       }
-      if (caches.scanCounts.shared > before)
-        shared.push({
-          label: `${features.set} #${designsDrawn}`,
-          bytes: result.bytes,
-          request: body as unknown as Record<string, unknown>,
-          format: spec.format as ImageFormat,
-          features,
-        });
+      const sample = {
+        label: `${features.set} #${designsDrawn}`,
+        bytes: result.bytes,
+        request: body as unknown as Record<string, unknown>,
+        format: spec.format as ImageFormat,
+        features,
+      };
+      if (caches.scanCounts.shared > before.shared) shared.push(sample);
+      else if (caches.scanCounts.decoded > before.decoded) checked.push(sample);
     }
   }
   const renderSeconds = (Date.now() - started) / 1000;
-  const decoded = await decodeImages(shared.map((s) => ({ bytes: s.bytes, format: s.format })));
-  const misses = shared.flatMap((s, i) => (READERS.every((reader) => decoded[i]![reader] === s.request.content) ? [] : [{ ...s, read: decoded[i] }]));
-  const byReader = Object.fromEntries(READERS.map((reader) => [reader, shared.filter((s, i) => decoded[i]![reader] !== s.request.content).length]));
-  const byFeature: Record<string, Record<string, { images: number; misses: number }>> = {};
-  shared.forEach((s, i) => {
-    const missed = READERS.some((reader) => decoded[i]![reader] !== s.request.content);
-    for (const [feature, value] of Object.entries(s.features)) {
-      const row = ((byFeature[feature] ??= {})[value] ??= { images: 0, misses: 0 });
-      row.images++;
-      if (missed) row.misses++;
-    }
-  });
+  const shared_ = await readAll(shared);
+  const checked_ = await readAll(checked);
   console.log(
     JSON.stringify(
       {
@@ -189,18 +193,35 @@ async function main(): Promise<void> {
         refused,
         checkedInProcess: caches.scanCounts.decoded,
         sharedVerdict: caches.scanCounts.shared,
-        decodedByAllThree: shared.length,
-        misses: misses.length,
-        missesByReader: byReader,
-        byFeature,
+        shared: { images: shared.length, misses: shared_.misses.length, missesByReader: shared_.byReader, byFeature: shared_.byFeature },
+        checkedBaseline: { images: checked.length, misses: checked_.misses.length, missesByReader: checked_.byReader, byFeature: checked_.byFeature },
         renderSeconds,
         totalSeconds: (Date.now() - started) / 1000,
-        firstMisses: misses.slice(0, 10).map(({ bytes: _bytes, ...miss }) => miss),
+        sharedMisses: shared_.misses.slice(0, 10).map(({ bytes: _bytes, ...miss }) => miss),
+        checkedMisses: checked_.misses.slice(0, 10).map(({ bytes: _bytes, ...miss }) => miss),
       },
       null,
       2,
     ),
   );
+}
+
+/** Every sample read by ZXing, zbar and jsQR: the misses (any reader not exact), by reader and by design feature. */
+async function readAll(samples: Sample[]) {
+  const decoded = await decodeImages(samples.map((s) => ({ bytes: s.bytes, format: s.format })));
+  const exact = (i: number, reader: (typeof READERS)[number]) => decoded[i]![reader] === samples[i]!.request.content;
+  const misses = samples.flatMap((s, i) => (READERS.every((reader) => exact(i, reader)) ? [] : [{ ...s, read: decoded[i] }]));
+  const byReader = Object.fromEntries(READERS.map((reader) => [reader, samples.filter((_, i) => !exact(i, reader)).length]));
+  const byFeature: Record<string, Record<string, { images: number; misses: number }>> = {};
+  samples.forEach((s, i) => {
+    const missed = READERS.some((reader) => !exact(i, reader));
+    for (const [feature, value] of Object.entries(s.features)) {
+      const row = ((byFeature[feature] ??= {})[value] ??= { images: 0, misses: 0 });
+      row.images++;
+      if (missed) row.misses++;
+    }
+  });
+  return { misses, byReader, byFeature };
 }
 
 await main();

@@ -1,4 +1,4 @@
-// The in-process scan check: per payload until a design class has shown it reads (three payloads, and a logo that leaves every block spare correction), then shared; never shared after a failure or for a logo that takes too much.
+// The in-process scan check: per payload until a design class has shown it reads (three payloads, a logo that leaves every block spare correction, no circle finders), then shared; never after a failure.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Branding } from '../../src/domain/branding.js';
@@ -29,21 +29,23 @@ const urls = (prefix: string, count: number, length = 44) =>
   });
 
 describe('scan verdicts', () => {
-  it('decodes each new payload of one design and version, and answers a repeated one from the cache', async () => {
+  it('decodes each new payload of a design with circle finders (never shared), and answers a repeated one from the cache', async () => {
     const branding: Branding = { moduleShape: 'dots', finderShape: 'circle', finderColor: '#c1121fff', errorCorrectionFixed: false };
     const caches = new DesignCaches();
-    const payloads = urls('a', 3, 26);
+    // One more payload than a class needs to share its verdict: circle finders still decode it.
+    const payloads = urls('a', SHARED_VERDICT_PASSES + 1, 26);
     for (const [i, payload] of payloads.entries()) {
       const png = await renderDesign(spec(payload, branding, 'Q', 320), branding, caches);
       expect(caches.verdicts.size).toBe(i + 1);
       expect(await decodeQr(Buffer.from(png), 'png')).toEqual(readByAll(payload));
     }
+    expect(caches.classes.size).toBe(1);
     await renderDesign(spec(payloads[0]!, branding, 'Q', 320), branding, caches);
-    expect(caches.verdicts.size).toBe(3);
+    expect(caches.verdicts.size).toBe(payloads.length);
     // Anything else the pixels depend on is a new image too.
     await renderDesign(spec(payloads[0]!, branding, 'Q', 400), branding, caches);
-    expect(caches.verdicts.size).toBe(4);
-    expect(caches.scanCounts).toEqual({ decoded: 4, shared: 0 });
+    expect(caches.verdicts.size).toBe(payloads.length + 1);
+    expect(caches.scanCounts).toEqual({ decoded: payloads.length + 1, shared: 0 });
   });
 
   it(`answers a new payload of a class whose verdict ${SHARED_VERDICT_PASSES} payloads established without decoding it, and the image reads on ZXing, zbar and jsQR`, async () => {
