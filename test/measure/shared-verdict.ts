@@ -12,6 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { largestLogoScale, logoFits, type Branding } from '../../src/domain/branding.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';
 import { renderTask } from '../../src/render/render-task.js';
+import { SHARED_LOGO_SCALE_MAX } from '../../src/render/branded/render-design.js';
 import { clearedSquare, logoLeavesSpare } from '../../src/render/logo-level.js';
 import { plannedSymbol } from '../../src/render/qr-matrix.js';
 import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from '../../src/services/generate-qr.js';
@@ -52,14 +53,14 @@ function randomUrl(random: (below: number) => number, length: number): string {
   return host + tail;
 }
 
-/** The largest logo scale (0.05–0.4, in hundredths) that fits and that the shared-verdict rule admits, at this URL's version and level. */
+/** The largest logo scale (0.05–0.25, in hundredths) that fits and that the shared-verdict rule admits, at this URL's version and level. */
 function ruleEdgeScale(url: string, level: 'Q' | 'H'): number | undefined {
   const size = plannedSymbol(url, level)?.size;
   if (size === undefined || largestLogoScale(size, level) === undefined) return undefined;
   let edge: number | undefined;
   for (let hundredths = 5; hundredths <= 40; hundredths++) {
     const scale = hundredths / 100;
-    if (logoFits(size, scale, level) && logoLeavesSpare(size, level, clearedSquare(size, scale))) edge = scale;
+    if (scale <= SHARED_LOGO_SCALE_MAX && logoFits(size, scale, level) && logoLeavesSpare(size, level, clearedSquare(size, scale))) edge = scale;
   }
   return edge;
 }

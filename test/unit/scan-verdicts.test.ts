@@ -1,10 +1,10 @@
-// The in-process scan check: per payload until a design class has shown it reads (three payloads, a logo that leaves every block spare correction, no circle finders), then shared; never after a failure.
+// The in-process scan check: per payload until a design class has shown it reads (three payloads, a logo up to 0.25 that leaves every block spare correction, no circle finders), then shared; never after a failure.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Branding } from '../../src/domain/branding.js';
 import type { ErrorCorrectionLevel } from '../../src/domain/render-options.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';
-import { renderDesign, SHARED_VERDICT_PASSES, UnscannableDesignError } from '../../src/render/branded/render-design.js';
+import { renderDesign, SHARED_LOGO_SCALE_MAX, SHARED_VERDICT_PASSES, UnscannableDesignError } from '../../src/render/branded/render-design.js';
 import { clearedSquare, logoLeavesSpare } from '../../src/render/logo-level.js';
 import { codewordsTouchedPerBlock, correctableErrorsPerBlock } from '../../src/render/qr-codeword-map.js';
 import { plannedSymbol } from '../../src/render/qr-matrix.js';
@@ -58,6 +58,23 @@ describe('scan verdicts', () => {
     expect(caches.classes.size).toBe(1);
     expect(caches.scanCounts).toEqual({ decoded: SHARED_VERDICT_PASSES, shared: 2 });
     for (const [i, payload] of payloads.entries()) expect(await decodeQr(Buffer.from(images[i]!), 'png')).toEqual(readByAll(payload));
+  });
+
+  it(`checks every payload of a design with a logo above ${SHARED_LOGO_SCALE_MAX}, the corpus's reach, even where the codeword rule holds`, async () => {
+    const branding: Branding = {
+      moduleShape: 'square',
+      finderShape: 'square',
+      finderColor: '#000000ff',
+      logo: { ...logo, scale: 0.3 },
+      errorCorrectionFixed: true,
+    };
+    const payloads = urls('f', SHARED_VERDICT_PASSES + 2, 80);
+    const size = plannedSymbol(payloads[0]!, 'H')!.size;
+    expect(logoLeavesSpare(size, 'H', clearedSquare(size, 0.3))).toBe(true);
+    const caches = new DesignCaches();
+    for (const payload of payloads) await renderDesign(spec(payload, branding, 'H'), branding, caches);
+    expect(caches.classes.size).toBe(1);
+    expect(caches.scanCounts).toEqual({ decoded: payloads.length, shared: 0 });
   });
 
   it('keeps checking every payload of a class once one of its payloads failed, however many pass after', async () => {

@@ -50,6 +50,8 @@ export class DesignCaches {
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests (~0.5 kB). */
   readonly classes = new LRUCache<string, DesignClass>({ max: 10_000 });
+  /** logoLeavesSpare by (symbol side, level, logo scale): asked for up to four levels a render, the same few answers each time. */
+  readonly logoRules = new LRUCache<string, boolean>({ max: 4096 });
   /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
   readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
