@@ -15,8 +15,10 @@ const REPEATED_PAYLOADS = 200;
 /**
  * Uploads one logo per account (each key names its own account's logo), then drives URLs of scenario c's length
  * with the logo at scale 0.2. The logo is cached after the first request; the scan check (two decodes of the
- * image) runs once per payload and design: for every request of `fresh` (unique URLs), only until the
- * REPEATED_PAYLOADS URLs have each been seen on each render thread for `repeat`.
+ * image) runs for a payload not seen before until its design class has read for three payloads on that render
+ * thread (render-design.ts: the URLs share a version, and the logo leaves every block spare correction), then the
+ * class's verdict stands: for `fresh` (unique URLs), a handful of checks per thread; for `repeat`, each of the
+ * REPEATED_PAYLOADS URLs is a verdict lookup once seen.
  */
 export async function brandedScenario<Row>(
   service: { server: { port: number }; keys: string[] },
@@ -65,7 +67,12 @@ export async function brandedScenario<Row>(
   };
   if (payloads === 'repeat')
     return run('h-branded-repeat', `ours, branded PNG as h-branded, ${REPEATED_PAYLOADS} URLs repeated (scan verdicts cached)`, headersFor, makeBody);
-  return run('h-branded', 'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content (a scan check per request)', headersFor, makeBody);
+  return run(
+    'h-branded',
+    'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content (a scan check until the design class shares its verdict)',
+    headersFor,
+    makeBody,
+  );
 }
 
 /** Rows h-branded and h-branded-repeat, on the shared embedded service. */

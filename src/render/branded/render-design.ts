@@ -112,8 +112,8 @@ function finderShapeShares(branding: Branding): boolean {
 /**
  * Logos above 0.25 never share a verdict: the reader corpus (the guarantee's reach in npm test) goes up to 0.25, and
  * above it zbar misses whole designs whose every payload both in-process decoders read (a logo at 0.29, `rounded`,
- * 512 px WebP at Q: zbar read none of its payloads). The second evidence run, with a fifth spare, let 6 such images
- * out on a shared verdict, all of that design; checked per payload, a failure the in-process decoders do see is
+ * 512 px WebP at Q: zbar read none of its payloads). Evidence run 3 (docs/scan-guarantee.md) let 6 such images out
+ * on a shared verdict, all of that design; checked per payload, a failure the in-process decoders do see is
  * still caught.
  */
 export const SHARED_LOGO_SCALE_MAX = 0.25;
