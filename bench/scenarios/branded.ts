@@ -16,7 +16,7 @@ const REPEATED_PAYLOADS = 200;
  * Uploads one logo per account (each key names its own account's logo), then drives URLs of scenario c's length
  * with the logo at scale 0.2. The logo is cached after the first request; the scan check (two decodes of the
  * image) runs for a payload not seen before until its design class has read for three payloads on that render
- * thread (render-design.ts: the URLs share a version, and the logo leaves every block spare correction), then the
+ * thread (shared-verdict.ts: the URLs share a version, and the logo leaves every block spare correction), then the
  * class's verdict stands: for `fresh` (unique URLs), a handful of checks per thread; for `repeat`, each of the
  * REPEATED_PAYLOADS URLs is a verdict lookup once seen.
  */

@@ -80,8 +80,8 @@ const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (
       within('domain', 'render')(target) ||
       IMAGING_LIBRARIES.includes(target) ||
       target === 'node:zlib' ||
-      // Scan verdicts are cached under a SHA-256 of the image's inputs (fixed-size keys): hashing, not I/O.
-      (file === 'src/render/branded/render-design.ts' && target === 'node:crypto') ||
+      // Scan verdicts are cached under a SHA-256 of the image's (and its design class's) inputs (fixed-size keys): hashing, not I/O.
+      (file === 'src/render/branded/shared-verdict.ts' && target === 'node:crypto') ||
       // The scan check reads zxing-wasm's binary from the installed package, so it never fetches it: the one file read.
       (file === 'src/render/branded/scan-check.ts' && ['node:fs', 'node:module'].includes(target)) ||
       // Caches live in a DesignCaches object its caller owns (one per render thread), never in module state.

@@ -12,7 +12,7 @@ import { cpus, loadavg } from 'node:os';
 import { largestLogoScale, logoFits, type Branding } from '../../src/domain/branding.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';
 import { renderTask } from '../../src/render/render-task.js';
-import { SHARED_LOGO_SCALE_MAX } from '../../src/render/branded/render-design.js';
+import { SHARED_LOGO_SCALE_MAX } from '../../src/render/branded/shared-verdict.js';
 import { clearedSquare, logoLeavesSpare } from '../../src/render/logo-level.js';
 import { plannedSymbol } from '../../src/render/qr-matrix.js';
 import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from '../../src/services/generate-qr.js';

@@ -11,7 +11,7 @@ export interface RawImage {
 }
 
 /**
- * What a thread knows of one design class (render-design.ts: everything the pixels depend on but the data modules):
+ * What a thread knows of one design class (shared-verdict.ts: everything the pixels depend on but the data modules):
  * whether its logo leaves every block spare correction (logo-level.ts), the distinct payloads that have read back
  * exactly on both decoders so far, and whether any has failed (then each payload is checked on its own for good).
  */
@@ -37,7 +37,7 @@ const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.inde
 /**
  * One instance per thread (the render thread's entry and the inline renderer each own one), never module
  * state. A cached logo costs one sharp resize per (logo, pixel size); an image costs one pair of decodes per
- * (payload, level, size, colours, design) until its design class shares a verdict (render-design.ts): the verdict
+ * (payload, level, size, colours, design) until its design class shares a verdict (shared-verdict.ts): the verdict
  * caches make a repeated request's scan guarantee, and a new payload's in an established class, a lookup.
  */
 export class DesignCaches {
@@ -46,7 +46,7 @@ export class DesignCaches {
   /** A design's tiles at one layout, with their palette: what every render of the design draws from. */
   readonly arts = new LRUCache<string, DesignArt>({ maxSize: 64 * 1024 * 1024, sizeCalculation: artBytes });
   readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
-  /** Keyed by a 44-character digest of the image's inputs (render-design.ts): bounded in count and so in bytes (~5 MB). */
+  /** Keyed by a 44-character digest of the image's inputs (shared-verdict.ts): bounded in count and so in bytes (~5 MB). */
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests (~0.5 kB). */
   readonly classes = new LRUCache<string, DesignClass>({ max: 10_000 });
