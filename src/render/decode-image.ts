@@ -1,7 +1,7 @@
-// Reads the QR codes in an image with zxing-wasm (every code, tolerant of photos) and jsQR, and says what each read.
+// Reads the QR codes in an image with zxing-wasm (every code, tolerant of photos), zbar and jsQR, and says what each read.
 import sharp from 'sharp';
 import type { DecodedCode, DecodeOutcome } from '../domain/ports/qr-decoder.js';
-import { jsqrText, loadDecoder } from './branded/scan-check.js';
+import { bytesSpell, jsqrText, loadDecoder, zbarCodes } from './branded/scan-check.js';
 import { readBarcodes } from 'zxing-wasm/reader';
 
 const LEVELS = new Set(['L', 'M', 'Q', 'H']);
@@ -36,13 +36,20 @@ export async function decodeImage(image: Uint8Array, maxPixels: number): Promise
     })
   ).filter((result) => result.isValid);
   const jsqr = jsqrText(rgba, width, height) ?? null;
+  const zbar = await zbarCodes(rgba, width, height);
+  // zbar gives bytes: credited to the code whose text they spell; else, with one code each, shown as UTF-8 (zbar's own reading).
+  const zbarFor = (text: string) =>
+    zbar.some((bytes) => bytesSpell(bytes, text)) ? text : found.length === 1 && zbar.length === 1 ? zbar[0]!.toString('utf8') : null;
   const codes: DecodedCode[] = found.map((result) => ({
     text: result.text,
     version: Number.parseInt(result.version, 10) || null,
     errorCorrection: LEVELS.has(result.ecLevel) ? (result.ecLevel as DecodedCode['errorCorrection']) : null,
     // jsQR reads one code per image: it is credited to the code whose text it read, else to the first.
-    readers: { zxing: result.text, jsqr: jsqr !== null && (jsqr === result.text || found.length === 1) ? jsqr : null },
+    readers: { zxing: result.text, zbar: zbarFor(result.text), jsqr: jsqr !== null && (jsqr === result.text || found.length === 1) ? jsqr : null },
   }));
-  if (codes.length === 0 && jsqr !== null) codes.push({ text: jsqr, version: null, errorCorrection: null, readers: { zxing: null, jsqr } });
+  if (codes.length === 0 && (jsqr !== null || zbar.length > 0)) {
+    const zbarText = zbar[0]?.toString('utf8') ?? null;
+    codes.push({ text: (jsqr ?? zbarText)!, version: null, errorCorrection: null, readers: { zxing: null, zbar: zbarText, jsqr } });
+  }
   return { ok: true, codes };
 }

@@ -56,7 +56,7 @@ const within =
   (target: string) =>
     folders.some((folder) => target.startsWith(`src/${folder}/`));
 /** What src/render draws and reads images with. */
-const IMAGING_LIBRARIES = ['qr', 'sharp', 'zxing-wasm', 'jsqr', 'pdfkit'];
+const IMAGING_LIBRARIES = ['qr', 'sharp', 'zxing-wasm', '@undecaf/zbar-wasm', 'jsqr', 'pdfkit'];
 const DRIVERS = ['ioredis', 'mongoose', 'mongodb', 'better-sqlite3', 'bullmq', 'piscina', 'fastify', 'sharp', 'stripe', 'undici'];
 
 /** Each layer: which files it covers, and what one of its imports may be. */

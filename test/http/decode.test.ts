@@ -22,7 +22,7 @@ const decode = (key: string, body: Buffer, contentType: string) =>
   t.app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
 
 describe('POST /api/v1/QRManager/decode', () => {
-  it('reads a photo-like image of our own code (rotated 17°, scaled, slightly blurred, on a grey background, JPEG) with ZXing and jsQR', async () => {
+  it('reads a photo-like image of our own code (rotated 17°, scaled, slightly blurred, on a grey background, JPEG) with ZXing, zbar and jsQR', async () => {
     const { key, accountId } = await t.newCaller('pro');
     const content = 'https://example.com/photo/of/a/print?id=31';
     const png = (await generate(t.app, key, { content, type: 'url', outputFormat: 'png', size: 300, errorCorrection: 'Q' })).rawPayload;
@@ -36,7 +36,9 @@ describe('POST /api/v1/QRManager/decode', () => {
     const before = await t.stores.meter.usage(accountId, periodOf(t.clock.now));
     const res = await decode(key, photo, 'image/jpeg');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({ codes: [{ text: content, version: expect.any(Number), errorCorrection: 'Q', readers: { zxing: content, jsqr: content } }] });
+    expect(res.json()).toEqual({
+      codes: [{ text: content, version: expect.any(Number), errorCorrection: 'Q', readers: { zxing: content, zbar: content, jsqr: content } }],
+    });
     // No QR code is counted for a decode.
     expect((await t.stores.meter.usage(accountId, periodOf(t.clock.now))).qrs).toBe(before.qrs);
   });

@@ -128,7 +128,7 @@ describe('playground', () => {
     expect(image).toBe(/<img class="generated" src="([^"]+)"/.exec(made.body)![1]);
     const res = await client.postForm('/portal/playground/decode', { _csrf: csrfOf(form!), image });
     expect(res.statusCode, res.body).toBe(200);
-    expect(readersOn(res.body)).toEqual({ zxing: escapeHtml(content), jsqr: escapeHtml(content) });
+    expect(readersOn(res.body)).toEqual({ zxing: escapeHtml(content), zbar: escapeHtml(content), jsqr: escapeHtml(content) });
     expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 1 });
   });
 
@@ -150,7 +150,7 @@ describe('playground', () => {
     expect((await post({}, photo)).statusCode).toBe(403);
     const res = await post({ 'x-csrf-token': token }, photo);
     expect(res.statusCode, res.body).toBe(200);
-    expect(readersOn(res.body)).toEqual({ zxing: content, jsqr: content });
+    expect(readersOn(res.body)).toEqual({ zxing: content, zbar: content, jsqr: content });
     const blank = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#ffffff' } })
       .jpeg()
       .toBuffer();

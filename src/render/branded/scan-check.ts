@@ -1,6 +1,7 @@
-// The scan guarantee: decodes a design's pixels with two independent decoders in process (zxing-wasm and jsQR) and says whether both read back the payload.
+// The scan guarantee: decodes a design's pixels with three independent decoders in process (zxing-wasm, zbar-wasm and jsQR) and says whether all read back the payload.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { scanRGBABuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
 import jsQRModule from 'jsqr';
 import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 
@@ -13,6 +14,7 @@ const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
  * DesignCaches calls this once before the first check.
  */
 export async function loadDecoder(): Promise<void> {
+  await qrScanner();
   const wasm = readFileSync(createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm'));
   const wasmBinary = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer;
   await prepareZXingModule({ overrides: { wasmBinary }, equalityFn: () => true, fireImmediately: true });
@@ -37,8 +39,49 @@ export function jsqrText(rgba: Uint8Array, width: number, height: number): strin
   return jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, { inversionAttempts: 'dontInvert' })?.data;
 }
 
-/** A design passes only if both decoders give back exactly the payload's text from our own pixels. */
+let scanner: Promise<ZBarScanner> | undefined;
+
+/** zbar set as the zbar tests run it (`zbarimg -Sdisable -Sqrcode.enable`): QR codes only. One per thread; its .wasm is read from the package. */
+function qrScanner(): Promise<ZBarScanner> {
+  scanner ??= ZBarScanner.create().then((created) => {
+    created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
+    created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
+    return created;
+  });
+  return scanner;
+}
+
+const SHIFT_JIS = new TextDecoder('shift_jis');
+
+/**
+ * The QR codes zbar (its WebAssembly build, the library zbarimg and many Linux and Android apps use) finds in an
+ * image, as the bytes they carry: the build has no iconv, so it gives them as coded, not as text.
+ */
+export async function zbarCodes(rgba: Uint8Array, width: number, height: number): Promise<Buffer[]> {
+  // scanRGBABuffer takes a whole ArrayBuffer: a view into a larger one (a recycled raster) is copied out.
+  const whole = rgba.byteOffset === 0 && rgba.byteLength === rgba.buffer.byteLength;
+  const buffer = (whole ? rgba.buffer : rgba.slice().buffer) as ArrayBuffer;
+  const symbols = await scanRGBABuffer(buffer, width, height, await qrScanner());
+  return symbols.map((symbol) => Buffer.from(symbol.data.buffer, symbol.data.byteOffset, symbol.data.byteLength));
+}
+
+/** Whether a code's bytes are `text` in a charset the encoder writes: UTF-8, ISO-8859-1, or Kanji mode's Shift_JIS. */
+export function bytesSpell(bytes: Buffer, text: string): boolean {
+  return bytes.toString('utf8') === text || bytes.toString('latin1') === text || SHIFT_JIS.decode(bytes) === text;
+}
+
+/**
+ * Whether zbar reads the payload. Reed–Solomon turns a misread module into no answer, never into other text, so
+ * what this decides is whether zbar finds and samples the design; which charset a zbar app shows is the charset
+ * policy's part (docs/charsets.md).
+ */
+export async function zbarReads(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+  return (await zbarCodes(rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
+}
+
+/** A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first). */
 export async function decodesTo(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
   if ((await zxingText(rgba, width, height)) !== payload) return false;
+  if (!(await zbarReads(rgba, width, height, payload))) return false;
   return jsqrText(rgba, width, height) === payload;
 }

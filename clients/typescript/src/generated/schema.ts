@@ -789,14 +789,15 @@ export interface components {
             archiveUrl: string;
         };
         DecodedCode: {
-            /** @description The text of the code, as ZXing reads it (or jsQR, when only jsQR found it). */
+            /** @description The text of the code, as ZXing reads it (else as jsQR, else as zbar reads it, when ZXing found no code). */
             text: string;
-            /** @description QR version 1–40 (null when only jsQR found the code). */
+            /** @description QR version 1–40 (null when ZXing found no code). */
             version: number | null;
             errorCorrection: ("L" | "M" | "Q" | "H") | null;
-            /** @description What each reader read (null: it found no code). */
+            /** @description What each reader read (null: it found no code). zbar (its WebAssembly build) gives bytes: shown as the text when they spell it in UTF-8, ISO-8859-1 or Shift_JIS, else as UTF-8. */
             readers: {
                 zxing: string | null;
+                zbar: string | null;
                 jsqr: string | null;
             };
         };

@@ -26,12 +26,14 @@ export interface DecodeRouteDeps {
 
 const DecodedCode = z
   .object({
-    text: z.string().describe('The text of the code, as ZXing reads it (or jsQR, when only jsQR found it).'),
-    version: z.number().int().nullable().describe('QR version 1–40 (null when only jsQR found the code).'),
+    text: z.string().describe('The text of the code, as ZXing reads it (else as jsQR, else as zbar reads it, when ZXing found no code).'),
+    version: z.number().int().nullable().describe('QR version 1–40 (null when ZXing found no code).'),
     errorCorrection: z.enum(['L', 'M', 'Q', 'H']).nullable(),
     readers: z
       .object(Object.fromEntries(DECODE_READERS.map((reader) => [reader, z.string().nullable()])))
-      .describe('What each reader read (null: it found no code).'),
+      .describe(
+        'What each reader read (null: it found no code). zbar (its WebAssembly build) gives bytes: shown as the text when they spell it in UTF-8, ISO-8859-1 or Shift_JIS, else as UTF-8.',
+      ),
   })
   .meta({ id: 'DecodedCode' });
 
