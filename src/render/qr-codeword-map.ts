@@ -1,91 +1,70 @@
 // Which codeword, and which Reed–Solomon block, each module of a QR symbol carries: a function of the version and level alone.
-import { _alignmentPatterns, _BYTES, _ECC_BLOCKS, _WORDS_PER_BLOCK } from 'qr';
+import { _BYTES, _tests } from 'qr';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
+import { blockShape } from './qr-codewords.js';
 import { ECC_NAMES } from './qr-matrix.js';
 
 /** Modules that carry no codeword bit: function patterns, format and version areas, remainder bits. */
 export const NO_CODEWORD = -1;
 
-/** Finder patterns with their separators, timing patterns, alignment patterns, format and version areas, the dark module. */
-function functionModules(version: number): Uint8Array {
-  const size = 17 + 4 * version;
-  const fn = new Uint8Array(size * size);
-  const mark = (x: number, y: number) => {
-    if (x >= 0 && y >= 0 && x < size && y < size) fn[y * size + x] = 1;
-  };
-  for (const [fx, fy] of [
-    [0, 0],
-    [size - 7, 0],
-    [0, size - 7],
-  ] as const)
-    for (let dy = -1; dy < 8; dy++) for (let dx = -1; dx < 8; dx++) mark(fx + dx, fy + dy);
-  const align = _alignmentPatterns(version);
-  for (const ay of align)
-    for (const ax of align) {
-      if (fn[ay * size + ax]) continue; // the three corners under a finder
-      for (let dy = -2; dy <= 2; dy++) for (let dx = -2; dx <= 2; dx++) mark(ax + dx, ay + dy);
-    }
-  for (let i = 0; i < size; i++) {
-    mark(i, 6);
-    mark(6, i);
-  }
-  for (let i = 0; i < 9; i++) {
-    mark(8, i);
-    mark(i, 8);
-  }
-  for (let i = 0; i < 8; i++) {
-    mark(size - 1 - i, 8);
-    mark(8, size - 1 - i); // the dark module (8, size - 8) among them
-  }
-  if (version >= 7)
-    for (let i = 0; i < 18; i++) {
-      mark(size - 11 + (i % 3), Math.floor(i / 3));
-      mark(Math.floor(i / 3), size - 11 + (i % 3));
-    }
-  return fn;
+/** The modules of a symbol `qr` draws from these codewords with mask 0 and no format bits, one byte a module. */
+function drawnWith(version: number, codewords: Uint8Array): Uint8Array {
+  // `qr` reuses the matrix it returns on its next call: read it out at once (as qr-matrix.ts does).
+  const { size, words, v } = _tests.drawSymbol(version, 'low', codewords, 0, true);
+  const modules = new Uint8Array(size * size);
+  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
+  return modules;
 }
 
 /**
  * The index (in the interleaved codeword sequence) of the codeword each module holds a bit of, row-major, or
- * NO_CODEWORD. ISO/IEC 18004 §7.7.3: the bit stream runs in two-module columns from the right, up then down,
- * skipping function modules and the vertical timing column. Placement depends on the version only: never on the
- * data or the mask (a mask flips modules in place).
+ * NO_CODEWORD. Read off `qr`'s own placement, the one every matrix we draw goes through (qr-matrix.ts): a module
+ * that changes between all-zero and all-one codewords carries data, and drawing once per bit of the codeword index
+ * (codeword c all ones where bit k of c is set) spells out which codeword. Placement depends on the version only:
+ * never on the data or the mask (a mask flips modules in place), nor on the level. Worked out once a version (~0.3 ms
+ * at version 5, 40 tables of at most 62 kB): a constant of the standard, as `qr` keeps its own placement per version.
  */
 export function codewordOfModules(version: number): Int16Array {
-  const size = 17 + 4 * version;
-  const fn = functionModules(version);
-  const out = new Int16Array(size * size).fill(NO_CODEWORD);
-  const bits = _BYTES[version - 1]! * 8;
-  let bit = 0;
-  for (let right = size - 1, upwards = true; right > 0; right -= 2, upwards = !upwards) {
-    if (right === 6) right = 5;
-    for (let step = 0; step < size; step++) {
-      const y = upwards ? size - 1 - step : step;
-      for (const x of [right, right - 1]) {
-        if (fn[y * size + x]) continue;
-        if (bit < bits) out[y * size + x] = bit >>> 3;
-        bit++;
-      }
-    }
+  let table = placements.get(version);
+  if (!table) placements.set(version, (table = placementOf(version)));
+  return table;
+}
+
+const placements = new Map<number, Int16Array>();
+
+function placementOf(version: number): Int16Array {
+  const total = _BYTES[version - 1]!;
+  const codewords = (byteOf: (codeword: number) => number) =>
+    drawnWith(
+      version,
+      Uint8Array.from({ length: total }, (_, c) => byteOf(c)),
+    );
+  const none = codewords(() => 0);
+  const all = codewords(() => 0xff);
+  const out = new Int16Array(none.length).fill(NO_CODEWORD);
+  none.forEach((module, i) => {
+    if (module !== all[i]) out[i] = 0;
+  });
+  for (let bit = 0; 1 << bit < total; bit++) {
+    const drawn = codewords((c) => ((c >> bit) & 1 ? 0xff : 0));
+    drawn.forEach((module, i) => {
+      if (out[i] !== NO_CODEWORD && module !== none[i]) out[i] = out[i]! | (1 << bit);
+    });
   }
   return out;
 }
 
 /**
  * The Reed–Solomon block of each codeword in interleaved order (§7.6): data codewords taken a column at a time
- * from every block (the short blocks first, each shorter by one), then the error correction codewords likewise.
+ * from every block (the short blocks first, each shorter by one), then the error correction codewords likewise,
+ * as the encoder interleaves them (qr-codewords.ts).
  */
 export function blockOfCodewords(version: number, level: ErrorCorrectionLevel): Uint8Array {
-  const ecc = ECC_NAMES[level];
-  const total = _BYTES[version - 1]!;
-  const blocks = _ECC_BLOCKS[ecc][version - 1]!;
-  const eccPerBlock = _WORDS_PER_BLOCK[ecc][version - 1]!;
-  const shortBlocks = blocks - (total % blocks);
-  const shortData = Math.floor(total / blocks) - eccPerBlock;
+  const { total, blockCount, eccPerBlock, shortBlocks, shortLength } = blockShape(version, ECC_NAMES[level]);
   const out = new Uint8Array(total);
   let at = 0;
-  for (let i = 0; i <= shortData; i++) for (let b = 0; b < blocks; b++) if (i < shortData || b >= shortBlocks) out[at++] = b;
-  for (let i = 0; i < eccPerBlock; i++) for (let b = 0; b < blocks; b++) out[at++] = b;
+  for (let i = 0; i <= shortLength; i++) for (let b = 0; b < blockCount; b++) if (i < shortLength || b >= shortBlocks) out[at++] = b;
+  for (let i = 0; i < eccPerBlock; i++) for (let b = 0; b < blockCount; b++) out[at++] = b;
   return out;
 }
 
@@ -102,7 +81,7 @@ function misdecodeProtection(version: number, level: ErrorCorrectionLevel): numb
 
 /** Codewords each block of the symbol corrects when nothing says where the errors are: ⌊(ec − p) / 2⌋. */
 export function correctableErrorsPerBlock(version: number, level: ErrorCorrectionLevel): number {
-  return Math.floor((_WORDS_PER_BLOCK[ECC_NAMES[level]][version - 1]! - misdecodeProtection(version, level)) / 2);
+  return Math.floor((blockShape(version, ECC_NAMES[level]).eccPerBlock - misdecodeProtection(version, level)) / 2);
 }
 
 /** A square of modules: first column and row, modules per side. */
@@ -124,7 +103,7 @@ export function codewordsTouchedPerBlock(version: number, level: ErrorCorrection
       const codeword = codewordOf[y * size + x]!;
       if (codeword !== NO_CODEWORD) touched[codeword] = 1;
     }
-  const perBlock = new Array<number>(_ECC_BLOCKS[ECC_NAMES[level]][version - 1]!).fill(0);
+  const perBlock = new Array<number>(blockShape(version, ECC_NAMES[level]).blockCount).fill(0);
   touched.forEach((hit, codeword) => {
     if (hit) perBlock[blockOf[codeword]!]!++;
   });

@@ -78,13 +78,26 @@ function rsGenerator(degree: number): Uint8Array {
   return gen;
 }
 
-/** Splits data codewords into blocks (short ones first), adds each block's error correction, interleaves both (§7.6). */
-function interleaveWithEcc(data: Uint8Array, version: number, ecc: ErrorCorrection): Uint8Array {
+/** How a symbol's codewords split into Reed–Solomon blocks (§7.6): the first `shortBlocks` hold one data codeword fewer. */
+export interface BlockShape {
+  total: number;
+  blockCount: number;
+  eccPerBlock: number;
+  shortBlocks: number;
+  /** Data codewords of a short block. */
+  shortLength: number;
+}
+
+export function blockShape(version: number, ecc: ErrorCorrection): BlockShape {
   const total = _BYTES[version - 1]!;
   const eccPerBlock = _WORDS_PER_BLOCK[ecc][version - 1]!;
   const blockCount = _ECC_BLOCKS[ecc][version - 1]!;
-  const shortBlocks = blockCount - (total % blockCount);
-  const shortLength = Math.floor(total / blockCount) - eccPerBlock;
+  return { total, blockCount, eccPerBlock, shortBlocks: blockCount - (total % blockCount), shortLength: Math.floor(total / blockCount) - eccPerBlock };
+}
+
+/** Splits data codewords into blocks (short ones first), adds each block's error correction, interleaves both (§7.6). */
+function interleaveWithEcc(data: Uint8Array, version: number, ecc: ErrorCorrection): Uint8Array {
+  const { total, blockCount, eccPerBlock, shortBlocks, shortLength } = blockShape(version, ecc);
   const gen = rsGenerator(eccPerBlock);
   const blocks: Uint8Array[] = [];
   const eccs: Uint8Array[] = [];
