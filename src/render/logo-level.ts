@@ -1,6 +1,6 @@
 // The error correction level a logo is drawn at, and the codeword rule that says whether one scan verdict may stand for every payload of a design.
 import { clearedSide, logoFits } from '../domain/branding.js';
-import type { ErrorCorrectionLevel } from '../domain/render-options.js';
+import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel } from '../domain/render-options.js';
 import { codewordsTouchedPerBlock, correctableErrorsPerBlock, type ModuleSquare } from './qr-codeword-map.js';
 
 /**
@@ -34,6 +34,11 @@ export function clearedSquare(matrixSize: number, scale: number): ModuleSquare {
   return { start: (matrixSize - side) / 2, side };
 }
 
+/** The levels a logo may be drawn at, lowest first: the requested one and those above it, or only it when the caller fixed it. */
+export function levelsForLogo(requested: ErrorCorrectionLevel, fixed: boolean): ErrorCorrectionLevel[] {
+  return fixed ? [requested] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(requested));
+}
+
 /** The level a logo is drawn at and its symbol; or the level the payload outgrew first; or, fitting at none, the last level's symbol side. */
 export type LogoLevel<S> = { level: ErrorCorrectionLevel; symbol: S } | { tooLong: ErrorCorrectionLevel } | { fitsNone: number };
 
@@ -43,7 +48,7 @@ export type LogoLevel<S> = { level: ErrorCorrectionLevel; symbol: S } | { tooLon
  * the logo fits and leaves every block its spare correction (logoLeavesSpare): the design can then share a verdict,
  * and the logo never takes a block's correction nearly whole (a URL at M with a logo at 0.2 touches 12 of the 13
  * codewords its one block corrects). Else, as before, the lowest level at which it fits. `leavesSpare` is the rule,
- * or a caller's memo of it (DesignCaches.logoRules: the rule walks the symbol's placement, ~15 µs at version 5).
+ * or a caller's memo of it (DesignCaches.logoLeavesSpare: the rule counts the codewords under the logo's square).
  */
 export function levelForLogo<S extends { size: number }>(
   levels: readonly ErrorCorrectionLevel[],

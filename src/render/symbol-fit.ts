@@ -1,7 +1,7 @@
 // Whether a spec can be drawn at all, from the symbol's version alone: no matrix, no pixels.
 import type { ErrorCorrection } from 'qr';
-import { ERROR_CORRECTION_LEVELS, MIN_MODULE_PIXELS, type ErrorCorrectionLevel, type RenderSpec } from '../domain/render-options.js';
-import { levelForLogo } from './logo-level.js';
+import { MIN_MODULE_PIXELS, type ErrorCorrectionLevel, type RenderSpec } from '../domain/render-options.js';
+import { levelForLogo, levelsForLogo } from './logo-level.js';
 import { dataCapacityBits } from './qr-codewords.js';
 import { chooseSymbol } from './qr-encoding.js';
 import { BYTE_CAPACITY, ECC_NAMES } from './qr-matrix.js';
@@ -82,8 +82,6 @@ export function symbolFit(spec: RenderSpec): SymbolFit {
 export function drawnModules(spec: RenderSpec): number | undefined {
   const options = { eci: spec.eci === true };
   const logo = spec.branding?.logo;
-  const from = ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection);
-  const levels = logo && !spec.branding!.errorCorrectionFixed ? ERROR_CORRECTION_LEVELS.slice(from) : [spec.errorCorrection];
   const symbolAt = (level: ErrorCorrectionLevel) => {
     const version = chooseSymbol(spec.payload, ECC_NAMES[level], options)?.version;
     return version === undefined ? undefined : { size: 17 + 4 * version };
@@ -91,7 +89,7 @@ export function drawnModules(spec: RenderSpec): number | undefined {
   let size: number | undefined;
   if (!logo) size = symbolAt(spec.errorCorrection)?.size;
   else {
-    const chosen = levelForLogo(levels, logo.scale, symbolAt);
+    const chosen = levelForLogo(levelsForLogo(spec.errorCorrection, spec.branding!.errorCorrectionFixed), logo.scale, symbolAt);
     if (!('tooLong' in chosen)) size = 'symbol' in chosen ? chosen.symbol.size : chosen.fitsNone;
   }
   return size === undefined ? undefined : size + 2 * spec.margin;

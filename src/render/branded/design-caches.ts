@@ -1,6 +1,8 @@
 // What a render thread keeps between branded renders: shape tiles, resized logos, caption bands and scan verdicts, all bounded.
 import { LRUCache } from 'lru-cache';
 import type { DesignArt } from './design-raster.js';
+import type { ErrorCorrectionLevel } from '../../domain/render-options.js';
+import { clearedSquare, logoLeavesSpare } from '../logo-level.js';
 import { loadDecoder } from './scan-check.js';
 
 export interface RawImage {
@@ -51,7 +53,7 @@ export class DesignCaches {
   /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests (~0.5 kB). */
   readonly classes = new LRUCache<string, DesignClass>({ max: 10_000 });
   /** logoLeavesSpare by (symbol side, level, logo scale): asked for up to four levels a render, the same few answers each time. */
-  readonly logoRules = new LRUCache<string, boolean>({ max: 4096 });
+  readonly #logoRules = new LRUCache<string, boolean>({ max: 4096 });
   /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
   readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
@@ -73,6 +75,14 @@ export class DesignCaches {
   }
 
   /** The in-process decoder, loaded on the first scan check of this thread. */
+  /** logoLeavesSpare for a centred logo of `scale`, remembered. */
+  logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, scale: number): boolean {
+    const key = `${matrixSize}:${level}:${scale}`;
+    let holds = this.#logoRules.get(key);
+    if (holds === undefined) this.#logoRules.set(key, (holds = logoLeavesSpare(matrixSize, level, clearedSquare(matrixSize, scale))));
+    return holds;
+  }
+
   decoderReady(): Promise<void> {
     this.#decoder ??= loadDecoder();
     return this.#decoder;

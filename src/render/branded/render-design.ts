@@ -1,7 +1,7 @@
 // Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it scans.
 import sharp from 'sharp';
 import { designKey, largestLogoScale, logoFits, logoPng, type Branding } from '../../domain/branding.js';
-import { clearedSquare, levelForLogo, logoLeavesSpare } from '../logo-level.js';
+import { levelForLogo, levelsForLogo } from '../logo-level.js';
 import { isPrintFormat } from '../../domain/print.js';
 import { parseColour } from '../../domain/render-options.js';
 import { withWebpDensity } from '../webp-density.js';
@@ -41,16 +41,9 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding, caches?: D
   const logo = branding.logo;
   const options = { eci: spec.eci === true }; // as the plain path: the ECI designator when the caller asked for it
   if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
-  const levels = branding.errorCorrectionFixed ? [spec.errorCorrection] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(spec.errorCorrection));
+  const levels = levelsForLogo(spec.errorCorrection, branding.errorCorrectionFixed);
   // Each level's symbol size comes from its plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
-  const rule = (size: number, level: ErrorCorrectionLevel): boolean => {
-    const key = `${size}:${level}:${logo.scale}`;
-    const known = caches?.logoRules.get(key);
-    if (known !== undefined) return known;
-    const holds = logoLeavesSpare(size, level, clearedSquare(size, logo.scale));
-    caches?.logoRules.set(key, holds);
-    return holds;
-  };
+  const rule = caches && ((size: number, level: ErrorCorrectionLevel) => caches.logoLeavesSpare(size, level, logo.scale));
   const chosen = levelForLogo(levels, logo.scale, (level) => plannedSymbol(spec.payload, level, options), rule);
   if ('symbol' in chosen) return { matrix: chosen.symbol.draw(), errorCorrection: chosen.level };
   if ('tooLong' in chosen) throw new PayloadTooLongError(BYTE_CAPACITY[chosen.tooLong]); // as buildMatrix refuses it
@@ -117,7 +110,7 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
 
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
-    await assertScans(caches, verdictKeys('svg', spec, matrix.size, errorCorrection, branding, layout.cleared), spec, branding, layout, async () => {
+    await assertScans(caches, verdictKeys('svg', spec, matrix.size, errorCorrection, branding, design, layout.cleared), spec, branding, layout, async () => {
       const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       return { rgba: data, width: info.width, height: info.height };
     });
@@ -129,11 +122,18 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
       const pixels = rasterPixels(raster);
       return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
     };
-    await assertScans(caches, verdictKeys('raster', spec, matrix.size, errorCorrection, branding, layout.cleared), spec, branding, layout, async () => ({
-      rgba: rgba(),
-      width: raster.width,
-      height: raster.height,
-    }));
+    await assertScans(
+      caches,
+      verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared),
+      spec,
+      branding,
+      layout,
+      async () => ({
+        rgba: rgba(),
+        width: raster.width,
+        height: raster.height,
+      }),
+    );
     if (spec.format === 'png') return writeDesignPng(raster, spec.dpi);
     const webp = await sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
@@ -161,11 +161,18 @@ async function renderPrintDesign(
   const design = designKey(branding);
   const held: { raster?: Raster } = {};
   try {
-    await assertScans(caches, verdictKeys('raster', raster, matrix.size, errorCorrection, branding, layout.cleared), raster, branding, layout, async () => {
-      const drawn = (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design));
-      const pixels = rasterPixels(drawn);
-      return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: drawn.width, height: drawn.height };
-    });
+    await assertScans(
+      caches,
+      verdictKeys('raster', raster, matrix.size, errorCorrection, branding, design, layout.cleared),
+      raster,
+      branding,
+      layout,
+      async () => {
+        const drawn = (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design));
+        const pixels = rasterPixels(drawn);
+        return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: drawn.width, height: drawn.height };
+      },
+    );
   } finally {
     if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
   }

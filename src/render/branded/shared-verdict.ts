@@ -1,6 +1,6 @@
 // When one scan verdict may stand for a design's new payloads: the image's and its design class's keys, the class rules, and the record of its checks.
 import { createHash } from 'node:crypto';
-import { designKey, type Branding } from '../../domain/branding.js';
+import type { Branding } from '../../domain/branding.js';
 import type { ErrorCorrectionLevel, RenderSpec } from '../../domain/render-options.js';
 import { logoLeavesSpare } from '../logo-level.js';
 import type { DesignCaches } from './design-caches.js';
@@ -89,9 +89,10 @@ export function verdictKeys(
   matrixSize: number,
   errorCorrection: ErrorCorrectionLevel,
   branding: Branding,
+  /** designKey(branding), which the caller has already. */
+  design: string,
   cleared: DesignLayout['cleared'],
 ): VerdictKeys {
-  const design = designKey(branding);
   const pixels = [kind, errorCorrection, spec.size, spec.margin, spec.darkColor, spec.lightColor];
   return {
     image: createHash('sha256')
