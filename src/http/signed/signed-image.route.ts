@@ -12,7 +12,7 @@ import { binaryContent, header, QUOTA_HEADERS, type HeaderDoc } from '../openapi
 import { problemResponses } from '../openapi/problem.schema.js';
 import { sendGeneratedImage } from '../image-reply.js';
 import { generateBodyOf } from './signed-query.js';
-import { VerifiedUrls, type VerifiedHit } from './verified-urls.js';
+import { verifiedUrlMemo, type VerifiedHit } from './verified-urls.js';
 
 export type SignedImageRouteDeps = GenerateQrDeps & Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>;
 
@@ -57,7 +57,7 @@ const SignedQuery = z.looseObject({
 });
 
 export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = async (app, deps) => {
-  const verifiedUrls = new VerifiedUrls();
+  const verifiedUrls = verifiedUrlMemo();
 
   /** Signature, then expiry, then the options: each refusal in that order, so strangers learn nothing about the options. */
   async function verify(raw: string, keyId: string, format: string): Promise<{ signer: SigningIdentity; verified: VerifiedHit }> {
@@ -68,7 +68,7 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
     const { signer, expiresAt, options } = await verifySignedUrl(deps, path, keyId, params);
     maxAgeSeconds(expiresAt, deps.clock());
     const verified = { secret: signer.secret, expiresAt, body: generateBodyOf(format, options) };
-    verifiedUrls.remember(raw, verified);
+    verifiedUrls.set(raw, verified);
     return { signer, verified };
   }
 

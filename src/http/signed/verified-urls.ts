@@ -1,4 +1,5 @@
 // The signed URLs this instance has verified, by their exact text: a repeated hit (a browser or CDN revalidating) skips the query parse, the HMAC and the options' validation.
+import { LRUCache } from 'lru-cache';
 import type { GenerateBody } from '../api/v1/generate.schema.js';
 
 export interface VerifiedHit {
@@ -18,22 +19,6 @@ const MAX_ENTRIES = 5_000;
  * the same secret verifies the same way, so what changes an answer (a revoked key, the clock passing `exp`) is still
  * checked on every hit. Only URLs that verified and parsed are kept, so strangers cannot fill it.
  */
-export class VerifiedUrls {
-  readonly #entries = new Map<string, VerifiedHit>();
-
-  get(url: string): VerifiedHit | undefined {
-    const hit = this.#entries.get(url);
-    if (hit) {
-      // Map order is the LRU order: a hit moves to the back.
-      this.#entries.delete(url);
-      this.#entries.set(url, hit);
-    }
-    return hit;
-  }
-
-  remember(url: string, hit: VerifiedHit): void {
-    if (url.length > MAX_URL_LENGTH) return;
-    this.#entries.set(url, hit);
-    if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
-  }
+export function verifiedUrlMemo(): LRUCache<string, VerifiedHit> {
+  return new LRUCache({ max: MAX_ENTRIES, maxEntrySize: MAX_URL_LENGTH, sizeCalculation: (_hit, url) => url.length });
 }
