@@ -14,6 +14,22 @@ export interface Side {
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
+/** One side's slices as a row: throughput and CPU totals over the slices, p50 and p99 the median slice's. */
+export function rowOfSlices(id: string, name: string, runs: AutocannonResult[], cpuUsed: number, seconds: number, pid: number | undefined): Row {
+  const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
+  return {
+    id,
+    name,
+    rps: requests / seconds,
+    p50: median(runs.map((run) => run.latency.p50)),
+    p99: median(runs.map((run) => run.latency.p99)),
+    rssMiB: rssMiB(pid),
+    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
+    errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
+    cpuMicros: (cpuUsed / Math.max(1, requests)) * 1e6,
+  };
+}
+
 /**
  * On this kind of VM one scenario's throughput moves ±15–20% from one run to the next, and two rows
  * measured a minute apart carry that drift into their ratio. Here each side runs `slices` times for
@@ -34,18 +50,7 @@ export async function sideBySide(sides: [Side, Side], seconds: number, warmupSec
   }
   const rows = sides.map((side, i): Row => {
     const runs = results[i]!;
-    const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
-    const row: Row = {
-      id: side.id,
-      name: side.name,
-      rps: requests / (sliceSeconds * slices),
-      p50: median(runs.map((run) => run.latency.p50)),
-      p99: median(runs.map((run) => run.latency.p99)),
-      rssMiB: rssMiB(side.server.child.pid),
-      non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
-      errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
-      cpuMicros: (cpu[i]! / Math.max(1, requests)) * 1e6,
-    };
+    const row = rowOfSlices(side.id, side.name, runs, cpu[i]!, sliceSeconds * slices, side.server.child.pid);
     console.log(
       `${row.id}: ${Math.round(row.rps)} req/s (${slices} slices of ${sliceSeconds} s, turn about with ${sides[1 - i]!.id}: ` +
         `${runs.map((run) => Math.round(run.requests.average)).join(', ')}), p50 ${row.p50} ms, p99 ${row.p99} ms, ` +

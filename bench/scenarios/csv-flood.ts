@@ -6,7 +6,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { withNeighbours, type BenchScenario } from '../harness.js';
 import type { AutocannonResult } from 'autocannon';
 import { drive, type Row } from '../load.js';
-import { cpuSeconds, rssMiB } from '../processes.js';
+import { cpuSeconds } from '../processes.js';
+import { rowOfSlices } from '../side-by-side.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Idle and flooded slices turn about, DURATION / SLICES seconds each: a stall of the VM falls on either alike. */
@@ -107,22 +108,9 @@ function tally(values: string[]): string {
   return [...counts].map(([v, n]) => `${n}× ${v}`).join(', ');
 }
 
-const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-
-/** One condition's slices as a row: throughput and CPU over all of them, p50 and p99 the median slice's (as side-by-side.ts). */
+/** One condition's slices as a row (side-by-side.ts), printed with each slice's p99. */
 function slicedRow(id: string, name: string, runs: AutocannonResult[], cpuUsed: number, seconds: number, pid: number | undefined): Row {
-  const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
-  const row: Row = {
-    id,
-    name,
-    rps: requests / seconds,
-    p50: median(runs.map((run) => run.latency.p50)),
-    p99: median(runs.map((run) => run.latency.p99)),
-    rssMiB: rssMiB(pid),
-    non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
-    errors: runs.reduce((sum, run) => sum + run.errors + run.timeouts, 0),
-    cpuMicros: (cpuUsed / Math.max(1, requests)) * 1e6,
-  };
+  const row = rowOfSlices(id, name, runs, cpuUsed, seconds, pid);
   console.log(
     `${id}: ${Math.round(row.rps)} req/s, p99 of the ${runs.length} slices ${runs.map((run) => run.latency.p99).join(', ')} ms (median ${row.p99}), ` +
       `non-2xx ${row.non2xx}, errors ${row.errors}, server CPU ${row.cpuMicros!.toFixed(0)} µs/request`,
