@@ -34,7 +34,11 @@ const SPARE_SCANLINE_BUFFERS = 4;
 
 const bytesOf = (value: { byteLength: number }) => Math.max(1, value.byteLength);
 const tileBytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile: { byteLength: number } | undefined) => sum + (tile?.byteLength ?? 0), 0);
-const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.indexed ? tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0));
+/**
+ * An art's tiles, and for palette art what deflateDesign may keep of it later (art.rowCodes): at most two token lists a
+ * tile row of one 4-byte token a byte, so 8 bytes a tile byte, counted up front (an entry's size is taken when it is set).
+ */
+const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.indexed ? 9 * tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0));
 
 /**
  * One instance per thread (the render thread's entry and the inline renderer each own one), never module

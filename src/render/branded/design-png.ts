@@ -1,7 +1,10 @@
 // Writes a branded raster as PNG: 8-bit palette when the design uses at most 256 colours, truecolour with alpha otherwise.
 import { deflateSync } from 'node:zlib';
 import { chunk, physChunk, PNG_SIGNATURE } from '../png-writer.js';
-import type { Raster } from './design-raster.js';
+import type { QrMatrix } from '../qr-matrix.js';
+import { deflateDesign } from './design-deflate.js';
+import type { DesignLayout } from './design-layout.js';
+import type { DesignArt, Raster } from './design-raster.js';
 
 /**
  * Level 1, default strategy: branded images are larger than 1-bit ones, and the repeated rows (filter Up,
@@ -34,26 +37,18 @@ function rgbaScanlines(pixels: Uint32Array, width: number, height: number, repea
   return raw;
 }
 
-function pngOf(width: number, height: number, colourType: number, raw: Uint8Array, extra: Buffer[]): Buffer {
+/** The PNG around a zlib stream of its scanlines (IDAT). */
+function pngOf(width: number, height: number, colourType: number, idat: Uint8Array, extra: Buffer[]): Buffer {
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per channel (or per palette index)
   header[9] = colourType;
-  const idat = deflateSync(raw, { level: DEFLATE_LEVEL });
   return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), ...extra, chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
 }
 
-/**
- * The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
- * the truecolour form. Palette entries are packed RGBA (see pixels.ts); tRNS only when one is not opaque.
- * Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
- */
-export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
-  const { width, height, repeats } = raster;
-  const phys = dpi === undefined ? [] : [physChunk(dpi)];
-  if (!('scanlines' in raster)) return pngOf(width, height, 6, rgbaScanlines(raster.pixels, width, height, repeats), phys);
-  const { palette, scanlines } = raster;
+/** PLTE, and tRNS when an entry is not opaque: palette entries are packed RGBA (see pixels.ts). */
+function paletteChunks(palette: Uint32Array): Buffer[] {
   const rgb = Buffer.alloc(palette.length * 3);
   const alpha = Buffer.alloc(palette.length);
   palette.forEach((colour, i) => {
@@ -64,6 +59,29 @@ export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
   });
   const chunks = [chunk('PLTE', rgb)];
   if (alpha.some((a) => a < 255)) chunks.push(chunk('tRNS', alpha));
+  return chunks;
+}
+
+/**
+ * The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
+ * the truecolour form. Palette entries are packed RGBA (see pixels.ts); tRNS only when one is not opaque.
+ * Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
+ */
+export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
+  const { width, height, repeats } = raster;
+  const phys = dpi === undefined ? [] : [physChunk(dpi)];
+  if (!('scanlines' in raster))
+    return pngOf(width, height, 6, deflateSync(rgbaScanlines(raster.pixels, width, height, repeats), { level: DEFLATE_LEVEL }), phys);
+  const { palette, scanlines } = raster;
   filterRepeatedRows(scanlines, width + 1, repeats);
-  return pngOf(width, height, 3, scanlines, [...chunks, ...phys]);
+  return pngOf(width, height, 3, deflateSync(scanlines, { level: DEFLATE_LEVEL }), [...paletteChunks(palette), ...phys]);
+}
+
+/**
+ * The same PNG (palette form) without a raster: its scanlines deflated from how the design is drawn (design-deflate.ts).
+ * For art canDeflateDesign accepts.
+ */
+export function writeDeflatedDesignPng(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number, dpi?: number): Buffer {
+  const phys = dpi === undefined ? [] : [physChunk(dpi)];
+  return pngOf(layout.side, layout.height, 3, deflateDesign(art, matrix, layout, size), [...paletteChunks(art.indexed!.palette), ...phys]);
 }

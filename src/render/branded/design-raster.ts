@@ -6,6 +6,7 @@ import { captionSvg } from '../frame/caption.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches, RawImage } from './design-caches.js';
 import { alignmentCentres, finderOrigins, isReservedModule, type DesignLayout } from './design-layout.js';
+import type { DesignRowCodes } from './design-deflate.js';
 import { composite, expandScanlines, packCanonical, paletteOf, shapeTile } from './pixels.js';
 import { finderInside, moduleInside } from './shapes.js';
 
@@ -41,6 +42,8 @@ export interface DesignArt {
   sameAsAbove: { finder: Uint8Array; logo?: Uint8Array | undefined; band?: Uint8Array | undefined };
   rgba: ArtTiles<Uint32Array>;
   indexed?: { palette: Uint32Array; tiles: ArtTiles<Uint8Array> } | undefined;
+  /** What deflateDesign keeps of this art (tile rows' tokens and sums), made on its first use. */
+  rowCodes?: DesignRowCodes;
 }
 
 function cachedTile(caches: DesignCaches, key: string, make: () => Uint32Array): Uint32Array {
@@ -92,7 +95,7 @@ async function captionBand(caches: DesignCaches, frame: NonNullable<Branding['fr
 }
 
 /** The design's art at this layout, built once (tiles, logo, caption band, their palette) and cached per thread. */
-async function designArt(spec: RenderSpec, branding: Branding, design: string, layout: DesignLayout, caches: DesignCaches): Promise<DesignArt> {
+export async function designArt(spec: RenderSpec, branding: Branding, design: string, layout: DesignLayout, caches: DesignCaches): Promise<DesignArt> {
   const { side: width, scale } = layout;
   const key = JSON.stringify([design, spec.darkColor, spec.lightColor, width, scale, layout.logoBox.side, layout.bandHeight]);
   const cached = caches.arts.get(key);

@@ -12,8 +12,9 @@ import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } f
 import { BYTE_CAPACITY, buildMatrix, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
-import { rasterDesign, rasterPixels, type Raster } from './design-raster.js';
-import { writeDesignPng } from './design-png.js';
+import { canDeflateDesign } from './design-deflate.js';
+import { designArt, rasterDesign, rasterPixels, type Raster } from './design-raster.js';
+import { writeDeflatedDesignPng, writeDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
 import { decodesTo } from './scan-check.js';
 import { noteCheck, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
@@ -116,32 +117,30 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     });
     return svg;
   }
-  const raster = await rasterDesign(spec, branding, matrix, layout, caches, design);
+  // Drawn only when something needs the pixels: the scan check, WebP, or a PNG deflateDesign cannot write.
+  const held: { raster?: Raster } = {};
+  const drawn = async () => (held.raster ??= await rasterDesign(spec, branding, matrix, layout, caches, design));
+  const rgbaOf = (raster: Raster) => {
+    const pixels = rasterPixels(raster);
+    return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
+  };
   try {
-    const rgba = () => {
-      const pixels = rasterPixels(raster);
-      return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-    };
-    await assertScans(
-      caches,
-      verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared),
-      spec,
-      branding,
-      layout,
-      async () => ({
-        rgba: rgba(),
-        width: raster.width,
-        height: raster.height,
-      }),
-    );
-    if (spec.format === 'png') return writeDesignPng(raster, spec.dpi);
-    const webp = await sharp(rgba(), { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    await assertScans(caches, verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared), spec, branding, layout, async () => {
+      const raster = await drawn();
+      return { rgba: rgbaOf(raster), width: raster.width, height: raster.height };
+    });
+    if (spec.format === 'png') {
+      const art = await designArt(spec, branding, design, layout, caches);
+      return canDeflateDesign(art, layout) ? writeDeflatedDesignPng(art, matrix, layout, spec.size, spec.dpi) : writeDesignPng(await drawn(), spec.dpi);
+    }
+    const raster = await drawn();
+    const webp = await sharp(rgbaOf(raster), { raw: { width: raster.width, height: raster.height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
       .toBuffer();
     return withWebpDensity(webp, spec.dpi);
   } finally {
     // The PNG writer and sharp took copies (deflate's output, expanded pixels): the scanlines are free for the next render.
-    if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
+    if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
   }
 }
 

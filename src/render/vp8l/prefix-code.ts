@@ -18,8 +18,8 @@ const CODE_LENGTH_ORDER = [17, 18, 0, 1, 2, 3, 4, 5, 16, 6, 7, 8, 9, 10, 11, 12,
 /** Symbols are packed under their weight in one number, so a native numeric sort orders them (alphabets have < 1024 symbols). */
 const SYMBOL_SLOTS = 1024;
 
-/** Huffman lengths for the used symbols, no longer than `limit`: counts are flattened until the tree fits. */
-function huffmanLengths(counts: ArrayLike<number>, limit: number): Uint8Array {
+/** Huffman lengths for the used symbols, no longer than `limit`: counts are flattened until the tree fits (deflate's codes too). */
+export function huffmanLengths(counts: ArrayLike<number>, limit: number): Uint8Array {
   const lengths = new Uint8Array(counts.length);
   let leaves = 0;
   for (let s = 0; s < counts.length; s++) if (counts[s]! > 0) leaves++;
@@ -59,18 +59,11 @@ function huffmanLengths(counts: ArrayLike<number>, limit: number): Uint8Array {
   }
 }
 
-/** Canonical codes from lengths (shorter codes first, then by symbol), bit-reversed because the stream is LSB-first. */
-function codeFromLengths(lengths: Uint8Array): PrefixCode {
+/** Canonical codes from lengths (shorter codes first, then by symbol), bit-reversed because the stream is LSB-first; every used symbol gets its bits. */
+export function canonicalCodes(lengths: Uint8Array): Uint16Array {
   const codes = new Uint16Array(lengths.length);
-  const bits = new Uint8Array(lengths.length);
   const perLength = new Uint16Array(MAX_CODE_LENGTH + 1);
-  let symbols = 0;
-  for (let s = 0; s < lengths.length; s++) {
-    if (lengths[s] === 0) continue;
-    perLength[lengths[s]!]!++;
-    symbols++;
-  }
-  if (symbols === 1) return { lengths, bits, codes };
+  for (let s = 0; s < lengths.length; s++) if (lengths[s] !== 0) perLength[lengths[s]!]!++;
   const next = new Uint16Array(MAX_CODE_LENGTH + 1);
   for (let length = 1, code = 0; length <= MAX_CODE_LENGTH; length++) {
     code = (code + perLength[length - 1]!) << 1;
@@ -83,9 +76,16 @@ function codeFromLengths(lengths: Uint8Array): PrefixCode {
     let reversed = 0;
     for (let i = 0; i < length; i++, code >>= 1) reversed = (reversed << 1) | (code & 1);
     codes[s] = reversed;
-    bits[s] = length;
   }
-  return { lengths, bits, codes };
+  return codes;
+}
+
+/** A VP8L code: canonical codes, but a lone symbol is written with no bits at all. */
+function codeFromLengths(lengths: Uint8Array): PrefixCode {
+  let symbols = 0;
+  for (let s = 0; s < lengths.length; s++) if (lengths[s] !== 0) symbols++;
+  if (symbols === 1) return { lengths, bits: new Uint8Array(lengths.length), codes: new Uint16Array(lengths.length) };
+  return { lengths, bits: lengths.slice(), codes: canonicalCodes(lengths) };
 }
 
 export function buildPrefixCode(counts: ArrayLike<number>): PrefixCode {
