@@ -1,9 +1,14 @@
-// Micro benchmark of row h-branded's render against scenario c's: CPU time per render, same unique payloads, one thread.
+// Micro benchmarks of row h-branded's render: against scenario c's (CPU per render, same unique payloads, one thread), and its PNG written two ways.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Branding } from '../src/domain/branding.js';
 import type { RenderSpec } from '../src/domain/render-options.js';
 import { DesignCaches } from '../src/render/branded/design-caches.js';
+import { designKey } from '../src/domain/branding.js';
+import { designLayout } from '../src/render/branded/design-layout.js';
+import { writeDeflatedDesignPng, writeDesignPng } from '../src/render/branded/design-png.js';
+import { designArt, rasterDesign } from '../src/render/branded/design-raster.js';
+import { matrixForDesign } from '../src/render/branded/render-design.js';
 import { renderTask } from '../src/render/render-task.js';
 
 const LOGO_SVG =
@@ -25,15 +30,20 @@ async function cpuMicrosPerRender(count: number, render: (payload: string) => un
   return (used.user + used.system) / count;
 }
 
+/** The bench row's design: rounded modules and finders, a red finder, a cached logo at 0.2. */
+async function benchBranding(): Promise<Branding> {
+  const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
+  const logo = { id: 'bench-logo', digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
+  return { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false };
+}
+
 /**
  * The bench row's design (rounded modules and finders, a red finder, a cached logo at 0.2, 512 px PNG)
  * and the plain PNG of the same payloads, each through renderTask as a request's render runs. `only`
  * measures one side (under --cpu-prof, to profile the branded path alone).
  */
 export async function brandedRenderBench(count = 500, only?: 'plain' | 'branded'): Promise<BrandedRenderResult> {
-  const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
-  const logo = { id: 'bench-logo', digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
-  const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false };
+  const branding = await benchBranding();
   const spec = (payload: string, withBranding: boolean): RenderSpec => ({
     payload,
     format: 'png',
@@ -64,4 +74,67 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (let round = 0; round < Number(process.env.BENCH_ROUNDS ?? 3); round++) {
     console.log(brandedRenderLine(await brandedRenderBench(Number(process.env.BENCH_RENDERS ?? 500))));
   }
+}
+
+export interface PngWriterResult {
+  /** Drawing the raster, then zlib level 1 over its scanlines (rasterDesign + writeDesignPng): µs of one thread a PNG. */
+  rasterZlibMicros: number;
+  /** The scanlines deflated from how the design is drawn, no raster (writeDeflatedDesignPng). */
+  deflatedMicros: number;
+  rasterZlibBytes: number;
+  deflatedBytes: number;
+}
+
+/**
+ * The bench row's PNG (512 px, matrix and layout made beforehand) written both ways, turn about in rounds of `count`
+ * payloads so drift in the machine falls on both: why design-deflate.ts is written by hand.
+ */
+export async function pngWriterBench(count = 500, rounds = 4): Promise<PngWriterResult> {
+  const branding = await benchBranding();
+  const design = designKey(branding);
+  const caches = new DesignCaches();
+  const inputs = Array.from({ length: count }, (_, i) => {
+    const spec: RenderSpec = {
+      payload: `https://example.com/brand/${i}-${(i * 2654435761) % 1e9}`,
+      format: 'png',
+      size: 512,
+      margin: 4,
+      errorCorrection: 'M',
+      darkColor: '#000000ff',
+      lightColor: '#ffffffff',
+      branding,
+    };
+    const { matrix } = matrixForDesign(spec, branding, caches);
+    return { spec, matrix, layout: designLayout(matrix, 512, 4, branding) };
+  });
+  const totals = { rasterZlib: 0, deflated: 0, rasterZlibBytes: 0, deflatedBytes: 0 };
+  for (let round = 0; round <= rounds; round++) {
+    let started = process.hrtime.bigint();
+    let bytes = 0;
+    for (const { spec, matrix, layout } of inputs) {
+      const raster = await rasterDesign(spec, branding, matrix, layout, caches, design);
+      bytes += writeDesignPng(raster).length;
+      if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
+    }
+    const rasterZlib = Number(process.hrtime.bigint() - started) / 1e3;
+    if (round > 0) [totals.rasterZlib, totals.rasterZlibBytes] = [totals.rasterZlib + rasterZlib, totals.rasterZlibBytes + bytes];
+    started = process.hrtime.bigint();
+    bytes = 0;
+    for (const { spec, matrix, layout } of inputs)
+      bytes += writeDeflatedDesignPng(await designArt(spec, branding, design, layout, caches), matrix, layout, 512).length;
+    const deflated = Number(process.hrtime.bigint() - started) / 1e3;
+    if (round > 0) [totals.deflated, totals.deflatedBytes] = [totals.deflated + deflated, totals.deflatedBytes + bytes]; // round 0 warms up
+  }
+  const per = count * rounds;
+  return {
+    rasterZlibMicros: totals.rasterZlib / per,
+    deflatedMicros: totals.deflated / per,
+    rasterZlibBytes: totals.rasterZlibBytes / per,
+    deflatedBytes: totals.deflatedBytes / per,
+  };
+}
+
+export function pngWriterLine(result: PngWriterResult): string {
+  const { rasterZlibMicros, deflatedMicros, rasterZlibBytes, deflatedBytes } = result;
+  return `raster + zlib level 1 ${rasterZlibMicros.toFixed(0)} µs and ${rasterZlibBytes.toFixed(0)} B a PNG, deflated from the design ${deflatedMicros.toFixed(0)} µs (${(deflatedMicros / rasterZlibMicros).toFixed(2)}×) and ${deflatedBytes.toFixed(0)} B`;
 }

@@ -1,5 +1,5 @@
 // The micro benchmarks of the render path (one thread, in process), and the branded render against a plain one.
-import { brandedRenderBench, brandedRenderLine } from '../branded-render.js';
+import { brandedRenderBench, brandedRenderLine, pngWriterBench, pngWriterLine } from '../branded-render.js';
 import type { BenchScenario } from '../harness.js';
 import { renderPathBench, renderPathTable } from '../render-path.js';
 
@@ -9,6 +9,7 @@ export const microScenario: BenchScenario = {
     console.log('render path micro benchmarks…');
     const table = renderPathTable(await renderPathBench(1));
     const branded = `Row h-branded's render against scenario c's (CPU per render, in process): ${brandedRenderLine(await brandedRenderBench(500))}.`;
-    return { sections: { micro: `${table}\n\n${branded}` } };
+    const writers = `Row h-branded's PNG written two ways (one thread, turn about, the same 500 payloads): ${pngWriterLine(await pngWriterBench())}.`;
+    return { sections: { micro: `${table}\n\n${branded}\n\n${writers}` } };
   },
 };

@@ -8,7 +8,7 @@ import { canDeflateDesign } from '../../src/render/branded/design-deflate.js';
 import { designLayout, type DesignLayout } from '../../src/render/branded/design-layout.js';
 import { writeDeflatedDesignPng, writeDesignPng } from '../../src/render/branded/design-png.js';
 import { designArt, rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
-import { matrixForDesign } from '../../src/render/branded/render-design.js';
+import { matrixForDesign, renderDesign } from '../../src/render/branded/render-design.js';
 import { DeflateTokens, type DeflateCode } from '../../src/render/deflate/deflate-tokens.js';
 import { designKey } from '../../src/domain/branding.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
@@ -89,6 +89,7 @@ describe('branded PNG deflated from the design', () => {
     const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
     const caches = new DesignCaches();
     const mismatched: string[] = [];
+    const colourTypes = new Set<number>();
     let written = 0;
     for (const moduleShape of MODULE_SHAPES)
       for (const finderShape of FINDER_SHAPES)
@@ -110,10 +111,12 @@ describe('branded PNG deflated from the design', () => {
                 const result = await bothWays(branding, size, margin, caches, undefined, payload);
                 if (!result.deflatable) continue;
                 written++;
+                colourTypes.add(result.png[25]!);
                 if (!result.same) mismatched.push(`${moduleShape}/${finderShape}/logo ${withLogo}/frame ${frame !== undefined}/${size}/${margin}/${payload}`);
               }
     expect(mismatched).toEqual([]);
-    expect(written).toBeGreaterThanOrEqual(60);
+    expect(written).toBe(144);
+    expect([...colourTypes].sort()).toEqual([3, 6]); // palette, and RGBA (a caption band with a logo: past 256 colours)
   });
 
   it('draws modules and finders cut by the logo where a layout puts it over them, pixel for pixel', async () => {
@@ -131,13 +134,37 @@ describe('branded PNG deflated from the design', () => {
     expect(overFinder).toMatchObject({ deflatable: true, same: true });
   });
 
-  it('reads on ZXing, zbar and jsQR, and is no larger than zlib level 1 makes the same image', async () => {
+  it('reads on ZXing, zbar and jsQR, palette and RGBA, and is no larger than zlib level 1 makes the same image', async () => {
     const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
     const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', errorCorrectionFixed: false, logo };
-    const result = await bothWays(branding, 512, 4, new DesignCaches());
-    expect(result).toMatchObject({ deflatable: true, same: true });
-    if (!result.deflatable) return;
-    expect(await decodeQr(result.png, 'png')).toEqual(readByAll(PAYLOAD));
-    expect(result.png.length).toBeLessThanOrEqual(result.zlibPng.length);
+    for (const design of [branding, { ...branding, frame: { text: 'SCAN ME', color: '#1d3557ff' } }]) {
+      const result = await bothWays(design, 512, 4, new DesignCaches());
+      expect(result).toMatchObject({ deflatable: true, same: true });
+      if (!result.deflatable) return;
+      expect(await decodeQr(result.png, 'png')).toEqual(readByAll(PAYLOAD));
+      expect(result.png.length).toBeLessThanOrEqual(result.zlibPng.length);
+    }
+  });
+
+  it("counts what it keeps of a design (tile rows' tokens and sums) in the design cache's size", async () => {
+    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+    const branding: Branding = { moduleShape: 'dots', finderShape: 'square', finderColor: '#c1121fff', errorCorrectionFixed: false, logo };
+    const caches = new DesignCaches();
+    const spec = {
+      payload: PAYLOAD,
+      format: 'png',
+      size: 300,
+      margin: 4,
+      errorCorrection: 'M',
+      darkColor: '#1d3557ff',
+      lightColor: '#ffffffff',
+      branding,
+    } as const;
+    await renderDesign(spec, branding, caches);
+    const [art] = [...caches.arts.values()];
+    const bytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile?: Uint8Array | Uint32Array) => sum + (tile?.byteLength ?? 0), 0);
+    const tiles = bytes(art!.rgba) + bytes(art!.indexed!.tiles) + art!.indexed!.palette.byteLength;
+    expect(art!.rowCodes!.kept.bytes).toBeGreaterThan(0);
+    expect(caches.arts.calculatedSize).toBe(tiles + art!.rowCodes!.kept.bytes);
   });
 });

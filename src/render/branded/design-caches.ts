@@ -34,11 +34,9 @@ const SPARE_SCANLINE_BUFFERS = 4;
 
 const bytesOf = (value: { byteLength: number }) => Math.max(1, value.byteLength);
 const tileBytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile: { byteLength: number } | undefined) => sum + (tile?.byteLength ?? 0), 0);
-/**
- * An art's tiles, and for palette art what deflateDesign may keep of it later (art.rowCodes): at most two token lists a
- * tile row of one 4-byte token a byte, so 8 bytes a tile byte, counted up front (an entry's size is taken when it is set).
- */
-const artBytes = (art: DesignArt) => Math.max(1, tileBytes(art.rgba) + (art.indexed ? 9 * tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0));
+/** An art's tiles (colours, and palette indices when it has them), and what deflateDesign has kept of it (art.rowCodes). */
+const artBytes = (art: DesignArt) =>
+  Math.max(1, tileBytes(art.rgba) + (art.indexed ? tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0) + (art.rowCodes?.kept.bytes ?? 0));
 
 /**
  * One instance per thread (the render thread's entry and the inline renderer each own one), never module
@@ -76,6 +74,16 @@ export class DesignCaches {
   recycleScanlines(buffer: Uint8Array): void {
     if (this.#spareScanlines.length === SPARE_SCANLINE_BUFFERS) this.#spareScanlines.shift();
     this.#spareScanlines.push(buffer);
+  }
+
+  /**
+   * Counts again what an art holds, once deflateDesign has kept more of it: an entry's size is taken when it is set,
+   * and setting the same value again keeps the old size, so it is set anew.
+   */
+  remeasureArt(art: DesignArt): void {
+    if (this.arts.peek(art.key) !== art) return;
+    this.arts.delete(art.key);
+    this.arts.set(art.key, art);
   }
 
   /** The in-process decoder, loaded on the first scan check of this thread. */

@@ -1,14 +1,17 @@
-// A palette design's PNG scanlines deflated from how they are drawn (tile rows at known places), never from pixels: the PNG path of a render whose scan verdict is known.
+// A design's PNG scanlines (palette indices, or RGBA past 256 colours) deflated from how they are drawn (tile rows at known places), never from pixels: the PNG path of a render whose scan verdict is known.
 import { DEFLATE_WINDOW, DeflateTokens, MIN_COPY, type DeflateCode } from '../deflate/deflate-tokens.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import { alignmentCentres, isReservedModule, type DesignLayout } from './design-layout.js';
 import type { DesignArt } from './design-raster.js';
 
 /**
- * Why by hand: zlib level 1 was ~70% of a 512 px branded PNG render (~450 of ~650 µs; bench/branded-render.ts), almost
- * all of it matching bytes whose repeats the drawing already knows: a row equal to one drawn a few rows up, a module's
- * tile row equal to the one drawn beside it, a run of one colour. Tokens here come from those places, a handful per
- * row, and the bytes themselves are read only once per design (each tile row's tokens and sums are kept in the art).
+ * Why by hand: zlib level 1 was ~45% of a 512 px branded PNG render, almost all of it matching bytes whose repeats the
+ * drawing already knows: a row equal to one drawn a few rows up, a module's tile row equal to the one drawn beside it,
+ * a span equal to the row above, a run of one colour. Tokens here come from those places, a handful a row; each tile
+ * row's own tokens and byte sums are worked out once per design and kept in the art, and no raster is drawn.
+ * bench/branded-render.ts (pngWriterBench) runs both writers turn about on the bench row's design: raster + zlib
+ * ~585 µs and 13.3 kB a PNG, this ~425 µs and 12.2 kB (0.72×); a caption band with a logo (RGBA, past 256 colours)
+ * went from ~3.2 to ~1.1 ms a render. zlib at level 9 makes ~5 kB of the same scanlines, at many times the cost.
  */
 
 /** A tile (module, finder, logo or caption band) row by row as the encoder keeps it: each row's first identical row, sums, tokens. */
@@ -18,30 +21,37 @@ class TileRows {
   /** Per row: the sum of its bytes, and of each byte times its distance from the row's end (see DeflateTokens.addSums). */
   readonly sum: Float64Array;
   readonly weighted: Float64Array;
-  readonly last: Uint8Array;
+  /** Per row: its last pixel (a palette index, or packed RGBA as pixels.ts packs it). */
+  readonly last: Float64Array;
   readonly #tokens: Array<Uint32Array | undefined>;
   readonly #tokensUnderAbove: Array<Uint32Array | undefined>;
 
   constructor(
     readonly bytes: Uint8Array,
+    /** Bytes a row. */
     readonly width: number,
     /** Distance from a byte to the one above it in the image (a scanline and its filter byte). */
     readonly stride: number,
+    /** Bytes a pixel: 1 (palette) or 4 (RGBA). */
+    readonly pixelBytes: number,
+    /** Told the bytes of each token list kept (see DesignRowCodes.kept). */
+    readonly kept: (bytes: number) => void,
   ) {
     const rows = bytes.length / width;
     this.source = firstIdenticalRows(bytes, width);
     this.sum = new Float64Array(rows);
     this.weighted = new Float64Array(rows);
-    this.last = new Uint8Array(rows);
+    this.last = new Float64Array(rows);
     for (let r = 0; r < rows; r++) {
       for (let i = 0, at = r * width; i < width; i++, at++) {
         this.sum[r]! += bytes[at]!;
         this.weighted[r]! += (width - i) * bytes[at]!;
       }
-      this.last[r] = bytes[(r + 1) * width - 1]!;
+      this.last[r] = pixelAt(bytes, (r + 1) * width - pixelBytes, pixelBytes);
     }
     this.#tokens = new Array(rows);
     this.#tokensUnderAbove = new Array(rows);
+    kept(this.source.byteLength + this.sum.byteLength + this.weighted.byteLength + this.last.byteLength);
   }
 
   row(r: number): Uint8Array {
@@ -50,9 +60,20 @@ class TileRows {
 
   /** Row r's tokens; `underAbove`: the image row above holds row r - 1 of this tile at the same place, so they may copy from it. */
   tokens(r: number, underAbove: boolean): Uint32Array {
-    if (underAbove && r > 0) return (this.#tokensUnderAbove[r] ??= tokensOf(this.row(r), this.row(r - 1), this.stride));
-    return (this.#tokens[r] ??= tokensOf(this.row(r), undefined, this.stride));
+    if (underAbove && r > 0) return (this.#tokensUnderAbove[r] ??= this.#keep(tokensOf(this.row(r), this.row(r - 1), this.stride, this.pixelBytes)));
+    return (this.#tokens[r] ??= this.#keep(tokensOf(this.row(r), undefined, this.stride, this.pixelBytes)));
   }
+
+  #keep(tokens: Uint32Array): Uint32Array {
+    this.kept(tokens.byteLength);
+    return tokens;
+  }
+}
+
+/** The pixel whose first byte is at `at`: the byte itself, or 4 bytes as one packed RGBA number (r lowest). */
+function pixelAt(bytes: Uint8Array, at: number, pixelBytes: number): number {
+  if (pixelBytes === 1) return bytes[at]!;
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
 }
 
 /** Each row's first identical row, found by its bytes as a key (once per design). */
@@ -71,10 +92,10 @@ function firstIdenticalRows(bytes: Uint8Array, width: number): Int32Array {
 
 /**
  * Greedy tokens for one tile row (as DeflateTokens keeps them) that refer only inside it or, given `above`, to the
- * row above at `stride`: spans equal to the row above, runs of one byte, literals. Position-free, so one list serves
+ * row above at `stride`: spans equal to the row above, runs of one pixel, literals. Position-free, so one list serves
  * wherever the row is drawn.
  */
-function tokensOf(bytes: Uint8Array, above: Uint8Array | undefined, stride: number): Uint32Array {
+function tokensOf(bytes: Uint8Array, above: Uint8Array | undefined, stride: number, pixelBytes: number): Uint32Array {
   const tokens: number[] = [];
   for (let i = 0; i < bytes.length;) {
     let same = 0;
@@ -85,9 +106,9 @@ function tokensOf(bytes: Uint8Array, above: Uint8Array | undefined, stride: numb
       continue;
     }
     let run = 0;
-    if (i > 0) while (i + run < bytes.length && bytes[i + run] === bytes[i - 1]) run++;
+    if (i >= pixelBytes) while (i + run < bytes.length && bytes[i + run] === bytes[i + run - pixelBytes]) run++;
     if (run >= MIN_COPY) {
-      tokens.push(((run << 16) | 1) >>> 0);
+      tokens.push(((run << 16) | pixelBytes) >>> 0);
       i += run;
       continue;
     }
@@ -98,6 +119,10 @@ function tokensOf(bytes: Uint8Array, above: Uint8Array | undefined, stride: numb
 
 /** What the encoder keeps of a design's art (in the art itself: per thread, per design and layout). */
 export interface DesignRowCodes {
+  /** 1: the art's palette indices (PNG colour type 3); 4: its RGBA pixels (colour type 6). */
+  pixelBytes: number;
+  /** The light colour as spans hold it: index 0, or the packed colour. */
+  light: number;
   module: TileRows;
   finder: TileRows;
   logo?: TileRows | undefined;
@@ -106,23 +131,36 @@ export interface DesignRowCodes {
   cells: Map<number, Uint8Array>;
   /** The Huffman code of the design's first image: the next ones are written under it, with no counting. */
   code?: DeflateCode | undefined;
+  /** Bytes kept here so far (tile rows' sums, their token lists as first used): DesignCaches counts them in the art's size. */
+  kept: { bytes: number };
 }
 
+const bytesOf = (tile: Uint8Array | Uint32Array) => new Uint8Array(tile.buffer, tile.byteOffset, tile.byteLength);
+
 function rowCodes(art: DesignArt, layout: DesignLayout): DesignRowCodes {
-  const tiles = art.indexed!.tiles;
-  const stride = layout.side + 1;
-  return (art.rowCodes ??= {
-    module: new TileRows(tiles.module, layout.scale, stride),
-    finder: new TileRows(tiles.finder, 7 * layout.scale, stride),
-    logo: tiles.logo && new TileRows(tiles.logo, layout.logoBox.side, stride),
-    band: tiles.band && new TileRows(tiles.band, layout.side, stride),
+  if (art.rowCodes) return art.rowCodes;
+  // Packed RGBA is r, g, b, a in memory order (pixels.ts): the bytes of a colour-type-6 scanline as they stand.
+  const tiles = art.indexed?.tiles ?? art.rgba;
+  const pixelBytes = art.indexed ? 1 : 4;
+  const stride = layout.side * pixelBytes + 1;
+  const kept = { bytes: 0 };
+  const keep = (bytes: number) => (kept.bytes += bytes);
+  const rows = (tile: Uint8Array | Uint32Array, pixels: number) => new TileRows(bytesOf(tile), pixels * pixelBytes, stride, pixelBytes, keep);
+  return (art.rowCodes = {
+    kept,
+    pixelBytes,
+    light: art.indexed ? 0 : art.light,
+    module: rows(tiles.module, layout.scale),
+    finder: rows(tiles.finder, 7 * layout.scale),
+    logo: tiles.logo && rows(tiles.logo, layout.logoBox.side),
+    band: tiles.band && rows(tiles.band, layout.side),
     cells: new Map(),
   });
 }
 
-/** Whether deflateDesign can write this design: palette art, modules at least a copy wide. */
+/** Whether deflateDesign can write this design: modules at least a copy wide (3 bytes). */
 export function canDeflateDesign(art: DesignArt, layout: DesignLayout): boolean {
-  return art.indexed !== undefined && layout.scale >= MIN_COPY;
+  return layout.scale * (art.indexed ? 1 : 4) >= MIN_COPY;
 }
 
 const DRAWN = 0;
@@ -142,8 +180,8 @@ function cellKinds(codes: DesignRowCodes, layout: DesignLayout, size: number, sq
   return cells;
 }
 
-// Span kinds of an image row, left to right, as quads (kind, first pixel, length, value) in an Int32Array.
-/** One colour; value: the palette index. */
+// Span kinds of an image row, left to right, as quads (kind, first pixel, length in pixels, value).
+/** One colour; value: the palette index, or the packed colour. */
 const SOLID = 0;
 /** A run of dark modules, the band's module tile row under each; value: how many. */
 const MODULES = 1;
@@ -157,7 +195,7 @@ const FINDER_PART = 5;
 
 /** A row's spans as quads, one colour's neighbours merged. */
 class SpanList {
-  data = new Int32Array(64);
+  data = new Float64Array(64); // a packed RGBA colour needs 32 unsigned bits
   count = 0;
 
   push(kind: number, x: number, length: number, value: number): void {
@@ -168,7 +206,7 @@ class SpanList {
       return;
     }
     if ((this.count + 1) * 4 > this.data.length) {
-      const bigger = new Int32Array(this.data.length * 2);
+      const bigger = new Float64Array(this.data.length * 2);
       bigger.set(this.data);
       this.data = bigger;
     }
@@ -182,6 +220,7 @@ class SpanList {
   /** These spans with [left, left + length) given to the logo (drawn last, over everything). */
   withLogo(left: number, length: number, scale: number): SpanList {
     const cut = new SpanList();
+    // Pixels here; the writer scales them to bytes.
     const end = left + length;
     let logoPlaced = false;
     for (let i = 0; i < this.count; i++) {
@@ -214,11 +253,17 @@ class SpanList {
 }
 
 /** The spans of module row my: margins, runs of dark modules, light ones, alignment squares, finders. */
-function bandSpans(matrix: QrMatrix, layout: DesignLayout, cells: Uint8Array, alignment: { dark: number; light: number }, my: number): SpanList {
+function bandSpans(
+  matrix: QrMatrix,
+  layout: DesignLayout,
+  cells: Uint8Array,
+  colours: { dark: number; light: number; background: number },
+  my: number,
+): SpanList {
   const { scale, offset, side } = layout;
   const n = matrix.size;
   const spans = new SpanList();
-  spans.push(SOLID, 0, offset, 0);
+  spans.push(SOLID, 0, offset, colours.background);
   const finders = my < 7 || my >= n - 7;
   for (let mx = 0; mx < n;) {
     const x = offset + mx * scale;
@@ -236,10 +281,10 @@ function bandSpans(matrix: QrMatrix, layout: DesignLayout, cells: Uint8Array, al
       mx += run;
       continue;
     }
-    spans.push(SOLID, x, scale, cell === ALIGNMENT && dark ? alignment.dark : cell === ALIGNMENT ? alignment.light : 0);
+    spans.push(SOLID, x, scale, cell === ALIGNMENT && dark ? colours.dark : cell === ALIGNMENT ? colours.light : colours.background);
     mx++;
   }
-  spans.push(SOLID, offset + n * scale, side - offset - n * scale, 0);
+  spans.push(SOLID, offset + n * scale, side - offset - n * scale, colours.background);
   return spans;
 }
 
@@ -287,25 +332,40 @@ function writeTileRow(out: DeflateTokens, tiles: TileRows, lastAt: Float64Array,
   return tiles.last[source]!;
 }
 
-/** One colour, `length` times, after `previous`: a run copied from the byte before it. */
-function writeSolid(out: DeflateTokens, value: number, length: number, previous: number, sums: RowSums): void {
-  if (length < MIN_COPY) for (let k = 0; k < length; k++) out.literal(value);
-  else if (previous === value) out.copy(length, 1);
-  else if (length - 1 >= MIN_COPY) {
-    out.literal(value);
-    out.copy(length - 1, 1);
-  } else for (let k = 0; k < length; k++) out.literal(value);
-  sums.append(value * length, (value * length * (length + 1)) / 2, length);
+/** The sums of one pixel value repeated `length` times (see DeflateTokens.addSums), byte by byte of the pixel. */
+function appendRun(sums: RowSums, value: number, length: number, pixelBytes: number): void {
+  let sum = 0;
+  let weighted = 0;
+  for (let j = 0; j < pixelBytes; j++) {
+    const byte = (value >>> (8 * j)) & 0xff;
+    sum += byte * length;
+    weighted += byte * ((pixelBytes * length * (length + 1)) / 2 - j * length);
+  }
+  sums.append(sum, weighted, length * pixelBytes);
 }
 
-/** Part of a tile row (cut by the logo's box): its bytes as literals. */
+/** One pixel value, `length` times, after the pixel `previous` (-1: none): a run copied from the pixel before it. */
+function writeSolid(out: DeflateTokens, value: number, length: number, previous: number, sums: RowSums, pixelBytes: number): void {
+  const bytes = length * pixelBytes;
+  if (previous === value && bytes >= MIN_COPY) out.copy(bytes, pixelBytes);
+  else {
+    const pixels = bytes - pixelBytes >= MIN_COPY ? 1 : length;
+    for (let k = 0; k < pixels; k++) for (let j = 0; j < pixelBytes; j++) out.literal((value >>> (8 * j)) & 0xff);
+    if (pixels === 1 && length > 1) out.copy(bytes - pixelBytes, pixelBytes);
+  }
+  appendRun(sums, value, length, pixelBytes);
+}
+
+/** Part of a tile row (cut by the logo's box), `from` and `length` in pixels: its bytes as literals; returns its last pixel. */
 function writePart(out: DeflateTokens, tiles: TileRows, row: number, from: number, length: number, sums: RowSums): number {
   const bytes = tiles.row(row);
-  for (let i = from; i < from + length; i++) {
+  const start = from * tiles.pixelBytes;
+  const end = (from + length) * tiles.pixelBytes;
+  for (let i = start; i < end; i++) {
     out.literal(bytes[i]!);
     sums.append(bytes[i]!, bytes[i]!, 1);
   }
-  return bytes[from + length - 1]!;
+  return pixelAt(bytes, end - tiles.pixelBytes, tiles.pixelBytes);
 }
 
 /** The row's pixel rows in tiles: module tile row t and the finder's row of band my, the logo's row (-1: none). */
@@ -327,17 +387,17 @@ function writeSpans(
   lastAt: LastWritten,
   at: TileRowsAt,
   above: boolean,
-  layout: DesignLayout,
+  /** Bytes from a scanline to the next. */
+  stride: number,
   sums: RowSums,
 ): void {
-  const { scale } = layout;
-  const stride = layout.side + 1;
-  const { module, finder, logo } = codes;
+  const { module, finder, logo, pixelBytes } = codes;
   const moduleSame = above && module.source[at.module] === module.source[at.module - 1];
   const finderSame = above && at.finder > 0 && finder.source[at.finder] === finder.source[at.finder - 1];
   const logoSame = above && at.logo > 0 && logo!.source[at.logo] === logo!.source[at.logo - 1];
   const data = spans.data;
-  let previous = 0; // the filter byte
+  // The pixel before the next span: the filter byte 0 reads as palette index 0, and as no RGBA pixel.
+  let previous = pixelBytes === 1 ? 0 : -1;
   let pending = 0; // bytes matching the row above, not yet written: 0 or a copy's worth
   for (let i = 0; i < spans.count; i++) {
     const kind = data[i * 4]!;
@@ -349,24 +409,24 @@ function writeSpans(
         ((kind === MODULES || kind === MODULE_PART) && moduleSame) ||
         ((kind === FINDER || kind === FINDER_PART) && finderSame) ||
         (kind === LOGO && logoSame));
-    if (same && (pending > 0 || length >= MIN_COPY)) {
-      pending += length;
+    if (same && (pending > 0 || length * pixelBytes >= MIN_COPY)) {
+      pending += length * pixelBytes;
       previous = appendSums(sums, codes, at, kind, length, value);
       continue;
     }
     if (pending > 0) out.copy(pending, stride);
     pending = 0;
     if (kind === SOLID) {
-      writeSolid(out, value, length, previous, sums);
+      writeSolid(out, value, length, previous, sums, pixelBytes);
       previous = value;
     } else if (kind === MODULES) {
       previous = writeTileRow(out, module, lastAt.module, at.module, false, sums);
       if (value === 1) continue;
       // The rest of the run repeats the tile row every `scale` pixels: one copy.
-      out.copy((value - 1) * scale, scale);
+      out.copy((value - 1) * module.width, module.width);
       const source = module.source[at.module]!;
-      for (let k = 1; k < value; k++) sums.append(module.sum[source]!, module.weighted[source]!, scale);
-      lastAt.module[source] = out.position - scale;
+      for (let k = 1; k < value; k++) sums.append(module.sum[source]!, module.weighted[source]!, module.width);
+      lastAt.module[source] = out.position - module.width;
     } else if (kind === FINDER) previous = writeTileRow(out, finder, lastAt.finder, at.finder, false, sums);
     else if (kind === LOGO) previous = writeTileRow(out, logo!, lastAt.logo, at.logo, true, sums);
     else if (kind === MODULE_PART) previous = writePart(out, module, at.module, value, length, sums);
@@ -378,7 +438,7 @@ function writeSpans(
 /** A span's sums added without writing it (it is copied from the row above); returns its last byte. */
 function appendSums(sums: RowSums, codes: DesignRowCodes, at: TileRowsAt, kind: number, length: number, value: number): number {
   if (kind === SOLID) {
-    sums.append(value * length, (value * length * (length + 1)) / 2, length);
+    appendRun(sums, value, length, codes.pixelBytes);
     return value;
   }
   const [tiles, row] =
@@ -386,8 +446,9 @@ function appendSums(sums: RowSums, codes: DesignRowCodes, at: TileRowsAt, kind: 
   const source = tiles.source[row]!;
   if (kind === MODULE_PART || kind === FINDER_PART) {
     const bytes = tiles.row(source);
-    for (let i = value; i < value + length; i++) sums.append(bytes[i]!, bytes[i]!, 1);
-    return bytes[value + length - 1]!;
+    const end = (value + length) * tiles.pixelBytes;
+    for (let i = value * tiles.pixelBytes; i < end; i++) sums.append(bytes[i]!, bytes[i]!, 1);
+    return pixelAt(bytes, end - tiles.pixelBytes, tiles.pixelBytes);
   }
   const repeats = kind === MODULES ? value : 1;
   for (let k = 0; k < repeats; k++) sums.append(tiles.sum[source]!, tiles.weighted[source]!, tiles.width);
@@ -395,7 +456,7 @@ function appendSums(sums: RowSums, codes: DesignRowCodes, at: TileRowsAt, kind: 
 }
 
 /**
- * The zlib stream of the design's PNG scanlines (each a filter byte 0, None, then palette indices), as rasterDesign
+ * The zlib stream of the design's PNG scanlines (each a filter byte 0, None, then palette indices or RGBA), as rasterDesign
  * draws them: quiet zone, modules (a module tile row under each dark module), alignment squares, finders, the logo
  * over all of it, the caption band below. test/unit/design-deflate.test.ts holds the two equal, pixel for pixel.
  */
@@ -403,15 +464,16 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
   const codes = rowCodes(art, layout);
   const { side: width, height, scale, offset, logoBox } = layout;
   const n = matrix.size;
-  const stride = width + 1;
-  const moduleTile = art.indexed!.tiles.module;
-  const alignment = { light: moduleTile[0]!, dark: moduleTile[Math.floor(scale / 2) * scale + Math.floor(scale / 2)]! };
-  const cells = cellKinds(codes, layout, n, alignment.light !== alignment.dark);
+  const stride = width * codes.pixelBytes + 1;
+  const moduleTile = art.indexed?.tiles.module ?? art.rgba.module;
+  // Alignment squares take the module tile's corner (light) and centre (dark), as squareAlignmentPatterns draws them.
+  const colours = { light: moduleTile[0]!, dark: moduleTile[Math.floor(scale / 2) * scale + Math.floor(scale / 2)]!, background: codes.light };
+  const cells = cellKinds(codes, layout, n, colours.light !== colours.dark);
   const codeEnd = offset + n * scale;
   const out = new DeflateTokens();
   const lastAt = new LastWritten(codes);
   const quiet = new SpanList();
-  quiet.push(SOLID, 0, width, 0);
+  quiet.push(SOLID, 0, width, codes.light);
   const bands: Array<SpanList | undefined> = new Array(n);
   const bandsUnderLogo: Array<SpanList | undefined> = new Array(n);
   /** Rows written so far, by what their bytes depend on (a number), with where and their sums: an equal row is one copy. */
@@ -447,14 +509,14 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
       const band = codes.band!;
       const r = y - size;
       replayTokens(out, band.tokens(r, r > 0));
-      sums.append(band.sum[r]!, band.weighted[r]!, width);
+      sums.append(band.sum[r]!, band.weighted[r]!, band.width);
     } else {
-      let spans = inCode ? (bands[my] ??= bandSpans(matrix, layout, cells, alignment, my)) : quiet;
+      let spans = inCode ? (bands[my] ??= bandSpans(matrix, layout, cells, colours, my)) : quiet;
       if (at.logo >= 0)
         spans = inCode ? (bandsUnderLogo[my] ??= spans.withLogo(logoBox.left, logoBox.side, scale)) : quiet.withLogo(logoBox.left, logoBox.side, scale);
       // The row above lies the same way when it is this module row's too, with the logo on both or on neither.
       const above = inCode && at.module > 0 && (at.logo > 0 || (at.logo < 0 && !(y - 1 >= logoBox.top && y - 1 < logoBox.top + logoBox.side && codes.logo)));
-      writeSpans(out, spans, codes, lastAt, at, above, layout, sums);
+      writeSpans(out, spans, codes, lastAt, at, above, stride, sums);
     }
     out.addSums(sums.sum, sums.weighted, stride);
     rows.set(key, rowAt.length);

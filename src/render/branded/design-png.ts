@@ -78,10 +78,12 @@ export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
 }
 
 /**
- * The same PNG (palette form) without a raster: its scanlines deflated from how the design is drawn (design-deflate.ts).
- * For art canDeflateDesign accepts.
+ * The same PNG without a raster: its scanlines deflated from how the design is drawn (design-deflate.ts), in the
+ * palette form when the art has one, else RGBA. For art canDeflateDesign accepts.
  */
 export function writeDeflatedDesignPng(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number, dpi?: number): Buffer {
   const phys = dpi === undefined ? [] : [physChunk(dpi)];
-  return pngOf(layout.side, layout.height, 3, deflateDesign(art, matrix, layout, size), [...paletteChunks(art.indexed!.palette), ...phys]);
+  const idat = deflateDesign(art, matrix, layout, size);
+  if (!art.indexed) return pngOf(layout.side, layout.height, 6, idat, phys);
+  return pngOf(layout.side, layout.height, 3, idat, [...paletteChunks(art.indexed.palette), ...phys]);
 }

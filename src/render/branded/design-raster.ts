@@ -35,6 +35,8 @@ export interface ArtTiles<T extends Uint32Array | Uint8Array> {
 
 /** A design's tiles as colours, and as indices into one palette when the whole design uses at most 256 colours. */
 export interface DesignArt {
+  /** Its key in DesignCaches.arts. */
+  key: string;
   light: number;
   /** For each pixel row of the module tile, the first row equal to it: a band row that repeats one above is copied whole. */
   moduleRowSource: Uint16Array;
@@ -124,7 +126,7 @@ export async function designArt(spec: RenderSpec, branding: Branding, design: st
     logo: rgba.logo && rowsSameAsAbove(rgba.logo, layout.logoBox.side),
     band: rgba.band && rowsSameAsAbove(rgba.band, width),
   };
-  const art = { light, moduleRowSource: rowSources(rgba.module, scale), sameAsAbove, rgba, indexed };
+  const art = { key, light, moduleRowSource: rowSources(rgba.module, scale), sameAsAbove, rgba, indexed };
   caches.arts.set(key, art);
   return art;
 }

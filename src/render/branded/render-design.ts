@@ -131,7 +131,11 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     });
     if (spec.format === 'png') {
       const art = await designArt(spec, branding, design, layout, caches);
-      return canDeflateDesign(art, layout) ? writeDeflatedDesignPng(art, matrix, layout, spec.size, spec.dpi) : writeDesignPng(await drawn(), spec.dpi);
+      if (!canDeflateDesign(art, layout)) return writeDesignPng(await drawn(), spec.dpi);
+      const kept = art.rowCodes?.kept.bytes;
+      const png = writeDeflatedDesignPng(art, matrix, layout, spec.size, spec.dpi);
+      if (art.rowCodes?.kept.bytes !== kept) caches.remeasureArt(art);
+      return png;
     }
     const raster = await drawn();
     const webp = await sharp(rgbaOf(raster), { raw: { width: raster.width, height: raster.height, channels: 4 } })
