@@ -69,7 +69,12 @@ async function bothWays(
   if (!canDeflateDesign(art, layout)) return { deflatable: false as const };
   const png = writeDeflatedDesignPng(art, matrix, layout, size);
   const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const same = Buffer.from(data).equals(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength));
+  // zlib as well, which checks the stream's Adler-32: each scanline a filter byte and a row of indices or RGBA.
+  const idat = png.indexOf('IDAT');
+  const scanlines = inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+  const rowBytes = art.indexed ? layout.side : layout.side * 4;
+  const same =
+    Buffer.from(data).equals(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength)) && scanlines.length === layout.height * (rowBytes + 1);
   return { deflatable: true as const, same, png, zlibPng };
 }
 

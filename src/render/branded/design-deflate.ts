@@ -133,6 +133,8 @@ export interface DesignRowCodes {
   code?: DeflateCode | undefined;
   /** Bytes kept here so far (tile rows' sums, their token lists as first used): DesignCaches counts them in the art's size. */
   kept: { bytes: number };
+  /** Span lists reused between renders: one per module row, one per module row under the logo, and the quiet zone's. */
+  spans: { rows: SpanList[]; underLogo: SpanList[]; quiet: SpanList; quietUnderLogo: SpanList; renders: number };
 }
 
 const bytesOf = (tile: Uint8Array | Uint32Array) => new Uint8Array(tile.buffer, tile.byteOffset, tile.byteLength);
@@ -155,6 +157,7 @@ function rowCodes(art: DesignArt, layout: DesignLayout): DesignRowCodes {
     logo: tiles.logo && rows(tiles.logo, layout.logoBox.side),
     band: tiles.band && rows(tiles.band, layout.side),
     cells: new Map(),
+    spans: { rows: [], underLogo: [], quiet: new SpanList(kept), quietUnderLogo: new SpanList(kept), renders: 0 },
   });
 }
 
@@ -197,6 +200,13 @@ const FINDER_PART = 5;
 class SpanList {
   data = new Float64Array(64); // a packed RGBA colour needs 32 unsigned bits
   count = 0;
+  /** The render these spans were made for: a list is kept per module row (DesignRowCodes.spans) and made again per render. */
+  madeFor = -1;
+
+  /** `kept`: where the list's bytes are counted (DesignRowCodes.kept), as it is made and grows. */
+  constructor(readonly kept?: { bytes: number }) {
+    if (kept) kept.bytes += this.data.byteLength;
+  }
 
   push(kind: number, x: number, length: number, value: number): void {
     if (length <= 0) return;
@@ -208,6 +218,7 @@ class SpanList {
     if ((this.count + 1) * 4 > this.data.length) {
       const bigger = new Float64Array(this.data.length * 2);
       bigger.set(this.data);
+      if (this.kept) this.kept.bytes += bigger.byteLength - this.data.byteLength;
       this.data = bigger;
     }
     const at = this.count++ * 4;
@@ -218,8 +229,8 @@ class SpanList {
   }
 
   /** These spans with [left, left + length) given to the logo (drawn last, over everything). */
-  withLogo(left: number, length: number, scale: number): SpanList {
-    const cut = new SpanList();
+  withLogo(cut: SpanList, left: number, length: number, scale: number): SpanList {
+    cut.count = 0;
     // Pixels here; the writer scales them to bytes.
     const end = left + length;
     let logoPlaced = false;
@@ -254,6 +265,7 @@ class SpanList {
 
 /** The spans of module row my: margins, runs of dark modules, light ones, alignment squares, finders. */
 function bandSpans(
+  spans: SpanList,
   matrix: QrMatrix,
   layout: DesignLayout,
   cells: Uint8Array,
@@ -262,7 +274,7 @@ function bandSpans(
 ): SpanList {
   const { scale, offset, side } = layout;
   const n = matrix.size;
-  const spans = new SpanList();
+  spans.count = 0;
   spans.push(SOLID, 0, offset, colours.background);
   const finders = my < 7 || my >= n - 7;
   for (let mx = 0; mx < n;) {
@@ -310,6 +322,17 @@ class RowSums {
     this.weighted += length * this.sum + weighted;
     this.sum += sum;
   }
+
+  /** The same bytes `times` over: each copy's sum counts once for every byte after it. */
+  appendTimes(sum: number, weighted: number, length: number, times: number): void {
+    this.weighted += times * length * this.sum + times * weighted + (sum * length * times * (times - 1)) / 2;
+    this.sum += times * sum;
+  }
+
+  reset(): void {
+    this.sum = 0;
+    this.weighted = 0;
+  }
 }
 
 /** A tile row's own tokens (see tokensOf) into the stream. */
@@ -334,6 +357,7 @@ function writeTileRow(out: DeflateTokens, tiles: TileRows, lastAt: Float64Array,
 
 /** The sums of one pixel value repeated `length` times (see DeflateTokens.addSums), byte by byte of the pixel. */
 function appendRun(sums: RowSums, value: number, length: number, pixelBytes: number): void {
+  if (pixelBytes === 1) return sums.append(value * length, (value * length * (length + 1)) / 2, length);
   let sum = 0;
   let weighted = 0;
   for (let j = 0; j < pixelBytes; j++) {
@@ -425,7 +449,7 @@ function writeSpans(
       // The rest of the run repeats the tile row every `scale` pixels: one copy.
       out.copy((value - 1) * module.width, module.width);
       const source = module.source[at.module]!;
-      for (let k = 1; k < value; k++) sums.append(module.sum[source]!, module.weighted[source]!, module.width);
+      sums.appendTimes(module.sum[source]!, module.weighted[source]!, module.width, value - 1);
       lastAt.module[source] = out.position - module.width;
     } else if (kind === FINDER) previous = writeTileRow(out, finder, lastAt.finder, at.finder, false, sums);
     else if (kind === LOGO) previous = writeTileRow(out, logo!, lastAt.logo, at.logo, true, sums);
@@ -450,8 +474,7 @@ function appendSums(sums: RowSums, codes: DesignRowCodes, at: TileRowsAt, kind: 
     for (let i = value * tiles.pixelBytes; i < end; i++) sums.append(bytes[i]!, bytes[i]!, 1);
     return pixelAt(bytes, end - tiles.pixelBytes, tiles.pixelBytes);
   }
-  const repeats = kind === MODULES ? value : 1;
-  for (let k = 0; k < repeats; k++) sums.append(tiles.sum[source]!, tiles.weighted[source]!, tiles.width);
+  sums.appendTimes(tiles.sum[source]!, tiles.weighted[source]!, tiles.width, kind === MODULES ? value : 1);
   return tiles.last[source]!;
 }
 
@@ -472,16 +495,27 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
   const codeEnd = offset + n * scale;
   const out = new DeflateTokens();
   const lastAt = new LastWritten(codes);
-  const quiet = new SpanList();
+  const lists = codes.spans;
+  const render = ++lists.renders;
+  const quiet = lists.quiet;
+  quiet.count = 0;
   quiet.push(SOLID, 0, width, codes.light);
-  const bands: Array<SpanList | undefined> = new Array(n);
-  const bandsUnderLogo: Array<SpanList | undefined> = new Array(n);
+  /** Module row my's spans (with the logo's row in them, `underLogo`), made once this render. */
+  const bandList = (my: number, underLogo: boolean): SpanList => {
+    const list = (lists.rows[my] ??= new SpanList(codes.kept));
+    if (list.madeFor !== render) bandSpans(list, matrix, layout, cells, colours, my).madeFor = render;
+    if (!underLogo) return list;
+    const cut = (lists.underLogo[my] ??= new SpanList(codes.kept));
+    if (cut.madeFor !== render) list.withLogo(cut, logoBox.left, logoBox.side, scale).madeFor = render;
+    return cut;
+  };
   /** Rows written so far, by what their bytes depend on (a number), with where and their sums: an equal row is one copy. */
   const rows = new Map<number, number>();
   const rowAt: number[] = [];
   const rowSum: number[] = [];
   const rowWeighted: number[] = [];
   const at: TileRowsAt = { module: 0, finder: 0, logo: -1 };
+  const sums = new RowSums();
 
   for (let y = 0; y < height; y++) {
     const inCode = y >= offset && y < codeEnd;
@@ -503,7 +537,7 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
       continue;
     }
     out.literal(0); // filter None
-    const sums = new RowSums();
+    sums.reset();
     sums.append(0, 0, 1);
     if (y >= size) {
       const band = codes.band!;
@@ -511,9 +545,7 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
       replayTokens(out, band.tokens(r, r > 0));
       sums.append(band.sum[r]!, band.weighted[r]!, band.width);
     } else {
-      let spans = inCode ? (bands[my] ??= bandSpans(matrix, layout, cells, colours, my)) : quiet;
-      if (at.logo >= 0)
-        spans = inCode ? (bandsUnderLogo[my] ??= spans.withLogo(logoBox.left, logoBox.side, scale)) : quiet.withLogo(logoBox.left, logoBox.side, scale);
+      const spans = inCode ? bandList(my, at.logo >= 0) : at.logo >= 0 ? quiet.withLogo(lists.quietUnderLogo, logoBox.left, logoBox.side, scale) : quiet;
       // The row above lies the same way when it is this module row's too, with the logo on both or on neither.
       const above = inCode && at.module > 0 && (at.logo > 0 || (at.logo < 0 && !(y - 1 >= logoBox.top && y - 1 < logoBox.top + logoBox.side && codes.logo)));
       writeSpans(out, spans, codes, lastAt, at, above, stride, sums);
