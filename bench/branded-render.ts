@@ -30,11 +30,12 @@ async function cpuMicrosPerRender(count: number, render: (payload: string) => un
   return (used.user + used.system) / count;
 }
 
-/** The bench row's design: rounded modules and finders, a red finder, a cached logo at 0.2. */
-async function benchBranding(): Promise<Branding> {
+/** The bench row's design: rounded modules and finders, a red finder, a cached logo at 0.2 (with `frame`, a caption band too: past 256 colours, RGBA). */
+async function benchBranding(frame = false): Promise<Branding> {
   const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
   const logo = { id: 'bench-logo', digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
-  return { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false };
+  const caption = frame ? { frame: { text: 'SCAN ME', color: '#1d3557ff' } } : {};
+  return { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false, ...caption };
 }
 
 /**
@@ -86,11 +87,11 @@ export interface PngWriterResult {
 }
 
 /**
- * The bench row's PNG (512 px, matrix and layout made beforehand) written both ways, turn about in rounds of `count`
- * payloads so drift in the machine falls on both: why design-deflate.ts is written by hand.
+ * The bench row's PNG (512 px, matrix and layout made beforehand; with `frame`, its RGBA sibling) written both ways,
+ * turn about in rounds of `count` payloads so drift in the machine falls on both: why design-deflate.ts is written by hand.
  */
-export async function pngWriterBench(count = 500, rounds = 4): Promise<PngWriterResult> {
-  const branding = await benchBranding();
+export async function pngWriterBench(count = 500, rounds = 4, frame = false): Promise<PngWriterResult> {
+  const branding = await benchBranding(frame);
   const design = designKey(branding);
   const caches = new DesignCaches();
   const inputs = Array.from({ length: count }, (_, i) => {

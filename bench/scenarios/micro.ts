@@ -9,7 +9,10 @@ export const microScenario: BenchScenario = {
     console.log('render path micro benchmarks…');
     const table = renderPathTable(await renderPathBench(1));
     const branded = `Row h-branded's render against scenario c's (CPU per render, in process): ${brandedRenderLine(await brandedRenderBench(500))}.`;
-    const writers = `Row h-branded's PNG written two ways (one thread, turn about, the same 500 payloads): ${pngWriterLine(await pngWriterBench())}.`;
+    const writers = [
+      `Row h-branded's PNG written two ways (one thread, turn about, the same 500 payloads): ${pngWriterLine(await pngWriterBench())}.`,
+      `The same design with a caption band (RGBA: past 256 colours): ${pngWriterLine(await pngWriterBench(500, 4, true))}.`,
+    ].join('\n\n');
     return { sections: { micro: `${table}\n\n${branded}\n\n${writers}` } };
   },
 };
