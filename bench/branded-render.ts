@@ -38,6 +38,11 @@ async function benchBranding(frame = false): Promise<Branding> {
   return { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false, ...caption };
 }
 
+/** Row c's request (512 px PNG, margin 4, level M, black on white), with the design when given. */
+function benchSpec(payload: string, branding: Branding | undefined): RenderSpec {
+  return { payload, format: 'png', size: 512, margin: 4, errorCorrection: 'M', darkColor: '#000000ff', lightColor: '#ffffffff', branding };
+}
+
 /**
  * The bench row's design (rounded modules and finders, a red finder, a cached logo at 0.2, 512 px PNG)
  * and the plain PNG of the same payloads, each through renderTask as a request's render runs. `only`
@@ -45,16 +50,7 @@ async function benchBranding(frame = false): Promise<Branding> {
  */
 export async function brandedRenderBench(count = 500, only?: 'plain' | 'branded'): Promise<BrandedRenderResult> {
   const branding = await benchBranding();
-  const spec = (payload: string, withBranding: boolean): RenderSpec => ({
-    payload,
-    format: 'png',
-    size: 512,
-    margin: 4,
-    errorCorrection: 'M',
-    darkColor: '#000000ff',
-    lightColor: '#ffffffff',
-    branding: withBranding ? branding : undefined,
-  });
+  const spec = (payload: string, withBranding: boolean) => benchSpec(payload, withBranding ? branding : undefined);
   const caches = new DesignCaches();
   const run = (withBranding: boolean) => async (payload: string) => {
     const result = await renderTask(spec(payload, withBranding), caches);
@@ -95,16 +91,7 @@ export async function pngWriterBench(count = 500, rounds = 4, frame = false): Pr
   const design = designKey(branding);
   const caches = new DesignCaches();
   const inputs = Array.from({ length: count }, (_, i) => {
-    const spec: RenderSpec = {
-      payload: `https://example.com/brand/${i}-${(i * 2654435761) % 1e9}`,
-      format: 'png',
-      size: 512,
-      margin: 4,
-      errorCorrection: 'M',
-      darkColor: '#000000ff',
-      lightColor: '#ffffffff',
-      branding,
-    };
+    const spec = benchSpec(`https://example.com/brand/${i}-${(i * 2654435761) % 1e9}`, branding);
     const { matrix } = matrixForDesign(spec, branding, caches);
     return { spec, matrix, layout: designLayout(matrix, 512, 4, branding) };
   });
