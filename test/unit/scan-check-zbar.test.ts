@@ -50,4 +50,17 @@ describe('the scan check reads with zbar too', () => {
     const answered = await renderDesign(spec(READ_BY_ALL), branding, caches);
     expect(await decodeQr(answered, 'png')).toEqual({ zxing: READ_BY_ALL, zbar: READ_BY_ALL, jsqr: READ_BY_ALL });
   });
+
+  it('answers text every reader reads even where zbar-wasm would have guessed another charset (its bytes are compared, as coded)', async () => {
+    await loadDecoder();
+    const caches = new DesignCaches();
+    const plain: Branding = { moduleShape: 'rounded', finderShape: 'square', finderColor: '#000000ff', errorCorrectionFixed: true };
+    // UTF-8 holding "—" (E2 80 94) without an ECI (docs/charsets.md): zbar-wasm's own conversion took it for Shift_JIS
+    // and the check refused the design, suggesting changes that were refused in turn; zbarimg reads it right.
+    for (const payload of ['Héllo, wörld — ünïcode', 'a — b', '日本語']) {
+      const request = { ...spec(payload), errorCorrection: 'H', darkColor: '#000000ff', lightColor: '#ffffffff', branding: plain } as const;
+      const png = await renderDesign(request, plain, caches);
+      expect(await decodeQr(png, 'png')).toEqual({ zxing: payload, zbar: payload, jsqr: payload });
+    }
+  });
 });

@@ -46,6 +46,9 @@ function qrScanner(): Promise<ZBarScanner> {
   scanner ??= ZBarScanner.create().then((created) => {
     created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
     created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
+    // The bytes as coded: this build's charset guess is not zbarimg's (it took UTF-8 holding "—" for Shift_JIS where
+    // zbarimg, with glibc's iconv, reads it right), and which charset a zbar app shows is the charset policy's part.
+    created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
     return created;
   });
   return scanner;
@@ -55,7 +58,7 @@ const SHIFT_JIS = new TextDecoder('shift_jis');
 
 /**
  * The QR codes zbar (its WebAssembly build, the library zbarimg and many Linux and Android apps use) finds in an
- * image, as the bytes they carry: the build has no iconv, so it gives them as coded, not as text.
+ * image, as the bytes they carry (binary mode: no charset conversion).
  */
 export async function zbarCodes(rgba: Uint8Array, width: number, height: number): Promise<Buffer[]> {
   const symbols = await scanGrayBuffer(intensities(rgba).buffer as ArrayBuffer, width, height, await qrScanner());
