@@ -1,8 +1,10 @@
 // A design's PNG scanlines (palette indices, or RGBA past 256 colours) deflated from how they are drawn (tile rows at known places), never from pixels: the PNG path of a render whose scan verdict is known.
 import { DEFLATE_WINDOW, DeflateTokens, MIN_COPY, type DeflateCode } from '../deflate/deflate-tokens.js';
 import type { QrMatrix } from '../qr-matrix.js';
-import { alignmentCentres, isReservedModule, type DesignLayout } from './design-layout.js';
+import type { DesignLayout } from './design-layout.js';
 import type { DesignArt } from './design-raster.js';
+import { bandSpans, cellKinds, FINDER, FINDER_PART, LOGO, MODULE_PART, MODULES, SOLID, SpanList } from './row-spans.js';
+import { pixelAt, RowSums, TileRows } from './tile-rows.js';
 
 /**
  * Why by hand: zlib level 1 was ~45% of a 512 px branded PNG render, almost all of it matching bytes whose repeats the
@@ -10,112 +12,9 @@ import type { DesignArt } from './design-raster.js';
  * a span equal to the row above, a run of one colour. Tokens here come from those places, a handful a row; each tile
  * row's own tokens and byte sums are worked out once per design and kept in the art, and no raster is drawn.
  * bench/branded-render.ts (pngWriterBench) runs both writers turn about on the bench row's design: raster + zlib
- * ~585 µs and 13.3 kB a PNG, this ~425 µs and 12.2 kB (0.72×); a caption band with a logo (RGBA, past 256 colours)
- * went from ~3.2 to ~1.1 ms a render. zlib at level 9 makes ~5 kB of the same scanlines, at many times the cost.
+ * 578 µs and 13.3 kB a PNG, this 401 µs and 12.2 kB (0.69×); with a caption band too (RGBA, past 256 colours) 1,838
+ * against 673 µs (0.37×) (docs/BENCHMARKS.md). zlib at level 9 makes ~5 kB of the same scanlines, at many times the cost.
  */
-
-/** A tile (module, finder, logo or caption band) row by row as the encoder keeps it: each row's first identical row, sums, tokens. */
-class TileRows {
-  /** Each row's first identical row in the tile: rows with one source are the same bytes. */
-  readonly source: Int32Array;
-  /** Per row: the sum of its bytes, and of each byte times its distance from the row's end (see DeflateTokens.addSums). */
-  readonly sum: Float64Array;
-  readonly weighted: Float64Array;
-  /** Per row: its last pixel (a palette index, or packed RGBA as pixels.ts packs it). */
-  readonly last: Float64Array;
-  readonly #tokens: Array<Uint32Array | undefined>;
-  readonly #tokensUnderAbove: Array<Uint32Array | undefined>;
-
-  constructor(
-    readonly bytes: Uint8Array,
-    /** Bytes a row. */
-    readonly width: number,
-    /** Distance from a byte to the one above it in the image (a scanline and its filter byte). */
-    readonly stride: number,
-    /** Bytes a pixel: 1 (palette) or 4 (RGBA). */
-    readonly pixelBytes: number,
-    /** Told the bytes of each token list kept (see DesignRowCodes.kept). */
-    readonly kept: (bytes: number) => void,
-  ) {
-    const rows = bytes.length / width;
-    this.source = firstIdenticalRows(bytes, width);
-    this.sum = new Float64Array(rows);
-    this.weighted = new Float64Array(rows);
-    this.last = new Float64Array(rows);
-    for (let r = 0; r < rows; r++) {
-      for (let i = 0, at = r * width; i < width; i++, at++) {
-        this.sum[r]! += bytes[at]!;
-        this.weighted[r]! += (width - i) * bytes[at]!;
-      }
-      this.last[r] = pixelAt(bytes, (r + 1) * width - pixelBytes, pixelBytes);
-    }
-    this.#tokens = new Array(rows);
-    this.#tokensUnderAbove = new Array(rows);
-    kept(this.source.byteLength + this.sum.byteLength + this.weighted.byteLength + this.last.byteLength);
-  }
-
-  row(r: number): Uint8Array {
-    return this.bytes.subarray(r * this.width, (r + 1) * this.width);
-  }
-
-  /** Row r's tokens; `underAbove`: the image row above holds row r - 1 of this tile at the same place, so they may copy from it. */
-  tokens(r: number, underAbove: boolean): Uint32Array {
-    if (underAbove && r > 0) return (this.#tokensUnderAbove[r] ??= this.#keep(tokensOf(this.row(r), this.row(r - 1), this.stride, this.pixelBytes)));
-    return (this.#tokens[r] ??= this.#keep(tokensOf(this.row(r), undefined, this.stride, this.pixelBytes)));
-  }
-
-  #keep(tokens: Uint32Array): Uint32Array {
-    this.kept(tokens.byteLength);
-    return tokens;
-  }
-}
-
-/** The pixel whose first byte is at `at`: the byte itself, or 4 bytes as one packed RGBA number (r lowest). */
-function pixelAt(bytes: Uint8Array, at: number, pixelBytes: number): number {
-  if (pixelBytes === 1) return bytes[at]!;
-  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0;
-}
-
-/** Each row's first identical row, found by its bytes as a key (once per design). */
-function firstIdenticalRows(bytes: Uint8Array, width: number): Int32Array {
-  const rows = bytes.length / width;
-  const source = new Int32Array(rows);
-  const seen = new Map<string, number>();
-  for (let r = 0; r < rows; r++) {
-    const key = Buffer.from(bytes.buffer, bytes.byteOffset + r * width, width).toString('latin1');
-    const first = seen.get(key);
-    if (first === undefined) seen.set(key, r);
-    source[r] = first ?? r;
-  }
-  return source;
-}
-
-/**
- * Greedy tokens for one tile row (as DeflateTokens keeps them) that refer only inside it or, given `above`, to the
- * row above at `stride`: spans equal to the row above, runs of one pixel, literals. Position-free, so one list serves
- * wherever the row is drawn.
- */
-function tokensOf(bytes: Uint8Array, above: Uint8Array | undefined, stride: number, pixelBytes: number): Uint32Array {
-  const tokens: number[] = [];
-  for (let i = 0; i < bytes.length;) {
-    let same = 0;
-    if (above) while (i + same < bytes.length && bytes[i + same] === above[i + same]) same++;
-    if (same >= MIN_COPY) {
-      tokens.push(((same << 16) | stride) >>> 0);
-      i += same;
-      continue;
-    }
-    let run = 0;
-    if (i >= pixelBytes) while (i + run < bytes.length && bytes[i + run] === bytes[i + run - pixelBytes]) run++;
-    if (run >= MIN_COPY) {
-      tokens.push(((run << 16) | pixelBytes) >>> 0);
-      i += run;
-      continue;
-    }
-    tokens.push(bytes[i++]!);
-  }
-  return Uint32Array.from(tokens);
-}
 
 /** What the encoder keeps of a design's art (in the art itself: per thread, per design and layout). */
 export interface DesignRowCodes {
@@ -166,140 +65,6 @@ export function canDeflateDesign(art: DesignArt, layout: DesignLayout): boolean 
   return layout.scale * (art.indexed ? 1 : 4) >= MIN_COPY;
 }
 
-const DRAWN = 0;
-const RESERVED = 1;
-const ALIGNMENT = 2;
-
-/** What each module of a symbol size is (see drawModules and squareAlignmentPatterns in design-raster.ts). */
-function cellKinds(codes: DesignRowCodes, layout: DesignLayout, size: number, squareAlignment: boolean): Uint8Array {
-  let cells = codes.cells.get(size);
-  if (cells) return cells;
-  cells = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (isReservedModule(layout, size, x, y)) cells[y * size + x] = RESERVED;
-  if (squareAlignment)
-    for (const [cx, cy] of alignmentCentres(size))
-      for (let y = cy - 2; y <= cy + 2; y++) for (let x = cx - 2; x <= cx + 2; x++) if (cells[y * size + x] === DRAWN) cells[y * size + x] = ALIGNMENT;
-  codes.cells.set(size, cells);
-  return cells;
-}
-
-// Span kinds of an image row, left to right, as quads (kind, first pixel, length in pixels, value).
-/** One colour; value: the palette index, or the packed colour. */
-const SOLID = 0;
-/** A run of dark modules, the band's module tile row under each; value: how many. */
-const MODULES = 1;
-/** A finder's row (the band's); value unused. */
-const FINDER = 2;
-/** The logo's row (the image row's); value unused. */
-const LOGO = 3;
-/** Part of a module's or finder's row, cut by the logo's box; value: its first byte within the tile row. */
-const MODULE_PART = 4;
-const FINDER_PART = 5;
-
-/** A row's spans as quads, one colour's neighbours merged. */
-class SpanList {
-  data = new Float64Array(64); // a packed RGBA colour needs 32 unsigned bits
-  count = 0;
-  /** The render these spans were made for: a list is kept per module row (DesignRowCodes.spans) and made again per render. */
-  madeFor = -1;
-
-  /** `kept`: where the list's bytes are counted (DesignRowCodes.kept), as it is made and grows. */
-  constructor(readonly kept?: { bytes: number }) {
-    if (kept) kept.bytes += this.data.byteLength;
-  }
-
-  push(kind: number, x: number, length: number, value: number): void {
-    if (length <= 0) return;
-    const last = (this.count - 1) * 4;
-    if (kind === SOLID && this.count > 0 && this.data[last] === SOLID && this.data[last + 3] === value) {
-      this.data[last + 2]! += length;
-      return;
-    }
-    if ((this.count + 1) * 4 > this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
-      bigger.set(this.data);
-      if (this.kept) this.kept.bytes += bigger.byteLength - this.data.byteLength;
-      this.data = bigger;
-    }
-    const at = this.count++ * 4;
-    this.data[at] = kind;
-    this.data[at + 1] = x;
-    this.data[at + 2] = length;
-    this.data[at + 3] = value;
-  }
-
-  /** These spans with [left, left + length) given to the logo (drawn last, over everything). */
-  withLogo(cut: SpanList, left: number, length: number, scale: number): SpanList {
-    cut.count = 0;
-    // Pixels here; the writer scales them to bytes.
-    const end = left + length;
-    let logoPlaced = false;
-    for (let i = 0; i < this.count; i++) {
-      const kind = this.data[i * 4]!;
-      const x = this.data[i * 4 + 1]!;
-      const spanLength = this.data[i * 4 + 2]!;
-      const value = this.data[i * 4 + 3]!;
-      const spanEnd = x + spanLength;
-      if (x < left) cut.#piece(kind, value, x, x, Math.min(spanEnd, left), scale);
-      if (!logoPlaced && x < end && spanEnd > left) {
-        cut.push(LOGO, left, length, 0);
-        logoPlaced = true;
-      }
-      if (spanEnd > end) cut.#piece(kind, value, x, Math.max(x, end), spanEnd, scale);
-    }
-    return cut;
-  }
-
-  /** Pixels [from, to) of a span starting at x: whole modules stay a run, a cut module or finder becomes a part. */
-  #piece(kind: number, value: number, x: number, from: number, to: number, scale: number): void {
-    if (kind === SOLID) return this.push(SOLID, from, to - from, value);
-    if (kind === FINDER) return from === x && to - from === 7 * scale ? this.push(FINDER, x, to - from, 0) : this.push(FINDER_PART, from, to - from, from - x);
-    for (let cell = x + Math.floor((from - x) / scale) * scale; cell < to; cell += scale) {
-      const start = Math.max(cell, from);
-      const stop = Math.min(cell + scale, to);
-      if (start === cell && stop === cell + scale) this.push(MODULES, cell, scale, 1);
-      else this.push(MODULE_PART, start, stop - start, start - cell);
-    }
-  }
-}
-
-/** The spans of module row my: margins, runs of dark modules, light ones, alignment squares, finders. */
-function bandSpans(
-  spans: SpanList,
-  matrix: QrMatrix,
-  layout: DesignLayout,
-  cells: Uint8Array,
-  colours: { dark: number; light: number; background: number },
-  my: number,
-): SpanList {
-  const { scale, offset, side } = layout;
-  const n = matrix.size;
-  spans.count = 0;
-  spans.push(SOLID, 0, offset, colours.background);
-  const finders = my < 7 || my >= n - 7;
-  for (let mx = 0; mx < n;) {
-    const x = offset + mx * scale;
-    if (finders && (mx === 0 || (my < 7 && mx === n - 7))) {
-      spans.push(FINDER, x, 7 * scale, 0);
-      mx += 7;
-      continue;
-    }
-    const cell = cells[my * n + mx]!;
-    const dark = matrix.modules[my * n + mx] !== 0;
-    if (cell === DRAWN && dark) {
-      let run = 1;
-      while (mx + run < n && cells[my * n + mx + run] === DRAWN && matrix.modules[my * n + mx + run] !== 0 && !(finders && my < 7 && mx + run === n - 7)) run++;
-      spans.push(MODULES, x, run * scale, run);
-      mx += run;
-      continue;
-    }
-    spans.push(SOLID, x, scale, cell === ALIGNMENT && dark ? colours.dark : cell === ALIGNMENT ? colours.light : colours.background);
-    mx++;
-  }
-  spans.push(SOLID, offset + n * scale, side - offset - n * scale, colours.background);
-  return spans;
-}
-
 /** Where each tile's rows were last written whole (by source row): a later one is a copy of it, when in the window. */
 class LastWritten {
   readonly module: Float64Array;
@@ -310,28 +75,6 @@ class LastWritten {
     this.module = new Float64Array(codes.module.source.length).fill(-Infinity);
     this.finder = new Float64Array(codes.finder.source.length).fill(-Infinity);
     this.logo = new Float64Array(codes.logo?.source.length ?? 0).fill(-Infinity);
-  }
-}
-
-/** The sums of one row being written (see DeflateTokens.addSums): appended run by run. */
-class RowSums {
-  sum = 0;
-  weighted = 0;
-
-  append(sum: number, weighted: number, length: number): void {
-    this.weighted += length * this.sum + weighted;
-    this.sum += sum;
-  }
-
-  /** The same bytes `times` over: each copy's sum counts once for every byte after it. */
-  appendTimes(sum: number, weighted: number, length: number, times: number): void {
-    this.weighted += times * length * this.sum + times * weighted + (sum * length * times * (times - 1)) / 2;
-    this.sum += times * sum;
-  }
-
-  reset(): void {
-    this.sum = 0;
-    this.weighted = 0;
   }
 }
 
@@ -491,7 +234,7 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
   const moduleTile = art.indexed?.tiles.module ?? art.rgba.module;
   // Alignment squares take the module tile's corner (light) and centre (dark), as squareAlignmentPatterns draws them.
   const colours = { light: moduleTile[0]!, dark: moduleTile[Math.floor(scale / 2) * scale + Math.floor(scale / 2)]!, background: codes.light };
-  const cells = cellKinds(codes, layout, n, colours.light !== colours.dark);
+  const cells = cellKinds(codes.cells, layout, n, colours.light !== colours.dark);
   const codeEnd = offset + n * scale;
   const out = new DeflateTokens();
   const lastAt = new LastWritten(codes);
