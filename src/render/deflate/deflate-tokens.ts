@@ -1,5 +1,5 @@
 // A zlib stream (RFC 1950, 1951) from LZ77 tokens its caller already knows: literals and copies, in one dynamic-Huffman block whose code a caller may keep for its next streams.
-import { canonicalCodes, huffmanLengths } from '../vp8l/prefix-code.js';
+import { canonicalCodes, huffmanLengths } from '../huffman-codes.js';
 
 /** How far back a copy may reach (RFC 1951 §2: a 32 kB window), and how long one copy may be. */
 export const DEFLATE_WINDOW = 32768;
@@ -63,7 +63,11 @@ for (let code = 0; code < DISTANCE_BASE.length; code++) {
 const ZLIB_HEADER = [0x78, 0x01];
 const ADLER_MODULUS = 65521;
 
-/** Bits least-significant first into a buffer sized for the worst case; fields public so the token loop can hold them in locals. */
+/**
+ * Bits least-significant first into a buffer sized for the worst case; fields public so the token loop can hold them
+ * in locals. Not vp8l's BitWriter: the token loop through its write() took 127 µs a stream of the bench design, against
+ * 71 µs with the bits held in locals here (one thread, the same tokens).
+ */
 class BitSink {
   at = 0;
   bits = 0;
@@ -230,7 +234,7 @@ export class DeflateTokens {
   }
 }
 
-/** The kept tokens under a code, with plain locals throughout (the loop runs once per token). */
+/** The kept tokens under a code, with plain locals throughout (the loop runs once per token: each 8 bits out as soon as they are whole, as BitWriter.write does). */
 function writeTokenBits(out: BitSink, tokens: Uint32Array, count: number, code: DeflateCode): void {
   const { literalCodes, literalLengths, lengthBits, lengthCount, distanceCodes, distanceLengths } = code;
   const bytes = out.bytes;
