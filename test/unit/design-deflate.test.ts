@@ -4,7 +4,6 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { FINDER_SHAPES, MODULE_SHAPES, type Branding } from '../../src/domain/branding.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';
-import { canDeflateDesign } from '../../src/render/branded/design-deflate.js';
 import { designLayout, type DesignLayout } from '../../src/render/branded/design-layout.js';
 import { writeDeflatedDesignPng, writeDesignPng } from '../../src/render/branded/design-png.js';
 import { designArt, rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
@@ -66,7 +65,6 @@ async function bothWays(
   const raster = await rasterDesign(spec, branding, matrix, layout, caches, design);
   const pixels = rasterPixels(raster);
   const zlibPng = writeDesignPng(raster);
-  if (!canDeflateDesign(art, layout)) return { deflatable: false as const };
   const png = writeDeflatedDesignPng(art, matrix, layout, size);
   const { data } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   // zlib as well, which checks the stream's Adler-32: each scanline a filter byte and a row of indices or RGBA.
@@ -137,6 +135,12 @@ describe('branded PNG deflated from the design', () => {
     }));
     expect(uncleared).toMatchObject({ deflatable: true, same: true });
     expect(overFinder).toMatchObject({ deflatable: true, same: true });
+  });
+
+  it('writes modules 2 px wide (the narrowest a render draws) pixel for pixel, too short for a copy of the module before', async () => {
+    const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', errorCorrectionFixed: false };
+    const result = await bothWays(branding, 72, 4, new DesignCaches(), undefined, 'https://ex.am/2'); // 33 modules in 72 px: 2 px each
+    expect(result).toMatchObject({ deflatable: true, same: true });
   });
 
   it('reads on ZXing, zbar and jsQR, palette and RGBA, and is no larger than zlib level 1 makes the same image', async () => {

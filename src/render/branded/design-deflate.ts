@@ -60,11 +60,6 @@ function rowCodes(art: DesignArt, layout: DesignLayout): DesignRowCodes {
   });
 }
 
-/** Whether deflateDesign can write this design: modules at least a copy wide (3 bytes). */
-export function canDeflateDesign(art: DesignArt, layout: DesignLayout): boolean {
-  return layout.scale * (art.indexed ? 1 : 4) >= MIN_COPY;
-}
-
 /** Where each tile's rows were last written whole (by source row): a later one is a copy of it, when in the window. */
 class LastWritten {
   readonly module: Float64Array;
@@ -189,6 +184,11 @@ function writeSpans(
     } else if (kind === MODULES) {
       previous = writeTileRow(out, module, lastAt.module, at.module, false, sums);
       if (value === 1) continue;
+      if ((value - 1) * module.width < MIN_COPY) {
+        // Too short for a copy (modules 1 or 2 px wide): each module's row again.
+        for (let k = 1; k < value; k++) writeTileRow(out, module, lastAt.module, at.module, false, sums);
+        continue;
+      }
       // The rest of the run repeats the tile row every `scale` pixels: one copy.
       out.copy((value - 1) * module.width, module.width);
       const source = module.source[at.module]!;

@@ -1,4 +1,4 @@
-// Writes a branded raster as PNG: 8-bit palette when the design uses at most 256 colours, truecolour with alpha otherwise.
+// Writes a branded design as PNG (8-bit palette when it uses at most 256 colours, truecolour with alpha otherwise): deflated from the design, or, as the baseline, from a drawn raster.
 import { deflateSync } from 'node:zlib';
 import { chunk, physChunk, PNG_SIGNATURE } from '../png-writer.js';
 import type { QrMatrix } from '../qr-matrix.js';
@@ -63,9 +63,10 @@ function paletteChunks(palette: Uint32Array): Buffer[] {
 }
 
 /**
- * The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
- * the truecolour form. Palette entries are packed RGBA (see pixels.ts); tRNS only when one is not opaque.
- * Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
+ * The writer before writeDeflatedDesignPng, no longer used by a render: a drawn raster through zlib level 1. Kept as
+ * the baseline bench/branded-render.ts (pngWriterBench) and test/unit/design-deflate.test.ts measure the new one
+ * against. The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
+ * the truecolour form. Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
  */
 export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
   const { width, height, repeats } = raster;
@@ -79,7 +80,7 @@ export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
 
 /**
  * The same PNG without a raster: its scanlines deflated from how the design is drawn (design-deflate.ts), in the
- * palette form when the art has one, else RGBA. For art canDeflateDesign accepts.
+ * palette form when the art has one, else RGBA.
  */
 export function writeDeflatedDesignPng(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number, dpi?: number): Buffer {
   const phys = dpi === undefined ? [] : [physChunk(dpi)];

@@ -12,9 +12,8 @@ import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } f
 import { BYTE_CAPACITY, buildMatrix, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
-import { canDeflateDesign } from './design-deflate.js';
 import { designArt, rasterDesign, rasterPixels, type Raster } from './design-raster.js';
-import { writeDeflatedDesignPng, writeDesignPng } from './design-png.js';
+import { writeDeflatedDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
 import { decodesTo } from './scan-check.js';
 import { noteCheck, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
@@ -117,7 +116,7 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     });
     return svg;
   }
-  // Drawn only when something needs the pixels: the scan check, WebP, or a PNG deflateDesign cannot write.
+  // Drawn only when something needs the pixels: the scan check, or WebP.
   const held: { raster?: Raster } = {};
   const drawn = async () => (held.raster ??= await rasterDesign(spec, branding, matrix, layout, caches, design));
   const rgbaOf = (raster: Raster) => {
@@ -131,7 +130,6 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     });
     if (spec.format === 'png') {
       const art = await designArt(spec, branding, design, layout, caches);
-      if (!canDeflateDesign(art, layout)) return writeDesignPng(await drawn(), spec.dpi);
       const kept = art.rowCodes?.kept.bytes;
       const png = writeDeflatedDesignPng(art, matrix, layout, spec.size, spec.dpi);
       if (art.rowCodes?.kept.bytes !== kept) caches.remeasureArt(art);
@@ -143,7 +141,7 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
       .toBuffer();
     return withWebpDensity(webp, spec.dpi);
   } finally {
-    // The PNG writer and sharp took copies (deflate's output, expanded pixels): the scanlines are free for the next render.
+    // sharp took a copy (the expanded pixels): the scanlines are free for the next render.
     if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
   }
 }
