@@ -86,7 +86,6 @@ export class DesignCaches {
     this.arts.set(art.key, art);
   }
 
-  /** The in-process decoder, loaded on the first scan check of this thread. */
   /** logoLeavesSpare for a centred logo of `scale`, remembered. */
   logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, scale: number): boolean {
     const key = `${matrixSize}:${level}:${scale}`;
@@ -95,6 +94,7 @@ export class DesignCaches {
     return holds;
   }
 
+  /** The in-process decoder, loaded on the first scan check of this thread. */
   decoderReady(): Promise<void> {
     this.#decoder ??= loadDecoder();
     return this.#decoder;

@@ -75,13 +75,25 @@ function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLa
   return changes;
 }
 
+/** RGBA bytes and their size: what the scan check reads, and what sharp encodes as WebP. */
+interface ScanImage {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
+function scanImage(raster: Raster): ScanImage {
+  const pixels = rasterPixels(raster);
+  return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: raster.width, height: raster.height };
+}
+
 async function assertScans(
   caches: DesignCaches,
   keys: VerdictKeys,
   spec: RenderSpec,
   branding: Branding,
   layout: DesignLayout,
-  pixels: () => Promise<{ rgba: Uint8Array; width: number; height: number }>,
+  pixels: () => Promise<ScanImage>,
 ): Promise<void> {
   let verdict = caches.verdicts.get(keys.image);
   if (verdict === undefined && sharedVerdict(caches, keys, spec.payload)) {
@@ -116,18 +128,11 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     });
     return svg;
   }
-  // Drawn only when something needs the pixels: the scan check, or WebP.
-  const held: { raster?: Raster } = {};
-  const drawn = async () => (held.raster ??= await rasterDesign(spec, branding, matrix, layout, caches, design));
-  const rgbaOf = (raster: Raster) => {
-    const pixels = rasterPixels(raster);
-    return new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength);
-  };
+  // Drawn only when something needs the pixels, the scan check or WebP, and then once for both.
+  const held: { raster?: Raster; image?: ScanImage } = {};
+  const image = async () => (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
   try {
-    await assertScans(caches, verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared), spec, branding, layout, async () => {
-      const raster = await drawn();
-      return { rgba: rgbaOf(raster), width: raster.width, height: raster.height };
-    });
+    await assertScans(caches, verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared), spec, branding, layout, image);
     if (spec.format === 'png') {
       const art = await designArt(spec, branding, design, layout, caches);
       const kept = art.rowCodes?.kept.bytes;
@@ -135,8 +140,8 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
       if (art.rowCodes?.kept.bytes !== kept) caches.remeasureArt(art);
       return png;
     }
-    const raster = await drawn();
-    const webp = await sharp(rgbaOf(raster), { raw: { width: raster.width, height: raster.height, channels: 4 } })
+    const { rgba, width, height } = await image();
+    const webp = await sharp(rgba, { raw: { width, height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
       .toBuffer();
     return withWebpDensity(webp, spec.dpi);
@@ -168,11 +173,7 @@ async function renderPrintDesign(
       raster,
       branding,
       layout,
-      async () => {
-        const drawn = (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design));
-        const pixels = rasterPixels(drawn);
-        return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: drawn.width, height: drawn.height };
-      },
+      async () => scanImage((held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design))),
     );
   } finally {
     if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
