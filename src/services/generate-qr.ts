@@ -197,12 +197,15 @@ interface Conditions {
   ifNoneMatch?: string | undefined;
   /** Meter a 304 as a request too (signed URLs: every answer we give counts, as the CDN's never reach us). */
   meterNotModified?: boolean | undefined;
-  /** The caller hands this same input object again and again, never mutated (a signed URL's remembered body). */
-  inputReused?: boolean | undefined;
+  /**
+   * Where the caller keeps this input's image for next time, for an input it hands in again and again unchanged (a
+   * signed URL's remembered body): filled on the first call, read on the next ones.
+   */
+  memo?: ImageMemo | undefined;
 }
 
 /** What a request's image is from its fields alone: the payload, the render spec, the code's fingerprint and the ETag. */
-interface ImageOf {
+export interface ImageOf {
   payload: string;
   spec: RenderSpec;
   fingerprint: string;
@@ -210,11 +213,12 @@ interface ImageOf {
 }
 
 /**
- * Images of reused inputs that depend on nothing stored (no design, no logo or other branding), by input object: a
- * revalidated signed URL skips the encoding, the colour checks and the hashing (about 6 µs of its ~60). Weak: an
- * input forgotten by its caller takes its entry with it.
+ * A caller's slot for the image of an input that depends on nothing stored (no design, no logo or other branding): a
+ * revalidated signed URL skips the encoding, the colour checks and the hashing (about 6 µs of its ~60).
  */
-const imagesOfReusedInputs = new WeakMap<GenerateQrInput, ImageOf>();
+export interface ImageMemo {
+  image?: ImageOf | undefined;
+}
 
 async function imageOf(deps: GenerateQrDeps, accountId: string, input: GenerateQrInput): Promise<ImageOf> {
   const payload = encodeContent(input.type, input.content);
@@ -234,7 +238,7 @@ export async function generateQr(
   conditions: Conditions = {},
 ): Promise<GeneratedQr | NotModifiedQr> {
   // A design is read from the store on every request (it may have been edited): only inputs without one are memoised.
-  const memoised = conditions.inputReused === true && input.design === undefined && !isBranded(input);
+  const memo = input.design === undefined && !isBranded(input) ? conditions.memo : undefined;
   if (input.design !== undefined) input = await applyDesign(deps, caller.accountId, input);
   const plan = deps.plans.get(caller.plan);
   if (!planAllowsFormat(plan, input.outputFormat)) {
@@ -247,10 +251,10 @@ export async function generateQr(
       },
     );
   }
-  let image = memoised ? imagesOfReusedInputs.get(input) : undefined;
+  let image = memo?.image;
   if (!image) {
     image = await imageOf(deps, caller.accountId, input);
-    if (memoised) imagesOfReusedInputs.set(input, image);
+    if (memo) memo.image = image;
   }
   const { payload, spec, fingerprint, etag } = image;
   const notModified = matchesIfNoneMatch(conditions.ifNoneMatch, etag);

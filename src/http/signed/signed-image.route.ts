@@ -59,25 +59,32 @@ const SignedQuery = z.looseObject({
 export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = async (app, deps) => {
   const verifiedUrls = verifiedUrlMemo();
 
+  /** A verified URL: who signed it, what it asks for, and how long a cache may keep the answer (checked against the clock now). */
+  interface VerifiedRequest {
+    signer: SigningIdentity;
+    verified: VerifiedHit;
+    maxAge: number;
+  }
+
   /** Signature, then expiry, then the options: each refusal in that order, so strangers learn nothing about the options. */
-  async function verify(raw: string, keyId: string, format: string): Promise<{ signer: SigningIdentity; verified: VerifiedHit }> {
+  async function verify(raw: string, keyId: string, format: string): Promise<VerifiedRequest> {
     const question = raw.indexOf('?');
     const path = question === -1 ? raw : raw.slice(0, question);
     const params = parseQuery(question === -1 ? '' : raw.slice(question + 1));
     if (!params) throw new ApiError('invalid_request', 'the query string is not valid percent-encoding');
     const { signer, expiresAt, options } = await verifySignedUrl(deps, path, keyId, params);
-    maxAgeSeconds(expiresAt, deps.clock());
+    const maxAge = maxAgeSeconds(expiresAt, deps.clock());
     const verified = { secret: signer.secret, expiresAt, body: generateBodyOf(format, options) };
     verifiedUrls.set(raw, verified);
-    return { signer, verified };
+    return { signer, verified, maxAge };
   }
 
   /** A URL verified before, still signed by a live key with the same secret, verifies as it did: no parse, no HMAC. */
-  async function verifiedRequest(raw: string, keyId: string, format: string): Promise<{ signer: SigningIdentity; verified: VerifiedHit }> {
+  async function verifiedRequest(raw: string, keyId: string, format: string): Promise<VerifiedRequest> {
     const remembered = verifiedUrls.get(raw);
     if (remembered) {
       const signer = await activeSigningKey(deps, keyId);
-      if (signer && signer.secret === remembered.secret) return { signer, verified: remembered };
+      if (signer && signer.secret === remembered.secret) return { signer, verified: remembered, maxAge: maxAgeSeconds(remembered.expiresAt, deps.clock()) };
     }
     return verify(raw, keyId, format);
   }
@@ -129,13 +136,12 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
     async (request, reply) => {
       const raw = request.raw.url ?? request.url;
       const { keyId, format } = request.params;
-      const { signer, verified } = await verifiedRequest(raw, keyId, format);
-      const maxAge = maxAgeSeconds(verified.expiresAt, deps.clock());
+      const { signer, verified, maxAge } = await verifiedRequest(raw, keyId, format);
       const caller = { accountId: signer.accountId, plan: signer.plan, burstKey: `signed.${signer.accountId}` };
       const result = await generateQr(deps, caller, verified.body, {
         ifNoneMatch: request.headers['if-none-match'],
         meterNotModified: true,
-        inputReused: true,
+        memo: verified,
       });
       return sendGeneratedImage(reply, result, `public, max-age=${maxAge}, immutable`);
     },

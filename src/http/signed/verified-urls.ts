@@ -1,8 +1,10 @@
 // The signed URLs this instance has verified, by their exact text: a repeated hit (a browser or CDN revalidating) skips the query parse, the HMAC and the options' validation.
 import { LRUCache } from 'lru-cache';
 import type { GenerateBody } from '../api/v1/generate.schema.js';
+import type { ImageMemo } from '../../services/generate-qr.js';
 
-export interface VerifiedHit {
+/** Also generate's memo of the body's image (ImageMemo): filled on the URL's first answer. */
+export interface VerifiedHit extends ImageMemo {
   /** The key material the signature was checked with: a hit counts only while the key still opens to the same secret. */
   secret: string;
   expiresAt: number | undefined;
