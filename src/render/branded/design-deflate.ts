@@ -258,6 +258,8 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
   const rowSum: number[] = [];
   const rowWeighted: number[] = [];
   const at: TileRowsAt = { module: 0, finder: 0, logo: -1 };
+  /** Image row y's row of the logo, or -1. */
+  const logoRowAt = (y: number) => (codes.logo && y >= logoBox.top && y < logoBox.top + logoBox.side ? y - logoBox.top : -1);
   const sums = new RowSums();
 
   for (let y = 0; y < height; y++) {
@@ -265,7 +267,7 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
     const my = inCode ? Math.floor((y - offset) / scale) : -1;
     at.module = inCode ? y - offset - my * scale : 0;
     at.finder = inCode && (my < 7 || my >= n - 7) ? (my < 7 ? my : my - (n - 7)) * scale + at.module : -1;
-    at.logo = codes.logo && y >= logoBox.top && y < logoBox.top + logoBox.side ? y - logoBox.top : -1;
+    at.logo = logoRowAt(y);
     const key =
       y >= size
         ? -2 - codes.band!.source[y - size]!
@@ -290,7 +292,7 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
     } else {
       const spans = inCode ? bandList(my, at.logo >= 0) : at.logo >= 0 ? quiet.withLogo(lists.quietUnderLogo, logoBox.left, logoBox.side, scale) : quiet;
       // The row above lies the same way when it is this module row's too, with the logo on both or on neither.
-      const above = inCode && at.module > 0 && (at.logo > 0 || (at.logo < 0 && !(y - 1 >= logoBox.top && y - 1 < logoBox.top + logoBox.side && codes.logo)));
+      const above = inCode && at.module > 0 && logoRowAt(y - 1) >= 0 === at.logo >= 0;
       writeSpans(out, spans, codes, lastAt, at, above, stride, sums);
     }
     out.addSums(sums.sum, sums.weighted, stride);
