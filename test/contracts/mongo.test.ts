@@ -63,7 +63,7 @@ function threeItems(batchId: string): BatchItem[] {
 
 const TITLE = `MongoDB contract suite against ${mongoTargetLabel()}`;
 
-// No MongoDB server can be installed on the machines this is built on (DESIGN.md §7): without MONGODB_URL the suite
+// No MongoDB server can be installed on the machines this is built on (docs/deployment.md): without MONGODB_URL the suite
 // runs against the stand-in, a smoke test of the query shapes, and says so loudly in the output and in its title.
 if (!process.env.MONGODB_URL) console.warn(`\n  ⚠ ${TITLE}\n`);
 

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-# Wire-level MongoDB STAND-IN for tests (DESIGN.md §7): mockupdb speaks the protocol, mongomock is the engine. Never proof of MongoDB behaviour.
+# Wire-level MongoDB STAND-IN for tests (docs/deployment.md says why): mockupdb speaks the protocol, mongomock is the
+# engine. Never proof of MongoDB behaviour.
 """
 Usage: /usr/bin/python3 mongo-standin.py
 Listens on 127.0.0.1 (a port the OS picks), prints "READY <port>" once it accepts connections, and serves until

@@ -1,4 +1,5 @@
-// The MongoDB a test runs against: MONGODB_URL, else the wire-level STAND-IN (mockupdb + mongomock, DESIGN.md §7), never proof of MongoDB behaviour.
+// The MongoDB a test runs against: MONGODB_URL, else the wire-level STAND-IN (mockupdb + mongomock), never proof
+// of MongoDB behaviour (docs/deployment.md says why: no MongoDB server can be installed on the machines we test on).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
