@@ -11,6 +11,7 @@ import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
 import { runCli, startServer, type RunningServer } from '../helpers/processes.js';
 import { GENERATE_URL } from '../helpers/app.js';
+import { waitFor } from '../helpers/wait.js';
 
 const ACCOUNTS = 4;
 const MAX_REQUESTS = 4_000; // the load loop's bound, whatever happens
@@ -75,14 +76,18 @@ describe('qrm backup while the server serves, and qrm restore', () => {
       }
     };
     const running = Promise.all(callers.flatMap((caller, i) => [load(caller, i), load(caller, i + ACCOUNTS)]));
-    for (let waited = 0; callers.reduce((n, c) => n + c.acknowledged, 0) < BEFORE_BACKUP && waited < 600; waited++) await new Promise((r) => setTimeout(r, 50));
+    const acknowledged = () => callers.reduce((n, c) => n + c.acknowledged, 0);
+    await waitFor(`${BEFORE_BACKUP} acknowledged generations before the backup`, () => acknowledged() >= BEFORE_BACKUP, {
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    });
 
     // Everything acknowledged up to here must be in the copy; the load keeps going while it is taken.
     const late = await makeCallers(dataDir, 1, 'late');
     const before = new Map(callers.map((c) => [c.accountId, c.acknowledged]));
     const backupFile = join(dir, 'copy.db');
     const backup = await runCli(['backup', '--to', backupFile, '--json'], { QR_DATA_DIR: dataDir });
-    const duringBackup = callers.reduce((n, c) => n + c.acknowledged, 0) - [...before.values()].reduce((a, b) => a + b, 0);
+    const duringBackup = acknowledged() - [...before.values()].reduce((a, b) => a + b, 0);
     stop = true;
     await running;
     expect(duringBackup).toBeGreaterThan(0); // the server kept serving (and writing) while the copy was taken
