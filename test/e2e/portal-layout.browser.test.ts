@@ -1,9 +1,6 @@
 // Every portal page with data in it, in headless Chromium at 390 and 1280 px: nothing overflows, the nav is one row, headers are named, inputs match, axe finds nothing serious.
-import { readFileSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { AxeResults } from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,10 +12,9 @@ import { logoPng, uploadLogo } from '../helpers/logos.js';
 import { freePort } from '../helpers/processes.js';
 import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
 import { CHROMIUM_ARGS } from '../helpers/chromium.js';
+import { seriousAxeViolations } from '../helpers/axe.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots', 'layout');
-// Evaluated, not added as a <script> tag: the portal's CSP (script-src 'self') would refuse an injected inline script, and stays on.
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT_MS = 15_000;
 const WIDTHS = [390, 1280] as const;
 const EMAIL = 'a.very.long.address.for.layout@example-company-with-a-long-name.com';
@@ -171,17 +167,6 @@ async function pixels(png: Buffer): Promise<BarPixels> {
     return [...data.subarray(offset, offset + 3)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
   };
   return { start: at(8), end: at(info.width - 8) };
-}
-
-async function seriousAxeViolations(p: Page): Promise<string[]> {
-  await p.evaluate(AXE_SOURCE);
-  const results = await p.evaluate(() =>
-    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, { resultTypes: ['violations'] }),
-  );
-  expect(results.passes.length).toBeGreaterThan(0);
-  return results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 describe('the portal layout in Chromium at 390 and 1280 px', () => {

@@ -49,13 +49,15 @@ describe('Batches page', () => {
     expect(res.body).toContain('hello,fax,png');
   });
 
-  it('cancels a running batch, and refreshes itself while one runs', async () => {
+  it('cancels a running batch; while one runs it is polled by the script, and a browser without script refreshes', async () => {
     const client = await signedIn();
     // Local sign-in makes a free account (5 QRs a month): one code, rendered large, 80 times.
     const csv = ['content,type,outputFormat,size,name', ...Array.from({ length: 80 }, (_, i) => `https://example.com/slow,url,png,2048,copy-${i}`)].join('\n');
     await client.postForm('/portal/batches', { csv, _csrf: await client.csrfFrom('/portal/batches') });
     const html = (await client.get('/portal/batches')).body;
-    expect(html).toContain('http-equiv="refresh"');
+    expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="\d+"><\/noscript>/);
+    expect(html).toMatch(/<table class="batches" data-progress-url="\/portal\/api\/batch-progress">/);
+    expect(html).toMatch(/<tr data-batch="bat_[^"]+" data-running>/);
     const action = /action="(\/portal\/batches\/bat_[^"]+\/cancel)"/.exec(html)![1]!;
     const csrf = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
     expect((await client.postForm(action, { _csrf: csrf })).statusCode).toBe(303);

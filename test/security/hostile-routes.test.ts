@@ -106,6 +106,7 @@ const ROUTES = [
   ['GET', '/portal/signing'],
   ['POST', '/portal/signing'],
   ['POST', '/portal/signing/{x}/revoke'],
+  ['GET', '/portal/api/batch-progress'],
 ] as const;
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });

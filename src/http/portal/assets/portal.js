@@ -1,6 +1,9 @@
 // QR Manager portal: progressive enhancement only. Every page works without this file.
 'use strict';
 
+/** How often a running batch's progress is asked for. */
+const BATCH_POLL_MS = 1000;
+
 document.addEventListener('DOMContentLoaded', () => {
   // A narrow screen scrolls the nav sideways: start it with the current page's link in view.
   const current = document.querySelector('.topbar nav a[aria-current="page"]');
@@ -120,6 +123,50 @@ document.addEventListener('DOMContentLoaded', () => {
     const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' });
     decodeResult(await response.text());
   });
+
+  // Batches: while one runs, its bar, status and summary are polled and updated in place (the page never reloads, so
+  // the CSV being typed survives); a finished batch's Cancel becomes its Download link.
+  const batchTable = document.querySelector('table.batches[data-progress-url]');
+  const running = () => [...(batchTable?.querySelectorAll('tr[data-batch][data-running]') ?? [])];
+  const pollBatches = async () => {
+    const rows = running();
+    if (rows.length === 0) return;
+    const url = `${batchTable.dataset.progressUrl}?ids=${rows.map((row) => encodeURIComponent(row.dataset.batch)).join(',')}`;
+    try {
+      const response = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+      if (!response.ok) return; // signed out, or the server is gone: stop polling rather than retry forever
+      const { items } = await response.json();
+      for (const batch of items)
+        showBatch(
+          rows.find((row) => row.dataset.batch === batch.id),
+          batch,
+        );
+    } catch {
+      return;
+    }
+    setTimeout(pollBatches, BATCH_POLL_MS);
+  };
+  const showBatch = (row, batch) => {
+    if (!row) return;
+    const bar = row.querySelector('progress');
+    bar.max = batch.total;
+    bar.value = batch.done;
+    bar.className = `batch-${batch.status}`;
+    bar.setAttribute('aria-label', batch.label);
+    bar.textContent = `${batch.done} / ${batch.total}`;
+    const badge = row.querySelector('[data-status]');
+    badge.className = `badge batch-${batch.status}`;
+    badge.textContent = batch.status;
+    row.querySelector('[data-summary]').textContent = batch.summary;
+    if (!batch.finished) return;
+    delete row.dataset.running;
+    const link = document.createElement('a');
+    link.href = batch.archiveUrl;
+    link.download = '';
+    link.textContent = 'Download ZIP';
+    row.querySelector('td.actions').replaceChildren(link);
+  };
+  if (batchTable) setTimeout(pollBatches, BATCH_POLL_MS);
 
   // Batches: a chosen CSV file is read into the form's text box, which is what the form posts.
   for (const input of document.querySelectorAll('[data-csv-file]')) {

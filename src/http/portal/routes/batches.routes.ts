@@ -1,4 +1,4 @@
-// The Batches page: upload a CSV, watch each batch's progress (the page refreshes itself while one runs), download, cancel.
+// The Batches page: upload a CSV, watch each batch's progress (polled as JSON, updated in place), download, cancel.
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -27,6 +27,7 @@ import { shortUrlBase } from '../../short-url.js';
 import { canonicalJson } from '../../api/v1/canonical-json.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
+import { batchProgress, BatchProgressSchema } from '../batch-progress.js';
 
 export interface BatchesRoutesOptions {
   base: string;
@@ -49,10 +50,19 @@ export interface BatchesRoutesOptions {
 const LISTED = 20;
 /** The form posts the CSV percent-encoded: at most three bytes sent per byte of CSV. */
 const FORM_ENCODING_FACTOR = 3;
+/** Without JavaScript the page refreshes itself while a batch runs; with it, the page polls and nothing reloads. */
 const REFRESH_SECONDS = 3;
 
 const UploadForm = z.object({ csv: z.string().max(256 * 1024 * 1024), _csrf: z.string().optional() });
 const BatchParams = z.object({ id: z.string().min(1).max(64) });
+const BATCH_ID = z.string().min(1).max(64);
+const ProgressQuery = z.strictObject({
+  ids: z
+    .string()
+    .max((64 + 1) * LISTED)
+    .transform((ids) => ids.split(','))
+    .pipe(z.array(BATCH_ID).min(1).max(LISTED)),
+});
 
 export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async (app, options) => {
   const { base } = options;
@@ -69,10 +79,10 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
       {
         title: 'Batches',
         nav: 'batches',
-        batches,
+        batches: batches.map((batch) => ({ ...batchProgress(batch, base), createdAt: batch.createdAt })),
         plan: options.plans.get(account.plan),
         webhookSecret: await options.batches.webhookSecret(account.id),
-        // A meta refresh keeps the progress bars live without any script, and stops once every batch is done.
+        // Only inside <noscript>: a browser running portal.js polls instead, so what is typed in the page survives.
         ...(running && !extra.error ? { refreshSeconds: REFRESH_SECONDS } : {}),
         ...extra,
       },
@@ -81,6 +91,18 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
   };
 
   app.get('/batches', { schema: { hide: true }, preHandler: guard }, async (request, reply) => page(request, reply));
+
+  // The page's script polls this while a batch runs: the bars move in place and nothing the user typed is lost.
+  app.get(
+    '/api/batch-progress',
+    { schema: { hide: true, querystring: ProgressQuery, response: { 200: z.object({ items: z.array(BatchProgressSchema) }) } }, preHandler: guard },
+    async (request, reply) => {
+      const accountId = request.account!.id;
+      const found = await Promise.all([...new Set(request.query.ids)].map((id) => options.batches.get(accountId, id)));
+      reply.header('Cache-Control', 'no-store');
+      return { items: found.filter((batch) => batch !== undefined).map((batch) => batchProgress(batch, base)) };
+    },
+  );
 
   app.post(
     '/batches',

@@ -1,0 +1,142 @@
+// The portal's working pages in Chromium at 390 and 1280 px: batch progress without a reload, axe-core clean.
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Batch } from '../../src/domain/batches/batch.js';
+import { createLocalAccount } from '../../src/services/accounts.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { seriousAxeViolations } from '../helpers/axe.js';
+import { CHROMIUM_ARGS } from '../helpers/chromium.js';
+import { freePort } from '../helpers/processes.js';
+import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
+
+const WAIT_MS = 15_000;
+const WIDTHS = [390, 1280] as const;
+const EMAIL = 'pages@example.com';
+
+let t: TestApp;
+let base: string;
+let browser: Browser;
+let page: Page;
+let accountId: string;
+const errors: string[] = [];
+
+beforeAll(async () => {
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  t = await createTestApp({ env: { PUBLIC_URL: base } });
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const deps = { ...t.stores, keyPepper: t.config.keyPepper, clock: () => t.clock.now };
+  accountId = (await createLocalAccount(deps, EMAIL, 'business')).id;
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(WAIT_MS);
+  page.setDefaultNavigationTimeout(WAIT_MS);
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  await page.goto(`${base}/portal/signin`);
+  await page.locator('#email').fill(EMAIL);
+  await page.getByRole('button', { name: 'Sign in locally' }).click();
+  await page.waitForURL(`${base}/portal/`);
+}, 90_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+/** A running batch written straight to the store: nothing renders it, the test moves its items. */
+async function runningBatch(total: number): Promise<Batch> {
+  const batch = queuedBatch(accountId, total, t.clock.now);
+  await t.stores.batches!.create(
+    batch,
+    pngItems(batch, (index) => `https://example.com/${index}`),
+  );
+  await t.stores.batches!.markRunning(batch.id, t.clock.now);
+  return batch;
+}
+
+async function finish(batch: Batch, from: number, to: number): Promise<void> {
+  const items = Array.from({ length: to - from }, (_, i) => ({ index: from + i, state: 'succeeded' as const }));
+  await t.stores.batches!.finishItems(batch.id, items, t.clock.now);
+}
+
+/** Whether the element lies wholly inside the viewport's width, as the page is scrolled now. */
+async function onScreen(p: Page, selector: string): Promise<boolean> {
+  return p.locator(selector).evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.left >= 0 && box.right <= window.innerWidth;
+  });
+}
+
+describe('the portal pages in Chromium', () => {
+  it.each(WIDTHS)(
+    'moves a running batch’s bar in place at %i px: the CSV being typed survives, Download appears on-screen',
+    async (width) => {
+      await page.setViewportSize({ width, height: 900 });
+      const batch = await runningBatch(10);
+      const row = `tr[data-batch="${batch.id}"]`;
+      let navigations = 0;
+      const counted = (frame: unknown) => {
+        if (frame === page.mainFrame()) navigations++;
+      };
+      await page.goto(`${base}/portal/batches`);
+      page.on('framenavigated', counted);
+      try {
+        const typed = `content,type,outputFormat\nhttps://example.com/typed-at-${width},url,png`;
+        await page.locator('textarea[name="csv"]').fill(typed);
+        expect(await onScreen(page, `${row} progress`)).toBe(true);
+        expect(await onScreen(page, `${row} button:has-text("Cancel")`)).toBe(true);
+
+        await finish(batch, 0, 4);
+        await page.locator(`${row} progress[value="4"]`).waitFor();
+        await expect(page.locator(`${row} progress`).getAttribute('aria-label')).resolves.toBe('Running: 4 of 10 items done');
+        await expect(page.locator(`${row} [data-summary]`).innerText()).resolves.toBe('4 rendered of 10');
+
+        await finish(batch, 4, 10);
+        await page.locator(`${row} a:has-text("Download ZIP")`).waitFor();
+        await expect(page.locator(`${row} [data-status]`).innerText()).resolves.toBe('completed');
+        await expect(page.locator(`${row} progress`).getAttribute('class')).resolves.toBe('batch-completed');
+        await expect(page.locator(`${row} a:has-text("Download ZIP")`).getAttribute('href')).resolves.toBe(`/portal/batches/${batch.id}/archive`);
+        expect(await onScreen(page, `${row} progress`)).toBe(true);
+        expect(await onScreen(page, `${row} a:has-text("Download ZIP")`)).toBe(true);
+
+        // Nothing reloaded: the text box still holds what was typed.
+        await expect(page.locator('textarea[name="csv"]').inputValue()).resolves.toBe(typed);
+        expect(navigations).toBe(0);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+        expect(await seriousAxeViolations(page)).toEqual([]);
+      } finally {
+        page.off('framenavigated', counted);
+      }
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+
+  it('answers a running batch’s progress as JSON only to its own account', async () => {
+    const batch = await runningBatch(3);
+    const own = await page.request.get(`${base}/portal/api/batch-progress?ids=${batch.id},bat_unknown`);
+    expect(own.status()).toBe(200);
+    expect(await own.json()).toEqual({
+      items: [
+        {
+          id: batch.id,
+          status: 'running',
+          done: 0,
+          total: 3,
+          finished: false,
+          label: 'Running: 0 of 3 items done',
+          summary: '0 rendered of 3',
+          archiveUrl: null,
+        },
+      ],
+    });
+    const signedOut = await fetch(`${base}/portal/api/batch-progress?ids=${batch.id}`);
+    expect(signedOut.status).toBe(401);
+    expect(signedOut.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    const unknownField = await page.request.get(`${base}/portal/api/batch-progress?ids=${batch.id}&foo=1`);
+    expect(unknownField.status()).toBe(400);
+  });
+});
