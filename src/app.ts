@@ -84,7 +84,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
-  await app.register(metrics, { renderStats: () => adapters.renderer.stats(), unrecordedScans: () => adapters.scans.unrecorded(), token: config.metricsToken });
+  await app.register(metrics, {
+    renderStats: () => adapters.renderer.stats(),
+    decodeStats: () => services.decoder.stats(),
+    unrecordedScans: () => adapters.scans.unrecorded(),
+    token: config.metricsToken,
+  });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
   await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
 

@@ -55,6 +55,15 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: 'render work allowed to wait, in units of one 512 px image (a 2048 px image is 16); past it, 503 `overloaded`',
     page: 'operations.md',
   },
+  DECODE_THREADS: {
+    default: 'the cores, at most 4',
+    what: 'threads reading uploaded images (`POST …/decode`, the playground); one account runs on at most half of them at once',
+    page: 'scan-guarantee.md',
+  },
+  DECODE_BUDGET_MS: {
+    what: "a decode's time budget: ZXing always reads the image, zbar and jsQR only start within it (the answer names a reader skipped)",
+    page: 'scan-guarantee.md',
+  },
   PRINT_MIN_MODULE_MM: {
     what: 'the narrowest module (mm) a `sizeMm` may print; a smaller size is refused with the smallest `sizeMm` that works (docs/print.md)',
     page: 'print.md',

@@ -38,6 +38,8 @@ export const EnvSchema = z.object({
     .max(2048 * 2048)
     .default(1024 * 1024),
   RENDER_SMALL_ON_POOL: OnOff.optional(),
+  DECODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  DECODE_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(1_500),
   PRINT_MIN_MODULE_MM: z.coerce.number().min(0.05).max(10).default(0.3),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
@@ -162,6 +164,10 @@ const ConfigSchema = EnvSchema.transform((e) => {
     renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
     /** Small renders go to a free thread, a turn's in one task (unset: when the machine has more than one core). */
     renderSmallOnPool: e.RENDER_SMALL_ON_POOL,
+    /** Threads reading uploaded images (POST …/decode); undefined: the cores, at most four. */
+    decodeThreads: e.DECODE_THREADS,
+    /** A decode's time budget: zbar and jsQR start only within it (ZXing always reads); a reader not started is named as skipped. */
+    decodeBudgetMs: e.DECODE_BUDGET_MS,
     /** The narrowest printed module a sizeMm may give (mm); narrower is refused naming the smallest sizeMm that works. */
     printMinModuleMm: e.PRINT_MIN_MODULE_MM,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,

@@ -138,7 +138,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
         );
   jobs?.start();
   const requestsInFlight = new RequestsInFlight();
-  const decoder = new PiscinaQrDecoder();
+  const decoder = new PiscinaQrDecoder({ budgetMs: config.decodeBudgetMs, ...(config.decodeThreads ? { threads: config.decodeThreads } : {}) });
   const batchQueue = await createBatchQueue(config, adapters, { clock, log, webhookSender, syncBusy: () => requestsInFlight.busy() });
   return {
     adapters,

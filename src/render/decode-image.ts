@@ -1,13 +1,34 @@
-// Reads the QR codes in an image with zxing-wasm (every code, tolerant of photos), zbar and jsQR, and says what each read.
+// Reads the QR codes in an image: zxing-wasm on it all, then zbar and jsQR on scaled-down regions, within a time budget.
 import sharp from 'sharp';
-import type { DecodedCode, DecodeOutcome } from '../domain/ports/qr-decoder.js';
+import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
 import { bytesSpell, jsqrText, loadDecoder, zbarCodes } from './branded/scan-check.js';
 import { readBarcodes } from 'zxing-wasm/reader';
+import { regionAround, wholeImage, type Region } from './decode-regions.js';
 
 const LEVELS = new Set(['L', 'M', 'Q', 'H']);
 
+interface Pixels {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
+export interface DecodeBudget {
+  /** Time the slow readers may start within, from the start of the decode; one not started by then is skipped. */
+  budgetMs: number;
+  /** Milliseconds, monotonic; tests drive it. */
+  now?: () => number;
+}
+
+/** One image for a decode thread; the budget counts from when the thread takes it. */
+export interface DecodeTask {
+  image: Uint8Array;
+  maxPixels: number;
+  budgetMs: number;
+}
+
 /** Pixels as RGBA, EXIF orientation applied; refused before decoding when the header declares more than `maxPixels`. */
-async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<{ rgba: Uint8Array; width: number; height: number } | DecodeOutcome> {
+async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<Pixels | DecodeOutcome> {
   try {
     const { data, info } = await sharp(image, { limitInputPixels: maxPixels }).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
     return { rgba: data, width: info.width, height: info.height };
@@ -18,7 +39,24 @@ async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<{ rgba: U
   }
 }
 
-export async function decodeImage(image: Uint8Array, maxPixels: number): Promise<DecodeOutcome> {
+/** A region as the slow readers see it: cut out and scaled down by sharp (never the full 16 megapixels). */
+async function pixelsIn(pixels: Pixels, region: Region): Promise<Pixels> {
+  const whole = region.width === pixels.width && region.height === pixels.height;
+  if (whole && region.scaledWidth === pixels.width && region.scaledHeight === pixels.height) return pixels;
+  let image = sharp(pixels.rgba, { raw: { width: pixels.width, height: pixels.height, channels: 4 } });
+  if (!whole) image = image.extract({ left: region.left, top: region.top, width: region.width, height: region.height });
+  const { data, info } = await image.resize(region.scaledWidth, region.scaledHeight, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  return { rgba: data, width: info.width, height: info.height };
+}
+
+/**
+ * ZXing reads the whole image (its own pyramid: tolerant of rotation, inversion, small or soft codes, and quick even on
+ * 16 megapixels). zbar and jsQR, far slower on large images, each read the region around every code ZXing found (or,
+ * when it found none, the whole image) scaled down to what a code needs; each starts only while the budget lasts.
+ */
+export async function decodeImage(image: Uint8Array, maxPixels: number, budget: DecodeBudget): Promise<DecodeOutcome> {
+  const now = budget.now ?? (() => performance.now());
+  const deadline = now() + budget.budgetMs;
   const pixels = await pixelsOf(image, maxPixels);
   if ('ok' in pixels) return pixels;
   const { rgba, width, height } = pixels;
@@ -35,21 +73,47 @@ export async function decodeImage(image: Uint8Array, maxPixels: number): Promise
       maxNumberOfSymbols: 8,
     })
   ).filter((result) => result.isValid);
-  const jsqr = jsqrText(rgba, width, height) ?? null;
-  const zbar = await zbarCodes(rgba, width, height);
-  // zbar gives bytes: credited to the code whose text they spell; else, with one code each, shown as UTF-8 (zbar's own reading).
-  const zbarFor = (text: string) =>
-    zbar.some((bytes) => bytesSpell(bytes, text)) ? text : found.length === 1 && zbar.length === 1 ? zbar[0]!.toString('utf8') : null;
-  const codes: DecodedCode[] = found.map((result) => ({
-    text: result.text,
-    version: Number.parseInt(result.version, 10) || null,
-    errorCorrection: LEVELS.has(result.ecLevel) ? (result.ecLevel as DecodedCode['errorCorrection']) : null,
-    // jsQR reads one code per image: it is credited to the code whose text it read, else to the first.
-    readers: { zxing: result.text, zbar: zbarFor(result.text), jsqr: jsqr !== null && (jsqr === result.text || found.length === 1) ? jsqr : null },
-  }));
-  if (codes.length === 0 && (jsqr !== null || zbar.length > 0)) {
-    const zbarText = zbar[0]?.toString('utf8') ?? null;
-    codes.push({ text: (jsqr ?? zbarText)!, version: null, errorCorrection: null, readers: { zxing: null, zbar: zbarText, jsqr } });
+  const readersRan: DecodeReader[] = ['zxing'];
+  const readersSkipped: DecodeReader[] = [];
+  const regions =
+    found.length > 0 ? found.map((result) => regionAround(result.position, Number.parseInt(result.version, 10), width, height)) : [wholeImage(width, height)];
+  const views: Array<Promise<Pixels> | undefined> = regions.map(() => undefined);
+  const view = (i: number) => (views[i] ??= pixelsIn(pixels, regions[i]!));
+  /** What a reader read in each region, or undefined when the budget had run out before it started. */
+  const readEach = async <T>(reader: DecodeReader, read: (region: Pixels) => T | Promise<T>): Promise<T[] | undefined> => {
+    if (now() >= deadline) {
+      readersSkipped.push(reader);
+      return undefined;
+    }
+    readersRan.push(reader);
+    const results: T[] = [];
+    for (let i = 0; i < regions.length; i++) results.push(await read(await view(i)));
+    return results;
+  };
+  const zbar = await readEach('zbar', (region) => zbarCodes(region.rgba, region.width, region.height));
+  const jsqr = await readEach('jsqr', (region) => jsqrText(region.rgba, region.width, region.height) ?? null);
+  const codes: DecodedCode[] = found.map((result, i) => {
+    const zbarHere = zbar?.[i] ?? [];
+    const jsqrHere = jsqr?.[i] ?? null;
+    // zbar gives bytes: credited when they spell the code's text; else, one code each, shown as UTF-8 (zbar's reading).
+    const zbarText = zbarHere.some((bytes) => bytesSpell(bytes, result.text))
+      ? result.text
+      : found.length === 1 && zbarHere.length === 1
+        ? zbarHere[0]!.toString('utf8')
+        : null;
+    return {
+      text: result.text,
+      version: Number.parseInt(result.version, 10) || null,
+      errorCorrection: LEVELS.has(result.ecLevel) ? (result.ecLevel as DecodedCode['errorCorrection']) : null,
+      // jsQR reads one code per region: credited to the code it was cut around when it read its text, or the only code.
+      readers: { zxing: result.text, zbar: zbarText, jsqr: jsqrHere !== null && (jsqrHere === result.text || found.length === 1) ? jsqrHere : null },
+    };
+  });
+  if (found.length === 0) {
+    const zbarText = zbar?.[0]?.[0]?.toString('utf8') ?? null;
+    const jsqrRead = jsqr?.[0] ?? null;
+    if (zbarText !== null || jsqrRead !== null)
+      codes.push({ text: (jsqrRead ?? zbarText)!, version: null, errorCorrection: null, readers: { zxing: null, zbar: zbarText, jsqr: jsqrRead } });
   }
-  return { ok: true, codes };
+  return { ok: true, codes, readersRan, readersSkipped };
 }

@@ -1,20 +1,27 @@
 // POST /decode: a photo-like picture of our own code reads back with every reader; no code is 422; bodies bounded; metered as a request and burst-limited (embedded and Redis mode).
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestApp;
 let redis: RedisServer;
 let tRedis: TestApp;
+/** One decode thread and no time for the slow readers: what a flood meets, shown without waiting for it. */
+let tBudget: TestApp;
 beforeAll(async () => {
   redis = await startRedisServer();
-  [t, tRedis] = await Promise.all([createTestApp(), createTestApp({ redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` } })]);
+  [t, tRedis, tBudget] = await Promise.all([
+    createTestApp(),
+    createTestApp({ redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` } }),
+    createTestApp({ env: { DECODE_THREADS: '1', DECODE_BUDGET_MS: '0' } }),
+  ]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([t?.close(), tRedis?.close()]);
+  await Promise.all([t?.close(), tRedis?.close(), tBudget?.close()]);
   await redis?.destroy();
 });
 
@@ -38,6 +45,8 @@ describe('POST /api/v1/QRManager/decode', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
       codes: [{ text: content, version: expect.any(Number), errorCorrection: 'Q', readers: { zxing: content, zbar: content, jsqr: content } }],
+      readersRan: ['zxing', 'zbar', 'jsqr'],
+      readersSkipped: [],
     });
     // No QR code is counted for a decode.
     expect((await t.stores.meter.usage(accountId, periodOf(t.clock.now))).qrs).toBe(before.qrs);
@@ -50,7 +59,7 @@ describe('POST /api/v1/QRManager/decode', () => {
       .toBuffer();
     const none = await decode(key, blank, 'image/webp');
     expect(none.statusCode).toBe(422);
-    expect(none.json()).toMatchObject({ code: 'no_code_found' });
+    expect(none.json()).toMatchObject({ code: 'no_code_found', readersRan: ['zxing', 'zbar', 'jsqr'], readersSkipped: [] });
     expect((await decode(key, blank, 'image/gif')).statusCode).toBe(415);
     const garbage = await decode(key, Buffer.from('not an image at all'), 'image/png');
     expect(garbage.statusCode).toBe(400);
@@ -99,11 +108,13 @@ describe.each([
     expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 1 });
   });
 
-  it('gives the request back when the decode ends before the image is decoded (another type, bytes that are no image)', async () => {
+  it('gives the request back only for a body that is nothing to decode (another type, empty); an image that is none still counts', async () => {
     const { key, accountId } = await app().newCaller('free');
     expect((await post(key, blank, 'image/gif')).statusCode).toBe(415);
-    expect((await post(key, Buffer.from('no image'), 'image/png')).statusCode).toBe(400);
+    expect((await post(key, Buffer.alloc(0), 'image/png')).statusCode).toBe(400);
     expect(await usageOf(accountId)).toEqual({ requests: 0, qrs: 0 });
+    expect((await post(key, Buffer.from('no image'), 'image/png')).statusCode).toBe(400);
+    expect(await usageOf(accountId)).toEqual({ requests: 1, qrs: 0 });
   });
 
   it("answers 429 rate_limited past the plan's burst (10 a second on free), counting nothing for it", async () => {
@@ -129,5 +140,56 @@ describe.each([
     expect(res.json()).toMatchObject({ code: 'quota_exceeded' });
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
     expect(await usageOf(accountId)).toEqual({ requests: 500, qrs: 0 });
+  });
+});
+
+describe('POST /decode on a budget, fair between accounts', () => {
+  const post = (key: string, body: Buffer, contentType: string) =>
+    tBudget.app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
+  let noise: Buffer;
+  beforeAll(async () => {
+    const side = 2000;
+    noise = await sharp(randomBytes(side * side * 3), { raw: { width: side, height: side, channels: 3 } })
+      .jpeg({ quality: 40 })
+      .toBuffer();
+  });
+
+  it('names the readers the budget left out, and still answers what ZXing read', async () => {
+    const { key } = await tBudget.newCaller('pro');
+    const content = 'read by ZXing alone';
+    const png = (await generate(tBudget.app, key, { content, type: 'text', outputFormat: 'png' })).rawPayload;
+    const res = await post(key, png, 'image/png');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toEqual({
+      codes: [{ text: content, version: expect.any(Number), errorCorrection: 'M', readers: { zxing: content, zbar: null, jsqr: null } }],
+      readersRan: ['zxing'],
+      readersSkipped: ['zbar', 'jsqr'],
+    });
+    const none = await post(key, noise, 'image/jpeg');
+    expect(none.statusCode).toBe(422);
+    expect(none.json()).toMatchObject({ code: 'no_code_found', readersRan: ['zxing'], readersSkipped: ['zbar', 'jsqr'] });
+  });
+
+  it("serves another account's image before a flood's queued ones, and refuses the flood past its share (counted)", async () => {
+    const flooder = await tBudget.newCaller('free');
+    const bystander = await tBudget.newCaller('free');
+    const answered: string[] = [];
+    const flood = Array.from({ length: 4 }, () => post(flooder.key, noise, 'image/jpeg').then((res) => (answered.push('flood'), res)));
+    await waitFor('one flood image decoding and three waiting', async () => {
+      const metrics = (await tBudget.app.inject({ method: 'GET', url: '/metrics' })).body;
+      return metrics.includes('qrm_decode_images{state="waiting"} 3');
+    });
+    const small = await sharp(noise).resize(256).png().toBuffer();
+    const served = post(bystander.key, small, 'image/png').then((res) => (answered.push('bystander'), res));
+    const refused = await post(flooder.key, noise, 'image/jpeg');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'too_many_decodes' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect((await served).statusCode).toBe(422);
+    for (const res of await Promise.all(flood)) expect(res.statusCode).toBe(422);
+    // Behind at most the one running and one more of the flood, never behind its whole queue.
+    expect(answered.slice(-2)).toEqual(['flood', 'flood']);
+    // The refused decode counts like the others: a flood is not free.
+    expect(await tBudget.stores.meter.usage(flooder.accountId, periodOf(tBudget.clock.now))).toEqual({ requests: 5, qrs: 0 });
   });
 });

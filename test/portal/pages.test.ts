@@ -132,7 +132,7 @@ describe('playground', () => {
     expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 1 });
   });
 
-  it('reads an uploaded photo (the file itself as the body, the CSRF token in a header); without the token it is refused and not counted', async () => {
+  it('reads an uploaded photo (the file itself as the body, the CSRF token in a header); without the token it is refused and not counted, an unreadable one counted', async () => {
     const { client, accountId } = await signedIn();
     const period = periodOf(t.clock.now);
     const { key } = await t.newCaller('free');
@@ -159,8 +159,8 @@ describe('playground', () => {
     expect(none.body).toContain('No QR code was found in the image');
     const broken = await post({ 'x-csrf-token': token }, Buffer.from('not a jpeg'));
     expect(broken.statusCode).toBe(400);
-    // The read and the empty read count; the refused and the unreadable ones do not; no QR either way.
-    expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 0 });
+    // The read, the empty read and the unreadable image count (the decoder took each); the one refused for its token does not; no QR.
+    expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 3, qrs: 0 });
   });
 
   it('marks svg as paid and refuses it on the free plan with the reason', async () => {

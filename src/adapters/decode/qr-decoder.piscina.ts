@@ -1,8 +1,10 @@
-// QrDecoder on its own small Piscina pool: sharp, zxing-wasm and jsQR run on a worker thread, never on the event loop.
+// QrDecoder on its own Piscina pool behind a per-account fair queue: sharp, zxing-wasm, zbar and jsQR on worker threads.
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
-import { ApiError } from '../../domain/errors.js';
-import type { DecodeOutcome, QrDecoder } from '../../domain/ports/qr-decoder.js';
+import type { DecodeOutcome, DecodeQueueStats, DecodeRequest, QrDecoder } from '../../domain/ports/qr-decoder.js';
+import type { DecodeTask } from '../../render/decode-image.js';
+import { AccountFairQueue } from './account-fair-queue.js';
 
 /** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
 function threadEntry(): { filename: string; execArgv: string[] } {
@@ -11,31 +13,54 @@ function threadEntry(): { filename: string; execArgv: string[] } {
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
-export class PiscinaQrDecoder implements QrDecoder {
-  readonly #pool: Piscina<{ image: Uint8Array; maxPixels: number }, DecodeOutcome>;
+export interface DecoderOptions {
+  /** Decode threads (default: the cores, at most four). */
+  threads?: number;
+  /** The time the slow readers (zbar, jsQR) may start within, from when a thread takes the image. */
+  budgetMs: number;
+  /** Images waiting for a thread, all accounts together; past it, 503 overloaded. */
+  maxQueue?: number;
+  /** Images one account may have being decoded or waiting; past it, 429 too_many_decodes. */
+  perAccount?: number;
+}
 
-  /** One thread, started on the first decode and stopped after a minute idle: decoding is occasional, renders are not. */
-  constructor(options: { threads?: number; maxQueue?: number } = {}) {
+export class PiscinaQrDecoder implements QrDecoder {
+  readonly #pool: Piscina<DecodeTask, DecodeOutcome>;
+  readonly #queue: AccountFairQueue;
+  readonly #budgetMs: number;
+
+  /** Threads start on the first decode and stop after a minute idle: decoding is occasional, renders are not. */
+  constructor(options: DecoderOptions) {
+    const threads = options.threads ?? Math.min(4, Math.max(1, availableParallelism()));
     const { filename, execArgv } = threadEntry();
+    this.#budgetMs = options.budgetMs;
     this.#pool = new Piscina({
       filename,
       execArgv,
       minThreads: 0,
-      maxThreads: options.threads ?? 1,
+      maxThreads: threads,
       idleTimeout: 60_000,
-      maxQueue: options.maxQueue ?? 16,
+      // The fair queue hands the pool no more than it has threads: what waits, waits there, in turns.
+      maxQueue: threads,
       resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
+    this.#queue = new AccountFairQueue({
+      running: threads,
+      // With threads to spare one stays out of any one account's reach, so a flood never holds them all.
+      runningPerAccount: Math.max(1, Math.ceil(threads / 2)),
+      heldPerAccount: options.perAccount ?? 4,
+      waiting: options.maxQueue ?? 16,
+      retryAfterSeconds: Math.max(1, Math.ceil((2 * options.budgetMs) / 1000)),
     });
   }
 
-  async decode(image: Uint8Array, maxPixels: number): Promise<DecodeOutcome> {
-    try {
-      return await this.#pool.run({ image, maxPixels });
-    } catch (error) {
-      if (error instanceof Error && /queue is full/i.test(error.message))
-        throw new ApiError('overloaded', 'too many images are being decoded; retry in a moment', { retryAfterSeconds: 1 });
-      throw error;
-    }
+  decode(request: DecodeRequest): Promise<DecodeOutcome> {
+    return this.#queue.run(request.accountId, () => this.#pool.run({ image: request.image, maxPixels: request.maxPixels, budgetMs: this.#budgetMs }));
+  }
+
+  /** Images running and waiting, for tests and gauges. */
+  stats(): DecodeQueueStats {
+    return this.#queue.stats();
   }
 
   async close(): Promise<void> {

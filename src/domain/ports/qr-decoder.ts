@@ -10,13 +10,37 @@ export interface DecodedCode {
   readers: Record<DecodeReader, string | null>;
 }
 
-export type DecodeOutcome = { ok: true; codes: DecodedCode[] } | { ok: false; reason: 'unreadable_image' | 'too_many_pixels'; detail: string };
+/** Which readers looked at the image, and which were not run because the decode's time budget had run out. */
+export interface ReadersRun {
+  readersRan: DecodeReader[];
+  readersSkipped: DecodeReader[];
+}
+
+export type DecodeOutcome = ({ ok: true; codes: DecodedCode[] } & ReadersRun) | { ok: false; reason: 'unreadable_image' | 'too_many_pixels'; detail: string };
+
+export interface DecodeRequest {
+  image: Uint8Array;
+  maxPixels: number;
+  /** Whose image it is: each account has its own share of the decoder, so none queues behind another's flood. */
+  accountId: string;
+}
+
+export interface DecodeQueueStats {
+  running: number;
+  waiting: number;
+  accounts: number;
+}
 
 /**
  * Contract: `decode` never runs its CPU work on the caller's event loop; an image over `maxPixels` is refused
- * before its pixels are decoded; an image with no code answers `{ ok: true, codes: [] }`.
+ * before its pixels are decoded; an image with no code answers `{ ok: true, codes: [] }`. ZXing always reads the
+ * image; a slower reader not yet started when the decode's time budget runs out is skipped and named in
+ * `readersSkipped`. An account already holding its share of the decoder is refused (429 `too_many_decodes`), and a
+ * full decoder (503 `overloaded`), both with Retry-After.
  */
 export interface QrDecoder {
-  decode(image: Uint8Array, maxPixels: number): Promise<DecodeOutcome>;
+  decode(request: DecodeRequest): Promise<DecodeOutcome>;
+  /** Images being decoded and waiting, and the accounts they belong to (gauges). */
+  stats(): DecodeQueueStats;
   close(): Promise<void>;
 }

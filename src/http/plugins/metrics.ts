@@ -6,6 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { QR_TYPES } from '../../domain/content/types.js';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
 import type { RenderPipelineStats } from '../../adapters/contract.js';
+import type { DecodeQueueStats } from '../../domain/ports/qr-decoder.js';
 
 export interface AppMetrics {
   registry: Registry;
@@ -22,6 +23,8 @@ declare module 'fastify' {
 
 export interface MetricsOptions {
   renderStats: () => RenderPipelineStats;
+  /** Images being decoded and waiting (POST …/decode, the playground). */
+  decodeStats?: () => DecodeQueueStats;
   /** Scans answered but not recorded since start (the scan store was down or full). */
   unrecordedScans?: () => number;
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
@@ -103,6 +106,18 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
       const { running, queued } = options.renderStats().admission;
       this.set({ state: 'running' }, running);
       this.set({ state: 'queued' }, queued);
+    },
+  });
+
+  new Gauge({
+    name: 'qrm_decode_images',
+    help: "Uploaded images being decoded (running) or waiting their account's turn (waiting)",
+    labelNames: ['state'] as const,
+    registers,
+    collect() {
+      const stats = options.decodeStats?.();
+      this.set({ state: 'running' }, stats?.running ?? 0);
+      this.set({ state: 'waiting' }, stats?.waiting ?? 0);
     },
   });
 

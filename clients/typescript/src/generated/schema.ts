@@ -296,7 +296,7 @@ export interface paths {
         put?: never;
         /**
          * Read the QR codes in an image
-         * @description The body is the image itself (PNG, JPEG or WebP, at most 8388608 bytes and 16000000 pixels): a photo of a printed code, or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs (ZXing, jsQR) read. Decoded on a worker thread. Metered as one request (no QR code counted) and held to the key's burst, with the quota headers generate answers; a decode that ends before the image is decoded (a refused body, an unreadable image) is not counted.
+         * @description The body is the image itself (PNG, JPEG or WebP, at most 8388608 bytes and 16000000 pixels): a photo of a printed code, or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs (ZXing, zbar, jsQR) read. Decoded on a worker thread, within a time budget: ZXing always reads the image; zbar and jsQR read the region around each code scaled down to what it needs, and one not started within the budget is skipped and named in `readersSkipped`. Each account has its own share of the decoder (`429 too_many_decodes` past it). Metered as one request (no QR code counted) and held to the key's burst, with the quota headers generate answers; it counts whatever comes of the image (no code, unreadable, refused, an upload cut off), except a body of another type or an empty one.
          */
         post: operations["decodeImage"];
         delete?: never;
@@ -685,7 +685,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
+            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
             /** @description The request path. */
             instance?: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -3143,6 +3143,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         codes: components["schemas"]["DecodedCode"][];
+                        /** @description The readers that read the image (ZXing always). */
+                        readersRan: ("zxing" | "zbar" | "jsqr")[];
+                        /** @description The readers not run because the decode's time budget had run out: their `null` means not tried. */
+                        readersSkipped: ("zxing" | "zbar" | "jsqr")[];
                     };
                 };
             };
@@ -3206,7 +3210,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `rate_limited`, `quota_exceeded` */
+            /** @description Problem: `rate_limited`, `quota_exceeded`, `too_many_decodes` */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
-import { DECODE_READERS, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
+import { DECODE_READERS, type DecodeOutcome, type DecodeRequest, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { meterRequest, type MeteredRequest } from '../../../services/meter-request.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
@@ -37,6 +37,8 @@ const DecodedCode = z
   })
   .meta({ id: 'DecodedCode' });
 
+const ReaderList = z.array(z.enum(DECODE_READERS));
+
 const tooLarge = (bytes: number) =>
   new ApiError('payload_too_large', `an image to decode is at most ${DECODE_MAX_BYTES} bytes; this one is ${bytes} bytes or more`, {
     extensions: { limitBytes: DECODE_MAX_BYTES },
@@ -45,17 +47,10 @@ const tooLarge = (bytes: number) =>
 export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, deps) => {
   // In this route's own context only: the body arrives as bytes, and the handler says which types it takes.
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: DECODE_MAX_BYTES }, (_request, body, done) => done(null, body));
-  // A decode counts once it has been decoded (a code found or none); anything that ends it earlier — a body too
-  // large or of another type, an unreadable image, a decoder failure, a dropped connection — gives the request back.
-  const uncounted = new WeakMap<object, MeteredRequest>();
-  const giveBack = async (request: object) => {
-    const metered = uncounted.get(request);
-    if (!metered) return;
-    uncounted.delete(request);
-    await deps.meter.refundRequest(metered.reservation);
-  };
-  app.addHook('onResponse', async (request) => giveBack(request));
-  app.addHook('onRequestAbort', async (request) => giveBack(request));
+  // A decode counts from the moment it is metered, as generate's render does, whatever comes of the image: found, none
+  // found, unreadable, refused by the decoder or cut off (a dropped or timed-out upload). Only a body that is plainly
+  // nothing to decode (another type, empty) and a decoder that broke give the request back.
+  const meteredBy = new WeakMap<object, MeteredRequest>();
 
   app.post(
     '/QRManager/decode',
@@ -64,7 +59,7 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
       preParsing: async (request, reply, payload) => {
         refuseDeclaredOver(request, reply, DECODE_MAX_BYTES, tooLarge);
         // Burst and monthly requests before a byte of the image is read.
-        uncounted.set(request, await meterRequest(deps, callerOf(request), 'decodes'));
+        meteredBy.set(request, await meterRequest(deps, callerOf(request), 'decodes'));
         return payload;
       },
       schema: {
@@ -73,12 +68,19 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
         description:
           `The body is the image itself (PNG, JPEG or WebP, at most ${DECODE_MAX_BYTES} bytes and ${DECODE_MAX_PIXELS} pixels): a photo of a printed code, ` +
           'or a design of your own. Every code found is answered with its text, version and error correction level, and what each reader the service runs ' +
-          "(ZXing, jsQR) read. Decoded on a worker thread. Metered as one request (no QR code counted) and held to the key's burst, " +
-          'with the quota headers generate answers; a decode that ends before the image is decoded (a refused body, an unreadable image) is not counted.',
+          '(ZXing, zbar, jsQR) read. Decoded on a worker thread, within a time budget: ZXing always reads the image; zbar and jsQR read the region around ' +
+          'each code scaled down to what it needs, and one not started within the budget is skipped and named in `readersSkipped`. Each account has its own ' +
+          "share of the decoder (`429 too_many_decodes` past it). Metered as one request (no QR code counted) and held to the key's burst, with the quota " +
+          'headers generate answers; it counts whatever comes of the image (no code, unreadable, refused, an upload cut off), except a body of another ' +
+          'type or an empty one.',
         tags: ['decode'],
         security: [{ apiKey: [] }],
         response: {
-          200: z.object({ codes: z.array(DecodedCode).min(1) }),
+          200: z.object({
+            codes: z.array(DecodedCode).min(1),
+            readersRan: ReaderList.describe('The readers that read the image (ZXing always).'),
+            readersSkipped: ReaderList.describe("The readers not run because the decode's time budget had run out: their `null` means not tried."),
+          }),
           ...problemResponses([
             'invalid_request',
             'unsupported_media_type',
@@ -86,6 +88,7 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
             'no_code_found',
             'rate_limited',
             'quota_exceeded',
+            'too_many_decodes',
             'overloaded',
             'missing_api_key',
             'invalid_api_key',
@@ -99,19 +102,45 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
       },
     },
     async (request, reply) => {
+      const metered = meteredBy.get(request)!;
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (!(MEDIA_TYPES as readonly string[]).includes(type))
-        throw new ApiError('unsupported_media_type', `send the image itself as the body with Content-Type ${MEDIA_TYPES.join(', ')}`);
-      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the image itself');
-      const outcome = await deps.decoder.decode(request.body, DECODE_MAX_PIXELS);
+      const nothingToDecode = !(MEDIA_TYPES as readonly string[]).includes(type)
+        ? new ApiError('unsupported_media_type', `send the image itself as the body with Content-Type ${MEDIA_TYPES.join(', ')}`)
+        : !Buffer.isBuffer(request.body) || request.body.length === 0
+          ? new ApiError('invalid_request', 'the body is empty; send the image itself')
+          : undefined;
+      if (nothingToDecode) {
+        await deps.meter.refundRequest(metered.reservation);
+        throw nothingToDecode;
+      }
+      const outcome = await decodeOrGiveBack(deps, metered, {
+        image: request.body as Buffer,
+        maxPixels: DECODE_MAX_PIXELS,
+        accountId: callerOf(request).accountId,
+      });
       if (!outcome.ok) throw new ApiError(outcome.reason === 'too_many_pixels' ? 'payload_too_large' : 'invalid_request', outcome.detail);
-      // Decoded: this request counts, whether or not a code was in the image.
-      const { quota } = uncounted.get(request)!;
-      uncounted.delete(request);
-      if (outcome.codes.length === 0)
-        throw new ApiError('no_code_found', 'no QR code was found in the image; a sharper, larger or straighter picture may read', { quota });
-      setQuotaHeaders(reply, quota);
-      return { codes: outcome.codes };
+      const { codes, readersRan, readersSkipped } = outcome;
+      if (codes.length === 0)
+        throw new ApiError('no_code_found', 'no QR code was found in the image; a sharper, larger or straighter picture may read', {
+          quota: metered.quota,
+          extensions: { readersRan, readersSkipped },
+        });
+      setQuotaHeaders(reply, metered.quota);
+      return { codes, readersRan, readersSkipped };
     },
   );
 };
+
+/** The decoder's outcome; a decoder that broke (not a refusal) gives the request back before the 500. */
+export async function decodeOrGiveBack(
+  deps: Pick<DecodeRouteDeps, 'decoder' | 'meter'>,
+  metered: MeteredRequest,
+  request: DecodeRequest,
+): Promise<DecodeOutcome> {
+  try {
+    return await deps.decoder.decode(request);
+  } catch (error) {
+    if (!(error instanceof ApiError)) await deps.meter.refundRequest(metered.reservation);
+    throw error;
+  }
+}

@@ -14,7 +14,7 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DECODE_READERS, type DecodedCode, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { meterRequest } from '../../../services/meter-request.js';
-import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS } from '../../api/v1/decode.route.js';
+import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS, decodeOrGiveBack } from '../../api/v1/decode.route.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
@@ -114,6 +114,8 @@ interface DecodeState {
   codes?: DecodedCode[];
   error?: string;
   requestsRemaining?: number | null;
+  /** Readers not run because the decode's time budget ran out. */
+  readersSkipped?: string[];
 }
 
 interface PlaygroundState {
@@ -199,23 +201,18 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     if (typeof image === 'string') return answer({ error: image }, image.startsWith('choose') ? 415 : 400);
     if (image.length > DECODE_MAX_BYTES) return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
     try {
-      // Metered as the API's decode is: one request, no QR, the playground's burst bucket.
+      // Metered as the API's decode is: one request, no QR, the playground's burst bucket; it counts whatever comes of the image.
       const metered = await meterRequest(options, { accountId: account.id, plan: account.plan }, 'decodes');
-      let outcome;
-      try {
-        outcome = await options.decoder.decode(image, DECODE_MAX_PIXELS);
-      } catch (error) {
-        await options.meter.refundRequest(metered.reservation);
-        throw error;
-      }
-      if (!outcome.ok) {
-        await options.meter.refundRequest(metered.reservation);
-        return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
-      }
+      const outcome = await decodeOrGiveBack(options, metered, { image, maxPixels: DECODE_MAX_PIXELS, accountId: account.id });
+      if (!outcome.ok) return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
       const requestsRemaining = metered.quota.requestsRemaining;
+      const { readersSkipped } = outcome;
       if (outcome.codes.length === 0)
-        return answer({ error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.', requestsRemaining }, 422);
-      return answer({ codes: outcome.codes, requestsRemaining }, 200);
+        return answer(
+          { error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.', requestsRemaining, readersSkipped },
+          422,
+        );
+      return answer({ codes: outcome.codes, requestsRemaining, readersSkipped }, 200);
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
