@@ -22,6 +22,8 @@ import metrics from './http/plugins/metrics.js';
 import nosniff from './http/plugins/nosniff.js';
 import overloadGuard from './http/plugins/overload-guard.js';
 import problemDetails, { routerErrorProblem } from './http/plugins/problem-details.js';
+import strictQuery from './http/plugins/strict-query.js';
+import unknownRoute from './http/plugins/unknown-route.js';
 import requestLog from './http/plugins/request-log.js';
 import requestsInFlight from './http/plugins/requests-in-flight.js';
 import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
@@ -80,6 +82,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   await app.register(nosniff);
   await app.register(problemDetails);
+  await app.register(unknownRoute);
   await app.register(requestLog);
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
@@ -104,6 +107,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(
     async (api) => {
       api.removeContentTypeParser('text/plain');
+      await api.register(strictQuery);
       await api.register(requestsInFlight, { counter: services.requestsInFlight });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper, lastUsed, clock });
       await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos, designs: adapters.designs });

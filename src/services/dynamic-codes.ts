@@ -11,6 +11,7 @@ import {
 import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type Utm } from '../domain/code-routing.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { hashPassword } from '../domain/password-hash.js';
+import { decodeCursor, encodeCursor, PAGE_SIZE, type Page } from '../domain/list-page.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
@@ -30,7 +31,7 @@ export interface CodeOwner {
   plan: PlanId;
 }
 
-export const PAGE_SIZE = { default: 20, max: 100 } as const;
+export { PAGE_SIZE };
 
 /** A fresh random slug is taken by another code about once in 10^14 draws; a few tries are plenty. */
 const SLUG_ATTEMPTS = 5;
@@ -191,23 +192,7 @@ export async function createCodes(deps: DynamicCodeDeps, owner: CodeOwner, draft
   return created;
 }
 
-export interface CodePage {
-  items: DynamicCode[];
-  /** Pass as `cursor` for the next page; null on the last. */
-  nextCursor: string | null;
-}
-
-function encodeCursor(code: DynamicCode): string {
-  return Buffer.from(`${code.createdAt.getTime()}.${code.id}`).toString('base64url');
-}
-
-const CURSOR = /^(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/;
-
-function decodeCursor(cursor: string): CodeCursor {
-  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match) throw invalidField('cursor', 'not a cursor this API gave out');
-  return { createdAt: new Date(Number(match[1])), id: match[2]! };
-}
+export type CodePage = Page<DynamicCode>;
 
 export async function listCodes(
   deps: Pick<DynamicCodeDeps, 'codes'>,

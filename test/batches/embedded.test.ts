@@ -114,8 +114,8 @@ describe('Idempotency-Key', () => {
     const id = (JSON.parse(first.body) as { id: string }).id;
     expect((JSON.parse(replay.body) as { id: string }).id).toBe(id);
     await waitForBatch(get(key), id);
-    const list = JSON.parse((await get(key)(BATCHES_URL)).body) as { batches: unknown[] };
-    expect(list.batches).toHaveLength(1);
+    const list = JSON.parse((await get(key)(BATCHES_URL)).body) as { items: unknown[] };
+    expect(list.items).toHaveLength(1);
     expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 3 });
 
     const other = await postBatch(t.app, key, { items: urlItems(4, 'idem') }, { 'idempotency-key': 'order-42' });
@@ -155,11 +155,12 @@ describe('cancel, list, delete', () => {
     expect(cancelled.succeeded + cancelled.cancelled).toBe(1_000);
     expect((await usageOf(accountId)).requests).toBe(2 + cancelled.succeeded);
 
-    const page1 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1`)).body) as { batches: Array<{ id: string }>; next: string };
-    expect(page1.batches.map((b) => b.id)).toEqual([big.id]);
-    const page2 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1&before=${page1.next}`)).body) as { batches: Array<{ id: string }>; next?: string };
-    expect(page2.batches.map((b) => b.id)).toEqual([small.id]);
-    expect(page2.next).toBeUndefined();
+    type BatchPage = { items: Array<{ id: string }>; nextCursor: string | null };
+    const page1 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1`)).body) as BatchPage;
+    expect(page1.items.map((b) => b.id)).toEqual([big.id]);
+    const page2 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1&cursor=${page1.nextCursor}`)).body) as BatchPage;
+    expect(page2.items.map((b) => b.id)).toEqual([small.id]);
+    expect(page2.nextCursor).toBeNull();
 
     const del = await t.app.inject({ method: 'DELETE', url: `${BATCHES_URL}/${small.id}`, headers: { 'x-api-key': key } });
     expect(del.statusCode).toBe(204);

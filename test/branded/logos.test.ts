@@ -114,10 +114,10 @@ describe('GET and DELETE /api/v1/QRManager/logos', () => {
     const { key } = await t.newCaller('free');
     const id = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
     const list = await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } });
-    expect(list.json().logos.map((l: { id: string }) => l.id)).toEqual([id]);
+    expect(list.json().items.map((l: { id: string }) => l.id)).toEqual([id]);
     const del = await t.app.inject({ method: 'DELETE', url: `${LOGOS_URL}/${id}`, headers: { 'x-api-key': key } });
     expect(del.statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } })).json().logos).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } })).json().items).toEqual([]);
     expect((await uploadLogo(t.app, key, await logoPng(), 'image/png')).statusCode).toBe(201);
   });
 
@@ -125,12 +125,12 @@ describe('GET and DELETE /api/v1/QRManager/logos', () => {
     const owner = await t.newCaller('pro');
     const other = await t.newCaller('pro');
     const id = (await uploadLogo(t.app, owner.key, await logoPng(), 'image/png')).json().id;
-    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': other.key } })).json().logos).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': other.key } })).json().items).toEqual([]);
     const use = await generate(t.app, other.key, { content: 'https://example.com', type: 'url', outputFormat: 'png', logo: { id } });
     expect(use.statusCode).toBe(400);
     expect(use.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'logo.id' }] });
     const del = await t.app.inject({ method: 'DELETE', url: `${LOGOS_URL}/${id}`, headers: { 'x-api-key': other.key } });
     expect(del.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } })).json().logos).toHaveLength(1);
+    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } })).json().items).toHaveLength(1);
   });
 });

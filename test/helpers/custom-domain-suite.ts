@@ -107,8 +107,8 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
       expect((await call(other.key, 'GET', `${DOMAINS_URL}/${domain.id}`)).statusCode).toBe(404);
       expect((await call(other.key, 'DELETE', `${DOMAINS_URL}/${domain.id}`)).statusCode).toBe(404);
       expect((await call(other.key, 'POST', `${DOMAINS_URL}/${domain.id}/verify`)).statusCode).toBe(404);
-      expect((await call(other.key, 'GET', DOMAINS_URL)).json()).toEqual({ items: [] });
-      expect((await call(key, 'GET', DOMAINS_URL)).json()).toEqual({ items: [domain] });
+      expect((await call(other.key, 'GET', DOMAINS_URL)).json()).toEqual({ items: [], nextCursor: null });
+      expect((await call(key, 'GET', DOMAINS_URL)).json()).toEqual({ items: [domain], nextCursor: null });
     });
 
     it('a pending domain becomes active once its verification URL reaches this service (a real request with its Host); an unrouted one stays pending', async () => {

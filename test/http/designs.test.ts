@@ -35,7 +35,7 @@ describe('designs API', () => {
     expect(id).toMatch(/^des_[A-Za-z0-9_-]{20}$/);
     expect(created.headers.location).toBe(`${DESIGNS_URL}/${id}`);
     expect(created.json()).toMatchObject({ name: 'Brand', options: PLAIN });
-    expect((await api.list()).json().designs.map((d: { id: string }) => d.id)).toEqual([id]);
+    expect((await api.list()).json().items.map((d: { id: string }) => d.id)).toEqual([id]);
     expect((await api.patch(id, { name: 'Brand 2' })).json()).toMatchObject({ name: 'Brand 2', options: PLAIN });
     expect((await api.patch(id, { options: { darkColor: '#000000' } })).json().options).toEqual({ darkColor: '#000000' });
     expect((await api.get(id)).json()).toMatchObject({ name: 'Brand 2', options: { darkColor: '#000000' } });
@@ -71,7 +71,7 @@ describe('designs API', () => {
     expect(faint.json().errors[0].field).toBe('options.darkColor');
     const foreignLogo = await api.create({ name: 'stolen', options: { logo: { id: 'logo_nope' } } });
     expect(foreignLogo.json().errors[0].field).toBe('options.logo.id');
-    expect((await api.list()).json().designs).toEqual([]);
+    expect((await api.list()).json().items).toEqual([]);
   });
 });
 

@@ -59,10 +59,10 @@ describe('the scan webhook API', () => {
     const hook = created.json() as { id: string; url: string; events: string[]; createdAt: string };
     expect(hook).toMatchObject({ url: 'https://hooks.example.com/qr', events: ['code.scanned'] });
     expect(created.headers.location).toBe(`${HOOKS_URL}/${hook.id}`);
-    expect((await api.list()).json()).toEqual({ items: [hook] });
+    expect((await api.list()).json()).toEqual({ items: [hook], nextCursor: null });
 
     const stranger = hooks((await t.newCaller('pro')).key);
-    expect((await stranger.list()).json()).toEqual({ items: [] });
+    expect((await stranger.list()).json()).toEqual({ items: [], nextCursor: null });
     expect((await stranger.remove(hook.id)).statusCode).toBe(404);
 
     for (let i = 0; i < 4; i++) expect((await api.create({ url: `https://hooks.example.com/${i}`, events: ['code.scanned'] })).statusCode).toBe(201);

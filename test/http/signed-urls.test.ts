@@ -27,9 +27,9 @@ describe('signing keys', () => {
     expect(sixth.statusCode).toBe(409);
     expect(sixth.json()).toMatchObject({ code: 'key_limit_reached', limit: 5 });
     const list = await t.app.inject({ method: 'GET', url: SIGNING_KEYS_URL, headers: { 'x-api-key': key } });
-    expect(list.json().signingKeys).toHaveLength(5);
+    expect(list.json().items).toHaveLength(5);
     expect(list.body).not.toContain('qrs_');
-    expect(list.json().signingKeys).toContainEqual({ id: first.json().id, name: 'newsletter', createdAt: NOW.toISOString(), revokedAt: null });
+    expect(list.json().items).toContainEqual({ id: first.json().id, name: 'newsletter', createdAt: NOW.toISOString(), revokedAt: null });
   });
 
   it('stores the secret sealed, not in the clear', async () => {

@@ -328,7 +328,7 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/logos", body, query, headers)
 
     def list_logos(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """List the account's logos (2xx JSON: dict[str, Any])."""
+        """List the account's logos, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/logos", None, query, headers)
 
     def delete_logo(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
@@ -344,7 +344,7 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/webhooks", body, query, headers)
 
     def list_scan_webhooks(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """List your scan webhooks, oldest first (2xx JSON: dict[str, Any])."""
+        """List your scan webhooks, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/webhooks", None, query, headers)
 
     def delete_scan_webhook(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
@@ -356,7 +356,7 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/designs", body, query, headers)
 
     def list_designs(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """List the account's designs (2xx JSON: dict[str, Any])."""
+        """List the account's designs, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/designs", None, query, headers)
 
     def get_design(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
@@ -376,7 +376,7 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/domains", body, query, headers)
 
     def list_custom_domains(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """List your custom domains, oldest first (2xx JSON: dict[str, Any])."""
+        """List your custom domains, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/domains", None, query, headers)
 
     def get_custom_domain(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
@@ -396,7 +396,7 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/signing-keys", body, query, headers)
 
     def list_signing_keys(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """List the account's signing keys (2xx JSON: dict[str, Any])."""
+        """List the account's signing keys, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/signing-keys", None, query, headers)
 
     def revoke_signing_key(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:

@@ -141,10 +141,6 @@ async function problemDetails(app: FastifyInstance): Promise<void> {
     }
     return sendProblem(reply, request, apiError);
   });
-
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(reply, request, new ApiError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
-  );
 }
 
 export default fp(problemDetails, { name: 'problem-details' });

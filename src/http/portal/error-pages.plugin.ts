@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/errors.js';
-import { sendProblem } from '../plugins/problem-details.js';
+import { sendUnknownRoute } from '../plugins/unknown-route.js';
 import { CSRF_REFUSED, isCsrfRefusal } from './csrf.plugin.js';
 import { renderPage } from './page.js';
 
@@ -32,7 +32,7 @@ async function errorPages(app: FastifyInstance, options: ErrorPagesOptions): Pro
 
   app.setNotFoundHandler(async (request, reply) => {
     const error = new ApiError('not_found', `there is no page at ${request.url.split('?')[0]}`);
-    return isApiRequest(request) ? sendProblem(reply, request, error) : showError(request, reply, error);
+    return isApiRequest(request) ? sendUnknownRoute(request, reply, error) : showError(request, reply, error);
   });
 }
 

@@ -254,7 +254,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's logos */
+        /** List the account's logos, newest first */
         get: operations["listLogos"];
         put?: never;
         /**
@@ -312,7 +312,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your scan webhooks, oldest first */
+        /** List your scan webhooks, newest first */
         get: operations["listScanWebhooks"];
         put?: never;
         /**
@@ -350,7 +350,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's designs */
+        /** List the account's designs, newest first */
         get: operations["listDesigns"];
         put?: never;
         /**
@@ -393,7 +393,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your custom domains, oldest first */
+        /** List your custom domains, newest first */
         get: operations["listCustomDomains"];
         put?: never;
         /**
@@ -455,7 +455,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's signing keys */
+        /** List the account's signing keys, newest first */
         get: operations["listSigningKeys"];
         put?: never;
         /**
@@ -1314,9 +1314,9 @@ export interface operations {
     listDynamicCodes: {
         parameters: {
             query?: {
-                /** @description Codes per page (default 20). */
+                /** @description Items per page (default 20, at most 100). */
                 limit?: number;
-                /** @description `nextCursor` of the previous page. */
+                /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
             };
             header?: never;
@@ -1334,6 +1334,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["DynamicCode"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
                         nextCursor: string | null;
                     };
                 };
@@ -2233,10 +2234,10 @@ export interface operations {
     listBatches: {
         parameters: {
             query?: {
-                /** @description Batches per page. */
+                /** @description Items per page (default 20, at most 100). */
                 limit?: number;
-                /** @description The `next` of the previous page. */
-                before?: string;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
             };
             header?: never;
             path?: never;
@@ -2252,8 +2253,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        batches: components["schemas"]["Batch"][];
-                        next?: string;
+                        items: components["schemas"]["Batch"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
                     };
                 };
             };
@@ -2862,7 +2864,12 @@ export interface operations {
     };
     listLogos: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2877,8 +2884,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        logos: components["schemas"]["Logo"][];
+                        items: components["schemas"]["Logo"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
                     };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
@@ -3055,7 +3074,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: `invalid_request` (a path segment that is malformed or too long). */
+            /** @description Problem: `invalid_request` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3246,7 +3265,12 @@ export interface operations {
     };
     listScanWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3262,7 +3286,19 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["ScanWebhook"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
                     };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
@@ -3479,7 +3515,12 @@ export interface operations {
     };
     listDesigns: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3494,8 +3535,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        designs: components["schemas"]["Design"][];
+                        items: components["schemas"]["Design"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
                     };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
@@ -3673,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Design"];
                 };
             };
-            /** @description Problem: `invalid_request` (a path segment that is malformed or too long). */
+            /** @description Problem: `invalid_request` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3745,7 +3798,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Problem: `invalid_request` (a path segment that is malformed or too long). */
+            /** @description Problem: `invalid_request` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3911,7 +3964,12 @@ export interface operations {
     };
     listCustomDomains: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3927,7 +3985,19 @@ export interface operations {
                 content: {
                     "application/json": {
                         items: components["schemas"]["CustomDomain"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
                     };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
@@ -4309,7 +4379,12 @@ export interface operations {
     };
     listSigningKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4324,8 +4399,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        signingKeys: components["schemas"]["SigningKey"][];
+                        items: components["schemas"]["SigningKey"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
                     };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
@@ -4483,7 +4570,7 @@ export interface operations {
                     "application/json": components["schemas"]["SigningKey"];
                 };
             };
-            /** @description Problem: `invalid_request` (a path segment that is malformed or too long). */
+            /** @description Problem: `invalid_request` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

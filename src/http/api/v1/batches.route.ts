@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { PAGE_SIZE } from '../../../domain/list-page.js';
 import { isFinished } from '../../../domain/batches/batch.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
@@ -185,8 +186,9 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       },
     },
     async (request) => {
-      const page = await deps.batches.list(callerOf(request).accountId, request.query);
-      return { batches: page.batches.map(batchView), ...(page.next ? { next: page.next } : {}) };
+      const { limit = PAGE_SIZE.default, cursor } = request.query;
+      const page = await deps.batches.list(callerOf(request).accountId, { limit, before: cursor });
+      return { items: page.batches.map(batchView), nextCursor: page.next ?? null };
     },
   );
 

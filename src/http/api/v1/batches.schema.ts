@@ -1,5 +1,6 @@
 // Schemas of the batch endpoints: the request body (JSON, or CSV turned into the same shape) and the batch as answered.
 import { z } from 'zod';
+import { PageQuery, pageSchema } from './list-page.js';
 import { BATCH_STATUSES } from '../../../domain/batches/batch.js';
 import { BatchCodeFields } from './codes.schema.js';
 import { GenerateBody } from './generate.schema.js';
@@ -40,10 +41,7 @@ export type BatchBody = z.infer<typeof BatchBody>;
 
 export const BatchParams = z.strictObject({ id: z.string().min(1).max(64).describe('The batch id.') });
 
-export const BatchListQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(100).default(20).describe('Batches per page.'),
-  before: z.string().min(1).max(64).optional().describe('The `next` of the previous page.'),
-});
+export const BatchListQuery = PageQuery;
 
 export const BatchView = z
   .object({
@@ -73,4 +71,4 @@ export const BatchView = z
   })
   .meta({ id: 'Batch' });
 
-export const BatchListView = z.object({ batches: z.array(BatchView), next: z.string().optional() });
+export const BatchListView = pageSchema(BatchView);

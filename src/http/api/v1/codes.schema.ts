@@ -8,7 +8,7 @@ import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from 
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
 import { codeShortUrl } from '../../short-url.js';
-import { PAGE_SIZE } from '../../../services/dynamic-codes.js';
+import { pageSchema, PageQueryFields } from './list-page.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
 import { BrandingFields, inkColour, PrintFields } from './generate.schema.js';
 
@@ -113,10 +113,7 @@ export const UpdateCodeBody = z
 
 export const CodeParams = z.object({ id: z.string().min(1).max(64).describe('The code id.') });
 
-export const ListCodesQuery = z.strictObject({
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE.max).optional().describe(`Codes per page (default ${PAGE_SIZE.default}).`),
-  cursor: z.string().max(200).optional().describe('`nextCursor` of the previous page.'),
-});
+export const ListCodesQuery = z.strictObject({ ...PageQueryFields });
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 
@@ -194,7 +191,7 @@ export const CodeSchema = z
   })
   .meta({ id: 'DynamicCode' });
 
-export const CodePageSchema = z.object({ items: z.array(CodeSchema), nextCursor: z.string().nullable() });
+export const CodePageSchema = pageSchema(CodeSchema);
 
 const dayCount = z.object({ day: z.string(), scans: z.number().int(), uniqueScanners: z.number().int() });
 

@@ -8,6 +8,8 @@ import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
 import { GenerateBody } from './generate.schema.js';
+import { pageOf } from '../../../domain/list-page.js';
+import { PageQuery, pageSchema } from './list-page.js';
 
 /** The generate fields a design may fix, with the same rules. */
 export const DesignOptionsSchema = GenerateBody.pick({
@@ -80,13 +82,17 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
     {
       schema: {
         operationId: 'listDesigns',
-        summary: "List the account's designs",
+        summary: "List the account's designs, newest first",
         tags: ['designs'],
         security: [{ apiKey: [] }],
-        response: { 200: z.object({ designs: z.array(Design) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        querystring: PageQuery,
+        response: { 200: pageSchema(Design), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => ({ designs: (await listDesigns(deps, callerOf(request).accountId)).map(view) }),
+    async (request) => {
+      const page = pageOf(await listDesigns(deps, callerOf(request).accountId), request.query);
+      return { items: page.items.map(view), nextCursor: page.nextCursor };
+    },
   );
 
   app.get(

@@ -7,6 +7,8 @@ import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain, type Cus
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
+import { pageOf } from '../../../domain/list-page.js';
+import { PageQuery, pageSchema } from './list-page.js';
 
 export interface DomainsRouteDeps extends CustomDomainDeps {
   probe: DomainProbe;
@@ -89,13 +91,17 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
     {
       schema: {
         operationId: 'listCustomDomains',
-        summary: 'List your custom domains, oldest first',
+        summary: 'List your custom domains, newest first',
         tags,
         security,
-        response: { 200: z.object({ items: z.array(Domain) }), ...problemResponses([...AUTH_ERRORS]) },
+        querystring: PageQuery,
+        response: { 200: pageSchema(Domain), ...problemResponses(['invalid_request', ...AUTH_ERRORS]) },
       },
     },
-    async (request) => ({ items: (await listDomains(deps, callerOf(request).accountId)).map(domainView) }),
+    async (request) => {
+      const page = pageOf(await listDomains(deps, callerOf(request).accountId), request.query);
+      return { items: page.items.map(domainView), nextCursor: page.nextCursor };
+    },
   );
 
   app.get(

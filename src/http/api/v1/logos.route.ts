@@ -10,6 +10,8 @@ import { binaryContent, header } from '../../openapi/operation-doc.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
+import { pageOf } from '../../../domain/list-page.js';
+import { PageQuery, pageSchema } from './list-page.js';
 
 const Logo = z
   .object({
@@ -102,13 +104,17 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
     {
       schema: {
         operationId: 'listLogos',
-        summary: "List the account's logos",
+        summary: "List the account's logos, newest first",
         tags: ['logos'],
         security: [{ apiKey: [] }],
-        response: { 200: z.object({ logos: z.array(Logo) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        querystring: PageQuery,
+        response: { 200: pageSchema(Logo), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => ({ logos: (await listLogos(deps, callerOf(request).accountId)).map(logoView) }),
+    async (request) => {
+      const page = pageOf(await listLogos(deps, callerOf(request).accountId), request.query);
+      return { items: page.items.map(logoView), nextCursor: page.nextCursor };
+    },
   );
 
   app.delete(

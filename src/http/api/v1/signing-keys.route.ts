@@ -7,6 +7,8 @@ import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_M
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
+import { pageOf } from '../../../domain/list-page.js';
+import { PageQuery, pageSchema } from './list-page.js';
 
 const SigningKey = z
   .object({
@@ -66,13 +68,17 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
     {
       schema: {
         operationId: 'listSigningKeys',
-        summary: "List the account's signing keys",
+        summary: "List the account's signing keys, newest first",
         tags: ['signed URLs'],
         security: [{ apiKey: [] }],
-        response: { 200: z.object({ signingKeys: z.array(SigningKey) }), ...problemResponses([...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        querystring: PageQuery,
+        response: { 200: pageSchema(SigningKey), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => ({ signingKeys: (await listSigningKeys(deps, callerOf(request).accountId)).map(view) }),
+    async (request) => {
+      const page = pageOf(await listSigningKeys(deps, callerOf(request).accountId), request.query);
+      return { items: page.items.map(view), nextCursor: page.nextCursor };
+    },
   );
 
   app.delete(

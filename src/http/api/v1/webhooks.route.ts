@@ -7,6 +7,8 @@ import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
 import { WebhookUrl } from './batches.schema.js';
+import { pageOf } from '../../../domain/list-page.js';
+import { PageQuery, pageSchema } from './list-page.js';
 
 export interface WebhooksRouteDeps {
   scanWebhooks: ScanWebhookStore;
@@ -66,13 +68,17 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
     {
       schema: {
         operationId: 'listScanWebhooks',
-        summary: 'List your scan webhooks, oldest first',
+        summary: 'List your scan webhooks, newest first',
         tags,
         security,
-        response: { 200: z.object({ items: z.array(Webhook) }), ...problemResponses([...AUTH]) },
+        querystring: PageQuery,
+        response: { 200: pageSchema(Webhook), ...problemResponses(['invalid_request', ...AUTH]) },
       },
     },
-    async (request) => ({ items: (await deps.scanWebhooks.list(callerOf(request).accountId)).map(view) }),
+    async (request) => {
+      const page = pageOf(await deps.scanWebhooks.list(callerOf(request).accountId), request.query);
+      return { items: page.items.map(view), nextCursor: page.nextCursor };
+    },
   );
 
   app.delete(

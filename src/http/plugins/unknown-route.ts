@@ -1,0 +1,54 @@
+// Requests no route answers: 405 method_not_allowed with `Allow` when the path is known under other methods, else 404.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import Router, { type HTTPMethod } from 'find-my-way';
+import { ApiError } from '../../domain/errors.js';
+import { sendProblem } from './problem-details.js';
+
+/** Every route's path under each of its methods, matched as the app's own router matches them. */
+export class RouteMethods {
+  readonly #router = Router({ ignoreTrailingSlash: false });
+  readonly #methods = new Set<HTTPMethod>();
+
+  add(methods: readonly string[], url: string): void {
+    for (const method of methods) {
+      const known = method.toUpperCase() as HTTPMethod;
+      if (this.#router.hasRoute(known, url)) continue;
+      this.#router.on(known, url, () => undefined);
+      this.#methods.add(known);
+    }
+  }
+
+  /** The methods a route answers `path` with, sorted; empty for a path no route knows. */
+  allowedAt(path: string): string[] {
+    return [...this.#methods].filter((method) => this.#router.find(method, path) !== null).sort();
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    routeMethods: RouteMethods;
+  }
+}
+
+/** The not-found answer every context can give: 405 naming `Allow` when another method has a route there. */
+export function sendUnknownRoute(request: FastifyRequest, reply: FastifyReply, notFound: ApiError): FastifyReply {
+  const path = request.url.split('?')[0]!;
+  const allowed = request.server.routeMethods.allowedAt(path);
+  // A route that handed the request on as not found (callNotFound) knows its own method: that stays a 404.
+  if (allowed.length === 0 || allowed.includes(request.method)) return sendProblem(reply, request, notFound);
+  reply.header('Allow', allowed.join(', '));
+  return sendProblem(reply, request, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
+}
+
+async function unknownRoute(app: FastifyInstance): Promise<void> {
+  const methods = new RouteMethods();
+  app.decorate('routeMethods', methods);
+  app.addHook('onRoute', (route) => methods.add(Array.isArray(route.method) ? route.method : [route.method], route.url));
+  app.setNotFoundHandler((request, reply) =>
+    sendUnknownRoute(request, reply, new ApiError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
+  );
+}
+
+/** Registered before any route, so that its onRoute hook sees them all. */
+export default fp(unknownRoute, { name: 'unknown-route', dependencies: ['problem-details'] });
