@@ -1,8 +1,12 @@
-// The portal's working pages in Chromium at 390 and 1280 px: batch progress without a reload, axe-core clean.
+// The portal's working pages in Chromium at 390 and 1280 px: batch progress without a reload, a code's image and
+// campaign editor, axe-core clean.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/domain/batches/batch.js';
+import { periodOf } from '../../src/domain/period.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
+import { createCode, getCode } from '../../src/services/dynamic-codes.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { seriousAxeViolations } from '../helpers/axe.js';
 import { CHROMIUM_ARGS } from '../helpers/chromium.js';
@@ -110,6 +114,53 @@ describe('the portal pages in Chromium', () => {
       } finally {
         page.off('framenavigated', counted);
       }
+      expect(errors).toEqual([]);
+    },
+    60_000,
+  );
+
+  it.each(WIDTHS)(
+    'shows a code’s own image, unbilled, and saves its expiry and scan limit from the form at %i px',
+    async (width) => {
+      await page.setViewportSize({ width, height: 900 });
+      const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
+      const code = await createCode(deps, { accountId, plan: 'business' }, { target: 'https://example.com/menu', name: `Menu at ${width}` });
+      for (let i = 0; i < 8; i++) await t.app.inject({ method: 'GET', url: `/r/${code.slug}`, remoteAddress: `10.9.0.${i}` });
+      await t.stores.scans.flush();
+      const usage = () => t.stores.meter.usage(accountId, periodOf(t.clock.now));
+      const before = await usage();
+
+      await page.goto(`${base}/portal/codes/${code.id}`);
+      const image = page.locator('img.code-preview');
+      await expect(image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+      expect(await onScreen(page, 'img.code-preview')).toBe(true);
+      const png = await page.request.get(`${base}/portal/codes/${code.id}/preview.png`);
+      expect(await decodeQr(await png.body(), 'png')).toEqual(readByAll(`${base}/r/${code.slug}`));
+      expect(await usage()).toEqual(before);
+
+      // The chart's words are page text: as large as the page's small print, and clear of the bars.
+      const chart = await page.evaluate(() => {
+        const box = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
+        const [svg, peak, days] = [box('svg.scan-chart'), box('.chart-peak'), box('.chart-days')];
+        return {
+          fontPx: Math.min(...['.chart-peak', '.chart-days'].map((s) => parseFloat(getComputedStyle(document.querySelector(s)!).fontSize))),
+          clear: peak.bottom <= svg.top && days.top >= svg.bottom,
+          peak: document.querySelector('.chart-peak')!.textContent,
+        };
+      });
+      expect(chart).toEqual({ fontPx: expect.any(Number), clear: true, peak: 'Busiest day: 8 scans' });
+      expect(chart.fontPx).toBeGreaterThanOrEqual(12);
+
+      await page.locator('#campaign-expires').fill('2031-12-31T23:30');
+      await page.locator('#campaign-max-scans').fill('500');
+      await page.getByRole('button', { name: 'Save campaign' }).click();
+      await page.getByText('Campaign settings saved').waitFor();
+      await expect(page.locator('[data-field="expiresAt"]').innerText()).resolves.toBe('2031-12-31 23:30:00 UTC');
+      await expect(page.locator('[data-field="maxScans"]').innerText()).resolves.toBe('500 scans');
+      await expect(page.locator('#campaign-max-scans').inputValue()).resolves.toBe('500');
+      expect((await getCode(deps, accountId, code.id)).routing).toMatchObject({ expiresAt: '2031-12-31T23:30:00.000Z', maxScans: 500 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     },
     60_000,

@@ -4,7 +4,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { scan, USER_AGENTS } from '../helpers/codes.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { PortalClient } from '../helpers/portal-client.js';
-import { updateCode } from '../../src/services/dynamic-codes.js';
+import { getCode, updateCode } from '../../src/services/dynamic-codes.js';
+import { periodOf } from '../../src/domain/period.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -118,6 +119,109 @@ describe('Dynamic codes page', () => {
     expect(page).not.toContain('scrypt$');
   });
 
+  it("shows the code's own image on its page, decoding to its short link, and counts nothing for it", async () => {
+    const email = `image${++seq}-${Date.now()}@example.com`;
+    const client = new PortalClient(t.app);
+    await client.signInLocally(email);
+    const { path, shortUrl, page } = await createThroughForm(client, 'https://example.com/picture');
+    expect(page.body).toContain(`<img class="code-preview" src="${path}/preview.png"`);
+    const [account] = await t.stores.accounts.findByEmail(email);
+    const before = await t.stores.meter.usage(account!.id, periodOf(new Date()));
+    for (let i = 0; i < 3; i++) {
+      const image = await client.get(`${path}/preview.png`);
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/png');
+      expect(await decodeQr(image.rawPayload, 'png')).toEqual(readByAll(shortUrl));
+    }
+    expect(await t.stores.meter.usage(account!.id, periodOf(new Date()))).toEqual(before);
+    const other = await signedIn();
+    expect((await other.get(`${path}/preview.png`)).statusCode).toBe(404);
+  });
+
+  it('edits the campaign through the form (expiry, limit, UTM, password, a rule), and scans follow it', async () => {
+    const email = `edit${++seq}-${Date.now()}@example.com`;
+    const client = new PortalClient(t.app);
+    await client.signInLocally(email);
+    const { path, slug } = await createThroughForm(client, 'https://example.com/base');
+    const id = path.split('/').at(-1)!;
+    const [account] = await t.stores.accounts.findByEmail(email);
+    const deps = { codes: t.stores.codes, clock: () => new Date(), plans: t.plans };
+    const saved = await client.postForm(`${path}/campaign`, {
+      _csrf: await client.csrfFrom(path),
+      expiresAt: '2031-06-30T18:30',
+      maxScans: '250',
+      expiredTarget: 'https://example.com/over',
+      utmSource: 'qr',
+      utmMedium: 'poster',
+      utmCampaign: 'summer',
+      rule0Target: 'https://example.com/iphone',
+      rule0Device: 'ios',
+      rule0Language: 'pt, de-CH',
+      rule0Query: 'src=poster',
+    });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe(`${path}?notice=campaign#campaign`);
+    const routing = (await getCode(deps, account!.id, id)).routing;
+    expect(routing).toMatchObject({
+      expiresAt: '2031-06-30T18:30:00.000Z',
+      maxScans: 250,
+      expiredTarget: 'https://example.com/over',
+      forwardQuery: false,
+      utm: { source: 'qr', medium: 'poster', campaign: 'summer' },
+      rules: [{ if: { device: ['ios'], language: ['pt', 'de-CH'], query: { src: 'poster' } }, target: 'https://example.com/iphone' }],
+      passwordHash: null,
+    });
+    const shown = (await client.get(path)).body;
+    expect(shown).toContain('value="2031-06-30T18:30"');
+    expect(shown).toContain('name="rule0Target" type="url" maxlength="2048" value="https://example.com/iphone"');
+    expect(shown).toContain('New redirect rule');
+    expect((await scan(t.app, `${slug}?src=poster`, { userAgent: USER_AGENTS.ios, language: 'de-CH' })).headers.location).toBe(
+      'https://example.com/iphone?utm_source=qr&utm_medium=poster&utm_campaign=summer',
+    );
+
+    // A password, then clearing everything: empty fields clear, the rule row emptied deletes the rule.
+    await client.postForm(`${path}/campaign`, { _csrf: await client.csrfFrom(path), password: 'open-sesame' });
+    expect((await scan(t.app, slug)).statusCode).toBe(401);
+    expect((await client.get(path)).body).not.toContain('open-sesame');
+    await client.postForm(`${path}/campaign`, { _csrf: await client.csrfFrom(path), removePassword: 'on' });
+    expect(await getCode(deps, account!.id, id).then((code) => code.routing)).toEqual({
+      rules: [],
+      expiresAt: null,
+      maxScans: null,
+      expiredTarget: null,
+      forwardQuery: false,
+      utm: null,
+      passwordHash: null,
+    });
+    expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/base');
+  });
+
+  it('refuses a wrong campaign form naming each field, keeps what was typed, and changes nothing', async () => {
+    const client = await signedIn();
+    const { path } = await createThroughForm(client, 'https://example.com/keep');
+    const _csrf = await client.csrfFrom(path);
+    const refused = await client.postForm(`${path}/campaign`, {
+      _csrf,
+      maxScans: '0',
+      utmSource: 'only-a-source',
+      rule0Target: 'javascript:alert(1)',
+      rule0Language: 'en',
+      expiresAt: 'next tuesday',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    for (const named of ['<code>maxScans</code>', '<code>UTM medium</code>', '<code>expiresAt</code>']) expect(refused.body).toContain(named);
+    expect(refused.body).toContain('value="only-a-source"');
+    expect(refused.body).toContain('value="javascript:alert(1)"');
+    // The rule's target is checked by the service as the API checks it.
+    const ruleOnly = await client.postForm(`${path}/campaign`, { _csrf, rule0Target: 'javascript:alert(1)', rule0Language: 'en' });
+    expect(ruleOnly.statusCode).toBe(400);
+    expect(ruleOnly.body).toContain('<code>rules[0].target</code>');
+    const unknown = await client.postForm(`${path}/campaign`, { _csrf, utmSauce: 'x' });
+    expect(unknown.statusCode).toBe(400);
+    expect((await client.get(path)).body).toContain('data-field="maxScans">None');
+  });
+
   it("never shows or changes another account's code, and wants the CSRF token", async () => {
     const owner = await signedIn();
     const other = await signedIn();
@@ -126,6 +230,8 @@ describe('Dynamic codes page', () => {
     const _csrf = await other.csrfFrom('/portal/codes');
     expect((await other.postForm(path, { target: 'https://evil.example/', _csrf })).statusCode).toBe(404);
     expect((await other.postForm(`${path}/delete`, { _csrf })).statusCode).toBe(404);
+    expect((await other.postForm(`${path}/campaign`, { maxScans: '1', _csrf })).statusCode).toBe(404);
+    expect((await owner.postForm(`${path}/campaign`, { maxScans: '1' })).statusCode).toBe(403);
     expect((await owner.postForm(path, { target: 'https://example.com/no-token' })).statusCode).toBe(403);
     expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/private');
   });

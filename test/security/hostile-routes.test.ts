@@ -107,6 +107,8 @@ const ROUTES = [
   ['POST', '/portal/signing'],
   ['POST', '/portal/signing/{x}/revoke'],
   ['GET', '/portal/api/batch-progress'],
+  ['GET', '/portal/codes/{x}/preview.png'],
+  ['POST', '/portal/codes/{x}/campaign'],
 ] as const;
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });

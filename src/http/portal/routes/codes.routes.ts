@@ -1,20 +1,23 @@
-// Dynamic codes in the portal: create, change the target, pause, delete, download the image, and the last 30 days of scans.
+// Dynamic codes in the portal: create, change target and campaign, pause, delete, see and download the image, scans.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CODE_NAME_MAX_LENGTH, TARGET_MAX_LENGTH } from '../../../domain/dynamic-code.js';
-import { ApiError } from '../../../domain/errors.js';
+import { ApiError, type FieldProblem } from '../../../domain/errors.js';
 import { dynamicCodeLimit, OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
+import { ROUTING_LIMITS } from '../../../domain/code-routing.js';
+import { PASSWORD_LENGTH } from '../../../domain/password-hash.js';
 import { createCode, deleteCode, getCode, listCodes, PAGE_SIZE, updateCode } from '../../../services/dynamic-codes.js';
-import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { generateQr, renderSpecOf, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
-import { scanChartSvg } from '../scan-chart.js';
+import { scanChart } from '../scan-chart.js';
+import { CampaignForm, campaignChange, campaignValues, postedValues, type CampaignFormValues } from '../campaign-form.js';
 
 export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
   base: string;
@@ -26,6 +29,7 @@ export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
 const NOTICES = {
   created: 'The code was created. Download its image and print it: you can change where it points at any time.',
   updated: 'Saved. Scans go to the new target from now on.',
+  campaign: 'Campaign settings saved. Scans follow them from now on.',
   deleted: 'The code was deleted. Scans of it now show a "no longer active" page.',
 } as const;
 
@@ -45,6 +49,8 @@ const StatusForm = z.object({ status: z.enum(['active', 'paused']), _csrf: z.str
 const CsrfForm = z.object({ _csrf: z.string().optional() });
 const CodeParams = z.object({ id: z.string().min(1).max(64) });
 const ImageParams = z.object({ id: z.string().min(1).max(64), format: z.enum(OUTPUT_FORMATS) });
+/** The code's picture on its page: big enough to scan from the screen, small enough to draw at once. */
+const PREVIEW_PX = 256;
 
 function noticeOf(code: string | undefined): string | undefined {
   return code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
@@ -93,7 +99,13 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     );
   };
 
-  const detailPage = async (request: FastifyRequest, reply: FastifyReply, id: string, extra: { error?: string; notice?: string } = {}, status = 200) => {
+  const detailPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    extra: { error?: string; notice?: string; problems?: FieldProblem[]; campaign?: CampaignFormValues } = {},
+    status = 200,
+  ) => {
     const account = request.account!;
     const code = await getCode(options, account.id, id);
     const stats = await codeStats(options, account.id, id, {});
@@ -115,7 +127,12 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)),
         stats,
         devices,
-        chart: scanChartSvg(stats.days),
+        chart: scanChart(stats.days),
+        campaign: campaignValues(code.routing),
+        deviceClasses: DEVICE_CLASSES,
+        maxScansLimit: ROUTING_LIMITS.maxScans,
+        utmMax: ROUTING_LIMITS.utmValue,
+        passwordLength: PASSWORD_LENGTH,
         formats: OUTPUT_FORMATS.filter((format) => planAllowsFormat(plan, format)),
         targetMax: TARGET_MAX_LENGTH,
         nameMax: CODE_NAME_MAX_LENGTH,
@@ -157,6 +174,29 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     }
   });
 
+  // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
+  app.post(
+    '/codes/:id/campaign',
+    { schema: { hide: true, params: CodeParams, body: CampaignForm }, preHandler: [guard, app.requireCsrf] },
+    async (request, reply) => {
+      const accountId = request.account!.id;
+      try {
+        await updateCode(options, accountId, request.params.id, campaignChange(request.body));
+        return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=campaign#campaign`, 303);
+      } catch (error) {
+        const problem = formProblem(error);
+        const passwordSet = (await getCode(options, accountId, request.params.id)).routing.passwordHash !== null;
+        return detailPage(
+          request,
+          reply,
+          request.params.id,
+          { error: problem, problems: error instanceof ApiError ? (error.fields?.slice(0, 50) ?? []) : [], campaign: postedValues(request.body, passwordSet) },
+          error instanceof ApiError ? error.status : 400,
+        );
+      }
+    },
+  );
+
   app.post(
     '/codes/:id/status',
     { schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: [guard, app.requireCsrf] },
@@ -179,6 +219,20 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       return reply.redirect(`${base}/codes?notice=deleted`, 303);
     },
   );
+
+  // The code's own picture on its page: the account looking at its code, rendered directly (never through generateQr),
+  // so it costs no quota; the printable image below is the one that counts.
+  app.get('/codes/:id/preview.png', { schema: { hide: true, params: CodeParams }, preHandler: guard }, async (request, reply) => {
+    const account = request.account!;
+    const code = await getCode(options, account.id, request.params.id);
+    const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
+    const spec = renderSpecOf({ type: 'url', content, outputFormat: 'png', size: PREVIEW_PX, margin: 2 }, content);
+    const bytes = await options.renderer.render(spec, { accountId: account.id, plan: account.plan });
+    return reply
+      .header('Content-Type', 'image/png')
+      .header('Cache-Control', 'private, no-cache')
+      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  });
 
   // The printable image: a generation like any other (it counts against the month's requests), as the API's image endpoint does.
   app.get('/codes/:id/image.:format', { schema: { hide: true, params: ImageParams }, preHandler: guard }, async (request, reply) => {
