@@ -2,8 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { FINDER_SHAPES, MODULE_SHAPES, type Branding } from '../../src/domain/branding.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';
-import { designLayout } from '../../src/render/branded/design-layout.js';
+import { alignmentCentres, designLayout } from '../../src/render/branded/design-layout.js';
 import { rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
+import { packCanonical } from '../../src/render/branded/pixels.js';
 import { matrixForDesign, renderDesign } from '../../src/render/branded/render-design.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng } from '../helpers/logos.js';
@@ -70,6 +71,39 @@ describe('branded raster repeated rows', () => {
     // Misses cost compression only (a logo's edge row, a dot band's blank edge at margin 0): they stay rare.
     expect(equal).toBeGreaterThan(5000);
     expect(missed / equal).toBeLessThan(0.02);
+  });
+
+  it('draws alignment patterns as whole squares of exactly the dark and the light colour, at every module size and shape', async () => {
+    const caches = new DesignCaches();
+    const [dark, light] = [packCanonical('#1d3557ff'), packCanonical('#fff8e7ff')];
+    for (const moduleShape of ['rounded', 'dots'] as const)
+      for (const scale of [2, 3, 4, 5, 8]) {
+        const branding: Branding = { moduleShape, finderShape: 'square', finderColor: '#1d3557ff', errorCorrectionFixed: true };
+        const spec = {
+          payload: 'https://example.com/alignment',
+          format: 'png',
+          size: 0,
+          margin: 4,
+          errorCorrection: 'Q',
+          darkColor: '#1d3557ff',
+          lightColor: '#fff8e7ff',
+        } as const;
+        const { matrix } = matrixForDesign(spec, branding);
+        const size = (matrix.size + 8) * scale;
+        const layout = designLayout(matrix, size, 4, branding);
+        const pixels = rasterPixels(await rasterDesign({ ...spec, size }, branding, matrix, layout, caches));
+        const [cx, cy] = alignmentCentres(matrix.size)[0]!;
+        const wrong: string[] = [];
+        for (let my = cy - 2; my <= cy + 2; my++)
+          for (let mx = cx - 2; mx <= cx + 2; mx++) {
+            const want = matrix.modules[my * matrix.size + mx] ? dark : light;
+            for (let y = 0; y < scale; y++)
+              for (let x = 0; x < scale; x++)
+                if (pixels[(layout.offset + my * scale + y) * size + layout.offset + mx * scale + x] !== want)
+                  wrong.push(`${moduleShape} ${scale} px (${mx}, ${my})`);
+          }
+        expect(wrong.slice(0, 3)).toEqual([]);
+      }
   });
 
   it('draws on a recycled scanline buffer exactly as on a fresh one (the last render left no pixels behind)', async () => {

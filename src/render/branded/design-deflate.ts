@@ -231,10 +231,9 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
   const { side: width, height, scale, offset, logoBox } = layout;
   const n = matrix.size;
   const stride = width * codes.pixelBytes + 1;
-  const moduleTile = art.indexed?.tiles.module ?? art.rgba.module;
-  // Alignment squares take the module tile's corner (light) and centre (dark), as squareAlignmentPatterns draws them.
-  const colours = { light: moduleTile[0]!, dark: moduleTile[Math.floor(scale / 2) * scale + Math.floor(scale / 2)]!, background: codes.light };
-  const cells = cellKinds(codes.cells, layout, n, colours.light !== colours.dark);
+  // Alignment squares in the dark and light colours, as squareAlignmentPatterns draws them.
+  const colours = { light: codes.light, dark: (art.indexed?.tiles ?? art.rgba).dark[0]!, background: codes.light };
+  const cells = cellKinds(codes.cells, layout, n, art.squareAlignment);
   const codeEnd = offset + n * scale;
   const out = new DeflateTokens();
   const lastAt = new LastWritten(codes);

@@ -29,6 +29,8 @@ interface Canvas<T extends Uint32Array | Uint8Array> {
 export interface ArtTiles<T extends Uint32Array | Uint8Array> {
   module: T;
   finder: T;
+  /** One pixel of the dark colour: the dark modules of the alignment squares (a shaped tile may hold no pixel fully dark). */
+  dark: T;
   logo?: T | undefined;
   band?: T | undefined;
 }
@@ -38,6 +40,8 @@ export interface DesignArt {
   /** Its key in DesignCaches.arts. */
   key: string;
   light: number;
+  /** Whether alignment patterns are redrawn as square modules (see isAlignmentModule): every shape but the square. */
+  squareAlignment: boolean;
   /** For each pixel row of the module tile, the first row equal to it: a band row that repeats one above is copied whole. */
   moduleRowSource: Uint16Array;
   /** For each pixel row of the finder, logo and band tiles: 1 when it equals the row above (see repeatedRows). */
@@ -112,21 +116,23 @@ export async function designArt(spec: RenderSpec, branding: Branding, design: st
     finder: cachedTile(caches, `f:${branding.finderShape}:${scale}:${finder}:${light}`, () =>
       shapeTile(finderInside(branding.finderShape), 7, 7 * scale, finder, light),
     ),
+    dark: Uint32Array.of(dark),
   };
   if (branding.logo) rgba.logo = await logoTile(caches, branding.logo, layout.logoBox.side, light);
   if (branding.frame) {
     const band = await captionBand(caches, branding.frame, width, layout.bandHeight, spec.lightColor);
     rgba.band = new Uint32Array(band.rgba.buffer, band.rgba.byteOffset, band.rgba.byteLength / 4);
   }
-  const palette = paletteOf(light, [rgba.module, rgba.finder, rgba.logo, rgba.band]);
-  const [module, finderTile, logo, band] = palette?.indexed ?? [];
-  const indexed = palette && { palette: palette.palette, tiles: { module: module!, finder: finderTile!, logo, band } };
+  const palette = paletteOf(light, [rgba.module, rgba.finder, rgba.dark, rgba.logo, rgba.band]);
+  const [module, finderTile, darkTile, logo, band] = palette?.indexed ?? [];
+  const indexed = palette && { palette: palette.palette, tiles: { module: module!, finder: finderTile!, dark: darkTile!, logo, band } };
   const sameAsAbove = {
     finder: rowsSameAsAbove(rgba.finder, 7 * scale),
     logo: rgba.logo && rowsSameAsAbove(rgba.logo, layout.logoBox.side),
     band: rgba.band && rowsSameAsAbove(rgba.band, width),
   };
-  const art = { key, light, moduleRowSource: rowSources(rgba.module, scale), sameAsAbove, rgba, indexed };
+  const squareAlignment = branding.moduleShape !== 'square';
+  const art = { key, light, squareAlignment, moduleRowSource: rowSources(rgba.module, scale), sameAsAbove, rgba, indexed };
   caches.arts.set(key, art);
   return art;
 }
@@ -209,15 +215,18 @@ function drawModules<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile
 }
 
 /**
- * Alignment patterns redrawn as whole squares (see isAlignmentModule): the dark value is the module tile's
- * centre, the light its corner (every shape leaves the corner light but the square, which needs no redraw).
- * Each square is the same in every pixel row of its band, so the rows repeatedRows marks still repeat.
+ * Alignment patterns redrawn as whole squares (see isAlignmentModule) in the dark and the light colour: a shaped
+ * tile's corner and centre are blends at small module sizes. Each square is the same in every pixel row of its band,
+ * so the rows repeatedRows marks still repeat.
  */
-function squareAlignmentPatterns<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, matrix: QrMatrix, layout: DesignLayout): void {
+function squareAlignmentPatterns<T extends Uint32Array | Uint8Array>(
+  canvas: Canvas<T>,
+  colours: { dark: number; light: number },
+  matrix: QrMatrix,
+  layout: DesignLayout,
+): void {
   const { scale, offset } = layout;
-  const light = tile[0]!;
-  const dark = tile[Math.floor(scale / 2) * scale + Math.floor(scale / 2)]!;
-  if (light === dark) return; // square modules: already drawn so
+  const { dark, light } = colours;
   const n = matrix.size;
   for (const [cx, cy] of alignmentCentres(n)) {
     for (let my = cy - 2; my <= cy + 2; my++) {
@@ -248,7 +257,7 @@ function drawArt<T extends Uint32Array | Uint8Array>(
 ): void {
   const { side: width, scale, offset } = layout;
   drawModules(canvas, tiles.module, art.moduleRowSource, matrix, layout);
-  squareAlignmentPatterns(canvas, tiles.module, matrix, layout);
+  if (art.squareAlignment) squareAlignmentPatterns(canvas, { dark: tiles.dark[0]!, light: tiles === art.rgba ? art.light : 0 }, matrix, layout);
   for (const [fx, fy] of finderOrigins(matrix.size)) blit(canvas, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
   if (tiles.logo) blit(canvas, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
   const band = tiles.band;
