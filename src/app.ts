@@ -14,7 +14,8 @@ import { webhooksRoute } from './http/api/v1/webhooks.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
 import { designsRoute } from './http/api/v1/designs.route.js';
 import { domainsRoute } from './http/api/v1/domains.route.js';
-import { ownHostnames } from './http/short-url.js';
+import { ServiceHosts } from './http/service-hosts.js';
+import hostPolicy from './http/plugins/host-policy.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
 import apiDocs from './http/plugins/api-docs.js';
 import health from './http/plugins/health.js';
@@ -84,6 +85,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(problemDetails);
   await app.register(unknownRoute);
   await app.register(requestLog);
+  const hosts = new ServiceHosts(config.publicUrl, config.allowedHosts);
+  await app.register(hostPolicy, { hosts });
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
@@ -137,8 +140,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         codes: adapters.codes,
         plans,
         clock,
-        ownHostnames: ownHostnames(config.publicUrl),
+        ownHostnames: hosts.names,
         probe: services.domainProbe,
+        dns: services.domainDns,
       });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
     },
@@ -161,7 +165,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(redirectRoute, {
     codes: adapters.codes,
     domains: adapters.domains,
-    ownHostnames: ownHostnames(config.publicUrl),
+    hosts,
     scans: adapters.scans,
     scanAllowance: adapters.scanAllowance,
     guesses: adapters.guesses,
@@ -182,6 +186,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     batchQueue: services.batchQueue,
     uniqueCounting: services.uniqueCounting,
     domainProbe: services.domainProbe,
+    domainDns: services.domainDns,
+    ownHostnames: hosts.names,
   });
 
   return app;

@@ -113,6 +113,16 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
   },
   STRIPE_WEBHOOK_SECRET: { what: "the Stripe webhook endpoint's signing secret (`whsec_…`); required with `STRIPE_SECRET_KEY`", page: 'billing.md' },
   STRIPE_API_URL: { what: 'where the Stripe library sends its requests (an origin, no path); leave it unset in production', page: 'billing.md' },
+  DNS_SERVERS: {
+    default: "— (the system's)",
+    what: "nameservers asked for custom domains' `_qrm-challenge` TXT proofs: comma-separated IPs with optional ports (`1.1.1.1,[2606:4700::1111]:53`)",
+    page: 'custom-domains.md',
+  },
+  ALLOWED_HOSTS: {
+    default: '— (none)',
+    what: "more hostnames of this service besides `PUBLIC_URL`'s and loopback (`localhost`, IP literals): the API, portal and signed URLs answer only on these",
+    page: 'custom-domains.md',
+  },
   TRUST_PROXY: {
     default: '— (trust none)',
     what: "proxies allowed to name the client in `X-Forwarded-For`: a hop count (`1`) or addresses/CIDRs (`127.0.0.1,10.0.0.0/8`); set it behind a reverse proxy, or every client shares the proxy's address for the portal limits",

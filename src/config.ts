@@ -78,6 +78,11 @@ export const EnvSchema = z.object({
     .url()
     .refine((value) => /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname === '/', 'must be an http(s) origin with no path')
     .default('https://api.stripe.com'),
+  DNS_SERVERS: z
+    .string()
+    .refine(isNameserverList, 'must be comma-separated nameserver addresses, each an IP with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)')
+    .optional(),
+  ALLOWED_HOSTS: z.string().refine(isHostList, 'must be comma-separated hostnames (no scheme, port or path)').optional(),
   TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)').optional(),
 });
 
@@ -92,6 +97,22 @@ function isTrustProxy(value: string): boolean {
     if (family === 0) return false;
     return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
   });
+}
+
+/** node:dns Resolver#setServers entries: an IP, `ipv4:port` or `[ipv6]:port`. */
+function isNameserverList(value: string): boolean {
+  return value.split(',').every((entry) => {
+    const server = entry.trim();
+    const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+    if (bracketed) return isIP(bracketed[1]!) === 6 && (bracketed[2] === undefined || Number(bracketed[2]) <= 65_535);
+    if (isIP(server) !== 0) return true;
+    const [address = '', port] = server.split(':');
+    return isIP(address) === 4 && port !== undefined && /^\d{1,5}$/.test(port) && Number(port) <= 65_535;
+  });
+}
+
+function isHostList(value: string): boolean {
+  return value.split(',').every((entry) => /^[a-z0-9.-]{1,253}$/i.test(entry.trim()));
 }
 
 export interface OidcProviderConfig {
@@ -196,6 +217,10 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
     /** Stripe Checkout, the customer portal and its webhooks; undefined: plans change only by `qrm accounts plan`. */
     stripe,
+    /** Nameservers asked for custom domains' TXT proofs; empty: the system's. */
+    dnsServers: e.DNS_SERVERS === undefined ? [] : e.DNS_SERVERS.split(',').map((server) => server.trim()),
+    /** Hostnames besides PUBLIC_URL's (and loopback) on which the API, portal and signed URLs answer. */
+    allowedHosts: e.ALLOWED_HOSTS === undefined ? [] : e.ALLOWED_HOSTS.split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')),
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
   };
 });

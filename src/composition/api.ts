@@ -23,7 +23,8 @@ import type { UniqueCounting } from '../services/scan-stats.js';
 import { createBatchQueue } from './batch-queue.js';
 import { createBillingProvider } from './billing.js';
 import { scanWebhookDispatcher } from './scan-webhooks.js';
-import { createDomainProbe } from './domain-probe.js';
+import { createDomainProbe, createTxtLookup } from './domain-probe.js';
+import type { TxtLookup } from '../domain/ports/txt-lookup.js';
 import type { DomainProbe } from '../domain/ports/domain-probe.js';
 import { discoverSignIns } from './sign-in.js';
 import { signingSealOf } from './signing-seal.js';
@@ -67,6 +68,8 @@ export interface ApiServices {
   uniqueCounting: UniqueCounting;
   /** Checks that a custom domain's hostname reaches this service (on demand; the job has its own in the worker). */
   domainProbe: DomainProbe;
+  /** The TXT lookup that proves custom domains (DNS_SERVERS). */
+  domainDns: TxtLookup;
   /** After the app is ready: resumes the batches a previous run left unfinished. */
   start(): Promise<void>;
   /** The running batch chunk finishes, the scheduler flushes last-used times once more, then every adapter closes. */
@@ -115,6 +118,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
   const lastUsed = adapters.lastUsed ?? new LastUsedBuffer();
   const webhookSender = createWebhookSender(config);
   const domainProbe = options.overrides?.domainProbe ?? createDomainProbe(config);
+  const domainDns = createTxtLookup(config);
   // Embedded: the background jobs run here on an in-process scheduler; in production the jobs process runs them.
   const jobs =
     adapters.jobs === 'jobs-process'
@@ -128,6 +132,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
             webhookSender,
             scanWebhookDispatcher: scanWebhookDispatcher(adapters, webhookSender, clock, log),
             domainProbe,
+            domainDns,
             log,
           }),
           {
@@ -151,6 +156,7 @@ export async function createApiServices(config: Config, log: AdapterLog, options
     requestsInFlight,
     uniqueCounting: adapters.scanCounters ? 'hyperloglog' : 'exact',
     domainProbe,
+    domainDns,
     start: async () => {
       await batchQueue?.start();
     },

@@ -8,7 +8,7 @@ import type { Config } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
 import { scanWebhookDispatcher } from './scan-webhooks.js';
-import { createDomainProbe } from './domain-probe.js';
+import { createDomainProbe, createTxtLookup } from './domain-probe.js';
 import { createStores } from './stores.js';
 
 export interface JobsProcess {
@@ -34,6 +34,7 @@ export async function createJobsProcess(config: Config & { redisUrl: string }, l
     webhookSender,
     scanWebhookDispatcher: scanWebhookDispatcher(stores, webhookSender, () => new Date(), log),
     domainProbe: createDomainProbe(config),
+    domainDns: createTxtLookup(config),
     log,
   });
   const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });

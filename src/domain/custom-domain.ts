@@ -3,7 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 
-export const DOMAIN_STATUSES = ['pending', 'active'] as const;
+/**
+ * pending: waiting for its DNS proof (expires after PENDING_LIFETIME_MS); active: proved, takes codes; suspended: its proof
+ * was gone at a re-check (its codes stop answering until the proof is back); expired: never proved in time.
+ */
+export const DOMAIN_STATUSES = ['pending', 'active', 'suspended', 'expired'] as const;
 export type DomainStatus = (typeof DOMAIN_STATUSES)[number];
 
 export interface CustomDomain {
@@ -12,11 +16,11 @@ export interface CustomDomain {
   /** Lowercase ASCII (IDNA hostnames in their punycode form), no port, no trailing dot. */
   hostname: string;
   status: DomainStatus;
-  /** What `/.well-known/qrm-domain/<token>` must answer on the hostname for it to become active. */
+  /** The value of the TXT record `_qrm-challenge.<hostname>` that proves the claim (and what the well-known URL answers). */
   token: string;
   createdAt: Date;
   verifiedAt: Date | null;
-  /** The last automatic check of a pending domain: when, and why it did not pass (null: it passed). */
+  /** The last check of the domain: when, and why it did not pass (null: it passed). */
   lastCheck: { at: Date; problem: string | null } | null;
 }
 
@@ -43,6 +47,16 @@ export function newDomainId(): string {
 export function newVerificationToken(): string {
   return randomBytes(24).toString('base64url');
 }
+
+/** The DNS name whose TXT record proves a claim: `_qrm-challenge.<hostname>`. */
+export const PROOF_LABEL = '_qrm-challenge';
+
+export function proofName(hostname: string): string {
+  return `${PROOF_LABEL}.${hostname}`;
+}
+
+/** A pending claim not proved within this long expires (and frees its hostname). */
+export const PENDING_LIFETIME_MS = 7 * 24 * 60 * 60_000;
 
 export function verificationUrl(domain: Pick<CustomDomain, 'hostname' | 'token'>): string {
   return `http://${domain.hostname}${VERIFICATION_PATH}${domain.token}`;

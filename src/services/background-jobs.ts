@@ -15,7 +15,10 @@ import { rollupScans, type RollupScansDeps } from './rollup-scans.js';
 import { rollupUsage, type RollupUsageDeps } from './rollup-usage.js';
 import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 import type { DomainProbe } from '../domain/ports/domain-probe.js';
-import { verifyPendingDomains } from './custom-domains.js';
+import type { ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
+import type { TxtLookup } from '../domain/ports/txt-lookup.js';
+import { sweepDomains } from './domain-proof.js';
+import { tellDomainSuspended } from './domain-suspended-webhook.js';
 
 export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   keys: Pick<KeyStore, 'recordLastUsed'>;
@@ -31,9 +34,12 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   webhookSender?: WebhookSender | undefined;
   /** Tells the scan webhooks of new scans (none: the job does nothing). */
   scanWebhookDispatcher?: ScanWebhookDispatcher | undefined;
-  /** Pending custom domains, and the outbound check that activates them (either absent: the job does nothing). */
+  /** Custom domains, the DNS that proves them and the reachability check (any absent: the job does nothing). */
   domains?: CustomDomainStore | undefined;
+  domainDns?: TxtLookup | undefined;
   domainProbe?: DomainProbe | undefined;
+  /** Where `domain.suspended` goes (with webhookSender, and the batch store's account secrets). */
+  scanWebhooks?: Pick<ScanWebhookStore, 'list'> | undefined;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -72,13 +78,24 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   { name: 'batch-webhooks', pattern: '* * * * *', run: (deps) => sweepWebhooks(deps) },
   // Every second (six fields, seconds first): scan webhooks carry the scans since their last message.
   { name: 'scan-webhooks', pattern: '* * * * * *', run: (deps) => deps.scanWebhookDispatcher?.tick() ?? Promise.resolve(0) },
-  // Pending custom domains whose verification URL now reaches this service become active (each checked at most every 5 minutes).
+  // Custom domains: unproved claims whose TXT record now holds their token become active (each asked at most every
+  // 5 minutes), claims pending 7 days expire, active domains are re-checked daily and suspended when their proof is gone.
   { name: 'domain-verification', pattern: '* * * * *', run: (deps) => verifyDomains(deps) },
 ];
 
-function verifyDomains(deps: BackgroundJobDeps): Promise<number> {
-  if (!deps.domains || !deps.domainProbe) return Promise.resolve(0);
-  return verifyPendingDomains({ domains: deps.domains, clock: deps.clock }, deps.domainProbe);
+async function verifyDomains(deps: BackgroundJobDeps): Promise<unknown> {
+  const { domains, domainDns, domainProbe, scanWebhooks, batches, webhookSender } = deps;
+  if (!domains || !domainDns || !domainProbe) return undefined;
+  return sweepDomains({
+    domains,
+    dns: domainDns,
+    probe: domainProbe,
+    clock: deps.clock,
+    suspended: async (domain) => {
+      if (!scanWebhooks || !batches || !webhookSender) return;
+      await tellDomainSuspended({ scanWebhooks, secrets: batches, sender: webhookSender, clock: deps.clock, ...(deps.log ? { log: deps.log } : {}) }, domain);
+    },
+  });
 }
 
 function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {

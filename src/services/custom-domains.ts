@@ -1,9 +1,10 @@
-// Use cases for custom domains: add one within the plan, list, read, delete when no code uses it, verify it (on demand, by the job, or by an operator).
+// Use cases for custom domains: add one within the plan, list, read, delete when no code uses it, verify it (on demand or by an operator).
 import {
   DOMAIN_ID,
   newDomainId,
   newVerificationToken,
   normalisedHostname,
+  proofName,
   TOKEN_PATTERN,
   type CustomDomain,
   type Vanity,
@@ -14,6 +15,8 @@ import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 import type { DomainProbe } from '../domain/ports/domain-probe.js';
 import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+import { DnsUnavailable, type TxtLookup } from '../domain/ports/txt-lookup.js';
+import { proveDomain } from './domain-proof.js';
 
 export interface CustomDomainDeps {
   domains: CustomDomainStore;
@@ -22,15 +25,14 @@ export interface CustomDomainDeps {
   clock: () => Date;
   /** Hostnames of this service itself (PUBLIC_URL's): never registrable as a custom domain. */
   ownHostnames: readonly string[];
+  /** The TXT records that prove a claim (and keep a deleted one's hostname until its record is gone). */
+  dns: TxtLookup;
 }
 
 interface Owner {
   accountId: string;
   plan: PlanId;
 }
-
-/** The verification job checks each pending domain at most this often, and this many per run. */
-export const VERIFICATION_SCHEDULE = { recheckMs: 5 * 60_000, perRun: 50 } as const;
 
 function notFound(): ApiError {
   // Another tenant's domain answers exactly like a missing one.
@@ -46,6 +48,9 @@ export async function addDomain(deps: CustomDomainDeps, owner: Owner, input: { h
   if ('problem' in normalised) throw invalidField('hostname', normalised.problem);
   const { hostname } = normalised;
   if (deps.ownHostnames.includes(hostname)) throw invalidField('hostname', "is this service's own hostname");
+  // A claim never proved in time frees its hostname for whoever adds it next.
+  await deps.domains.releaseExpired(hostname);
+  if (!(await deps.domains.findByHostname(hostname))) await refuseWhileProvedForAnother(deps.dns, hostname);
   const created = await deps.domains.createWithinLimit(
     { id: newDomainId(), accountId: owner.accountId, hostname, token: newVerificationToken(), createdAt: deps.clock() },
     plan.customDomains,
@@ -57,6 +62,23 @@ export async function addDomain(deps: CustomDomainDeps, owner: Owner, input: { h
     });
   }
   return created;
+}
+
+/**
+ * A new claim gets a new token, so a token already at `_qrm-challenge.<hostname>` proves an earlier claim (a deleted
+ * domain's): the hostname stays out of reach until its DNS owner removes that record.
+ */
+async function refuseWhileProvedForAnother(dns: TxtLookup, hostname: string): Promise<void> {
+  let values: string[];
+  try {
+    values = await dns.txt(proofName(hostname));
+  } catch (error) {
+    if (error instanceof DnsUnavailable) throw new ApiError('unavailable', `DNS did not answer for ${proofName(hostname)}; try again shortly`);
+    throw error;
+  }
+  if (values.some((value) => TOKEN_PATTERN.test(value.trim()))) {
+    throw new ApiError('hostname_taken', `${hostname} is still proved for an earlier claim: remove the TXT record ${proofName(hostname)} first`);
+  }
 }
 
 export function listDomains(deps: Pick<CustomDomainDeps, 'domains'>, accountId: string): Promise<CustomDomain[]> {
@@ -79,45 +101,32 @@ export async function deleteDomain(deps: CustomDomainDeps, accountId: string, id
   if (!(await deps.domains.remove(accountId, id))) throw notFound();
 }
 
-/** One check of a pending domain: active when its verification URL answered the token, else the problem is noted on it. */
-async function checkOnce(deps: Pick<CustomDomainDeps, 'domains' | 'clock'>, probe: DomainProbe, domain: CustomDomain): Promise<CustomDomain> {
-  if (domain.status === 'active') return domain;
-  const problem = await probe.check(domain.hostname, domain.token);
-  const at = deps.clock();
-  if (problem === null) return (await deps.domains.activate(domain.id, at)) ?? domain;
-  await deps.domains.noteCheck(domain.id, at, problem);
-  return { ...domain, lastCheck: { at, problem } };
-}
-
-/** On demand (POST …/domains/{id}/verify): checks now and answers the domain as it then is. */
+/** On demand (POST …/domains/{id}/verify): proves it now (DNS) and answers the domain as it then is. */
 export async function verifyDomain(
-  deps: Pick<CustomDomainDeps, 'domains' | 'clock'>,
+  deps: Pick<CustomDomainDeps, 'domains' | 'clock' | 'dns'>,
   probe: DomainProbe,
   accountId: string,
   id: string,
 ): Promise<CustomDomain> {
-  return checkOnce(deps, probe, await getDomain(deps, accountId, id));
+  return proveDomain({ ...deps, probe }, await getDomain(deps, accountId, id));
 }
 
-/** The background job: pending domains not checked for a while, a bounded number per run; answers how many became active. */
-export async function verifyPendingDomains(deps: Pick<CustomDomainDeps, 'domains' | 'clock'>, probe: DomainProbe): Promise<number> {
-  const now = deps.clock();
-  const due = await deps.domains.pendingDue(new Date(now.getTime() - VERIFICATION_SCHEDULE.recheckMs), VERIFICATION_SCHEDULE.perRun);
-  let activated = 0;
-  for (const domain of due) if ((await checkOnce(deps, probe, domain)).status === 'active') activated++;
-  return activated;
-}
-
-/** Operators (`qrm domains verify`): the operator vouches for the hostname; no check is made. */
+/**
+ * Operators (`qrm domains verify`): the operator vouches for the hostname now; no check is made. The daily re-check still
+ * applies: without its TXT record the domain is suspended a day later.
+ */
 export async function activateByHostname(deps: Pick<CustomDomainDeps, 'domains' | 'clock'>, hostname: string): Promise<CustomDomain> {
   const normalised = normalisedHostname(hostname);
   if ('problem' in normalised) throw invalidField('hostname', normalised.problem);
   const domain = await deps.domains.findByHostname(normalised.hostname);
   if (!domain) throw new ApiError('not_found', `no custom domain ${normalised.hostname}`);
-  return (await deps.domains.activate(domain.id, deps.clock())) ?? domain;
+  const at = deps.clock();
+  const active = (await deps.domains.activate(domain.id, at)) ?? domain;
+  await deps.domains.noteCheck(domain.id, at, null);
+  return { ...active, lastCheck: { at, problem: null } };
 }
 
-/** What `/.well-known/qrm-domain/<token>` answers on a Host: the token, for a pending domain of that hostname with that token. */
+/** What `/.well-known/qrm-domain/<token>` answers on a Host: the token, for a domain not active of that hostname with that token. */
 export async function verificationAnswer(
   deps: { domains: Pick<CustomDomainStore, 'findByHostname'> },
   hostname: string,
@@ -125,7 +134,7 @@ export async function verificationAnswer(
 ): Promise<string | undefined> {
   if (!TOKEN_PATTERN.test(token)) return undefined;
   const domain = await deps.domains.findByHostname(hostname);
-  return domain && domain.status === 'pending' && domain.token === token ? token : undefined;
+  return domain && domain.status !== 'active' && domain.token === token ? token : undefined;
 }
 
 /**
@@ -136,6 +145,6 @@ export async function vanityFor(deps: { domains: Pick<CustomDomainStore, 'get'> 
   if (!VANITY_SLUG_PATTERN.test(slug)) throw invalidField('slug', '3 to 64 of a-z, 0-9, - and _');
   const domain = DOMAIN_ID.test(domainId) ? await deps.domains.get(accountId, domainId) : undefined;
   if (!domain) throw invalidField('domain', 'no custom domain with this id on your account');
-  if (domain.status !== 'active') throw invalidField('domain', `${domain.hostname} is not verified yet (status pending)`);
+  if (domain.status !== 'active') throw invalidField('domain', `${domain.hostname} is not active (status ${domain.status})`);
   return { domainId: domain.id, hostname: domain.hostname, slug };
 }

@@ -67,18 +67,47 @@ export function customDomainStoreContract(adapterName: string, makeStores: () =>
       expect((await a.domains.get(a.account.id, input.id))?.hostname).toBe(input.hostname);
     });
 
-    it('answers the pending domains due for a check, never-checked first, and notes each check', async () => {
+    it('answers the domains of a status due for a check, never-checked first, and notes each check', async () => {
       const { domains, newDomain } = await setup();
       const [checked, fresh, active] = [newDomain(), newDomain(), newDomain()];
       for (const d of [checked, fresh, active]) await domains.createWithinLimit(d, null);
       await domains.activate(active.id, new Date(5_000));
-      await domains.noteCheck(checked.id, new Date(10_000), 'answered HTTP 404');
-      const due = (await domains.pendingDue(new Date(20_000), 1_000)).map((d) => d.id);
+      await domains.noteCheck(checked.id, new Date(10_000), 'no TXT record');
+      const due = (await domains.due('pending', new Date(20_000), 1_000)).map((d) => d.id);
       expect(due.indexOf(fresh.id)).toBeGreaterThanOrEqual(0);
       expect(due.indexOf(checked.id)).toBeGreaterThan(due.indexOf(fresh.id));
       expect(due).not.toContain(active.id);
-      expect((await domains.pendingDue(new Date(10_000), 1_000)).map((d) => d.id)).not.toContain(checked.id);
-      expect((await domains.findByHostname(checked.hostname))?.lastCheck).toEqual({ at: new Date(10_000), problem: 'answered HTTP 404' });
+      expect((await domains.due('active', new Date(20_000), 1_000)).map((d) => d.id)).toContain(active.id);
+      expect((await domains.due('pending', new Date(10_000), 1_000)).map((d) => d.id)).not.toContain(checked.id);
+      expect((await domains.findByHostname(checked.hostname))?.lastCheck).toEqual({ at: new Date(10_000), problem: 'no TXT record' });
+    });
+
+    it('changes a status only from the one named; suspended domains are activated again keeping their first verifiedAt', async () => {
+      const { domains, newDomain } = await setup();
+      const input = newDomain();
+      await domains.createWithinLimit(input, null);
+      expect(await domains.transition(input.id, 'active', 'suspended')).toBeUndefined();
+      await domains.activate(input.id, new Date(2_000));
+      expect(await domains.transition(input.id, 'active', 'suspended')).toMatchObject({ status: 'suspended', verifiedAt: new Date(2_000) });
+      expect(await domains.transition(input.id, 'active', 'suspended')).toBeUndefined();
+      expect(await domains.activate(input.id, new Date(9_000))).toMatchObject({ status: 'active', verifiedAt: new Date(2_000) });
+    });
+
+    it('expires pending domains created before a time, and releases an expired hostname (only an expired one)', async () => {
+      const { domains, account, newDomain } = await setup();
+      const old = { ...newDomain(), createdAt: new Date(1_000) };
+      const young = { ...newDomain(), createdAt: new Date(50_000) };
+      const provedOld = { ...newDomain(), createdAt: new Date(1_000) };
+      for (const d of [old, young, provedOld]) await domains.createWithinLimit(d, null);
+      await domains.activate(provedOld.id, new Date(2_000));
+      expect(await domains.releaseExpired(old.hostname)).toBe(false);
+      expect(await domains.expirePending(new Date(10_000))).toBeGreaterThanOrEqual(1);
+      expect((await domains.get(account.id, old.id))?.status).toBe('expired');
+      expect((await domains.get(account.id, young.id))?.status).toBe('pending');
+      expect((await domains.get(account.id, provedOld.id))?.status).toBe('active');
+      expect(await domains.releaseExpired(provedOld.hostname)).toBe(false);
+      expect(await domains.releaseExpired(old.hostname)).toBe(true);
+      expect(await domains.findByHostname(old.hostname)).toBeUndefined();
     });
   });
 }

@@ -11,6 +11,7 @@ import { loadPlanCatalogue } from '../../src/plans-file.js';
 import type { ApiOverrides } from '../../src/composition/api.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
+import { startDnsServer } from './dns-server.js';
 import { responseValidatorFor, type OpenApiDocument, type ResponseValidator } from './openapi-validator.js';
 
 export interface TestApp {
@@ -50,6 +51,8 @@ export interface TestAppOptions {
 let callerSeq = 0;
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // Custom domains' TXT proofs are asked of a DNS server on loopback that knows no name, unless the test runs its own.
+  const dns = options.env?.DNS_SERVERS === undefined ? await startDnsServer() : undefined;
   const config = loadConfig({
     LOG_LEVEL: 'info',
     // Suites sign in and create keys from one address many times a minute; the abuse tests set the portal limits they test.
@@ -60,6 +63,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // 503s in suites about something else. Load shedding has its own tests, which set what they test.
     MAX_EVENT_LOOP_DELAY_MS: '0',
     QR_DATA_DIR: options.dataDir ?? ':memory:',
+    ...(dns ? { DNS_SERVERS: dns.address } : {}),
     ...(options.redis ? { REDIS_URL: options.redis.url } : {}),
     ...options.env,
   });
@@ -112,6 +116,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     },
     async close() {
       await app.close();
+      await dns?.close();
       assertNoDoubleReply();
     },
   };

@@ -1,14 +1,20 @@
-// Custom domains and vanity slugs, run in the embedded default and in Redis mode: verification by a real HTTP request with the domain's Host, scans by Host.
+// Custom domains and vanity slugs, run in the embedded default and in Redis mode: proof by a TXT record on a real DNS server on
+// loopback, the reachability check by a real HTTP request with the domain's Host, scans by Host.
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
+import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { DnsTxtLookup } from '../../src/adapters/dns/txt-lookup.dns.js';
 import { FetchDomainProbe } from '../../src/adapters/webhooks/domain-probe.fetch.js';
-import type { Resolve } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
+import { FetchWebhookSender, type Resolve } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
 import { bindJobs } from '../../src/services/background-jobs.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
 import type { TestApp } from './app.js';
 import { codesApi, USER_AGENTS } from './codes.js';
+import { waitFor } from './wait.js';
 import { decodeQr, readByAll } from './decode.js';
+import type { DnsServer } from './dns-server.js';
+import { startWebhookReceiver } from './webhook-receiver.js';
 
 export const DOMAINS_URL = '/api/v1/QRManager/domains';
 /** The service's own PUBLIC_URL in these suites. */
@@ -25,8 +31,8 @@ export function loopbackProbe(port: number): FetchDomainProbe {
 export interface DomainJson {
   id: string;
   hostname: string;
-  status: 'pending' | 'active';
-  verification: { token: string; url: string };
+  status: 'pending' | 'active' | 'suspended' | 'expired';
+  verification: { type: 'dns-txt'; name: string; value: string; token: string; url: string };
   lastCheck: { at: string; problem: string | null } | null;
   verifiedAt: string | null;
 }
@@ -34,6 +40,8 @@ export interface DomainJson {
 export interface SuiteContext {
   t: TestApp;
   port: number;
+  /** The DNS server the app asks (DNS_SERVERS) for the TXT proofs. */
+  dns: DnsServer;
   /** Scans of a code as its statistics count them, once what was recorded has reached them. */
   countedScans(key: string, codeId: string): Promise<number>;
 }
@@ -68,8 +76,10 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
     if (res.statusCode !== 201) throw new Error(`add domain: ${res.statusCode} ${res.body}`);
     return res.json() as DomainJson;
   };
+  const prove = (domain: DomainJson) => context().dns.setTxt(domain.verification.name, [domain.verification.value]);
   const activeDomain = async (key: string): Promise<DomainJson> => {
     const domain = await addDomain(key);
+    prove(domain);
     const verified = await call(key, 'POST', `${DOMAINS_URL}/${domain.id}/verify`);
     expect(verified.json()).toMatchObject({ status: 'active' });
     return verified.json() as DomainJson;
@@ -111,45 +121,123 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
       expect((await call(key, 'GET', DOMAINS_URL)).json()).toEqual({ items: [domain], nextCursor: null });
     });
 
-    it('a pending domain becomes active once its verification URL reaches this service (a real request with its Host); an unrouted one stays pending', async () => {
+    it('a claim never activates without its TXT record, even when the HTTP check passes; with the record it does', async () => {
       const { key } = await context().t.newCaller('pro');
       const domain = await addDomain(key);
+      expect(domain.verification).toEqual({
+        type: 'dns-txt',
+        name: `_qrm-challenge.${domain.hostname}`,
+        value: domain.verification.token,
+        token: domain.verification.token,
+        url: `http://${domain.hostname}/.well-known/qrm-domain/${domain.verification.token}`,
+      });
       const path = `/.well-known/qrm-domain/${domain.verification.token}`;
       const answer = await onHost(domain.hostname, path);
-      expect(answer.statusCode).toBe(200);
-      expect(answer.body).toBe(domain.verification.token);
+      expect([answer.statusCode, answer.body]).toEqual([200, domain.verification.token]);
       expect((await onHost('other.brand.example', path)).statusCode).toBe(404);
       expect((await onHost(domain.hostname, `/.well-known/qrm-domain/${'x'.repeat(32)}`)).statusCode).toBe(404);
-
+      // The HTTP check passes (the hostname reaches this service and answers the token)...
+      expect(await loopbackProbe(context().port).check(domain.hostname, domain.verification.token)).toBeNull();
       // The webhook address rules: without the operator's permission, loopback is refused before any request is made.
       const strict = new FetchDomainProbe({ allowPrivate: false, resolve: loopbackResolve, port: context().port });
       expect(await strict.check(domain.hostname, domain.verification.token)).toMatch(/private or loopback/);
-      expect(await loopbackProbe(context().port).check(domain.hostname, 'y'.repeat(32))).toMatch(/not this service's token|HTTP 404/);
 
+      // ...but without the TXT record (none, then one with another value) the claim stays pending.
+      const none = await call(key, 'POST', `${DOMAINS_URL}/${domain.id}/verify`);
+      expect(none.json()).toMatchObject({ status: 'pending', verifiedAt: null, lastCheck: { problem: `no TXT record ${domain.verification.name}` } });
+      context().dns.setTxt(domain.verification.name, ['y'.repeat(32)]);
+      const wrong = await call(key, 'POST', `${DOMAINS_URL}/${domain.id}/verify`);
+      expect(wrong.json()).toMatchObject({ status: 'pending', lastCheck: { problem: expect.stringMatching(/does not hold this domain's token/) } });
+      expect(context().dns.asked(domain.verification.name)).toBeGreaterThanOrEqual(2);
+
+      prove(domain);
       const verified = await call(key, 'POST', `${DOMAINS_URL}/${domain.id}/verify`);
-      expect(verified.statusCode).toBe(200);
-      expect(verified.json()).toMatchObject({ id: domain.id, status: 'active' });
+      expect(verified.json()).toMatchObject({ id: domain.id, status: 'active', lastCheck: { problem: null } });
       expect((verified.json() as DomainJson).verifiedAt).not.toBeNull();
-      // Active now: the verification answer is for pending domains only.
+      // Active now: the well-known answer is for domains not yet active only.
       expect((await onHost(domain.hostname, path)).statusCode).toBe(404);
 
+      // Proved but not routed here: active all the same, and the owner is told scans do not reach the service yet.
       const unrouted = await addDomain(key, uniqueHost('unrouted'));
-      const still = await call(key, 'POST', `${DOMAINS_URL}/${unrouted.id}/verify`);
-      expect(still.json()).toMatchObject({ status: 'pending', lastCheck: { problem: expect.stringMatching(/could not be reached/) } });
+      prove(unrouted);
+      const advised = await call(key, 'POST', `${DOMAINS_URL}/${unrouted.id}/verify`);
+      expect(advised.json()).toMatchObject({ status: 'active', lastCheck: { problem: expect.stringMatching(/^proved by DNS, but .*could not be reached/) } });
     });
 
-    it('the verification job activates the pending domains whose URL reaches this service', async () => {
-      const { key } = await context().t.newCaller('pro');
-      const routed = await addDomain(key);
-      const unrouted = await addDomain(key, uniqueHost('unrouted'));
+    it('the job: a pending claim expires after 7 days (its hostname free again); an active domain whose record is gone is suspended and its owner told', async () => {
       const t = context().t;
-      const job = bindJobs({ ...t.stores, lastUsed: new LastUsedBuffer(), clock: () => t.clock.now, domainProbe: loopbackProbe(context().port) }).find(
-        (j) => j.name === 'domain-verification',
-      )!;
-      // The state, not the count: the embedded app's own scheduler runs this job too, and may have got there first.
-      await job.run();
-      expect((await call(key, 'GET', `${DOMAINS_URL}/${routed.id}`)).json()).toMatchObject({ status: 'active' });
-      expect((await call(key, 'GET', `${DOMAINS_URL}/${unrouted.id}`)).json()).toMatchObject({ status: 'pending', lastCheck: { problem: expect.any(String) } });
+      const receiver = await startWebhookReceiver();
+      try {
+        const job = bindJobs({
+          ...t.stores,
+          lastUsed: new LastUsedBuffer(),
+          clock: () => t.clock.now,
+          domainProbe: loopbackProbe(context().port),
+          domainDns: new DnsTxtLookup({ servers: [context().dns.address] }),
+          webhookSender: new FetchWebhookSender({ allowPrivate: true }),
+        }).find((j) => j.name === 'domain-verification')!;
+        const { key, accountId } = await t.newCaller('pro');
+        const hook = await call(key, 'POST', '/api/v1/QRManager/webhooks', { url: receiver.url, events: ['domain.suspended'] });
+        expect(hook.statusCode).toBe(201);
+        const realNow = t.clock.now;
+        // Claimed eight days ago and never proved; proved the same day and not checked since.
+        t.clock.now = new Date(realNow.getTime() - 8 * 24 * 60 * 60_000);
+        const stale = await addDomain(key);
+        const proved = await activeDomain(key);
+        const kept = (await codesApi(app(), key).create({ target: 'https://example.com/kept', domain: proved.id, slug: 'kept' })).json() as { id: string };
+        t.clock.now = realNow;
+        expect((await onHost(proved.hostname, '/kept')).statusCode).toBe(302);
+        const fresh = await addDomain(key);
+        prove(fresh);
+        context().dns.setTxt(proved.verification.name, []);
+        // The state, not the count: the embedded app's own scheduler runs this job too, and may have got there first.
+        await job.run();
+        expect((await call(key, 'GET', `${DOMAINS_URL}/${stale.id}`)).json()).toMatchObject({ status: 'expired' });
+        expect((await call(key, 'GET', `${DOMAINS_URL}/${fresh.id}`)).json()).toMatchObject({ status: 'active' });
+        const suspended = (await call(key, 'GET', `${DOMAINS_URL}/${proved.id}`)).json() as DomainJson;
+        expect(suspended).toMatchObject({ status: 'suspended', lastCheck: { problem: `no TXT record ${proved.verification.name}` } });
+
+        // Its codes stop answering, and no new code goes on it.
+        expect((await onHost(proved.hostname, '/kept')).statusCode).toBe(404);
+        expect((await codesApi(app(), key).create({ target: 'https://example.com/x', domain: proved.id, slug: 'late' })).json()).toMatchObject({
+          status: 400,
+          errors: [{ field: 'domain' }],
+        });
+        // The owner was told, signed the Standard Webhooks way (checked by the official library).
+        await waitFor('the domain.suspended webhook', () => receiver.received.length >= 1);
+        const message = receiver.received[0]!;
+        const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(message.headers[h])]));
+        const secret = await t.stores.batches!.webhookSecret(accountId);
+        expect(new Webhook(secret).verify(message.body, headers)).toMatchObject({
+          type: 'domain.suspended',
+          data: { id: proved.id, hostname: proved.hostname, status: 'suspended', problem: `no TXT record ${proved.verification.name}` },
+        });
+
+        // The expired claim's hostname is free for another account; the record back proves the suspended domain again.
+        const other = await t.newCaller('pro');
+        expect((await call(other.key, 'POST', DOMAINS_URL, { hostname: stale.hostname })).statusCode).toBe(201);
+        prove(proved);
+        expect((await call(key, 'POST', `${DOMAINS_URL}/${proved.id}/verify`)).json()).toMatchObject({ status: 'active' });
+        expect((await onHost(proved.hostname, '/kept')).statusCode).toBe(302);
+        expect((await codesApi(app(), key).remove(kept.id)).statusCode).toBe(204);
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it("a deleted domain's hostname is free for another account only once its TXT record is gone", async () => {
+      const { key } = await context().t.newCaller('pro');
+      const domain = await activeDomain(key);
+      expect((await call(key, 'DELETE', `${DOMAINS_URL}/${domain.id}`)).statusCode).toBe(204);
+      const other = await context().t.newCaller('pro');
+      const refused = await call(other.key, 'POST', DOMAINS_URL, { hostname: domain.hostname });
+      expect(refused.json()).toMatchObject({
+        status: 409,
+        code: 'hostname_taken',
+        detail: expect.stringContaining(`remove the TXT record ${domain.verification.name}`),
+      });
+      context().dns.setTxt(domain.verification.name, []);
+      expect((await call(other.key, 'POST', DOMAINS_URL, { hostname: domain.hostname })).statusCode).toBe(201);
     });
 
     it('a code with a vanity slug encodes https://<hostname>/<slug>, redirects there by Host, and nowhere else', async () => {
@@ -192,6 +280,45 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
         status: 400,
         errors: [{ field: 'domain' }],
       });
+    });
+
+    it("hosts keep to their owners: on a customer's domain only its account's codes answer; API, portal and signed URLs only on the service's hosts", async () => {
+      const owner = await context().t.newCaller('pro');
+      const domain = await activeDomain(owner.key);
+      const own = (await codesApi(app(), owner.key).create({ target: 'https://example.com/own' })).json() as { slug: string };
+      const other = await context().t.newCaller('pro');
+      const foreign = (await codesApi(app(), other.key).create({ target: 'https://evil.example/phish' })).json() as { slug: string };
+
+      // Another account's code through the customer's domain: the scan's 404 page, never the 302.
+      const phish = await onHost(domain.hostname, `/r/${foreign.slug}`);
+      expect([phish.statusCode, phish.headers.location]).toEqual([404, undefined]);
+      expect((await httpGet(context().port, `/r/${foreign.slug}`, domain.hostname)).statusCode).toBe(404);
+      expect((await onHost(domain.hostname, `/r/${own.slug}`)).headers.location).toBe('https://example.com/own');
+      expect((await onHost('qr.service.example', `/r/${foreign.slug}`)).headers.location).toBe('https://evil.example/phish');
+      expect((await onHost(`127.0.0.1:${context().port}`, `/r/${foreign.slug}`)).statusCode).toBe(302);
+      // A hostname that reaches this service but is no active custom domain (left pointing here, or pending) serves nothing.
+      expect((await onHost(uniqueHost('stale'), `/r/${foreign.slug}`)).statusCode).toBe(404);
+      const pending = await addDomain(other.key);
+      expect((await onHost(pending.hostname, `/r/${foreign.slug}`)).statusCode).toBe(404);
+
+      // The portal, the API, the API's documents and signed URLs: 404 on the customer's domain, as before on the service's own host.
+      for (const path of ['/portal', '/portal/signin', '/docs', '/openapi.json', `/i/sk_${'a'.repeat(20)}/png?data=x&sig=${'0'.repeat(64)}`]) {
+        const onCustomer = await onHost(domain.hostname, path);
+        expect(onCustomer.statusCode, path).toBe(404);
+        expect((await onHost('qr.service.example', path)).statusCode, path).not.toBe(404);
+      }
+      const api = (host: string) => app().inject({ method: 'GET', url: DOMAINS_URL, headers: { host, 'x-api-key': owner.key } });
+      expect((await api(domain.hostname)).json()).toMatchObject({ status: 404, code: 'not_found' });
+      expect((await api('qr.service.example')).statusCode).toBe(200);
+      const posted = await app().inject({
+        method: 'POST',
+        url: DOMAINS_URL,
+        headers: { host: domain.hostname, 'x-api-key': owner.key, 'content-type': 'application/json' },
+        payload: JSON.stringify({ hostname: uniqueHost() }),
+      });
+      expect(posted.statusCode).toBe(404);
+      // The probes answer on any Host.
+      expect((await onHost(domain.hostname, '/healthz')).statusCode).toBe(200);
     });
 
     it('campaign features work on a vanity slug: rules, password; PATCH moves the slug; the domain is deleted only once no code uses it', async () => {

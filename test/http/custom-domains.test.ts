@@ -7,25 +7,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { codesApi } from '../helpers/codes.js';
 import { customDomainSuite, DOMAINS_URL, loopbackProbe, SERVICE_URL, type DomainJson } from '../helpers/custom-domain-suite.js';
+import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { freePort, runCli } from '../helpers/processes.js';
 
 let t: TestApp;
 let port: number;
+let dns: DnsServer;
 const dataDir = mkdtempSync(join(tmpdir(), 'qrm-domains-'));
 
 beforeAll(async () => {
   port = await freePort();
-  t = await createTestApp({ dataDir, env: { PUBLIC_URL: SERVICE_URL }, domainProbe: loopbackProbe(port) });
+  dns = await startDnsServer();
+  t = await createTestApp({
+    dataDir,
+    env: { PUBLIC_URL: SERVICE_URL, DNS_SERVERS: dns.address, WEBHOOK_ALLOW_PRIVATE: 'true' },
+    domainProbe: loopbackProbe(port),
+  });
   await t.app.listen({ port, host: '127.0.0.1' });
 });
 afterAll(async () => {
   await t?.close();
+  await dns?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
 
 customDomainSuite('embedded', () => ({
   t,
   port,
+  dns,
   async countedScans(key, codeId) {
     await t.stores.scans.flush();
     return ((await codesApi(t.app, key).stats(codeId)).json() as { totals: { scans: number } }).totals.scans;

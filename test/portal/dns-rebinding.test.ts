@@ -5,7 +5,9 @@ import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // The rebound name is one the operator allows here, so that the local-session rules themselves are tested: a Host that is
+  // not this service's own gets a 404 before them (the last test).
+  t = await createTestApp({ env: { ALLOWED_HOSTS: 'rebind.attacker.example' } });
 });
 afterAll(async () => {
   await t?.close();
@@ -85,5 +87,24 @@ describe('a local session under DNS rebinding', () => {
     const form = await client.postForm('/portal/keys', { name: 'rebound', _csrf }, REBOUND);
     expect(form.statusCode).toBe(403);
     expect(await t.stores.keys.list(account.id)).toEqual([]);
+  });
+});
+
+describe("a Host that is not this service's own", () => {
+  it('gets a 404 from the portal and the API before any session or key is looked at', async () => {
+    const strict = await createTestApp();
+    try {
+      const client = new PortalClient(strict.app);
+      expect((await client.get('/portal/signin', { host: REBOUND.host })).statusCode).toBe(404);
+      const _csrf = await client.csrfFrom('/portal/signin');
+      const address = email();
+      expect((await postSignIn(client, { email: address, _csrf }, REBOUND)).statusCode).toBe(404);
+      expect(await strict.stores.accounts.findByEmail(address)).toEqual([]);
+      const { key } = await strict.newCaller('pro');
+      const api = await strict.app.inject({ method: 'GET', url: '/api/v1/QRManager/codes', headers: { host: REBOUND.host, 'x-api-key': key } });
+      expect(api.json()).toMatchObject({ status: 404, code: 'not_found' });
+    } finally {
+      await strict.close();
+    }
   });
 });

@@ -1,4 +1,4 @@
-// The Domains page: a plan without custom domains is told so; a domain added (CSRF) shows its verification URL, is checked, refused twice, and deleted.
+// The Domains page: a plan without custom domains is told so; a domain added (CSRF) shows its TXT record, is checked, refused twice, and deleted.
 import { expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { loopbackProbe } from '../helpers/custom-domain-suite.js';
@@ -7,7 +7,7 @@ import { PortalClient } from '../helpers/portal-client.js';
 // Port 1 on loopback refuses at once: "Check now" gets an answer without any network.
 const t = useTestApp({ domainProbe: loopbackProbe(1) });
 
-it('adds a domain with its verification URL, checks it, refuses it twice and deletes it; a free plan is told it has none', async () => {
+it('adds a domain with the TXT record that proves it, checks it, refuses it twice and deletes it; a free plan is told it has none', async () => {
   const client = new PortalClient(t.app);
   await client.signInLocally(`domains-${Date.now()}@example.com`);
   const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account.id;
@@ -23,7 +23,7 @@ it('adds a domain with its verification URL, checks it, refuses it twice and del
   const page = await client.get('/portal/domains');
   const id = /data-domain-id="(dom_[A-Za-z0-9_-]{20})"/.exec(page.body)?.[1];
   expect(id).toBeDefined();
-  expect(page.body).toMatch(/<code class="verification-url">http:\/\/go\.portal\.example\/\.well-known\/qrm-domain\/[A-Za-z0-9_-]{32}<\/code>/);
+  expect(page.body).toMatch(/<code class="txt-name">_qrm-challenge\.go\.portal\.example<\/code> TXT <code class="txt-value">[A-Za-z0-9_-]{32}<\/code>/);
   expect(page.body).toContain('pending');
 
   const again = await client.postForm('/portal/domains', { hostname: 'go.portal.example', _csrf: await csrf() });
@@ -34,7 +34,7 @@ it('adds a domain with its verification URL, checks it, refuses it twice and del
   expect([checked.statusCode, checked.headers.location]).toEqual([303, '/portal/domains?notice=pending']);
   const afterCheck = (await client.get('/portal/domains')).body;
   expect(afterCheck).toContain('Last check ');
-  expect(afterCheck).toContain('go.portal.example could not be reached');
+  expect(afterCheck).toContain('no TXT record _qrm-challenge.go.portal.example');
 
   const deleted = await client.postForm(`/portal/domains/${id}/delete`, { _csrf: await csrf() });
   expect([deleted.statusCode, deleted.headers.location]).toEqual([303, '/portal/domains?notice=deleted']);

@@ -145,7 +145,7 @@ Logo = TypedDict("Logo", {
 ScanWebhook = TypedDict("ScanWebhook", {
     "id": str,
     "url": str,
-    "events": list[Literal["code.scanned"]],
+    "events": list[Literal["code.scanned", "domain.suspended"]],
     "createdAt": str,
 })
 
@@ -194,7 +194,7 @@ Design = TypedDict("Design", {
 CustomDomain = TypedDict("CustomDomain", {
     "id": str,
     "hostname": str,
-    "status": Literal["pending", "active"],
+    "status": Literal["pending", "active", "suspended", "expired"],
     "verification": dict[str, Any],
     "lastCheck": Optional[dict[str, Any]],
     "createdAt": str,
@@ -388,7 +388,7 @@ class GeneratedOperations:
         return self._call("DELETE", f"/api/v1/QRManager/domains/{_quote(id)}", None, query, headers)
 
     def verify_custom_domain(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """Check a pending custom domain now (2xx JSON: CustomDomain)."""
+        """Check a custom domain now (2xx JSON: CustomDomain)."""
         return self._call("POST", f"/api/v1/QRManager/domains/{_quote(id)}/verify", None, query, headers)
 
     def create_signing_key(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:

@@ -76,8 +76,9 @@ export class MongoCustomDomainStore implements CustomDomainStore {
   }
 
   async activate(id: string, at: Date): Promise<CustomDomain | undefined> {
-    // The first verification's instant is kept: only a pending domain takes `at`.
-    await this.#domains.updateOne({ _id: id, status: 'pending' }, { $set: { status: 'active', verifiedAt: at } });
+    // The first verification's instant is kept: only a domain never verified takes `at`.
+    await this.#domains.updateOne({ _id: id, verifiedAt: null }, { $set: { status: 'active', verifiedAt: at } });
+    await this.#domains.updateOne({ _id: id, status: { $ne: 'active' } }, { $set: { status: 'active' } });
     const doc = await this.#domains.findOne({ _id: id }).lean<CustomDomainDoc>();
     return doc ? toDomain(doc) : undefined;
   }
@@ -86,9 +87,22 @@ export class MongoCustomDomainStore implements CustomDomainStore {
     await this.#domains.updateOne({ _id: id }, { $set: { checkedAt: at, checkProblem: problem } });
   }
 
-  async pendingDue(before: Date, limit: number): Promise<CustomDomain[]> {
+  async transition(id: string, from: DomainStatus, to: DomainStatus): Promise<CustomDomain | undefined> {
+    const doc = await this.#domains.findOneAndUpdate({ _id: id, status: from }, { $set: { status: to } }, { new: true }).lean<CustomDomainDoc>();
+    return doc ? toDomain(doc) : undefined;
+  }
+
+  async expirePending(createdBefore: Date): Promise<number> {
+    return (await this.#domains.updateMany({ status: 'pending', createdAt: { $lt: createdBefore } }, { $set: { status: 'expired' } })).modifiedCount;
+  }
+
+  async releaseExpired(hostname: string): Promise<boolean> {
+    return (await this.#domains.deleteOne({ hostname, status: 'expired' })).deletedCount > 0;
+  }
+
+  async due(status: DomainStatus, before: Date, limit: number): Promise<CustomDomain[]> {
     const docs = await this.#domains
-      .find({ status: 'pending', $or: [{ checkedAt: null }, { checkedAt: { $lt: before } }] })
+      .find({ status, $or: [{ checkedAt: null }, { checkedAt: { $lt: before } }] })
       .sort({ checkedAt: 1, _id: 1 })
       .limit(limit)
       .lean<CustomDomainDoc[]>();

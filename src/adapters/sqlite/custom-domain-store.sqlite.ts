@@ -37,7 +37,10 @@ export class SqliteCustomDomainStore implements CustomDomainStore {
   readonly #get;
   readonly #activate;
   readonly #noteCheck;
-  readonly #pendingDue;
+  readonly #transition;
+  readonly #due;
+  readonly #expire;
+  readonly #releaseExpired;
   readonly #remove;
 
   constructor(db: SqliteDatabase) {
@@ -52,10 +55,13 @@ export class SqliteCustomDomainStore implements CustomDomainStore {
     this.#activate = db.prepare<[number, string], DomainRow>(
       "UPDATE custom_domains SET status = 'active', verified_at = coalesce(verified_at, ?) WHERE id = ? RETURNING *",
     );
+    this.#transition = db.prepare<[string, string, string], DomainRow>('UPDATE custom_domains SET status = ? WHERE id = ? AND status = ? RETURNING *');
     this.#noteCheck = db.prepare<[number, string | null, string]>('UPDATE custom_domains SET checked_at = ?, check_problem = ? WHERE id = ?');
-    this.#pendingDue = db.prepare<[number, number], DomainRow>(
-      "SELECT * FROM custom_domains WHERE status = 'pending' AND coalesce(checked_at, 0) < ? ORDER BY coalesce(checked_at, 0), id LIMIT ?",
+    this.#due = db.prepare<[string, number, number], DomainRow>(
+      'SELECT * FROM custom_domains WHERE status = ? AND coalesce(checked_at, 0) < ? ORDER BY coalesce(checked_at, 0), id LIMIT ?',
     );
+    this.#expire = db.prepare<[number]>("UPDATE custom_domains SET status = 'expired' WHERE status = 'pending' AND created_at < ?");
+    this.#releaseExpired = db.prepare<[string]>("DELETE FROM custom_domains WHERE hostname = ? AND status = 'expired'");
     this.#remove = db.prepare<[string, string]>('DELETE FROM custom_domains WHERE account_id = ? AND id = ?');
   }
 
@@ -91,8 +97,21 @@ export class SqliteCustomDomainStore implements CustomDomainStore {
     this.#noteCheck.run(at.getTime(), problem, id);
   }
 
-  async pendingDue(before: Date, limit: number): Promise<CustomDomain[]> {
-    return this.#pendingDue.all(before.getTime(), limit).map(toDomain);
+  async transition(id: string, from: DomainStatus, to: DomainStatus): Promise<CustomDomain | undefined> {
+    const row = this.#transition.get(to, id, from);
+    return row && toDomain(row);
+  }
+
+  async due(status: DomainStatus, before: Date, limit: number): Promise<CustomDomain[]> {
+    return this.#due.all(status, before.getTime(), limit).map(toDomain);
+  }
+
+  async expirePending(createdBefore: Date): Promise<number> {
+    return this.#expire.run(createdBefore.getTime()).changes;
+  }
+
+  async releaseExpired(hostname: string): Promise<boolean> {
+    return this.#releaseExpired.run(hostname).changes > 0;
   }
 
   async remove(accountId: string, id: string): Promise<boolean> {

@@ -1,7 +1,8 @@
 // Ports: the accounts' scan webhook endpoints (system of record), and the scans waiting to be told to them (counted and kept with the scans).
 import type { AccountScans } from '../scan.js';
 
-export const SCAN_WEBHOOK_EVENTS = ['code.scanned'] as const;
+/** `code.scanned`: the scans since the last message; `domain.suspended`: a custom domain whose DNS proof was gone. */
+export const SCAN_WEBHOOK_EVENTS = ['code.scanned', 'domain.suspended'] as const;
 export type ScanWebhookEvent = (typeof SCAN_WEBHOOK_EVENTS)[number];
 
 export interface ScanWebhookEndpoint {

@@ -24,9 +24,12 @@ export const ProblemSchema = z
 /** Route response schemas for the given error codes, grouped by status, each naming its codes. */
 export function problemResponses(codes: readonly ErrorCode[]): Record<number, z.ZodType> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
+  for (const code of new Set(codes)) byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
   return Object.fromEntries([...byStatus].map(([status, list]) => [status, ProblemSchema.describe(`Problem: ${list.map((c) => `\`${c}\``).join(', ')}`)]));
 }
 
-/** Errors any route can answer regardless of its own logic (a failure, shutdown, load shedding). */
-export const COMMON_ERRORS: readonly ErrorCode[] = ['internal_error', 'unavailable', 'overloaded'];
+/**
+ * Errors any route can answer regardless of its own logic: a failure, shutdown, load shedding, and `not_found` on a Host
+ * that is not this service's own (a custom domain serves only its scans).
+ */
+export const COMMON_ERRORS: readonly ErrorCode[] = ['internal_error', 'unavailable', 'overloaded', 'not_found'];

@@ -23,8 +23,8 @@ import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
 import { signingRoutes } from './routes/signing.routes.js';
 import { domainsRoutes } from './routes/domains.routes.js';
-import { ownHostnames } from '../short-url.js';
 import type { DomainProbe } from '../../domain/ports/domain-probe.js';
+import type { TxtLookup } from '../../domain/ports/txt-lookup.js';
 import type { ProviderStatus } from './providers.js';
 import { playgroundRoutes } from './routes/playground.routes.js';
 import { plansRoutes } from './routes/plans.routes.js';
@@ -73,6 +73,9 @@ export interface PortalOptions {
   uniqueCounting: UniqueCounting;
   /** The custom-domain check, for the Domains page's "Check now". */
   domainProbe: DomainProbe;
+  domainDns: TxtLookup;
+  /** This service's own hostnames: never registrable as a custom domain. */
+  ownHostnames: readonly string[];
   clock: () => Date;
   plans: PlanCatalogue;
 }
@@ -123,7 +126,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(logosRoutes, { base, ...deps, normaliser: options.normaliser });
   await app.register(signingRoutes, { base, ...deps });
-  await app.register(domainsRoutes, { base, ...deps, ownHostnames: ownHostnames(config.publicUrl), probe: options.domainProbe });
+  await app.register(domainsRoutes, { base, ...deps, ownHostnames: options.ownHostnames, probe: options.domainProbe, dns: options.domainDns });
   await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
   if (adapters.batches && adapters.batchResults && options.batchQueue) {
     await app.register(batchesRoutes, {

@@ -2,19 +2,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { hostOf, VANITY_SLUG_PATTERN } from '../../domain/custom-domain.js';
+import { VANITY_SLUG_PATTERN } from '../../domain/custom-domain.js';
 import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import { verificationAnswer } from '../../services/custom-domains.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
+import type { ServiceHosts } from '../service-hosts.js';
 import { answerScan, type ScanAnswerDeps } from './scan-answer.js';
 import { HTML_PAGE, SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 
 export interface CustomDomainRouteDeps extends ScanAnswerDeps {
   codes: Pick<DynamicCodeStore, 'findByVanity'>;
   domains: Pick<CustomDomainStore, 'findByHostname'>;
-  /** This service's own hostnames (PUBLIC_URL's): never a custom domain, so no lookup is made for them. */
-  ownHostnames: readonly string[];
+  /** This service's own hosts: never a custom domain, so no lookup is made for them. */
+  hosts: ServiceHosts;
   /** Reads the password form's field from a parsed body. */
   submittedPassword(body: unknown): string;
 }
@@ -22,21 +23,20 @@ export interface CustomDomainRouteDeps extends ScanAnswerDeps {
 const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
 export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = async (app, deps) => {
-  const customHost = (request: FastifyRequest): string | undefined => {
-    // Behind a trusted proxy (TRUST_PROXY) the client's Host arrives as X-Forwarded-Host: request.host reads it then, the Host header otherwise.
-    const host = hostOf(request.host);
-    return host === undefined || deps.ownHostnames.includes(host) ? undefined : host;
-  };
+  // Behind a trusted proxy (TRUST_PROXY) the client's Host arrives as X-Forwarded-Host: request.host reads it then, the Host header otherwise.
+  const customHost = (request: FastifyRequest): string | undefined => deps.hosts.foreignHost(request.host);
 
-  /** The scan on a custom domain; a Host that is no custom domain gets what any unknown path gets (before its body is read). */
+  /**
+   * The scan on a custom domain: only an active domain's own account's codes answer. An unknown slug, or a domain not active
+   * (pending, suspended, expired), is the scan's 404 page; a Host that is no custom domain gets what any unknown path gets.
+   */
   const scanOn = async (request: FastifyRequest, reply: FastifyReply, submitted: string | null) => {
     const host = customHost(request);
+    const domain = host === undefined ? undefined : await deps.domains.findByHostname(host);
+    if (host === undefined || domain === undefined) return reply.callNotFound();
     const slug = (request.params as { slug: string }).slug;
-    const found = host !== undefined && VANITY_SLUG_PATTERN.test(slug) ? await deps.codes.findByVanity(host, slug) : undefined;
-    if (found) return answerScan(deps, found, request, reply, submitted);
-    // An unknown slug on a custom domain is the scan's 404 page; on any other host, the service's own 404.
-    if (host !== undefined && (await deps.domains.findByHostname(host))) return answerScan(deps, undefined, request, reply, submitted);
-    return reply.callNotFound();
+    const found = domain.status === 'active' && VANITY_SLUG_PATTERN.test(slug) ? await deps.codes.findByVanity(host, slug) : undefined;
+    return answerScan(deps, found?.accountId === domain.accountId ? found : undefined, request, reply, submitted);
   };
 
   const params = z.object({ slug: z.string().describe('The vanity slug of a code on the custom domain the Host names.') });
@@ -56,7 +56,8 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
         summary: 'Follow a dynamic code on a custom domain (what a scan of `https://<hostname>/<slug>` opens)',
         description:
           'Only for a `Host` that is an active custom domain: the code with that slug there answers exactly as `/r/{slug}` does (rules, password, ' +
-          "expiry, scan counting). On this service's own host the path does not exist (404): it keeps `/r/` and random slugs only.",
+          "expiry, scan counting). A domain that is not active answers the 404 page. On this service's own host the path does not exist (404): " +
+          'it keeps `/r/` and random slugs only.',
         tags: ['custom domains'],
         security: [],
         params,
@@ -98,8 +99,9 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
         operationId: 'customDomainVerification',
         summary: "A pending custom domain's verification answer",
         description:
-          "Answers the domain's verification token as plain text when the `Host` is a pending custom domain with this token: what the check fetches " +
-          'at `http://<hostname>/.well-known/qrm-domain/<token>` to know the hostname reaches this service. Anything else: 404.',
+          "Answers the domain's verification token as plain text when the `Host` is a custom domain not yet active with this token: what the " +
+          'reachability check fetches at `http://<hostname>/.well-known/qrm-domain/<token>` to tell the owner the hostname reaches this service ' +
+          '(advice only: a domain is proved by its DNS TXT record). Anything else: 404.',
         tags: ['custom domains'],
         security: [],
         params: z.object({ token: z.string().describe('The token of `verification`.') }),

@@ -1,5 +1,6 @@
 // GET /r/{slug}: a dynamic code's scan — 302 to the target its rules choose, counted after the answer is sent; POST: its password form. No key, never metered.
 import formbody from '@fastify/formbody';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SLUG_PATTERN } from '../../domain/dynamic-code.js';
@@ -12,14 +13,15 @@ import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps } from 
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
 import { customDomainRoutes } from './custom-domain.routes.js';
+import type { ServiceHosts } from '../service-hosts.js';
 
 export interface RedirectRouteDeps extends ScanAnswerDeps {
   codes: Pick<DynamicCodeStore, 'findBySlug' | 'findByVanity'>;
   scans: ScanRecorder;
   /** Custom domains: scans of `https://<hostname>/<slug>` arrive here by Host. */
   domains: Pick<CustomDomainStore, 'findByHostname'>;
-  /** This service's own hostnames (PUBLIC_URL's), which keep `/r/` only. */
-  ownHostnames: readonly string[];
+  /** This service's own hosts; on any other, `/r/` answers only the codes of the active custom domain the Host names. */
+  hosts: ServiceHosts;
 }
 
 const params = z.object({ slug: z.string().describe('The slug of the short URL.') });
@@ -41,7 +43,14 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
     if (status < 400 || status >= 500) throw error;
     return reply.code(status).headers(PAGE_HEADERS).header('Cache-Control', 'no-store').send(unanswerableHtml);
   });
-  const lookUp = (slug: string) => (SLUG_PATTERN.test(slug) ? deps.codes.findBySlug(slug) : Promise.resolve(undefined));
+  /** The code a slug names, as seen from the request's Host: on a custom domain, only that domain's account's codes. */
+  const lookUp = async (request: FastifyRequest, slug: string) => {
+    const code = SLUG_PATTERN.test(slug) ? await deps.codes.findBySlug(slug) : undefined;
+    const host = deps.hosts.foreignHost(request.host);
+    if (host === undefined || code === undefined) return code;
+    const domain = await deps.domains.findByHostname(host);
+    return domain?.status === 'active' && domain.accountId === code.accountId ? code : undefined;
+  };
 
   app.get(
     '/r/:slug',
@@ -52,7 +61,8 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         description:
           "302 to the code's target, or to the first of its `rules` whose conditions all hold. `Cache-Control: no-store`, so every scan reaches the service " +
           'and is counted; `Referrer-Policy: no-referrer`. A password-protected code answers a small HTML form (401); a paused, deleted, disabled or ' +
-          'expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key.',
+          "expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key. On an active custom domain's `Host`, " +
+          "only that domain's account's codes answer (another account's slug is 404); on any other Host that is not this service's own, 404.",
         tags: ['dynamic codes'],
         security: [],
         params,
@@ -61,7 +71,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         'x-document': { responses: SCAN_RESPONSES },
       },
     },
-    async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, null),
+    async (request, reply) => answerScan(deps, await lookUp(request, request.params.slug), request, reply, null),
   );
 
   app.post(
@@ -82,7 +92,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         'x-document': unlockFormDocument(SCAN_RESPONSES),
       },
     },
-    async (request, reply) => answerScan(deps, await lookUp(request.params.slug), request, reply, submittedPassword(request.body)),
+    async (request, reply) => answerScan(deps, await lookUp(request, request.params.slug), request, reply, submittedPassword(request.body)),
   );
 
   // After the answer is on its way: the scan never delays the redirect, and a failure to count it never fails it.

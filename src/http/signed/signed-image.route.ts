@@ -32,6 +32,8 @@ export const SIGNED_IMAGE_ERRORS = [
   'internal_error',
   'overloaded',
   'unavailable',
+  // On a Host that is not this service's own (a custom domain).
+  'not_found',
 ] as const;
 
 // A repeated parameter arrives as a list: it is refused by the handler, after the signature check, as every option problem is.

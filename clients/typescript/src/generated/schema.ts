@@ -398,7 +398,7 @@ export interface paths {
         put?: never;
         /**
          * Add a custom domain
-         * @description Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: point the hostname at this service (DNS and your proxy), and it becomes `active` once `verification.url` answers the token. A hostname belongs to one account. Each plan allows a number of domains (its `customDomains` figure; 0: 403 `plan_upgrade_required`). IP addresses and this service's own hostname are refused.
+         * @description Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: add the TXT record `_qrm-challenge.<hostname>` = `verification.value` and point the hostname at this service (DNS and your proxy); it becomes `active` once the TXT record holds the token (never by the HTTP check alone). A hostname belongs to one account; a hostname whose `_qrm-challenge` record still holds an earlier claim's token is 409 `hostname_taken` until that record is removed. Each plan allows a number of domains (its `customDomains` figure; 0: 403 `plan_upgrade_required`). IP addresses and this service's own hostname are refused.
          */
         post: operations["createCustomDomain"];
         delete?: never;
@@ -438,8 +438,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Check a pending custom domain now
-         * @description Fetches `verification.url` (the same rules as webhooks: no private or loopback addresses) and answers the domain as it then is: `active` when the URL reached this service and answered the token, else still `pending` with `lastCheck.problem` saying why.
+         * Check a custom domain now
+         * @description Looks up the TXT record `verification.name` and answers the domain as it then is: `active` when the record holds the token (a pending, suspended or expired domain), else unchanged with `lastCheck.problem` saying why. Once proved, `verification.url` is fetched too (the same rules as webhooks: no private or loopback addresses): when it does not reach this service, `lastCheck.problem` says so (advice only).
          */
         post: operations["verifyCustomDomain"];
         delete?: never;
@@ -518,7 +518,7 @@ export interface paths {
         };
         /**
          * Follow a dynamic code (what a scan opens)
-         * @description 302 to the code's target, or to the first of its `rules` whose conditions all hold. `Cache-Control: no-store`, so every scan reaches the service and is counted; `Referrer-Policy: no-referrer`. A password-protected code answers a small HTML form (401); a paused, deleted, disabled or expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key.
+         * @description 302 to the code's target, or to the first of its `rules` whose conditions all hold. `Cache-Control: no-store`, so every scan reaches the service and is counted; `Referrer-Policy: no-referrer`. A password-protected code answers a small HTML form (401); a paused, deleted, disabled or expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key. On an active custom domain's `Host`, only that domain's account's codes answer (another account's slug is 404); on any other Host that is not this service's own, 404.
          */
         get: operations["followDynamicCode"];
         put?: never;
@@ -542,7 +542,7 @@ export interface paths {
         };
         /**
          * Follow a dynamic code on a custom domain (what a scan of `https://<hostname>/<slug>` opens)
-         * @description Only for a `Host` that is an active custom domain: the code with that slug there answers exactly as `/r/{slug}` does (rules, password, expiry, scan counting). On this service's own host the path does not exist (404): it keeps `/r/` and random slugs only.
+         * @description Only for a `Host` that is an active custom domain: the code with that slug there answers exactly as `/r/{slug}` does (rules, password, expiry, scan counting). A domain that is not active answers the 404 page. On this service's own host the path does not exist (404): it keeps `/r/` and random slugs only.
          */
         get: operations["followVanityCode"];
         put?: never;
@@ -566,7 +566,7 @@ export interface paths {
         };
         /**
          * A pending custom domain's verification answer
-         * @description Answers the domain's verification token as plain text when the `Host` is a pending custom domain with this token: what the check fetches at `http://<hostname>/.well-known/qrm-domain/<token>` to know the hostname reaches this service. Anything else: 404.
+         * @description Answers the domain's verification token as plain text when the `Host` is a custom domain not yet active with this token: what the reachability check fetches at `http://<hostname>/.well-known/qrm-domain/<token>` to tell the owner the hostname reaches this service (advice only: a domain is proved by its DNS TXT record). Anything else: 404.
          */
         get: operations["customDomainVerification"];
         put?: never;
@@ -818,7 +818,7 @@ export interface components {
         ScanWebhook: {
             id: string;
             url: string;
-            events: "code.scanned"[];
+            events: ("code.scanned" | "domain.suspended")[];
             /** @description ISO 8601. */
             createdAt: string;
         };
@@ -900,17 +900,27 @@ export interface components {
             /** @description Lowercase; an internationalised name in its punycode (`xn--…`) form. */
             hostname: string;
             /**
-             * @description `pending` until verified; only `active` domains take codes.
+             * @description `pending` until its TXT record proves it (expires after 7 days); `active` takes codes; `suspended` when a daily re-check found the record gone (its codes stop answering until it is back); `expired` when never proved in time.
              * @enum {string}
              */
-            status: "pending" | "active";
-            /** @description How the domain becomes active: once `url` reaches this service (checked every few minutes, or now with POST …/verify). */
+            status: "pending" | "active" | "suspended" | "expired";
+            /** @description How the domain becomes active: add the TXT record `name` = `value` at your DNS; it is checked every few minutes, or now with POST …/verify. Keep the record: it is checked again every day. */
             verification: {
+                /**
+                 * @description The proof: a DNS TXT record.
+                 * @constant
+                 */
+                type: "dns-txt";
+                /** @description `_qrm-challenge.<hostname>`: the name of the TXT record to add. */
+                name: string;
+                /** @description The TXT record's value: the token. */
+                value: string;
+                /** @description The same token. */
                 token: string;
-                /** @description `http://<hostname>/.well-known/qrm-domain/<token>`: route the hostname to this service and this URL answers the token. */
+                /** @description `http://<hostname>/.well-known/qrm-domain/<token>`: answers the token once the hostname reaches this service (advice only). */
                 url: string;
             };
-            /** @description The last automatic or requested check of a pending domain. */
+            /** @description The last check of the domain (automatic or requested). */
             lastCheck: {
                 /** @description ISO 8601. */
                 at: string;
@@ -1247,6 +1257,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `payload_too_large` */
             413: {
                 headers: {
@@ -1298,7 +1318,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `overloaded`, `unavailable`, `overloaded` */
+            /** @description Problem: `overloaded`, `unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1351,6 +1371,16 @@ export interface operations {
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1436,6 +1466,16 @@ export interface operations {
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1955,7 +1995,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `overloaded`, `unavailable`, `overloaded` */
+            /** @description Problem: `overloaded`, `unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2126,6 +2166,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `internal_error` */
             500: {
                 headers: {
@@ -2271,6 +2321,16 @@ export interface operations {
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2533,6 +2593,16 @@ export interface operations {
             };
             /** @description Problem: `plan_upgrade_required` */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2910,6 +2980,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `internal_error` */
             500: {
                 headers: {
@@ -2983,6 +3063,16 @@ export interface operations {
             };
             /** @description Problem: `plan_upgrade_required` */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3189,6 +3279,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `payload_too_large` */
             413: {
                 headers: {
@@ -3250,7 +3350,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `overloaded`, `unavailable`, `overloaded` */
+            /** @description Problem: `overloaded`, `unavailable` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3311,6 +3411,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `internal_error` */
             500: {
                 headers: {
@@ -3349,8 +3459,8 @@ export interface operations {
                      * @description Receives a signed POST (Standard Webhooks) at most once a second, carrying the scans since the last.
                      */
                     url: string;
-                    /** @description The events to receive: `code.scanned`. */
-                    events: "code.scanned"[];
+                    /** @description The events to receive: `code.scanned` (the scans since the last message), `domain.suspended` (a custom domain whose DNS proof was gone). */
+                    events: ("code.scanned" | "domain.suspended")[];
                 };
             };
         };
@@ -3379,6 +3489,16 @@ export interface operations {
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3561,6 +3681,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `internal_error` */
             500: {
                 headers: {
@@ -3642,6 +3772,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `design_limit_reached` */
             409: {
                 headers: {
@@ -3692,7 +3832,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `unavailable`, `overloaded`, `overloaded` */
+            /** @description Problem: `unavailable`, `overloaded` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3949,7 +4089,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `unavailable`, `overloaded`, `overloaded` */
+            /** @description Problem: `unavailable`, `overloaded` */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4002,6 +4142,16 @@ export interface operations {
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4083,6 +4233,16 @@ export interface operations {
             };
             /** @description Problem: `plan_upgrade_required` */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4425,6 +4585,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `internal_error` */
             500: {
                 headers: {
@@ -4488,6 +4658,16 @@ export interface operations {
             };
             /** @description Problem: `missing_api_key`, `invalid_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4710,6 +4890,16 @@ export interface operations {
             };
             /** @description Problem: `invalid_signature`, `plan_upgrade_required` */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

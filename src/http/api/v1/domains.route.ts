@@ -1,7 +1,7 @@
 // /api/v1/QRManager/domains: custom domains — add (pending until verified), list, read, verify now, delete when no code uses it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DOMAIN_STATUSES, HOSTNAME_MAX_LENGTH, verificationUrl, type CustomDomain } from '../../../domain/custom-domain.js';
+import { DOMAIN_STATUSES, HOSTNAME_MAX_LENGTH, proofName, verificationUrl, type CustomDomain } from '../../../domain/custom-domain.js';
 import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
 import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain, type CustomDomainDeps } from '../../../services/custom-domains.js';
 import { header } from '../../openapi/operation-doc.js';
@@ -18,17 +18,28 @@ const Domain = z
   .object({
     id: z.string().describe('`dom_…`: send it as `domain` (with a `slug`) when creating or changing a dynamic code.'),
     hostname: z.string().describe('Lowercase; an internationalised name in its punycode (`xn--…`) form.'),
-    status: z.enum(DOMAIN_STATUSES).describe('`pending` until verified; only `active` domains take codes.'),
+    status: z
+      .enum(DOMAIN_STATUSES)
+      .describe(
+        '`pending` until its TXT record proves it (expires after 7 days); `active` takes codes; `suspended` when a daily re-check found the ' +
+          'record gone (its codes stop answering until it is back); `expired` when never proved in time.',
+      ),
     verification: z
       .object({
-        token: z.string(),
-        url: z.string().describe('`http://<hostname>/.well-known/qrm-domain/<token>`: route the hostname to this service and this URL answers the token.'),
+        type: z.literal('dns-txt').describe('The proof: a DNS TXT record.'),
+        name: z.string().describe('`_qrm-challenge.<hostname>`: the name of the TXT record to add.'),
+        value: z.string().describe("The TXT record's value: the token."),
+        token: z.string().describe('The same token.'),
+        url: z.string().describe('`http://<hostname>/.well-known/qrm-domain/<token>`: answers the token once the hostname reaches this service (advice only).'),
       })
-      .describe('How the domain becomes active: once `url` reaches this service (checked every few minutes, or now with POST …/verify).'),
+      .describe(
+        'How the domain becomes active: add the TXT record `name` = `value` at your DNS; it is checked every few minutes, or now with POST …/verify. ' +
+          'Keep the record: it is checked again every day.',
+      ),
     lastCheck: z
       .object({ at: z.string().describe('ISO 8601.'), problem: z.string().nullable().describe('Why the check did not pass; null when it did.') })
       .nullable()
-      .describe('The last automatic or requested check of a pending domain.'),
+      .describe('The last check of the domain (automatic or requested).'),
     createdAt: z.string().describe('ISO 8601.'),
     verifiedAt: z.string().nullable().describe('ISO 8601, once active.'),
   })
@@ -39,7 +50,7 @@ export function domainView(domain: CustomDomain): z.infer<typeof Domain> {
     id: domain.id,
     hostname: domain.hostname,
     status: domain.status,
-    verification: { token: domain.token, url: verificationUrl(domain) },
+    verification: { type: 'dns-txt', name: proofName(domain.hostname), value: domain.token, token: domain.token, url: verificationUrl(domain) },
     lastCheck: domain.lastCheck && { at: domain.lastCheck.at.toISOString(), problem: domain.lastCheck.problem },
     createdAt: domain.createdAt.toISOString(),
     verifiedAt: domain.verifiedAt?.toISOString() ?? null,
@@ -59,8 +70,10 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
         operationId: 'createCustomDomain',
         summary: 'Add a custom domain',
         description:
-          'Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: point the hostname at this service ' +
-          '(DNS and your proxy), and it becomes `active` once `verification.url` answers the token. A hostname belongs to one account. ' +
+          'Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: add the TXT record ' +
+          '`_qrm-challenge.<hostname>` = `verification.value` and point the hostname at this service (DNS and your proxy); it becomes `active` ' +
+          'once the TXT record holds the token (never by the HTTP check alone). A hostname belongs to one account; a hostname whose ' +
+          "`_qrm-challenge` record still holds an earlier claim's token is 409 `hostname_taken` until that record is removed. " +
           "Each plan allows a number of domains (its `customDomains` figure; 0: 403 `plan_upgrade_required`). IP addresses and this service's own hostname are refused.",
         tags,
         security,
@@ -124,10 +137,11 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
     {
       schema: {
         operationId: 'verifyCustomDomain',
-        summary: 'Check a pending custom domain now',
+        summary: 'Check a custom domain now',
         description:
-          'Fetches `verification.url` (the same rules as webhooks: no private or loopback addresses) and answers the domain as it then is: ' +
-          '`active` when the URL reached this service and answered the token, else still `pending` with `lastCheck.problem` saying why.',
+          'Looks up the TXT record `verification.name` and answers the domain as it then is: `active` when the record holds the token (a pending, ' +
+          'suspended or expired domain), else unchanged with `lastCheck.problem` saying why. Once proved, `verification.url` is fetched too (the ' +
+          'same rules as webhooks: no private or loopback addresses): when it does not reach this service, `lastCheck.problem` says so (advice only).',
         tags,
         security,
         params: Params,

@@ -1,4 +1,4 @@
-// /api/v1/QRManager/webhooks: an account's scan webhooks — register an endpoint for `code.scanned`, list them, delete one.
+// /api/v1/QRManager/webhooks: an account's webhooks — register an endpoint for `code.scanned` or `domain.suspended`, list them, delete one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SCAN_WEBHOOK_EVENTS, type ScanWebhookEndpoint, type ScanWebhookStore } from '../../../domain/ports/scan-webhooks.js';
@@ -26,7 +26,11 @@ const Webhook = z
 
 const CreateWebhookBody = z.strictObject({
   url: WebhookUrl.describe('Receives a signed POST (Standard Webhooks) at most once a second, carrying the scans since the last.'),
-  events: z.array(z.enum(SCAN_WEBHOOK_EVENTS)).min(1).max(SCAN_WEBHOOK_EVENTS.length).describe('The events to receive: `code.scanned`.'),
+  events: z
+    .array(z.enum(SCAN_WEBHOOK_EVENTS))
+    .min(1)
+    .max(SCAN_WEBHOOK_EVENTS.length)
+    .describe('The events to receive: `code.scanned` (the scans since the last message), `domain.suspended` (a custom domain whose DNS proof was gone).'),
 });
 
 const WebhookParams = z.object({ id: z.string().min(1).max(64).describe('The webhook id.') });

@@ -1,8 +1,8 @@
-// Domains page: the account's custom domains (add, show the verification URL, check now, delete).
+// Domains page: the account's custom domains (add, show the TXT record that proves each, check now, delete).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { HOSTNAME_MAX_LENGTH, verificationUrl } from '../../../domain/custom-domain.js';
+import { HOSTNAME_MAX_LENGTH, proofName } from '../../../domain/custom-domain.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
@@ -19,7 +19,9 @@ export interface DomainsRoutesOptions extends CustomDomainDeps {
 const NOTICES = {
   deleted: 'The domain was deleted.',
   active: 'The domain is verified: codes can use it now.',
-  pending: 'The check did not reach this service yet; see the last check below.',
+  pending: 'Its TXT record was not found yet; see the last check below.',
+  suspended: 'Its TXT record is still missing; see the last check below.',
+  expired: 'Its TXT record was not found; see the last check below.',
 } as const;
 const DomainsQuery = z.object({ notice: z.string().max(32).optional() });
 const AddForm = z.object({ hostname: z.string().max(1000).optional(), _csrf: z.string().optional() });
@@ -33,7 +35,7 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
 
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
     const account = request.account!;
-    const domains = (await listDomains(options, account.id)).map((domain) => ({ ...domain, url: verificationUrl(domain) }));
+    const domains = (await listDomains(options, account.id)).map((domain) => ({ ...domain, txtName: proofName(domain.hostname) }));
     const limit = options.plans.get(account.plan).customDomains;
     return renderPage(
       request,
