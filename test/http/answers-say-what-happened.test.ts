@@ -12,8 +12,8 @@ const get = (key: string) => (url: string) => t.app.inject({ method: 'GET', url,
 describe('manifest.csv', () => {
   it('neutralises names a spreadsheet would run as formulas', async () => {
     const { key } = await t.newCaller('pro');
-    const names = ['=HYPERLINK("http://x.example","click")', '+1+1', '-2', '@SUM(A1)', 'plain'];
-    const res = await postBatch(t.app, key, { items: urlItems(5, 'manifest', { size: 128 }).map((item, i) => ({ ...item, name: names[i] })) });
+    const names = ['=HYPERLINK("http://x.example","click")', '+1+1', '-2', '@SUM(A1)', 'plain', ' =SUM(A1)', '＝1+1', '\u200B@SUM(A1)'];
+    const res = await postBatch(t.app, key, { items: urlItems(names.length, 'manifest', { size: 128 }).map((item, i) => ({ ...item, name: names[i] })) });
     expect(res.statusCode, res.body).toBe(202);
     const { id } = res.json() as { id: string };
     await waitForBatch(get(key), id);
@@ -21,13 +21,22 @@ describe('manifest.csv', () => {
     const unpacked = await unpackArchive(archive.rawPayload);
     try {
       const nameColumn = unpacked.manifest.slice(1).map((row) => row[1]);
-      expect(nameColumn).toEqual([`'=HYPERLINK("http://x.example","click")`, "'+1+1", "'-2", "'@SUM(A1)", 'plain']);
+      expect(nameColumn).toEqual([`'=HYPERLINK("http://x.example","click")`, "'+1+1", "'-2", "'@SUM(A1)", 'plain', "' =SUM(A1)", "'＝1+1", "'\u200B@SUM(A1)"]);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }
     expect(csvCell('\tx')).toBe(`"'\tx"`);
     expect(csvCell('\rx')).toBe(`"'\rx"`);
     expect(csvCell(-3)).toBe('"-3"');
+  });
+
+  it('neutralises a formula behind leading whitespace, a control or zero-width character, and in full-width lookalikes', () => {
+    const hidden = ['\n=1+1', ' =1+1', '\t=1+1', '\u0000=1+1', '\u200B=1+1', '\uFEFF=1+1', '\u00A0=1+1', '\u3000=1+1'];
+    const lookalikes = ['＝1+1', '＋1+1', '－1+1', '＠SUM(A1)', '﹦1+1', '﹢1', '﹣1', '﹫SUM(A1)', '−1+1'];
+    for (const text of [...hidden, ...lookalikes]) expect(csvCell(text), JSON.stringify(text)).toBe(`"'${text}"`);
+    for (const text of ['plain', 'a=b', 'x@example.com', '', '１２３', 'ｐｌａｉｎ', '😀 =1']) expect(csvCell(text), text).toBe(`"${text}"`);
+    // One code point looked at, whatever comes after it.
+    expect(csvCell(`${'x'.repeat(1_000_000)}=`)).toBe(`"${'x'.repeat(1_000_000)}="`);
   });
 });
 
