@@ -89,20 +89,41 @@ async function accountOf(deps: BillingDeps, subscription: SubscriptionSnapshot):
  * applied from the subscription as the provider holds it now, so events that arrive late or out of order cannot
  * undo a newer state. The event is noted only once applied: a failure answers an error and Stripe delivers it again.
  */
-export async function handleBillingEvent(deps: BillingDeps, event: BillingEvent): Promise<BillingOutcome> {
+export async function handleBillingEvent(deps: BillingDeps, event: BillingEvent, log?: BillingLog): Promise<BillingOutcome> {
   if (await deps.accounts.hasBillingEvent(event.id)) return 'duplicate';
-  const outcome = await applyEvent(deps, event);
+  const outcome = await applyEvent(deps, event, log);
   await deps.accounts.noteBillingEvent(event.id, deps.clock());
   return outcome;
 }
 
-async function applyEvent(deps: BillingDeps, event: BillingEvent): Promise<'applied' | 'ignored'> {
+export interface BillingLog {
+  warn(obj: object, msg: string): void;
+}
+
+/** Whether the subscription itself names the account: its checkout metadata, or a customer already linked to it. */
+async function subscriptionNames(deps: BillingDeps, account: Account, subscription: SubscriptionSnapshot): Promise<boolean> {
+  if (subscription.accountId === account.id || account.billing?.customerId === subscription.customerId) return true;
+  return (await deps.accounts.findByBillingCustomer(subscription.customerId))?.id === account.id;
+}
+
+async function applyEvent(deps: BillingDeps, event: BillingEvent, log: BillingLog | undefined): Promise<'applied' | 'ignored'> {
   if (event.kind === 'other' || event.subscriptionId === undefined) return 'ignored';
   const subscription = await deps.billing.subscription(event.subscriptionId);
   if (!subscription) return 'ignored';
-  const account =
-    event.kind === 'checkout_completed' && event.accountId !== undefined ? await deps.accounts.findById(event.accountId) : await accountOf(deps, subscription);
+  if (event.kind !== 'checkout_completed' || event.accountId === undefined) {
+    const account = await accountOf(deps, subscription);
+    return account ? (await applySubscription(deps, account, subscription)).outcome : 'ignored';
+  }
+  const account = await deps.accounts.findById(event.accountId);
   if (!account) return 'ignored';
+  // A session's client_reference_id is whatever the link that started it carried: it counts only when the subscription agrees.
+  if (!(await subscriptionNames(deps, account, subscription))) {
+    log?.warn(
+      { stripeEvent: event.id, accountId: account.id, subscriptionId: subscription.id, subscriptionAccountId: subscription.accountId ?? null },
+      "checkout session ignored: its subscription's metadata and customer do not name the account its client_reference_id names",
+    );
+    return 'ignored';
+  }
   return (await applySubscription(deps, account, subscription)).outcome;
 }
 

@@ -160,6 +160,40 @@ describe('POST /webhooks/stripe', () => {
     expect((await a.stores.accounts.findByBillingCustomer(buyer.customerId))?.id).toBe(buyer.account.id);
   });
 
+  it('ignores, and logs, a checkout.session.completed whose client_reference_id names an account its subscription does not', async () => {
+    const victim = await newBuyer();
+    const payer = await newBuyer();
+    // Bought by another account (its metadata and customer), with the victim's id put in the session's client_reference_id.
+    payer.subscription('active', BUSINESS_PRICE);
+    const crossed = (id: string, subscription: string, customer: string) => ({
+      id,
+      object: 'checkout.session',
+      mode: 'subscription',
+      client_reference_id: victim.account.id,
+      customer,
+      subscription,
+    });
+    const first = await deliver(a.app, stripe.signedEvent('checkout.session.completed', crossed('cs_test_crossed', payer.subscriptionId, payer.customerId)));
+    expect(first.json()).toEqual({ received: true, outcome: 'ignored' });
+    // A subscription without metadata, for a customer linked to no account: ignored too.
+    const bare = stripe.putSubscription({
+      id: `${victim.subscriptionId}_bare`,
+      customer: `${victim.customerId}_bare`,
+      status: 'active',
+      price: BUSINESS_PRICE,
+      periodEnd: PERIOD_END,
+      created: 1_990_000_001,
+    });
+    const second = await deliver(
+      a.app,
+      stripe.signedEvent('checkout.session.completed', crossed('cs_test_bare', bare.id as string, `${victim.customerId}_bare`)),
+    );
+    expect(second.json()).toEqual({ received: true, outcome: 'ignored' });
+    const after = await a.stores.accounts.findById(victim.account.id);
+    expect([after?.plan, after?.billing]).toEqual(['free', undefined]);
+    expect(a.logs.filter((line) => line.includes('checkout session ignored') && line.includes(victim.account.id))).toHaveLength(2);
+  });
+
   it('finds the account by its customer when a subscription carries no account in its metadata', async () => {
     const buyer = await newBuyer();
     await deliver(a.app, stripe.signedEvent('customer.subscription.created', buyer.subscription('active')));
@@ -208,7 +242,8 @@ describe('POST /webhooks/stripe', () => {
     const operation = document.paths['/webhooks/stripe']!.post!;
     expect(operation.operationId).toBe('receiveStripeEvent');
     expect(operation.security).toEqual([]);
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '413', '500', '503']);
+    // 404: on a Host that is not this service's own (a custom domain), as every operation.
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '413', '500', '503']);
     expect(operation.requestBody).toMatchObject({ content: { 'application/json': {} } });
   });
 });

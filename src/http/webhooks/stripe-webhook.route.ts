@@ -65,7 +65,7 @@ export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingDeps> = async (app
       const signature = request.headers['stripe-signature'];
       if (Array.isArray(signature)) throw new ApiError('invalid_webhook_signature', 'send one Stripe-Signature header');
       const event = deps.billing.verifyEvent(body, signature, deps.clock());
-      const outcome = await handleBillingEvent(deps, event);
+      const outcome = await handleBillingEvent(deps, event, request.log);
       request.log.info({ stripeEvent: event.id, kind: event.kind, outcome }, 'stripe event');
       return { received: true as const, outcome };
     },
