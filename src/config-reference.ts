@@ -40,6 +40,10 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: 'Redis for metering, the key cache, sessions and jobs (production mode); the jobs then run in the jobs process, `npm run jobs` (or `npm run worker`)',
     page: 'deployment.md',
   },
+  REDIS_CLUSTER_NODES: {
+    what: 'the seed nodes of a Redis Cluster instead of one Redis (`host:port,…`, or `redis://user:pass@host:port` / `rediss://…` entries); not with `REDIS_URL`',
+    page: 'deployment.md',
+  },
   MONGODB_URL: { what: 'MongoDB as the system of record (production mode); needs `REDIS_URL`', page: 'deployment.md' },
   QR_KEY_SECRET: { what: 'pepper for API keys: they are stored as HMAC-SHA-256 under it; changing it invalidates every key' },
   ...signInProvider('GOOGLE', 'Google', 'tests point it at a stand-in'),
@@ -175,7 +179,8 @@ Rules across variables (each refused at start-up with its reason):
 
 - \`GOOGLE_CLIENT_ID\` and \`GOOGLE_CLIENT_SECRET\` are set together, as are the two \`MICROSOFT_\` ones; with either provider,
   \`SESSION_SECRET\` and \`PUBLIC_URL\` are required.
-- \`REDIS_URL\` is a \`redis://\` or \`rediss://\` URL; \`MONGODB_URL\` needs \`REDIS_URL\` as well (metering and jobs run on Redis).
+- \`REDIS_URL\` is a \`redis://\` or \`rediss://\` URL; \`REDIS_CLUSTER_NODES\` replaces it for a Redis Cluster (never both);
+  \`MONGODB_URL\` needs one of them as well (metering and jobs run on Redis).
 - \`STRIPE_SECRET_KEY\` and \`STRIPE_WEBHOOK_SECRET\` are set together, and need \`PUBLIC_URL\`.
 `;
 }

@@ -14,6 +14,7 @@ export const EnvSchema = z.object({
   QR_DATA_DIR: z.string().min(1).default('./data'),
   QR_PLANS_FILE: z.string().min(1).max(4096).optional(),
   REDIS_URL: optionalUrl,
+  REDIS_CLUSTER_NODES: optionalText,
   // Not z.url(): a replica-set URI lists several hosts (mongodb://a:27017,b:27017/qrm), which WHATWG URLs refuse.
   MONGODB_URL: z
     .string()
@@ -145,6 +146,48 @@ function provider(id: string | undefined, secret: string | undefined, issuer: st
   return { clientId: id, clientSecret: secret, issuer };
 }
 
+/** One Redis (REDIS_URL) or the seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES): every Redis user connects to it. */
+export type RedisTarget = { url: string } | { cluster: RedisClusterSeeds };
+
+export interface RedisClusterSeeds {
+  nodes: Array<{ host: string; port: number }>;
+  username?: string;
+  password?: string;
+  /** rediss:// entries: TLS to every node. */
+  tls: boolean;
+}
+
+/** `host:port,…` or `redis://user:pass@host:port` / `rediss://…` entries; credentials and TLS are one for the cluster. */
+function clusterNodes(list: string): RedisClusterSeeds {
+  const entries = list
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (entries.length === 0) throw new ConfigError('REDIS_CLUSTER_NODES: name at least one node, host:port');
+  const seeds: RedisClusterSeeds = { nodes: [], tls: false };
+  const schemes = new Set<string>();
+  for (const entry of entries) {
+    let url: URL;
+    try {
+      url = new URL(/^[a-z]+:\/\//i.test(entry) ? entry : `redis://${entry}`);
+    } catch {
+      throw new ConfigError(`REDIS_CLUSTER_NODES: ${JSON.stringify(entry.replace(/\/\/[^@/]*@/, '//…@'))} is not host:port`);
+    }
+    if (!/^rediss?:$/.test(url.protocol)) throw new ConfigError('REDIS_CLUSTER_NODES: entries are host:port, redis:// or rediss:// URLs');
+    const port = Number(url.port || 6379);
+    if (url.hostname === '' || (url.pathname !== '' && url.pathname !== '/')) {
+      throw new ConfigError(`REDIS_CLUSTER_NODES: ${JSON.stringify(url.host)} must be host:port (a cluster has no database number)`);
+    }
+    schemes.add(url.protocol);
+    seeds.nodes.push({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
+    if (url.username) seeds.username = decodeURIComponent(url.username);
+    if (url.password) seeds.password = decodeURIComponent(url.password);
+  }
+  if (schemes.size > 1) throw new ConfigError('REDIS_CLUSTER_NODES: mix of redis:// and rediss:// entries; a cluster is all TLS or none');
+  seeds.tls = schemes.has('rediss:');
+  return seeds;
+}
+
 /**
  * The environment's variables, each checked once, mapped to the Config the service is given. The rules that
  * span variables throw a ConfigError of their own (zod runs this only on an environment every variable passed).
@@ -155,8 +198,18 @@ const ConfigSchema = EnvSchema.transform((e) => {
   if ((google || microsoft) && !e.SESSION_SECRET) throw new ConfigError('SESSION_SECRET: required when a sign-in provider is configured');
   if ((google || microsoft) && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL: required when a sign-in provider is configured (OAuth redirect URIs)');
   if (e.REDIS_URL && !/^rediss?:$/.test(new URL(e.REDIS_URL).protocol)) throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
+  if (e.REDIS_URL && e.REDIS_CLUSTER_NODES) {
+    throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES: set one of them (a single Redis, or the seed nodes of a Redis Cluster)');
+  }
+  const redis: RedisTarget | undefined = e.REDIS_CLUSTER_NODES
+    ? { cluster: clusterNodes(e.REDIS_CLUSTER_NODES) }
+    : e.REDIS_URL
+      ? { url: e.REDIS_URL }
+      : undefined;
   // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter. The one place this rule lives.
-  if (e.MONGODB_URL && !e.REDIS_URL) throw new ConfigError('MONGODB_URL: needs REDIS_URL as well (production metering and jobs run on Redis)');
+  if (e.MONGODB_URL && !redis) {
+    throw new ConfigError('MONGODB_URL: needs REDIS_URL or REDIS_CLUSTER_NODES as well (production metering and jobs run on Redis)');
+  }
   if (!e.STRIPE_SECRET_KEY !== !e.STRIPE_WEBHOOK_SECRET) {
     throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together (a purchase is applied by its webhook)');
   }
@@ -172,6 +225,8 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** The operator's plans file (read by plans-file.ts at start); undefined: the built-in plans. */
     plansFile: e.QR_PLANS_FILE,
     redisUrl: e.REDIS_URL,
+    /** Where Redis is (REDIS_URL or REDIS_CLUSTER_NODES); undefined: the embedded default. */
+    redis,
     mongodbUrl: e.MONGODB_URL,
     keyPepper: e.QR_KEY_SECRET,
     google,

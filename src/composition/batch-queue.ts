@@ -1,4 +1,4 @@
-// Where batches render, decided from config: in this process (embedded default) or on the BullMQ render queue (REDIS_URL).
+// Where batches render, decided from config: in this process (embedded default) or on the BullMQ render queue (Redis configured).
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Adapters } from '../adapters/contract.js';
 import { InProcessBatchRunner, yieldingTo } from '../adapters/queue/in-process-batch-runner.js';
@@ -24,14 +24,14 @@ export function batchFinishHook(batches: BatchStore, sender: WebhookSender, cloc
 }
 
 export async function createBatchQueue(
-  config: Pick<Config, 'redisUrl' | 'batchConcurrency'>,
+  config: Pick<Config, 'redis' | 'batchConcurrency'>,
   adapters: Adapters,
   options: { clock: () => Date; log: AdapterLog; webhookSender: WebhookSender; syncBusy?: () => boolean },
 ): Promise<RunningBatchQueue | undefined> {
   const { batches, batchResults } = adapters;
   if (!batches || !batchResults) return undefined;
-  if (adapters.jobs === 'jobs-process' && config.redisUrl) {
-    const queue = new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log: options.log });
+  if (adapters.jobs === 'jobs-process' && config.redis) {
+    const queue = new BullRenderQueue({ redis: config.redis, prefix: bullPrefix(), log: options.log });
     return { queue, start: async () => {}, stop: () => queue.close() };
   }
   const pipeline = adapters.renderer;

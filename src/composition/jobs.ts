@@ -4,7 +4,7 @@ import type { Probes } from '../adapters/contract.js';
 import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
 import { BullRenderQueue, bullPrefix } from '../adapters/queue/render-queue.bullmq.js';
 import { createWebhookSender } from './webhook-sender.js';
-import type { Config } from '../config.js';
+import type { Config, RedisTarget } from '../config.js';
 import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
 import { LastUsedBuffer } from '../services/last-used-buffer.js';
 import { scanWebhookDispatcher } from './scan-webhooks.js';
@@ -20,10 +20,10 @@ export interface JobsProcess {
   close(): Promise<void>;
 }
 
-export async function createJobsProcess(config: Config & { redisUrl: string }, log: AdapterLog): Promise<JobsProcess> {
+export async function createJobsProcess(config: Config & { redis: RedisTarget }, log: AdapterLog): Promise<JobsProcess> {
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
-  const batchQueue = stores.batches ? new BullRenderQueue({ url: config.redisUrl, prefix: bullPrefix(), log }) : undefined;
+  const batchQueue = stores.batches ? new BullRenderQueue({ redis: config.redis, prefix: bullPrefix(), log }) : undefined;
   const webhookSender = createWebhookSender(config);
   const jobs = bindJobs({
     ...stores,
@@ -37,7 +37,7 @@ export async function createJobsProcess(config: Config & { redisUrl: string }, l
     domainDns: createTxtLookup(config),
     log,
   });
-  const runner = await startQueueWorker({ url: config.redisUrl, jobs, log, lockMs: config.jobLockMs });
+  const runner = await startQueueWorker({ redis: config.redis, jobs, log, lockMs: config.jobLockMs });
   return {
     jobs,
     isRunning: () => runner.worker.isRunning(),

@@ -3,7 +3,7 @@ import type { AdapterLog } from '../adapters/adapter-log.js';
 import { bullPrefix, startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
 import { createWebhookSender } from './webhook-sender.js';
 import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config, type RedisTarget } from '../config.js';
 import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
 import { loadPlanCatalogue } from '../plans-file.js';
 import { renderChunk, type RenderChunkDeps } from '../services/batches/render-chunk.js';
@@ -16,7 +16,7 @@ export interface RenderProcess {
   close(): Promise<void>;
 }
 
-export async function createRenderProcess(config: Config & { redisUrl: string }, log: AdapterLog): Promise<RenderProcess> {
+export async function createRenderProcess(config: Config & { redis: RedisTarget }, log: AdapterLog): Promise<RenderProcess> {
   // The plans file first, as in the API: the render share of each account follows the operator's plans.
   const plans = loadPlanCatalogue(config.plansFile);
   const stores = await createStores(config, { log });
@@ -40,7 +40,7 @@ export async function createRenderProcess(config: Config & { redisUrl: string },
     onFinished: batchFinishHook(batches, createWebhookSender(config), clock, log),
   };
   const worker = await startRenderWorker({
-    url: config.redisUrl,
+    redis: config.redis,
     prefix: bullPrefix(),
     lockMs: config.jobLockMs,
     log,

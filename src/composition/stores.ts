@@ -17,13 +17,13 @@ export interface StoreOptions {
 /**
  * The stores for this configuration (loadConfig has refused MONGODB_URL without REDIS_URL):
  * - nothing set: the embedded default, SQLite for everything, jobs in the API process;
- * - REDIS_URL: Redis metering, credential cache, sessions and last-used log over the SQLite store; jobs on BullMQ;
+ * - REDIS_URL (or REDIS_CLUSTER_NODES, a cluster): Redis metering, credential cache, sessions and last-used log over the SQLite store; jobs on BullMQ;
  * - REDIS_URL + MONGODB_URL: the same over MongoDB, batches in MongoDB and their results in GridFS (no shared volume needed).
  * Redis and MongoDB code is loaded only when configured, so the embedded default starts without it.
  */
-export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
+export async function createStores(config: Pick<Config, 'dataDir' | 'redis' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
   const sqliteLog = options.log ? { log: options.log } : {};
-  if (!config.redisUrl) return createSqliteStores(config.dataDir, sqliteLog);
+  if (!config.redis) return createSqliteStores(config.dataDir, sqliteLog);
   let records;
   if (config.mongodbUrl) {
     const { createMongoStores } = await import('../adapters/mongo/mongo-stores.js');
@@ -33,7 +33,7 @@ export async function createStores(config: Pick<Config, 'dataDir' | 'redisUrl' |
   }
   try {
     const { createRedisStores } = await import('../adapters/redis/redis-stores.js');
-    return await createRedisStores(records, config.redisUrl, {
+    return await createRedisStores(records, config.redis, {
       ...(options.log ? { log: options.log } : {}),
       ...(options.redisKeyPrefix ? { keyPrefix: options.redisKeyPrefix } : {}),
       ...(options.cacheTtlMs === undefined ? {} : { cacheTtlMs: options.cacheTtlMs }),

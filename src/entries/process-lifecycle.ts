@@ -1,5 +1,5 @@
 // What every process entry does around its work: load config or exit 1 saying why (qrm too), and, long-running ones, close once on SIGTERM/SIGINT within a deadline.
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, loadConfig, type Config, type RedisTarget } from '../config.js';
 
 interface LifecycleLog {
   info(fields: object, message: string): void;
@@ -30,11 +30,11 @@ export function runProcess<C extends Config = Config>(label: string, main: (conf
   });
 }
 
-/** REDIS_URL, for the processes that exist only beside Redis; `why` says what the API process does without them. */
-export function requireRedis(why: string): (config: Config) => Config & { redisUrl: string } {
+/** REDIS_URL or REDIS_CLUSTER_NODES, for the processes that exist only beside Redis; `why` says what the API process does without them. */
+export function requireRedis(why: string): (config: Config) => Config & { redis: RedisTarget } {
   return (config) => {
-    if (!config.redisUrl) throw new ConfigError(`REDIS_URL: ${why}`);
-    return { ...config, redisUrl: config.redisUrl };
+    if (!config.redis) throw new ConfigError(`REDIS_URL or REDIS_CLUSTER_NODES: ${why}`);
+    return { ...config, redis: config.redis };
   };
 }
 

@@ -61,7 +61,7 @@ async function runFileCommand(command: 'backup' | 'restore', config: Config, fil
       `${command}: the system of record is MongoDB (MONGODB_URL): back it up with mongodump and restore with mongorestore (README, Production)`,
     );
   }
-  if (config.redisUrl) {
+  if (config.redis) {
     // Counters reach SQLite through the jobs process's rollup (every minute): the copy has them up to the last rollup.
     process.stderr.write(`qrm: REDIS_URL is set: this month's counters are in Redis; the ${command} holds them up to the last usage rollup\n`);
   }

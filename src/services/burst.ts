@@ -26,7 +26,7 @@ export function burstKeyOf(caller: BurstCaller): string {
 export async function takeBurstSlot(deps: BurstDeps, caller: BurstCaller, what: string): Promise<void> {
   const plan = deps.plans.get(caller.plan);
   if (plan.burstPerSecond === null) return;
-  const outcome = await deps.meter.admitBurst({ key: burstKeyOf(caller), perSecond: plan.burstPerSecond }, deps.clock());
+  const outcome = await deps.meter.admitBurst({ accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond }, deps.clock());
   if (outcome.ok) return;
   throw new ApiError(
     'rate_limited',

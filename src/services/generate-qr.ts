@@ -270,7 +270,7 @@ export async function generateQr(
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
     at: now,
     // An unlimited burst keeps no window at all: no counter work for a dimension that is never refused.
-    ...(plan.burstPerSecond === null ? {} : { burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
+    ...(plan.burstPerSecond === null ? {} : { burst: { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);
   if (!outcome.ok) {

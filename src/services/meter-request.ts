@@ -27,7 +27,7 @@ export async function meterRequest(deps: MeterRequestDeps, caller: BurstCaller, 
     period: periodOf(now),
     limits: { requests: plan.requestsPerMonth },
     at: now,
-    ...(plan.burstPerSecond === null ? {} : { burst: { key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
+    ...(plan.burstPerSecond === null ? {} : { burst: { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);
   if (outcome.ok) return { reservation: outcome.reservation, quota };

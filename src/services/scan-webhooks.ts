@@ -108,7 +108,7 @@ export class ScanWebhookDispatcher {
       const endpoint = (await endpoints(accountId)).find((e) => e.id === endpointId);
       // Deleted since its scans were fanned out: nothing more is sent to it.
       if (!endpoint) {
-        await this.#deps.scanEvents.drop(endpointId);
+        await this.#deps.scanEvents.drop(accountId, endpointId);
         return false;
       }
       return this.#attempt(endpoint, now);
@@ -118,7 +118,7 @@ export class ScanWebhookDispatcher {
 
   /** True when a message was sent (whatever the answer). */
   async #attempt(endpoint: ScanWebhookEndpoint, now: Date): Promise<boolean> {
-    const message = await this.#deps.scanEvents.seal(endpoint.id, `msg_${randomBytes(12).toString('base64url')}`, now);
+    const message = await this.#deps.scanEvents.seal(endpoint.accountId, endpoint.id, `msg_${randomBytes(12).toString('base64url')}`, now);
     if (!message || message.nextAt.getTime() > now.getTime()) return false;
     const body = codeScannedBody(message);
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -145,7 +145,7 @@ export class ScanWebhookDispatcher {
     const waits = this.#deps.backoffMs ?? DEFAULT_BACKOFF_MS;
     const retry = outcome === 'retry' && attempts <= waits.length;
     if (outcome !== 'delivered' && !retry) this.#deps.log?.warn({ webhookId: endpoint.id, attempts }, 'scan webhook message given up');
-    await this.#deps.scanEvents.settle(endpoint.id, message.id, retry ? new Date(now.getTime() + waits[attempts - 1]!) : undefined);
+    await this.#deps.scanEvents.settle(endpoint.accountId, endpoint.id, message.id, retry ? new Date(now.getTime() + waits[attempts - 1]!) : undefined);
     return true;
   }
 }

@@ -46,7 +46,7 @@ describe('the batch-requeue job', () => {
 
     // No render process yet: the chunks wait in the queue. Removing them leaves what a crash between store and queue leaves.
     const bull = new Queue(RENDER_QUEUE_NAME, { connection: { url: redis.url }, prefix: bullPrefix() });
-    const renderQueue = new BullRenderQueue({ url: redis.url, prefix: bullPrefix() });
+    const renderQueue = new BullRenderQueue({ redis: redis.url, prefix: bullPrefix() });
     try {
       await bull.drain();
       expect(await bull.getJobCounts('waiting', 'active', 'delayed')).toMatchObject({ waiting: 0, active: 0, delayed: 0 });
@@ -93,13 +93,13 @@ describe('the batch-requeue job', () => {
 
   it('says a batch is rendering while a render process holds one of its chunks, and not once the chunk is done', async () => {
     const prefix = `${bullPrefix()}-rendering`;
-    const queue = new BullRenderQueue({ url: redis.url, prefix });
+    const queue = new BullRenderQueue({ redis: redis.url, prefix });
     let entered!: () => void;
     const chunkTaken = new Promise<void>((resolve) => (entered = resolve));
     let release!: () => void;
     const chunkMayFinish = new Promise<void>((resolve) => (release = resolve));
     const worker = await startRenderWorker({
-      url: redis.url,
+      redis: redis.url,
       prefix,
       render: async () => {
         entered();

@@ -1,6 +1,6 @@
 // Runs the port contracts against the Redis adapters, on a real redis-server started for this file; every case has its own key prefix.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/adapters/redis/connection.js';
 import { afterAll, beforeAll } from 'vitest';
 import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
@@ -31,7 +31,7 @@ import { usageCountersContract } from './usage-counters.contract.js';
 import { usageMeterContract } from './usage-meter.contract.js';
 
 let server: RedisServer;
-let client: Redis;
+let client: RedisClient;
 const closers: Array<() => Promise<void>> = [];
 
 beforeAll(async () => {

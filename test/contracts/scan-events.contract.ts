@@ -32,7 +32,7 @@ export function scanEventSourceContract(adapterName: string, make: () => Promise
         { codeId: 'dyn_a1', scans: 25, devices: { ios: 20, android: 5 } },
         { codeId: 'dyn_a2', scans: 1, devices: { desktop: 1 } },
       ];
-      for (const endpoint of [e1, e2]) expect((await events.seal(endpoint, `msg_${endpoint}`, at))?.codes).toEqual(expected);
+      for (const endpoint of [e1, e2]) expect((await events.seal(a, endpoint, `msg_${endpoint}`, at))?.codes).toEqual(expected);
     });
 
     it('keeps the sealed message (same id, same scans) until it is settled; scans fanned out meanwhile wait for the next message', async () => {
@@ -47,18 +47,18 @@ export function scanEventSourceContract(adapterName: string, make: () => Promise
         await events.fanOut(account, [endpoint], at(0));
       };
       await scans(3, 'ios');
-      const first = await events.seal(endpoint, 'msg_1', at(1));
+      const first = await events.seal(account, endpoint, 'msg_1', at(1));
       expect(first).toEqual({ id: 'msg_1', from: at(0), to: at(1), codes: [{ codeId: 'dyn_x', scans: 3, devices: { ios: 3 } }], attempts: 0, nextAt: at(1) });
       await scans(4, 'android');
-      expect(await events.seal(endpoint, 'msg_2', at(2))).toEqual(first);
-      await events.settle(endpoint, 'msg_1', at(60));
-      expect(await events.seal(endpoint, 'msg_2', at(3))).toEqual({ ...first, attempts: 1, nextAt: at(60) });
+      expect(await events.seal(account, endpoint, 'msg_2', at(2))).toEqual(first);
+      await events.settle(account, endpoint, 'msg_1', at(60));
+      expect(await events.seal(account, endpoint, 'msg_2', at(3))).toEqual({ ...first, attempts: 1, nextAt: at(60) });
       // A stale id changes nothing.
-      await events.settle(endpoint, 'msg_0', undefined);
-      expect((await events.seal(endpoint, 'msg_2', at(4)))?.id).toBe('msg_1');
+      await events.settle(account, endpoint, 'msg_0', undefined);
+      expect((await events.seal(account, endpoint, 'msg_2', at(4)))?.id).toBe('msg_1');
 
-      await events.settle(endpoint, 'msg_1', undefined);
-      expect(await events.seal(endpoint, 'msg_2', at(61))).toEqual({
+      await events.settle(account, endpoint, 'msg_1', undefined);
+      expect(await events.seal(account, endpoint, 'msg_2', at(61))).toEqual({
         id: 'msg_2',
         from: at(1),
         to: at(61),
@@ -66,9 +66,9 @@ export function scanEventSourceContract(adapterName: string, make: () => Promise
         attempts: 0,
         nextAt: at(61),
       });
-      await events.settle(endpoint, 'msg_2', undefined);
+      await events.settle(account, endpoint, 'msg_2', undefined);
       // Nothing sent and nothing waiting: idle, and no longer busy.
-      expect(await events.seal(endpoint, 'msg_3', at(62))).toBeUndefined();
+      expect(await events.seal(account, endpoint, 'msg_3', at(62))).toBeUndefined();
       expect((await events.busyEndpoints()).filter((x) => x.endpointId === endpoint)).toEqual([]);
     });
 
@@ -79,10 +79,10 @@ export function scanEventSourceContract(adapterName: string, make: () => Promise
       recorder.record({ codeId: 'dyn_y', accountId: account, at: new Date(), visitor: 'v', device: 'ios', language: 'en' });
       await recorder.flush();
       await events.fanOut(account, [endpoint], new Date());
-      expect(await events.seal(endpoint, 'msg_1', new Date())).toBeDefined();
-      await events.drop(endpoint);
+      expect(await events.seal(account, endpoint, 'msg_1', new Date())).toBeDefined();
+      await events.drop(account, endpoint);
       expect((await events.busyEndpoints()).filter((x) => x.endpointId === endpoint)).toEqual([]);
-      expect(await events.seal(endpoint, 'msg_2', new Date())).toBeUndefined();
+      expect(await events.seal(account, endpoint, 'msg_2', new Date())).toBeUndefined();
     });
   });
 }

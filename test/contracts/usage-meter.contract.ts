@@ -86,7 +86,7 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('admits exactly burst.perSecond of many concurrent reservations of one key, and refuses the rest as rate_limited', async () => {
         const meter = await makeMeter();
         const id = account();
-        const burst = { key: burstKey(), perSecond: 10 };
+        const burst = { accountId: id, key: burstKey(), perSecond: 10 };
         const outcomes = await Promise.all(
           Array.from({ length: 40 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(i % 3), limits: roomy, burst, at })),
         );
@@ -105,7 +105,7 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('slides: a reservation leaves the window exactly 1000 ms after it was made, and not before', async () => {
         const meter = await makeMeter();
         const id = account();
-        const burst = { key: burstKey(), perSecond: 10 };
+        const burst = { accountId: id, key: burstKey(), perSecond: 10 };
         const reserveAt = (ms: number) => meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at: later(ms) });
         for (let i = 0; i < 5; i++) expect((await reserveAt(0)).ok).toBe(true);
         for (let i = 0; i < 5; i++) expect((await reserveAt(500)).ok).toBe(true);
@@ -121,7 +121,7 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('leaves the monthly usage and the QR list exactly as they were when it refuses', async () => {
         const meter = await makeMeter();
         const id = account();
-        const burst = { key: burstKey(), perSecond: 3 };
+        const burst = { accountId: id, key: burstKey(), perSecond: 3 };
         for (let i = 0; i < 3; i++) expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
         const refused = await Promise.all(
           Array.from({ length: 20 }, (_, i) => meter.reserve({ accountId: id, period, qr: qr(10 + i), limits: roomy, burst, at })),
@@ -135,7 +135,7 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('is checked before the monthly limits, and requests refused for the month never take a burst slot', async () => {
         const meter = await makeMeter();
         const id = account();
-        const burst = { key: burstKey(), perSecond: 5 };
+        const burst = { accountId: id, key: burstKey(), perSecond: 5 };
         const tight = { requests: 3, qrs: 100 };
         for (let i = 0; i < 3; i++) expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: tight, burst, at })).ok).toBe(true);
         for (let i = 0; i < 10; i++)
@@ -155,8 +155,8 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('keeps keys apart while the month stays shared by the account, and does not give a slot back on refund', async () => {
         const meter = await makeMeter();
         const id = account();
-        const first = { key: burstKey(), perSecond: 2 };
-        const second = { key: burstKey(), perSecond: 2 };
+        const first = { accountId: id, key: burstKey(), perSecond: 2 };
+        const second = { accountId: id, key: burstKey(), perSecond: 2 };
         const a1 = await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: first, at });
         expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst: first, at })).ok).toBe(true);
         if (!a1.ok) throw new Error('the first reservation should succeed');
@@ -173,7 +173,7 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('admitBurst takes slots of the same window as reserve, never touching the month, and refuses past the limit', async () => {
         const meter = await makeMeter();
         const id = account();
-        const burst = { key: burstKey(), perSecond: 4 };
+        const burst = { accountId: id, key: burstKey(), perSecond: 4 };
         expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
         const outcomes = await Promise.all(Array.from({ length: 10 }, () => meter.admitBurst(burst, at)));
         expect(outcomes.filter((o) => o.ok)).toHaveLength(3);
@@ -238,7 +238,7 @@ export function usageMeterContract(adapterName: string, makeMeter: () => Promise
       it('shares the burst window of reserve and admitBurst; a rate_limited or quota_exceeded refusal takes no slot and counts nothing', async () => {
         const meter = await makeMeter();
         const id = account();
-        const burst = { key: burstKey(), perSecond: 3 };
+        const burst = { accountId: id, key: burstKey(), perSecond: 3 };
         expect((await meter.reserve({ accountId: id, period, qr: qr(1), limits: roomy, burst, at })).ok).toBe(true);
         expect(await meter.reserveRequest({ accountId: id, period, limits: { requests: 100 }, burst, at })).toMatchObject({ ok: true, burst: { used: 2 } });
         // Over the month: refused as quota_exceeded, and the slot stays free for the next call.

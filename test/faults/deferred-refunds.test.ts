@@ -1,6 +1,6 @@
 // A reservation whose answer was lost, or a refund Redis could not take, is settled once Redis answers: no failed request is billed.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/adapters/redis/connection.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
 import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
@@ -8,7 +8,7 @@ import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 
 let redis: RedisServer;
-const clients: Redis[] = [];
+const clients: RedisClient[] = [];
 
 beforeAll(async () => {
   redis = await startRedisServer();
@@ -20,7 +20,7 @@ afterAll(async () => {
   await redis?.destroy();
 });
 
-async function client(commandTimeoutMs?: number): Promise<Redis> {
+async function client(commandTimeoutMs?: number): Promise<RedisClient> {
   const made = createRedisClient(redis.url, { name: 'deferred-refunds', ...(commandTimeoutMs ? { commandTimeoutMs } : {}) });
   clients.push(made);
   await settleConnection(made);

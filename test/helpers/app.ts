@@ -38,8 +38,11 @@ export interface TestAppOptions {
   /** Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise production's. */
   renderPool?: ApiOverrides['renderPool'];
   now?: Date;
-  /** Production mode: REDIS_URL, with this suite's own key prefix, over the SQLite store; `cacheTtlMs` replaces the per-instance caches' TTL. */
-  redis?: { url: string; keyPrefix: string; cacheTtlMs?: number };
+  /**
+   * Production mode: REDIS_URL (or, with `clusterNodes`, REDIS_CLUSTER_NODES), with this suite's own key prefix, over the
+   * SQLite store; `cacheTtlMs` replaces the per-instance caches' TTL.
+   */
+  redis?: { url: string; keyPrefix: string; cacheTtlMs?: number; clusterNodes?: string };
   /** Stores made by the test (e.g. over a SQLite connection it can fill up); the app still closes them. */
   stores?: StoreAdapters;
   /** The custom-domain check, pointed at where the test's server listens (a real HTTP request, with the domain's Host). */
@@ -64,7 +67,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     MAX_EVENT_LOOP_DELAY_MS: '0',
     QR_DATA_DIR: options.dataDir ?? ':memory:',
     ...(dns ? { DNS_SERVERS: dns.address } : {}),
-    ...(options.redis ? { REDIS_URL: options.redis.url } : {}),
+    ...(options.redis ? (options.redis.clusterNodes ? { REDIS_CLUSTER_NODES: options.redis.clusterNodes } : { REDIS_URL: options.redis.url }) : {}),
     ...options.env,
   });
   // Built here, by the production function, only so the test can reach them; the app closes them.

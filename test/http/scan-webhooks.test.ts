@@ -274,7 +274,7 @@ describe('scan webhooks across a restart', () => {
     const redis = await startRedisServer();
     try {
       const redisKeyPrefix = `t${randomUUID()}:`;
-      await restartCase(() => createStores({ dataDir: dir, redisUrl: redis.url, mongodbUrl: undefined }, { redisKeyPrefix }));
+      await restartCase(() => createStores({ dataDir: dir, redis: { url: redis.url }, mongodbUrl: undefined }, { redisKeyPrefix }));
     } finally {
       await redis.destroy();
       await rm(dir, { recursive: true, force: true });

@@ -19,9 +19,9 @@ const bullPrefix = `t-${randomUUID()}:bull`;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  stores = await createStores({ dataDir: ':memory:', redisUrl: redis.url, mongodbUrl: undefined }, { redisKeyPrefix: `t-${randomUUID()}:` });
+  stores = await createStores({ dataDir: ':memory:', redis: { url: redis.url }, mongodbUrl: undefined }, { redisKeyPrefix: `t-${randomUUID()}:` });
   const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed!, clock: () => new Date() });
-  runner = await startQueueWorker({ url: redis.url, prefix: bullPrefix, jobs });
+  runner = await startQueueWorker({ redis: redis.url, prefix: bullPrefix, jobs });
 }, 60_000);
 
 afterAll(async () => {
@@ -39,7 +39,7 @@ async function finished(job: Job): Promise<Job> {
 describe('BullMQ background jobs', () => {
   it('upserts one scheduler per job with a stable id and a UTC cron, however often it starts', async () => {
     const second = await startQueueWorker({
-      url: redis.url,
+      redis: redis.url,
       prefix: bullPrefix,
       jobs: bindJobs({ ...stores, lastUsed: stores.lastUsed!, clock: () => new Date() }),
     });

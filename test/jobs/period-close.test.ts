@@ -1,6 +1,6 @@
 // The month boundary on a fake clock: the new month starts fresh with no reset, and the close archives the old one and retires its counters.
 import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/adapters/redis/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
 import { COUNTER_RETENTION_MS } from '../../src/adapters/redis/usage-meter.redis.js';
@@ -13,7 +13,7 @@ import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 const keyPrefix = `t-${randomUUID()}:`;
 let redis: RedisServer;
-let client: Redis;
+let client: RedisClient;
 let t: TestApp;
 let deps: { usageCounters: UsageCounters; usageLedger: UsageLedger; clock: () => Date };
 
@@ -49,8 +49,8 @@ describe('the period close across a month boundary', () => {
     expect(await t.stores.meter.usage(caller.accountId, '2030-02')).toEqual({ requests: 1, qrs: 1 });
     expect(await t.stores.meter.usage(caller.accountId, '2030-01')).toEqual({ requests: 5, qrs: 5 });
 
-    const january = `${keyPrefix}usage:2030-01:${caller.accountId}:totals`;
-    const february = `${keyPrefix}usage:2030-02:${caller.accountId}:totals`;
+    const january = `${keyPrefix}usage:{a:${caller.accountId}}:2030-01:totals`;
+    const february = `${keyPrefix}usage:{a:${caller.accountId}}:2030-02:totals`;
     // Counters are period-keyed and expire on their own well after their month: nothing ever resets them.
     expect(await expireTime(january)).toBe(seconds(Date.parse('2030-02-01T00:00:00Z') + COUNTER_RETENTION_MS));
 
@@ -68,7 +68,7 @@ describe('the period close across a month boundary', () => {
     expect(await deps.usageLedger.usage(caller.accountId, '2030-02')).toEqual({ requests: 1, qrs: 1 });
 
     // Once the retired counters are gone, reads of the closed month come from the store.
-    const gone = await client.keys(`${keyPrefix}usage:2030-01:*`);
+    const gone = await client.keys(`${keyPrefix}usage:{a:${caller.accountId}}:2030-01:*`);
     await client.del(...gone);
     expect(await t.stores.meter.usage(caller.accountId, '2030-01')).toEqual({ requests: 5, qrs: 5 });
     expect((await t.stores.meter.qrs(caller.accountId, '2030-01', 10)).map((q) => q.payload).sort()).toEqual(['jan 0', 'jan 1', 'jan 2', 'jan 3', 'jan 4']);

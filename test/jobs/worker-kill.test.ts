@@ -34,8 +34,8 @@ beforeAll(async () => {
   redis = await startRedisServer();
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-worker-kill-'));
   // The same Redis keys and SQLite file as the worker process (default prefixes): usage in, ledger out.
-  stores = await createStores({ dataDir, redisUrl: redis.url, mongodbUrl: undefined });
-  queue = createQueue({ url: redis.url });
+  stores = await createStores({ dataDir, redis: { url: redis.url }, mongodbUrl: undefined });
+  queue = createQueue({ redis: redis.url });
 }, 30_000);
 
 afterAll(async () => {

@@ -2,17 +2,21 @@
 import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { z } from 'zod';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
-import { isRedisOutage } from '../redis/connection.js';
+import { bullConnection, closeRedisClient, isRedisOutage, type RedisTarget } from '../redis/connection.js';
 import { ApiError } from '../../domain/errors.js';
 import type { RunnableJob } from '../../services/background-jobs.js';
 
 export const QUEUE_NAME = 'background';
 
 export interface BullQueueOptions {
-  url: string;
-  /** BullMQ key prefix (default `qrm:bull`), apart from the metering keys. */
+  /** One Redis (its URL) or a cluster. */
+  redis: RedisTarget | string;
+  /** BullMQ key prefix (default `{qrm:bull}`: one hash tag, as a cluster requires), apart from the metering keys. */
   prefix?: string;
 }
+
+/** BullMQ's default prefix here: in braces, so every key of a queue hashes to one cluster slot. */
+export const DEFAULT_BULL_PREFIX = '{qrm:bull}';
 
 /** Every job of the table carries no data: anything else was not made by our schedulers. */
 const JobData = z.strictObject({});
@@ -34,8 +38,16 @@ export async function upsertJobSchedulers(queue: Queue, jobs: ReadonlyArray<Pick
   }
 }
 
+/** A queue of the background jobs; on a cluster it owns its connection and closes it with itself. */
 export function createQueue(options: BullQueueOptions): Queue {
-  return new Queue(QUEUE_NAME, { connection: { url: options.url }, prefix: options.prefix ?? 'qrm:bull' });
+  const connection = bullConnection(options.redis, 'producer');
+  const queue = new Queue(QUEUE_NAME, { connection, prefix: options.prefix ?? DEFAULT_BULL_PREFIX });
+  const close = queue.close.bind(queue);
+  queue.close = async () => {
+    await close();
+    await closeRedisClient(connection);
+  };
+  return queue;
 }
 
 /** The processor BullMQ calls: unknown jobs and bad data fail for good, an outage is retried with backoff. */
@@ -75,13 +87,14 @@ export interface QueueWorkerOptions extends BullQueueOptions {
 
 /** Upserts the schedulers, then starts a worker on their queue. */
 export async function startQueueWorker(options: QueueWorkerOptions): Promise<QueueWorker> {
-  const prefix = options.prefix ?? 'qrm:bull';
-  const queue = createQueue({ url: options.url, prefix });
+  const prefix = options.prefix ?? DEFAULT_BULL_PREFIX;
+  const queue = createQueue({ redis: options.redis, prefix });
   await upsertJobSchedulers(queue, options.jobs);
   const log = options.log ?? SILENT_LOG;
   // Workers block on Redis: their connection must retry forever (maxRetriesPerRequest: null), unlike the API's.
+  const connection = bullConnection(options.redis, 'worker');
   const worker = new Worker(QUEUE_NAME, jobProcessor(options.jobs, log), {
-    connection: { url: options.url, maxRetriesPerRequest: null },
+    connection,
     prefix,
     concurrency: options.concurrency ?? 1,
     // A worker that dies mid-job stops renewing its lock: after lockDuration the job is stalled, and the next stalled check runs it again.
@@ -96,6 +109,7 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     async close() {
       await worker.close();
       await queue.close();
+      await closeRedisClient(connection);
     },
   };
 }

@@ -5,12 +5,13 @@ import { chunksOf, type Batch } from '../../domain/batches/batch.js';
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { Chunk } from '../../services/batches/render-chunk.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
+import { bullConnection, closeRedisClient, type RedisClient, type RedisTarget } from '../redis/connection.js';
 
 export const RENDER_QUEUE_NAME = 'render';
 
-/** BullMQ keys live beside the service's own (`qrm:` → `qrm:bull`), as the background queue's do. */
+/** BullMQ keys live beside the service's own (`qrm:` → `{qrm:bull}`), in braces so a queue's keys share one cluster slot. */
 export function bullPrefix(keyPrefix = 'qrm:'): string {
-  return `${keyPrefix}bull`;
+  return `{${keyPrefix}bull}`;
 }
 
 const ChunkData = z.strictObject({ batchId: z.string().min(1).max(64), from: z.number().int().min(0), to: z.number().int().min(1) });
@@ -24,18 +25,20 @@ const CHUNK_JOB_OPTIONS = {
 
 /** The API side: enqueues chunks; its connection fails fast instead of buffering while Redis is down. */
 export class BullRenderQueue implements BatchQueue {
-  readonly #options: { url: string; prefix: string; log?: AdapterLog };
+  readonly #options: { redis: RedisTarget | string; prefix: string; log?: AdapterLog };
   #queue: Queue | undefined;
+  #connection: RedisClient | undefined;
 
-  constructor(options: { url: string; prefix: string; log?: AdapterLog }) {
+  constructor(options: { redis: RedisTarget | string; prefix: string; log?: AdapterLog }) {
     this.#options = options;
   }
 
   /** Connected on the first batch: an instance that never takes one opens no connection for it. */
   #connected(): Queue {
     if (!this.#queue) {
-      const { url, prefix, log = SILENT_LOG } = this.#options;
-      this.#queue = new Queue(RENDER_QUEUE_NAME, { connection: { url, enableOfflineQueue: false }, prefix });
+      const { redis, prefix, log = SILENT_LOG } = this.#options;
+      this.#connection = bullConnection(redis, 'producer');
+      this.#queue = new Queue(RENDER_QUEUE_NAME, { connection: this.#connection, prefix });
       this.#queue.on('error', (err) => log.warn({ err }, 'render queue connection error'));
     }
     return this.#queue;
@@ -60,11 +63,12 @@ export class BullRenderQueue implements BatchQueue {
 
   async close(): Promise<void> {
     await this.#queue?.close();
+    if (this.#connection) await closeRedisClient(this.#connection);
   }
 }
 
 export interface RenderWorkerOptions {
-  url: string;
+  redis: RedisTarget | string;
   prefix: string;
   render: (chunk: Chunk) => Promise<unknown>;
   log?: AdapterLog;
@@ -75,6 +79,7 @@ export interface RenderWorkerOptions {
 /** The render process's side: one chunk at a time (the pool inside renders its items in parallel). */
 export async function startRenderWorker(options: RenderWorkerOptions): Promise<Worker> {
   const log = options.log ?? SILENT_LOG;
+  const connection = bullConnection(options.redis, 'worker');
   const worker = new Worker(
     RENDER_QUEUE_NAME,
     async (job: Job) => {
@@ -85,7 +90,7 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<W
       return moved;
     },
     {
-      connection: { url: options.url, maxRetriesPerRequest: null },
+      connection,
       prefix: options.prefix,
       concurrency: 1,
       lockDuration: options.lockMs ?? 30_000,
@@ -95,6 +100,8 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<W
     },
   );
   worker.on('error', (err) => log.warn({ err }, 'render worker connection error'));
+  // The worker's own connection is closed with it.
+  worker.on('closed', () => void closeRedisClient(connection));
   await worker.waitUntilReady();
   return worker;
 }

@@ -1,6 +1,12 @@
-// Redis clients for the API side: fail fast (no offline queue, short timeouts), reconnect forever, log outages once.
-import { Redis } from 'ioredis';
+// Redis clients for the API side, on one Redis or a Redis Cluster: fail fast (no offline queue, short timeouts), reconnect forever, log outages once.
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
+import type { RedisTarget } from '../../config.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
+
+export type { RedisTarget } from '../../config.js';
+
+/** What every Redis user takes: a client of one Redis or of a Redis Cluster (same commands, same key layout). */
+export type RedisClient = Redis | Cluster;
 
 export type { AdapterLog } from '../adapter-log.js';
 export { SILENT_LOG } from '../adapter-log.js';
@@ -15,14 +21,14 @@ export interface RedisClientOptions {
   subscriber?: boolean;
 }
 
-/**
- * A client that never makes a request wait for Redis: while it is down every command fails at once
- * (no offline queue, one retry at most), a hung server is cut off by the command timeout, and the
- * client keeps reconnecting in the background so the service recovers by itself.
- */
-export function createRedisClient(url: string, options: RedisClientOptions): Redis {
-  const log = options.log ?? SILENT_LOG;
-  const client = new Redis(url, {
+/** A REDIS_URL string stands for `{ url }` (tests and tools that only ever run on one Redis). */
+function targetOf(target: RedisTarget | string): RedisTarget {
+  return typeof target === 'string' ? { url: target } : target;
+}
+
+/** The per-connection options of a client, on one Redis or on every node of a cluster. */
+function connectionOptions(options: RedisClientOptions): RedisOptions {
+  return {
     connectionName: options.name,
     enableOfflineQueue: options.subscriber === true,
     connectTimeout: 1_000,
@@ -34,7 +40,20 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
     // catch, so a client closed while it is in flight (Redis back, service stopping) left an unhandled rejection.
     autoResubscribe: false,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
-  });
+  };
+}
+
+/**
+ * A client that never makes a request wait for Redis: while it is down every command fails at once
+ * (no offline queue, one retry at most), a hung server is cut off by the command timeout, and the
+ * client keeps reconnecting in the background so the service recovers by itself. On a cluster the
+ * client follows MOVED and ASK itself; while a master is down its slots fail at once (503) until a
+ * replica is promoted and the slot map refreshed.
+ */
+export function createRedisClient(target: RedisTarget | string, options: RedisClientOptions): RedisClient {
+  const log = options.log ?? SILENT_LOG;
+  const where = targetOf(target);
+  const client: RedisClient = 'url' in where ? new Redis(where.url, connectionOptions(options)) : createCluster(where.cluster, options);
   let down = false;
   client.on('error', (err: Error) => {
     if (down) return;
@@ -49,8 +68,65 @@ export function createRedisClient(url: string, options: RedisClientOptions): Red
   return client;
 }
 
+function createCluster(seeds: Extract<RedisTarget, { cluster: unknown }>['cluster'], options: RedisClientOptions): Cluster {
+  const { retryStrategy: _perNode, ...perNode } = connectionOptions(options);
+  return new Cluster(seeds.nodes, {
+    redisOptions: {
+      ...perNode,
+      ...(seeds.username ? { username: seeds.username } : {}),
+      ...(seeds.password ? { password: seeds.password } : {}),
+      ...(seeds.tls ? { tls: {} } : {}),
+    },
+    enableOfflineQueue: options.subscriber === true,
+    // Every read and write goes to the slot's master: the meter's check-and-count must see its own last write.
+    scaleReads: 'master',
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+    // A slot whose master is gone fails at once (the caller answers 503) rather than holding the request.
+    retryDelayOnClusterDown: 100,
+    retryDelayOnFailover: 100,
+    retryDelayOnTryAgain: 100,
+    maxRedirections: 16,
+    slotsRefreshTimeout: 1_000,
+    slotsRefreshInterval: 5_000,
+  });
+}
+
+/** The options BullMQ's own connections take: workers block (no per-request retry limit), the API side fails fast. */
+export function bullConnection(target: RedisTarget | string, role: 'worker' | 'producer'): RedisClient {
+  const where = targetOf(target);
+  const perNode: RedisOptions =
+    role === 'worker' ? { maxRetriesPerRequest: null } : { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 };
+  if ('url' in where) return new Redis(where.url, perNode);
+  const { enableOfflineQueue, ...nodeOptions } = perNode;
+  return new Cluster(where.cluster.nodes, {
+    redisOptions: {
+      ...nodeOptions,
+      ...(where.cluster.username ? { username: where.cluster.username } : {}),
+      ...(where.cluster.password ? { password: where.cluster.password } : {}),
+      ...(where.cluster.tls ? { tls: {} } : {}),
+    },
+    ...(enableOfflineQueue === undefined ? {} : { enableOfflineQueue }),
+    scaleReads: 'master',
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
+  });
+}
+
+/** "ok", or what is wrong with the cluster (CLUSTER INFO's state and slots); one Redis answers PING. */
+export async function redisHealth(client: RedisClient): Promise<void> {
+  if (!(client instanceof Cluster)) {
+    await client.ping();
+    return;
+  }
+  const info = await client.cluster('INFO');
+  const state = /cluster_state:(\w+)/.exec(info)?.[1];
+  if (state !== 'ok') throw new Error(`redis cluster state ${state ?? 'unknown'}`);
+  const masters = client.nodes('master');
+  if (masters.length === 0) throw new Error('redis cluster: no master reachable');
+  await Promise.all(masters.map((node) => node.ping()));
+}
+
 /** Resolves when the client is ready, or after `timeoutMs` either way (a service may start while Redis is down). */
-export async function settleConnection(client: Redis, timeoutMs = 2_000): Promise<boolean> {
+export async function settleConnection(client: RedisClient, timeoutMs = 2_000): Promise<boolean> {
   if (client.status === 'ready') return true;
   return new Promise((resolve) => {
     const done = (ready: boolean) => {
@@ -65,7 +141,7 @@ export async function settleConnection(client: Redis, timeoutMs = 2_000): Promis
 }
 
 /** Closes gracefully (QUIT) when connected, at once otherwise. */
-export async function closeRedisClient(client: Redis): Promise<void> {
+export async function closeRedisClient(client: RedisClient): Promise<void> {
   if (client.status === 'end') return;
   if (client.status === 'ready') {
     await client.quit().catch(() => client.disconnect());
@@ -76,7 +152,7 @@ export async function closeRedisClient(client: Redis): Promise<void> {
 
 const OUTAGE_REPLIES = /^(LOADING|BUSY|MISCONF|READONLY|OOM|MASTERDOWN|NOREPLICAS|CLUSTERDOWN|TRYAGAIN|NOTREADY)\b/;
 const OUTAGE_MESSAGES =
-  /Stream isn't writeable|Connection is closed|Command timed out|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN/;
+  /Stream isn't writeable|Connection is closed|Command timed out|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes|Too many Cluster redirections|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN/;
 
 /** True for failures of Redis itself (down, unreachable, loading, out of memory); false for bugs such as a Lua error. */
 export function isRedisOutage(error: unknown): boolean {
@@ -88,5 +164,5 @@ export function isRedisOutage(error: unknown): boolean {
 
 /** True when the command certainly never reached Redis (so it cannot have taken effect). */
 export function neverSent(error: unknown): boolean {
-  return error instanceof Error && /Stream isn't writeable/.test(error.message);
+  return error instanceof Error && /Stream isn't writeable|Cluster isn't ready/.test(error.message);
 }

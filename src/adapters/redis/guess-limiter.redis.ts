@@ -1,5 +1,5 @@
 // GuessLimiter in Redis: a counter per code and address bucket that expires with its window, shared by every instance.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
 
 /** KEYS counter; ARGV window ms. The guesses in the window (this one included) and the ms left of it. */
@@ -18,7 +18,7 @@ if guesses > 0 then redis.call('DECR', KEYS[1]) end
 return 1
 `;
 
-type GuessCommands = Redis & {
+type GuessCommands = RedisClient & {
   qrmGuessAttempt(key: string, windowMs: number): Promise<[number, number]>;
   qrmGuessForgive(key: string): Promise<number>;
 };
@@ -27,7 +27,7 @@ export class RedisGuessLimiter implements GuessLimiter {
   readonly #redis: GuessCommands;
   readonly #prefix: string;
 
-  constructor(redis: Redis, options: { keyPrefix?: string } = {}) {
+  constructor(redis: RedisClient, options: { keyPrefix?: string } = {}) {
     redis.defineCommand('qrmGuessAttempt', { numberOfKeys: 1, lua: ATTEMPT });
     redis.defineCommand('qrmGuessForgive', { numberOfKeys: 1, lua: FORGIVE });
     this.#redis = redis as GuessCommands;

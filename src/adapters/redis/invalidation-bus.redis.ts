@@ -1,6 +1,5 @@
 // Cache invalidations over Redis pub/sub: a revocation, plan change or dynamic-code change on any instance reaches every other at once.
-import type { Redis } from 'ioredis';
-import { createRedisClient, type AdapterLog } from './connection.js';
+import { createRedisClient, type AdapterLog, type RedisClient, type RedisTarget } from './connection.js';
 
 /** Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a revoked signing key. */
 export type Invalidation = { keyId: string } | { accountId: string } | { slug: string } | { signingKeyId: string };
@@ -37,18 +36,18 @@ function parse(message: string): Invalidation | undefined {
 }
 
 export class RedisInvalidationBus implements InvalidationBus {
-  readonly #publisher: Redis;
-  readonly #url: string;
+  readonly #publisher: RedisClient;
+  readonly #target: RedisTarget | string;
   readonly #channel: string;
   readonly #log: AdapterLog | undefined;
-  #subscriber: Redis | undefined;
+  #subscriber: RedisClient | undefined;
   #subscribed = false;
   readonly #listeners: Array<{ onMessage: (invalidation: Invalidation) => void; onResync: () => void }> = [];
 
   /** Publishes on `publisher` (its creator's to close); the subscriber connection is this bus's own, made on first listen(). */
-  constructor(publisher: Redis, url: string, options: RedisInvalidationBusOptions = {}) {
+  constructor(publisher: RedisClient, target: RedisTarget | string, options: RedisInvalidationBusOptions = {}) {
     this.#publisher = publisher;
-    this.#url = url;
+    this.#target = target;
     this.#channel = `${options.keyPrefix ?? 'qrm:'}credentials:invalidate`;
     this.#log = options.log;
   }
@@ -63,7 +62,7 @@ export class RedisInvalidationBus implements InvalidationBus {
     const resync = () => {
       for (const listener of this.#listeners) listener.onResync();
     };
-    const subscriber = createRedisClient(this.#url, { name: 'qrm-credential-invalidations', subscriber: true, ...(this.#log ? { log: this.#log } : {}) });
+    const subscriber = createRedisClient(this.#target, { name: 'qrm-credential-invalidations', subscriber: true, ...(this.#log ? { log: this.#log } : {}) });
     this.#subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.#channel) return;

@@ -1,5 +1,5 @@
 // LastUsedLog on Redis: each API instance buffers in memory and pushes once a second to one hash that the jobs process's flush job drains.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import type { LastUsedBatch, LastUsedEntry, LastUsedLog } from '../../domain/ports/last-used-log.js';
 
 export interface RedisLastUsedLogOptions {
@@ -25,13 +25,13 @@ return 1
 `;
 
 export class RedisLastUsedLog implements LastUsedLog {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #key: string;
   #local = new Map<string, number>();
   readonly #timer: NodeJS.Timeout;
 
   /** The client stays its creator's to close; call close() first to push what is buffered. */
-  constructor(redis: Redis, options: RedisLastUsedLogOptions = {}) {
+  constructor(redis: RedisClient, options: RedisLastUsedLogOptions = {}) {
     this.#redis = redis;
     this.#key = `${options.keyPrefix ?? 'qrm:'}last-used`;
     this.#timer = setInterval(() => void this.push().catch(() => undefined), options.pushEveryMs ?? 1_000);

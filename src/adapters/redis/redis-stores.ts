@@ -2,7 +2,7 @@
 import type { RecordStores, StoreAdapters } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
-import { closeRedisClient, createRedisClient, isRedisOutage, settleConnection, type AdapterLog } from './connection.js';
+import { closeRedisClient, createRedisClient, isRedisOutage, redisHealth, settleConnection, type AdapterLog, type RedisTarget } from './connection.js';
 import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from '../key-store.cached.js';
@@ -26,15 +26,15 @@ export interface RedisStoresOptions {
 
 const DOWN = 'the service cannot reach its data store right now; retry shortly';
 
-/** Owns the Redis connections it opens and closes them, then the system of record, in close(). */
-export async function createRedisStores(records: RecordStores, url: string, options: RedisStoresOptions = {}): Promise<StoreAdapters> {
+/** Owns the Redis connections it opens (to one Redis or a cluster) and closes them, then the system of record, in close(). */
+export async function createRedisStores(records: RecordStores, target: RedisTarget | string, options: RedisStoresOptions = {}): Promise<StoreAdapters> {
   const keyPrefix = options.keyPrefix ?? 'qrm:';
   const log = options.log;
-  const redis = createRedisClient(url, { name: 'qrm-commands', ...(log ? { log } : {}) });
+  const redis = createRedisClient(target, { name: 'qrm-commands', ...(log ? { log } : {}) });
   // A service may start while Redis is down: it answers 503 until Redis is there, then recovers by itself.
   await settleConnection(redis);
 
-  const bus = new RedisInvalidationBus(redis, url, { keyPrefix, ...(log ? { log } : {}) });
+  const bus = new RedisInvalidationBus(redis, target, { keyPrefix, ...(log ? { log } : {}) });
   const meter = new RedisUsageMeter(redis, { keyPrefix, archive: records.usageLedger, ...(log ? { log } : {}) });
   const lastUsed = new RedisLastUsedLog(redis, { keyPrefix });
   const scans = new RedisScanCounter(redis, { keyPrefix });
@@ -67,9 +67,8 @@ export async function createRedisStores(records: RecordStores, url: string, opti
     jobs: 'jobs-process',
     probes: {
       ...records.probes,
-      redis: async () => {
-        await redis.ping();
-      },
+      // On a cluster: its state is ok and every master answers.
+      redis: () => redisHealth(redis),
     },
     async close() {
       await meter.close();

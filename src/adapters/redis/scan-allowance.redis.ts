@@ -1,5 +1,5 @@
 // ScanAllowance in Redis: a counter per code taken by a script, so every instance shares one limit.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
 
 /** KEYS counter; ARGV maxScans. 1 and the counter moved, or 0 and nothing changed. No TTL: the limit holds for the code's life. */
@@ -10,13 +10,13 @@ redis.call('INCR', KEYS[1])
 return 1
 `;
 
-type AllowanceCommands = Redis & { qrmScanAllowanceTake(key: string, maxScans: number): Promise<number> };
+type AllowanceCommands = RedisClient & { qrmScanAllowanceTake(key: string, maxScans: number): Promise<number> };
 
 export class RedisScanAllowance implements ScanAllowance {
   readonly #redis: AllowanceCommands;
   readonly #prefix: string;
 
-  constructor(redis: Redis, options: { keyPrefix?: string } = {}) {
+  constructor(redis: RedisClient, options: { keyPrefix?: string } = {}) {
     redis.defineCommand('qrmScanAllowanceTake', { numberOfKeys: 1, lua: TAKE });
     this.#redis = redis as AllowanceCommands;
     this.#prefix = options.keyPrefix ?? 'qrm:';

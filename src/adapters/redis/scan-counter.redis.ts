@@ -1,12 +1,14 @@
-// Scan counting in Redis: one script call per batch of scans (counts, device and language splits, a HyperLogLog of salted visitors), and the rollup's reads.
+// Scan counting in Redis: one script call per account in a batch of scans (counts, device and language splits, a HyperLogLog of salted visitors), and the rollup's reads.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
+import { accountTag, bucketTagOf, eachBucket } from './slot-tags.js';
 import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import { dayOf, DEVICE_CLASSES, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
 
 /**
- * KEYS changed (set of code|day), accounts with scans for their webhooks (set), then each group's counts (hash) and
- *      visitors (HyperLogLog), each day's salt, and each account's scans waiting for its webhooks (hash: code → n, code|device → n)
+ * One account's scans (all its keys in its slot, the two sets in that slot's bucket):
+ * KEYS changed (set of account|code|day), accounts with scans for their webhooks (set), then each group's counts (hash) and
+ *      visitors (HyperLogLog), each day's salt, and the account's scans waiting for its webhooks (hash: code → n, code|device → n)
  * ARGV the batch as JSON: [{c, h, s, e: key indexes, m: member, a: account, k: code, n: scans, d: {device: n}, l: {language: n}, v: [visitor keys]}],
  *      ttl (s), a candidate salt
  * The salt is drawn once per day by whichever batch comes first and expires with the day's keys;
@@ -52,9 +54,9 @@ if not scans or tonumber(scans) <= tonumber(ARGV[2]) then redis.call('SREM', KEY
 return 1
 `;
 
-/** The set of accounts with scans waiting for their webhooks, and each one's hash of them (read by RedisScanEventSource). */
-export const scanEventAccountsKey = (prefix: string) => `${prefix}scan-events:accounts`;
-export const scanEventsKey = (prefix: string, accountId: string) => `${prefix}scan-events:${accountId}`;
+/** A slot bucket's set of accounts with scans waiting for their webhooks, and each one's hash of them (read by RedisScanEventSource). */
+export const scanEventAccountsKey = (prefix: string, bucketTag: string) => `${prefix}scan-events:${bucketTag}:accounts`;
+export const scanEventsKey = (prefix: string, accountId: string) => `${prefix}scan-events:${accountTag(accountId)}`;
 
 export interface RedisScanCounterOptions {
   keyPrefix?: string;
@@ -79,7 +81,7 @@ interface Group {
 /** Scans per script call at most: the visitors of a group go to PFADD as arguments, and Lua's stack is bounded. */
 const MAX_BATCH = 1_000;
 
-type ScanCommands = Redis & {
+type ScanCommands = RedisClient & {
   qrmScanRecord(...args: Array<string | number>): Promise<number>;
   qrmScanAcknowledge(...args: Array<string | number>): Promise<number>;
 };
@@ -89,10 +91,12 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
   readonly #prefix: string;
   readonly #ttl: number;
   readonly #inFlight = new Set<Promise<unknown>>();
+  /** The account of each code-day `changed` answered, for its acknowledgement. */
+  readonly #accounts = new WeakMap<ScanDay, string>();
   #pending: Scan[] = [];
   #lost = 0;
 
-  constructor(redis: Redis, options: RedisScanCounterOptions = {}) {
+  constructor(redis: RedisClient, options: RedisScanCounterOptions = {}) {
     redis.defineCommand('qrmScanRecord', { lua: RECORD });
     redis.defineCommand('qrmScanAcknowledge', { numberOfKeys: 2, lua: ACKNOWLEDGE });
     this.#redis = redis as ScanCommands;
@@ -100,12 +104,14 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
     this.#ttl = options.ttlSeconds ?? 8 * 86_400;
   }
 
-  #keys(codeId: string, day: string): { counts: string; visitors: string } {
-    return { counts: `${this.#prefix}scans:${codeId}:${day}`, visitors: `${this.#prefix}scans-hll:${codeId}:${day}` };
+  #keys(accountId: string, codeId: string, day: string): { counts: string; visitors: string } {
+    const tag = accountTag(accountId);
+    return { counts: `${this.#prefix}scans:${tag}:${codeId}:${day}`, visitors: `${this.#prefix}scans-hll:${tag}:${codeId}:${day}` };
   }
 
-  get #changedKey(): string {
-    return `${this.#prefix}scans:changed`;
+  /** A slot bucket's set of the code-days (account|code|day) changed since their last rollup. */
+  #changedKey(bucketTag: string): string {
+    return `${this.#prefix}scans:${bucketTag}:changed`;
   }
 
   /**
@@ -121,7 +127,19 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
     const batch = this.#pending.splice(0, MAX_BATCH);
     if (this.#pending.length > 0) setImmediate(() => this.#send());
     if (batch.length === 0) return;
-    const keys = [this.#changedKey, scanEventAccountsKey(this.#prefix)];
+    const byAccount = new Map<string, Scan[]>();
+    for (const scan of batch) {
+      const scans = byAccount.get(scan.accountId);
+      if (scans) scans.push(scan);
+      else byAccount.set(scan.accountId, [scan]);
+    }
+    // One script per account: its keys share a slot, so each call is atomic on one node, cluster or not.
+    for (const [accountId, scans] of byAccount) this.#sendAccount(accountId, scans);
+  }
+
+  #sendAccount(accountId: string, scans: Scan[]): void {
+    const bucket = bucketTagOf(accountId);
+    const keys = [this.#changedKey(bucket), scanEventAccountsKey(this.#prefix, bucket), scanEventsKey(this.#prefix, accountId)];
     const indexOf = new Map<string, number>();
     const keyIndex = (key: string) => {
       let index = indexOf.get(key);
@@ -132,19 +150,19 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       return index;
     };
     const groups = new Map<string, Group & { visitors: Set<string> }>();
-    for (const scan of batch) {
+    for (const scan of scans) {
       const day = dayOf(scan.at);
-      const member = `${scan.codeId}|${day}`;
+      const member = `${accountId}|${scan.codeId}|${day}`;
       let group = groups.get(member);
       if (!group) {
-        const { counts, visitors } = this.#keys(scan.codeId, day);
+        const { counts, visitors } = this.#keys(accountId, scan.codeId, day);
         group = {
           c: keyIndex(counts),
           h: keyIndex(visitors),
-          s: keyIndex(`${this.#prefix}scans-salt:${day}`),
-          e: keyIndex(scanEventsKey(this.#prefix, scan.accountId)),
+          s: keyIndex(`${this.#prefix}scans-salt:${accountTag(accountId)}:${day}`),
+          e: 3,
           m: member,
-          a: scan.accountId,
+          a: accountId,
           k: scan.codeId,
           n: 0,
           d: {},
@@ -164,7 +182,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       .qrmScanRecord(keys.length, ...keys, JSON.stringify(payload), this.#ttl, randomBytes(16).toString('base64url'))
       .catch(() => {
         // Redis down or slow: the redirects were answered already; these scans are reported in the metric, not retried.
-        this.#lost += batch.length;
+        this.#lost += scans.length;
       })
       .finally(() => this.#inFlight.delete(call));
     this.#inFlight.add(call);
@@ -184,35 +202,38 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
   }
 
   async changed(limit: number): Promise<ScanDay[]> {
-    const members = await this.#redis.srandmember(this.#changedKey, limit);
-    if (members.length === 0) return [];
-    const pipeline = this.#redis.pipeline();
-    const parsed = members.map((member) => {
-      const [codeId = '', day = ''] = member.split('|');
-      const { counts, visitors } = this.#keys(codeId, day);
-      pipeline.hgetall(counts).pfcount(visitors);
-      return { codeId, day };
-    });
-    const replies = (await pipeline.exec()) ?? [];
-    return parsed.map(({ codeId, day }, i) => {
-      const [countsError, fields] = replies[i * 2] ?? [];
-      const [visitorsError, uniques] = replies[i * 2 + 1] ?? [];
-      if (countsError || visitorsError) throw countsError ?? visitorsError;
-      return toScanDay(codeId, day, fields as Record<string, string>, Number(uniques));
-    });
+    // Every slot's bucket is read (one pipeline per master): the code-days changed anywhere, up to `limit` of them.
+    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.srandmember(this.#changedKey(tag), limit));
+    const members = buckets.flatMap(({ replies }) => replies[0] as string[]).slice(0, limit);
+    return Promise.all(
+      members.map(async (member) => {
+        const [accountId = '', codeId = '', day = ''] = member.split('|');
+        const { counts, visitors } = this.#keys(accountId, codeId, day);
+        // Both keys are the account's, one slot: one pipeline.
+        const replies = (await this.#redis.pipeline().hgetall(counts).pfcount(visitors).exec()) ?? [];
+        const [countsError, fields] = replies[0] ?? [];
+        const [visitorsError, uniques] = replies[1] ?? [];
+        if (countsError || visitorsError) throw countsError ?? visitorsError;
+        const scanDay = toScanDay(codeId, day, fields as Record<string, string>, Number(uniques));
+        this.#accounts.set(scanDay, accountId);
+        return scanDay;
+      }),
+    );
   }
 
   async acknowledge(days: readonly ScanDay[]): Promise<void> {
-    const pipeline = this.#redis.pipeline();
-    for (const day of days) {
-      (pipeline as unknown as { qrmScanAcknowledge(...a: Array<string | number>): void }).qrmScanAcknowledge(
-        this.#keys(day.codeId, day.day).counts,
-        this.#changedKey,
-        `${day.codeId}|${day.day}`,
-        day.scans,
-      );
-    }
-    await pipeline.exec();
+    await Promise.all(
+      days.map((day) => {
+        const accountId = this.#accounts.get(day);
+        if (accountId === undefined) throw new Error('acknowledge takes the code-days RedisScanCounter.changed returned');
+        return this.#redis.qrmScanAcknowledge(
+          this.#keys(accountId, day.codeId, day.day).counts,
+          this.#changedKey(bucketTagOf(accountId)),
+          `${accountId}|${day.codeId}|${day.day}`,
+          day.scans,
+        );
+      }),
+    );
   }
 }
 

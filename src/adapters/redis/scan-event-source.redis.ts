@@ -1,22 +1,24 @@
 // ScanEventSource in Redis: the accounts' counted scans (written by the scan counter's script) fanned out to each endpoint's outbox and sealed into messages, each step one script.
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
+import { accountTag, bucketTagOf, eachBucket } from './slot-tags.js';
 import type { CodeScans, ScanEventSource, ScanMessage } from '../../domain/ports/scan-webhooks.js';
 import { DEVICE_CLASSES, type DeviceClass } from '../../domain/scan.js';
 import { scanEventAccountsKey, scanEventsKey } from './scan-counter.redis.js';
 
 /**
- * KEYS accounts set, the account's hash, the busy endpoints hash; ARGV account, at, outbox key prefix, endpoint ids…
+ * KEYS accounts set (the slot's bucket), the account's hash, the busy endpoints hash (the slot's bucket), then per endpoint
+ *      its waiting hash and its since marker — all in the account's slot; ARGV account, at, endpoint ids…
  * Adds the account's fields (`code` → scans, `code|device` → n) to each endpoint's waiting hash, then forgets them.
  */
 const FAN_OUT = `
 local fields = redis.call('HGETALL', KEYS[2])
 if #fields > 0 then
-  for i = 4, #ARGV do
+  for i = 3, #ARGV do
     local endpoint = ARGV[i]
-    local waiting = ARGV[3] .. 'waiting:' .. endpoint
+    local waiting = KEYS[4 + (i - 3) * 2]
     for j = 1, #fields, 2 do redis.call('HINCRBY', waiting, fields[j], fields[j + 1]) end
     redis.call('HSETNX', KEYS[3], endpoint, ARGV[1])
-    redis.call('SET', ARGV[3] .. 'since:' .. endpoint, ARGV[2], 'NX')
+    redis.call('SET', KEYS[5 + (i - 3) * 2], ARGV[2], 'NX')
   end
 end
 redis.call('DEL', KEYS[2])
@@ -24,43 +26,42 @@ redis.call('SREM', KEYS[1], ARGV[1])
 return #fields / 2
 `;
 
-/** ARGV outbox key prefix, endpoint, new message id, at. Answers [message fields, sealed fields], or nil (idle: forgotten). */
+/**
+ * KEYS message, sealed, waiting, since, busy (the account's slot); ARGV endpoint, new message id, at.
+ * Answers [message fields, sealed fields], or nil (idle: forgotten).
+ */
 const SEAL = `
-local p, endpoint, at = ARGV[1], ARGV[2], ARGV[4]
-local message = p .. 'message:' .. endpoint
-local sealed = p .. 'sealed:' .. endpoint
-if redis.call('EXISTS', message) == 0 then
-  local waiting = p .. 'waiting:' .. endpoint
-  if redis.call('EXISTS', waiting) == 0 then
-    redis.call('HDEL', p .. 'busy', endpoint)
-    redis.call('DEL', p .. 'since:' .. endpoint)
+local endpoint, at = ARGV[1], ARGV[3]
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  if redis.call('EXISTS', KEYS[3]) == 0 then
+    redis.call('HDEL', KEYS[5], endpoint)
+    redis.call('DEL', KEYS[4])
     return false
   end
-  redis.call('RENAME', waiting, sealed)
-  local since = redis.call('GET', p .. 'since:' .. endpoint) or at
-  redis.call('HSET', message, 'id', ARGV[3], 'from', since, 'to', at, 'attempts', 0, 'nextAt', at)
-  redis.call('SET', p .. 'since:' .. endpoint, at)
+  redis.call('RENAME', KEYS[3], KEYS[2])
+  local since = redis.call('GET', KEYS[4]) or at
+  redis.call('HSET', KEYS[1], 'id', ARGV[2], 'from', since, 'to', at, 'attempts', 0, 'nextAt', at)
+  redis.call('SET', KEYS[4], at)
 end
-return {redis.call('HGETALL', message), redis.call('HGETALL', sealed)}
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2])}
 `;
 
-/** ARGV outbox key prefix, endpoint, message id, retryAt ('' when done). */
+/** KEYS message, sealed; ARGV message id, retryAt ('' when done). */
 const SETTLE = `
-local message = ARGV[1] .. 'message:' .. ARGV[2]
-if redis.call('HGET', message, 'id') ~= ARGV[3] then return 0 end
-if ARGV[4] ~= '' then
-  redis.call('HINCRBY', message, 'attempts', 1)
-  redis.call('HSET', message, 'nextAt', ARGV[4])
+if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return 0 end
+if ARGV[2] ~= '' then
+  redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+  redis.call('HSET', KEYS[1], 'nextAt', ARGV[2])
 else
-  redis.call('DEL', message, ARGV[1] .. 'sealed:' .. ARGV[2])
+  redis.call('DEL', KEYS[1], KEYS[2])
 end
 return 1
 `;
 
-type Commands = Redis & {
-  qrmScanEventsFanOut(accounts: string, events: string, busy: string, accountId: string, at: number, prefix: string, ...endpoints: string[]): Promise<number>;
-  qrmScanEventsSeal(prefix: string, endpointId: string, messageId: string, at: number): Promise<[string[], string[]] | null>;
-  qrmScanEventsSettle(prefix: string, endpointId: string, messageId: string, retryAt: string): Promise<number>;
+type Commands = RedisClient & {
+  qrmScanEventsFanOut(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;
+  qrmScanEventsSeal(...keysThenArgs: Array<string | number>): Promise<[string[], string[]] | null>;
+  qrmScanEventsSettle(...keysThenArgs: string[]): Promise<number>;
 };
 
 const DEVICES = new Set<string>(DEVICE_CLASSES);
@@ -85,41 +86,65 @@ function codesOf(fields: readonly string[]): CodeScans[] {
 export class RedisScanEventSource implements ScanEventSource {
   readonly #redis: Commands;
   readonly #prefix: string;
-  /** Every outbox key starts with this (busy, waiting:, sealed:, message:, since:). */
+  /** Every outbox key starts with this (per slot bucket: busy; per account: waiting:, sealed:, message:, since:). */
   readonly #outbox: string;
 
-  constructor(redis: Redis, options: { keyPrefix?: string } = {}) {
-    redis.defineCommand('qrmScanEventsFanOut', { numberOfKeys: 3, lua: FAN_OUT });
-    redis.defineCommand('qrmScanEventsSeal', { numberOfKeys: 0, lua: SEAL });
-    redis.defineCommand('qrmScanEventsSettle', { numberOfKeys: 0, lua: SETTLE });
+  constructor(redis: RedisClient, options: { keyPrefix?: string } = {}) {
+    redis.defineCommand('qrmScanEventsFanOut', { lua: FAN_OUT });
+    redis.defineCommand('qrmScanEventsSeal', { numberOfKeys: 5, lua: SEAL });
+    redis.defineCommand('qrmScanEventsSettle', { numberOfKeys: 2, lua: SETTLE });
     this.#redis = redis as Commands;
     this.#prefix = options.keyPrefix ?? 'qrm:';
     this.#outbox = `${this.#prefix}scan-webhooks:`;
   }
 
+  #busy(bucketTag: string): string {
+    return `${this.#outbox}${bucketTag}:busy`;
+  }
+
+  /** An endpoint's outbox keys, in its account's slot. */
+  #endpoint(accountId: string, endpointId: string): { waiting: string; sealed: string; message: string; since: string } {
+    const base = `${this.#outbox}${accountTag(accountId)}:`;
+    return {
+      waiting: `${base}waiting:${endpointId}`,
+      sealed: `${base}sealed:${endpointId}`,
+      message: `${base}message:${endpointId}`,
+      since: `${base}since:${endpointId}`,
+    };
+  }
+
   async waitingAccounts(limit: number): Promise<string[]> {
-    return this.#redis.srandmember(scanEventAccountsKey(this.#prefix), limit);
+    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.srandmember(scanEventAccountsKey(this.#prefix, tag), limit));
+    return buckets.flatMap(({ replies }) => replies[0] as string[]).slice(0, limit);
   }
 
   async fanOut(accountId: string, endpointIds: readonly string[], at: Date): Promise<void> {
-    await this.#redis.qrmScanEventsFanOut(
-      scanEventAccountsKey(this.#prefix),
-      scanEventsKey(this.#prefix, accountId),
-      `${this.#outbox}busy`,
-      accountId,
-      at.getTime(),
-      this.#outbox,
-      ...endpointIds,
-    );
+    const bucket = bucketTagOf(accountId);
+    const keys = [scanEventAccountsKey(this.#prefix, bucket), scanEventsKey(this.#prefix, accountId), this.#busy(bucket)];
+    for (const endpointId of endpointIds) {
+      const { waiting, since } = this.#endpoint(accountId, endpointId);
+      keys.push(waiting, since);
+    }
+    await this.#redis.qrmScanEventsFanOut(keys.length, ...keys, accountId, at.getTime(), ...endpointIds);
   }
 
   async busyEndpoints(): Promise<Array<{ endpointId: string; accountId: string }>> {
-    const busy = await this.#redis.hgetall(`${this.#outbox}busy`);
-    return Object.entries(busy).map(([endpointId, accountId]) => ({ endpointId, accountId }));
+    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.hgetall(this.#busy(tag)));
+    return buckets.flatMap(({ replies }) => Object.entries(replies[0] as Record<string, string>).map(([endpointId, accountId]) => ({ endpointId, accountId })));
   }
 
-  async seal(endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined> {
-    const sealed = await this.#redis.qrmScanEventsSeal(this.#outbox, endpointId, messageId, at.getTime());
+  async seal(accountId: string, endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined> {
+    const k = this.#endpoint(accountId, endpointId);
+    const sealed = await this.#redis.qrmScanEventsSeal(
+      k.message,
+      k.sealed,
+      k.waiting,
+      k.since,
+      this.#busy(bucketTagOf(accountId)),
+      endpointId,
+      messageId,
+      at.getTime(),
+    );
     if (!sealed) return undefined;
     const [messageFields, scanFields] = sealed;
     const message: Record<string, string> = {};
@@ -134,16 +159,17 @@ export class RedisScanEventSource implements ScanEventSource {
     };
   }
 
-  async settle(endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void> {
-    await this.#redis.qrmScanEventsSettle(this.#outbox, endpointId, messageId, retryAt === undefined ? '' : String(retryAt.getTime()));
+  async settle(accountId: string, endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void> {
+    const k = this.#endpoint(accountId, endpointId);
+    await this.#redis.qrmScanEventsSettle(k.message, k.sealed, messageId, retryAt === undefined ? '' : String(retryAt.getTime()));
   }
 
-  async drop(endpointId: string): Promise<void> {
-    const keys = ['waiting:', 'sealed:', 'message:', 'since:'].map((part) => `${this.#outbox}${part}${endpointId}`);
+  async drop(accountId: string, endpointId: string): Promise<void> {
+    const k = this.#endpoint(accountId, endpointId);
     await this.#redis
       .multi()
-      .del(...keys)
-      .hdel(`${this.#outbox}busy`, endpointId)
+      .del(k.waiting, k.sealed, k.message, k.since)
+      .hdel(this.#busy(bucketTagOf(accountId)), endpointId)
       .exec();
   }
 }

@@ -1,5 +1,5 @@
 // SessionStore on Redis: one key per session expiring at the session's end, and a per-account index for "sign out everywhere".
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './connection.js';
 import type { OidcProvider, Session, SessionStore } from '../../domain/ports/session-store.js';
 
 export interface RedisSessionStoreOptions {
@@ -26,11 +26,11 @@ return 1
 `;
 
 export class RedisSessionStore implements SessionStore {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #prefix: string;
 
   /** The client stays its creator's to close. */
-  constructor(redis: Redis, options: RedisSessionStoreOptions = {}) {
+  constructor(redis: RedisClient, options: RedisSessionStoreOptions = {}) {
     this.#redis = redis;
     this.#prefix = options.keyPrefix ?? 'qrm:';
   }
@@ -77,11 +77,10 @@ export class RedisSessionStore implements SessionStore {
     const index = this.#indexKey(accountId);
     const ids = await this.#redis.zrange(index, 0, -1);
     if (ids.length === 0) return 0;
-    const pipeline = this.#redis.pipeline();
-    for (const id of ids) pipeline.del(this.#sessionKey(id));
-    pipeline.del(index);
-    const results = (await pipeline.exec()) ?? [];
-    return results.slice(0, ids.length).filter(([error, deleted]) => !error && deleted === 1).length;
+    // Sessions hash to their own slots: one DEL each, sent together (one round trip per master on a cluster).
+    const deleted = await Promise.all(ids.map((id) => this.#redis.del(this.#sessionKey(id)).catch(() => 0)));
+    await this.#redis.del(index);
+    return deleted.filter((n) => n === 1).length;
   }
 
   async #unindex(id: string, raw: string | null): Promise<void> {

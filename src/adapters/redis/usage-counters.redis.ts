@@ -1,10 +1,11 @@
-// UsageCounters on Redis: the rollup's view of the metering keys — changed accounts, consistent snapshots, acknowledgements, retirement.
-import type { ChainableCommander, Redis } from 'ioredis';
+// UsageCounters on Redis: the rollup's view of the metering keys — changed accounts (swept from the slot buckets), snapshots, acknowledgements, retirement.
+import type { ChainableCommander } from 'ioredis';
 import type { PeriodId } from '../../domain/period.js';
 import type { UsageCounters } from '../../domain/ports/usage-counters.js';
 import type { UsageSnapshot } from '../../domain/ports/usage-ledger.js';
 import type { QrRecord } from '../../domain/ports/usage-meter.js';
-import { SILENT_LOG, type AdapterLog } from './connection.js';
+import { SILENT_LOG, type AdapterLog, type RedisClient } from './connection.js';
+import { eachBucket } from './slot-tags.js';
 import { parseInfo } from './usage-meter.redis.js';
 import { assertKeySegment, UsageKeys } from './usage-keys.js';
 import { UsageScripts } from './usage-scripts.redis.js';
@@ -24,17 +25,8 @@ interface Receipt {
 
 type SnapshotReply = [requests: string, version: string, qrs: number, codes: string[]] | null;
 
-/** Runs a pipeline and throws its first failure (ioredis reports per-command errors in the result). */
-async function execOrThrow(pipeline: ChainableCommander): Promise<unknown[]> {
-  const results = (await pipeline.exec()) ?? [];
-  return results.map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
-}
-
 export class RedisUsageCounters implements UsageCounters {
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #scripts: UsageScripts;
   readonly #keys: UsageKeys;
   readonly #maxQrs: number;
@@ -42,7 +34,7 @@ export class RedisUsageCounters implements UsageCounters {
   readonly #receipts = new WeakMap<UsageSnapshot, Receipt>();
 
   /** The client stays its creator's to close. */
-  constructor(redis: Redis, options: RedisUsageCountersOptions = {}) {
+  constructor(redis: RedisClient, options: RedisUsageCountersOptions = {}) {
     this.#redis = redis;
     this.#scripts = new UsageScripts(redis);
     this.#keys = new UsageKeys(options.keyPrefix ?? 'qrm:');
@@ -55,14 +47,18 @@ export class RedisUsageCounters implements UsageCounters {
   }
 
   async changed(period: PeriodId, limit: number): Promise<UsageSnapshot[]> {
-    const accountIds = await this.#redis.srandmember(this.#keys.changed(assertKeySegment(period, 'period')), limit);
+    assertKeySegment(period, 'period');
+    // Every slot's bucket is read (one pipeline per master): the accounts changed anywhere, up to `limit` of them.
+    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.srandmember(this.#keys.changedBucket(period, tag), limit));
+    const accountIds = buckets.flatMap(({ replies }) => replies[0] as string[]).slice(0, limit);
     if (accountIds.length === 0) return [];
-    const pipeline = this.#redis.pipeline();
-    for (const accountId of accountIds) {
-      const k = this.#keys.account(period, accountId);
-      this.#scripts.snapshot(pipeline, [k.totals, k.generations, k.info, k.recent, k.changedQrs], this.#maxQrs);
-    }
-    const replies = (await execOrThrow(pipeline)) as SnapshotReply[];
+    // Each account's snapshot is one script in its own slot: sent together, answered in one round trip per master.
+    const replies = await Promise.all(
+      accountIds.map((accountId) => {
+        const k = this.#keys.account(period, accountId);
+        return this.#scripts.snapshotOf([k.totals, k.generations, k.info, k.recent, k.changedQrs], this.#maxQrs) as Promise<SnapshotReply>;
+      }),
+    );
     const snapshots: UsageSnapshot[] = [];
     const gone: string[] = [];
     replies.forEach((reply, i) => {
@@ -71,7 +67,7 @@ export class RedisUsageCounters implements UsageCounters {
       else snapshots.push(this.#toSnapshot(accountId, period, reply));
     });
     // Counters that expired have nothing left to write: an empty record must never overwrite the ledger.
-    if (gone.length > 0) await this.#redis.srem(this.#keys.changed(period), ...gone);
+    await Promise.all(gone.map((accountId) => this.#redis.srem(this.#keys.account(period, accountId).changed, accountId)));
     return snapshots;
   }
 
@@ -108,37 +104,55 @@ export class RedisUsageCounters implements UsageCounters {
 
   async acknowledge(snapshots: readonly UsageSnapshot[]): Promise<void> {
     if (snapshots.length === 0) return;
-    const pipeline = this.#redis.pipeline();
-    for (const snapshot of snapshots) {
+    const receipts = snapshots.map((snapshot) => {
       const receipt = this.#receipts.get(snapshot);
       if (!receipt) throw new Error('acknowledge takes the snapshots RedisUsageCounters.changed returned');
-      const k = this.#keys.account(snapshot.period, snapshot.accountId);
-      this.#scripts.acknowledge(
-        pipeline,
-        [k.totals, k.changedQrs, this.#keys.changed(snapshot.period)],
-        [snapshot.accountId, String(snapshot.version), ...receipt.changes.flat()],
-      );
-    }
-    await execOrThrow(pipeline);
+      return receipt;
+    });
+    await Promise.all(
+      snapshots.map((snapshot, i) => {
+        const k = this.#keys.account(snapshot.period, snapshot.accountId);
+        return this.#scripts.acknowledgeOf([k.totals, k.changedQrs, k.changed], [snapshot.accountId, String(snapshot.version), ...receipts[i]!.changes.flat()]);
+      }),
+    );
   }
 
   async retire(period: PeriodId, expireAt: Date): Promise<void> {
     const at = Math.ceil(expireAt.getTime() / 1000);
-    const accounts = this.#keys.accounts(assertKeySegment(period, 'period'));
-    let cursor = '0';
-    // SSCAN pages through the accounts; bounded so a corrupt cursor cannot loop forever.
-    for (let page = 0; page < 1_000_000; page++) {
-      const [next, accountIds] = await this.#redis.sscan(accounts, cursor, 'COUNT', 500);
-      const pipeline = this.#redis.pipeline();
-      for (const accountId of accountIds) {
-        const k = this.#keys.account(period, accountId);
-        // LT: only ever brings the expiry closer.
-        for (const key of [k.totals, k.generations, k.info, k.recent, k.changedQrs]) pipeline.expireat(key, at, 'LT');
+    assertKeySegment(period, 'period');
+    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.scard(this.#keys.accountsBucket(period, tag)));
+    for (const { tag, replies } of buckets) {
+      if (Number(replies[0]) === 0) continue;
+      const accounts = this.#keys.accountsBucket(period, tag);
+      let cursor = '0';
+      // SSCAN pages through the bucket's accounts; bounded so a corrupt cursor cannot loop forever.
+      for (let page = 0; page < 1_000_000; page++) {
+        const [next, accountIds] = await this.#redis.sscan(accounts, cursor, 'COUNT', 500);
+        // LT: only ever brings the expiry closer. An account's keys share its slot: one pipeline each.
+        await Promise.all(
+          accountIds.map((accountId) => {
+            const k = this.#keys.account(period, accountId);
+            const pipeline = this.#redis.pipeline();
+            for (const key of [k.totals, k.generations, k.info, k.recent, k.changedQrs]) pipeline.expireat(key, at, 'LT');
+            return execOrThrow(pipeline);
+          }),
+        );
+        cursor = next;
+        if (cursor === '0') break;
       }
-      if (accountIds.length > 0) await execOrThrow(pipeline);
-      cursor = next;
-      if (cursor === '0') break;
     }
-    await execOrThrow(this.#redis.pipeline().expireat(accounts, at, 'LT').expireat(this.#keys.changed(period), at, 'LT').srem(this.#keys.periods(), period));
+    await eachBucket(this.#redis, (pipeline, tag) => {
+      pipeline.expireat(this.#keys.accountsBucket(period, tag), at, 'LT').expireat(this.#keys.changedBucket(period, tag), at, 'LT');
+    });
+    await this.#redis.srem(this.#keys.periods(), period);
   }
+}
+
+/** Runs a pipeline and throws its first failure (ioredis reports per-command errors in the result). */
+async function execOrThrow(pipeline: ChainableCommander): Promise<unknown[]> {
+  const results = (await pipeline.exec()) ?? [];
+  return results.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
 }

@@ -1,7 +1,8 @@
-// The Redis key layout of usage metering: everything keyed by period, so a new month starts from nothing without a reset.
+// The Redis key layout of usage metering: per account under its hash tag, per period, so a new month starts from nothing.
 import type { PeriodId } from '../../domain/period.js';
+import { accountTag, bucketTagOf } from './slot-tags.js';
 
-/** The keys holding one account's usage in one period. */
+/** The keys holding one account's usage in one period, all in the account's slot. */
 export interface AccountPeriodKeys {
   /** HASH requests, version (bumped by every change, for the rollup). */
   totals: string;
@@ -13,6 +14,10 @@ export interface AccountPeriodKeys {
   recent: string;
   /** ZSET fingerprint scored by the version of its last change not yet rolled up. */
   changedQrs: string;
+  /** SET, in the slot's bucket: accounts of this slot with usage in the period (to expire them at the close). */
+  accounts: string;
+  /** SET, in the slot's bucket: accounts of this slot changed since their last acknowledged rollup. */
+  changed: string;
 }
 
 export class UsageKeys {
@@ -26,38 +31,47 @@ export class UsageKeys {
   }
 
   account(period: PeriodId, accountId: string): AccountPeriodKeys {
-    const base = `${this.#prefix}${period}:${accountId}:`;
-    return { totals: `${base}totals`, generations: `${base}gens`, info: `${base}info`, recent: `${base}recent`, changedQrs: `${base}changed` };
+    const base = `${this.#prefix}${accountTag(accountId)}:${period}:`;
+    const bucket = bucketTagOf(accountId);
+    return {
+      totals: `${base}totals`,
+      generations: `${base}gens`,
+      info: `${base}info`,
+      recent: `${base}recent`,
+      changedQrs: `${base}changed`,
+      accounts: this.accountsBucket(period, bucket),
+      changed: this.changedBucket(period, bucket),
+    };
   }
 
-  /** SET of accounts with usage in the period (to expire them at the close). */
-  accounts(period: PeriodId): string {
-    return `${this.#prefix}${period}:accounts`;
+  /** SET of one slot bucket's accounts with usage in the period. */
+  accountsBucket(period: PeriodId, bucketTag: string): string {
+    return `${this.#prefix}${bucketTag}:${period}:accounts`;
   }
 
-  /** SET of accounts changed since their last acknowledged rollup. */
-  changed(period: PeriodId): string {
-    return `${this.#prefix}${period}:changed`;
+  /** SET of one slot bucket's accounts changed since their last acknowledged rollup. */
+  changedBucket(period: PeriodId, bucketTag: string): string {
+    return `${this.#prefix}${bucketTag}:${period}:changed`;
   }
 
-  /** SET of periods still holding counters (not yet closed). */
+  /** SET of periods still holding counters (not yet closed); written apart from the scripts, once a period per instance. */
   periods(): string {
     return `${this.#prefix}periods`;
   }
 
   /** ZSET of one burst key's admitted reservations (token scored by time, ms) in the last second; not tied to a period. */
-  burst(burstKey: string): string {
-    return `${this.#burstPrefix}${burstKey}`;
+  burst(accountId: string, burstKey: string): string {
+    return `${this.#burstPrefix}${accountTag(accountId)}:${burstKey}`;
   }
 
   /** SET of a batch's item indexes already refunded: each item is given back once. */
-  batchRefunds(batchId: string): string {
-    return `${this.#prefix}batch-refunds:${batchId}`;
+  batchRefunds(accountId: string, batchId: string): string {
+    return `${this.#prefix}${accountTag(accountId)}:batch-refunds:${batchId}`;
   }
 
   /** Short-lived marker of one reservation: a refund applies only while it exists, so refunds are idempotent. */
-  reservation(token: string): string {
-    return `${this.#prefix}reservation:${token}`;
+  reservation(accountId: string, token: string): string {
+    return `${this.#prefix}${accountTag(accountId)}:reservation:${token}`;
   }
 }
 

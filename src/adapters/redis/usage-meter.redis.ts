@@ -1,6 +1,5 @@
 // UsageMeter on Redis: one Lua round trip per reservation (burst and monthly checks together) and per refund, exact across any number of API instances.
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
 import type { QrType } from '../../domain/content/types.js';
 import { endOfPeriod, type PeriodId } from '../../domain/period.js';
 import type { UsageLedger } from '../../domain/ports/usage-ledger.js';
@@ -22,7 +21,7 @@ import {
   type UsageMeter,
 } from '../../domain/ports/usage-meter.js';
 import { countByFingerprint } from '../../domain/distinct-codes.js';
-import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog } from './connection.js';
+import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog, type RedisClient } from './connection.js';
 import { assertKeySegment, UsageKeys } from './usage-keys.js';
 import { UsageScripts } from './usage-scripts.redis.js';
 
@@ -66,12 +65,16 @@ export class RedisUsageMeter implements UsageMeter {
   readonly #log: AdapterLog;
   readonly #reservationTtl: number;
   readonly #wallClock: () => number;
+  readonly #redis: RedisClient;
+  /** Periods this instance has entered in the periods set: once each, before its first count. */
+  readonly #registered = new Set<PeriodId>();
   readonly #deferred = new Map<string, RedisReservation>();
   #retryTimer: NodeJS.Timeout | undefined;
   #retrying = false;
 
   /** The client stays its creator's to close; call close() first to settle deferred refunds. */
-  constructor(redis: Redis, options: RedisUsageMeterOptions = {}) {
+  constructor(redis: RedisClient, options: RedisUsageMeterOptions = {}) {
+    this.#redis = redis;
     this.#scripts = new UsageScripts(redis);
     this.#keys = new UsageKeys(options.keyPrefix ?? 'qrm:');
     this.#archive = options.archive;
@@ -84,6 +87,13 @@ export class RedisUsageMeter implements UsageMeter {
     return this.#keys.account(assertKeySegment(period, 'period'), assertKeySegment(accountId, 'account id'));
   }
 
+  /** The periods set spans accounts, so the scripts cannot write it: a period is entered before anything counts in it. */
+  async #register(period: PeriodId): Promise<void> {
+    if (this.#registered.has(period)) return;
+    await this.#redis.sadd(this.#keys.periods(), period);
+    this.#registered.add(period);
+  }
+
   #expireAt(period: PeriodId): number {
     const at = Math.max(endOfPeriod(period).getTime(), this.#wallClock()) + COUNTER_RETENTION_MS;
     return Math.ceil(at / 1000);
@@ -94,22 +104,12 @@ export class RedisUsageMeter implements UsageMeter {
     const k = this.#accountKeys(accountId, period);
     const reservation: RedisReservation = { accountId, period, fingerprint: qr.fingerprint, token: randomBytes(12).toString('base64url') };
     // Without a burst limit the script skips the burst key; it still takes one, as a script's keys are fixed.
-    const burstKey = this.#keys.burst(burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    const burstKey = this.#keys.burst(accountId, burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    await this.#register(period);
     let reply: [number, string, number, number, number];
     try {
       reply = await this.#scripts.reserve(
-        [
-          k.totals,
-          k.generations,
-          k.info,
-          k.recent,
-          k.changedQrs,
-          this.#keys.accounts(period),
-          this.#keys.changed(period),
-          this.#keys.periods(),
-          this.#keys.reservation(reservation.token),
-          burstKey,
-        ],
+        [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed, this.#keys.reservation(accountId, reservation.token), burstKey],
         [
           accountId,
           period,
@@ -139,7 +139,7 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
-    const key = this.#keys.burst(assertKeySegment(burst.key, 'burst key'));
+    const key = this.#keys.burst(assertKeySegment(burst.accountId, 'account id'), assertKeySegment(burst.key, 'burst key'));
     const [ok, used] = await this.#scripts.admitBurst([key], [at.getTime(), burst.perSecond, BURST_WINDOW_MS, randomBytes(12).toString('base64url')]);
     return { ok: ok === 1, used };
   }
@@ -148,17 +148,10 @@ export class RedisUsageMeter implements UsageMeter {
     const { accountId, period, limits, burst } = input;
     const k = this.#accountKeys(accountId, period);
     const reservation: RedisRequestReservation = { accountId, period, token: randomBytes(12).toString('base64url') };
-    const burstKey = this.#keys.burst(burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    const burstKey = this.#keys.burst(accountId, burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    await this.#register(period);
     const [ok, reason, requests, qrs, burstUsed] = await this.#scripts.reserveRequest(
-      [
-        k.totals,
-        k.generations,
-        this.#keys.accounts(period),
-        this.#keys.changed(period),
-        this.#keys.periods(),
-        this.#keys.reservation(reservation.token),
-        burstKey,
-      ],
+      [k.totals, k.generations, k.accounts, k.changed, this.#keys.reservation(accountId, reservation.token), burstKey],
       [
         accountId,
         period,
@@ -182,8 +175,9 @@ export class RedisUsageMeter implements UsageMeter {
     const token = (reservation as Partial<RedisRequestReservation>).token;
     if (typeof token !== 'string') throw new Error('RedisUsageMeter.refundRequest takes a reservation made by RedisUsageMeter');
     const k = this.#accountKeys(reservation.accountId, reservation.period);
+    await this.#redis.sadd(this.#keys.periods(), reservation.period);
     await this.#scripts.refundRequest(
-      [k.totals, this.#keys.changed(reservation.period), this.#keys.periods(), this.#keys.reservation(token)],
+      [k.totals, k.changed, this.#keys.reservation(reservation.accountId, token)],
       [reservation.accountId, reservation.period, this.#expireAt(reservation.period)],
     );
   }
@@ -201,8 +195,10 @@ export class RedisUsageMeter implements UsageMeter {
 
   async #runRefund(r: RedisReservation): Promise<void> {
     const k = this.#accountKeys(r.accountId, r.period);
+    // A refund may land after its period was closed: entering it again lets the rollup write the refund.
+    await this.#redis.sadd(this.#keys.periods(), r.period);
     await this.#scripts.refund(
-      [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.changed(r.period), this.#keys.periods(), this.#keys.reservation(r.token)],
+      [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.changed, this.#keys.reservation(r.accountId, r.token)],
       [r.accountId, r.period, r.fingerprint, this.#expireAt(r.period)],
     );
   }
@@ -251,8 +247,9 @@ export class RedisUsageMeter implements UsageMeter {
     const { accountId, period, limits } = input;
     const k = this.#accountKeys(accountId, period);
     const codes = [...countByFingerprint(input.qrs).values()].flatMap(({ qr, count }) => [qr.fingerprint, count, qr.type, qr.payload]);
+    await this.#register(period);
     const [ok, reason, requests, qrs, requestsNeeded, qrsNeeded] = await this.#scripts.reserveBatch(
-      [k.totals, k.generations, k.info, k.recent, k.changedQrs, this.#keys.accounts(period), this.#keys.changed(period), this.#keys.periods()],
+      [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed],
       [accountId, period, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), input.qrs.length, ...codes],
     );
     const usage = { requests, qrs };
@@ -263,6 +260,7 @@ export class RedisUsageMeter implements UsageMeter {
   async refundBatchItems(input: BatchRefundInput): Promise<number> {
     if (input.items.length === 0) return 0;
     const k = this.#accountKeys(input.accountId, input.period);
+    await this.#redis.sadd(this.#keys.periods(), input.period);
     return this.#scripts.refundBatchItems(
       [
         k.totals,
@@ -270,9 +268,8 @@ export class RedisUsageMeter implements UsageMeter {
         k.info,
         k.recent,
         k.changedQrs,
-        this.#keys.changed(input.period),
-        this.#keys.periods(),
-        this.#keys.batchRefunds(assertKeySegment(input.batchId, 'batch id')),
+        k.changed,
+        this.#keys.batchRefunds(input.accountId, assertKeySegment(input.batchId, 'batch id')),
       ],
       [input.accountId, input.period, this.#expireAt(input.period), ...input.items.flatMap((item) => [item.index, item.fingerprint])],
     );

@@ -1,5 +1,6 @@
 // The Lua scripts of Redis metering: each is one atomic round trip (check-and-count, refund, reads, rollup snapshot, acknowledge).
-import type { ChainableCommander, Redis } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+import type { RedisClient } from './connection.js';
 
 interface LuaScript {
   name: string;
@@ -36,7 +37,7 @@ end`;
 }
 
 /**
- * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods, reservation, burst
+ * KEYS totals, generations, info, recent, changedQrs, accounts, changed, reservation, burst (one slot: the account's)
  * ARGV accountId, period, fingerprint, type, payload, atMs, requestLimit, qrLimit, expireAt (s), reservationTtl (s),
  *      burstLimit, burstWindowMs, token — a limit of 'none' is unlimited: its check is skipped (and the burst key untouched)
  * Checks the burst, then both monthly limits, and counts in one step; a refused request counts nothing.
@@ -45,8 +46,8 @@ end`;
  */
 const RESERVE: LuaScript = {
   name: 'qrmUsageReserve',
-  numberOfKeys: 10,
-  lua: `${countsAndBurstCheck({ key: 10, at: 6, limit: 11, windowMs: 12 })}
+  numberOfKeys: 9,
+  lua: `${countsAndBurstCheck({ key: 9, at: 6, limit: 11, windowMs: 12 })}
 local requestLimit = tonumber(ARGV[7])
 if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 local known = redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1
@@ -63,9 +64,8 @@ redis.call('ZADD', KEYS[4], 'GT', ARGV[6], ARGV[3])
 redis.call('ZADD', KEYS[5], version, ARGV[3])
 redis.call('SADD', KEYS[6], ARGV[1])
 redis.call('SADD', KEYS[7], ARGV[1])
-redis.call('SADD', KEYS[8], ARGV[2])
 for i = 1, 7 do redis.call('EXPIREAT', KEYS[i], ARGV[9]) end
-redis.call('SET', KEYS[9], ARGV[3], 'EX', ARGV[10])${burstTake({ key: 10, at: 6, windowMs: 12, token: 13 })}
+redis.call('SET', KEYS[8], ARGV[3], 'EX', ARGV[10])${burstTake({ key: 9, at: 6, windowMs: 12, token: 13 })}
 return {1, '', requests, qrs, burstUsed}
 `,
 };
@@ -89,7 +89,7 @@ return {1, used + 1}
 };
 
 /**
- * KEYS totals, generations, accounts, changed, periods, reservation, burst
+ * KEYS totals, generations, accounts, changed, reservation, burst
  * ARGV accountId, period, atMs, requestLimit, expireAt (s), reservationTtl (s), burstLimit, burstWindowMs, token
  * One request and no code (a decode): the burst, then the monthly requests, checked and counted in one step, as RESERVE
  * does for those two (generations is only read, for the QR count answered). The marker holds 'request' so that only
@@ -97,51 +97,49 @@ return {1, used + 1}
  */
 const RESERVE_REQUEST: LuaScript = {
   name: 'qrmUsageReserveRequest',
-  numberOfKeys: 7,
-  lua: `${countsAndBurstCheck({ key: 7, at: 3, limit: 7, windowMs: 8 })}
+  numberOfKeys: 6,
+  lua: `${countsAndBurstCheck({ key: 6, at: 3, limit: 7, windowMs: 8 })}
 local requestLimit = tonumber(ARGV[4])
 if requestLimit and requests >= requestLimit then return {0, 'quota_exceeded', requests, qrs, burstUsed} end
 requests = redis.call('HINCRBY', KEYS[1], 'requests', 1)
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('SADD', KEYS[3], ARGV[1])
 redis.call('SADD', KEYS[4], ARGV[1])
-redis.call('SADD', KEYS[5], ARGV[2])
 redis.call('EXPIREAT', KEYS[1], ARGV[5])
-for i = 3, 5 do redis.call('EXPIREAT', KEYS[i], ARGV[5]) end
-redis.call('SET', KEYS[6], 'request', 'EX', ARGV[6])${burstTake({ key: 7, at: 3, windowMs: 8, token: 9 })}
+for i = 3, 4 do redis.call('EXPIREAT', KEYS[i], ARGV[5]) end
+redis.call('SET', KEYS[5], 'request', 'EX', ARGV[6])${burstTake({ key: 6, at: 3, windowMs: 8, token: 9 })}
 return {1, '', requests, qrs, burstUsed}
 `,
 };
 
 /**
- * KEYS totals, changed, periods, reservation
+ * KEYS totals, changed, reservation
  * ARGV accountId, period, expireAt (s)
  * Undoes one RESERVE_REQUEST, once: only while its marker exists. Returns 1 when undone, 0 when there was nothing to undo.
  */
 const REFUND_REQUEST: LuaScript = {
   name: 'qrmUsageRefundRequest',
-  numberOfKeys: 4,
+  numberOfKeys: 3,
   lua: `
-if redis.call('GETDEL', KEYS[4]) ~= 'request' then return 0 end
+if redis.call('GETDEL', KEYS[3]) ~= 'request' then return 0 end
 if tonumber(redis.call('HGET', KEYS[1], 'requests') or '0') > 0 then redis.call('HINCRBY', KEYS[1], 'requests', -1) end
 redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('SADD', KEYS[2], ARGV[1])
-redis.call('SADD', KEYS[3], ARGV[2])
-for i = 1, 3 do redis.call('EXPIREAT', KEYS[i], ARGV[3], 'NX') end
+for i = 1, 2 do redis.call('EXPIREAT', KEYS[i], ARGV[3], 'NX') end
 return 1
 `,
 };
 
 /**
- * KEYS totals, generations, info, recent, changedQrs, changed, periods, reservation
+ * KEYS totals, generations, info, recent, changedQrs, changed, reservation
  * ARGV accountId, period, fingerprint, expireAt (s)
  * Undoes one reservation, once: only while its marker exists. Returns 1 when undone, 0 when there was nothing to undo.
  */
 const REFUND: LuaScript = {
   name: 'qrmUsageRefund',
-  numberOfKeys: 8,
+  numberOfKeys: 7,
   lua: `
-if redis.call('GETDEL', KEYS[8]) ~= ARGV[3] then return 0 end
+if redis.call('GETDEL', KEYS[7]) ~= ARGV[3] then return 0 end
 if redis.call('HINCRBY', KEYS[2], ARGV[3], -1) <= 0 then
   redis.call('HDEL', KEYS[2], ARGV[3])
   redis.call('HDEL', KEYS[3], ARGV[3])
@@ -151,7 +149,6 @@ if tonumber(redis.call('HGET', KEYS[1], 'requests') or '0') > 0 then redis.call(
 local version = redis.call('HINCRBY', KEYS[1], 'version', 1)
 redis.call('ZADD', KEYS[5], version, ARGV[3])
 redis.call('SADD', KEYS[6], ARGV[1])
-redis.call('SADD', KEYS[7], ARGV[2])
 for i = 1, 6 do redis.call('EXPIREAT', KEYS[i], ARGV[4], 'NX') end
 return 1
 `,
@@ -235,7 +232,7 @@ return 0
 };
 
 /**
- * KEYS totals, generations, info, recent, changedQrs, accounts, changed, periods
+ * KEYS totals, generations, info, recent, changedQrs, accounts, changed
  * ARGV accountId, period, atMs, requestLimit, qrLimit, expireAt (s), requests, then [fingerprint, count, type, payload]...
  * A whole batch: both limits checked for all of it, then everything counted, in one step; a refusal counts nothing.
  * A limit of 'none' is unlimited: its check is skipped (the usage is still counted).
@@ -243,7 +240,7 @@ return 0
  */
 const RESERVE_BATCH: LuaScript = {
   name: 'qrmUsageReserveBatch',
-  numberOfKeys: 8,
+  numberOfKeys: 7,
   lua: `
 local requests = tonumber(redis.call('HGET', KEYS[1], 'requests') or '0')
 local qrs = redis.call('HLEN', KEYS[2])
@@ -268,25 +265,24 @@ for i = 8, #ARGV, 4 do
 end
 redis.call('SADD', KEYS[6], ARGV[1])
 redis.call('SADD', KEYS[7], ARGV[1])
-redis.call('SADD', KEYS[8], ARGV[2])
 for i = 1, 7 do redis.call('EXPIREAT', KEYS[i], ARGV[6]) end
 return {1, '', requests + n, qrs + newQrs, n, newQrs}
 `,
 };
 
 /**
- * KEYS totals, generations, info, recent, changedQrs, changed, periods, refunded (SET of the batch's refunded indexes)
+ * KEYS totals, generations, info, recent, changedQrs, changed, refunded (SET of the batch's refunded indexes)
  * ARGV accountId, period, expireAt (s), then [index, fingerprint]...
  * Gives back each item once: an index already in the refunded set is skipped. Returns how many were refunded.
  */
 const REFUND_BATCH_ITEMS: LuaScript = {
   name: 'qrmUsageRefundBatchItems',
-  numberOfKeys: 8,
+  numberOfKeys: 7,
   lua: `
 local refunded = 0
 local version = nil
 for i = 4, #ARGV, 2 do
-  if redis.call('SADD', KEYS[8], ARGV[i]) == 1 then
+  if redis.call('SADD', KEYS[7], ARGV[i]) == 1 then
     refunded = refunded + 1
     local fp = ARGV[i + 1]
     if redis.call('HINCRBY', KEYS[2], fp, -1) <= 0 then
@@ -299,10 +295,9 @@ for i = 4, #ARGV, 2 do
     redis.call('ZADD', KEYS[5], version, fp)
   end
 end
-redis.call('EXPIREAT', KEYS[8], ARGV[3])
+redis.call('EXPIREAT', KEYS[7], ARGV[3])
 if refunded > 0 then
   redis.call('SADD', KEYS[6], ARGV[1])
-  redis.call('SADD', KEYS[7], ARGV[2])
   for i = 1, 6 do redis.call('EXPIREAT', KEYS[i], ARGV[3], 'NX') end
 end
 return refunded
@@ -315,14 +310,14 @@ type Arg = string | number;
 
 /** The scripts, loaded on a client (EVALSHA, falling back to EVAL after a restart) and callable on it or on its pipelines. */
 export class UsageScripts {
-  readonly #client: Redis;
+  readonly #client: RedisClient;
 
-  constructor(client: Redis) {
+  constructor(client: RedisClient) {
     this.#client = client;
     for (const script of SCRIPTS) client.defineCommand(script.name, { numberOfKeys: script.numberOfKeys, lua: script.lua });
   }
 
-  #call(target: Redis | ChainableCommander, script: LuaScript, keys: string[], args: Arg[]): unknown {
+  #call(target: RedisClient | ChainableCommander, script: LuaScript, keys: string[], args: Arg[]): unknown {
     if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
     const method = (target as unknown as Record<string, (...a: Arg[]) => unknown>)[script.name]!;
     return method.call(target, ...keys, ...args);
@@ -364,12 +359,12 @@ export class UsageScripts {
     return this.#call(this.#client, QRS, keys, [limit]) as Promise<string[] | null>;
   }
 
-  /** Queued on a pipeline: many accounts' snapshots in one round trip. */
-  snapshot(pipeline: ChainableCommander, keys: string[], maxQrs: number): void {
-    this.#call(pipeline, SNAPSHOT, keys, [maxQrs]);
+  /** One account's snapshot (its keys share a slot); many are sent together by the caller. */
+  snapshotOf(keys: string[], maxQrs: number): Promise<unknown> {
+    return this.#call(this.#client, SNAPSHOT, keys, [maxQrs]) as Promise<unknown>;
   }
 
-  acknowledge(pipeline: ChainableCommander, keys: string[], args: Arg[]): void {
-    this.#call(pipeline, ACKNOWLEDGE, keys, args);
+  acknowledgeOf(keys: string[], args: Arg[]): Promise<number> {
+    return this.#call(this.#client, ACKNOWLEDGE, keys, args) as Promise<number>;
   }
 }

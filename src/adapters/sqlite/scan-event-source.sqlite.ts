@@ -124,15 +124,15 @@ export class SqliteScanEventSource implements ScanEventSource {
     return this.#busy.all().map((row) => ({ endpointId: row.endpoint_id, accountId: row.account_id }));
   }
 
-  async seal(endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined> {
+  async seal(_accountId: string, endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined> {
     return this.#seal.immediate(endpointId, messageId, at.getTime());
   }
 
-  async settle(endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void> {
+  async settle(_accountId: string, endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void> {
     this.#settle.immediate(endpointId, messageId, retryAt?.getTime());
   }
 
-  async drop(endpointId: string): Promise<void> {
+  async drop(_accountId: string, endpointId: string): Promise<void> {
     this.#drop.immediate(endpointId);
   }
 }

@@ -54,8 +54,9 @@ export interface ScanEventSource {
   fanOut(accountId: string, endpointIds: readonly string[], at: Date): Promise<void>;
   /** Endpoints with scans waiting or a message being delivered. */
   busyEndpoints(): Promise<Array<{ endpointId: string; accountId: string }>>;
-  seal(endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined>;
-  settle(endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void>;
+  /** The endpoint is named with its account: a store may keep an endpoint's scans beside its account's. */
+  seal(accountId: string, endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined>;
+  settle(accountId: string, endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void>;
   /** A deleted endpoint: its scans and message are forgotten. */
-  drop(endpointId: string): Promise<void>;
+  drop(accountId: string, endpointId: string): Promise<void>;
 }

@@ -18,6 +18,8 @@ export const BURST_WINDOW_MS = 1_000;
 
 /** The short-term ceiling: at most `perSecond` admitted reservations for `key` in any one-second window. */
 export interface BurstLimit {
+  /** The account the key belongs to: a store may keep the window beside the account's counters. */
+  accountId: string;
   /** Whose budget: the API key id (the portal playground, which has no key, passes one bucket per account). */
   key: string;
   perSecond: number;
