@@ -5,7 +5,9 @@ import tseslint from 'typescript-eslint';
 
 /** What the portal's one browser script may use (it runs in the page, not in Node). */
 const BROWSER_GLOBALS = Object.fromEntries(
-  ['document', 'window', 'navigator', 'fetch', 'setTimeout', 'URLSearchParams', 'FormData', 'DOMParser', 'console'].map((name) => [name, 'readonly']),
+  ['document', 'window', 'navigator', 'fetch', 'setTimeout', 'URLSearchParams', 'FormData', 'DOMParser', 'console', 'clearTimeout', 'FileReader'].map(
+    (name) => [name, 'readonly'],
+  ),
 );
 
 export default tseslint.config(

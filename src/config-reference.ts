@@ -100,6 +100,10 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: 'API keys created in the portal per client address an hour (form and JSON API together; only signed-in requests with a valid CSRF token count); `0` disables',
     page: 'portal.md',
   },
+  PORTAL_PREVIEWS_PER_DAY: {
+    what: 'live previews drawn in the playground per portal session a day (not metered against the plan, so limited here; past it `429 preview_limit_reached`); `0` disables the limit',
+    page: 'portal.md',
+  },
   BATCH_BODY_LIMIT_BYTES: {
     what: 'largest accepted body of `POST …/batches` (JSON or CSV); each plan’s own limit follows from its `maxBatchItems`',
     page: 'batches.md',

@@ -52,6 +52,7 @@ export const EnvSchema = z.object({
   MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(65_536).default(0),
   PORTAL_SIGNIN_PER_MINUTE: z.coerce.number().int().min(0).max(1_000_000).default(10),
   PORTAL_KEY_CREATIONS_PER_HOUR: z.coerce.number().int().min(0).max(1_000_000).default(20),
+  PORTAL_PREVIEWS_PER_DAY: z.coerce.number().int().min(0).max(1_000_000).default(300),
   BATCH_BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -261,6 +262,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0 turns a limit off. */
     portalSignInPerMinute: e.PORTAL_SIGNIN_PER_MINUTE,
     portalKeyCreationsPerHour: e.PORTAL_KEY_CREATIONS_PER_HOUR,
+    portalPreviewsPerDay: e.PORTAL_PREVIEWS_PER_DAY,
     /** Body limit of POST …/batches alone (the rest of the API keeps bodyLimitBytes). */
     batchBodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES,
     /** How long a finished batch's files and record are kept before the expiry job removes them. */

@@ -33,6 +33,7 @@ const ERROR_TABLE = {
   url_expired: { status: 410, title: 'Signed URL expired' },
   too_many_batches: { status: 429, title: 'Too many batches in flight' },
   too_many_decodes: { status: 429, title: 'Too many decodes in progress' },
+  preview_limit_reached: { status: 429, title: 'Daily live preview limit reached' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   content_too_long: { status: 422, title: 'Content too long for a QR code' },

@@ -1,5 +1,5 @@
 // The portal's working pages in Chromium at 390 and 1280 px: batch progress without a reload, a code's image and
-// campaign editor, axe-core clean.
+// campaign editor, the playground's live preview and Wi-Fi form, axe-core clean.
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/domain/batches/batch.js';
@@ -7,6 +7,7 @@ import { periodOf } from '../../src/domain/period.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { createCode, getCode } from '../../src/services/dynamic-codes.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
+import { waitFor } from '../helpers/wait.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { seriousAxeViolations } from '../helpers/axe.js';
 import { CHROMIUM_ARGS } from '../helpers/chromium.js';
@@ -164,6 +165,49 @@ describe('the portal pages in Chromium', () => {
       expect(errors).toEqual([]);
     },
     60_000,
+  );
+
+  it.each(WIDTHS)(
+    'previews the playground live without billing, and makes a Wi-Fi code from its form at %i px',
+    async (width) => {
+      await page.setViewportSize({ width, height: 900 });
+      const usage = () => t.stores.meter.usage(accountId, periodOf(t.clock.now));
+      const before = await usage();
+      await page.goto(`${base}/portal/playground`);
+      const preview = page.locator('img#live-preview');
+      await preview.waitFor();
+      const shown = async () => Buffer.from((await preview.getAttribute('src'))!.split(',')[1]!, 'base64');
+      const previewReads = (text: string) =>
+        waitFor(`the live preview to read ${text}`, async () => (await decodeQr(await shown(), 'png')).zbar === text, { timeoutMs: WAIT_MS, intervalMs: 200 });
+
+      // Typing redraws the preview after a pause; what it shows decodes to what was typed.
+      await page.locator('#type').selectOption('text');
+      await page.locator('#content').fill(`Typed at ${width} px`);
+      await page.locator('#preview-status:has-text("as it stands")').waitFor();
+      await previewReads(`Typed at ${width} px`);
+      await page.locator('#content').fill(`Typed again at ${width} px`);
+      await previewReads(`Typed again at ${width} px`);
+      expect(await usage()).toEqual(before);
+
+      // The Wi-Fi form: the type's own fields, from the API's schema; Generate makes the WIFI: payload.
+      await page.locator('#type').selectOption('wifi');
+      await expect(page.locator('fieldset[data-content-type="wifi"]').isVisible()).resolves.toBe(true);
+      await expect(page.locator('fieldset[data-content-type="vcard"]').isVisible()).resolves.toBe(false);
+      await page.getByLabel('Ssid').fill(`Guest ${width}`);
+      await page.getByLabel('Password (optional)').fill('s3cret;pass');
+      await page.locator('#field-wifi-encryption').selectOption('WPA');
+      const payload = `WIFI:T:WPA;S:Guest ${width};P:s3cret\\;pass;;`;
+      await previewReads(payload);
+      await page.getByRole('button', { name: 'Generate' }).click();
+      await page.locator('img.generated').waitFor();
+      const generated = Buffer.from((await page.locator('img.generated').getAttribute('src'))!.split(',')[1]!, 'base64');
+      expect(await decodeQr(generated, 'png')).toEqual(readByAll(payload));
+      expect((await usage()).requests).toBe(before.requests + 1);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+    90_000,
   );
 
   it('answers a running batch’s progress as JSON only to its own account', async () => {

@@ -41,7 +41,15 @@ export const PORTAL_PREFIX = '/portal';
 export interface PortalOptions {
   config: Pick<
     Config,
-    'google' | 'microsoft' | 'publicUrl' | 'sessionSecret' | 'keyPepper' | 'portalSignInPerMinute' | 'portalKeyCreationsPerHour' | 'batchBodyLimitBytes'
+    | 'google'
+    | 'microsoft'
+    | 'publicUrl'
+    | 'sessionSecret'
+    | 'keyPepper'
+    | 'portalSignInPerMinute'
+    | 'portalKeyCreationsPerHour'
+    | 'portalPreviewsPerDay'
+    | 'batchBodyLimitBytes'
   >;
   adapters: Pick<
     Adapters,
@@ -105,6 +113,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   const limits = await portalRateLimits(app, {
     signInPerMinute: config.portalSignInPerMinute,
     keyCreationsPerHour: config.portalKeyCreationsPerHour,
+    previewsPerDay: config.portalPreviewsPerDay,
     store: adapters.rateLimitStore,
   });
 
@@ -146,7 +155,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
       bodyLimit: config.batchBodyLimitBytes,
     });
   }
-  await app.register(playgroundRoutes, { base, ...deps, decoder: options.decoder });
+  await app.register(playgroundRoutes, { base, ...deps, decoder: options.decoder, limits });
   await app.register(plansRoutes, { base, ...deps, selfServe: adapters.billing !== undefined });
   // Only with Stripe configured (loadConfig then requires PUBLIC_URL): without it these routes do not exist.
   if (adapters.billing && config.publicUrl) {

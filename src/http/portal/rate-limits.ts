@@ -10,6 +10,8 @@ export interface PortalRateLimitsOptions {
   signInPerMinute: number;
   /** Key creations an hour per address, the form and the JSON API together; 0: no limit. */
   keyCreationsPerHour: number;
+  /** Playground live previews a day per portal session (they are not metered against the plan); 0: no limit. */
+  previewsPerDay?: number | undefined;
   /** Production mode's Redis: the counters live there, shared by every instance. Otherwise in this process. */
   store?: SharedRateLimitStore | undefined;
 }
@@ -25,10 +27,13 @@ export interface PortalRateLimits {
   signInStart: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   signInCallback: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   keyCreation: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Per session, after the session and CSRF checks: previews are not metered against the plan, so counted here. */
+  playgroundPreview: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
+const DAY_MS = 24 * HOUR_MS;
 
 /**
  * The bucket of a client address: IPv4 as it is, IPv6 by its /64 (one subscriber's network hands out
@@ -82,5 +87,28 @@ export async function portalRateLimits(app: FastifyInstance, options: PortalRate
     signInStart: limit('signin', options.signInPerMinute, MINUTE_MS, 'sign-in attempts'),
     signInCallback: limit('signin-callback', options.signInPerMinute, MINUTE_MS, 'sign-in attempts'),
     keyCreation: limit('key-creation', options.keyCreationsPerHour, HOUR_MS, 'API keys created'),
+    playgroundPreview: previewLimit(app, options.previewsPerDay ?? 0),
+  };
+}
+
+/** The day's live previews of one portal session (keyed by the session's stored id, a digest of its cookie). */
+function previewLimit(app: FastifyInstance, max: number): PortalRateLimits['playgroundPreview'] {
+  if (max <= 0) return async () => {};
+  const hook = app.rateLimit({
+    max,
+    timeWindow: DAY_MS,
+    keyGenerator: (request) => `preview|${request.session?.id ?? addressBucket(request.ip)}`,
+    errorResponseBuilder: (_request, context) =>
+      new ApiError(
+        'preview_limit_reached',
+        `this session has drawn its ${max} live previews for the day; they come back in ${context.after}. Generate still works`,
+        {
+          retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
+          extensions: { limit: max },
+        },
+      ),
+  });
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    await hook.call(app, request, reply);
   };
 }

@@ -3,6 +3,8 @@
 
 /** How often a running batch's progress is asked for. */
 const BATCH_POLL_MS = 1000;
+/** The pause in typing after which the playground's live preview is drawn. */
+const PREVIEW_DEBOUNCE_MS = 400;
 
 document.addEventListener('DOMContentLoaded', () => {
   // A narrow screen scrolls the nav sideways: start it with the current page's link in view.
@@ -65,9 +67,69 @@ document.addEventListener('DOMContentLoaded', () => {
   if (playground) {
     const type = playground.querySelector('#type');
     const content = playground.querySelector('#content');
+    // The chosen type's own fields (from the API's schemas) show; the others hide and are not posted.
+    const showFields = () => {
+      let structured = false;
+      for (const group of playground.querySelectorAll('fieldset[data-content-type]')) {
+        const chosen = group.dataset.contentType === type.value;
+        group.hidden = !chosen;
+        group.disabled = !chosen;
+        structured ||= chosen;
+      }
+      playground.querySelector('[data-ready-payload]')?.toggleAttribute('hidden', !structured);
+    };
+    showFields();
     type.addEventListener('change', () => {
       content.placeholder = type.selectedOptions[0]?.dataset.example ?? '';
+      showFields();
     });
+
+    // The live preview: the form as it stands, drawn small after a pause in typing, not counted against the quota.
+    const previewCard = document.getElementById('preview-card');
+    const previewImage = document.getElementById('live-preview');
+    const previewStatus = document.getElementById('preview-status');
+    let previewTimer;
+    let previewSeq = 0;
+    const drawPreview = async () => {
+      const seq = ++previewSeq;
+      const token = document.querySelector('meta[name="csrf-token"]').content;
+      try {
+        const response = await fetch(previewCard.dataset.url, {
+          method: 'POST',
+          body: new URLSearchParams(new FormData(playground)),
+          headers: { 'x-csrf-token': token, accept: 'image/png, application/problem+json' },
+          credentials: 'same-origin',
+        });
+        if (seq !== previewSeq) return; // a later preview is on its way
+        if (!response.ok) {
+          const problem = await response.json().catch(() => ({}));
+          previewStatus.textContent = problem.detail || 'No preview for this form.';
+          previewImage.classList.add('stale');
+          return;
+        }
+        const reader = new FileReader();
+        reader.onload = () => {
+          if (seq !== previewSeq) return;
+          previewImage.src = reader.result;
+          previewImage.hidden = false;
+          previewImage.classList.remove('stale');
+          previewStatus.textContent = 'Preview of the form as it stands (not counted against your quota).';
+        };
+        reader.readAsDataURL(await response.blob());
+      } catch {
+        previewStatus.textContent = 'The preview could not be drawn just now.';
+      }
+    };
+    if (previewCard) {
+      previewCard.hidden = false;
+      const schedule = () => {
+        clearTimeout(previewTimer);
+        previewTimer = setTimeout(drawPreview, PREVIEW_DEBOUNCE_MS);
+      };
+      playground.addEventListener('input', schedule);
+      playground.addEventListener('change', schedule);
+      schedule();
+    }
     playground.addEventListener('submit', async (event) => {
       event.preventDefault();
       const button = playground.querySelector('button[type="submit"]');

@@ -1,4 +1,5 @@
-// The playground: a form that generates a code with the account's own quota (it counts, like an API call) and shows it; and reads codes back (decode).
+// The playground: a form (per content type, from the API's schemas) that generates a code with the account's quota,
+// a live preview that is not metered (limited per session a day), and reading codes back (decode).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,7 +13,10 @@ import { isPrintFormat } from '../../../domain/print.js';
 
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DECODE_READERS, type DecodedCode, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
-import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { brandingOf, generateQr, isBranded, renderSpecOf, type GenerateQrDeps, type GenerateQrInput } from '../../../services/generate-qr.js';
+import { encodeContent } from '../../../domain/content/index.js';
+import { CONTENT_FORM_FIELDS, CONTENT_FORMS, contentFromForm } from '../content-form.js';
+import type { PortalRateLimits } from '../rate-limits.js';
 import { meterRequest } from '../../../services/meter-request.js';
 import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS, decodeOrGiveBack } from '../../api/v1/decode.route.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
@@ -28,6 +32,7 @@ export interface PlaygroundRoutesOptions extends GenerateQrDeps {
   logos: LogoStore;
   /** Reads codes back: the API's decoder (worker thread, ZXing and jsQR). */
   decoder: QrDecoder;
+  limits: Pick<PortalRateLimits, 'playgroundPreview'>;
 }
 
 const DECODE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -37,11 +42,16 @@ const DATA_URI = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]*={0,2})
 const DECODE_FORM_LIMIT = Math.ceil((DECODE_MAX_BYTES * 4) / 3) + 4096;
 
 const SIZES = ['256', '512', '1024'] as const;
+/** The live preview's side: enough to see the design, cheap to draw on every pause in typing. */
+const PREVIEW_PX = 256;
 
 /** Raw form fields: anything a browser can send is read, then checked below so the form can show what was wrong. */
 const PlaygroundForm = z.object({
   type: z.string().max(32).optional(),
   content: z.string().max(8192).optional(),
+  ...CONTENT_FORM_FIELDS,
+  darkColor: z.string().max(16).optional(),
+  lightColor: z.string().max(16).optional(),
   outputFormat: z.string().max(16).optional(),
   size: z.string().max(8).optional(),
   moduleShape: z.string().max(16).optional(),
@@ -60,7 +70,9 @@ const optionalColour = z.preprocess(blank, z.string().regex(HEX_COLOUR, 'colours
 
 const PlaygroundInput = z.object({
   type: z.enum(QR_TYPES, { error: 'choose a content type' }),
-  content: z.string().min(1, 'enter something to encode'),
+  content: z.string(),
+  darkColor: optionalColour,
+  lightColor: optionalColour,
   outputFormat: z.enum(SCREEN_FORMATS, { error: 'choose an output format' }),
   size: z.enum(SIZES).default('512'),
   moduleShape: z.preprocess(blank, z.enum(MODULE_SHAPES).optional()),
@@ -81,15 +93,24 @@ const PlaygroundInput = z.object({
 
 type PlaygroundFields = z.infer<typeof PlaygroundInput>;
 
-/** The form's flat fields as the generate request's branding options. */
+/** The form's flat fields as the branding options (a colour picker left at the dark colour is unset). */
 function brandingInput(fields: PlaygroundFields) {
+  const sameAsDark = (colour: string | undefined) =>
+    colour !== undefined && colour.toLowerCase() === (fields.darkColor ?? '#000000').toLowerCase() ? undefined : colour;
   return {
     moduleShape: fields.moduleShape,
     finderShape: fields.finderShape,
-    finderColor: fields.finderColor,
+    finderColor: sameAsDark(fields.finderColor),
     logo: fields.logoId ? { id: fields.logoId, scale: fields.logoScale } : undefined,
-    frame: fields.frameText ? { text: fields.frameText, color: fields.frameColor } : undefined,
+    frame: fields.frameText ? { text: fields.frameText, color: sameAsDark(fields.frameColor) } : undefined,
   };
+}
+
+/** What the form asks to draw: the type's fields as a content object when any is filled in, else the text box. */
+function requestOf(fields: PlaygroundFields, form: Record<string, string>, outputFormat: GenerateQrInput['outputFormat'], size: number): GenerateQrInput {
+  const content = contentFromForm(fields.type, form) ?? fields.content;
+  if (content === '') throw new ApiError('invalid_request', 'enter something to encode, or fill in the fields');
+  return { type: fields.type, content, outputFormat, size, darkColor: fields.darkColor, lightColor: fields.lightColor, ...brandingInput(fields) };
 }
 
 /** A starting point per type, shown as the textarea's placeholder. */
@@ -147,6 +168,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
         plan,
         branding,
         readers: DECODE_READERS,
+        contentForms: Object.fromEntries(CONTENT_FORMS),
         decodeMaxBytes: DECODE_MAX_BYTES,
         ...state,
       },
@@ -158,6 +180,35 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     page(request, reply, { form: { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' } }),
   );
 
+  // The live preview: the form as it stands, drawn small, not metered against the plan (quota is for what is kept),
+  // so it is limited per session a day instead. PNG bytes, or problem+json saying what is wrong with the form.
+  app.post(
+    '/api/playground/preview',
+    { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf, options.limits.playgroundPreview] },
+    async (request, reply) => {
+      const { _csrf, ...fields } = request.body;
+      const form: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
+      const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png', size: '256' });
+      if (!parsed.success) throw new ApiError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
+      const account = request.account!;
+      const input = requestOf(parsed.data, form, 'png', PREVIEW_PX);
+      const payload = encodeContent(input.type, input.content);
+      let spec = renderSpecOf(input, payload);
+      if (isBranded(input)) spec = { ...spec, branding: await brandingOf(options, account.id, input, spec.darkColor, spec.lightColor) };
+      const caller = { accountId: account.id, plan: account.plan };
+      const bytes = await options.renderer.render(spec, caller).catch((error: unknown) => {
+        // A dense code needs more pixels than a preview has: drawn at the smallest size that fits.
+        const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
+        if (typeof minimumSize !== 'number') throw error;
+        return options.renderer.render({ ...spec, size: minimumSize }, caller);
+      });
+      return reply
+        .header('Content-Type', 'image/png')
+        .header('Cache-Control', 'no-store')
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+  );
+
   app.post('/playground', { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
     const { _csrf, ...fields } = request.body;
     const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
@@ -165,8 +216,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
     const account = request.account!;
     try {
-      const { type, content, outputFormat, size } = parsed.data;
-      const input = { type, content, outputFormat, size: Number(size), ...brandingInput(parsed.data) };
+      const input = requestOf(parsed.data, form, parsed.data.outputFormat, Number(parsed.data.size));
       const generated = await generateQr(options, { accountId: account.id, plan: account.plan }, input);
       const dataUri = `data:${IMAGE_MEDIA_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
       const quota = generated.quota;
