@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BackupError, backupDatabase, restoreDatabase } from '../adapters/sqlite/backup.js';
 import { databaseFile } from '../adapters/sqlite/database.js';
+import { migrateRedisKeys } from '../composition/redis-migration.js';
 import { createCliAdapters } from '../composition/cli.js';
 import { ConfigError, type Config } from '../config.js';
 import { ApiError } from '../domain/errors.js';
@@ -31,6 +32,7 @@ const USAGE = `usage: qrm <command> [options]
   usage           --email E                               this month's requests and QRs against the plan
   backup          --to FILE                               consistent copy of the embedded database, while servers run
   restore         --from FILE                             put a backup back (refused while a server or worker has it open)
+  redis migrate-keys                                      move the earlier releases' Redis keys (month counters, QR lists, scan webhooks) to today's layout
   codes list      --email E                               list an account's dynamic codes (slug, status, target)
   codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
   domains list    --email E                               list an account's custom domains (hostname, status, verification URL)
@@ -109,6 +111,14 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
   if (command === 'backup') return runFileCommand('backup', config, required(values.to, '--to'), print);
   if (command === 'restore') return runFileCommand('restore', config, required(values.from, '--from'), print);
+  if (command === 'redis migrate-keys') {
+    const moved = await migrateRedisKeys(config);
+    print(
+      `moved ${moved.accountMonths} account-months of counters, ${moved.scanEventAccounts} accounts' waiting scan events, ${moved.endpoints} webhook outboxes`,
+      moved,
+    );
+    return;
+  }
   assertServersDatabase(config, values.create);
   const adapters = await createCliAdapters(config);
   const { stores, deps, plans } = adapters;
