@@ -11,10 +11,15 @@ export const PALETTES = [
 ];
 export const FINDER_COLOURS = ['#9B1B30', '#1D3557', '#0B5345', undefined]; // each at least 3:1 against every light colour above
 
+/** Campaign tails a printed URL carries: from none to ~90 characters, so versions reach 10–12 and 256 px modules 3 px. */
+const TAIL = 'utm_source=poster&utm_medium=print&utm_campaign=spring-menu-2026&table=12&lang=en&ref=a4-flyer';
+
 export const brandedDesign = fc.record({
-  url: fc.webUrl({ withQueryParameters: true }),
+  url: fc
+    .tuple(fc.webUrl({ withQueryParameters: true }), fc.integer({ min: 0, max: TAIL.length }))
+    .map(([url, tail]) => (tail === 0 ? url : `${url}${url.includes('?') ? '&' : '?'}${TAIL.slice(0, tail)}`)),
   outputFormat: fc.constantFrom('png', 'webp', 'svg'),
-  size: fc.constantFrom(256, 400, 512),
+  size: fc.constantFrom(256, 400, 512, 800, 1024),
   errorCorrection: fc.constantFrom('Q', 'H'),
   palette: fc.constantFrom(...PALETTES),
   moduleShape: fc.constantFrom('square', 'rounded', 'dots'),
@@ -26,7 +31,7 @@ export const brandedDesign = fc.record({
 /** A design as sampled; logoScale widened to any scale (the evidence also draws logos at the rule's edge). */
 export type BrandedDesign = Omit<ReturnType<(typeof brandedDesign)['generate']>['value'], 'logoScale'> & { logoScale: number };
 
-/** The corpus's 220 branded designs (seed 3131). */
+/** The corpus's 220 branded designs (seed 3131): URLs with and without campaign tails, 256–1024 px. */
 export const BRANDED_DESIGNS: BrandedDesign[] = fc.sample(brandedDesign, { numRuns: 220, seed: 3131 });
 
 /** The generate request body of a design, for `content` (its own URL unless given) and the account's logo id. */

@@ -40,8 +40,15 @@ function epsWidthPoints(eps: Uint8Array): number {
   return match ? Number(match[1]) : 512;
 }
 
+/** An image to decode; `ownSize`: an SVG drawn by librsvg at its own width and height, as a page shows it (else 512 × 512). */
+export interface ImageToDecode {
+  bytes: Uint8Array;
+  format: ImageFormat;
+  ownSize?: boolean;
+}
+
 /** WebP goes through libwebp's dwebp, SVG through librsvg, PDF through poppler's pdftoppm and EPS through Ghostscript: our own code decodes nothing. */
-async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat): Promise<string> {
+async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat, ownSize = false): Promise<string> {
   const source = join(dir, `${name}.${format}`);
   await writeFile(source, bytes);
   if (format === 'png') return source;
@@ -51,7 +58,7 @@ async function toPng(dir: string, name: string, bytes: Uint8Array, format: Image
   else if (format === 'eps') {
     const dpi = Math.round((600 * 72) / epsWidthPoints(bytes));
     await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', `-r${dpi}`, `-sOutputFile=${png}`, source]);
-  } else await run('rsvg-convert', ['--width', '512', '--height', '512', '--background-color', 'white', source, '-o', png]);
+  } else await run('rsvg-convert', [...(ownSize ? [] : ['--width', '512', '--height', '512']), '--background-color', 'white', source, '-o', png]);
   return png;
 }
 
@@ -172,10 +179,10 @@ export async function zxingReadFiles(paths: readonly string[]): Promise<Array<st
 }
 
 /** Decodes many images of any format (WebP and SVG converted by libwebp and librsvg first). */
-export async function decodeImages(images: ReadonlyArray<{ bytes: Uint8Array; format: ImageFormat }>): Promise<Decoded[]> {
+export async function decodeImages(images: readonly ImageToDecode[]): Promise<Decoded[]> {
   const dir = await mkdtemp(join(tmpdir(), 'qrm-decode-'));
   try {
-    const paths = await Promise.all(images.map(({ bytes, format }, i) => toPng(dir, `image-${i}`, bytes, format)));
+    const paths = await Promise.all(images.map(({ bytes, format, ownSize }, i) => toPng(dir, `image-${i}`, bytes, format, ownSize)));
     return await decodePngFiles(paths);
   } finally {
     await rm(dir, { recursive: true, force: true });

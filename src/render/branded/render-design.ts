@@ -1,6 +1,6 @@
 // Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it scans.
 import sharp from 'sharp';
-import { designKey, largestLogoScale, logoFits, logoPng, type Branding } from '../../domain/branding.js';
+import { designKey, largestLogoScale, LOGO_SCALE_LIMITS, logoFits, logoPng, type Branding } from '../../domain/branding.js';
 import { levelForLogo, levelsForLogo } from '../logo-level.js';
 import { isPrintFormat } from '../../domain/print.js';
 import { parseColour } from '../../domain/render-options.js';
@@ -16,7 +16,7 @@ import { designArt, rasterDesign, rasterPixels, type Raster } from './design-ras
 import { writeDeflatedDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
 import { decodesTo } from './scan-check.js';
-import { noteCheck, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
+import { noteCheck, readableAtAll, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
 
 /** sharp's lossless WebP at effort 1: the smallest-cost setting; branded images are full colour, beyond the plain path's two-colour VP8L writer. */
 const BRANDED_WEBP_EFFORT = 1;
@@ -62,7 +62,84 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding, caches?: D
   throw new UnscannableDesignError(`a logo at scale ${logo.scale} covers more of this code than error correction ${level} can restore; ${fits}`, changes, max);
 }
 
-/** What to try when a design fails its scan check, from the design's own choices. */
+/** One change to a design that fails its check: what the answer says, and the design with it made. */
+interface DesignChange {
+  change: string;
+  spec: RenderSpec;
+  branding: Branding;
+  /** Set when the change is a smaller logo: the scale the answer gives as `maxLogoScale`. */
+  logoScale?: number;
+}
+
+/** How many changes a failed design is drawn and checked with before the refusal names one: each is a render and a check. */
+const CHANGES_TRIED = 3;
+/** A smaller logo is tried this much smaller: one step of the scales the reader corpus covers. */
+const LOGO_SCALE_STEP = 0.05;
+
+/** The changes worth trying on a design that failed its check, likeliest to pass while keeping its look first. */
+function candidateChanges(spec: RenderSpec, branding: Branding): DesignChange[] {
+  const changes: DesignChange[] = [];
+  if (spec.margin < 2) changes.push({ change: 'a margin of at least 2 (the quiet zone scanners look for)', spec: { ...spec, margin: 2 }, branding });
+  const logo = branding.logo;
+  const smaller = logo && Math.round((logo.scale - LOGO_SCALE_STEP) * 100) / 100;
+  if (logo && smaller! >= LOGO_SCALE_LIMITS.min)
+    changes.push({ change: `set logo.scale to at most ${smaller}`, spec, branding: { ...branding, logo: { ...logo, scale: smaller! } }, logoScale: smaller });
+  if (spec.errorCorrection !== 'H')
+    changes.push({ change: 'errorCorrection "H"', spec: { ...spec, errorCorrection: 'H' }, branding: { ...branding, errorCorrectionFixed: true } });
+  if (branding.finderShape !== 'square') changes.push({ change: 'finderShape "square"', spec, branding: { ...branding, finderShape: 'square' } });
+  if (branding.moduleShape !== 'square') changes.push({ change: 'moduleShape "square"', spec, branding: { ...branding, moduleShape: 'square' } });
+  return changes.slice(0, CHANGES_TRIED);
+}
+
+/** The pixels of a design as it leaves the service: the raster, or the SVG as librsvg (sharp's SVG loader) draws it. */
+async function checkedPixels(
+  kind: VerdictKind,
+  spec: RenderSpec,
+  branding: Branding,
+  matrix: QrMatrix,
+  layout: DesignLayout,
+  caches: DesignCaches,
+): Promise<ScanImage> {
+  if (kind === 'svg') {
+    const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
+    const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    return { rgba: data, width: info.width, height: info.height };
+  }
+  const raster = await rasterDesign(spec, branding, matrix, layout, caches);
+  const image = scanImage(raster);
+  if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
+  return image;
+}
+
+/**
+ * The first of the candidate changes with which the design reads on all three decoders, drawn and checked as a
+ * request with that change would be (its verdict kept, so asking again with it is a lookup); undefined when none does.
+ */
+async function passingChange(kind: VerdictKind, spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<DesignChange | undefined> {
+  for (const candidate of candidateChanges(spec, branding)) {
+    let matrix: QrMatrix;
+    let errorCorrection: ErrorCorrectionLevel;
+    let layout: DesignLayout;
+    try {
+      ({ matrix, errorCorrection } = matrixForDesign(candidate.spec, candidate.branding, caches));
+      layout = designLayout(matrix, candidate.spec.size, candidate.spec.margin, candidate.branding);
+    } catch {
+      continue; // the change cannot be drawn at all (a logo that does not fit, a size too small for the margin)
+    }
+    const keys = verdictKeys(kind, candidate.spec, matrix.size, errorCorrection, candidate.branding, designKey(candidate.branding), layout.cleared);
+    let verdict = caches.verdicts.get(keys.image);
+    if (verdict === undefined) {
+      const { rgba, width, height } = await checkedPixels(kind, { ...candidate.spec, errorCorrection }, candidate.branding, matrix, layout, caches);
+      verdict = await decodesTo(rgba, width, height, candidate.spec.payload);
+      caches.scanCounts.decoded++;
+      caches.verdicts.set(keys.image, verdict);
+    }
+    if (verdict) return candidate;
+  }
+  return undefined;
+}
+
+/** What to try when a design fails its scan check and no change tried passed, from the design's own choices. */
 function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLayout): string[] {
   const changes: string[] = [];
   if (branding.logo) changes.push('a smaller logo.scale');
@@ -74,6 +151,9 @@ function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLa
   if (spec.errorCorrection !== 'H') changes.push('errorCorrection "H"');
   return changes;
 }
+
+/** What a verdict is of: a raster (PNG and WebP, the same pixels) or an SVG. */
+type VerdictKind = 'raster' | 'svg';
 
 /** RGBA bytes and their size: what the scan check reads, and what sharp encodes as WebP. */
 interface ScanImage {
@@ -94,6 +174,8 @@ async function assertScans(
   branding: Branding,
   layout: DesignLayout,
   pixels: () => Promise<ScanImage>,
+  kind: VerdictKind,
+  explain: boolean,
 ): Promise<void> {
   let verdict = caches.verdicts.get(keys.image);
   if (verdict === undefined && sharedVerdict(caches, keys, spec.payload)) {
@@ -109,30 +191,71 @@ async function assertScans(
     noteCheck(caches, keys, verdict);
   }
   if (!verdict) {
+    const passing = explain && readableAtAll(spec.payload) ? await passingChange(kind, spec, branding, caches) : undefined;
+    if (passing) {
+      const detail = `this design does not scan reliably; with ${passing.change} it does (drawn and read back)`;
+      throw new UnscannableDesignError(detail, [passing.change], passing.logoScale);
+    }
     const changes = suggestedChanges(spec, branding, layout);
     throw new UnscannableDesignError(`this design does not scan reliably; try ${changes.join(', or ')}`, changes);
   }
 }
 
+/**
+ * The design drawn and checked. With the level left open, a design that fails its check is drawn again a level up
+ * (to H) before it is refused: more correction lets readers through what the shapes or the logo cost them.
+ */
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
-  const { matrix, errorCorrection } = matrixForDesign(spec, branding, caches);
-  if (isPrintFormat(spec.format)) return renderPrintDesign(spec, branding, matrix, errorCorrection, caches);
+  for (let attempt = spec; ;) {
+    const { matrix, errorCorrection } = matrixForDesign(attempt, branding, caches);
+    const fixed = branding.errorCorrectionFixed || !readableAtAll(spec.payload);
+    const higher = fixed ? undefined : ERROR_CORRECTION_LEVELS[ERROR_CORRECTION_LEVELS.indexOf(errorCorrection) + 1];
+    try {
+      return await renderMatrix(attempt, branding, caches, matrix, errorCorrection, higher === undefined);
+    } catch (error) {
+      if (!(error instanceof UnscannableDesignError) || higher === undefined) throw error;
+      attempt = { ...attempt, errorCorrection: higher };
+    }
+  }
+}
+
+/** One drawing of the design at its level; `explain`: a failed check names a change that passes (else it is retried). */
+async function renderMatrix(
+  spec: RenderSpec,
+  branding: Branding,
+  caches: DesignCaches,
+  matrix: QrMatrix,
+  errorCorrection: ErrorCorrectionLevel,
+  explain: boolean,
+): Promise<Uint8Array> {
+  if (isPrintFormat(spec.format)) return renderPrintDesign(spec, branding, matrix, errorCorrection, caches, explain);
   const layout = designLayout(matrix, spec.size, spec.margin, branding);
   const design = designKey(branding);
 
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
-    await assertScans(caches, verdictKeys('svg', spec, matrix.size, errorCorrection, branding, design, layout.cleared), spec, branding, layout, async () => {
+    const keys = verdictKeys('svg', spec, matrix.size, errorCorrection, branding, design, layout.cleared);
+    const pixels = async () => {
       const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       return { rgba: data, width: info.width, height: info.height };
-    });
+    };
+    await assertScans(caches, keys, spec, branding, layout, pixels, 'svg', explain);
     return svg;
   }
   // Drawn only when something needs the pixels, the scan check or WebP, and then once for both.
   const held: { raster?: Raster; image?: ScanImage } = {};
   const image = async () => (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
   try {
-    await assertScans(caches, verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared), spec, branding, layout, image);
+    await assertScans(
+      caches,
+      verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared),
+      spec,
+      branding,
+      layout,
+      image,
+      'raster',
+      explain,
+    );
     if (spec.format === 'png') {
       const art = await designArt(spec, branding, design, layout, caches);
       const kept = art.rowCodes?.kept.bytes;
@@ -161,6 +284,7 @@ async function renderPrintDesign(
   matrix: QrMatrix,
   errorCorrection: ErrorCorrectionLevel,
   caches: DesignCaches,
+  explain: boolean,
 ): Promise<Uint8Array> {
   const layout = printLayout(spec, matrix, branding);
   const raster = { ...spec, format: 'png' as const, size: layout.side };
@@ -174,6 +298,8 @@ async function renderPrintDesign(
       branding,
       layout,
       async () => scanImage((held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design))),
+      'raster',
+      explain,
     );
   } finally {
     if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);

@@ -56,7 +56,12 @@ function classMayShare(branding: Branding, matrixSize: number, errorCorrection: 
 export function sharedVerdict(caches: DesignCaches, keys: VerdictKeys, payload: string): boolean {
   const known = caches.classes.get(keys.designClass);
   const established = known !== undefined && known.eligible && !known.failed && known.passed.size >= SHARED_VERDICT_PASSES;
-  return established && Buffer.from(payload, 'utf8').toString('utf8') === payload;
+  return established && readableAtAll(payload);
+}
+
+/** Whether a reader can give the payload back at all: text with a lone surrogate is written as U+FFFD, and never is. */
+export function readableAtAll(payload: string): boolean {
+  return Buffer.from(payload, 'utf8').toString('utf8') === payload;
 }
 
 /** A payload's own check, counted for its class: a pass towards the shared verdict, a failure against it for good. */
