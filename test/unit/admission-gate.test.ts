@@ -56,4 +56,27 @@ describe('AdmissionGate', () => {
     expect(gate.stats()).toEqual({ running: 0, queued: 0, accounts: 0 });
     expect(await gate.run(alice, 1, () => 'ok')).toBe('ok');
   });
+
+  it("keeps the rest of the running capacity for others: one account's big renders past its running share wait, and hold nobody up", async () => {
+    const gate = new AdmissionGate({ running: 32, queued: 1024, accountShare: () => 1, accountRunningShare: () => 0.5 });
+    const held = heldTask();
+    const first = gate.run(alice, 16, held.task('alice 2048 px'));
+    const second = gate.run(alice, 16, held.task('alice 2048 px again'));
+    // Room for it, but alice already runs her half: it waits.
+    expect(held.started).toEqual(['alice 2048 px']);
+    expect(gate.stats()).toMatchObject({ running: 16, queued: 16 });
+    // bob's small renders are not behind alice's waiting one: they start at once, in the half she cannot take.
+    const small = Array.from({ length: 16 }, (_, i) => gate.run(bob, 1, held.task(`bob ${i}`)));
+    expect(held.started).toHaveLength(17);
+    expect(gate.stats()).toMatchObject({ running: 32, queued: 16 });
+    held.finish();
+    await Promise.all([first, second, ...small]);
+    expect(held.started.at(-1)).toBe('alice 2048 px again');
+    expect(gate.stats()).toEqual({ running: 0, queued: 0, accounts: 0 });
+  });
+
+  it('still lets an account alone render one image bigger than its running share', async () => {
+    const gate = new AdmissionGate({ running: 16, queued: 64, accountShare: () => 1, accountRunningShare: () => 0.5 });
+    expect(await gate.run(alice, 16, () => 'big')).toBe('big');
+  });
 });

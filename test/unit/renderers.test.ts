@@ -117,6 +117,26 @@ describe('admission', () => {
   });
 });
 
+describe('render capacity shared between accounts', () => {
+  it("lets another account's small render start at once while a free account's big renders past its half of the threads wait", async () => {
+    const twoThreads = createRenderPipeline({ ...CONFIG, renderThreads: 2, renderMaxQueue: 1024 });
+    const flooder: RenderCaller = { accountId: 'flooder', plan: 'free' };
+    const bystander: RenderCaller = { accountId: 'bystander', plan: 'free' };
+    try {
+      // Admission is decided when render() is called: the stats right after say who runs and who waits.
+      const flood = [1, 2, 3].map((i) => twoThreads.render(spec(`https://example.com/flood/${i}`, { size: 2048, format: 'webp' }), flooder));
+      const small = twoThreads.render(spec('https://example.com/bystander'), bystander);
+      // One 2048 px render of the flood runs (16 of the 32 units two threads admit); two wait; the bystander runs.
+      expect(twoThreads.stats().admission).toEqual({ running: 17, queued: 32, accounts: 2 });
+      expect(await decodeQr(await small, 'png')).toEqual(readByAll('https://example.com/bystander'));
+      await Promise.all(flood);
+      expect(twoThreads.stats().admission).toEqual({ running: 0, queued: 0, accounts: 0 });
+    } finally {
+      await twoThreads.close();
+    }
+  });
+});
+
 describe('image cache', () => {
   it('renders a repeated spec once, and never holds more bytes than its bound', async () => {
     const cached = createRenderPipeline({ ...CONFIG, imageCacheBytes: 4_000 });

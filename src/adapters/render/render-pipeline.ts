@@ -37,10 +37,22 @@ const INLINE_MAX_PAYLOAD_BYTES = 600;
 /** A branded render costs several times a plain one (anti-aliased shapes, a logo, the scan check): only the smaller ones stay on the event loop. */
 const BRANDED_PIXEL_SHARE = 4;
 
+/** Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) is taken as free. */
+function paying(plans: PlanCatalogue, caller: RenderCaller): boolean {
+  return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0;
+}
+
 /** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
 function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
-  // Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) gets the smaller share.
-  return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0 ? 0.5 : 0.25;
+  return paying(plans, caller) ? 0.5 : 0.25;
+}
+
+/**
+ * Of the work running at once, a free account may run half, a paying one three quarters (at least one render of any
+ * size): big renders from one account leave the rest of the threads to everyone else's small ones.
+ */
+function accountRunningShare(plans: PlanCatalogue, caller: RenderCaller): number {
+  return paying(plans, caller) ? 0.75 : 0.5;
 }
 
 const NO_EVENTS: RenderEvents = { rendered: () => {}, cache: () => {} };
@@ -102,19 +114,26 @@ export class RenderPipeline implements Renderer {
    */
   async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
     const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
-    return this.#gate.run(caller, cost, async () => {
-      const started = process.hrtime.bigint();
-      this.#groupsInPool++;
-      let results: Array<Uint8Array | 'stored' | ApiError>;
-      try {
-        results = await this.#pool.renderMany(specs, files);
-      } finally {
-        this.#groupsInPool--;
-      }
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9 / Math.max(1, specs.length);
-      results.forEach((result, i) => this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'));
-      return results;
-    });
+    return this.#gate.run(
+      caller,
+      cost,
+      async () => {
+        const started = process.hrtime.bigint();
+        this.#groupsInPool++;
+        let results: Array<Uint8Array | 'stored' | ApiError>;
+        try {
+          results = await this.#pool.renderMany(specs, files);
+        } finally {
+          this.#groupsInPool--;
+        }
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9 / Math.max(1, specs.length);
+        results.forEach((result, i) => this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'));
+        return results;
+      },
+      // A batch already steps back for synchronous renders (its runner's turn), and alone on a render process it should
+      // have every thread: its groups are held to the account's share of the queue, not of the running work.
+      { shareRunning: false },
+    );
   }
 
   /** A one-module render on the pool itself, so a thread must answer: readiness of the render path. */
@@ -181,7 +200,12 @@ export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderP
     onThreadError: (err) => log.warn({ err }, 'a render thread died outside a task; the pool replaces it'),
   });
   const plans = deps.plans ?? PlanCatalogue.builtIn();
-  const gate = new AdmissionGate({ running, queued, accountShare: (caller) => accountShare(plans, caller) });
+  const gate = new AdmissionGate({
+    running,
+    queued,
+    accountShare: (caller) => accountShare(plans, caller),
+    accountRunningShare: (caller) => accountRunningShare(plans, caller),
+  });
   return new RenderPipeline(pool, gate, {
     inlineMaxPixels: config.renderInlineMaxPixels,
     cacheBytes: config.imageCacheBytes,
