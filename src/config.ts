@@ -40,7 +40,7 @@ export const EnvSchema = z.object({
     .default(1024 * 1024),
   RENDER_SMALL_ON_POOL: OnOff.optional(),
   DECODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
-  DECODE_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(1_500),
+  DECODE_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   PRINT_MIN_MODULE_MM: z.coerce.number().min(0.05).max(10).default(0.3),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),

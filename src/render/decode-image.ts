@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
 import { bytesSpell, jsqrText, loadDecoder, zbarCodes } from './branded/scan-check.js';
 import { readBarcodes } from 'zxing-wasm/reader';
-import { regionAround, wholeImage, type Region } from './decode-regions.js';
+import { JSQR_WHOLE_IMAGE_MAX_PIXELS, regionAround, SLOW_READER_MAX_PIXELS, wholeImage, type Region } from './decode-regions.js';
 
 const LEVELS = new Set(['L', 'M', 'Q', 'H']);
 
@@ -75,23 +75,24 @@ export async function decodeImage(image: Uint8Array, maxPixels: number, budget: 
   ).filter((result) => result.isValid);
   const readersRan: DecodeReader[] = ['zxing'];
   const readersSkipped: DecodeReader[] = [];
-  const regions =
-    found.length > 0 ? found.map((result) => regionAround(result.position, Number.parseInt(result.version, 10), width, height)) : [wholeImage(width, height)];
-  const views: Array<Promise<Pixels> | undefined> = regions.map(() => undefined);
-  const view = (i: number) => (views[i] ??= pixelsIn(pixels, regions[i]!));
+  // Around each code ZXing found; else the whole image, scaled to what each reader can afford.
+  const codeRegions = found.map((result) => regionAround(result.position, Number.parseInt(result.version, 10), width, height));
+  const views = new Map<Region, Promise<Pixels>>();
+  const view = (region: Region) => views.get(region) ?? views.set(region, pixelsIn(pixels, region)).get(region)!;
   /** What a reader read in each region, or undefined when the budget had run out before it started. */
-  const readEach = async <T>(reader: DecodeReader, read: (region: Pixels) => T | Promise<T>): Promise<T[] | undefined> => {
+  const readEach = async <T>(reader: DecodeReader, wholeMaxPixels: number, read: (region: Pixels) => T | Promise<T>): Promise<T[] | undefined> => {
     if (now() >= deadline) {
       readersSkipped.push(reader);
       return undefined;
     }
     readersRan.push(reader);
+    const regions = codeRegions.length > 0 ? codeRegions : [wholeImage(width, height, wholeMaxPixels)];
     const results: T[] = [];
-    for (let i = 0; i < regions.length; i++) results.push(await read(await view(i)));
+    for (const region of regions) results.push(await read(await view(region)));
     return results;
   };
-  const zbar = await readEach('zbar', (region) => zbarCodes(region.rgba, region.width, region.height));
-  const jsqr = await readEach('jsqr', (region) => jsqrText(region.rgba, region.width, region.height) ?? null);
+  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) => zbarCodes(region.rgba, region.width, region.height));
+  const jsqr = await readEach('jsqr', JSQR_WHOLE_IMAGE_MAX_PIXELS, (region) => jsqrText(region.rgba, region.width, region.height) ?? null);
   const codes: DecodedCode[] = found.map((result, i) => {
     const zbarHere = zbar?.[i] ?? [];
     const jsqrHere = jsqr?.[i] ?? null;

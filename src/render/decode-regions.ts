@@ -13,8 +13,13 @@ export interface Region {
   scaledHeight: number;
 }
 
-/** jsQR's time grows with the pixels it is given (about 1.5 s a megapixel of noise): no region it sees is larger. */
+/** zbar's and jsQR's time grows with the pixels they are given: no region they see is larger. */
 export const SLOW_READER_MAX_PIXELS = 1024 * 1024;
+/**
+ * jsQR on a whole image, when ZXing found no code, gets a quarter of that: on noise it spends 1.5–3.5 s a megapixel
+ * (every speck a finder candidate), and a code ZXing could not find is rarely one jsQR finds in a smaller picture.
+ */
+export const JSQR_WHOLE_IMAGE_MAX_PIXELS = 512 * 512;
 /** Pixels a module needs for jsQR and zbar to sample it; a larger code is scaled down to this. */
 const PIXELS_PER_MODULE = 8;
 /** Quiet zone (4 modules) and a little more, so a rotated code's corners stay in the region. */

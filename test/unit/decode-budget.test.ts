@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/render/decode-image.js';
-import { regionAround, SLOW_READER_MAX_PIXELS, wholeImage } from '../../src/render/decode-regions.js';
+import { JSQR_WHOLE_IMAGE_MAX_PIXELS, regionAround, SLOW_READER_MAX_PIXELS, wholeImage } from '../../src/render/decode-regions.js';
 import { renderImage } from '../../src/render/render-image.js';
 import { plainSpec } from '../helpers/render-fixtures.js';
 
@@ -60,9 +60,11 @@ describe('decodeImage on a budget', () => {
 });
 
 describe('what the slow readers are given', () => {
-  it('never the 16 megapixels: a whole image is scaled to at most a megapixel', () => {
+  it('never the 16 megapixels: a whole image is scaled to at most a megapixel (jsQR: a quarter of one)', () => {
     const region = wholeImage(4000, 4000);
     expect(region.scaledWidth * region.scaledHeight).toBeLessThanOrEqual(SLOW_READER_MAX_PIXELS);
+    const forJsqr = wholeImage(4000, 4000, JSQR_WHOLE_IMAGE_MAX_PIXELS);
+    expect(forJsqr.scaledWidth * forJsqr.scaledHeight).toBeLessThanOrEqual(512 * 512);
     expect(region).toMatchObject({ left: 0, top: 0, width: 4000, height: 4000 });
     expect(wholeImage(300, 200)).toMatchObject({ scaledWidth: 300, scaledHeight: 200 });
   });
