@@ -1,6 +1,7 @@
 // The campaign behaviour of dynamic codes (rules, expiry, scan limits, forwarded query, UTM, passwords), run in the embedded default and in Redis mode.
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from './app.js';
+import { PASSWORD_GUESSES } from '../../src/http/redirect/scan-answer.js';
 import { codesApi, scan, USER_AGENTS, type CodeJson } from './codes.js';
 
 interface CampaignCode extends CodeJson {
@@ -202,6 +203,37 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
       // ...while another address, and the same address on another code, get through.
       expect((await submitPassword(t(), path, 'correct horse', '203.0.113.10')).statusCode).toBe(302);
       expect((await submitPassword(t(), `/r/${other.slug}`, 'correct horse', '203.0.113.9')).statusCode).toBe(302);
+    });
+
+    it('never counts a right password as a guess: a burst of right answers leaves only the wrong ones counted', async () => {
+      const code = await created({ target: 'https://secret.example.org/burst', password: 'correct horse' });
+      const path = `/r/${code.slug}`;
+      const ip = '203.0.113.20';
+      expect((await submitPassword(t(), path, 'wrong 1', ip)).statusCode).toBe(401);
+      const burst = await Promise.all(Array.from({ length: 12 }, () => submitPassword(t(), path, 'correct horse', ip)));
+      expect(burst.filter((r) => r.statusCode === 302).length).toBeGreaterThanOrEqual(4);
+      for (let i = 0; i < 10; i++) expect((await submitPassword(t(), path, 'correct horse', ip)).statusCode).toBe(302);
+      // One wrong guess counted so far: four more are still answered as wrong, and only then is the address refused.
+      for (let i = 2; i <= 5; i++) expect((await submitPassword(t(), path, `wrong ${i}`, ip)).statusCode).toBe(401);
+      expect((await submitPassword(t(), path, 'correct horse', ip)).statusCode).toBe(429);
+    });
+
+    it(`refuse every address once a code has had ${PASSWORD_GUESSES.perCodeMax} wrong passwords from all of them, with a page of its own`, async () => {
+      const code = await created({ target: 'https://secret.example.org/ceiling', password: 'correct horse' });
+      const other = await created({ target: 'https://secret.example.org/ceiling-2', password: 'correct horse' });
+      const path = `/r/${code.slug}`;
+      const addresses = PASSWORD_GUESSES.perCodeMax / PASSWORD_GUESSES.max;
+      for (let a = 0; a < addresses; a++) {
+        const ip = `198.18.${a}.1`;
+        const wrong = await Promise.all(Array.from({ length: PASSWORD_GUESSES.max }, (_, i) => submitPassword(t(), path, `guess ${a}-${i}`, ip)));
+        expect(wrong.map((r) => r.statusCode)).toEqual(Array.from({ length: PASSWORD_GUESSES.max }, () => 401));
+      }
+      // A new address, with the right password: the code takes no answers until the window ends.
+      const refused = await submitPassword(t(), path, 'correct horse', '198.18.200.1');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body).toContain('from many networks');
+      expect((await submitPassword(t(), `/r/${other.slug}`, 'correct horse', '198.18.200.1')).statusCode).toBe(302);
     });
 
     it('can be removed by PATCH password: null, after which scans redirect at once', async () => {

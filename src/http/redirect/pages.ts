@@ -35,3 +35,12 @@ export function tooManyGuessesHtml(retryAfterSeconds: number): string {
     `<p>Too many wrong passwords were tried from your network for this code. Try again in ${escapeHtml(String(minutes))} minute${minutes === 1 ? '' : 's'}.</p>`,
   );
 }
+
+/** The per-code ceiling: wrong passwords from many networks together; nobody's answer is checked until the window ends. */
+export function tooManyGuessesForCodeHtml(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return page(
+    'Too many attempts',
+    `<p>Too many wrong passwords were tried for this code, from many networks. It takes no answers for now: try again in ${escapeHtml(String(minutes))} minute${minutes === 1 ? '' : 's'}.</p>`,
+  );
+}

@@ -84,7 +84,9 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         description:
           `The form a protected code shows posts here (\`application/x-www-form-urlencoded\`, field \`password\`). The right password gets the 302; ` +
           `a wrong one the form again (401). After ${PASSWORD_GUESSES.max} wrong passwords for one code from one address (an IPv6 /64) within ` +
-          `${PASSWORD_GUESSES.windowMs / 60_000} minutes, a 429 page with \`Retry-After\` until the window ends. A code without a password answers as to a GET.`,
+          `${PASSWORD_GUESSES.windowMs / 60_000} minutes, a 429 page with \`Retry-After\` until the window ends; after ${PASSWORD_GUESSES.perCodeMax} ` +
+          'wrong passwords for one code from all addresses together, a 429 page of its own for every address until that window ends. A right ' +
+          'password is never counted as a guess. A code without a password answers as to a GET.',
         tags: ['dynamic codes'],
         security: [],
         params,

@@ -7,7 +7,7 @@ import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
 import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
 import { deviceClassOf } from '../../domain/scan.js';
 import { addressBucket } from '../portal/rate-limits.js';
-import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesHtml } from './pages.js';
+import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesForCodeHtml, tooManyGuessesHtml } from './pages.js';
 
 export interface ScanAnswerDeps {
   scanAllowance: ScanAllowance;
@@ -15,8 +15,11 @@ export interface ScanAnswerDeps {
   clock: () => Date;
 }
 
-/** Wrong passwords per code and client address (IPv6 by /64) in one window, before the 429 page. */
-export const PASSWORD_GUESSES = { max: 5, windowMs: 15 * 60_000 } as const;
+/**
+ * Wrong passwords in one window before the 429 page: `max` per code and client address (IPv6 by /64), and `perCodeMax`
+ * per code from all addresses together (guessing spread over many addresses), each with its own page.
+ */
+export const PASSWORD_GUESSES = { max: 5, perCodeMax: 50, windowMs: 15 * 60_000 } as const;
 
 export const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -73,16 +76,27 @@ export async function answerScan(
 
   if (routing.passwordHash !== null) {
     if (submitted === null) return reply.code(401).headers(PAGE_HEADERS).send(passwordHtml(PASSWORD_LENGTH.max, false));
-    // Counted before the hash is checked, so parallel guesses cannot slip past the limit; a right answer is given back.
-    const key = `${found.codeId}|${addressBucket(request.ip)}`;
-    const { guesses, resetAt } = await deps.guesses.attempt(key, PASSWORD_GUESSES.windowMs, scan.at);
-    if (guesses > PASSWORD_GUESSES.max) {
+    // Counted before the hash is checked, so parallel guesses cannot slip past a limit. Only a wrong answer stays
+    // counted: a right one, and an attempt refused unchecked, are given back, so right answers never lock anyone out.
+    const byAddress = `${found.codeId}|${addressBucket(request.ip)}`;
+    const byCode = `${found.codeId}|*`;
+    const tooMany = (resetAt: Date, html: (retryAfter: number) => string) => {
       const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - scan.at.getTime()) / 1000));
-      return reply.code(429).headers(PAGE_HEADERS).header('Retry-After', String(retryAfter)).send(tooManyGuessesHtml(retryAfter));
+      return reply.code(429).headers(PAGE_HEADERS).header('Retry-After', String(retryAfter)).send(html(retryAfter));
+    };
+    const fromAddress = await deps.guesses.attempt(byAddress, PASSWORD_GUESSES.windowMs, scan.at);
+    if (fromAddress.guesses > PASSWORD_GUESSES.max) {
+      await deps.guesses.forgive(byAddress);
+      return tooMany(fromAddress.resetAt, tooManyGuessesHtml);
+    }
+    const onCode = await deps.guesses.attempt(byCode, PASSWORD_GUESSES.windowMs, scan.at);
+    if (onCode.guesses > PASSWORD_GUESSES.perCodeMax) {
+      await Promise.all([deps.guesses.forgive(byAddress), deps.guesses.forgive(byCode)]);
+      return tooMany(onCode.resetAt, tooManyGuessesForCodeHtml);
     }
     const right = submitted.length <= PASSWORD_LENGTH.max && (await passwordMatches(submitted, routing.passwordHash));
     if (!right) return reply.code(401).headers(PAGE_HEADERS).send(passwordHtml(PASSWORD_LENGTH.max, true));
-    await deps.guesses.forgive(key);
+    await Promise.all([deps.guesses.forgive(byAddress), deps.guesses.forgive(byCode)]);
   }
 
   if (routing.maxScans !== null && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();

@@ -524,7 +524,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a password-protected code's form
-         * @description The form a protected code shows posts here (`application/x-www-form-urlencoded`, field `password`). The right password gets the 302; a wrong one the form again (401). After 5 wrong passwords for one code from one address (an IPv6 /64) within 15 minutes, a 429 page with `Retry-After` until the window ends. A code without a password answers as to a GET.
+         * @description The form a protected code shows posts here (`application/x-www-form-urlencoded`, field `password`). The right password gets the 302; a wrong one the form again (401). After 5 wrong passwords for one code from one address (an IPv6 /64) within 15 minutes, a 429 page with `Retry-After` until the window ends; after 50 wrong passwords for one code from all addresses together, a 429 page of its own for every address until that window ends. A right password is never counted as a guess. A code without a password answers as to a GET.
          */
         post: operations["unlockDynamicCode"];
         delete?: never;
@@ -685,7 +685,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
+            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "preview_limit_reached" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
             /** @description The request path. */
             instance?: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
