@@ -1,7 +1,7 @@
 // DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code changes.
 import type { Vanity } from '../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
-import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
+import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
@@ -114,8 +114,8 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     return this.#inner.countOnDomain(domainId);
   }
 
-  list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
-    return this.#inner.list(accountId, page);
+  list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
+    return this.#inner.list(accountId, query);
   }
 
   count(accountId: string): Promise<number> {

@@ -14,6 +14,7 @@ import { ApiError, invalidField } from '../domain/errors.js';
 import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 import type { DomainProbe } from '../domain/ports/domain-probe.js';
+import { accountDomain, type DomainLookup } from './account-domain.js';
 import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
 import { DnsUnavailable, type TxtLookup } from '../domain/ports/txt-lookup.js';
 import { proveDomain } from './domain-proof.js';
@@ -141,10 +142,10 @@ export async function verificationAnswer(
  * The vanity a code asks for (`domain` id and `slug`), checked: the domain must be this account's and active, the slug
  * 3–64 of a-z 0-9 - _. Another account's domain answers like a missing one.
  */
-export async function vanityFor(deps: { domains: Pick<CustomDomainStore, 'get'> }, accountId: string, domainId: string, slug: string): Promise<Vanity> {
+export async function vanityFor(deps: { domains: DomainLookup }, accountId: string, domainName: string, slug: string): Promise<Vanity> {
   if (!VANITY_SLUG_PATTERN.test(slug)) throw invalidField('slug', '3 to 64 of a-z, 0-9, - and _');
-  const domain = DOMAIN_ID.test(domainId) ? await deps.domains.get(accountId, domainId) : undefined;
-  if (!domain) throw invalidField('domain', 'no custom domain with this id on your account');
+  const domain = await accountDomain(deps.domains, accountId, domainName);
+  if (!domain) throw invalidField('domain', 'no custom domain with this id or hostname on your account');
   if (domain.status !== 'active') throw invalidField('domain', `${domain.hostname} is not active (status ${domain.status})`);
   return { domainId: domain.id, hostname: domain.hostname, slug };
 }

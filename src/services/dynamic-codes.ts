@@ -5,6 +5,7 @@ import {
   newSlug,
   SLUG_PATTERN,
   targetProblem,
+  type CodeStatus,
   type DynamicCode,
   type OwnerStatus,
 } from '../domain/dynamic-code.js';
@@ -14,16 +15,16 @@ import { hashPassword } from '../domain/password-hash.js';
 import { decodeCursor, encodeCursor, PAGE_SIZE, type Page } from '../domain/list-page.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
-import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 import type { Vanity } from '../domain/custom-domain.js';
 import { vanityFor } from './custom-domains.js';
+import { accountDomain, type DomainLookup } from './account-domain.js';
 
 export interface DynamicCodeDeps {
   codes: DynamicCodeStore;
   clock: () => Date;
   plans: PlanCatalogue;
   /** The account's custom domains, for codes that ask for one (`domain` and `slug`); without it such codes are refused. */
-  domains?: Pick<CustomDomainStore, 'get'> | undefined;
+  domains?: DomainLookup | undefined;
 }
 
 export interface CodeOwner {
@@ -194,15 +195,39 @@ export async function createCodes(deps: DynamicCodeDeps, owner: CodeOwner, draft
 
 export type CodePage = Page<DynamicCode>;
 
-export async function listCodes(
-  deps: Pick<DynamicCodeDeps, 'codes'>,
-  accountId: string,
-  page: { limit?: number | undefined; cursor?: string | undefined },
-): Promise<CodePage> {
+/** What `GET /codes` filters and orders by; all given conditions hold. */
+export interface CodeListQuery {
+  limit?: number | undefined;
+  cursor?: string | undefined;
+  /** Found, in any case, in the name, the target or a slug. */
+  q?: string | undefined;
+  status?: CodeStatus | undefined;
+  /** A custom domain of the account, by id or hostname. */
+  domain?: string | undefined;
+  slug?: string | undefined;
+  /** `-created` (default): newest first; `created`: oldest first. */
+  sort?: 'created' | '-created' | undefined;
+}
+
+export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>, accountId: string, page: CodeListQuery): Promise<CodePage> {
   const limit = page.limit ?? PAGE_SIZE.default;
   const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  let domainId: string | undefined;
+  if (page.domain !== undefined) {
+    const domain = deps.domains ? await accountDomain(deps.domains, accountId, page.domain) : undefined;
+    if (!domain) throw invalidField('domain', 'no custom domain with this id or hostname on your account');
+    domainId = domain.id;
+  }
+  const query = {
+    after,
+    order: page.sort === 'created' ? ('oldest' as const) : ('newest' as const),
+    text: page.q?.toLowerCase(),
+    status: page.status,
+    domainId,
+    slug: page.slug,
+  };
   // One more than asked: whether it exists says whether there is a next page.
-  const items = await deps.codes.list(accountId, { limit: limit + 1, after });
+  const items = await deps.codes.list(accountId, { ...query, limit: limit + 1 });
   const more = items.length > limit;
   const shown = items.slice(0, limit);
   return { items: shown, nextCursor: more ? encodeCursor(shown.at(-1)!) : null };

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { NO_ROUTING, type CodeRouting } from '../../src/domain/code-routing.js';
 import { newSlug, type DynamicCode } from '../../src/domain/dynamic-code.js';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
-import type { DynamicCodeStore } from '../../src/domain/ports/dynamic-code-store.js';
+import type { DynamicCodeStore, NewDynamicCode } from '../../src/domain/ports/dynamic-code-store.js';
 
 export function dynamicCodeStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; codes: DynamicCodeStore }>): void {
   describe(`DynamicCodeStore contract: ${adapterName}`, () => {
@@ -74,6 +74,41 @@ export function dynamicCodeStoreContract(adapterName: string, makeStores: () => 
       // The places taken are exact: one more is over the limit, and the lot after a refused one still fits.
       expect(await codes.createWithinLimit(newCode(), 5)).toBe('limit_reached');
       expect(await codes.createManyWithinLimit([], 5)).toEqual([]);
+    });
+
+    it('lists only the codes every condition matches (text in any case, status, domain, slug), in either order, a page at a time', async () => {
+      const { codes, account, newCode } = await setup();
+      const at = (second: number) => new Date(Date.UTC(2026, 1, 1, 0, 0, second));
+      const make = async (input: NewDynamicCode) => {
+        const made = await codes.createWithinLimit(input, 1_000);
+        if (typeof made === 'string') throw new Error(`unexpected ${made}`);
+        return made;
+      };
+      const sale = await make({ ...newCode('https://shop.example/Spring-Sale', at(1)), name: 'Poster' });
+      const menu = await make({ ...newCode('https://cafe.example/menu', at(2)), name: 'Spring menu' });
+      const plain = await make(newCode('https://example.com/other', at(3)));
+      const vanity = { domainId: 'dom_aaaaaaaaaaaaaaaaaaaa', hostname: 'go.filter.example', slug: 'spring-x' };
+      const onDomain = await make({ ...newCode('https://example.com/v', at(4)), vanity });
+      const gone = await make({ ...newCode('https://example.com/spring-gone', at(5)), name: 'spring' });
+      await codes.remove(account.id, gone.id, at(6));
+      expect(await codes.update(account.id, menu.id, { status: 'paused' }, at(7))).toMatchObject({ status: 'paused' });
+      const ids = async (query: Omit<Parameters<DynamicCodeStore['list']>[1], 'limit'>) =>
+        (await codes.list(account.id, { limit: 10, ...query })).map((c) => c.id);
+
+      expect(await ids({ text: 'spring' })).toEqual([onDomain.id, menu.id, sale.id]);
+      expect(await ids({ text: 'spring', order: 'oldest' })).toEqual([sale.id, menu.id, onDomain.id]);
+      expect(await ids({ text: 'spring', status: 'active' })).toEqual([onDomain.id, sale.id]);
+      expect(await ids({ status: 'paused' })).toEqual([menu.id]);
+      expect(await ids({ domainId: vanity.domainId })).toEqual([onDomain.id]);
+      expect(await ids({ domainId: null })).toEqual([plain.id, menu.id, sale.id]);
+      expect(await ids({ slug: plain.slug })).toEqual([plain.id]);
+      expect(await ids({ slug: 'spring-x' })).toEqual([onDomain.id]);
+      expect(await ids({ text: 'no such text' })).toEqual([]);
+      expect(await ids({ text: '.*' })).toEqual([]);
+
+      const first = await codes.list(account.id, { limit: 2, order: 'oldest', domainId: null });
+      const next = await codes.list(account.id, { limit: 2, order: 'oldest', domainId: null, after: first.at(-1)! });
+      expect([...first, ...next].map((c) => c.id)).toEqual([sale.id, menu.id, plain.id]);
     });
 
     it('never gives a taken slug to another code, deleted or not', async () => {

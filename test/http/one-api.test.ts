@@ -104,3 +104,54 @@ describe('one list shape', () => {
     expect(res.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'cursor' }] });
   });
 });
+
+describe('finding codes', () => {
+  const post = (caller: string, url: string, body: unknown, method: 'POST' | 'PATCH' = 'POST') =>
+    t.app.inject({ method, url, headers: { 'x-api-key': caller, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+  const ids = async (caller: string, query: string) => {
+    const res = await t.app.inject({ method: 'GET', url: `${API}/codes?${query}`, headers: { 'x-api-key': caller } });
+    expect(res.statusCode).toBe(200);
+    return (res.json() as { items: Array<{ id: string }> }).items.map((code) => code.id);
+  };
+
+  it('searches name, target and slug (?q=), filters by status, slug and domain (id or hostname), and sorts by creation', async () => {
+    const { key: caller, accountId } = await t.newCaller('pro');
+    const made: Record<string, { id: string; slug: string }> = {};
+    for (const [label, body] of [
+      ['poster', { target: 'https://shop.example/Spring-Sale', name: 'Poster' }],
+      ['menu', { target: 'https://cafe.example/menu', name: 'Spring menu' }],
+      ['plain', { target: 'https://example.com/other' }],
+    ] as const) {
+      t.clock.now = new Date(t.clock.now.getTime() + 1_000);
+      made[label] = (await post(caller, `${API}/codes`, body)).json();
+    }
+    expect((await post(caller, `${API}/codes/${made.menu!.id}`, { status: 'paused' }, 'PATCH')).statusCode).toBe(200);
+
+    expect(await ids(caller, 'q=SPRING')).toEqual([made.menu!.id, made.poster!.id]);
+    expect(await ids(caller, 'q=spring&sort=created')).toEqual([made.poster!.id, made.menu!.id]);
+    expect(await ids(caller, 'q=spring&status=active')).toEqual([made.poster!.id]);
+    expect(await ids(caller, `slug=${made.plain!.slug}`)).toEqual([made.plain!.id]);
+
+    const domain = await t.stores.domains.createWithinLimit(
+      { id: 'dom_filterfilterfilter12', accountId, hostname: 'go.filter-by-name.example', token: 'x'.repeat(32), createdAt: t.clock.now },
+      null,
+    );
+    if (typeof domain === 'string') throw new Error(domain);
+    await t.stores.domains.activate(domain.id, t.clock.now);
+    const vanity = await post(caller, `${API}/codes`, { target: 'https://example.com/v', domain: 'Go.Filter-By-Name.example', slug: 'spring-sale' });
+    expect(vanity.statusCode).toBe(201);
+    expect(vanity.json()).toMatchObject({ domain: domain.id, shortUrl: 'https://go.filter-by-name.example/spring-sale' });
+    expect(await ids(caller, 'domain=go.filter-by-name.example')).toEqual([vanity.json().id]);
+    expect(await ids(caller, `domain=${domain.id}`)).toEqual([vanity.json().id]);
+
+    const stranger = (await t.newCaller('pro')).key;
+    const theirs = await t.app.inject({ method: 'GET', url: `${API}/codes?domain=go.filter-by-name.example`, headers: { 'x-api-key': stranger } });
+    expect(theirs.statusCode).toBe(400);
+    expect(theirs.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'domain' }] });
+  });
+
+  it('refuses a sort or status it does not know', async () => {
+    expect((await get(`${API}/codes?sort=name`)).statusCode).toBe(400);
+    expect((await get(`${API}/codes?status=gone`)).statusCode).toBe(400);
+  });
+});

@@ -3,10 +3,34 @@ import type { Model } from 'mongoose';
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../sqlite/ids.js';
 import { isDuplicateKey } from './connection.js';
 import type { CodeCountDoc, DynamicCodeDoc, VanitySlugDoc } from './models.js';
+
+/** A regular expression that matches `text` literally, in any case. */
+function literally(text: string): { $regex: string; $options: string } {
+  return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
+}
+
+function listFilter(accountId: string, query: CodeQuery): Record<string, unknown> {
+  const all: Record<string, unknown>[] = [];
+  const filter: Record<string, unknown> = { accountId, deletedAt: null, $and: all };
+  if (query.text !== undefined) {
+    const text = literally(query.text);
+    all.push({ $or: [{ name: text }, { target: text }, { slug: text }, { vanitySlug: text }] });
+  }
+  if (query.status !== undefined) filter.status = query.status;
+  if (query.domainId !== undefined) filter.domainId = query.domainId;
+  if (query.slug !== undefined) all.push({ $or: [{ slug: query.slug }, { vanitySlug: query.slug }] });
+  const { after } = query;
+  if (after) {
+    const beyond = query.order === 'oldest' ? '$gt' : '$lt';
+    all.push({ $or: [{ createdAt: { [beyond]: after.createdAt } }, { createdAt: after.createdAt, _id: { [beyond]: after.id } }] });
+  }
+  if (all.length === 0) delete filter.$and;
+  return filter;
+}
 
 function toCode(doc: DynamicCodeDoc): DynamicCode {
   return {
@@ -153,12 +177,13 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     };
   }
 
-  async list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
-    const { after } = page;
-    const filter = after
-      ? { accountId, deletedAt: null, $or: [{ createdAt: { $lt: after.createdAt } }, { createdAt: after.createdAt, _id: { $lt: after.id } }] }
-      : { accountId, deletedAt: null };
-    const docs = await this.#codes.find(filter).sort({ createdAt: -1, _id: -1 }).limit(page.limit).lean<DynamicCodeDoc[]>();
+  async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
+    const direction = query.order === 'oldest' ? 1 : -1;
+    const docs = await this.#codes
+      .find(listFilter(accountId, query))
+      .sort({ createdAt: direction, _id: direction })
+      .limit(query.limit)
+      .lean<DynamicCodeDoc[]>();
     return docs.map(toCode);
   }
 

@@ -2,7 +2,8 @@
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type { CodeChanges, CodeCursor, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import { newId } from './ids.js';
 
@@ -25,6 +26,44 @@ interface CodeRow {
 
 const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, routing, domain_id, vanity_host, vanity_slug, created_at, updated_at, deleted_at';
 const LIVE = 'deleted_at IS NULL';
+
+function isFiltered(query: CodeQuery): boolean {
+  return query.order === 'oldest' || query.text !== undefined || query.status !== undefined || query.domainId !== undefined || query.slug !== undefined;
+}
+
+/** The SQL of a list with conditions; its values follow the account id. */
+function filteredList(query: CodeQuery): { sql: string; values: unknown[] } {
+  const conditions = ['account_id = ?', LIVE];
+  const values: unknown[] = [];
+  if (query.text !== undefined) {
+    // instr on lower-cased columns: a plain substring, with no LIKE wildcards to escape.
+    conditions.push(
+      "(instr(lower(coalesce(name, '')), ?) > 0 OR instr(lower(target), ?) > 0 OR instr(lower(slug), ?) > 0 OR instr(coalesce(vanity_slug, ''), ?) > 0)",
+    );
+    values.push(query.text, query.text, query.text, query.text);
+  }
+  if (query.status !== undefined) {
+    conditions.push('status = ?');
+    values.push(query.status);
+  }
+  if (query.domainId === null) conditions.push('domain_id IS NULL');
+  else if (query.domainId !== undefined) {
+    conditions.push('domain_id = ?');
+    values.push(query.domainId);
+  }
+  if (query.slug !== undefined) {
+    conditions.push('(slug = ? OR vanity_slug = ?)');
+    values.push(query.slug, query.slug);
+  }
+  const newest = query.order !== 'oldest';
+  if (query.after) {
+    conditions.push(newest ? '(created_at < ? OR (created_at = ? AND id < ?))' : '(created_at > ? OR (created_at = ? AND id > ?))');
+    values.push(query.after.createdAt.getTime(), query.after.createdAt.getTime(), query.after.id);
+  }
+  const direction = newest ? 'DESC' : 'ASC';
+  values.push(query.limit);
+  return { sql: `SELECT ${COLUMNS} FROM dynamic_codes WHERE ${conditions.join(' AND ')} ORDER BY created_at ${direction}, id ${direction} LIMIT ?`, values };
+}
 
 function toCode(row: CodeRow): DynamicCode {
   return {
@@ -73,6 +112,9 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
   readonly #onDomain;
   readonly #setVanity;
   readonly #disable;
+
+  /** One prepared statement per combination of conditions (a few dozen at most). */
+  readonly #filtered = new Map<string, Statement<unknown[], CodeRow>>();
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -163,12 +205,18 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
-  async list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]> {
-    const { after, limit } = page;
-    const rows = after
-      ? this.#nextPage.all(accountId, after.createdAt.getTime(), after.createdAt.getTime(), after.id, limit)
-      : this.#firstPage.all(accountId, limit);
-    return rows.map(toCode);
+  async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
+    const { after, limit } = query;
+    if (!isFiltered(query)) {
+      const rows = after
+        ? this.#nextPage.all(accountId, after.createdAt.getTime(), after.createdAt.getTime(), after.id, limit)
+        : this.#firstPage.all(accountId, limit);
+      return rows.map(toCode);
+    }
+    const { sql, values } = filteredList(query);
+    let statement = this.#filtered.get(sql);
+    if (!statement) this.#filtered.set(sql, (statement = this.#db.prepare<unknown[], CodeRow>(sql)));
+    return statement.all(accountId, ...values).map(toCode);
   }
 
   async count(accountId: string): Promise<number> {

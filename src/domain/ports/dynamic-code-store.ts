@@ -24,10 +24,25 @@ export interface CodeChanges {
   vanity?: Vanity | null | undefined;
 }
 
-/** Position after the last code of a page (newest first). */
+/** Position after the last code of a page (in the page's order). */
 export interface CodeCursor {
   createdAt: Date;
   id: string;
+}
+
+/** Which codes a list keeps (all given conditions hold) and in which order. */
+export interface CodeQuery {
+  limit: number;
+  after?: CodeCursor | undefined;
+  /** `newest` (default): created_at then id, descending; `oldest`: both ascending. */
+  order?: 'newest' | 'oldest' | undefined;
+  /** Lower-case text found, in any case, in the name, the target, the slug or the custom-domain slug. */
+  text?: string | undefined;
+  status?: CodeStatus | undefined;
+  /** The custom domain's id; null: codes on no custom domain. */
+  domainId?: string | null | undefined;
+  /** The slug exactly: the random one or the one on a custom domain. */
+  slug?: string | undefined;
 }
 
 /**
@@ -38,6 +53,8 @@ export interface CodeCursor {
  *   codes); only `findBySlug` and `disableBySlug` (the redirect, the operators) do not.
  * - deleted codes keep their slug: `findBySlug` answers them as `deleted`, and no new code gets the slug.
  * - a disabled code cannot be changed by its owner: `update` answers `disabled` and changes nothing.
+ * - `list` keeps only the codes every given condition of its query matches; a page continues after its cursor in
+ *   the same order, so paging with the same query visits each matching code once.
  * - `createManyWithinLimit` is all or nothing: every code is stored (answered in input order) or none is
  *   (`limit_reached` when the account's codes plus these would pass `maxCodes`, `slug_taken` when any slug is taken).
  * - a vanity slug is unique per hostname among codes that are not deleted: `createWithinLimit` and `update` answer
@@ -47,8 +64,8 @@ export interface DynamicCodeStore {
   createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'>;
   /** A batch's codes, all of them or none (one account's; the limit is checked for the lot at once); none with a vanity slug. */
   createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
-  /** The account's codes that are not deleted, newest first. */
-  list(accountId: string, page: { limit: number; after?: CodeCursor | undefined }): Promise<DynamicCode[]>;
+  /** The account's codes that are not deleted and match the query, in its order, after its cursor. */
+  list(accountId: string, query: CodeQuery): Promise<DynamicCode[]>;
   /** How many codes the account holds (not deleted): what the plan limit counts. */
   count(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<DynamicCode | undefined>;

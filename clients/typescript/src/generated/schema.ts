@@ -66,7 +66,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your dynamic codes, newest first */
+        /** List your dynamic codes, newest first; search (q) and filter by status, domain or slug */
         get: operations["listDynamicCodes"];
         put?: never;
         /**
@@ -738,7 +738,7 @@ export interface components {
             slug: string;
             /** @description What the code encodes: `{PUBLIC_URL}/r/{slug}`, or `https://{hostname}/{slug}` on a custom domain. */
             shortUrl: string;
-            /** @description The custom domain (`dom_…`) the code lives on, or null. */
+            /** @description The id (`dom_…`) of the custom domain the code lives on, or null. */
             domain: string | null;
             target: string;
             name: string | null;
@@ -1338,6 +1338,16 @@ export interface operations {
                 limit?: number;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
+                /** @description Codes whose name, target or slug contains this text (any case). */
+                q?: string;
+                /** @description Codes in this status only. */
+                status?: "active" | "paused" | "disabled";
+                /** @description Codes on this custom domain of yours, by id (`dom_…`) or hostname. */
+                domain?: string;
+                /** @description The code with this slug (its random one, or its own on a custom domain). */
+                slug?: string;
+                /** @description `-created` (default): newest first; `created`: oldest first. Keep it the same across pages. */
+                sort?: "created" | "-created";
             };
             header?: never;
             path?: never;
@@ -1434,7 +1444,7 @@ export interface operations {
                     forwardQuery?: boolean;
                     utm?: components["schemas"]["UtmInput"] | null;
                     password?: string | null;
-                    /** @description The id (`dom_…`) of one of your active custom domains; the code then lives at `https://<hostname>/<slug>` and needs `slug`. */
+                    /** @description One of your active custom domains, by id (`dom_…`) or hostname (`go.example.com`); the code then lives at `https://<hostname>/<slug>` and needs `slug`. */
                     domain?: string;
                     /** @description With `domain`: the code's own path there, 3–64 of `a-z 0-9 - _`, unique per domain (taken: 409 `slug_taken`). */
                     slug?: string;

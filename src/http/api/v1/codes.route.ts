@@ -73,7 +73,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     {
       schema: {
         operationId: 'listDynamicCodes',
-        summary: 'List your dynamic codes, newest first',
+        summary: 'List your dynamic codes, newest first; search (q) and filter by status, domain or slug',
         tags,
         security,
         querystring: ListCodesQuery,

@@ -6,7 +6,7 @@ import { CODE_NAME_MAX_LENGTH, CODE_STATUSES, OWNER_STATUSES, TARGET_MAX_LENGTH,
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
-import { VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
+import { HOSTNAME_MAX_LENGTH, VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
 import { codeShortUrl } from '../../short-url.js';
 import { pageSchema, PageQueryFields } from './list-page.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
@@ -86,8 +86,10 @@ export const BatchCodeFields = { target, name: name.nullable().optional(), ...ca
 const domain = z
   .string()
   .min(1)
-  .max(64)
-  .describe('The id (`dom_…`) of one of your active custom domains; the code then lives at `https://<hostname>/<slug>` and needs `slug`.');
+  .max(HOSTNAME_MAX_LENGTH)
+  .describe(
+    'One of your active custom domains, by id (`dom_…`) or hostname (`go.example.com`); the code then lives at `https://<hostname>/<slug>` and needs `slug`.',
+  );
 const slug = z
   .string()
   .min(VANITY_SLUG_LENGTH.min)
@@ -113,7 +115,14 @@ export const UpdateCodeBody = z
 
 export const CodeParams = z.object({ id: z.string().min(1).max(64).describe('The code id.') });
 
-export const ListCodesQuery = z.strictObject({ ...PageQueryFields });
+export const ListCodesQuery = z.strictObject({
+  ...PageQueryFields,
+  q: z.string().min(1).max(200).optional().describe('Codes whose name, target or slug contains this text (any case).'),
+  status: z.enum(CODE_STATUSES).optional().describe('Codes in this status only.'),
+  domain: z.string().min(1).max(HOSTNAME_MAX_LENGTH).optional().describe('Codes on this custom domain of yours, by id (`dom_…`) or hostname.'),
+  slug: z.string().min(1).max(64).optional().describe('The code with this slug (its random one, or its own on a custom domain).'),
+  sort: z.enum(['created', '-created']).optional().describe('`-created` (default): newest first; `created`: oldest first. Keep it the same across pages.'),
+});
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
 
@@ -174,7 +183,7 @@ export const CodeSchema = z
     id: z.string(),
     slug: z.string().describe('The last part of the short URL: random on this service (`/r/{slug}`), your own on a custom domain.'),
     shortUrl: z.string().describe('What the code encodes: `{PUBLIC_URL}/r/{slug}`, or `https://{hostname}/{slug}` on a custom domain.'),
-    domain: z.string().nullable().describe('The custom domain (`dom_…`) the code lives on, or null.'),
+    domain: z.string().nullable().describe('The id (`dom_…`) of the custom domain the code lives on, or null.'),
     target: z.string(),
     name: z.string().nullable(),
     status: z.enum(CODE_STATUSES).describe('`disabled`: stopped by an operator; the owner cannot re-enable it.'),
