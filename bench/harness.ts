@@ -147,10 +147,15 @@ export async function measureRow(
 export interface Figures {
   webpOverPng?: number;
   floodP99Ratio?: number;
+  /** The same in alternating idle / flood windows, median of three (row h-windows). */
+  floodWindowsP99Ratio?: number;
+  /** Median answer time of a 16-megapixel noise JPEG, and the slowest small decode of another account beside a flood of them (ms). */
+  decodeNoiseMs?: number;
+  decodeBesideFloodMs?: number;
 }
 
 /** The report's prose sections a scenario may fill (bench/report.ts places them). */
-export type SectionName = 'profile' | 'sizes' | 'flood' | 'soak' | 'micro';
+export type SectionName = 'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro';
 
 export interface Outcome {
   rows?: Row[];

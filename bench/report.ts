@@ -29,6 +29,8 @@ function keeps(withIt: Row | undefined, without: Row | undefined, layer: string)
   return `| ${withIt.id}/${without.id} | ${value.toFixed(2)}${byCpu} | > 1 keeps ${layer} | ${value > 1 ? 'pays' : 'does NOT pay'} |`;
 }
 
+const seconds = (ms: number | undefined) => (ms === undefined ? undefined : ms / 1000);
+
 export function ratios(rows: Row[], figures: Figures): string {
   const get = (id: string) => rows.find((r) => r.id === id);
   const ratio = (x: string, y: string, target: number, label: string) => {
@@ -50,6 +52,9 @@ export function ratios(rows: Row[], figures: Figures): string {
     ratio('f-webp', 'c', 0.9, '≥ 0.9: WebP at PNG speed'),
     atMost('WebP bytes / PNG bytes', figures.webpOverPng, 0.8, '≤ 0.8 for the same code'),
     atMost('bystander p99 beside the flood / alone', figures.floodP99Ratio, 2, '≤ 2: one account cannot take the instance'),
+    atMost('the same, alternating windows (h-windows)', figures.floodWindowsP99Ratio, 2, '≤ 2: median of three idle / flood windows'),
+    atMost('16 MP noise decode, s (d-noise)', seconds(figures.decodeNoiseMs), 5, '≤ 5 s: one image never holds a decode thread long'),
+    atMost('small decode beside the noise flood, s (d-bystander)', seconds(figures.decodeBesideFloodMs), 1, "≤ 1 s: another account's images never wait"),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('f-pdf', 'c', 0.5, '≥ 0.5: a PDF at a physical size at half PNG speed or better'),
     ratio('s-signed', 'b', 0.6, '≥ 0.6: a signed image URL revalidated (304, metered) at 0.6 of the HTTP ceiling or better'),
@@ -120,6 +125,12 @@ ${sections.sizes ?? ''}
 ## Fairness under a flood (one free account, 2048 px WebP, new colour each time)
 
 ${sections.flood ?? 'Flood skipped (BENCH_ONLY).'}
+
+${sections.floodWindows ?? ''}
+
+## Decoding on a budget (a 16-megapixel noise JPEG, and another account's small decode beside a flood of them)
+
+${sections.decode ?? 'Decode rows skipped (BENCH_ONLY).'}
 
 ## Memory over a soak
 

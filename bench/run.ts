@@ -7,6 +7,8 @@ import { batchCpuScenario } from './scenarios/batch-cpu.js';
 import { batchesScenario } from './scenarios/batches.js';
 import { brandedRowScenario } from './scenarios/branded.js';
 import { floodRowsScenario } from './scenarios/flood.js';
+import { floodWindowsScenario } from './scenarios/flood-windows.js';
+import { decodeBudgetScenario } from './scenarios/decode-budget.js';
 import { eBesideC, generateScenario } from './scenarios/generate.js';
 import { csvFloodScenario } from './scenarios/csv-flood.js';
 import { hostileNeighbourScenario } from './scenarios/hostile-neighbour.js';
@@ -43,6 +45,8 @@ const SCENARIOS: BenchScenario[] = [
   redisGenerateScenario,
   signedUrlScenario,
   hostileNeighbourScenario,
+  floodWindowsScenario,
+  decodeBudgetScenario,
   csvFloodScenario,
   batchCpuScenario,
 ];

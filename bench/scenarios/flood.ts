@@ -38,9 +38,9 @@ function statusCounts(result: AutocannonResult): string {
  * The flood's load generator runs in a process of its own, so its work never delays the event loop that
  * times the bystander's answers.
  */
-function floodFromAnotherProcess(url: string, keys: string[], seconds: number): Promise<AutocannonResult> {
+export function floodFromAnotherProcess(url: string, keys: string[], seconds: number): Promise<AutocannonResult> {
   const script = `
-    import { drive, rotatingKey } from ${JSON.stringify(new URL('./load.js', import.meta.url).href)};
+    import { drive, rotatingKey } from ${JSON.stringify(new URL('../load.js', import.meta.url).href)};
     let colour = 0;
     // A new dark colour each time defeats the image cache; the payload stays one QR code.
     const body = () => {
