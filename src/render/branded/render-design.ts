@@ -206,16 +206,32 @@ async function assertScans(
  * (to H) before it is refused: more correction lets readers through what the shapes or the logo cost them.
  */
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
-  for (let attempt = spec; ;) {
+  const fixed = branding.errorCorrectionFixed || !readableAtAll(spec.payload);
+  let attempt = spec;
+  let last = fixed;
+  for (;;) {
     const { matrix, errorCorrection } = matrixForDesign(attempt, branding, caches);
-    const fixed = branding.errorCorrectionFixed || !readableAtAll(spec.payload);
-    const higher = fixed ? undefined : ERROR_CORRECTION_LEVELS[ERROR_CORRECTION_LEVELS.indexOf(errorCorrection) + 1];
+    const higher = ERROR_CORRECTION_LEVELS[ERROR_CORRECTION_LEVELS.indexOf(errorCorrection) + 1];
     try {
-      return await renderMatrix(attempt, branding, caches, matrix, errorCorrection, higher === undefined);
+      return await renderMatrix(attempt, branding, caches, matrix, errorCorrection, last || higher === undefined);
     } catch (error) {
-      if (!(error instanceof UnscannableDesignError) || higher === undefined) throw error;
-      attempt = { ...attempt, errorCorrection: higher };
+      if (!(error instanceof UnscannableDesignError) || last || higher === undefined) throw error;
+      const raised = { ...attempt, errorCorrection: higher };
+      // A level up that no longer fits the size: this level's refusal, now naming a change that passes (its verdict is kept).
+      if (drawableAt(raised, branding, caches)) attempt = raised;
+      else last = true;
     }
+  }
+}
+
+/** Whether the design can be drawn at the spec's level (its logo fits, its modules get their pixels), without drawing it. */
+function drawableAt(spec: RenderSpec, branding: Branding, caches: DesignCaches): boolean {
+  try {
+    const { matrix } = matrixForDesign(spec, branding, caches);
+    designLayout(matrix, spec.size, spec.margin, branding);
+    return true;
+  } catch {
+    return false;
   }
 }
 
