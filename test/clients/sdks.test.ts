@@ -17,6 +17,7 @@ let dataDir: string;
 let server: RunningServer;
 let proKey: string;
 let freeKey: string;
+let pythonFreeKey: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-sdks-'));
@@ -26,6 +27,8 @@ beforeAll(async () => {
   await runCli(['accounts', 'create', '--email', 'sdk-free@example.com'], env);
   proKey = (await runCli(['keys', 'create', '--email', 'sdk@example.com', '--name', 'sdk'], env)).stdout.trim();
   freeKey = (await runCli(['keys', 'create', '--email', 'sdk-free@example.com', '--name', 'sdk'], env)).stdout.trim();
+  await runCli(['accounts', 'create', '--email', 'sdk-python-free@example.com'], env);
+  pythonFreeKey = (await runCli(['keys', 'create', '--email', 'sdk-python-free@example.com', '--name', 'sdk'], env)).stdout.trim();
 }, 60_000);
 
 afterAll(async () => {
@@ -99,13 +102,13 @@ describe('the TypeScript SDK (clients/typescript)', () => {
 describe('the Python SDK (clients/python)', () => {
   it('passes its own unittest suite against the server: PNG, batch and archive, dynamic code and stats, errors', async () => {
     const { stdout, stderr } = await exec('python3', ['-m', 'unittest', 'discover', '-s', 'clients/python/tests', '-v'], {
-      env: { ...process.env, QRM_BASE_URL: server.baseUrl, QRM_API_KEY: proKey },
+      env: { ...process.env, QRM_BASE_URL: server.baseUrl, QRM_API_KEY: proKey, QRM_FREE_API_KEY: pythonFreeKey },
       timeout: 120_000,
     }).catch((error: { stdout: string; stderr: string }) => {
       throw new Error(`python3 -m unittest failed:\n${error.stdout}\n${error.stderr}`);
     });
     const report = stdout + stderr;
-    expect(report).toMatch(/Ran 4 tests/);
+    expect(report).toMatch(/Ran 5 tests/);
     expect(report).toMatch(/\nOK\n/);
     expect(report).not.toMatch(/skipped/);
   }, 120_000);

@@ -7,6 +7,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
 from typing import IO, Any, Iterator, Optional, cast
 from urllib.parse import urlencode
 
@@ -35,12 +36,18 @@ class QrManagerError(Exception):
         self.code: str = problem.get("code", "unknown")
         self.problem = problem
         self.retry_after = retry_after
+        # When the service said to come back (a quota 429: when the month's quota resets), as a UTC time.
+        self.resets_at: Optional[datetime] = datetime.now(timezone.utc) + timedelta(seconds=retry_after) if retry_after is not None else None
 
 
 class QrManager(GeneratedOperations):
-    """`QrManager("http://localhost:3000", api_key="qrm_live_…")`. 429 and 503 are retried after their Retry-After (at most `retries` times)."""
+    """`QrManager("http://localhost:3000", api_key="qrm_live_…")`.
 
-    def __init__(self, base_url: str, api_key: Optional[str] = None, *, retries: int = 3, timeout: float = 30.0, max_wait: float = 60.0) -> None:
+    A 503, or a 429 `rate_limited` (the per-second burst), is retried after its Retry-After, at most `retries` times and
+    only while the waits together stay within `max_wait` seconds; any other 429 (a monthly quota) raises at once, with
+    `resets_at`."""
+
+    def __init__(self, base_url: str, api_key: Optional[str] = None, *, retries: int = 3, timeout: float = 30.0, max_wait: float = 30.0) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.retries = retries
@@ -66,6 +73,7 @@ class QrManager(GeneratedOperations):
                 data = json.dumps(body).encode("utf-8")
                 sent["Content-Type"] = "application/json"
         sent.update(headers or {})
+        waited = 0.0
         for attempt in range(self.retries + 1):
             request = urllib.request.Request(url, data=data, method=method, headers=sent)
             try:
@@ -74,18 +82,33 @@ class QrManager(GeneratedOperations):
             except urllib.error.HTTPError as error:
                 answer, status, response_headers = error, error.code, {k.lower(): v for k, v in error.headers.items()}
             if status in (429, 503) and attempt < self.retries:
-                answer.read()
-                time.sleep(self._wait(response_headers.get("retry-after"), attempt))
-                continue
+                content = answer.read()
+                wait = self._wait(response_headers.get("retry-after"), attempt)
+                if self._retryable(status, content) and waited + wait <= self.max_wait:
+                    waited += wait
+                    time.sleep(wait)
+                    continue
+                return RawResponse(status, response_headers, content)
             if stream and status < 300:
                 return RawResponse(status, response_headers, b"", answer)
             return RawResponse(status, response_headers, answer.read())
         raise AssertionError("unreachable")
 
-    def _wait(self, retry_after: Optional[str], attempt: int) -> float:
+    @staticmethod
+    def _retryable(status: int, content: bytes) -> bool:
+        """503s pass; of the 429s only `rate_limited` does: a quota is not back within a wait."""
+        if status == 503:
+            return True
+        try:
+            return bool(json.loads(content).get("code") == "rate_limited")
+        except (ValueError, AttributeError):
+            return False
+
+    @staticmethod
+    def _wait(retry_after: Optional[str], attempt: int) -> float:
         if retry_after and retry_after.isdigit():
-            return min(float(retry_after), self.max_wait)
-        return min(0.5 * 2**attempt + random.random() / 10, self.max_wait)
+            return float(retry_after)
+        return 0.5 * 2**attempt + random.random() / 10
 
     @staticmethod
     def _expect(response: RawResponse, *ok: int) -> RawResponse:

@@ -13,9 +13,11 @@ import zipfile
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 from qr_manager import QrManager, QrManagerError  # noqa: E402
+from qr_manager import client as client_module  # noqa: E402
 
 BASE_URL = os.environ.get("QRM_BASE_URL")
 API_KEY = os.environ.get("QRM_API_KEY")
+FREE_API_KEY = os.environ.get("QRM_FREE_API_KEY")
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -72,6 +74,24 @@ class ClientAgainstServer(unittest.TestCase):
         with self.assertRaises(QrManagerError) as bad:
             self.client.generate("x", type="nope")
         self.assertEqual(bad.exception.code, "unsupported_type")
+
+    @unittest.skipUnless(FREE_API_KEY, "needs QRM_FREE_API_KEY (a key of a free account with no codes yet)")
+    def test_a_quota_429_raises_at_once_with_its_reset_time(self) -> None:
+        free = QrManager(str(BASE_URL), api_key=FREE_API_KEY)
+        for n in range(5):
+            free.generate(f"free-{n}")
+        slept: list[float] = []
+        real_sleep = client_module.time.sleep
+        client_module.time.sleep = slept.append  # the test owns the clock: any wait is recorded, never taken
+        try:
+            with self.assertRaises(QrManagerError) as raised:
+                free.generate("free-over-the-quota")
+        finally:
+            client_module.time.sleep = real_sleep
+        self.assertEqual((raised.exception.status, raised.exception.code), (429, "qr_quota_exceeded"))
+        self.assertEqual(slept, [])
+        self.assertIsNotNone(raised.exception.resets_at)
+        self.assertGreater(raised.exception.retry_after or 0, 0)
 
 
 if __name__ == "__main__":
