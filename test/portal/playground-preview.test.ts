@@ -2,6 +2,7 @@
 // built from the API's own content schemas (a Wi-Fi form makes the WIFI: payload every reader reads).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
+import { createLocalAccount } from '../../src/services/accounts.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { PortalClient } from '../helpers/portal-client.js';
@@ -103,5 +104,43 @@ describe('playground content forms', () => {
     expect((await usage(accountId)).requests).toBe(1);
     // The fields keep what was typed.
     expect(made.body).toContain('name="wifi.ssid" type="text" maxlength="32" value="Office"');
+  });
+});
+
+describe('playground save as design', () => {
+  it('keeps the form’s look under a name, as POST /designs does, and generates nothing', async () => {
+    const email = `designer${++seq}-${Date.now()}@example.com`;
+    const account = await createLocalAccount({ ...t.stores, clock: () => new Date() }, email, 'business');
+    const client = new PortalClient(t.app);
+    await client.signInLocally(email);
+    const _csrf = await client.csrfFrom('/portal/playground');
+    const saved = await client.postForm('/portal/playground/design', {
+      _csrf,
+      designName: 'Navy dots',
+      type: 'url',
+      content: 'https://example.com',
+      outputFormat: 'png',
+      size: '512',
+      darkColor: '#1d3557',
+      lightColor: '#ffffff',
+      moduleShape: 'dots',
+      finderColor: '#1d3557',
+    });
+    expect(saved.statusCode).toBe(201);
+    const id = /"design": "(des_[^"]+)"/.exec(saved.body.replaceAll('&quot;', '"'))?.[1];
+    expect(id).toBeDefined();
+    const stored = await t.stores.designs.get(account.id, id!);
+    expect(stored).toMatchObject({ name: 'Navy dots', options: { size: 512, darkColor: '#1d3557', lightColor: '#ffffff', moduleShape: 'dots' } });
+    expect(stored!.options.finderColor).toBeUndefined();
+    expect((await usage(account.id)).requests).toBe(0);
+  });
+
+  it('refuses a design without a name, saying so, and keeps the form', async () => {
+    const { client } = await signedIn();
+    const _csrf = await client.csrfFrom('/portal/playground');
+    const refused = await client.postForm('/portal/playground/design', { _csrf, designName: ' ', type: 'text', content: 'kept text', outputFormat: 'png' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('name: 1 to 64 printable characters');
+    expect(refused.body).toContain('kept text</textarea>');
   });
 });

@@ -110,6 +110,7 @@ const ROUTES = [
   ['GET', '/portal/codes/{x}/preview.png'],
   ['POST', '/portal/codes/{x}/campaign'],
   ['POST', '/portal/api/playground/preview'],
+  ['POST', '/portal/playground/design'],
 ] as const;
 
 const printable = (maxLength: number) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength });

@@ -131,6 +131,7 @@ document.addEventListener('DOMContentLoaded', () => {
       schedule();
     }
     playground.addEventListener('submit', async (event) => {
+      if (event.submitter?.hasAttribute('data-save-design')) return; // a plain post: the page says what was saved
       event.preventDefault();
       const button = playground.querySelector('button[type="submit"]');
       button.disabled = true;

@@ -17,6 +17,9 @@ import { brandingOf, generateQr, isBranded, renderSpecOf, type GenerateQrDeps, t
 import { encodeContent } from '../../../domain/content/index.js';
 import { CONTENT_FORM_FIELDS, CONTENT_FORMS, contentFromForm } from '../content-form.js';
 import type { PortalRateLimits } from '../rate-limits.js';
+import { DESIGN_NAME_MAX, type DesignOptions } from '../../../domain/design.js';
+import type { DesignStore } from '../../../domain/ports/design-store.js';
+import { createDesign } from '../../../services/designs.js';
 import { meterRequest } from '../../../services/meter-request.js';
 import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS, decodeOrGiveBack } from '../../api/v1/decode.route.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
@@ -33,6 +36,7 @@ export interface PlaygroundRoutesOptions extends GenerateQrDeps {
   /** Reads codes back: the API's decoder (worker thread, ZXing and jsQR). */
   decoder: QrDecoder;
   limits: Pick<PortalRateLimits, 'playgroundPreview'>;
+  designs: DesignStore;
 }
 
 const DECODE_MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
@@ -61,6 +65,10 @@ const PlaygroundForm = z.object({
   logoScale: z.string().max(8).optional(),
   frameText: z.string().max(64).optional(),
   frameColor: z.string().max(16).optional(),
+  designName: z
+    .string()
+    .max(DESIGN_NAME_MAX * 2)
+    .optional(),
   _csrf: z.string().optional(),
 });
 
@@ -142,6 +150,7 @@ interface DecodeState {
 interface PlaygroundState {
   form: Record<string, string>;
   error?: string;
+  notice?: string;
   decoded?: DecodeState;
   result?: { dataUri: string; format: string; bytes: number; requestsRemaining: number | null; qrsRemaining: number | null; resetAt: Date };
 }
@@ -234,6 +243,28 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     } catch (error) {
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+      return page(request, reply, { form, error: error.message }, error.status);
+    }
+  });
+
+  // "Save as design": the form's look (size, colours, shapes, logo, caption) kept under a name, as POST /designs does.
+  app.post('/playground/design', { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+    const { _csrf, designName, ...fields } = request.body;
+    const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
+    const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png' });
+    if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+    const account = request.account!;
+    const look = brandingInput(parsed.data);
+    const designOptions: DesignOptions = Object.fromEntries(
+      Object.entries({ size: Number(parsed.data.size), darkColor: parsed.data.darkColor, lightColor: parsed.data.lightColor, ...look }).filter(
+        ([, value]) => value !== undefined,
+      ),
+    );
+    try {
+      const design = await createDesign(options, { accountId: account.id, plan: account.plan }, { name: designName ?? '', options: designOptions });
+      return page(request, reply, { form, notice: `Saved as the design “${design.name}”: give "design": "${design.id}" in a request to use it.` }, 201);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
       return page(request, reply, { form, error: error.message }, error.status);
     }
   });
