@@ -25,7 +25,13 @@ export async function startTwoInstancesOnRedis(
 ): Promise<TwoInstances> {
   const redis = await startRedisServer();
   const dataDir = await mkdtemp(join(tmpdir(), `qrm-${name}-`));
-  const shared = { ...options, dataDir, redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:`, ...(cacheTtlMs ? { cacheTtlMs } : {}) } };
+  // One stopped clock for both: apps started in different seconds would otherwise count bursts in different windows.
+  const shared = {
+    ...options,
+    now: options.now ?? new Date(),
+    dataDir,
+    redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:`, ...(cacheTtlMs ? { cacheTtlMs } : {}) },
+  };
   const a = await createTestApp(shared);
   const b = await createTestApp(shared);
   return {
