@@ -39,9 +39,9 @@ export async function brandedScenario<Row>(
   const listed = async (key: string) =>
     (
       (await (await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/logos`, { headers: { 'x-api-key': key } })).json()) as {
-        logos: Array<{ id: string }>;
+        items: Array<{ id: string }>;
       }
-    ).logos[0]!.id;
+    ).items[0]!.id;
   for (const key of service.keys) if (!logoByKey.has(key)) logoByKey.set(key, await listed(key));
 
   let i = 0;
