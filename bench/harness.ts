@@ -152,6 +152,9 @@ export interface Figures {
   /** Median answer time of a 16-megapixel noise JPEG, and the slowest small decode of another account beside a flood of them (ms). */
   decodeNoiseMs?: number;
   decodeBesideFloodMs?: number;
+  /** Stalled uploads (rows u-idle, u-stalled): the bystander's p99 under them over idle, and RSS after them over idle. */
+  stalledP99Ratio?: number;
+  stalledRssRatio?: number;
 }
 
 /** The report's prose sections a scenario may fill (bench/report.ts places them). */

@@ -21,6 +21,7 @@ import { everyRenderOnPoolScenario, threadBesideInlineScenario } from './scenari
 import { signedUrlScenario } from './scenarios/signed-urls.js';
 import { sizesScenario } from './scenarios/sizes.js';
 import { soakScenario } from './scenarios/soak.js';
+import { stalledUploadsScenario } from './scenarios/stalled-uploads.js';
 
 /** The report's row order. The scenarios from generate to soak share one embedded service, stopped after the last of them. */
 const SCENARIOS: BenchScenario[] = [
@@ -48,6 +49,7 @@ const SCENARIOS: BenchScenario[] = [
   floodWindowsScenario,
   decodeBudgetScenario,
   csvFloodScenario,
+  stalledUploadsScenario,
   batchCpuScenario,
 ];
 

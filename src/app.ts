@@ -18,6 +18,7 @@ import { ServiceHosts } from './http/service-hosts.js';
 import hostPolicy from './http/plugins/host-policy.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
 import apiDocs from './http/plugins/api-docs.js';
+import bodyGuard from './http/plugins/body-guard.js';
 import health from './http/plugins/health.js';
 import metrics from './http/plugins/metrics.js';
 import nosniff from './http/plugins/nosniff.js';
@@ -31,6 +32,7 @@ import shutdownGuard, { Lifecycle } from './http/plugins/shutdown-guard.js';
 import portal from './http/portal/portal.js';
 import { redirectRoute } from './http/redirect/redirect.route.js';
 import { stripeWebhookRoute } from './http/webhooks/stripe-webhook.route.js';
+import { UploadSlots } from './http/upload-slots.js';
 
 export interface BuildAppOptions {
   /** Adapters a test puts in place of what config would build (the app closes them with its own). */
@@ -57,6 +59,9 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     },
     logController: new LogController({ disableRequestLogging: true }), // request-log writes one line per request instead of two
     bodyLimit: config.bodyLimitBytes,
+    // Node's backstops for a request that never finishes arriving, and a socket that goes quiet; body-guard cuts slow bodies first.
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
     // Only named proxies may say who the client is (request.ip keys the portal's per-address limits).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : (config.trustProxy ?? false),
     // A caller's X-Request-Id is kept when it is safe to echo; otherwise we make one.
@@ -87,6 +92,14 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   await app.register(requestLog);
   const hosts = new ServiceHosts(config.publicUrl, config.allowedHosts);
   await app.register(hostPolicy, { hosts });
+  const uploads = new UploadSlots();
+  await app.register(bodyGuard, {
+    slots: uploads,
+    uploadsPerCaller: config.uploadsPerCaller,
+    uploadsPerAddress: config.uploadsPerAddress,
+    pace: { minBytesPerSecond: config.bodyMinBytesPerSecond, windowMs: config.bodyRateWindowMs },
+    callerOf: (request) => (request.credential ? `key:${request.credential.keyId}` : request.session ? `session:${request.session.id}` : undefined),
+  });
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
   await app.register(apiDocs, { version: '1.0.0', publicUrl: config.publicUrl });
@@ -94,6 +107,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     renderStats: () => adapters.renderer.stats(),
     decodeStats: () => services.decoder.stats(),
     unrecordedScans: () => adapters.scans.unrecorded(),
+    uploadsInFlight: () => uploads.held(),
     token: config.metricsToken,
   });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });

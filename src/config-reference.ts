@@ -83,6 +83,27 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
   },
   BODY_LIMIT_BYTES: { what: 'largest accepted request body (batches have their own)' },
   SHUTDOWN_TIMEOUT_MS: { what: 'hard deadline for the whole shutdown after SIGTERM', page: 'operations.md' },
+  REQUEST_TIMEOUT_MS: {
+    what: "a request's headers and body must have arrived within this long (Node's `requestTimeout`, answered with its plain `408`); `0` turns it off",
+    page: 'operations.md',
+  },
+  CONNECTION_TIMEOUT_MS: { what: "a connection silent this long is closed (Node's socket timeout); `0` turns it off", page: 'operations.md' },
+  BODY_MIN_BYTES_PER_SECOND: {
+    what: 'a request body still arriving must bring at least this many bytes a second in each `BODY_RATE_WINDOW_MS`, else `408 request_timeout`; `0` turns it off',
+    page: 'operations.md',
+  },
+  BODY_RATE_WINDOW_MS: {
+    what: 'the window `BODY_MIN_BYTES_PER_SECOND` is measured over (the first one is the grace a body starts with)',
+    page: 'operations.md',
+  },
+  UPLOADS_PER_CALLER: {
+    what: 'uploads (bodies over 64 KiB or of unknown length) in flight per API key or portal session; past it `429 too_many_uploads` before the body is read; `0` turns it off',
+    page: 'operations.md',
+  },
+  UPLOADS_PER_ADDRESS: {
+    what: 'uploads in flight per client address (set `TRUST_PROXY` behind a proxy, or every client shares one); past it `429 too_many_uploads`; `0` turns it off',
+    page: 'operations.md',
+  },
   IMAGE_CACHE_MB: {
     what: 'memory for the cache of rendered images (a repeated code is answered from it, still authenticated and metered); `0` turns it off',
     page: 'operations.md',

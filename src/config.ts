@@ -44,6 +44,12 @@ export const EnvSchema = z.object({
   PRINT_MIN_MODULE_MM: z.coerce.number().min(0.05).max(10).default(0.3),
   BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(1_048_576).default(16_384),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(300_000),
+  CONNECTION_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+  BODY_MIN_BYTES_PER_SECOND: z.coerce.number().int().min(0).max(1_073_741_824).default(65_536),
+  BODY_RATE_WINDOW_MS: z.coerce.number().int().min(50).max(600_000).default(5_000),
+  UPLOADS_PER_CALLER: z.coerce.number().int().min(0).max(100_000).default(8),
+  UPLOADS_PER_ADDRESS: z.coerce.number().int().min(0).max(100_000).default(32),
   IMAGE_CACHE_MB: z.coerce.number().int().min(0).max(65_536).default(64),
   JOB_LOCK_MS: z.coerce.number().int().min(500).max(600_000).default(30_000),
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
@@ -249,6 +255,15 @@ const ConfigSchema = EnvSchema.transform((e) => {
     printMinModuleMm: e.PRINT_MIN_MODULE_MM,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    /** Node's whole-request deadline (headers and body) and idle-socket timeout; 0 turns either off. */
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
+    /** A body still arriving must bring this many bytes a second in every window, the first included; 0 turns it off. */
+    bodyMinBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
+    bodyRateWindowMs: e.BODY_RATE_WINDOW_MS,
+    /** Uploads (bodies over 64 KiB or of unknown length) in flight per API key or portal session, and per address; 0: no cap. */
+    uploadsPerCaller: e.UPLOADS_PER_CALLER,
+    uploadsPerAddress: e.UPLOADS_PER_ADDRESS,
     /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     /** Memory for the LRU of rendered images (0 turns it off). */

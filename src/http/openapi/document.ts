@@ -36,6 +36,20 @@ const ROUTER_REFUSAL: Response = {
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 };
 
+/** What any route that takes a body may answer before its body is read (body-guard): too slow, or too many uploads at once. */
+const BODY_REFUSALS: Record<string, { code: string; why: string }> = {
+  '408': { code: 'request_timeout', why: 'the body arrived slower than the server takes' },
+  '429': { code: 'too_many_uploads', why: 'too many uploads in flight from this caller or address' },
+};
+
+function addBodyRefusals(responses: Record<string, Response>): void {
+  for (const [status, { code, why }] of Object.entries(BODY_REFUSALS)) {
+    const existing = responses[status];
+    if (existing) existing.description = `${existing.description}, \`${code}\` (${why})`;
+    else responses[status] = { description: `Problem: \`${code}\` (${why}).`, content: structuredClone(ROUTER_REFUSAL.content) };
+  }
+}
+
 function applyOperationDoc(path: string, operation: Operation): void {
   const doc = operation['x-document'];
   delete operation['x-document'];
@@ -57,6 +71,7 @@ function applyOperationDoc(path: string, operation: Operation): void {
     };
   }
   if (path.includes('{') && !responses['400']) responses['400'] = structuredClone(ROUTER_REFUSAL);
+  if (operation.requestBody) addBodyRefusals(responses);
   for (const [status, response] of Object.entries(responses)) {
     const json = response.content?.['application/json'];
     if (Number(status) >= 400 && json) response.content = { 'application/problem+json': json };

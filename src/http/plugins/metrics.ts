@@ -27,6 +27,8 @@ export interface MetricsOptions {
   decodeStats?: () => DecodeQueueStats;
   /** Scans answered but not recorded since start (the scan store was down or full). */
   unrecordedScans?: () => number;
+  /** Uploads (bodies over 64 KiB or chunked) holding a slot now, in this process. */
+  uploadsInFlight?: () => number;
   /** When set, /metrics wants `Authorization: Bearer <token>`. */
   token: string | undefined;
 }
@@ -118,6 +120,15 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
       const stats = options.decodeStats?.();
       this.set({ state: 'running' }, stats?.running ?? 0);
       this.set({ state: 'waiting' }, stats?.waiting ?? 0);
+    },
+  });
+
+  new Gauge({
+    name: 'qrm_uploads_in_flight',
+    help: 'Uploads (request bodies over 64 KiB or chunked) admitted and not yet answered, in this process',
+    registers,
+    collect() {
+      this.set(options.uploadsInFlight?.() ?? 0);
     },
   });
 

@@ -10,6 +10,8 @@ declare module 'fastify' {
   }
 }
 
+export const SIGN_IN_FIRST = 'sign in to the developer portal first: this API uses the portal session cookie';
+
 export function requireAccount(deps: { accounts: AccountStore; base: string }) {
   return async function (request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const accountId = request.session?.accountId;
@@ -19,7 +21,7 @@ export function requireAccount(deps: { accounts: AccountStore; base: string }) {
       return;
     }
     if (request.url.startsWith(`${deps.base}/api/`)) {
-      throw new ApiError('unauthorized', 'sign in to the developer portal first: this API uses the portal session cookie');
+      throw new ApiError('unauthorized', SIGN_IN_FIRST);
     }
     await reply.redirect(`${deps.base}/signin`, 303);
   };

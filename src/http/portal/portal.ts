@@ -35,6 +35,7 @@ import { signInRoutes } from './routes/signin.routes.js';
 import securityHeaders from './security-headers.plugin.js';
 import session from './session.plugin.js';
 import views from './views.plugin.js';
+import { refuseUnownedWrites } from './write-owner.js';
 
 export const PORTAL_PREFIX = '/portal';
 
@@ -107,6 +108,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(errorPages, { base });
   await app.register(session, { sessions: adapters.sessions, clock, secure });
   await app.register(csrf);
+  app.addHook('onRequest', refuseUnownedWrites(app));
   // Signing in locally, every session belongs to a browser on this machine: writes under another host name are refused.
   if (configured.length === 0) app.addHook('onRequest', refuseForeignHostWrites);
   // Per client address: sign-in starts and callbacks, and key creation (counted after the session and CSRF checks).

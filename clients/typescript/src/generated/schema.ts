@@ -685,7 +685,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "preview_limit_reached" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "internal_error" | "overloaded" | "unavailable";
+            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "request_timeout" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "preview_limit_reached" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "too_many_uploads" | "internal_error" | "overloaded" | "unavailable";
             /** @description The request path. */
             instance?: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -1267,6 +1267,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `payload_too_large` */
             413: {
                 headers: {
@@ -1297,7 +1307,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `quota_exceeded`, `qr_quota_exceeded`, `rate_limited` */
+            /** @description Problem: `quota_exceeded`, `qr_quota_exceeded`, `rate_limited`, `too_many_uploads` (too many uploads in flight from this caller or address) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1494,6 +1504,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `code_limit_reached`, `slug_taken` */
             409: {
                 headers: {
@@ -1518,6 +1538,17 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1774,6 +1805,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `code_disabled`, `slug_taken` */
             409: {
                 headers: {
@@ -1798,6 +1839,17 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2621,6 +2673,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `code_limit_reached` */
             409: {
                 headers: {
@@ -2661,7 +2723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `quota_exceeded`, `qr_quota_exceeded`, `too_many_batches`, `rate_limited` */
+            /** @description Problem: `quota_exceeded`, `qr_quota_exceeded`, `too_many_batches`, `rate_limited`, `too_many_uploads` (too many uploads in flight from this caller or address) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3091,6 +3153,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `logo_limit_reached` */
             409: {
                 headers: {
@@ -3121,7 +3193,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `rate_limited` */
+            /** @description Problem: `rate_limited`, `too_many_uploads` (too many uploads in flight from this caller or address) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3299,6 +3371,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `payload_too_large` */
             413: {
                 headers: {
@@ -3339,7 +3421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `rate_limited`, `quota_exceeded`, `too_many_decodes` */
+            /** @description Problem: `rate_limited`, `quota_exceeded`, `too_many_decodes`, `too_many_uploads` (too many uploads in flight from this caller or address) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3517,6 +3599,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `webhook_limit_reached` */
             409: {
                 headers: {
@@ -3541,6 +3633,17 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3792,6 +3895,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `design_limit_reached` */
             409: {
                 headers: {
@@ -3826,6 +3939,17 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4059,6 +4183,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `payload_too_large` */
             413: {
                 headers: {
@@ -4083,6 +4217,17 @@ export interface operations {
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4261,6 +4406,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `domain_limit_reached`, `hostname_taken` */
             409: {
                 headers: {
@@ -4285,6 +4440,17 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4686,6 +4852,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Problem: `key_limit_reached` */
             409: {
                 headers: {
@@ -4710,6 +4886,17 @@ export interface operations {
             415: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5130,6 +5317,16 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Paused, deleted or disabled code, or one past `expiresAt` / `maxScans` without an `expiredTarget`: a small HTML page. */
             410: {
                 headers: {
@@ -5166,7 +5363,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many wrong passwords for this code from this address: a small HTML page. */
+            /** @description Too many wrong passwords for this code from this address: a small HTML page., `too_many_uploads` (too many uploads in flight from this caller or address) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -5359,6 +5556,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description Paused, deleted or disabled code, or one past `expiresAt` / `maxScans` without an `expiredTarget`: a small HTML page. */
             410: {
                 headers: {
@@ -5395,7 +5602,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Too many wrong passwords for this code from this address: a small HTML page. */
+            /** @description Too many wrong passwords for this code from this address: a small HTML page., `too_many_uploads` (too many uploads in flight from this caller or address) */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -110,9 +110,8 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
       schema: { hide: true, body: UploadForm },
       bodyLimit: options.bodyLimit * FORM_ENCODING_FACTOR,
       // As the API: the account is known before the body is read, its plan sets the body limit, and an upload takes a burst slot.
+      onRequest: guard,
       preParsing: async (request, reply, payload) => {
-        await guard(request, reply);
-        if (reply.sent) return payload;
         const account = request.account!;
         const plan = options.plans.get(account.plan);
         const limit = batchBodyLimit(plan, options.bodyLimit) * FORM_ENCODING_FACTOR;
@@ -121,7 +120,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
         await takeBurstSlot(options, { accountId: account.id, plan: account.plan }, 'batch uploads');
         return capStream(payload, limit, tooLarge);
       },
-      preHandler: [guard, app.requireCsrf],
+      preHandler: app.requireCsrf,
     },
     async (request, reply) => {
       const account = request.account!;
@@ -148,7 +147,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
     },
   );
 
-  app.post('/batches/:id/cancel', { schema: { hide: true, params: BatchParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/batches/:id/cancel', { schema: { hide: true, params: BatchParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const batch = await options.batches.get(request.account!.id, request.params.id);
     if (!batch) throw batchNotFound(request.params.id);
     if (!isFinished(batch.status)) await cancelOrDeleteBatch({ ...options, results: options.batchResults }, request.account!.id, batch.id);

@@ -20,7 +20,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   const guard = requireAccount({ accounts: deps.accounts, base });
   const plansPage = `${options.publicUrl.replace(/\/$/, '')}${base}/plans`;
 
-  app.post('/billing/checkout', { schema: { hide: true, body: CheckoutForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/billing/checkout', { schema: { hide: true, body: CheckoutForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const url = await startCheckout(deps, request.account!, request.body.plan, {
       success: `${plansPage}?checkout=success`,
       cancel: `${plansPage}?checkout=cancelled`,
@@ -28,7 +28,7 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
     return reply.redirect(url, 303);
   });
 
-  app.post('/billing/manage', { schema: { hide: true, body: ManageForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/billing/manage', { schema: { hide: true, body: ManageForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     return reply.redirect(await openCustomerPortal(deps, request.account!, plansPage), 303);
   });
 };

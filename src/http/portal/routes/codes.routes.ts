@@ -146,7 +146,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     listPage(request, reply, { notice: noticeOf(request.query.notice) }),
   );
 
-  app.post('/codes', { schema: { hide: true, body: CodeForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/codes', { schema: { hide: true, body: CodeForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
     try {
       const code = await createCode(options, owner(request), { target: form.target.trim(), name: form.name || null });
@@ -161,23 +161,27 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     detailPage(request, reply, request.params.id, { notice: noticeOf(request.query.notice) }),
   );
 
-  app.post('/codes/:id', { schema: { hide: true, params: CodeParams, body: CodeForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    try {
-      await updateCode(options, request.account!.id, request.params.id, {
-        ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
-        ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
-      });
-      return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
-    } catch (error) {
-      const problem = formProblem(error);
-      return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
-    }
-  });
+  app.post(
+    '/codes/:id',
+    { schema: { hide: true, params: CodeParams, body: CodeForm }, onRequest: guard, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      try {
+        await updateCode(options, request.account!.id, request.params.id, {
+          ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
+          ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
+        });
+        return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
+      } catch (error) {
+        const problem = formProblem(error);
+        return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
+      }
+    },
+  );
 
   // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
   app.post(
     '/codes/:id/campaign',
-    { schema: { hide: true, params: CodeParams, body: CampaignForm }, preHandler: [guard, app.requireCsrf] },
+    { schema: { hide: true, params: CodeParams, body: CampaignForm }, onRequest: guard, preHandler: app.requireCsrf },
     async (request, reply) => {
       const accountId = request.account!.id;
       try {
@@ -199,7 +203,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/status',
-    { schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: [guard, app.requireCsrf] },
+    { schema: { hide: true, params: CodeParams, body: StatusForm }, onRequest: guard, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
         await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
@@ -213,7 +217,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/delete',
-    { schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: [guard, app.requireCsrf] },
+    { schema: { hide: true, params: CodeParams, body: CsrfForm }, onRequest: guard, preHandler: app.requireCsrf },
     async (request, reply) => {
       await deleteCode(options, request.account!.id, request.params.id);
       return reply.redirect(`${base}/codes?notice=deleted`, 303);

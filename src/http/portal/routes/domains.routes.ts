@@ -64,7 +64,7 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
     return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
-  app.post('/domains', { schema: { hide: true, body: AddForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/domains', { schema: { hide: true, body: AddForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const account = request.account!;
     try {
       await addDomain(options, { accountId: account.id, plan: account.plan }, { hostname: request.body.hostname ?? '' });
@@ -74,12 +74,12 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
     return reply.redirect(`${base}/domains`, 303);
   });
 
-  app.post('/domains/:id/verify', { schema: { hide: true, params: DomainParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/domains/:id/verify', { schema: { hide: true, params: DomainParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const domain = await verifyDomain(options, options.probe, request.account!.id, request.params.id);
     return reply.redirect(`${base}/domains?notice=${domain.status}`, 303);
   });
 
-  app.post('/domains/:id/delete', { schema: { hide: true, params: DomainParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/domains/:id/delete', { schema: { hide: true, params: DomainParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     try {
       await deleteDomain(options, request.account!.id, request.params.id);
     } catch (error) {

@@ -38,8 +38,8 @@ function keyView(key: ApiKeyRecord): z.infer<typeof KeyView> {
 export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
   const guard = requireAccount({ accounts: deps.accounts, base });
-  // Reads need the session; writes need the session and its CSRF token in the X-CSRF-Token header.
-  const write = [guard, app.requireCsrf];
+  // Reads need the session; writes need the session and its CSRF token in the X-CSRF-Token header, both before the body is read.
+  const write = { onRequest: [guard, app.requireCsrf] };
 
   app.get(
     '/api/session',
@@ -75,7 +75,8 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         response: { 201: z.object({ secret: z.string(), key: KeyView }) },
       },
       // Counted once the session and its CSRF token are checked: anonymous or forged requests spend no one's budget.
-      preHandler: [...write, options.limits.keyCreation],
+      ...write,
+      preHandler: options.limits.keyCreation,
     },
     async (request, reply) => {
       const issued = await issueKey(deps, request.account!.id, request.body.name);
@@ -86,7 +87,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
 
   app.delete(
     '/api/keys/:id',
-    { schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } }, preHandler: write },
+    { schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } }, ...write },
     async (request) => ({ key: keyView(await revokeKey(deps, request.account!.id, request.params.id)) }),
   );
 };

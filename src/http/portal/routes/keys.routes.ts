@@ -55,7 +55,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
 
   app.post(
     '/keys',
-    { schema: { hide: true, body: CreateKeyForm }, preHandler: [guard, app.requireCsrf, options.limits.keyCreation] },
+    { schema: { hide: true, body: CreateKeyForm }, onRequest: guard, preHandler: [app.requireCsrf, options.limits.keyCreation] },
     async (request, reply) => {
       try {
         const issued = await issueKey(deps, request.account!.id, request.body.name || undefined);
@@ -74,7 +74,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     },
   );
 
-  app.post('/keys/:id/revoke', { schema: { hide: true, params: KeyParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/keys/:id/revoke', { schema: { hide: true, params: KeyParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     await revokeKey(deps, request.account!.id, request.params.id);
     return reply.redirect(`${base}/keys?notice=revoked`, 303);
   });

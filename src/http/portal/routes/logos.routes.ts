@@ -57,7 +57,7 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
 
   app.post(
     '/logos',
-    { bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, onRequest: admitUpload, preHandler: [guard, app.requireCsrf] },
+    { bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, onRequest: admitUpload, preHandler: app.requireCsrf },
     async (request, reply) => {
       const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
       try {
@@ -87,7 +87,7 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     return reply.type('image/png').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
   });
 
-  app.post('/logos/:id/delete', { schema: { hide: true, params: LogoParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/logos/:id/delete', { schema: { hide: true, params: LogoParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     await deleteLogo(options, request.account!.id, request.params.id);
     return reply.redirect(`${base}/logos?notice=deleted`, 303);
   });

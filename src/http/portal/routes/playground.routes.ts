@@ -193,7 +193,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   // so it is limited per session a day instead. PNG bytes, or problem+json saying what is wrong with the form.
   app.post(
     '/api/playground/preview',
-    { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf, options.limits.playgroundPreview] },
+    { schema: { hide: true, body: PlaygroundForm }, onRequest: guard, preHandler: [app.requireCsrf, options.limits.playgroundPreview] },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
       const form: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
@@ -218,7 +218,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     },
   );
 
-  app.post('/playground', { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/playground', { schema: { hide: true, body: PlaygroundForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const { _csrf, ...fields } = request.body;
     const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
     const parsed = PlaygroundInput.safeParse(form);
@@ -274,32 +274,36 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   for (const type of DECODE_MEDIA_TYPES)
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: DECODE_MAX_BYTES }, (_request, body, done) => done(null, body));
 
-  app.post('/playground/decode', { bodyLimit: DECODE_FORM_LIMIT, schema: { hide: true }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
-    const account = request.account!;
-    const form = { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' };
-    const answer = (decoded: DecodeState, status: number) => page(request, reply, { form, decoded }, status);
-    const image = imageOf(request.body);
-    if (typeof image === 'string') return answer({ error: image }, image.startsWith('choose') ? 415 : 400);
-    if (image.length > DECODE_MAX_BYTES) return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
-    try {
-      // Metered as the API's decode is: one request, no QR, the playground's burst bucket; it counts whatever comes of the image.
-      const metered = await meterRequest(options, { accountId: account.id, plan: account.plan }, 'decodes');
-      const outcome = await decodeOrGiveBack(options, metered, { image, maxPixels: DECODE_MAX_PIXELS, accountId: account.id });
-      if (!outcome.ok) return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
-      const requestsRemaining = metered.quota.requestsRemaining;
-      const { readersSkipped } = outcome;
-      if (outcome.codes.length === 0)
-        return answer(
-          { error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.', requestsRemaining, readersSkipped },
-          422,
-        );
-      return answer({ codes: outcome.codes, requestsRemaining, readersSkipped }, 200);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
-      return answer({ error: error.message }, error.status);
-    }
-  });
+  app.post(
+    '/playground/decode',
+    { bodyLimit: DECODE_FORM_LIMIT, schema: { hide: true }, onRequest: guard, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const account = request.account!;
+      const form = { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' };
+      const answer = (decoded: DecodeState, status: number) => page(request, reply, { form, decoded }, status);
+      const image = imageOf(request.body);
+      if (typeof image === 'string') return answer({ error: image }, image.startsWith('choose') ? 415 : 400);
+      if (image.length > DECODE_MAX_BYTES) return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
+      try {
+        // Metered as the API's decode is: one request, no QR, the playground's burst bucket; it counts whatever comes of the image.
+        const metered = await meterRequest(options, { accountId: account.id, plan: account.plan }, 'decodes');
+        const outcome = await decodeOrGiveBack(options, metered, { image, maxPixels: DECODE_MAX_PIXELS, accountId: account.id });
+        if (!outcome.ok) return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
+        const requestsRemaining = metered.quota.requestsRemaining;
+        const { readersSkipped } = outcome;
+        if (outcome.codes.length === 0)
+          return answer(
+            { error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.', requestsRemaining, readersSkipped },
+            422,
+          );
+        return answer({ codes: outcome.codes, requestsRemaining, readersSkipped }, 200);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+        return answer({ error: error.message }, error.status);
+      }
+    },
+  );
 };
 
 /** The image bytes of a decode post, or why there are none. */

@@ -10,6 +10,7 @@ import { isDirectLoopbackRequest, isSameOriginRequest } from '../loopback.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 import { PROVIDER_LABELS, type ProviderStatus } from '../providers.js';
+import { requireSession } from '../write-owner.js';
 
 export interface SignInRoutesOptions {
   base: string;
@@ -63,7 +64,7 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     };
     app.post(
       '/auth/local',
-      { schema: { hide: true, body: LocalSignInBody }, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] },
+      { schema: { hide: true, body: LocalSignInBody }, onRequest: requireSession, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] },
       async (request, reply) => {
         try {
           const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
@@ -77,7 +78,7 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     );
   }
 
-  app.post('/signout', { schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
+  app.post('/signout', { schema: { hide: true }, onRequest: requireSession, preHandler: app.requireCsrf }, async (request, reply) => {
     await endSession(deps, request.sessionToken);
     reply.clearSessionCookie();
     return reply.redirect(`${base}/signin`, 303);
@@ -85,7 +86,7 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
 
   app.post(
     '/signout/everywhere',
-    { schema: { hide: true }, preHandler: [requireAccount({ accounts: deps.accounts, base }), app.requireCsrf] },
+    { schema: { hide: true }, onRequest: requireAccount({ accounts: deps.accounts, base }), preHandler: app.requireCsrf },
     async (request, reply) => {
       await endAllSessions(deps, request.account!.id);
       reply.clearSessionCookie();

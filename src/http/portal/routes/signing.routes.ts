@@ -56,7 +56,7 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
     return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
-  app.post('/signing', { schema: { hide: true, body: CreateForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/signing', { schema: { hide: true, body: CreateForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     try {
       const { key, secret } = await createSigningKey(options, request.account!.id, request.body.name || undefined);
       const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
@@ -68,7 +68,7 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
     }
   });
 
-  app.post('/signing/:id/revoke', { schema: { hide: true, params: KeyParams }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/signing/:id/revoke', { schema: { hide: true, params: KeyParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     await revokeSigningKey(options, request.account!.id, request.params.id);
     return reply.redirect(`${base}/signing?notice=revoked`, 303);
   });

@@ -1,0 +1,114 @@
+// Bench rows: another account's generate p99 and the server's RSS while uploads stall (200 anonymous playground decodes and
+// 60 free-key decodes, each sending all but the last byte of 8 MiB), against the same account on an idle server.
+import { connect, type Socket } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { withNeighbours, type BenchScenario, type Figures } from '../harness.js';
+import { drive, rowOf, type Row } from '../load.js';
+import { rssMiB } from '../processes.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const NEIGHBOUR_CONNECTIONS = 10;
+const NEIGHBOUR_RATE = 400;
+const BODY_BYTES = 8 * 1024 * 1024;
+const ANONYMOUS_UPLOADS = 200;
+const KEYED_UPLOADS = 60;
+/** The free key's uploads start at this rate, as the attack that was reported did. */
+const KEYED_PER_SECOND = 8;
+// The limits the work sets: the neighbour's p99 at most twice idle; RSS after the attack within 20% of idle.
+const MAX_P99_RATIO = 2;
+const MAX_RSS_RATIO = 1.2;
+/** After the attacker hangs up, how long the server is given before its RSS is read again. */
+const SETTLE_MS = 5_000;
+
+/** One stalled upload: the head and all but the last byte of the body, then nothing; what the server answered, if anything. */
+function stall(port: number, path: string, headers: Record<string, string>, body: Buffer, answers: Map<string, number>): Socket {
+  const socket = connect(port, '127.0.0.1');
+  const head = [`POST ${path} HTTP/1.1`, 'host: localhost', `content-length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  socket.write(`${head.join('\r\n')}\r\n\r\n`);
+  socket.write(body.subarray(0, body.length - 1));
+  let first = true;
+  socket.on('data', (chunk: Buffer) => {
+    if (!first) return;
+    first = false;
+    const status = /^HTTP\/1\.1 (\d{3})/.exec(chunk.toString('latin1'))?.[1] ?? 'other';
+    answers.set(status, (answers.get(status) ?? 0) + 1);
+  });
+  socket.on('error', () => undefined); // a refused upload's connection is closed with unread bytes: a reset is expected
+  return socket;
+}
+
+function tally(answers: Map<string, number>): string {
+  return [...answers].map(([status, count]) => `${count}× ${status}`).join(', ') || 'none';
+}
+
+export interface StalledUploadsOutcome {
+  rows: Row[];
+  figures: Pick<Figures, 'stalledP99Ratio' | 'stalledRssRatio'>;
+}
+
+/** Runs the scenario on a server of its own (default limits): the idle row, then the row under the stalled uploads. */
+export async function stalledUploads(): Promise<StalledUploadsOutcome> {
+  return withNeighbours('stalled', async ({ server, neighbourKey, intruderKey: freeKey }) => {
+    const { port } = server;
+    const pid = server.child.pid;
+    const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }));
+    let next = 0;
+    const neighbour = (seconds: number) =>
+      drive(
+        `http://127.0.0.1:${port}/api/v1/QRManager/generate`,
+        () => ({ 'x-api-key': neighbourKey }),
+        () => bodies[next++ % bodies.length]!,
+        seconds,
+        { connections: NEIGHBOUR_CONNECTIONS, overallRate: NEIGHBOUR_RATE },
+      );
+    if (WARMUP > 0) await neighbour(WARMUP);
+    const idle = await neighbour(DURATION);
+    const rssIdle = rssMiB(pid);
+
+    const body = Buffer.alloc(BODY_BYTES, 0x89);
+    const sockets: Socket[] = [];
+    const anonymous = new Map<string, number>();
+    const keyed = new Map<string, number>();
+    let peak = rssIdle;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 200);
+    const attack = async () => {
+      for (let i = 0; i < ANONYMOUS_UPLOADS; i++) sockets.push(stall(port, '/portal/playground/decode', { 'content-type': 'image/png' }, body, anonymous));
+      for (let i = 0; i < KEYED_UPLOADS; i++) {
+        sockets.push(stall(port, '/api/v1/QRManager/decode', { 'content-type': 'image/png', 'x-api-key': freeKey }, body, keyed));
+        await new Promise((resolve) => setTimeout(resolve, 1000 / KEYED_PER_SECOND));
+      }
+    };
+    let attacked;
+    try {
+      [attacked] = await Promise.all([neighbour(DURATION), attack()]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      clearInterval(sampler);
+    }
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const rssAfter = rssMiB(pid);
+
+    const p99Ratio = attacked.latency.p99 / Math.max(idle.latency.p99, 1);
+    const rssRatio = rssAfter / rssIdle;
+    const verdict = p99Ratio <= MAX_P99_RATIO && rssRatio <= MAX_RSS_RATIO ? 'met' : 'NOT met';
+    const rows = [
+      rowOf('u-idle', 'ours, one account generating on an otherwise idle server', idle, server),
+      rowOf(
+        'u-stalled',
+        `the same account while ${ANONYMOUS_UPLOADS} anonymous playground decodes (${tally(anonymous)}) and ${KEYED_UPLOADS} free-key decodes ` +
+          `(${tally(keyed)}) each send all but the last byte of 8 MiB: p99 ${p99Ratio.toFixed(2)}× idle (≤ ${MAX_P99_RATIO}×); RSS idle ` +
+          `${rssIdle.toFixed(0)}, peak ${peak.toFixed(0)}, ${SETTLE_MS / 1000} s after ${rssAfter.toFixed(0)} MiB = ${rssRatio.toFixed(2)}× idle ` +
+          `(≤ ${MAX_RSS_RATIO}×) — ${verdict}`,
+        attacked,
+        server,
+      ),
+    ];
+    return { rows, figures: { stalledP99Ratio: p99Ratio, stalledRssRatio: rssRatio } };
+  });
+}
+
+// Runs alone too: `npm run build && node dist/bench/scenarios/stalled-uploads.js`.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await stalledUploads();
+
+export const stalledUploadsScenario: BenchScenario = { ids: ['u-idle', 'u-stalled'], run: stalledUploads };
