@@ -248,7 +248,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   });
 
   // "Save as design": the form's look (size, colours, shapes, logo, caption) kept under a name, as POST /designs does.
-  app.post('/playground/design', { schema: { hide: true, body: PlaygroundForm }, preHandler: [guard, app.requireCsrf] }, async (request, reply) => {
+  app.post('/playground/design', { schema: { hide: true, body: PlaygroundForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
     const { _csrf, designName, ...fields } = request.body;
     const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
     const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png' });
