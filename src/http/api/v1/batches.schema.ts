@@ -4,6 +4,7 @@ import { PageQuery, pageSchema } from './list-page.js';
 import { BATCH_STATUSES } from '../../../domain/batches/batch.js';
 import { BatchCodeFields } from './codes.schema.js';
 import { GenerateBody } from './generate.schema.js';
+import { label } from './label.js';
 
 /** The largest batch any plan may set; each plan's own limit is checked after the shape. */
 export const MAX_ITEMS_PER_REQUEST = 100_000;
@@ -23,7 +24,7 @@ export const BatchDynamicCode = z
 export const BatchItemBody = GenerateBody.extend({
   content: GenerateBody.shape.content.optional().describe(`${GenerateBody.shape.content.description ?? ''} Required unless the item has \`dynamic\`.`),
   type: GenerateBody.shape.type.optional().describe('The kind of content; required unless the item has `dynamic` (then `url`, or absent).'),
-  name: z.string().min(1).max(200).optional().describe('File name in the archive (sanitised and made unique); default: the item index.'),
+  name: label(200, 1).optional().describe('File name in the archive (sanitised and made unique); default: the item index.'),
   dynamic: BatchDynamicCode.optional(),
 });
 

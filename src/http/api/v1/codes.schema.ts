@@ -11,9 +11,10 @@ import { codeShortUrl } from '../../short-url.js';
 import { pageSchema, PageQueryFields } from './list-page.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
 import { BrandingFields, inkColour, PrintFields } from './generate.schema.js';
+import { label } from './label.js';
 
 const target = z.string().max(TARGET_MAX_LENGTH).describe(`Where scans are sent: an absolute http(s) URL, at most ${TARGET_MAX_LENGTH} characters.`);
-const name = z.string().max(CODE_NAME_MAX_LENGTH).describe('A label for you; never shown to people who scan.');
+const name = label(CODE_NAME_MAX_LENGTH).describe('A label for you; never shown to people who scan.');
 
 const instant = z.iso.datetime({ offset: true }).describe('ISO 8601 date and time with Z or an offset, e.g. `2026-12-31T23:59:59Z`.');
 

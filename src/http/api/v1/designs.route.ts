@@ -10,6 +10,7 @@ import { callerOf } from './api-key-auth.js';
 import { GenerateBody } from './generate.schema.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
+import { label } from './label.js';
 
 /** The generate fields a design may fix, with the same rules. */
 export const DesignOptionsSchema = GenerateBody.pick({
@@ -41,7 +42,7 @@ function view(design: DesignRecord): z.infer<typeof Design> {
   return { id: design.id, name: design.name, options: design.options, createdAt: design.createdAt.toISOString(), updatedAt: design.updatedAt.toISOString() };
 }
 
-const Name = z.string().min(1).max(DESIGN_NAME_MAX);
+const Name = label(DESIGN_NAME_MAX, 1);
 const Params = z.object({ id: z.string().min(1).max(64) });
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
 const SAVE_ERRORS = [

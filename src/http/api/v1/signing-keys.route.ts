@@ -9,6 +9,7 @@ import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js
 import { callerOf } from './api-key-auth.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
+import { label } from './label.js';
 
 const SigningKey = z
   .object({
@@ -46,7 +47,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
           'past that, 409 `key_limit_reached`.',
         tags: ['signed URLs'],
         security: [{ apiKey: [] }],
-        body: z.strictObject({ name: z.string().max(SIGNING_KEY_NAME_MAX).optional().describe('A label for you (default "default").') }).optional(),
+        body: z.strictObject({ name: label(SIGNING_KEY_NAME_MAX).optional().describe('A label for you (default "default").') }).optional(),
         response: {
           201: CreatedSigningKey,
           ...problemResponses(['invalid_request', 'key_limit_reached', 'unsupported_media_type', 'payload_too_large', ...AUTH_ERRORS, ...COMMON_ERRORS]),
