@@ -242,8 +242,9 @@ describe('POST /webhooks/stripe', () => {
     const operation = document.paths['/webhooks/stripe']!.post!;
     expect(operation.operationId).toBe('receiveStripeEvent');
     expect(operation.security).toEqual([]);
-    // 404: on a Host that is not this service's own (a custom domain), as every operation.
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '413', '500', '503']);
+    // 404: on a Host that is not this service's own (a custom domain), as every operation; 408 and 429: a body too slow,
+    // or too many uploads from one address, as every operation that takes a body.
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '408', '413', '429', '500', '503']);
     expect(operation.requestBody).toMatchObject({ content: { 'application/json': {} } });
   });
 });
