@@ -1,7 +1,9 @@
 // Bench rows: another account's generate p99 and the server's RSS while uploads stall (200 anonymous playground decodes and
 // 60 free-key decodes, each sending all but the last byte of 8 MiB), against the same account on an idle server.
+import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { pathToFileURL } from 'node:url';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { withNeighbours, type BenchScenario, type Figures } from '../harness.js';
 import { drive, rowOf, type Row } from '../load.js';
 import { rssMiB } from '../processes.js';
@@ -18,8 +20,8 @@ const KEYED_PER_SECOND = 8;
 // The limits the work sets: the neighbour's p99 at most twice idle; RSS after the attack within 20% of idle.
 const MAX_P99_RATIO = 2;
 const MAX_RSS_RATIO = 1.2;
-/** After the attacker hangs up, how long the server is given before its RSS is read again. */
-const SETTLE_MS = 5_000;
+/** After the attacker hangs up, how long the neighbour goes on generating before the server's RSS is read again. */
+const SETTLE_SECONDS = 5;
 
 /** One stalled upload: the head and all but the last byte of the body, then nothing; what the server answered, if anything. */
 function stall(port: number, path: string, headers: Record<string, string>, body: Buffer, answers: Map<string, number>): Socket {
@@ -38,8 +40,54 @@ function stall(port: number, path: string, headers: Record<string, string>, body
   return socket;
 }
 
-function tally(answers: Map<string, number>): string {
-  return [...answers].map(([status, count]) => `${count}× ${status}`).join(', ') || 'none';
+function tally(answers: Record<string, number>): string {
+  return (
+    Object.entries(answers)
+      .map(([status, count]) => `${count}× ${status}`)
+      .join(', ') || 'none'
+  );
+}
+
+interface AttackTally {
+  anonymous: Record<string, number>;
+  keyed: Record<string, number>;
+}
+
+/**
+ * The attacker's side, in a process of its own (as the attacker is another machine): it opens the stalled uploads, holds
+ * them until told to stop on stdin, then hangs up and prints what the server answered.
+ */
+async function attack(port: number, freeKey: string): Promise<void> {
+  const body = Buffer.alloc(BODY_BYTES, 0x89);
+  const sockets: Socket[] = [];
+  const anonymous = new Map<string, number>();
+  const keyed = new Map<string, number>();
+  const stopped = new Promise<void>((resolve) => process.stdin.once('end', resolve).resume());
+  let stopping = false;
+  void stopped.then(() => (stopping = true));
+  for (let i = 0; i < ANONYMOUS_UPLOADS; i++) sockets.push(stall(port, '/portal/playground/decode', { 'content-type': 'image/png' }, body, anonymous));
+  for (let i = 0; i < KEYED_UPLOADS && !stopping; i++) {
+    sockets.push(stall(port, '/api/v1/QRManager/decode', { 'content-type': 'image/png', 'x-api-key': freeKey }, body, keyed));
+    await new Promise((resolve) => setTimeout(resolve, 1000 / KEYED_PER_SECOND));
+  }
+  await stopped;
+  for (const socket of sockets) socket.destroy();
+  const result: AttackTally = { anonymous: Object.fromEntries(anonymous), keyed: Object.fromEntries(keyed) };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/** Starts the attacker process; `stop` makes it hang up and resolves with what its uploads got. */
+function attackInChild(port: number, freeKey: string): { stop(): Promise<AttackTally> } {
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'attack', String(port), freeKey], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    stop: async () => {
+      child.stdin.end();
+      const line = await lines.next();
+      if (line.done) throw new Error('the attacker exited without its tally');
+      return JSON.parse(line.value) as AttackTally;
+    },
+  };
 }
 
 export interface StalledUploadsOutcome {
@@ -66,28 +114,21 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
     const idle = await neighbour(DURATION);
     const rssIdle = rssMiB(pid);
 
-    const body = Buffer.alloc(BODY_BYTES, 0x89);
-    const sockets: Socket[] = [];
-    const anonymous = new Map<string, number>();
-    const keyed = new Map<string, number>();
     let peak = rssIdle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(pid))), 200);
-    const attack = async () => {
-      for (let i = 0; i < ANONYMOUS_UPLOADS; i++) sockets.push(stall(port, '/portal/playground/decode', { 'content-type': 'image/png' }, body, anonymous));
-      for (let i = 0; i < KEYED_UPLOADS; i++) {
-        sockets.push(stall(port, '/api/v1/QRManager/decode', { 'content-type': 'image/png', 'x-api-key': freeKey }, body, keyed));
-        await new Promise((resolve) => setTimeout(resolve, 1000 / KEYED_PER_SECOND));
-      }
-    };
+    const attacker = attackInChild(port, freeKey);
     let attacked;
+    let answers: AttackTally;
     try {
-      [attacked] = await Promise.all([neighbour(DURATION), attack()]);
+      attacked = await neighbour(DURATION);
     } finally {
-      for (const socket of sockets) socket.destroy();
+      answers = await attacker.stop();
       clearInterval(sampler);
     }
-    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    // A live server goes on serving after an attack: its RSS is read after the neighbour's next seconds, as idle's was.
+    await neighbour(SETTLE_SECONDS);
     const rssAfter = rssMiB(pid);
+    const { anonymous, keyed } = answers;
 
     const p99Ratio = attacked.latency.p99 / Math.max(idle.latency.p99, 1);
     const rssRatio = rssAfter / rssIdle;
@@ -98,7 +139,7 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
         'u-stalled',
         `the same account while ${ANONYMOUS_UPLOADS} anonymous playground decodes (${tally(anonymous)}) and ${KEYED_UPLOADS} free-key decodes ` +
           `(${tally(keyed)}) each send all but the last byte of 8 MiB: p99 ${p99Ratio.toFixed(2)}× idle (≤ ${MAX_P99_RATIO}×); RSS idle ` +
-          `${rssIdle.toFixed(0)}, peak ${peak.toFixed(0)}, ${SETTLE_MS / 1000} s after ${rssAfter.toFixed(0)} MiB = ${rssRatio.toFixed(2)}× idle ` +
+          `${rssIdle.toFixed(0)}, peak ${peak.toFixed(0)}, ${SETTLE_SECONDS} s after ${rssAfter.toFixed(0)} MiB = ${rssRatio.toFixed(2)}× idle ` +
           `(≤ ${MAX_RSS_RATIO}×) — ${verdict}`,
         attacked,
         server,
@@ -108,7 +149,10 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
   });
 }
 
-// Runs alone too: `npm run build && node dist/bench/scenarios/stalled-uploads.js`.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await stalledUploads();
+// Runs alone too: `npm run build && node dist/bench/scenarios/stalled-uploads.js`; `… attack <port> <key>` is the attacker.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  if (process.argv[2] === 'attack') await attack(Number(process.argv[3]), process.argv[4]!);
+  else await stalledUploads();
+}
 
 export const stalledUploadsScenario: BenchScenario = { ids: ['u-idle', 'u-stalled'], run: stalledUploads };
