@@ -79,7 +79,7 @@ export interface NeighbourService {
 }
 
 /** Runs `use` on a NeighbourService (LOG_LEVEL warn), stopped and removed afterwards whatever happens: the noisy-neighbour rows. */
-export async function withNeighbours<T>(tag: string, use: (service: NeighbourService) => Promise<T>): Promise<T> {
+export async function withNeighbours<T>(tag: string, use: (service: NeighbourService) => Promise<T>, options: { inspectPort?: number } = {}): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), `qrm-bench-${tag}-`));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   try {
@@ -89,7 +89,13 @@ export async function withNeighbours<T>(tag: string, use: (service: NeighbourSer
     const server = await startProcess(
       NODE,
       [join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
-      { ...env, PORT: String(port), HOST: '127.0.0.1' },
+      {
+        ...env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        // The server's inspector on loopback, for a scenario that asks the server for a major GC (collect-garbage.ts).
+        ...(options.inspectPort === undefined ? {} : { NODE_OPTIONS: `--inspect=127.0.0.1:${options.inspectPort}` }),
+      },
       port,
     );
     try {

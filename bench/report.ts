@@ -56,7 +56,7 @@ export function ratios(rows: Row[], figures: Figures): string {
     atMost('16 MP noise decode, s (d-noise)', seconds(figures.decodeNoiseMs), 5, '≤ 5 s: one image never holds a decode thread long'),
     atMost('small decode beside the noise flood, s (d-bystander)', seconds(figures.decodeBesideFloodMs), 1, "≤ 1 s: another account's images never wait"),
     atMost('u-stalled p99 / u-idle p99', figures.stalledP99Ratio, 2, '≤ 2: stalled uploads cannot slow another account'),
-    atMost('RSS after stalled uploads / idle', figures.stalledRssRatio, 1.2, '≤ 1.2: an aborted upload gives its memory back'),
+    atMost('RSS after stalled uploads and a major GC / idle', figures.stalledRssRatio, 1.2, '≤ 1.2: an aborted upload holds no memory'),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('f-pdf', 'c', 0.5, '≥ 0.5: a PDF at a physical size at half PNG speed or better'),
     ratio('s-signed', 'b', 0.6, '≥ 0.6: a signed image URL revalidated (304, metered) at 0.6 of the HTTP ceiling or better'),
