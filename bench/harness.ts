@@ -41,18 +41,19 @@ export interface Service {
   env: NodeJS.ProcessEnv;
 }
 
+/** Our API process (src/entries/api.js) on a free loopback port, with `env` and Node's `nodeArgs`. */
+export async function startApi(env: NodeJS.ProcessEnv, nodeArgs: string[] = []): Promise<Started> {
+  const port = await freePort();
+  const entry = join(import.meta.dirname, '..', 'src', 'entries', 'api.js');
+  return startProcess(NODE, [...nodeArgs, entry], { ...env, PORT: String(port), HOST: '127.0.0.1' }, port);
+}
+
 export async function ourService(extraEnv: Record<string, string>, nodeArgs: string[] = []): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-'));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extraEnv };
   const keys: string[] = [];
   for (let i = 0; i < ACCOUNTS; i++) keys.push(...createAccountKeys(env, `bench${i}@example.com`, 'business', KEYS_PER_ACCOUNT));
-  const port = await freePort();
-  const server = await startProcess(
-    NODE,
-    [...nodeArgs, join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
-    { ...env, PORT: String(port), HOST: '127.0.0.1' },
-    port,
-  );
+  const server = await startApi(env, nodeArgs);
   return { server, keys, dataDir, env };
 }
 
@@ -85,19 +86,9 @@ export async function withNeighbours<T>(tag: string, use: (service: NeighbourSer
   try {
     const [neighbourKey] = createAccountKeys(env, 'neighbour@example.com', 'business', 1);
     const [intruderKey] = createAccountKeys(env, 'intruder@example.com', 'free', 1);
-    const port = await freePort();
-    const server = await startProcess(
-      NODE,
-      [join(import.meta.dirname, '..', 'src', 'entries', 'api.js')],
-      {
-        ...env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        // The server's inspector on loopback, for a scenario that asks the server for a major GC (collect-garbage.ts).
-        ...(options.inspectPort === undefined ? {} : { NODE_OPTIONS: `--inspect=127.0.0.1:${options.inspectPort}` }),
-      },
-      port,
-    );
+    // The server's inspector on loopback, for a scenario that asks the server for a major GC (collect-garbage.ts).
+    const inspect = options.inspectPort === undefined ? [] : [`--inspect=127.0.0.1:${options.inspectPort}`];
+    const server = await startApi(env, inspect);
     try {
       return await use({ server, neighbourKey: neighbourKey!, intruderKey: intruderKey! });
     } finally {

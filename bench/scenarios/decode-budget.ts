@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { Row } from '../load.js';
-import { createAccountKeys, freePort, rssMiB, startProcess, type Started } from '../processes.js';
-import { NODE, type BenchScenario } from '../harness.js';
+import { createAccountKeys, rssMiB, type Started } from '../processes.js';
+import { startApi, type BenchScenario } from '../harness.js';
 
 const DECODE_PATH = '/api/v1/QRManager/decode';
 /** Noise images in flight from the flooding account: its whole share of the decoder. */
@@ -75,13 +75,8 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
   try {
     const [flooderKey] = createAccountKeys(env, 'decode-flood@example.com', 'pro', 1);
     const [bystanderKey] = createAccountKeys(env, 'decode-bystander@example.com', 'pro', 1);
-    const port = await freePort();
-    server = await startProcess(
-      NODE,
-      [join(import.meta.dirname, '..', '..', 'src', 'entries', 'api.js')],
-      { ...env, PORT: String(port), HOST: '127.0.0.1' },
-      port,
-    );
+    server = await startApi(env);
+    const { port } = server;
     const code = Buffer.from(
       await (
         await fetch(`http://127.0.0.1:${port}/api/v1/QRManager/generate`, {

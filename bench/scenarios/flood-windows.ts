@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AutocannonResult } from 'autocannon';
 import { drive, measuredRow, rotatingKey, type Row } from '../load.js';
-import { createAccountKeys, freePort, startProcess, type Started } from '../processes.js';
-import { KEYS_PER_ACCOUNT, NODE, WARMUP, type BenchScenario } from '../harness.js';
+import { createAccountKeys, type Started } from '../processes.js';
+import { KEYS_PER_ACCOUNT, startApi, WARMUP, type BenchScenario } from '../harness.js';
 import { floodFromAnotherProcess } from './flood.js';
 
 /** Seconds a window: a free account's 500 requests a month last one flood window at its burst of 50 a second. */
@@ -39,13 +39,8 @@ export async function floodWindows(): Promise<FloodWindowsResult> {
   try {
     const bystanderKeys = createAccountKeys(env, 'bystander@example.com', 'business', KEYS_PER_ACCOUNT);
     const floodKeys = Array.from({ length: ROUNDS }, (_, i) => createAccountKeys(env, `flood${i}@example.com`, 'free', 5));
-    const port = await freePort();
-    server = await startProcess(
-      NODE,
-      [join(import.meta.dirname, '..', '..', 'src', 'entries', 'api.js')],
-      { ...env, PORT: String(port), HOST: '127.0.0.1' },
-      port,
-    );
+    server = await startApi(env);
+    const { port } = server;
     const url = `http://127.0.0.1:${port}/api/v1/QRManager/generate`;
     let sequence = 0;
     const bystanderBody = () => {
