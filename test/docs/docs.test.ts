@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configurationMarkdown } from '../../src/config-reference.js';
+import { permissionTableMarkdown } from '../../src/domain/roles.js';
 import { useTestApp } from '../helpers/app.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -32,6 +33,12 @@ describe('the docs', () => {
 
   it('docs/configuration.md is what `npm run docs:config` writes from the config schema (run it after changing a variable)', () => {
     expect(readFileSync(join(DOCS, 'configuration.md'), 'utf8')).toBe(configurationMarkdown());
+  });
+
+  it('docs/teams.md shows the roles permission table exactly as the domain holds it', () => {
+    const page = readFileSync(join(DOCS, 'teams.md'), 'utf8');
+    const shown = /<!-- permission-table:start -->\n([\s\S]*?)\n<!-- permission-table:end -->/.exec(page)?.[1];
+    expect(shown).toBe(permissionTableMarkdown());
   });
 
   it('name every operation of /openapi.json (method and path on one line) on some page', async () => {
