@@ -30,6 +30,8 @@ export interface DynamicCode {
   routing: CodeRouting;
   /** On a custom domain: its short URL is `https://<hostname>/<slug>` (the random slug above stays reserved for it). */
   vanity: Vanity | null;
+  /** Scans counted so far, all time: the sum of the code's days in the scan ledger (what `sort=scans` orders by). */
+  scans: number;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -33,6 +33,25 @@ export function decodeCursor(cursor: string): ListPosition {
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }
 
+/** Where an item stands in a list ordered by a count (a code's scans), then by id. */
+export interface CountPosition {
+  scans: number;
+  id: string;
+}
+
+const COUNT_CURSOR = /^s(\d{1,15})\.([A-Za-z0-9_-]{1,64})$/;
+
+export function encodeCountCursor(item: CountPosition): string {
+  return Buffer.from(`s${item.scans}.${item.id}`).toString('base64url');
+}
+
+/** 400 invalid_request on `cursor` for anything but a cursor of a list ordered by count (a cursor of another order included). */
+export function decodeCountCursor(cursor: string): CountPosition {
+  const match = COUNT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match) throw invalidField('cursor', 'not a cursor this API gave out for this sort');
+  return { scans: Number(match[1]), id: match[2]! };
+}
+
 /** Newest first; ties by id, descending, so every item has one place. */
 export function newestFirst(a: ListPosition, b: ListPosition): number {
   return b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);

@@ -12,9 +12,9 @@ import {
 import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type Utm } from '../domain/code-routing.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { hashPassword } from '../domain/password-hash.js';
-import { decodeCursor, encodeCursor, PAGE_SIZE, type Page } from '../domain/list-page.js';
+import { decodeCountCursor, decodeCursor, encodeCountCursor, encodeCursor, PAGE_SIZE, type Page } from '../domain/list-page.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
-import type { CodeCursor, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
+import type { CodeCursor, CodeOrder, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 import type { Vanity } from '../domain/custom-domain.js';
 import { vanityFor } from './custom-domains.js';
 import { accountDomain, type DomainLookup } from './account-domain.js';
@@ -205,13 +205,20 @@ export interface CodeListQuery {
   /** A custom domain of the account, by id or hostname. */
   domain?: string | undefined;
   slug?: string | undefined;
-  /** `-created` (default): newest first; `created`: oldest first. */
-  sort?: 'created' | '-created' | undefined;
+  /** `-created` (default): newest first; `created`: oldest first; `-scans`: most scanned first; `scans`: fewest first. */
+  sort?: CodeSort | undefined;
 }
+
+export const CODE_SORTS = ['created', '-created', 'scans', '-scans'] as const;
+export type CodeSort = (typeof CODE_SORTS)[number];
+
+const ORDER_OF_SORT: Record<CodeSort, CodeOrder> = { created: 'oldest', '-created': 'newest', scans: 'least-scanned', '-scans': 'most-scanned' };
 
 export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>, accountId: string, page: CodeListQuery): Promise<CodePage> {
   const limit = page.limit ?? PAGE_SIZE.default;
-  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const order = ORDER_OF_SORT[page.sort ?? '-created'];
+  const byScans = order === 'most-scanned' || order === 'least-scanned';
+  const after = page.cursor === undefined ? undefined : byScans ? decodeCountCursor(page.cursor) : decodeCursor(page.cursor);
   let domainId: string | undefined;
   if (page.domain !== undefined) {
     const domain = deps.domains ? await accountDomain(deps.domains, accountId, page.domain) : undefined;
@@ -220,7 +227,7 @@ export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>
   }
   const query = {
     after,
-    order: page.sort === 'created' ? ('oldest' as const) : ('newest' as const),
+    order,
     text: page.q?.toLowerCase(),
     status: page.status,
     domainId,
@@ -230,7 +237,8 @@ export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>
   const items = await deps.codes.list(accountId, { ...query, limit: limit + 1 });
   const more = items.length > limit;
   const shown = items.slice(0, limit);
-  return { items: shown, nextCursor: more ? encodeCursor(shown.at(-1)!) : null };
+  const last = shown.at(-1)!;
+  return { items: shown, nextCursor: more ? (byScans ? encodeCountCursor(last) : encodeCursor(last)) : null };
 }
 
 export async function getCode(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string, id: string): Promise<DynamicCode> {

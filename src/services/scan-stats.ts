@@ -2,6 +2,7 @@
 import { invalidField } from '../domain/errors.js';
 import type { ScanLedger } from '../domain/ports/scan-ledger.js';
 import { dayOf, DEVICE_CLASSES, type DeviceClass } from '../domain/scan.js';
+import type { DynamicCode } from '../domain/dynamic-code.js';
 import { getCode, type DynamicCodeDeps } from './dynamic-codes.js';
 
 /**
@@ -31,6 +32,26 @@ export interface CodeStats {
   /** Most scans first. */
   languages: Array<{ language: string; scans: number }>;
   uniqueScanners: { counting: UniqueCounting; relativeStandardError: number };
+}
+
+/** What a code's read and every list show of its scans. */
+export interface ScanSummary {
+  allTime: number;
+  /** The last 30 days up to today (UTC), today included: the default range of the statistics. */
+  last30Days: number;
+}
+
+/** The scan summary of each code given, by id: one ledger read for a whole page. */
+export async function scanSummaries(deps: Pick<ScanStatsDeps, 'scanLedger' | 'clock'>, codes: readonly DynamicCode[]): Promise<Map<string, ScanSummary>> {
+  const fromDay = dayOf(new Date(deps.clock().getTime() - (STATS_DEFAULT_DAYS - 1) * DAY_MS));
+  const recent =
+    codes.length === 0
+      ? new Map<string, number>()
+      : await deps.scanLedger.scansSince(
+          codes.map((code) => code.id),
+          fromDay,
+        );
+  return new Map(codes.map((code) => [code.id, { allTime: code.scans, last30Days: recent.get(code.id) ?? 0 }]));
 }
 
 function parsedDay(field: string, value: string): Date {

@@ -37,6 +37,18 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
       await ledger.apply([day(codeId, '2026-03-01', 8)]);
       expect((await ledger.days(codeId, '2026-03-01', '2026-03-01'))[0]?.scans).toBe(8);
     });
+
+    it('sums each code of a page from a day on, leaving out codes without a scan', async () => {
+      const ledger = await makeLedger();
+      const [a, b, quiet] = [`dyn_${randomUUID()}`, `dyn_${randomUUID()}`, `dyn_${randomUUID()}`];
+      await ledger.apply([day(a, '2026-02-27', 100), day(a, '2026-03-01', 2), day(a, '2026-03-05', 3), day(b, '2026-03-02', 7)]);
+      expect(await ledger.scansSince([a, b, quiet], '2026-02-28')).toEqual(
+        new Map([
+          [a, 5],
+          [b, 7],
+        ]),
+      );
+    });
   });
 }
 

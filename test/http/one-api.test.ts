@@ -1,6 +1,7 @@
 // Every API route holds to the same rules: unknown query parameters are refused by name, and a wrong method is 405 with Allow.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
+import { scan } from '../helpers/codes.js';
 
 const API = '/api/v1/QRManager';
 const t = useTestApp();
@@ -148,6 +149,63 @@ describe('finding codes', () => {
     const theirs = await t.app.inject({ method: 'GET', url: `${API}/codes?domain=go.filter-by-name.example`, headers: { 'x-api-key': stranger } });
     expect(theirs.statusCode).toBe(400);
     expect(theirs.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'domain' }] });
+  });
+
+  it('shows each code its scans, all time and the last 30 days, and sorts by them a page at a time', async () => {
+    const { key: caller } = await t.newCaller('pro');
+    const today = t.clock.now;
+    const made: Record<string, { id: string; slug: string }> = {};
+    for (const label of ['loved', 'recent', 'quiet', 'silent'])
+      made[label] = (await post(caller, `${API}/codes`, { target: `https://example.com/${label}` })).json();
+    const scanned = async (label: string, times: number) => {
+      for (let i = 0; i < times; i++) expect((await scan(t.app, made[label]!.slug)).statusCode).toBe(302);
+    };
+    t.clock.now = new Date(today.getTime() - 40 * 86_400_000);
+    await scanned('loved', 3);
+    t.clock.now = new Date(today.getTime() - 29 * 86_400_000);
+    await scanned('loved', 1);
+    t.clock.now = today;
+    await scanned('loved', 1);
+    await scanned('recent', 3);
+    await t.stores.scans.flush();
+
+    const read = (await t.app.inject({ method: 'GET', url: `${API}/codes/${made.loved!.id}`, headers: { 'x-api-key': caller } })).json();
+    expect(read.scans).toEqual({ allTime: 5, last30Days: 2 });
+    const scansOf = async (query: string) => {
+      const res = await t.app.inject({ method: 'GET', url: `${API}/codes?${query}`, headers: { 'x-api-key': caller } });
+      return (res.json() as { items: Array<{ id: string; scans: unknown }> }).items.map((code) => [code.id, code.scans]);
+    };
+    const ties = [made.quiet!.id, made.silent!.id].sort();
+    expect(await scansOf('sort=-scans')).toEqual([
+      [made.loved!.id, { allTime: 5, last30Days: 2 }],
+      [made.recent!.id, { allTime: 3, last30Days: 3 }],
+      [ties[1], { allTime: 0, last30Days: 0 }],
+      [ties[0], { allTime: 0, last30Days: 0 }],
+    ]);
+
+    const walked = async (sort: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let pages = 0; pages < 6; pages++) {
+        const res = await t.app.inject({
+          method: 'GET',
+          url: `${API}/codes?sort=${sort}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+          headers: { 'x-api-key': caller },
+        });
+        const page = res.json() as { items: Array<{ id: string }>; nextCursor: string | null };
+        seen.push(...page.items.map((code) => code.id));
+        cursor = page.nextCursor;
+        if (cursor === null) return seen;
+      }
+      throw new Error('never reached the last page');
+    };
+    expect(await walked('-scans')).toEqual([made.loved!.id, made.recent!.id, ties[1], ties[0]]);
+    expect(await walked('scans')).toEqual([ties[0], ties[1], made.recent!.id, made.loved!.id]);
+
+    const byCreation = (await t.app.inject({ method: 'GET', url: `${API}/codes?limit=1`, headers: { 'x-api-key': caller } })).json().nextCursor;
+    const mixed = await t.app.inject({ method: 'GET', url: `${API}/codes?sort=-scans&cursor=${byCreation}`, headers: { 'x-api-key': caller } });
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'cursor' }] });
   });
 
   it('refuses a sort or status it does not know', async () => {

@@ -103,6 +103,7 @@ DynamicCode = TypedDict("DynamicCode", {
     "forwardQuery": bool,
     "utm": Optional["Utm"],
     "passwordProtected": bool,
+    "scans": dict[str, Any],
     "createdAt": str,
     "updatedAt": str,
 })
@@ -272,7 +273,7 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/codes", body, query, headers)
 
     def list_dynamic_codes(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """List your dynamic codes, newest first; search (q) and filter by status, domain or slug (2xx JSON: dict[str, Any])."""
+        """List your dynamic codes, newest first or by scans; search (q) and filter by status, domain or slug (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/codes", None, query, headers)
 
     def get_dynamic_code(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:

@@ -13,6 +13,14 @@ function literally(text: string): { $regex: string; $options: string } {
   return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
 }
 
+function ascending(query: CodeQuery): boolean {
+  return query.order === 'oldest' || query.order === 'least-scanned';
+}
+
+function byScans(query: CodeQuery): boolean {
+  return query.order === 'most-scanned' || query.order === 'least-scanned';
+}
+
 function listFilter(accountId: string, query: CodeQuery): Record<string, unknown> {
   const all: Record<string, unknown>[] = [];
   const filter: Record<string, unknown> = { accountId, deletedAt: null, $and: all };
@@ -24,10 +32,12 @@ function listFilter(accountId: string, query: CodeQuery): Record<string, unknown
   if (query.domainId !== undefined) filter.domainId = query.domainId;
   if (query.slug !== undefined) all.push({ $or: [{ slug: query.slug }, { vanitySlug: query.slug }] });
   const { after } = query;
-  if (after) {
-    const beyond = query.order === 'oldest' ? '$gt' : '$lt';
-    all.push({ $or: [{ createdAt: { [beyond]: after.createdAt } }, { createdAt: after.createdAt, _id: { [beyond]: after.id } }] });
-  }
+  const beyond = ascending(query) ? '$gt' : '$lt';
+  // The order says which kind of cursor this is (a whole code serves as either).
+  const [field, position] = byScans(query)
+    ? ['scans', (after as { scans: number } | undefined)?.scans]
+    : ['createdAt', (after as { createdAt: Date } | undefined)?.createdAt];
+  if (after) all.push({ $or: [{ [field]: { [beyond]: position } }, { [field]: position, _id: { [beyond]: after.id } }] });
   if (all.length === 0) delete filter.$and;
   return filter;
 }
@@ -43,6 +53,7 @@ function toCode(doc: DynamicCodeDoc): DynamicCode {
     disabledReason: doc.disabledReason,
     routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
     vanity: doc.domainId && doc.vanityHost && doc.vanitySlug ? { domainId: doc.domainId, hostname: doc.vanityHost, slug: doc.vanitySlug } : null,
+    scans: doc.scans ?? 0,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
   };
@@ -178,10 +189,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
-    const direction = query.order === 'oldest' ? 1 : -1;
+    const direction = ascending(query) ? 1 : -1;
     const docs = await this.#codes
       .find(listFilter(accountId, query))
-      .sort({ createdAt: direction, _id: direction })
+      .sort(byScans(query) ? { scans: direction, _id: direction } : { createdAt: direction, _id: direction })
       .limit(query.limit)
       .lean<DynamicCodeDoc[]>();
     return docs.map(toCode);

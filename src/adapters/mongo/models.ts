@@ -100,6 +100,8 @@ export interface DynamicCodeDoc {
   domainId?: string | null;
   vanityHost?: string | null;
   vanitySlug?: string | null;
+  /** All-time scans, summed from the code's scan days each time the ledger writes them. */
+  scans?: number;
   createdAt: Date;
   updatedAt: Date;
   deletedAt: Date | null;
@@ -406,6 +408,7 @@ function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
       domainId: { type: String, default: null },
       vanityHost: { type: String, default: null },
       vanitySlug: { type: String, default: null },
+      scans: { type: Number, default: 0 },
       createdAt: { type: Date, required: true },
       updatedAt: { type: Date, required: true },
       deletedAt: { type: Date, default: null },
@@ -415,6 +418,7 @@ function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
   // Deleted codes keep their slug: it is never given to another code.
   schema.index({ slug: 1 }, { unique: true });
   schema.index({ accountId: 1, deletedAt: 1, createdAt: -1, _id: -1 });
+  schema.index({ accountId: 1, deletedAt: 1, scans: -1, _id: -1 });
   schema.index({ domainId: 1, deletedAt: 1 });
   return schema;
 }

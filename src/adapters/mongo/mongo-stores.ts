@@ -32,7 +32,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs), isMongoOutage, DOWN),
       domains: unavailableWhen(new MongoCustomDomainStore(models.customDomains), isMongoOutage, DOWN),
-      scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays), isMongoOutage, DOWN),
+      scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays, models.codes), isMongoOutage, DOWN),
       scanWebhooks: unavailableWhen(new MongoScanWebhookStore(models.scanWebhooks, models.scanWebhookCounts), isMongoOutage, DOWN),
       batches: unavailableWhen(new MongoBatchStore(models), isMongoOutage, DOWN),
       batchResults: unavailableWhen(batchResults, isMongoOutage, DOWN),

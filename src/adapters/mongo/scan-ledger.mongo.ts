@@ -3,13 +3,15 @@ import type { Model } from 'mongoose';
 import type { ScanLedger } from '../../domain/ports/scan-ledger.js';
 import type { ScanDay } from '../../domain/scan.js';
 import { isDuplicateKey } from './connection.js';
-import type { ScanDayDoc } from './models.js';
+import type { DynamicCodeDoc, ScanDayDoc } from './models.js';
 
 export class MongoScanLedger implements ScanLedger {
   readonly #days: Model<ScanDayDoc>;
+  readonly #codes: Model<DynamicCodeDoc>;
 
-  constructor(days: Model<ScanDayDoc>) {
+  constructor(days: Model<ScanDayDoc>, codes: Model<DynamicCodeDoc>) {
     this.#days = days;
+    this.#codes = codes;
   }
 
   async apply(days: readonly ScanDay[]): Promise<void> {
@@ -24,6 +26,17 @@ export class MongoScanLedger implements ScanLedger {
         await this.#days.updateOne(filter, { $set: set });
       }
     }
+    await this.#countAllTime(new Set(days.map((day) => day.codeId)));
+  }
+
+  /** Each code's all-time scans, summed again from its days: a replayed or interrupted apply still ends right. */
+  async #countAllTime(codeIds: ReadonlySet<string>): Promise<void> {
+    if (codeIds.size === 0) return;
+    const sums = await this.#days.aggregate<{ _id: string; scans: number }>([
+      { $match: { codeId: { $in: [...codeIds] } } },
+      { $group: { _id: '$codeId', scans: { $sum: '$scans' } } },
+    ]);
+    await this.#codes.bulkWrite(sums.map((sum) => ({ updateOne: { filter: { _id: sum._id }, update: { $set: { scans: sum.scans } } } })));
   }
 
   async days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]> {
@@ -32,5 +45,13 @@ export class MongoScanLedger implements ScanLedger {
       .sort({ day: 1 })
       .lean<ScanDayDoc[]>();
     return docs.map((doc) => ({ codeId: doc.codeId, day: doc.day, scans: doc.scans, uniques: doc.uniques, devices: doc.devices, languages: doc.languages }));
+  }
+
+  async scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>> {
+    const sums = await this.#days.aggregate<{ _id: string; scans: number }>([
+      { $match: { codeId: { $in: [...codeIds] }, day: { $gte: fromDay } } },
+      { $group: { _id: '$codeId', scans: { $sum: '$scans' } } },
+    ]);
+    return new Map(sums.map((sum) => [sum._id, sum.scans]));
   }
 }

@@ -339,6 +339,24 @@ const MIGRATIONS: string[] = [
   CREATE UNIQUE INDEX dynamic_codes_by_vanity ON dynamic_codes (vanity_host, vanity_slug) WHERE vanity_slug IS NOT NULL;
   CREATE INDEX dynamic_codes_by_domain ON dynamic_codes (domain_id) WHERE domain_id IS NOT NULL;
   `,
+  // 19: each code's all-time scans, kept equal to the sum of its scan days by triggers (in the writer's transaction).
+  `
+  ALTER TABLE dynamic_codes ADD COLUMN scans INTEGER NOT NULL DEFAULT 0;
+  UPDATE dynamic_codes SET scans = (SELECT coalesce(sum(scans), 0) FROM scan_days WHERE code_id = dynamic_codes.id);
+  CREATE INDEX dynamic_codes_by_scans ON dynamic_codes (account_id, scans DESC, id DESC) WHERE deleted_at IS NULL;
+  CREATE TRIGGER scan_days_count_new AFTER INSERT ON scan_days
+  BEGIN
+    UPDATE dynamic_codes SET scans = scans + NEW.scans WHERE id = NEW.code_id;
+  END;
+  CREATE TRIGGER scan_days_count_change AFTER UPDATE OF scans ON scan_days
+  BEGIN
+    UPDATE dynamic_codes SET scans = scans + NEW.scans - OLD.scans WHERE id = NEW.code_id;
+  END;
+  CREATE TRIGGER scan_days_count_gone AFTER DELETE ON scan_days
+  BEGIN
+    UPDATE dynamic_codes SET scans = scans - OLD.scans WHERE id = OLD.code_id;
+  END;
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

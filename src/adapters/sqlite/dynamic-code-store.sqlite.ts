@@ -19,16 +19,20 @@ interface CodeRow {
   domain_id: string | null;
   vanity_host: string | null;
   vanity_slug: string | null;
+  scans: number;
   created_at: number;
   updated_at: number;
   deleted_at: number | null;
 }
 
-const COLUMNS = 'id, account_id, slug, target, name, status, disabled_reason, routing, domain_id, vanity_host, vanity_slug, created_at, updated_at, deleted_at';
+const COLUMNS =
+  'id, account_id, slug, target, name, status, disabled_reason, routing, domain_id, vanity_host, vanity_slug, scans, created_at, updated_at, deleted_at';
 const LIVE = 'deleted_at IS NULL';
 
 function isFiltered(query: CodeQuery): boolean {
-  return query.order === 'oldest' || query.text !== undefined || query.status !== undefined || query.domainId !== undefined || query.slug !== undefined;
+  return (
+    (query.order ?? 'newest') !== 'newest' || query.text !== undefined || query.status !== undefined || query.domainId !== undefined || query.slug !== undefined
+  );
 }
 
 /** The SQL of a list with conditions; its values follow the account id. */
@@ -55,14 +59,20 @@ function filteredList(query: CodeQuery): { sql: string; values: unknown[] } {
     conditions.push('(slug = ? OR vanity_slug = ?)');
     values.push(query.slug, query.slug);
   }
-  const newest = query.order !== 'oldest';
-  if (query.after) {
-    conditions.push(newest ? '(created_at < ? OR (created_at = ? AND id < ?))' : '(created_at > ? OR (created_at = ? AND id > ?))');
-    values.push(query.after.createdAt.getTime(), query.after.createdAt.getTime(), query.after.id);
+  const ascending = query.order === 'oldest' || query.order === 'least-scanned';
+  const byScans = query.order === 'most-scanned' || query.order === 'least-scanned';
+  const column = byScans ? 'scans' : 'created_at';
+  const { after } = query;
+  if (after) {
+    const beyond = ascending ? '>' : '<';
+    conditions.push(`(${column} ${beyond} ? OR (${column} = ? AND id ${beyond} ?))`);
+    // The order says which kind of cursor this is (a whole code serves as either).
+    const position = byScans ? (after as { scans: number }).scans : (after as { createdAt: Date }).createdAt.getTime();
+    values.push(position, position, after.id);
   }
-  const direction = newest ? 'DESC' : 'ASC';
+  const direction = ascending ? 'ASC' : 'DESC';
   values.push(query.limit);
-  return { sql: `SELECT ${COLUMNS} FROM dynamic_codes WHERE ${conditions.join(' AND ')} ORDER BY created_at ${direction}, id ${direction} LIMIT ?`, values };
+  return { sql: `SELECT ${COLUMNS} FROM dynamic_codes WHERE ${conditions.join(' AND ')} ORDER BY ${column} ${direction}, id ${direction} LIMIT ?`, values };
 }
 
 function toCode(row: CodeRow): DynamicCode {
@@ -79,6 +89,7 @@ function toCode(row: CodeRow): DynamicCode {
       row.domain_id !== null && row.vanity_host !== null && row.vanity_slug !== null
         ? { domainId: row.domain_id, hostname: row.vanity_host, slug: row.vanity_slug }
         : null,
+    scans: row.scans,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -207,7 +218,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
 
   async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
     const { after, limit } = query;
-    if (!isFiltered(query)) {
+    if (!isFiltered(query) && (after === undefined || 'createdAt' in after)) {
       const rows = after
         ? this.#nextPage.all(accountId, after.createdAt.getTime(), after.createdAt.getTime(), after.id, limit)
         : this.#firstPage.all(accountId, limit);

@@ -33,6 +33,7 @@ export class SqliteScanLedger implements ScanLedger {
   readonly #db: SqliteDatabase;
   readonly #put;
   readonly #range;
+  readonly #since;
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -45,6 +46,7 @@ export class SqliteScanLedger implements ScanLedger {
     this.#range = db.prepare<[string, string, string], ScanDayRow>(
       `SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day >= ? AND day <= ? ORDER BY day`,
     );
+    this.#since = db.prepare<[string, string], { scans: number | null }>('SELECT sum(scans) AS scans FROM scan_days WHERE code_id = ? AND day >= ?');
   }
 
   async apply(days: readonly ScanDay[]): Promise<void> {
@@ -55,5 +57,14 @@ export class SqliteScanLedger implements ScanLedger {
 
   async days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]> {
     return this.#range.all(codeId, fromDay, toDay).map(toScanDay);
+  }
+
+  async scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    for (const codeId of codeIds) {
+      const { scans } = this.#since.get(codeId, fromDay)!;
+      if (scans !== null) totals.set(codeId, scans);
+    }
+    return totals;
   }
 }

@@ -38,7 +38,11 @@ export class SqliteScanRecorder implements ScanRecorder {
     this.#db = db;
     this.#maxPending = options.maxPending ?? 50_000;
     this.#selectDay = db.prepare<[string, string], ScanDayRow>(`SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day = ?`);
-    this.#putDay = db.prepare<unknown[], unknown>(`INSERT OR REPLACE INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`);
+    // An upsert, not OR REPLACE: a replace fires no delete trigger, and the code's all-time count would take the day twice.
+    this.#putDay = db.prepare<unknown[], unknown>(
+      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices, languages = excluded.languages`,
+    );
     this.#addVisitor = db.prepare<[string, string, string], unknown>('INSERT OR IGNORE INTO scan_visitors (code_id, day, visitor) VALUES (?, ?, ?)');
     this.#addSalt = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO scan_salts (day, salt) VALUES (?, ?)');
     this.#salt = db.prepare<[string], { salt: string }>('SELECT salt FROM scan_salts WHERE day = ?');

@@ -24,18 +24,20 @@ export interface CodeChanges {
   vanity?: Vanity | null | undefined;
 }
 
-/** Position after the last code of a page (in the page's order). */
-export interface CodeCursor {
-  createdAt: Date;
-  id: string;
-}
+/** Position after the last code of a page (in the page's order): by creation time, or by all-time scans; then by id. */
+export type CodeCursor = { createdAt: Date; id: string } | { scans: number; id: string };
+
+export type CodeOrder = 'newest' | 'oldest' | 'most-scanned' | 'least-scanned';
 
 /** Which codes a list keeps (all given conditions hold) and in which order. */
 export interface CodeQuery {
   limit: number;
   after?: CodeCursor | undefined;
-  /** `newest` (default): created_at then id, descending; `oldest`: both ascending. */
-  order?: 'newest' | 'oldest' | undefined;
+  /**
+   * `newest` (default): created_at then id, descending; `oldest`: both ascending; `most-scanned`: scans then id,
+   * descending; `least-scanned`: both ascending. The cursor is of the same kind as the order.
+   */
+  order?: CodeOrder | undefined;
   /** Lower-case text found, in any case, in the name, the target, the slug or the custom-domain slug. */
   text?: string | undefined;
   status?: CodeStatus | undefined;
@@ -54,7 +56,9 @@ export interface CodeQuery {
  * - deleted codes keep their slug: `findBySlug` answers them as `deleted`, and no new code gets the slug.
  * - a disabled code cannot be changed by its owner: `update` answers `disabled` and changes nothing.
  * - `list` keeps only the codes every given condition of its query matches; a page continues after its cursor in
- *   the same order, so paging with the same query visits each matching code once.
+ *   the same order, so paging with the same query visits each matching code once (while the scan counts it orders
+ *   by stay as they are).
+ * - a code's `scans` is the sum of its days in the scan ledger of the same deployment, kept as the ledger is written.
  * - `createManyWithinLimit` is all or nothing: every code is stored (answered in input order) or none is
  *   (`limit_reached` when the account's codes plus these would pass `maxCodes`, `slug_taken` when any slug is taken).
  * - a vanity slug is unique per hostname among codes that are not deleted: `createWithinLimit` and `update` answer

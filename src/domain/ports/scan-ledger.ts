@@ -23,6 +23,8 @@ export interface ScanLedger {
   apply(days: readonly ScanDay[]): Promise<void>;
   /** Days in [fromDay, toDay] (`YYYY-MM-DD`) with at least one scan, oldest first. */
   days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]>;
+  /** Each code's scans on `fromDay` and after; codes without any are absent. One read for a page of codes. */
+  scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>>;
 }
 
 /** Production mode: the hot scan counters (Redis) the rollup job copies into the ledger. */

@@ -66,7 +66,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List your dynamic codes, newest first; search (q) and filter by status, domain or slug */
+        /** List your dynamic codes, newest first or by scans; search (q) and filter by status, domain or slug */
         get: operations["listDynamicCodes"];
         put?: never;
         /**
@@ -757,6 +757,13 @@ export interface components {
             utm: components["schemas"]["Utm"] | null;
             /** @description Whether scans must give a password (the password itself is never returned). */
             passwordProtected: boolean;
+            /** @description Scans counted so far (bots and link previews apart). With Redis, counts arrive through the rollup that runs every minute. */
+            scans: {
+                /** @description Every scan counted since the code was made. */
+                allTime: number;
+                /** @description Scans of the last 30 days (UTC), today included: the `totals.scans` of the default statistics. */
+                last30Days: number;
+            };
             /** @description ISO 8601. */
             createdAt: string;
             /** @description ISO 8601. */
@@ -1356,8 +1363,8 @@ export interface operations {
                 domain?: string;
                 /** @description The code with this slug (its random one, or its own on a custom domain). */
                 slug?: string;
-                /** @description `-created` (default): newest first; `created`: oldest first. Keep it the same across pages. */
-                sort?: "created" | "-created";
+                /** @description `-created` (default): newest first; `created`: oldest first; `-scans`: most scanned (all time) first; `scans`: fewest first. Ties go by id. Keep it the same across pages: a cursor belongs to its sort. */
+                sort?: "created" | "-created" | "scans" | "-scans";
             };
             header?: never;
             path?: never;

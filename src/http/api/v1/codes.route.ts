@@ -7,7 +7,8 @@ import { ApiError, type ErrorCode } from '../../../domain/errors.js';
 import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../../services/dynamic-codes.js';
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
-import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { codeStats, scanSummaries, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import type { DynamicCode } from '../../../domain/dynamic-code.js';
 import { accountStatsCsv, codeStatsCsv, STATS_CSV_HEADER } from '../../../services/stats-export.js';
 import { header, imageResponses } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
@@ -41,10 +42,13 @@ const security = [{ apiKey: [] }];
 const tags = ['dynamic codes'];
 
 export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, deps) => {
-  const view = (request: Parameters<typeof shortUrlBase>[1]) => {
+  /** The codes as answered: their short URL on the host asked, and their scans (one ledger read for all). */
+  const views = async (request: Parameters<typeof shortUrlBase>[1], codes: readonly DynamicCode[]) => {
     const base = shortUrlBase(deps.publicUrl, request);
-    return (code: Parameters<typeof codeView>[0]) => codeView(code, base);
+    const scans = await scanSummaries(deps, codes);
+    return codes.map((code) => codeView(code, base, scans.get(code.id)!));
   };
+  const view = async (request: Parameters<typeof shortUrlBase>[1], code: DynamicCode) => (await views(request, [code]))[0]!;
 
   app.post(
     '/QRManager/codes',
@@ -64,7 +68,10 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     },
     async (request, reply) => {
       const code = await createCode(deps, callerOf(request), request.body);
-      return reply.code(201).header('Location', `${request.url}/${code.id}`).send(view(request)(code));
+      return reply
+        .code(201)
+        .header('Location', `${request.url}/${code.id}`)
+        .send(await view(request, code));
     },
   );
 
@@ -73,7 +80,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     {
       schema: {
         operationId: 'listDynamicCodes',
-        summary: 'List your dynamic codes, newest first; search (q) and filter by status, domain or slug',
+        summary: 'List your dynamic codes, newest first or by scans; search (q) and filter by status, domain or slug',
         tags,
         security,
         querystring: ListCodesQuery,
@@ -82,7 +89,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     },
     async (request) => {
       const page = await listCodes(deps, callerOf(request).accountId, request.query);
-      return { items: page.items.map(view(request)), nextCursor: page.nextCursor };
+      return { items: await views(request, page.items), nextCursor: page.nextCursor };
     },
   );
 
@@ -98,7 +105,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found') },
       },
     },
-    async (request) => view(request)(await getCode(deps, callerOf(request).accountId, request.params.id)),
+    async (request) => view(request, await getCode(deps, callerOf(request).accountId, request.params.id)),
   );
 
   app.patch(
@@ -115,7 +122,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
       },
     },
-    async (request) => view(request)(await updateCode(deps, callerOf(request).accountId, request.params.id, request.body)),
+    async (request) => view(request, await updateCode(deps, callerOf(request).accountId, request.params.id, request.body)),
   );
 
   app.delete(

@@ -8,6 +8,8 @@ import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from 
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { HOSTNAME_MAX_LENGTH, VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
 import { codeShortUrl } from '../../short-url.js';
+import { CODE_SORTS } from '../../../services/dynamic-codes.js';
+import type { ScanSummary } from '../../../services/scan-stats.js';
 import { pageSchema, PageQueryFields } from './list-page.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
 import { BrandingFields, inkColour, PrintFields } from './generate.schema.js';
@@ -122,7 +124,13 @@ export const ListCodesQuery = z.strictObject({
   status: z.enum(CODE_STATUSES).optional().describe('Codes in this status only.'),
   domain: z.string().min(1).max(HOSTNAME_MAX_LENGTH).optional().describe('Codes on this custom domain of yours, by id (`dom_…`) or hostname.'),
   slug: z.string().min(1).max(64).optional().describe('The code with this slug (its random one, or its own on a custom domain).'),
-  sort: z.enum(['created', '-created']).optional().describe('`-created` (default): newest first; `created`: oldest first. Keep it the same across pages.'),
+  sort: z
+    .enum(CODE_SORTS)
+    .optional()
+    .describe(
+      '`-created` (default): newest first; `created`: oldest first; `-scans`: most scanned (all time) first; `scans`: fewest first. ' +
+        'Ties go by id. Keep it the same across pages: a cursor belongs to its sort.',
+    ),
 });
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
@@ -196,6 +204,12 @@ export const CodeSchema = z
     forwardQuery: z.boolean(),
     utm: utm.nullable(),
     passwordProtected: z.boolean().describe('Whether scans must give a password (the password itself is never returned).'),
+    scans: z
+      .object({
+        allTime: z.number().int().describe('Every scan counted since the code was made.'),
+        last30Days: z.number().int().describe('Scans of the last 30 days (UTC), today included: the `totals.scans` of the default statistics.'),
+      })
+      .describe('Scans counted so far (bots and link previews apart). With Redis, counts arrive through the rollup that runs every minute.'),
     createdAt: z.string().describe('ISO 8601.'),
     updatedAt: z.string().describe('ISO 8601.'),
   })
@@ -220,7 +234,7 @@ export const StatsSchema = z.object({
     ),
 });
 
-export function codeView(code: DynamicCode, shortUrlBase: string): z.infer<typeof CodeSchema> {
+export function codeView(code: DynamicCode, shortUrlBase: string, scans: ScanSummary): z.infer<typeof CodeSchema> {
   return {
     id: code.id,
     slug: code.vanity?.slug ?? code.slug,
@@ -237,6 +251,7 @@ export function codeView(code: DynamicCode, shortUrlBase: string): z.infer<typeo
     forwardQuery: code.routing.forwardQuery,
     utm: code.routing.utm,
     passwordProtected: code.routing.passwordHash !== null,
+    scans,
     createdAt: code.createdAt.toISOString(),
     updatedAt: code.updatedAt.toISOString(),
   };
