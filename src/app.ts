@@ -184,6 +184,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     scanAllowance: adapters.scanAllowance,
     guesses: adapters.guesses,
     clock,
+    splitKey: adapters.signingSeal.derivedKey('split-arm/v1'),
   });
 
   // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by qrm.

@@ -13,6 +13,9 @@ export const ROUTING_LIMITS = {
   languageTag: 35,
   utmValue: 200,
   maxScans: 1_000_000_000,
+  /** Arms of one split, and the whole their integer weights share. */
+  splitArms: { min: 2, max: 10 },
+  splitWeightTotal: 100,
 } as const;
 
 export interface RuleCondition {
@@ -25,9 +28,20 @@ export interface RuleCondition {
   query?: Record<string, string> | undefined;
 }
 
-export interface RedirectRule {
-  if: RuleCondition;
+/** One arm of a weighted split: this share (out of 100) of the visitors goes to `target`. */
+export interface SplitArm {
   target: string;
+  weight: number;
+}
+
+/** Sends a scan to `target`, or to one arm of `split` (exactly one of the two is set). */
+export interface RuleDestination {
+  target?: string | undefined;
+  split?: SplitArm[] | undefined;
+}
+
+export interface RedirectRule extends RuleDestination {
+  if: RuleCondition;
 }
 
 export interface Utm {
@@ -41,6 +55,8 @@ export interface Utm {
 /** Everything a scan is routed by beside `target`; what the redirect caches with the slug. */
 export interface CodeRouting {
   rules: RedirectRule[];
+  /** Scans no rule takes are split across these arms instead of going to the code's `target` (its first arm's). */
+  split: SplitArm[] | null;
   expiresAt: string | null;
   maxScans: number | null;
   expiredTarget: string | null;
@@ -52,6 +68,7 @@ export interface CodeRouting {
 
 export const NO_ROUTING: CodeRouting = Object.freeze({
   rules: [],
+  split: null,
   expiresAt: null,
   maxScans: null,
   expiredTarget: null,
@@ -68,12 +85,19 @@ export function routingFrom(stored: Partial<CodeRouting> | null | undefined): Co
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
 
 /** Problems of the rules, limits and targets, each naming its field (`rules[2].target`), beside zod's shape checks. */
-export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTarget'>): FieldProblem[] {
+export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTarget'> & { split?: SplitArm[] | null }): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  if (routing.split) problems.push(...splitProblems(routing.split, 'split'));
   routing.rules.forEach((rule, i) => {
     const at = `rules[${i}]`;
-    const targetIssue = targetProblem(rule.target);
-    if (targetIssue) problems.push({ field: `${at}.target`, detail: targetIssue });
+    if ((rule.target === undefined) === (rule.split === undefined)) {
+      problems.push({ field: `${at}.target`, detail: 'give either target or split (not both)' });
+    } else if (rule.split !== undefined) {
+      problems.push(...splitProblems(rule.split, `${at}.split`));
+    } else {
+      const targetIssue = targetProblem(rule.target!);
+      if (targetIssue) problems.push({ field: `${at}.target`, detail: targetIssue });
+    }
     const condition = rule.if;
     const named = [condition.device, condition.language, condition.after, condition.before, condition.query].filter((c) => c !== undefined);
     if (named.length === 0) problems.push({ field: `${at}.if`, detail: 'must name at least one condition (device, language, after, before, query)' });
@@ -94,6 +118,22 @@ export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTar
   return problems;
 }
 
+/** Problems of one split: 2–10 arms, integer weights of at least 1 summing to 100, each target a valid one. */
+export function splitProblems(split: readonly SplitArm[], at: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const { min, max } = ROUTING_LIMITS.splitArms;
+  if (split.length < min || split.length > max) problems.push({ field: at, detail: `between ${min} and ${max} arms` });
+  split.forEach((arm, i) => {
+    const issue = targetProblem(arm.target);
+    if (issue) problems.push({ field: `${at}[${i}].target`, detail: issue });
+  });
+  const total = split.reduce((sum, arm) => sum + arm.weight, 0);
+  if (total !== ROUTING_LIMITS.splitWeightTotal) {
+    problems.push({ field: at, detail: `the weights must add up to ${ROUTING_LIMITS.splitWeightTotal} (they add up to ${total})` });
+  }
+  return problems;
+}
+
 /** What the redirect knows of one scan. */
 export interface ScanContext {
   at: Date;
@@ -101,6 +141,11 @@ export interface ScanContext {
   acceptLanguage: string | undefined;
   /** The scan's query string without `?` ('' when none). */
   query: string;
+  /**
+   * Where this visitor falls in every split, in [0, 100): the same for one visitor (address and user agent) on one
+   * code all day (see split-arm.ts). Read only when a split decides the scan.
+   */
+  splitPoint: () => number;
 }
 
 const ACCEPT_LANGUAGE_SCAN = 512;
@@ -172,11 +217,37 @@ export function isExpired(routing: CodeRouting, at: Date): boolean {
   return routing.expiresAt !== null && at.getTime() >= Date.parse(routing.expiresAt);
 }
 
-/** The first rule whose every condition holds, else the code's own target; then the scan's query and the UTM tags. */
-export function routedTarget(routing: CodeRouting, target: string, scan: ScanContext): string {
+/** Where a scan goes, and the split arm that chose it (`default:1`, `rules[2]:0`), if a split did. */
+export interface Routed {
+  target: string;
+  arm: string | undefined;
+}
+
+/** The arm whose share of [0, 100) holds the point, the arms laid out in their order. */
+function armAt(split: readonly SplitArm[], point: number): number {
+  let upTo = 0;
+  for (let i = 0; i < split.length; i++) {
+    upTo += split[i]!.weight;
+    if (point < upTo) return i;
+  }
+  return split.length - 1;
+}
+
+function destination(where: RuleDestination, fallback: string, name: string, scan: ScanContext): Routed {
+  if (!where.split) return { target: where.target ?? fallback, arm: undefined };
+  const arm = armAt(where.split, scan.splitPoint());
+  return { target: where.split[arm]!.target, arm: `${name}:${arm}` };
+}
+
+/** The first rule whose every condition holds, else the code's default (its split, or its target); then the scan's query and the UTM tags. */
+export function routedScan(routing: CodeRouting, target: string, scan: ScanContext): Routed {
   const parsed = new ParsedScan(scan);
-  const rule = routing.rules.find((r) => conditionHolds(r.if, parsed));
-  return decoratedTarget(routing, rule ? rule.target : target, parsed);
+  const index = routing.rules.findIndex((r) => conditionHolds(r.if, parsed));
+  const chosen =
+    index === -1
+      ? destination({ target, split: routing.split ?? undefined }, target, 'default', scan)
+      : destination(routing.rules[index]!, target, `rules[${index}]`, scan);
+  return { target: decoratedTarget(routing, chosen.target, parsed), arm: chosen.arm };
 }
 
 /** The expired target, decorated like any other. */

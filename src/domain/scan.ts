@@ -14,6 +14,8 @@ export interface Scan {
   visitor: string;
   device: DeviceClass;
   language: string;
+  /** The weighted split's arm the scan was sent to (`default:0`, `rules[2]:1`), when a split chose its target. */
+  arm?: string | undefined;
 }
 
 /** A code's counts for one UTC day, as absolute values. */
@@ -25,6 +27,8 @@ export interface ScanDay {
   uniques: number;
   devices: Partial<Record<DeviceClass, number>>;
   languages: Record<string, number>;
+  /** Scans per split arm (see Scan.arm); empty for a code without a split. */
+  arms: Record<string, number>;
 }
 
 export function dayOf(at: Date): string {

@@ -17,6 +17,11 @@ export class SecretSeal {
     this.#key = Buffer.from(hkdfSync('sha256', masterSecret, 'qr-manager', 'signing-key-seal/v1', 32));
   }
 
+  /** A key for another purpose (`split-arm/v1`), derived from the same operator secret and independent of the seal's. */
+  derivedKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#key, 'qr-manager', purpose, 32));
+  }
+
   seal(secret: string, recordId: string): string {
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv);

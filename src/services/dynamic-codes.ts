@@ -9,7 +9,7 @@ import {
   type DynamicCode,
   type OwnerStatus,
 } from '../domain/dynamic-code.js';
-import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type Utm } from '../domain/code-routing.js';
+import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type SplitArm, type Utm } from '../domain/code-routing.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { hashPassword } from '../domain/password-hash.js';
 import { decodeCountCursor, decodeCursor, encodeCountCursor, encodeCursor, PAGE_SIZE, type Page } from '../domain/list-page.js';
@@ -64,6 +64,8 @@ function notFound(): ApiError {
 /** The campaign fields of a create or a change, as the API takes them (shape and bounds already checked by its schema). */
 export interface CampaignFields {
   rules?: RedirectRule[] | undefined;
+  /** The default's weighted split; null ends it. */
+  split?: SplitArm[] | null | undefined;
   expiresAt?: string | null | undefined;
   maxScans?: number | null | undefined;
   expiredTarget?: string | null | undefined;
@@ -105,27 +107,48 @@ async function routingChanges(input: CampaignFields): Promise<Partial<CodeRoutin
           ...(after === undefined ? {} : { after: normalisedInstant(after) }),
           ...(before === undefined ? {} : { before: normalisedInstant(before) }),
         },
-        target: rule.target,
+        ...(rule.split === undefined ? {} : { split: rule.split }),
+        ...(rule.target === undefined ? {} : { target: rule.target }),
       };
     });
   }
+  if (input.split !== undefined) changes.split = input.split;
   if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : normalisedInstant(input.expiresAt);
   if (input.maxScans !== undefined) changes.maxScans = input.maxScans;
   if (input.expiredTarget !== undefined) changes.expiredTarget = input.expiredTarget;
   if (input.forwardQuery !== undefined) changes.forwardQuery = input.forwardQuery;
   if (input.utm !== undefined) changes.utm = input.utm;
-  const problems = routingProblems({ rules: changes.rules ?? [], expiredTarget: changes.expiredTarget ?? null });
+  const problems = routingProblems({ rules: changes.rules ?? [], split: changes.split ?? null, expiredTarget: changes.expiredTarget ?? null });
   if (problems.length > 0) throw new ApiError('invalid_request', problems.map((p) => `${p.field}: ${p.detail}`).join('; '), { fields: problems });
   if (input.password !== undefined) changes.passwordHash = input.password === null ? null : await hashPassword(input.password);
   return changes;
 }
 
+/**
+ * The code's `target` as a create or change gives it: with a default split, its first arm's (a different `target`
+ * beside the split is refused, never dropped); undefined when the request names neither.
+ */
+function defaultTarget(input: { target?: string | undefined; split?: SplitArm[] | null | undefined }): string | undefined {
+  const first = input.split?.[0]?.target;
+  if (first === undefined) return input.target === undefined ? undefined : checkedTarget(input.target);
+  if (input.target !== undefined && input.target !== first) {
+    throw invalidField('target', "with `split`, the code's target is its first arm's: give `split` alone, or a matching target");
+  }
+  return first;
+}
+
+function requiredTarget(input: { target?: string | undefined; split?: SplitArm[] | null | undefined }): string {
+  const target = defaultTarget(input);
+  if (target === undefined) throw invalidField('target', 'required (or give `split`)');
+  return target;
+}
+
 export async function createCode(
   deps: DynamicCodeDeps,
   owner: CodeOwner,
-  input: { target: string; name?: string | null | undefined } & CampaignFields & VanityFields,
+  input: { target?: string | undefined; name?: string | null | undefined } & CampaignFields & VanityFields,
 ): Promise<DynamicCode> {
-  const target = checkedTarget(input.target);
+  const target = requiredTarget(input);
   const name = checkedName(input.name);
   if (input.slug !== undefined && (input.domain === undefined || input.domain === null))
     throw invalidField('slug', 'needs `domain`: a slug of its own exists only on a custom domain');
@@ -152,9 +175,9 @@ export async function createCode(
 
 /** A new code's fields, validated and normalised as `createCode` does it (batch items make codes of these). */
 export async function newCodeFields(
-  input: { target: string; name?: string | null | undefined } & CampaignFields,
+  input: { target?: string | undefined; name?: string | null | undefined } & CampaignFields,
 ): Promise<Pick<NewDynamicCode, 'target' | 'name' | 'routing'>> {
-  return { target: checkedTarget(input.target), name: checkedName(input.name), routing: { ...NO_ROUTING, ...(await routingChanges(input)) } };
+  return { target: requiredTarget(input), name: checkedName(input.name), routing: { ...NO_ROUTING, ...(await routingChanges(input)) } };
 }
 
 /** A batch's new codes, each with its slug already drawn (its image was made for it). */
@@ -270,11 +293,14 @@ async function vanityChange(deps: DynamicCodeDeps, accountId: string, id: string
 
 export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: string, update: CodeUpdate): Promise<DynamicCode> {
   const vanity = await vanityChange(deps, accountId, id, update);
+  const routing = await routingChanges(update);
+  // A target given alone sends the default to it again: the split it had ends.
+  if (update.target !== undefined && update.split === undefined) routing.split = null;
   const changes = {
-    target: update.target === undefined ? undefined : checkedTarget(update.target),
+    target: defaultTarget(update),
     name: update.name === undefined ? undefined : checkedName(update.name),
     status: update.status,
-    routing: await routingChanges(update),
+    routing,
     ...(vanity === undefined ? {} : { vanity }),
   };
   const updated = await deps.codes.update(accountId, id, changes, deps.clock());

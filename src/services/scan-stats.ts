@@ -31,6 +31,8 @@ export interface CodeStats {
   devices: Record<DeviceClass, number>;
   /** Most scans first. */
   languages: Array<{ language: string; scans: number }>;
+  /** Scans per weighted-split arm (`default:0`, `rules[2]:1`) over the range; empty when no split sent any. */
+  arms: Record<string, number>;
   uniqueScanners: { counting: UniqueCounting; relativeStandardError: number };
 }
 
@@ -80,6 +82,7 @@ export async function codeStats(
   const stored = new Map((await deps.scanLedger.days(code.id, dayOf(from), dayOf(to))).map((day) => [day.day, day]));
   const devices = Object.fromEntries(DEVICE_CLASSES.map((d) => [d, 0])) as Record<DeviceClass, number>;
   const languages = new Map<string, number>();
+  const arms: Record<string, number> = {};
   const days: CodeStats['days'] = [];
   const totals = { scans: 0, uniqueScanners: 0 };
   for (let at = from.getTime(); at <= to.getTime(); at += DAY_MS) {
@@ -91,6 +94,7 @@ export async function codeStats(
     totals.uniqueScanners += counts.uniques;
     for (const device of DEVICE_CLASSES) devices[device] += counts.devices[device] ?? 0;
     for (const [language, scans] of Object.entries(counts.languages)) languages.set(language, (languages.get(language) ?? 0) + scans);
+    for (const [arm, scans] of Object.entries(counts.arms)) arms[arm] = (arms[arm] ?? 0) + scans;
   }
   return {
     codeId: code.id,
@@ -100,6 +104,7 @@ export async function codeStats(
     days,
     devices,
     languages: [...languages].map(([language, scans]) => ({ language, scans })).sort((a, b) => b.scans - a.scans || a.language.localeCompare(b.language)),
+    arms,
     uniqueScanners: { counting: deps.uniqueCounting, relativeStandardError: deps.uniqueCounting === 'hyperloglog' ? 0.0081 : 0 },
   };
 }

@@ -13,6 +13,7 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
       uniques: Math.ceil(scans / 2),
       devices: { ios: scans },
       languages: { pt: scans },
+      arms: { 'default:0': scans, 'rules[1]:1': 1 },
     });
 
     it('keeps absolute values per code and day, and returns a range oldest first', async () => {
@@ -64,7 +65,7 @@ export function scanRecorderContract(
   uniquesTolerance = 0,
 ): void {
   describe(`ScanRecorder contract: ${adapterName}`, () => {
-    it('counts every scan once, each visitor once a day, with the device and language split', async () => {
+    it('counts every scan once, each visitor once a day, with the device, language and split-arm counts', async () => {
       const { recorder, read } = await make();
       const codeId = `dyn_${randomUUID()}`;
       const at = new Date(Date.UTC(2026, 2, 1, 12));
@@ -76,6 +77,7 @@ export function scanRecorderContract(
           visitor: `v${i % 30}`,
           device: i % 3 === 0 ? 'ios' : 'android',
           language: i % 2 === 0 ? 'en' : 'pt',
+          ...(i % 5 === 0 ? {} : { arm: i % 5 === 1 ? 'rules[0]:1' : 'default:0' }),
         });
       recorder.record({ codeId, accountId: 'acc_test', at: new Date(Date.UTC(2026, 2, 2, 1)), visitor: 'v0', device: 'desktop', language: 'other' });
       await recorder.flush();
@@ -87,10 +89,11 @@ export function scanRecorderContract(
         uniques: expect.any(Number),
         devices: { ios: 100, android: 200 },
         languages: { en: 150, pt: 150 },
+        arms: { 'default:0': 180, 'rules[0]:1': 60 },
       });
       expect(Math.abs((firstDay?.uniques ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
       // The same visitor on the next day counts again there: the salt changes every day.
-      expect(await read(codeId, '2026-03-02')).toMatchObject({ scans: 1, uniques: 1, devices: { desktop: 1 } });
+      expect(await read(codeId, '2026-03-02')).toMatchObject({ scans: 1, uniques: 1, devices: { desktop: 1 }, arms: {} });
       expect(recorder.unrecorded()).toBe(0);
     });
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { TestApp } from './app.js';
 import { PASSWORD_GUESSES } from '../../src/http/redirect/scan-answer.js';
 import { codesApi, scan, USER_AGENTS, type CodeJson } from './codes.js';
+import { rollupScans } from '../../src/services/rollup-scans.js';
 
 interface CampaignCode extends CodeJson {
   rules: unknown[];
@@ -161,6 +162,159 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
         expect((res.json() as { errors: Array<{ field: string }> }).errors.map((e) => e.field)).toContain(field);
       }
       expect(((await caller.list()).json() as { items: unknown[] }).items).toEqual([]);
+    });
+  });
+
+  describe(`weighted split (${mode})`, () => {
+    /** Every scan answered so far, counted in the stats (Redis mode: rolled up into the ledger as the worker would). */
+    const counted = async () => {
+      await t().stores.scans.flush();
+      await rollupScans(t().stores);
+    };
+    const A = 'https://example.com/a';
+    const B = 'https://example.com/b';
+    const crowd = Array.from({ length: 200 }, (_, i) => `10.${Math.floor(i / 250)}.${(i * 7) % 250}.${i % 250}`);
+
+    it('send a crowd of addresses to both arms of a 50/50 split, each address to the same arm every time, counted per arm', async () => {
+      const caller = await api();
+      const res = await caller.create({
+        split: [
+          { target: A, weight: 50 },
+          { target: B, weight: 50 },
+        ],
+      });
+      expect(res.statusCode, res.body).toBe(201);
+      const code = res.json() as CampaignCode & { split: unknown };
+      expect(code).toMatchObject({
+        target: A,
+        split: [
+          { target: A, weight: 50 },
+          { target: B, weight: 50 },
+        ],
+      });
+      const first = new Map<string, string | undefined>();
+      for (const ip of crowd) first.set(ip, (await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.android })).headers.location);
+      const toA = [...first.values()].filter((l) => l === A).length;
+      const toB = [...first.values()].filter((l) => l === B).length;
+      expect(toA + toB).toBe(crowd.length);
+      // Binomial(200, 0.5) has a standard deviation of about 7: 60..140 is more than five of them either side.
+      expect(toA).toBeGreaterThanOrEqual(60);
+      expect(toB).toBeGreaterThanOrEqual(60);
+      for (const ip of crowd) {
+        expect((await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.android })).headers.location, ip).toBe(first.get(ip));
+      }
+      await counted();
+      const stats = (await caller.stats(code.id)).json() as { totals: { scans: number }; arms: Record<string, number> };
+      expect(stats.totals.scans).toBe(2 * crowd.length);
+      expect(stats.arms).toEqual({ 'default:0': 2 * toA, 'default:1': 2 * toB });
+    });
+
+    it('split the scans a rule takes by its own weights, the others going to the target', async () => {
+      const caller = await api();
+      const code = (
+        await caller.create({
+          target: 'https://example.com/desktop',
+          rules: [
+            {
+              if: { device: ['ios'] },
+              split: [
+                { target: A, weight: 80 },
+                { target: B, weight: 20 },
+              ],
+            },
+          ],
+        })
+      ).json() as CampaignCode;
+      let toA = 0;
+      for (const ip of crowd) if ((await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.ios })).headers.location === A) toA++;
+      // Binomial(200, 0.8): mean 160, standard deviation about 5.7.
+      expect(toA).toBeGreaterThanOrEqual(130);
+      expect(toA).toBeLessThanOrEqual(190);
+      expect((await scan(t().app, code.slug, { userAgent: USER_AGENTS.desktop })).headers.location).toBe('https://example.com/desktop');
+      await counted();
+      const stats = (await caller.stats(code.id)).json() as { arms: Record<string, number> };
+      expect(stats.arms).toEqual({ 'rules[0]:0': toA, 'rules[0]:1': crowd.length - toA });
+    });
+
+    it('end when PATCH sets a target alone, and refuse bad splits with 400 naming the field', async () => {
+      const caller = await api();
+      const code = (
+        await caller.create({
+          split: [
+            { target: A, weight: 30 },
+            { target: B, weight: 70 },
+          ],
+        })
+      ).json() as CampaignCode;
+      const patched = (await caller.patch(code.id, { target: 'https://example.com/c' })).json() as CampaignCode & { split: unknown };
+      expect(patched).toMatchObject({ target: 'https://example.com/c', split: null });
+      expect((await scan(t().app, code.slug)).headers.location).toBe('https://example.com/c');
+      const bad: Array<[Record<string, unknown>, string]> = [
+        [
+          {
+            split: [
+              { target: A, weight: 50 },
+              { target: B, weight: 40 },
+            ],
+          },
+          'split',
+        ],
+        [{ split: [{ target: A, weight: 100 }] }, 'split'],
+        [
+          {
+            split: [
+              { target: A, weight: 50.5 },
+              { target: B, weight: 49.5 },
+            ],
+          },
+          'split.0.weight',
+        ],
+        [
+          {
+            split: [
+              { target: 'javascript:alert(1)', weight: 50 },
+              { target: B, weight: 50 },
+            ],
+          },
+          'split[0].target',
+        ],
+        [
+          {
+            target: B,
+            split: [
+              { target: A, weight: 50 },
+              { target: B, weight: 50 },
+            ],
+          },
+          'target',
+        ],
+        [
+          {
+            target: A,
+            rules: [
+              {
+                if: { device: ['ios'] },
+                target: A,
+                split: [
+                  { target: A, weight: 50 },
+                  { target: B, weight: 50 },
+                ],
+              },
+            ],
+          },
+          'rules[0].target',
+        ],
+        [{ target: A, rules: [{ if: { device: ['ios'] } }] }, 'rules[0].target'],
+        [{}, 'target'],
+      ];
+      for (const [fields, field] of bad) {
+        const res = await caller.create(fields);
+        expect(res.statusCode, JSON.stringify(fields)).toBe(400);
+        expect(
+          (res.json() as { errors: Array<{ field: string }> }).errors.map((e) => e.field),
+          JSON.stringify(fields),
+        ).toContain(field);
+      }
     });
   });
 

@@ -95,7 +95,7 @@ describe('dynamic codes on two instances sharing one Redis', () => {
 
     // The rollup writes absolute values: running it again, with nothing new, leaves the ledger as it was.
     await rollupScans(a.stores);
-    await b.stores.scanLedger.apply([{ codeId: code.id, day: dayOf(new Date()), scans: 3, uniques: 3, devices: {}, languages: {} }]);
+    await b.stores.scanLedger.apply([{ codeId: code.id, day: dayOf(new Date()), scans: 3, uniques: 3, devices: {}, languages: {}, arms: {} }]);
     expect((await statsOf(key, code.id)).totals.scans).toBe(N);
   }, 30_000);
 

@@ -186,6 +186,7 @@ describe('Dynamic codes page', () => {
     await client.postForm(`${path}/campaign`, { _csrf: await client.csrfFrom(path), removePassword: 'on' });
     expect(await getCode(deps, account!.id, id).then((code) => code.routing)).toEqual({
       rules: [],
+      split: null,
       expiresAt: null,
       maxScans: null,
       expiredTarget: null,
@@ -194,6 +195,49 @@ describe('Dynamic codes page', () => {
       passwordHash: null,
     });
     expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/base');
+  });
+
+  it('edits weighted splits through the form (the default and a rule), shows them again, and refuses bad weights', async () => {
+    const email = `split${++seq}-${Date.now()}@example.com`;
+    const client = new PortalClient(t.app);
+    await client.signInLocally(email);
+    const { path } = await createThroughForm(client, 'https://example.com/base');
+    const id = path.split('/').at(-1)!;
+    const [account] = await t.stores.accounts.findByEmail(email);
+    const deps = { codes: t.stores.codes, clock: () => new Date(), plans: t.plans };
+    const saved = await client.postForm(`${path}/campaign`, {
+      _csrf: await client.csrfFrom(path),
+      split: 'https://example.com/a 60\r\nhttps://example.com/b 40',
+      rule0Split: 'https://example.com/ios-a 50\nhttps://example.com/ios-b 50',
+      rule0Device: 'ios',
+    });
+    expect(saved.statusCode).toBe(303);
+    const code = await getCode(deps, account!.id, id);
+    expect(code.target).toBe('https://example.com/a');
+    expect(code.routing).toMatchObject({
+      split: [
+        { target: 'https://example.com/a', weight: 60 },
+        { target: 'https://example.com/b', weight: 40 },
+      ],
+      rules: [
+        {
+          if: { device: ['ios'] },
+          split: [
+            { target: 'https://example.com/ios-a', weight: 50 },
+            { target: 'https://example.com/ios-b', weight: 50 },
+          ],
+        },
+      ],
+    });
+    const shown = (await client.get(path)).body;
+    expect(shown).toContain('https://example.com/a 60\nhttps://example.com/b 40</textarea>');
+    expect(shown).toContain('data-field="split">https://example.com/a (60%), https://example.com/b (40%)');
+    const refused = await client.postForm(`${path}/campaign`, {
+      _csrf: await client.csrfFrom(path),
+      split: 'https://example.com/a 60\nhttps://example.com/b 30',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).toContain('<code>split</code>');
   });
 
   it('refuses a wrong campaign form naming each field, keeps what was typed, and changes nothing', async () => {

@@ -16,9 +16,16 @@ class Response(Protocol):
     body: bytes
 
 
+SplitArmInput = TypedDict("SplitArmInput", {
+    "target": str,
+    "weight": int,
+})
+
+
 RedirectRuleInput = TypedDict("RedirectRuleInput", {
     "if": dict[str, Any],
-    "target": str,
+    "target": NotRequired[str],
+    "split": NotRequired[list["SplitArmInput"]],
 })
 
 
@@ -35,6 +42,7 @@ BatchDynamicCodeInput = TypedDict("BatchDynamicCodeInput", {
     "target": str,
     "name": NotRequired[Optional[str]],
     "rules": NotRequired[list["RedirectRuleInput"]],
+    "split": NotRequired[Optional[list["SplitArmInput"]]],
     "expiresAt": NotRequired[Optional[str]],
     "maxScans": NotRequired[Optional[int]],
     "expiredTarget": NotRequired[Optional[str]],
@@ -72,9 +80,16 @@ Problem = TypedDict("Problem", {
 })
 
 
+SplitArm = TypedDict("SplitArm", {
+    "target": str,
+    "weight": int,
+})
+
+
 RedirectRule = TypedDict("RedirectRule", {
     "if": dict[str, Any],
-    "target": str,
+    "target": NotRequired[str],
+    "split": NotRequired[list["SplitArm"]],
 })
 
 
@@ -97,6 +112,7 @@ DynamicCode = TypedDict("DynamicCode", {
     "status": Literal["active", "paused", "disabled"],
     "disabledReason": NotRequired[Any],
     "rules": list["RedirectRule"],
+    "split": Optional[list["SplitArm"]],
     "expiresAt": Any,
     "maxScans": Optional[int],
     "expiredTarget": Any,

@@ -154,6 +154,8 @@ export interface ScanDayDoc {
   uniques: number;
   devices: Record<string, number>;
   languages: Record<string, number>;
+  /** Absent on days recorded before splits existed. */
+  arms?: Record<string, number>;
 }
 
 export interface BatchDoc {
@@ -481,6 +483,7 @@ function scanDaySchema(): Schema<ScanDayDoc> {
       uniques: { type: Number, required: true },
       devices: { type: Schema.Types.Mixed, required: true },
       languages: { type: Schema.Types.Mixed, required: true },
+      arms: { type: Schema.Types.Mixed },
     },
     { ...options, minimize: false },
   );

@@ -18,7 +18,7 @@ export class MongoScanLedger implements ScanLedger {
     for (const day of days) {
       // Matches only a stored count that is not newer; when a newer one is stored, the upsert collides with the unique index and changes nothing.
       const filter = { codeId: day.codeId, day: day.day, scans: { $lte: day.scans } };
-      const set = { scans: day.scans, uniques: day.uniques, devices: day.devices, languages: day.languages };
+      const set = { scans: day.scans, uniques: day.uniques, devices: day.devices, languages: day.languages, arms: day.arms };
       try {
         await this.#days.updateOne(filter, { $set: set }, { upsert: true });
       } catch (error) {
@@ -44,7 +44,15 @@ export class MongoScanLedger implements ScanLedger {
       .find({ codeId, day: { $gte: fromDay, $lte: toDay } })
       .sort({ day: 1 })
       .lean<ScanDayDoc[]>();
-    return docs.map((doc) => ({ codeId: doc.codeId, day: doc.day, scans: doc.scans, uniques: doc.uniques, devices: doc.devices, languages: doc.languages }));
+    return docs.map((doc) => ({
+      codeId: doc.codeId,
+      day: doc.day,
+      scans: doc.scans,
+      uniques: doc.uniques,
+      devices: doc.devices,
+      languages: doc.languages,
+      arms: doc.arms ?? {},
+    }));
   }
 
   async scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>> {

@@ -9,7 +9,7 @@ import { dayOf, DEVICE_CLASSES, type DeviceClass, type Scan, type ScanDay } from
  * One account's scans (all its keys in its slot, the two sets in that slot's bucket):
  * KEYS changed (set of account|code|day), accounts with scans for their webhooks (set), then each group's counts (hash) and
  *      visitors (HyperLogLog), each day's salt, and the account's scans waiting for its webhooks (hash: code → n, code|device → n)
- * ARGV the batch as JSON: [{c, h, s, e: key indexes, m: member, a: account, k: code, n: scans, d: {device: n}, l: {language: n}, v: [visitor keys]}],
+ * ARGV the batch as JSON: [{c, h, s, e: key indexes, m: member, a: account, k: code, n: scans, d: {device: n}, l: {language: n}, r: {arm: n}, v: [visitor keys]}],
  *      ttl (s), a candidate salt
  * The salt is drawn once per day by whichever batch comes first and expires with the day's keys;
  * visitors are salted inside Redis (SHA-1 over salt and the visitor key), so the HyperLogLog never
@@ -34,6 +34,7 @@ for _, g in ipairs(batch) do
   redis.call('HINCRBY', counts, 'scans', g.n)
   for device, n in pairs(g.d) do redis.call('HINCRBY', counts, 'd:' .. device, n) end
   for language, n in pairs(g.l) do redis.call('HINCRBY', counts, 'l:' .. language, n) end
+  for arm, n in pairs(g.r) do redis.call('HINCRBY', counts, 'r:' .. arm, n) end
   local hashed = {}
   for i, visitor in ipairs(g.v) do hashed[i] = redis.sha1hex(salt .. ':' .. visitor) end
   redis.call('PFADD', KEYS[g.h], unpack(hashed))
@@ -75,6 +76,7 @@ interface Group {
   n: number;
   d: Partial<Record<DeviceClass, number>>;
   l: Record<string, number>;
+  r: Record<string, number>;
   v: string[];
 }
 
@@ -167,6 +169,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
           n: 0,
           d: {},
           l: {},
+          r: {},
           v: [],
           visitors: new Set(),
         };
@@ -175,6 +178,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       group.n++;
       group.d[scan.device] = (group.d[scan.device] ?? 0) + 1;
       group.l[scan.language] = (group.l[scan.language] ?? 0) + 1;
+      if (scan.arm !== undefined) group.r[scan.arm] = (group.r[scan.arm] ?? 0) + 1;
       group.visitors.add(scan.visitor);
     }
     const payload = [...groups.values()].map(({ visitors, ...group }) => ({ ...group, v: [...visitors] }));
@@ -242,11 +246,13 @@ const DEVICES = new Set<string>(DEVICE_CLASSES);
 function toScanDay(codeId: string, day: string, fields: Record<string, string>, uniques: number): ScanDay {
   const devices: ScanDay['devices'] = {};
   const languages: ScanDay['languages'] = {};
+  const arms: ScanDay['arms'] = {};
   for (const [field, value] of Object.entries(fields)) {
     if (field.startsWith('d:') && DEVICES.has(field.slice(2))) devices[field.slice(2) as DeviceClass] = Number(value);
     else if (field.startsWith('l:')) languages[field.slice(2)] = Number(value);
+    else if (field.startsWith('r:')) arms[field.slice(2)] = Number(value);
   }
   // A HyperLogLog may estimate a few more visitors than there were scans; never report that.
   const scans = Number(fields.scans ?? 0);
-  return { codeId, day, scans, uniques: Math.min(uniques, scans), devices, languages };
+  return { codeId, day, scans, uniques: Math.min(uniques, scans), devices, languages, arms };
 }

@@ -357,6 +357,10 @@ const MIGRATIONS: string[] = [
     UPDATE dynamic_codes SET scans = scans - OLD.scans WHERE id = OLD.code_id;
   END;
   `,
+  // 20: a day's scans per weighted-split arm, as a JSON object like devices.
+  `
+  ALTER TABLE scan_days ADD COLUMN arms TEXT NOT NULL DEFAULT '{}';
+  `,
 ];
 
 export function migrate(db: SqliteDatabase): void {

@@ -10,6 +10,7 @@ export interface ScanDayRow {
   uniques: number;
   devices: string;
   languages: string;
+  arms: string;
 }
 
 export function toScanDay(row: ScanDayRow): ScanDay {
@@ -20,14 +21,15 @@ export function toScanDay(row: ScanDayRow): ScanDay {
     uniques: row.uniques,
     devices: JSON.parse(row.devices) as ScanDay['devices'],
     languages: JSON.parse(row.languages) as ScanDay['languages'],
+    arms: JSON.parse(row.arms) as ScanDay['arms'],
   };
 }
 
 export function toScanDayRow(day: ScanDay): unknown[] {
-  return [day.codeId, day.day, day.scans, day.uniques, JSON.stringify(day.devices), JSON.stringify(day.languages)];
+  return [day.codeId, day.day, day.scans, day.uniques, JSON.stringify(day.devices), JSON.stringify(day.languages), JSON.stringify(day.arms)];
 }
 
-export const SCAN_DAY_COLUMNS = 'code_id, day, scans, uniques, devices, languages';
+export const SCAN_DAY_COLUMNS = 'code_id, day, scans, uniques, devices, languages, arms';
 
 export class SqliteScanLedger implements ScanLedger {
   readonly #db: SqliteDatabase;
@@ -39,8 +41,9 @@ export class SqliteScanLedger implements ScanLedger {
     this.#db = db;
     // A day's scan count only grows: an older snapshot arriving late (a replayed rollup) never moves it back.
     this.#put = db.prepare<unknown[], unknown>(
-      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices, languages = excluded.languages
+      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices,
+         languages = excluded.languages, arms = excluded.arms
        WHERE excluded.scans >= scan_days.scans`,
     );
     this.#range = db.prepare<[string, string, string], ScanDayRow>(

@@ -40,8 +40,9 @@ export class SqliteScanRecorder implements ScanRecorder {
     this.#selectDay = db.prepare<[string, string], ScanDayRow>(`SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day = ?`);
     // An upsert, not OR REPLACE: a replace fires no delete trigger, and the code's all-time count would take the day twice.
     this.#putDay = db.prepare<unknown[], unknown>(
-      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices, languages = excluded.languages`,
+      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices,
+         languages = excluded.languages, arms = excluded.arms`,
     );
     this.#addVisitor = db.prepare<[string, string, string], unknown>('INSERT OR IGNORE INTO scan_visitors (code_id, day, visitor) VALUES (?, ?, ?)');
     this.#addSalt = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO scan_salts (day, salt) VALUES (?, ?)');
@@ -103,12 +104,13 @@ export class SqliteScanRecorder implements ScanRecorder {
       let counts = days.get(key);
       if (!counts) {
         const row = this.#selectDay.get(scan.codeId, day);
-        counts = row ? toScanDay(row) : { codeId: scan.codeId, day, scans: 0, uniques: 0, devices: {}, languages: {} };
+        counts = row ? toScanDay(row) : { codeId: scan.codeId, day, scans: 0, uniques: 0, devices: {}, languages: {}, arms: {} };
         days.set(key, counts);
       }
       counts.scans++;
       counts.devices[scan.device] = (counts.devices[scan.device] ?? 0) + 1;
       counts.languages[scan.language] = (counts.languages[scan.language] ?? 0) + 1;
+      if (scan.arm !== undefined) counts.arms[scan.arm] = (counts.arms[scan.arm] ?? 0) + 1;
       if (this.#addVisitor.run(scan.codeId, day, saltedVisitor(salt, scan.visitor)).changes === 1) counts.uniques++;
     }
     for (const counts of days.values()) this.#putDay.run(...toScanDayRow(counts));

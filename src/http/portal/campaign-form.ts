@@ -1,6 +1,6 @@
 // A dynamic code's campaign settings as the portal's form holds them (flat fields), both ways, checked by the API schema.
 import { z } from 'zod';
-import { ROUTING_LIMITS, type CodeRouting, type RuleCondition } from '../../domain/code-routing.js';
+import { ROUTING_LIMITS, type CodeRouting, type RuleCondition, type SplitArm } from '../../domain/code-routing.js';
 import { TARGET_MAX_LENGTH } from '../../domain/dynamic-code.js';
 import { ApiError, type FieldProblem } from '../../domain/errors.js';
 import { PASSWORD_LENGTH } from '../../domain/password-hash.js';
@@ -18,9 +18,12 @@ const checkboxes = z.union([z.enum(DEVICE_CLASSES), z.array(z.enum(DEVICE_CLASSE
 const LOCAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
 const QUERY_TEXT = (ROUTING_LIMITS.queryName + ROUTING_LIMITS.queryValue + 2) * ROUTING_LIMITS.queryConditions;
 const LANGUAGE_TEXT = (ROUTING_LIMITS.languageTag + 2) * ROUTING_LIMITS.languages;
+/** A split as the form writes it: one `URL weight` per line. */
+const SPLIT_TEXT = (TARGET_MAX_LENGTH + 6) * ROUTING_LIMITS.splitArms.max;
 
 const ruleFields = (i: number) => ({
   [`rule${i}Target`]: text(TARGET_MAX_LENGTH),
+  [`rule${i}Split`]: text(SPLIT_TEXT),
   [`rule${i}Device`]: checkboxes,
   [`rule${i}Language`]: text(LANGUAGE_TEXT),
   [`rule${i}After`]: text(32),
@@ -30,6 +33,7 @@ const ruleFields = (i: number) => ({
 
 /** The form as posted: every field it has, nothing else (an unknown field is a 400, as in the API). */
 export const CampaignForm = z.strictObject({
+  split: text(SPLIT_TEXT),
   expiresAt: text(32),
   maxScans: text(16),
   expiredTarget: text(TARGET_MAX_LENGTH),
@@ -50,6 +54,8 @@ export type CampaignFormBody = Record<string, unknown>;
 /** One rule row as the template draws it. */
 export interface RuleRow {
   target: string;
+  /** `URL weight` lines; empty when the rule sends to `target`. */
+  split: string;
   device: DeviceClass[];
   language: string;
   after: string;
@@ -65,6 +71,8 @@ export interface CampaignFormValues {
   forwardQuery: boolean;
   utm: { source: string; medium: string; campaign: string; term: string; content: string };
   passwordSet: boolean;
+  /** The default's split as `URL weight` lines, or ''. */
+  split: string;
   rules: RuleRow[];
 }
 
@@ -75,7 +83,24 @@ function localInstant(iso: string | null | undefined): string {
   return shown.endsWith(':00') ? shown.slice(0, 16) : shown;
 }
 
-const emptyRule = (): RuleRow => ({ target: '', device: [], language: '', after: '', before: '', query: '' });
+/** `https://a.example 50` per line. */
+function splitText(split: readonly SplitArm[] | null | undefined): string {
+  return (split ?? []).map((arm) => `${arm.target} ${arm.weight}`).join('\n');
+}
+
+/** The lines back as arms; a weight that is not a whole number is passed on for the schema to refuse, named. */
+function splitOf(text: string): Array<{ target: string; weight: number }> {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .map((line) => {
+      const [target = '', weight = ''] = line.split(/\s+/);
+      return { target, weight: /^\d+$/.test(weight) ? Number(weight) : Number.NaN };
+    });
+}
+
+const emptyRule = (): RuleRow => ({ target: '', split: '', device: [], language: '', after: '', before: '', query: '' });
 
 function withBlankRow(rules: RuleRow[]): RuleRow[] {
   return rules.length < RULE_ROWS ? [...rules, emptyRule()] : rules;
@@ -95,9 +120,11 @@ export function campaignValues(routing: CodeRouting): CampaignFormValues {
       content: routing.utm?.content ?? '',
     },
     passwordSet: routing.passwordHash !== null,
+    split: splitText(routing.split),
     rules: withBlankRow(
       routing.rules.map((rule) => ({
-        target: rule.target,
+        target: rule.target ?? '',
+        split: splitText(rule.split),
         device: rule.if.device ?? [],
         language: (rule.if.language ?? []).join(', '),
         after: localInstant(rule.if.after),
@@ -117,12 +144,15 @@ const devicesOf = (value: unknown): DeviceClass[] => [value].flat().filter((devi
 function ruleRowsOf(body: CampaignFormBody): RuleRow[] {
   return Array.from({ length: RULE_ROWS }, (_, i) => ({
     target: field(body, `rule${i}Target`),
+    split: field(body, `rule${i}Split`),
     device: devicesOf(body[`rule${i}Device`]),
     language: field(body, `rule${i}Language`),
     after: field(body, `rule${i}After`),
     before: field(body, `rule${i}Before`),
     query: field(body, `rule${i}Query`),
-  })).filter((row) => row.target !== '' || row.device.length > 0 || row.language !== '' || row.after !== '' || row.before !== '' || row.query !== '');
+  })).filter(
+    (row) => row.target !== '' || row.split !== '' || row.device.length > 0 || row.language !== '' || row.after !== '' || row.before !== '' || row.query !== '',
+  );
 }
 
 /** What a refused post shows again: the values as typed (never the password). */
@@ -140,6 +170,7 @@ export function postedValues(body: CampaignFormBody, passwordSet: boolean): Camp
       content: field(body, 'utmContent'),
     },
     passwordSet,
+    split: field(body, 'split'),
     rules: withBlankRow(ruleRowsOf(body)),
   };
 }
@@ -190,7 +221,12 @@ export function campaignChange(body: CampaignFormBody): CampaignFields {
     expiredTarget: field(body, 'expiredTarget') || null,
     forwardQuery: body.forwardQuery === 'on',
     utm: utmGiven ? { ...utm, ...(term ? { term } : {}), ...(content ? { content } : {}) } : null,
-    rules: ruleRowsOf(body).map((row) => ({ if: conditionOf(row), target: row.target })),
+    split: field(body, 'split') === '' ? null : splitOf(field(body, 'split')),
+    rules: ruleRowsOf(body).map((row) => ({
+      if: conditionOf(row),
+      ...(row.target !== '' || row.split === '' ? { target: row.target } : {}),
+      ...(row.split === '' ? {} : { split: splitOf(row.split) }),
+    })),
     ...(body.removePassword === 'on' ? { password: null } : password !== '' ? { password } : {}),
   };
   const parsed = UpdateCodeBody.safeParse(change);

@@ -34,6 +34,7 @@ function submittedPassword(body: unknown): string {
 
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
   app.decorateRequest('scannedCode', undefined);
+  app.decorateRequest('splitArm', undefined);
   await app.register(formbody, { bodyLimit: 2_048 });
   // A scan is answered for a phone's browser: what fails before the handler (a body too large or unreadable, a media type no parser takes)
   // is a small HTML page too, never a problem document.
@@ -109,6 +110,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
       visitor: visitorKey(request.ip, userAgent),
       device: deviceClassOf(userAgent),
       language: languageOf(request.headers['accept-language']),
+      ...(request.splitArm === undefined ? {} : { arm: request.splitArm }),
     });
   });
 

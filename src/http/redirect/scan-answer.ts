@@ -1,11 +1,12 @@
 // What a scan of a dynamic code gets: the 302 its rules choose, the password form, or a page saying why not — shared by /r/{slug} and custom domains.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { expiredTargetOf, isExpired, routedTarget, type ScanContext } from '../../domain/code-routing.js';
+import { expiredTargetOf, isExpired, routedScan, type ScanContext } from '../../domain/code-routing.js';
 import type { SlugTarget } from '../../domain/dynamic-code.js';
 import { PASSWORD_LENGTH, passwordMatches } from '../../domain/password-hash.js';
 import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
 import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
-import { deviceClassOf } from '../../domain/scan.js';
+import { deviceClassOf, visitorKey } from '../../domain/scan.js';
+import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
 import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesForCodeHtml, tooManyGuessesHtml } from './pages.js';
 
@@ -13,6 +14,8 @@ export interface ScanAnswerDeps {
   scanAllowance: ScanAllowance;
   guesses: GuessLimiter;
   clock: () => Date;
+  /** Keys the hash that places a visitor in a split (see split-arm.ts). */
+  splitKey: Uint8Array;
 }
 
 /**
@@ -41,6 +44,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set when the answer is a redirect: the code whose scan is recorded once the answer is sent. */
     scannedCode: SlugTarget | undefined;
+    /** The split arm the redirect chose (`default:0`, `rules[1]:1`), counted with the scan. */
+    splitArm: string | undefined;
   }
 }
 
@@ -65,6 +70,7 @@ export async function answerScan(
     device: deviceClassOf(request.headers['user-agent']),
     acceptLanguage: request.headers['accept-language'],
     query: queryOf(request.url),
+    splitPoint: () => splitPointOf(deps.splitKey, visitorKey(request.ip, request.headers['user-agent']), found.codeId, scan.at),
   };
   const expired = () => {
     const target = expiredTargetOf(routing, scan);
@@ -100,9 +106,8 @@ export async function answerScan(
   }
 
   if (routing.maxScans !== null && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();
+  const routed = routedScan(routing, found.target, scan);
   request.scannedCode = found;
-  return reply
-    .code(302)
-    .header('Location', location(routedTarget(routing, found.target, scan)))
-    .send();
+  request.splitArm = routed.arm;
+  return reply.code(302).header('Location', location(routed.target)).send();
 }

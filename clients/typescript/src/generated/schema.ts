@@ -581,6 +581,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        SplitArmInput: {
+            /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. */
+            target: string;
+            /** @description Share of the visitors, out of 100. */
+            weight: number;
+        };
         RedirectRuleInput: {
             /** @description Every condition named must hold (at least one must be named). */
             if: {
@@ -603,8 +609,10 @@ export interface components {
                     [key: string]: string;
                 };
             };
-            /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. */
-            target: string;
+            /** @description Where scans this rule takes are sent (give this or `split`). */
+            target?: string;
+            /** @description Scans this rule takes are split across these arms (give this or `target`). */
+            split?: components["schemas"]["SplitArmInput"][];
         };
         UtmInput: {
             source: string;
@@ -619,6 +627,7 @@ export interface components {
             name?: string | null;
             /** @description At most 20 rules, tried in order: the first whose conditions all hold sends the scan to its target; none: `target`. */
             rules?: components["schemas"]["RedirectRuleInput"][];
+            split?: components["schemas"]["SplitArmInput"][] | null;
             expiresAt?: string | null;
             maxScans?: number | null;
             expiredTarget?: string | null;
@@ -700,6 +709,12 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        SplitArm: {
+            /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. */
+            target: string;
+            /** @description Share of the visitors, out of 100. */
+            weight: number;
+        };
         RedirectRule: {
             /** @description Every condition named must hold (at least one must be named). */
             if: {
@@ -722,8 +737,10 @@ export interface components {
                     [key: string]: string;
                 };
             };
-            /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. */
-            target: string;
+            /** @description Where scans this rule takes are sent (give this or `split`). */
+            target?: string;
+            /** @description Scans this rule takes are split across these arms (give this or `target`). */
+            split?: components["schemas"]["SplitArm"][];
         };
         Utm: {
             source: string;
@@ -749,6 +766,7 @@ export interface components {
             status: "active" | "paused" | "disabled";
             disabledReason?: string | null;
             rules: components["schemas"]["RedirectRule"][];
+            split: components["schemas"]["SplitArm"][] | null;
             /** @description ISO 8601, or null. */
             expiresAt: string | null;
             maxScans: number | null;
@@ -1449,11 +1467,12 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. */
-                    target: string;
+                    /** @description Where scans are sent: an absolute http(s) URL, at most 2048 characters. Required unless `split` is given. */
+                    target?: string;
                     name?: string | null;
                     /** @description At most 20 rules, tried in order: the first whose conditions all hold sends the scan to its target; none: `target`. */
                     rules?: components["schemas"]["RedirectRuleInput"][];
+                    split?: components["schemas"]["SplitArmInput"][] | null;
                     expiresAt?: string | null;
                     maxScans?: number | null;
                     expiredTarget?: string | null;
@@ -1757,6 +1776,7 @@ export interface operations {
                     status?: "active" | "paused";
                     /** @description At most 20 rules, tried in order: the first whose conditions all hold sends the scan to its target; none: `target`. */
                     rules?: components["schemas"]["RedirectRuleInput"][];
+                    split?: components["schemas"]["SplitArmInput"][] | null;
                     expiresAt?: string | null;
                     maxScans?: number | null;
                     expiredTarget?: string | null;
@@ -2127,6 +2147,10 @@ export interface operations {
                             language: string;
                             scans: number;
                         }[];
+                        /** @description Scans per weighted-split arm over the range: `default:<n>` for arm n (from 0) of the code's own `split`, `rules[<i>]:<n>` for arm n of rule i's. Empty when no split sent a scan. */
+                        arms: {
+                            [key: string]: number;
+                        };
                         /** @description Unique scanners are counted per day over a salted hash that changes daily (no personal data kept): exactly, or with a HyperLogLog (0.81% standard error). */
                         uniqueScanners: {
                             /** @enum {string} */

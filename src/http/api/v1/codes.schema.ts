@@ -43,7 +43,30 @@ const condition = z
   })
   .describe('Every condition named must hold (at least one must be named).');
 
-const rule = z.strictObject({ if: condition, target }).meta({ id: 'RedirectRule' });
+const split = z
+  .array(
+    z
+      .strictObject({
+        target,
+        weight: z.number().int().min(1).max(ROUTING_LIMITS.splitWeightTotal).describe('Share of the visitors, out of 100.'),
+      })
+      .meta({ id: 'SplitArm' }),
+  )
+  .min(ROUTING_LIMITS.splitArms.min)
+  .max(ROUTING_LIMITS.splitArms.max)
+  .describe(
+    `A weighted split (A/B test): ${ROUTING_LIMITS.splitArms.min}–${ROUTING_LIMITS.splitArms.max} arms whose integer weights add up to ` +
+      `${ROUTING_LIMITS.splitWeightTotal}. A visitor (same address and user agent) keeps the arm they got for the whole UTC day; ` +
+      'the address is never stored. The stats count scans per arm (`arms`).',
+  );
+
+const rule = z
+  .strictObject({
+    if: condition,
+    target: target.optional().describe('Where scans this rule takes are sent (give this or `split`).'),
+    split: split.optional().describe('Scans this rule takes are split across these arms (give this or `target`).'),
+  })
+  .meta({ id: 'RedirectRule' });
 const rules = z
   .array(rule)
   .max(ROUTING_LIMITS.rules)
@@ -72,8 +95,14 @@ const password = z
     `Write-only, ${PASSWORD_LENGTH.min}–${PASSWORD_LENGTH.max} characters: a scan gets a small password form (401) and only the right password is redirected. Stored as a scrypt hash; never returned.`,
   );
 
+const defaultSplit = split.describe(
+  `${split.description} Here: scans no rule takes are split across these arms instead of all going to \`target\`, which is ` +
+    "then the first arm's target (give `target` or `split`; setting `target` alone ends the split). `null` ends the split.",
+);
+
 const campaignFields = {
   rules: rules.optional(),
+  split: defaultSplit.nullable().optional(),
   expiresAt: expiresAt.nullable().optional(),
   maxScans: maxScans.nullable().optional(),
   expiredTarget: expiredTarget.nullable().optional(),
@@ -85,6 +114,8 @@ const campaignFields = {
 /** A batch item's `dynamic`: a code's fields as POST /codes takes them, but the password (write-only, set per code with PATCH). */
 const { password: _password, ...campaignFieldsButPassword } = campaignFields;
 export const BatchCodeFields = { target, name: name.nullable().optional(), ...campaignFieldsButPassword };
+
+const createTarget = target.optional().describe(`${target.description} Required unless \`split\` is given.`);
 
 const domain = z
   .string()
@@ -100,7 +131,13 @@ const slug = z
   .regex(VANITY_SLUG_PATTERN, 'must be 3–64 of a-z, 0-9, - and _')
   .describe("With `domain`: the code's own path there, 3–64 of `a-z 0-9 - _`, unique per domain (taken: 409 `slug_taken`).");
 
-export const CreateCodeBody = z.strictObject({ target, name: name.nullable().optional(), ...campaignFields, domain: domain.optional(), slug: slug.optional() });
+export const CreateCodeBody = z.strictObject({
+  target: createTarget,
+  name: name.nullable().optional(),
+  ...campaignFields,
+  domain: domain.optional(),
+  slug: slug.optional(),
+});
 
 export const UpdateCodeBody = z
   .strictObject({
@@ -198,6 +235,7 @@ export const CodeSchema = z
     status: z.enum(CODE_STATUSES).describe('`disabled`: stopped by an operator; the owner cannot re-enable it.'),
     disabledReason: z.string().nullable().optional(),
     rules: z.array(rule),
+    split: defaultSplit.nullable(),
     expiresAt: z.string().nullable().describe('ISO 8601, or null.'),
     maxScans: z.number().int().nullable(),
     expiredTarget: z.string().nullable(),
@@ -227,6 +265,12 @@ export const StatsSchema = z.object({
   days: z.array(dayCount).describe('Every day of the range, oldest first.'),
   devices: z.object(Object.fromEntries(DEVICE_CLASSES.map((d) => [d, z.number().int()])) as Record<(typeof DEVICE_CLASSES)[number], z.ZodNumber>),
   languages: z.array(z.object({ language: z.string(), scans: z.number().int() })).describe('Primary language of the browser, most scans first.'),
+  arms: z
+    .record(z.string(), z.number().int())
+    .describe(
+      "Scans per weighted-split arm over the range: `default:<n>` for arm n (from 0) of the code's own `split`, `rules[<i>]:<n>` for arm n " +
+        "of rule i's. Empty when no split sent a scan.",
+    ),
   uniqueScanners: z
     .object({ counting: z.enum(['exact', 'hyperloglog']), relativeStandardError: z.number() })
     .describe(
@@ -245,6 +289,7 @@ export function codeView(code: DynamicCode, shortUrlBase: string, scans: ScanSum
     status: code.status,
     ...(code.disabledReason === null ? {} : { disabledReason: code.disabledReason }),
     rules: code.routing.rules,
+    split: code.routing.split,
     expiresAt: code.routing.expiresAt,
     maxScans: code.routing.maxScans,
     expiredTarget: code.routing.expiredTarget,
