@@ -14,6 +14,7 @@ import { webhooksRoute } from './http/api/v1/webhooks.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
 import { designsRoute } from './http/api/v1/designs.route.js';
 import { domainsRoute } from './http/api/v1/domains.route.js';
+import { keysRoute } from './http/api/v1/keys.route.js';
 import { ServiceHosts } from './http/service-hosts.js';
 import hostPolicy from './http/plugins/host-policy.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         dns: services.domainDns,
       });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
+      await api.register(keysRoute, { accounts: adapters.accounts, keys: adapters.keys, keyPepper: config.keyPepper, clock });
     },
     { prefix: '/api/v1' },
   );

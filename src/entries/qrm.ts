@@ -14,6 +14,8 @@ import type { Account } from '../domain/ports/account-store.js';
 import { plansSource } from '../plans-file.js';
 import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from '../services/accounts.js';
 import { issueKey, listKeys, revokeKey } from '../services/api-keys.js';
+import { OPERATOR_ACTOR } from '../domain/actor.js';
+import { KEY_SCOPES } from '../domain/key-scope.js';
 import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from '../services/plans.js';
 import { allCodes, disableCode } from '../services/dynamic-codes.js';
 import { billingSummary, syncBilling } from '../services/billing.js';
@@ -26,8 +28,9 @@ const USAGE = `usage: qrm <command> [options]
   accounts create --email E [--plan P]                   create an account (idempotent; default: the catalogue's default plan)
   accounts plan   --email E --plan P                      change an account's plan
   plans                                                   list the plans (QR_PLANS_FILE, or the built-in ones) and their accounts
-  keys create     --email E [--name N]                    create a key; prints the secret alone on stdout
-  keys list       --email E                               list keys (hint, created, last used, status)
+  keys create     --email E [--name N] [--scopes S,S] [--expires ISO]  create a key (default: every scope, no expiry);
+                                                          prints the secret alone on stdout
+  keys list       --email E                               list keys (hint, status, scopes, expiry, created, last used)
   keys revoke     --email E --id KEY_ID                   revoke a key at once
   usage           --email E                               this month's requests and QRs against the plan
   backup          --to FILE                               consistent copy of the embedded database, while servers run
@@ -77,6 +80,13 @@ async function runFileCommand(command: 'backup' | 'restore', config: Config, fil
   print(`restored ${result.file} from ${file} (${result.accounts} accounts)${kept}`, result);
 }
 
+/** --expires as an ISO 8601 instant with its zone (a bare date or local time would depend on the operator's clock). */
+function expiresOption(value: string): Date {
+  const at = /(Z|[+-]\d{2}:\d{2})$/.test(value) ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(at.getTime())) throw new UsageError('--expires must be an ISO 8601 instant with its zone, e.g. 2027-01-31T00:00:00Z');
+  return at;
+}
+
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
   return value;
@@ -91,6 +101,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       account: { type: 'string' },
       plan: { type: 'string' },
       name: { type: 'string' },
+      scopes: { type: 'string' },
+      expires: { type: 'string' },
       id: { type: 'string' },
       to: { type: 'string' },
       from: { type: 'string' },
@@ -160,7 +172,11 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         return;
       }
       case 'keys create': {
-        const issued = await issueKey(deps, (await target()).id, values.name);
+        const issued = await issueKey(deps, (await target()).id, values.name, {
+          scopes: values.scopes?.split(',').map((scope) => scope.trim()),
+          expiresAt: values.expires === undefined ? undefined : expiresOption(values.expires),
+          createdBy: OPERATOR_ACTOR,
+        });
         // The secret alone on stdout, so `KEY=$(qrm keys create ...)` works; the rest goes to stderr.
         out(values.json ? JSON.stringify({ secret: issued.secret, key: issued.key }) : issued.secret);
         if (!values.json) process.stderr.write(`created key ${issued.key.id} (${issued.key.hint}); the secret is shown only this once\n`);
@@ -168,9 +184,12 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       }
       case 'keys list': {
         const keys = await listKeys(deps, (await target()).id);
+        const now = deps.clock();
+        const status = (k: (typeof keys)[number]) => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active ');
         const lines = keys.map(
           (k) =>
-            `${k.id}  ${k.hint}  ${k.revokedAt ? 'revoked' : 'active '}  created ${k.createdAt.toISOString()}  ` +
+            `${k.id}  ${k.hint}  ${status(k)}  scopes ${k.scopes.length === KEY_SCOPES.length ? 'all' : k.scopes.join(',')}  ` +
+            `expires ${k.expiresAt?.toISOString() ?? 'never'}  created ${k.createdAt.toISOString()}  ` +
             `last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
         );
         print(lines.join('\n') || '(no keys)', keys);

@@ -1,6 +1,8 @@
-// Use cases for API keys: issue (secret shown once), list, revoke.
+// Use cases for API keys: issue (secret shown once, with its scopes and expiry), list, revoke.
+import { OPERATOR_ACTOR, type Actor } from '../domain/actor.js';
 import { apiKeyHint, generateApiKey, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key.js';
 import { ApiError } from '../domain/errors.js';
+import { checkedScopes } from '../domain/key-scope.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { ApiKeyRecord, KeyStore } from '../domain/ports/key-store.js';
 
@@ -32,13 +34,43 @@ function checkedName(name: string | undefined): string {
   return trimmed;
 }
 
-export async function issueKey(deps: ApiKeyDeps, accountId: string, name?: string): Promise<IssuedKey> {
+export interface KeyOptions {
+  /** Default: every scope. */
+  scopes?: readonly string[];
+  /** Default: never expires. Must lie in the future. */
+  expiresAt?: Date;
+  /** Who makes the key; the operator's tools when not named. */
+  createdBy?: Actor;
+}
+
+function checkedExpiry(expiresAt: Date | undefined, now: Date): Date | undefined {
+  if (expiresAt === undefined) return undefined;
+  if (Number.isNaN(expiresAt.getTime()) || expiresAt.getTime() <= now.getTime()) {
+    const detail = 'an ISO 8601 instant in the future, e.g. 2027-01-31T00:00:00Z';
+    throw new ApiError('invalid_request', `expiresAt: ${detail}`, { fields: [{ field: 'expiresAt', detail }] });
+  }
+  return expiresAt;
+}
+
+export async function issueKey(deps: ApiKeyDeps, accountId: string, name?: string, options: KeyOptions = {}): Promise<IssuedKey> {
   const keyName = checkedName(name);
+  const scopes = checkedScopes(options.scopes);
+  const now = deps.clock();
+  const expiresAt = checkedExpiry(options.expiresAt, now);
   const account = await deps.accounts.findById(accountId);
   if (!account) throw new ApiError('not_found', 'no such account');
   const secret = generateApiKey();
   const created = await deps.keys.createWithinLimit(
-    { accountId, name: keyName, hash: hashApiKey(secret, deps.keyPepper), hint: apiKeyHint(secret), createdAt: deps.clock() },
+    {
+      accountId,
+      name: keyName,
+      hash: hashApiKey(secret, deps.keyPepper),
+      hint: apiKeyHint(secret),
+      createdAt: now,
+      scopes,
+      expiresAt,
+      createdBy: options.createdBy ?? OPERATOR_ACTOR,
+    },
     MAX_ACTIVE_KEYS,
   );
   if (created === 'limit_reached') {
@@ -49,8 +81,10 @@ export async function issueKey(deps: ApiKeyDeps, accountId: string, name?: strin
   return { secret, key: created };
 }
 
-export async function listKeys(deps: Pick<ApiKeyDeps, 'keys'>, accountId: string): Promise<ApiKeyRecord[]> {
-  return deps.keys.list(accountId);
+/** The account's keys, newest first; `createdBy` keeps those one member (or the operator) made. */
+export async function listKeys(deps: Pick<ApiKeyDeps, 'keys'>, accountId: string, filter: { createdBy?: string } = {}): Promise<ApiKeyRecord[]> {
+  const keys = await deps.keys.list(accountId);
+  return filter.createdBy === undefined ? keys : keys.filter((key) => key.createdBy?.id === filter.createdBy);
 }
 
 export async function revokeKey(deps: ApiKeyDeps, accountId: string, keyId: string): Promise<ApiKeyRecord> {

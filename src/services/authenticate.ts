@@ -6,6 +6,7 @@ import type { Credential, KeyStore } from '../domain/ports/key-store.js';
 export interface AuthenticateDeps {
   keys: KeyStore;
   keyPepper: string | undefined;
+  clock: () => Date;
 }
 
 export async function authenticate(deps: AuthenticateDeps, presented: string | undefined): Promise<Credential> {
@@ -16,5 +17,10 @@ export async function authenticate(deps: AuthenticateDeps, presented: string | u
   if (!isWellFormedApiKey(presented)) throw new ApiError('invalid_api_key', 'the API key is malformed (wrong prefix, length or checksum)');
   const credential = await deps.keys.findActiveCredential(hashApiKey(presented, deps.keyPepper));
   if (!credential) throw new ApiError('invalid_api_key', 'the API key is unknown or has been revoked');
+  if (credential.expiresAt !== undefined && deps.clock().getTime() >= credential.expiresAt.getTime()) {
+    throw new ApiError('expired_api_key', `the API key expired at ${credential.expiresAt.toISOString()}; make a new one`, {
+      extensions: { expiredAt: credential.expiresAt.toISOString() },
+    });
+  }
   return credential;
 }

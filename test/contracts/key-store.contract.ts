@@ -2,7 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
-import type { KeyStore } from '../../src/domain/ports/key-store.js';
+import type { KeyStore, NewApiKey } from '../../src/domain/ports/key-store.js';
+import { OPERATOR_ACTOR } from '../../src/domain/actor.js';
+import { KEY_SCOPES } from '../../src/domain/key-scope.js';
 
 export function keyStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; keys: KeyStore }>): void {
   describe(`KeyStore contract: ${adapterName}`, () => {
@@ -10,7 +12,17 @@ export function keyStoreContract(adapterName: string, makeStores: () => Promise<
       const { accounts, keys } = await makeStores();
       const subject = `k-${randomUUID()}`;
       const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
-      const newKey = (name = 'k') => ({ accountId: account.id, name, hash: randomUUID(), hint: 'qrm_live_…abcd', createdAt: new Date() });
+      const newKey = (name = 'k', extra: Partial<NewApiKey> = {}): NewApiKey => ({
+        accountId: account.id,
+        name,
+        hash: randomUUID(),
+        hint: 'qrm_live_…abcd',
+        createdAt: new Date(),
+        scopes: [...KEY_SCOPES],
+        expiresAt: undefined,
+        createdBy: OPERATOR_ACTOR,
+        ...extra,
+      });
       return { keys, accounts, account, newKey };
     }
 
@@ -19,8 +31,26 @@ export function keyStoreContract(adapterName: string, makeStores: () => Promise<
       const input = newKey();
       const created = await keys.createWithinLimit(input, 5);
       if (created === 'limit_reached') throw new Error('unexpected limit');
-      expect(await keys.findActiveCredential(input.hash)).toEqual({ keyId: created.id, accountId: account.id, plan: 'pro' });
+      expect(await keys.findActiveCredential(input.hash)).toEqual({
+        keyId: created.id,
+        accountId: account.id,
+        plan: 'pro',
+        hint: 'qrm_live_…abcd',
+        scopes: [...KEY_SCOPES],
+        expiresAt: undefined,
+      });
       expect(await keys.findActiveCredential('no-such-hash')).toBeUndefined();
+    });
+
+    it("keeps a key's scopes, expiry and maker, and resolves an expired key with its expiry for the caller to refuse", async () => {
+      const { keys, account, newKey } = await setup();
+      const maker = { type: 'member' as const, id: 'mem_1', label: 'dev@example.com' };
+      const input = newKey('narrow', { scopes: ['codes:read', 'generate'], expiresAt: new Date(1_000), createdBy: maker });
+      const created = await keys.createWithinLimit(input, 5);
+      if (created === 'limit_reached') throw new Error('unexpected limit');
+      expect(created).toMatchObject({ scopes: ['generate', 'codes:read'], expiresAt: new Date(1_000), createdBy: maker });
+      expect(await keys.findActiveCredential(input.hash)).toMatchObject({ scopes: ['generate', 'codes:read'], expiresAt: new Date(1_000) });
+      expect((await keys.list(account.id))[0]).toMatchObject({ scopes: ['generate', 'codes:read'], createdBy: maker });
     });
 
     it('never holds more than the limit of active keys, even under concurrent creation', async () => {

@@ -1,5 +1,6 @@
 // The credential cache: serves hits from memory, drops revoked keys and changed plans, and never trusts itself when it cannot hear invalidations.
 import { describe, expect, it } from 'vitest';
+import { KEY_SCOPES } from '../../src/domain/key-scope.js';
 import type { Invalidation, InvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';
 import { CachedKeyStore } from '../../src/adapters/key-store.cached.js';
 import type { Credential, KeyStore } from '../../src/domain/ports/key-store.js';
@@ -25,12 +26,16 @@ class FakeBus implements InvalidationBus {
   async close() {}
 }
 
+function cred(keyId: string, accountId: string, plan: string): Credential {
+  return { keyId, accountId, plan, hint: 'qrm_live_…abcd', scopes: [...KEY_SCOPES], expiresAt: undefined };
+}
+
 /** A key store that counts lookups and answers from a table the test edits. */
 function countingStore() {
   const table = new Map<string, Credential>([
-    ['h1', { keyId: 'key_1', accountId: 'acc_1', plan: 'free' }],
-    ['h2', { keyId: 'key_2', accountId: 'acc_1', plan: 'free' }],
-    ['h3', { keyId: 'key_3', accountId: 'acc_2', plan: 'pro' }],
+    ['h1', cred('key_1', 'acc_1', 'free')],
+    ['h2', cred('key_2', 'acc_1', 'free')],
+    ['h3', cred('key_3', 'acc_2', 'pro')],
   ]);
   let lookups = 0;
   let gate: Promise<void> | undefined;
@@ -43,7 +48,18 @@ function countingStore() {
     },
     async revoke(accountId, keyId) {
       for (const [hash, c] of table) if (c.keyId === keyId) table.delete(hash);
-      return { id: keyId, accountId, name: 'k', hint: 'h', createdAt: new Date(0), lastUsedAt: undefined, revokedAt: new Date(1) };
+      return {
+        id: keyId,
+        accountId,
+        name: 'k',
+        hint: 'h',
+        createdAt: new Date(0),
+        lastUsedAt: undefined,
+        revokedAt: new Date(1),
+        scopes: [...KEY_SCOPES],
+        expiresAt: undefined,
+        createdBy: undefined,
+      };
     },
     createWithinLimit: async () => 'limit_reached',
     list: async () => [],
@@ -82,7 +98,7 @@ describe('CachedKeyStore', () => {
     const bus = new FakeBus();
     const cache = new CachedKeyStore(store, bus);
     for (const h of ['h1', 'h2', 'h3']) await cache.findActiveCredential(h);
-    table.set('h1', { keyId: 'key_1', accountId: 'acc_1', plan: 'pro' });
+    table.set('h1', cred('key_1', 'acc_1', 'pro'));
     await bus.publish({ accountId: 'acc_1' });
     expect(await cache.findActiveCredential('h1')).toMatchObject({ plan: 'pro' });
     await cache.findActiveCredential('h3');

@@ -73,7 +73,7 @@ Problem = TypedDict("Problem", {
     "title": str,
     "status": int,
     "detail": str,
-    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "unauthorized", "plan_upgrade_required", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "request_timeout", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "too_many_decodes", "preview_limit_reached", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "domain_limit_reached", "hostname_taken", "domain_in_use", "slug_taken", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "too_many_uploads", "internal_error", "overloaded", "unavailable"],
+    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "expired_api_key", "unauthorized", "plan_upgrade_required", "insufficient_scope", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "request_timeout", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "too_many_decodes", "preview_limit_reached", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "domain_limit_reached", "hostname_taken", "domain_in_use", "slug_taken", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "too_many_uploads", "internal_error", "overloaded", "unavailable"],
     "instance": NotRequired[str],
     "requestId": NotRequired[str],
     "errors": NotRequired[list[dict[str, Any]]],
@@ -219,6 +219,27 @@ CustomDomain = TypedDict("CustomDomain", {
 })
 
 
+Actor = TypedDict("Actor", {
+    "type": Literal["member", "api_key", "operator"],
+    "id": str,
+    "label": str,
+})
+
+
+ApiKey = TypedDict("ApiKey", {
+    "id": str,
+    "name": str,
+    "hint": str,
+    "status": Literal["active", "expired", "revoked"],
+    "scopes": list[Literal["generate", "decode", "codes:read", "codes:write", "batches", "designs", "logos", "analytics:read", "webhooks", "domains", "signing-keys", "admin"]],
+    "expiresAt": Any,
+    "createdAt": str,
+    "createdBy": Optional["Actor"],
+    "lastUsedAt": Any,
+    "revokedAt": Any,
+})
+
+
 OPERATIONS: dict[str, tuple[str, str]] = {
     "liveness": ("GET", "/healthz"),
     "readiness": ("GET", "/readyz"),
@@ -257,6 +278,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "createSigningKey": ("POST", "/api/v1/QRManager/signing-keys"),
     "listSigningKeys": ("GET", "/api/v1/QRManager/signing-keys"),
     "revokeSigningKey": ("DELETE", "/api/v1/QRManager/signing-keys/{id}"),
+    "listApiKeys": ("GET", "/api/v1/QRManager/keys"),
+    "revokeApiKey": ("DELETE", "/api/v1/QRManager/keys/{id}"),
     "signedImage": ("GET", "/i/{keyId}/{format}"),
     "followDynamicCode": ("GET", "/r/{slug}"),
     "unlockDynamicCode": ("POST", "/r/{slug}"),
@@ -419,6 +442,14 @@ class GeneratedOperations:
     def revoke_signing_key(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Revoke a signing key (2xx JSON: SigningKey)."""
         return self._call("DELETE", f"/api/v1/QRManager/signing-keys/{_quote(id)}", None, query, headers)
+
+    def list_api_keys(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """List the account's API keys, newest first (the secrets are never shown again) (2xx JSON: dict[str, Any])."""
+        return self._call("GET", f"/api/v1/QRManager/keys", None, query, headers)
+
+    def revoke_api_key(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Revoke an API key (2xx JSON: ApiKey)."""
+        return self._call("DELETE", f"/api/v1/QRManager/keys/{_quote(id)}", None, query, headers)
 
     def signed_image(self, key_id: str, format: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """A signed image URL (for <img src>, e-mail, a CDN)."""

@@ -1,6 +1,8 @@
 // KeyStore on MongoDB: hashed keys; the active-key limit held by a unique (account, slot) index instead of a transaction.
 import type { Model } from 'mongoose';
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain/ports/key-store.js';
+import type { Actor } from '../../domain/actor.js';
+import { scopesFromStore, scopesToStore } from '../../domain/key-scope.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { newId } from '../sqlite/ids.js';
 import { insertInFreeSlot } from './active-slots.js';
@@ -15,6 +17,9 @@ function toRecord(doc: ApiKeyDoc): ApiKeyRecord {
     createdAt: doc.createdAt,
     lastUsedAt: doc.lastUsedAt ?? undefined,
     revokedAt: doc.revokedAt ?? undefined,
+    scopes: scopesFromStore(doc.scopes),
+    expiresAt: doc.expiresAt ?? undefined,
+    createdBy: (doc.createdBy as Actor | null | undefined) ?? undefined,
   };
 }
 
@@ -43,6 +48,9 @@ export class MongoKeyStore implements KeyStore {
         createdAt: input.createdAt,
         lastUsedAt: null,
         revokedAt: null,
+        scopes: scopesToStore(input.scopes),
+        expiresAt: input.expiresAt ?? null,
+        createdBy: { ...input.createdBy },
         activeSlot: slot,
       }),
       'key',
@@ -51,10 +59,20 @@ export class MongoKeyStore implements KeyStore {
   }
 
   async findActiveCredential(hash: string): Promise<Credential | undefined> {
-    const key = await this.#keys.findOne({ hash, revokedAt: null }, { accountId: 1 }).lean<{ _id: string; accountId: string }>();
+    const key = await this.#keys
+      .findOne({ hash, revokedAt: null }, { accountId: 1, hint: 1, scopes: 1, expiresAt: 1 })
+      .lean<Pick<ApiKeyDoc, '_id' | 'accountId' | 'hint' | 'scopes' | 'expiresAt'>>();
     if (!key) return undefined;
     const account = await this.#accounts.findById(key.accountId, { plan: 1 }).lean<{ plan: string }>();
-    return account ? { keyId: key._id, accountId: key.accountId, plan: account.plan as PlanId } : undefined;
+    if (!account) return undefined;
+    return {
+      keyId: key._id,
+      accountId: key.accountId,
+      plan: account.plan as PlanId,
+      hint: key.hint,
+      scopes: scopesFromStore(key.scopes),
+      expiresAt: key.expiresAt ?? undefined,
+    };
   }
 
   async list(accountId: string): Promise<ApiKeyRecord[]> {

@@ -27,6 +27,11 @@ export interface ApiKeyDoc {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Null or absent (keys made before scopes existed): every scope. */
+  scopes?: string[] | null;
+  expiresAt?: Date | null;
+  /** Absent for keys made before it was recorded. */
+  createdBy?: { type: string; id: string; label: string } | null;
   /** Set while the key is active: one of 0..max-1, unique per account, so the active-key limit holds without transactions. */
   activeSlot?: number;
 }
@@ -296,6 +301,9 @@ function apiKeySchema(): Schema<ApiKeyDoc> {
       createdAt: { type: Date, required: true },
       lastUsedAt: { type: Date, default: null },
       revokedAt: { type: Date, default: null },
+      scopes: { type: [String], default: null },
+      expiresAt: { type: Date, default: null },
+      createdBy: { type: Schema.Types.Mixed, default: null },
       activeSlot: { type: Number },
     },
     options,

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 export type SqliteDatabase = Database.Database;
 
 /** Each entry moves the schema one version forward; never edit a shipped entry, append a new one. */
-const MIGRATIONS: string[] = [
+export const MIGRATIONS: readonly string[] = [
   `
   CREATE TABLE accounts (
     id TEXT PRIMARY KEY,
@@ -361,11 +361,18 @@ const MIGRATIONS: string[] = [
   `
   ALTER TABLE scan_days ADD COLUMN arms TEXT NOT NULL DEFAULT '{}';
   `,
+  // 21: an API key's scopes (JSON list; NULL: every scope), its expiry and who made it (JSON actor).
+  `
+  ALTER TABLE api_keys ADD COLUMN scopes TEXT;
+  ALTER TABLE api_keys ADD COLUMN expires_at INTEGER;
+  ALTER TABLE api_keys ADD COLUMN created_by TEXT;
+  `,
 ];
 
-export function migrate(db: SqliteDatabase): void {
+/** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */
+export function migrate(db: SqliteDatabase, target = MIGRATIONS.length): void {
   const current = db.pragma('user_version', { simple: true }) as number;
-  for (let version = current; version < MIGRATIONS.length; version++) {
+  for (let version = current; version < Math.min(target, MIGRATIONS.length); version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
       db.pragma(`user_version = ${version + 1}`);

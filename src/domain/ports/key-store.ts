@@ -1,4 +1,6 @@
 // Port: the system of record for API keys (only hashes are ever stored).
+import type { Actor } from '../actor.js';
+import type { KeyScope } from '../key-scope.js';
 import type { PlanId } from '../plan-catalogue.js';
 
 export interface ApiKeyRecord {
@@ -10,6 +12,12 @@ export interface ApiKeyRecord {
   createdAt: Date;
   lastUsedAt: Date | undefined;
   revokedAt: Date | undefined;
+  /** What the key may do; keys made before scopes existed hold every scope. */
+  scopes: KeyScope[];
+  /** Past this instant the key is refused (401 expired_api_key); undefined: it does not expire. */
+  expiresAt: Date | undefined;
+  /** Who made it; undefined for keys made before this was recorded. */
+  createdBy: Actor | undefined;
 }
 
 /** An active key resolved to what the API needs on every request. */
@@ -17,6 +25,11 @@ export interface Credential {
   keyId: string;
   accountId: string;
   plan: PlanId;
+  scopes: KeyScope[];
+  /** Checked on every request against the clock, so a cached credential expires on time too. */
+  expiresAt: Date | undefined;
+  /** The key's display hint, what an audit entry names it by. */
+  hint: string;
 }
 
 export interface NewApiKey {
@@ -25,13 +38,18 @@ export interface NewApiKey {
   hash: string;
   hint: string;
   createdAt: Date;
+  scopes: KeyScope[];
+  expiresAt: Date | undefined;
+  createdBy: Actor;
 }
 
 /**
  * Contract (test/contracts/key-store.contract.ts):
  * - `createWithinLimit` is atomic: under any concurrency an account never holds more than
  *   `maxActive` unrevoked keys; past the limit it returns `limit_reached` and stores nothing.
- * - `findActiveCredential` returns nothing for a revoked key from the moment `revoke` resolves.
+ * - `findActiveCredential` returns nothing for a revoked key from the moment `revoke` resolves; it returns an
+ *   expired key (with its `expiresAt`): the caller tells expired from unknown.
+ * - keys stored before scopes existed read back with every scope (`KEY_SCOPES`).
  * - every read and write that names a key also names its account: one tenant can never list,
  *   see or revoke another's keys.
  */

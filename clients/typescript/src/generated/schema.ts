@@ -489,6 +489,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's API keys, newest first (the secrets are never shown again) */
+        get: operations["listApiKeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/QRManager/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Requests that send it are refused (401 `invalid_api_key`) within a second, on every instance. Revoking twice keeps the first time.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/i/{keyId}/{format}": {
         parameters: {
             query?: never;
@@ -694,7 +731,7 @@ export interface components {
              * @description Stable machine-readable code.
              * @enum {string}
              */
-            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "unauthorized" | "plan_upgrade_required" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "request_timeout" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "preview_limit_reached" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "too_many_uploads" | "internal_error" | "overloaded" | "unavailable";
+            code: "invalid_request" | "unsupported_type" | "unsupported_format" | "invalid_content" | "invalid_webhook_signature" | "missing_api_key" | "invalid_api_key" | "expired_api_key" | "unauthorized" | "plan_upgrade_required" | "insufficient_scope" | "forbidden" | "invalid_signature" | "not_found" | "method_not_allowed" | "request_timeout" | "key_limit_reached" | "code_limit_reached" | "code_disabled" | "batch_not_finished" | "already_subscribed" | "batch_too_large" | "idempotency_key_reused" | "url_expired" | "too_many_batches" | "too_many_decodes" | "preview_limit_reached" | "payload_too_large" | "unsupported_media_type" | "content_too_long" | "unscannable_design" | "no_code_found" | "logo_limit_reached" | "webhook_limit_reached" | "design_limit_reached" | "domain_limit_reached" | "hostname_taken" | "domain_in_use" | "slug_taken" | "quota_exceeded" | "qr_quota_exceeded" | "rate_limited" | "too_many_uploads" | "internal_error" | "overloaded" | "unavailable";
             /** @description The request path. */
             instance?: string;
             /** @description Also sent as X-Request-Id; quote it when reporting a problem. */
@@ -956,6 +993,36 @@ export interface components {
             createdAt: string;
             /** @description ISO 8601, once active. */
             verifiedAt: string | null;
+        };
+        Actor: {
+            /**
+             * @description `member` (portal), `api_key`, or `operator` (the qrm command).
+             * @enum {string}
+             */
+            type: "member" | "api_key" | "operator";
+            /** @description The member's id, the key's id (`key_…`), or `qrm`. */
+            id: string;
+            /** @description The member's e-mail, the key's hint, or `qrm`: never a secret. */
+            label: string;
+        };
+        ApiKey: {
+            /** @description `key_…` */
+            id: string;
+            name: string;
+            /** @description The prefix and last four characters: enough to tell keys apart, never to use one. */
+            hint: string;
+            /** @enum {string} */
+            status: "active" | "expired" | "revoked";
+            /** @description What the key may do; a call outside them is 403 `insufficient_scope`. */
+            scopes: ("generate" | "decode" | "codes:read" | "codes:write" | "batches" | "designs" | "logos" | "analytics:read" | "webhooks" | "domains" | "signing-keys" | "admin")[];
+            /** @description ISO 8601; past it the key answers 401 `expired_api_key`. Null: never expires. */
+            expiresAt: string | null;
+            /** @description ISO 8601. */
+            createdAt: string;
+            /** @description Who made the key; null for keys made before this was recorded. */
+            createdBy: components["schemas"]["Actor"] | null;
+            lastUsedAt: string | null;
+            revokedAt: string | null;
         };
     };
     responses: never;
@@ -1262,7 +1329,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1272,7 +1339,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `plan_upgrade_required` */
+            /** @description Problem: `insufficient_scope`, `plan_upgrade_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1414,8 +1481,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1510,8 +1587,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1636,8 +1723,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1709,8 +1806,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -1812,8 +1919,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2003,7 +2120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2013,7 +2130,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `plan_upgrade_required` */
+            /** @description Problem: `insufficient_scope`, `plan_upgrade_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2170,8 +2287,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2249,8 +2376,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2331,8 +2468,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2412,8 +2559,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2674,7 +2831,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2684,7 +2841,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `plan_upgrade_required` */
+            /** @description Problem: `insufficient_scope`, `plan_upgrade_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2820,8 +2977,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2903,8 +3070,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2980,8 +3157,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3073,8 +3260,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3154,7 +3351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3164,7 +3361,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `plan_upgrade_required` */
+            /** @description Problem: `plan_upgrade_required`, `insufficient_scope` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3287,8 +3484,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3382,8 +3589,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3524,8 +3741,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3610,8 +3837,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3734,8 +3971,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3815,8 +4062,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3896,7 +4153,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3906,7 +4163,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `plan_upgrade_required` */
+            /** @description Problem: `insufficient_scope`, `plan_upgrade_required` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4041,8 +4298,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4113,8 +4380,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4194,8 +4471,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4326,8 +4613,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4407,7 +4704,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4417,7 +4714,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `plan_upgrade_required` */
+            /** @description Problem: `plan_upgrade_required`, `insufficient_scope` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4543,8 +4840,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4616,8 +4923,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4701,8 +5018,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4782,8 +5109,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4863,8 +5200,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4988,8 +5335,195 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: `missing_api_key`, `invalid_api_key` */
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
             401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Only the keys this actor made: a member's id, or `qrm` for the operator's. */
+                createdBy?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["ApiKey"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

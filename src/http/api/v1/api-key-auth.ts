@@ -1,9 +1,11 @@
-// API-key context: resolves X-API-Key before the body is even parsed, so unauthenticated bodies cost nothing; notes each key's use.
+// API-key context: resolves X-API-Key and checks the route's scope before the body is parsed; notes each key's use.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { requireScope } from '../../../domain/key-scope.js';
 import type { Credential } from '../../../domain/ports/key-store.js';
 import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
 import { authenticate, type AuthenticateDeps } from '../../../services/authenticate.js';
+import { routeScope } from './route-scope.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,7 +16,6 @@ declare module 'fastify' {
 export interface ApiKeyAuthOptions extends AuthenticateDeps {
   /** Where each answered request notes its key's use (the last-used flush job writes it to the key). */
   lastUsed: Pick<LastUsedLog, 'record'>;
-  clock: () => Date;
 }
 
 /** The caller of a request in the API context: the hook below refused every request without one. */
@@ -25,9 +26,15 @@ export function callerOf(request: FastifyRequest): Credential {
 
 async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Promise<void> {
   app.decorateRequest('credential', undefined);
+  // A route that names no scope would be open to every key: refused when it is added, so the app does not start.
+  app.addHook('onRoute', (route) => {
+    if (!routeScope(route.schema)) throw new Error(`${route.method} ${route.url}: an API route must name its key scope (schema.security: keyWithScope(…))`);
+  });
   app.addHook('onRequest', async (request) => {
     const header = request.headers['x-api-key'];
-    request.credential = await authenticate(options, Array.isArray(header) ? header[0] : header);
+    const credential = await authenticate(options, Array.isArray(header) ? header[0] : header);
+    requireScope(credential.scopes, routeScope(request.routeOptions.schema)!);
+    request.credential = credential;
   });
   // Here, not in each route: a key counts as used when a request made with it succeeds, whichever route answered.
   app.addHook('onSend', async (request, reply) => {

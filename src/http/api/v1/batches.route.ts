@@ -23,6 +23,7 @@ import { readCsvBatch, TooManyCsvRows } from './batch-csv.js';
 import { canonicalJson } from './canonical-json.js';
 import { BATCHES_PATH, BatchBody, BatchListQuery, BatchListView, BatchParams, BatchView, WebhookUrl } from './batches.schema.js';
 import { callerOf } from './api-key-auth.js';
+import { keyWithScope } from './route-scope.js';
 
 export interface BatchesRouteDeps extends AcceptBatchDeps {
   results: BatchResults;
@@ -34,7 +35,7 @@ export interface BatchesRouteDeps extends AcceptBatchDeps {
 
 const BASE = BATCHES_PATH;
 const IDEMPOTENCY_KEY = /^[\x21-\x7E]{1,255}$/;
-const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -86,7 +87,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
           "An item with `dynamic` makes a new dynamic code when the batch is accepted (its image encodes the code's short URL; manifest.csv names " +
           "`codeId` and `shortUrl`); the plan's `activeDynamicCodes` must hold the whole batch's, or it is refused with 409 `code_limit_reached`.",
         tags: ['batches'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('batches'),
         headers: z.looseObject({ 'idempotency-key': z.string().max(255).optional().describe('Makes a retry return the batch of the first call.') }),
         querystring: z.strictObject({ webhookUrl: WebhookUrl.optional() }),
         body: BatchBody,
@@ -180,7 +181,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         operationId: 'listBatches',
         summary: "The account's batches, newest first",
         tags: ['batches'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('batches'),
         querystring: BatchListQuery,
         response: { 200: BatchListView, ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
@@ -199,7 +200,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         operationId: 'getBatch',
         summary: 'One batch: status and counts',
         tags: ['batches'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('batches'),
         params: BatchParams,
         response: { 200: BatchView, ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]) },
       },
@@ -220,7 +221,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         description:
           'A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204). A cancelled batch whose last items are still being drawn answers 200 with the batch again, unchanged: a retried cancel never deletes; a DELETE once they have settled deletes it.',
         tags: ['batches'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('batches'),
         params: BatchParams,
         response: {
           200: BatchView,
@@ -243,7 +244,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         summary: 'The results as a ZIP',
         description: 'One file per rendered item (its `name`, sanitised and made unique, or its index) and `manifest.csv`: index, name, file, status, error.',
         tags: ['batches'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('batches'),
         params: BatchParams,
         response: problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]),
         'x-document': {

@@ -29,6 +29,7 @@ import {
 import { sendGeneratedImage } from '../../image-reply.js';
 import { GENERATE_ERRORS } from './generate.route.js';
 import { callerOf } from './api-key-auth.js';
+import { keyWithScope } from './route-scope.js';
 
 export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
   publicUrl: string | undefined;
@@ -36,9 +37,8 @@ export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
   domains: CustomDomainStore;
 }
 
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS];
+const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope', ...COMMON_ERRORS];
 const errors = (...codes: ErrorCode[]) => problemResponses([...codes, ...AUTH_ERRORS]);
-const security = [{ apiKey: [] }];
 const tags = ['dynamic codes'];
 
 export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, deps) => {
@@ -60,7 +60,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
           'A dynamic code encodes a short URL of this service (`shortUrl`); scanning it redirects to `target`, which you can change at any time. ' +
           "Each account holds at most its plan's `activeDynamicCodes` (deleted codes free their place). Creating a code is not metered; its image is.",
         tags,
-        security,
+        security: keyWithScope('codes:write'),
         body: CreateCodeBody,
         response: { 201: CodeSchema, ...errors('invalid_request', 'code_limit_reached', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
         'x-document': { headers: { '201': { Location: header.location('The new code.') } } },
@@ -82,7 +82,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         operationId: 'listDynamicCodes',
         summary: 'List your dynamic codes, newest first or by scans; search (q) and filter by status, domain or slug',
         tags,
-        security,
+        security: keyWithScope('codes:read'),
         querystring: ListCodesQuery,
         response: { 200: CodePageSchema, ...errors('invalid_request') },
       },
@@ -100,7 +100,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         operationId: 'getDynamicCode',
         summary: 'Read a dynamic code',
         tags,
-        security,
+        security: keyWithScope('codes:read'),
         params: CodeParams,
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found') },
       },
@@ -116,7 +116,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         summary: 'Change where a dynamic code points, its name, or pause it',
         description: 'A new target is followed by every instance within a second. A paused code answers scans with 410 until it is active again.',
         tags,
-        security,
+        security: keyWithScope('codes:write'),
         params: CodeParams,
         body: UpdateCodeBody,
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
@@ -133,7 +133,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         summary: 'Delete a dynamic code',
         description: 'Scans of a deleted code answer 410; its short URL is never given to another code.',
         tags,
-        security,
+        security: keyWithScope('codes:write'),
         params: CodeParams,
         response: { 204: z.null().describe('Deleted.'), ...errors('invalid_request', 'not_found') },
       },
@@ -152,7 +152,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         summary: "A dynamic code's image",
         description: 'The QR code of the `shortUrl`, with the generate options as query parameters. Metered exactly like a generation (type `url`).',
         tags,
-        security,
+        security: keyWithScope('codes:read'),
         params: CodeParams,
         querystring: CodeImageQuery,
         response: problemResponses(['not_found', ...GENERATE_ERRORS, ...COMMON_ERRORS]),
@@ -195,7 +195,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
           'The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). ' +
           'With Redis, counts reach these statistics through a rollup that runs every minute.',
         tags,
-        security,
+        security: keyWithScope('analytics:read'),
         params: CodeParams,
         querystring: StatsQuery,
         response: { 200: StatsSchema, ...errors('invalid_request', 'not_found') },
@@ -227,7 +227,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
           `${csvColumns} One row per code and day (UTC) with at least one scan, codes newest first; the figures are those of each code's JSON ` +
           'statistics for the same range (default the last 30 days, at most 366). Streamed a page of codes at a time.',
         tags,
-        security,
+        security: keyWithScope('analytics:read'),
         querystring: StatsQuery,
         response: errors('invalid_request'),
         'x-document': csvDoc('The CSV export.'),
@@ -247,7 +247,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         summary: "A dynamic code's scans, as CSV",
         description: `${csvColumns} One row per day of the range (UTC), zeros included: exactly the \`days\` of the JSON statistics, with the device split per day.`,
         tags,
-        security,
+        security: keyWithScope('analytics:read'),
         params: CodeParams,
         querystring: StatsQuery,
         response: errors('invalid_request', 'not_found'),

@@ -11,6 +11,7 @@ import { binaryContent, QUOTA_HEADERS } from '../../openapi/operation-doc.js';
 import { setQuotaHeaders } from '../../quota-headers.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
+import { keyWithScope } from './route-scope.js';
 
 /** An image body is at most this many bytes, and decodes to at most DECODE_MAX_PIXELS (a 12-megapixel phone photo fits). */
 export const DECODE_MAX_BYTES = 8 * 1024 * 1024;
@@ -74,7 +75,7 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
           'headers generate answers; it counts whatever comes of the image (no code, unreadable, refused, an upload cut off), except a body of another ' +
           'type or an empty one.',
         tags: ['decode'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('decode'),
         response: {
           200: z.object({
             codes: z.array(DecodedCode).min(1),
@@ -92,6 +93,8 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
             'overloaded',
             'missing_api_key',
             'invalid_api_key',
+            'expired_api_key',
+            'insufficient_scope',
             ...COMMON_ERRORS,
           ]),
         },

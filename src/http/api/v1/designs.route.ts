@@ -11,6 +11,7 @@ import { GenerateBody } from './generate.schema.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
 import { label } from './label.js';
+import { keyWithScope } from './route-scope.js';
 
 /** The generate fields a design may fix, with the same rules. */
 export const DesignOptionsSchema = GenerateBody.pick({
@@ -44,7 +45,7 @@ function view(design: DesignRecord): z.infer<typeof Design> {
 
 const Name = label(DESIGN_NAME_MAX, 1);
 const Params = z.object({ id: z.string().min(1).max(64) });
-const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 const SAVE_ERRORS = [
   'invalid_request',
   'unscannable_design',
@@ -66,7 +67,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
           'A named set of rendering and branding options. It is validated as a generate request would be (colour contrast, the logo in your account) ' +
           'and a branded design is drawn and read back before it is saved: an unscannable one is 422 `unscannable_design`. Each plan keeps a number of designs (its `designs` figure).',
         tags: ['designs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('designs'),
         body: z.strictObject({ name: Name, options: DesignOptionsSchema }),
         response: { 201: Design, ...problemResponses([...SAVE_ERRORS, 'design_limit_reached', 'plan_upgrade_required']) },
         'x-document': { headers: { '201': { Location: header.location('The new design.') } } },
@@ -85,7 +86,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         operationId: 'listDesigns',
         summary: "List the account's designs, newest first",
         tags: ['designs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('designs'),
         querystring: PageQuery,
         response: { 200: pageSchema(Design), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
@@ -103,7 +104,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         operationId: 'getDesign',
         summary: 'Read a design',
         tags: ['designs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('designs'),
         params: Params,
         response: { 200: Design, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
@@ -119,7 +120,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         summary: 'Change a design',
         description: 'Renames it, or replaces its options as a whole (checked as on creation). Codes drawn with it afterwards use the new options.',
         tags: ['designs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('designs'),
         params: Params,
         body: z.strictObject({ name: Name.optional(), options: DesignOptionsSchema.optional() }),
         response: { 200: Design, ...problemResponses([...SAVE_ERRORS, 'not_found']) },
@@ -135,7 +136,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         operationId: 'deleteDesign',
         summary: 'Delete a design',
         tags: ['designs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('designs'),
         params: Params,
         response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },

@@ -9,6 +9,7 @@ import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js
 import { callerOf } from './api-key-auth.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
+import { keyWithScope } from './route-scope.js';
 
 export interface DomainsRouteDeps extends CustomDomainDeps {
   probe: DomainProbe;
@@ -58,9 +59,9 @@ export function domainView(domain: CustomDomain): z.infer<typeof Domain> {
 }
 
 const Params = z.object({ id: z.string().min(1).max(64).describe('The domain id (`dom_…`).') });
-const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS] as const;
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope', ...COMMON_ERRORS] as const;
 const tags = ['custom domains'];
-const security = [{ apiKey: [] }];
+const security = keyWithScope('domains');
 
 export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app, deps) => {
   app.post(

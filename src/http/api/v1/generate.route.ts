@@ -8,6 +8,7 @@ import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js
 import { GenerateBody } from './generate.schema.js';
 import { sendGeneratedImage } from '../../image-reply.js';
 import { callerOf } from './api-key-auth.js';
+import { keyWithScope } from './route-scope.js';
 
 /** Every problem this route can answer, documented in OpenAPI and checked by the docs test. */
 export const GENERATE_ERRORS = [
@@ -17,6 +18,8 @@ export const GENERATE_ERRORS = [
   'invalid_content',
   'missing_api_key',
   'invalid_api_key',
+  'expired_api_key',
+  'insufficient_scope',
   'plan_upgrade_required',
   'payload_too_large',
   'unsupported_media_type',
@@ -53,7 +56,7 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, 
           'past it the answer is 429 `rate_limited` with `Retry-After: 1`, and nothing is counted.' +
           plansNote(deps.plans),
         tags: ['generation'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('generate'),
         body: GenerateBody,
         response: problemResponses([...GENERATE_ERRORS, ...COMMON_ERRORS]),
         'x-document': {

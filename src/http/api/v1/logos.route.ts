@@ -12,6 +12,7 @@ import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js
 import { callerOf } from './api-key-auth.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
+import { keyWithScope } from './route-scope.js';
 
 const Logo = z
   .object({
@@ -28,7 +29,7 @@ function logoView(logo: LogoRecord): z.infer<typeof Logo> {
   return { id: logo.id, mediaType: logo.mediaType, width: logo.width, height: logo.height, bytes: logo.bytes, createdAt: logo.createdAt.toISOString() };
 }
 
-const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 
 export function logoTooLarge(bytes: number): ApiError {
   return new ApiError('payload_too_large', `a logo upload is at most ${LOGO_MAX_UPLOAD_BYTES} bytes; this one is ${bytes} bytes or more`, {
@@ -71,7 +72,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
           'It is decoded, scaled to fit 512 px, and stored re-encoded as PNG with all metadata stripped. SVG is refused. ' +
           "Each plan keeps a number of logos (the plan's `logos` figure). Use the returned id as `logo.id` when generating.",
         tags: ['logos'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('logos'),
         response: {
           201: Logo,
           ...problemResponses([
@@ -106,7 +107,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         operationId: 'listLogos',
         summary: "List the account's logos, newest first",
         tags: ['logos'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('logos'),
         querystring: PageQuery,
         response: { 200: pageSchema(Logo), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
@@ -124,7 +125,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         operationId: 'deleteLogo',
         summary: 'Delete a logo',
         tags: ['logos'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('logos'),
         params: z.object({ id: z.string().min(1).max(64) }),
         response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },

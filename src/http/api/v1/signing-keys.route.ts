@@ -10,6 +10,7 @@ import { callerOf } from './api-key-auth.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
 import { label } from './label.js';
+import { keyWithScope } from './route-scope.js';
 
 const SigningKey = z
   .object({
@@ -33,7 +34,7 @@ function view(key: SigningKeyRecord): z.infer<typeof SigningKey> {
   return { id: key.id, name: key.name, createdAt: key.createdAt.toISOString(), revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null };
 }
 
-const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key'] as const;
+const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 
 export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (app, deps) => {
   app.post(
@@ -46,7 +47,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
           `The secret is in this answer only (stored encrypted, never shown again). At most ${MAX_ACTIVE_SIGNING_KEYS} active signing keys per account; ` +
           'past that, 409 `key_limit_reached`.',
         tags: ['signed URLs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('signing-keys'),
         body: z.strictObject({ name: label(SIGNING_KEY_NAME_MAX).optional().describe('A label for you (default "default").') }).optional(),
         response: {
           201: CreatedSigningKey,
@@ -71,7 +72,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         operationId: 'listSigningKeys',
         summary: "List the account's signing keys, newest first",
         tags: ['signed URLs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('signing-keys'),
         querystring: PageQuery,
         response: { 200: pageSchema(SigningKey), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
@@ -91,7 +92,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         description:
           'Every URL it signed answers 403 `invalid_signature` within a second, on every instance (copies already in a CDN or browser cache live out their max-age).',
         tags: ['signed URLs'],
-        security: [{ apiKey: [] }],
+        security: keyWithScope('signing-keys'),
         params: z.object({ id: z.string().min(1).max(64) }),
         response: { 200: SigningKey, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },

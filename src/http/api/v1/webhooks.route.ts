@@ -9,6 +9,7 @@ import { callerOf } from './api-key-auth.js';
 import { WebhookUrl } from './batches.schema.js';
 import { pageOf } from '../../../domain/list-page.js';
 import { PageQuery, pageSchema } from './list-page.js';
+import { keyWithScope } from './route-scope.js';
 
 export interface WebhooksRouteDeps {
   scanWebhooks: ScanWebhookStore;
@@ -39,9 +40,9 @@ function view(endpoint: ScanWebhookEndpoint): z.infer<typeof Webhook> {
   return { id: endpoint.id, url: endpoint.url, events: endpoint.events, createdAt: endpoint.createdAt.toISOString() };
 }
 
-const AUTH = ['missing_api_key', 'invalid_api_key', ...COMMON_ERRORS] as const;
+const AUTH = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope', ...COMMON_ERRORS] as const;
 const tags = ['webhooks'];
-const security = [{ apiKey: [] }];
+const security = keyWithScope('webhooks');
 
 export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (app, deps) => {
   app.post(

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
+import { KEY_SCOPES } from '../../../domain/key-scope.js';
 import { requireAccount } from '../account-guard.js';
+import { portalActor } from './keys.routes.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 export interface KeysApiRoutesOptions {
@@ -17,18 +19,23 @@ const KeyView = z.object({
   id: z.string(),
   name: z.string(),
   hint: z.string(),
-  status: z.enum(['active', 'revoked']),
+  status: z.enum(['active', 'expired', 'revoked']),
+  scopes: z.array(z.enum(KEY_SCOPES)),
+  expiresAt: z.string().nullable(),
   createdAt: z.string(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
 });
 
-function keyView(key: ApiKeyRecord): z.infer<typeof KeyView> {
+function keyView(key: ApiKeyRecord, now: Date): z.infer<typeof KeyView> {
+  const expired = key.expiresAt !== undefined && key.expiresAt.getTime() <= now.getTime();
   return {
     id: key.id,
     name: key.name,
     hint: key.hint,
-    status: key.revokedAt ? 'revoked' : 'active',
+    status: key.revokedAt ? 'revoked' : expired ? 'expired' : 'active',
+    scopes: key.scopes,
+    expiresAt: key.expiresAt?.toISOString() ?? null,
     createdAt: key.createdAt.toISOString(),
     lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
     revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -62,7 +69,8 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
     { schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } }, preHandler: guard },
     async (request) => {
       const keys = await listKeys(deps, request.account!.id);
-      return { keys: keys.map(keyView), maxActive: MAX_ACTIVE_KEYS };
+      const now = deps.clock();
+      return { keys: keys.map((key) => keyView(key, now)), maxActive: MAX_ACTIVE_KEYS };
     },
   );
 
@@ -71,7 +79,11 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
     {
       schema: {
         hide: true,
-        body: z.strictObject({ name: z.string().max(KEY_NAME_MAX_LENGTH).optional() }),
+        body: z.strictObject({
+          name: z.string().max(KEY_NAME_MAX_LENGTH).optional(),
+          scopes: z.array(z.string().max(64)).max(KEY_SCOPES.length).optional(),
+          expiresAt: z.iso.datetime({ offset: true }).optional(),
+        }),
         response: { 201: z.object({ secret: z.string(), key: KeyView }) },
       },
       // Counted once the session and its CSRF token are checked: anonymous or forged requests spend no one's budget.
@@ -79,15 +91,20 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
       preHandler: options.limits.keyCreation,
     },
     async (request, reply) => {
-      const issued = await issueKey(deps, request.account!.id, request.body.name);
+      const { name, scopes, expiresAt } = request.body;
+      const issued = await issueKey(deps, request.account!.id, name, {
+        scopes,
+        expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
+        createdBy: portalActor(request.account!),
+      });
       reply.header('Cache-Control', 'no-store');
-      return reply.code(201).send({ secret: issued.secret, key: keyView(issued.key) });
+      return reply.code(201).send({ secret: issued.secret, key: keyView(issued.key, deps.clock()) });
     },
   );
 
   app.delete(
     '/api/keys/:id',
     { schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } }, ...write },
-    async (request) => ({ key: keyView(await revokeKey(deps, request.account!.id, request.params.id)) }),
+    async (request) => ({ key: keyView(await revokeKey(deps, request.account!.id, request.params.id), deps.clock()) }),
   );
 };

@@ -3,7 +3,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
+import type { Actor } from '../../../domain/actor.js';
+import type { Account } from '../../../domain/ports/account-store.js';
 import { ApiError } from '../../../domain/errors.js';
+import { KEY_SCOPES } from '../../../domain/key-scope.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
@@ -19,14 +22,41 @@ export interface KeysRoutesOptions {
 const NOTICES = { revoked: 'The key was revoked. Requests that send it are refused from now on.' } as const;
 
 const KeysQuery = z.object({ notice: z.string().max(32).optional() });
-const CreateKeyForm = z.object({ name: z.string().max(1000).optional(), _csrf: z.string().optional() });
+const CreateKeyForm = z.object({
+  name: z.string().max(1000).optional(),
+  // A checkbox group posts one value or several; unknown scopes reach the service, which names them in its 400.
+  scopes: z.union([z.string().max(64), z.array(z.string().max(64)).max(KEY_SCOPES.length)]).optional(),
+  /** Sent by the page's form beside its scope boxes, so no box ticked reads as no scope rather than the default (every scope). */
+  scopeChoice: z.literal('1').optional(),
+  expiresAt: z.string().max(32).optional(),
+  _csrf: z.string().optional(),
+});
 const KeyParams = z.object({ id: z.string().min(1).max(100) });
+
+/** `<input type=datetime-local>`: minutes, or seconds, without a zone (the form says UTC). */
+const LOCAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
+
+/** The form's expiry as an instant in UTC; empty: no expiry; anything else an invalid date the service refuses. */
+function expiryOf(value: string | undefined): Date | undefined {
+  if (value === undefined || value === '') return undefined;
+  return LOCAL_INSTANT.test(value) ? new Date(`${value.length === 16 ? `${value}:00` : value}Z`) : new Date(Number.NaN);
+}
+
+/** Who acts in the portal: the signed-in account's identity. */
+export function portalActor(account: Account): Actor {
+  return { type: 'member', id: account.id, label: account.email };
+}
 
 export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
   const guard = requireAccount({ accounts: deps.accounts, base });
 
-  const keysPage = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; notice?: string; name?: string } = {}, status = 200) => {
+  const keysPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; notice?: string; name?: string; checked?: string[]; expiresAt?: string } = {},
+    status = 200,
+  ) => {
     const keys = await listKeys(deps, request.account!.id);
     const activeCount = keys.filter((key) => !key.revokedAt).length;
     return renderPage(
@@ -41,6 +71,9 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
         maxKeys: MAX_ACTIVE_KEYS,
         limitReached: activeCount >= MAX_ACTIVE_KEYS,
         nameMaxLength: KEY_NAME_MAX_LENGTH,
+        allScopes: KEY_SCOPES,
+        checked: KEY_SCOPES,
+        now: deps.clock(),
         ...extra,
       },
       status,
@@ -58,7 +91,13 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     { schema: { hide: true, body: CreateKeyForm }, onRequest: guard, preHandler: [app.requireCsrf, options.limits.keyCreation] },
     async (request, reply) => {
       try {
-        const issued = await issueKey(deps, request.account!.id, request.body.name || undefined);
+        const { scopes, scopeChoice } = request.body;
+        const issued = await issueKey(deps, request.account!.id, request.body.name || undefined, {
+          // No box ticked is an empty list, which the service refuses: a key that can do nothing is a mistake.
+          scopes: scopes === undefined ? (scopeChoice ? [] : undefined) : typeof scopes === 'string' ? [scopes] : scopes,
+          expiresAt: expiryOf(request.body.expiresAt),
+          createdBy: portalActor(request.account!),
+        });
         // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.
         return renderPage(
           request,
@@ -69,7 +108,9 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
         );
       } catch (error) {
         if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
-        return keysPage(request, reply, { error: error.message, name: request.body.name }, error.status);
+        const { scopes, name, expiresAt } = request.body;
+        const checked = scopes === undefined ? [] : typeof scopes === 'string' ? [scopes] : scopes;
+        return keysPage(request, reply, { error: error.message, name, checked, expiresAt }, error.status);
       }
     },
   );
