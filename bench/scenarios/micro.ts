@@ -2,6 +2,7 @@
 import { brandedRenderBench, brandedRenderLine, pngWriterBench, pngWriterLine } from '../branded-render.js';
 import type { BenchScenario } from '../harness.js';
 import { renderPathBench, renderPathTable } from '../render-path.js';
+import { shapeCostBench, shapeCostTable } from '../shape-cost.js';
 
 export const microScenario: BenchScenario = {
   ids: ['micro'],
@@ -13,6 +14,7 @@ export const microScenario: BenchScenario = {
       `Row h-branded's PNG written two ways (one thread, turn about, the same 500 payloads): ${pngWriterLine(await pngWriterBench())}.`,
       `The same design with a caption band (RGBA: past 256 colours): ${pngWriterLine(await pngWriterBench(500, 4, true))}.`,
     ].join('\n\n');
-    return { sections: { micro: `${table}\n\n${branded}\n\n${writers}` } };
+    const shapes = `What each shape costs (256 px PNG, new payloads, in process; bench/shape-cost.ts):\n\n${shapeCostTable(await shapeCostBench())}`;
+    return { sections: { micro: `${table}\n\n${branded}\n\n${writers}\n\n${shapes}` } };
   },
 };

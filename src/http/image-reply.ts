@@ -16,5 +16,7 @@ export function sendGeneratedImage(reply: FastifyReply, result: GeneratedQr | No
     .header('Content-Type', IMAGE_MEDIA_TYPES[result.format])
     .header('ETag', result.etag)
     .header('Cache-Control', cacheControl)
+    .header('QR-Version', String(result.symbol.version))
+    .header('QR-Error-Correction', result.symbol.errorCorrection)
     .send(Buffer.from(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength));
 }

@@ -1,6 +1,7 @@
 // The QR module matrix for a payload: our segment planner and codewords, drawn and masked by the `qr` package.
 import { _tests, type ErrorCorrection } from 'qr';
 import { BYTE_CAPACITY } from '../domain/qr-capacity.js';
+import type { DrawnSymbol } from '../domain/rendered-image.js';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
 import { symbolCodewords, type SymbolContent } from './qr-codewords.js';
 import { chooseSymbol, type EncodingOptions } from './qr-encoding.js';
@@ -48,6 +49,11 @@ export function buildMatrix(payload: string, errorCorrection: ErrorCorrectionLev
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
   if (!content) throw new PayloadTooLongError(BYTE_CAPACITY[errorCorrection]);
   return drawSymbol(content);
+}
+
+/** The version and level of a drawn matrix (a side of 17 + 4 × version modules). */
+export function drawnSymbol(matrix: QrMatrix, errorCorrection: ErrorCorrectionLevel): DrawnSymbol {
+  return { version: (matrix.size - 17) / 4, errorCorrection };
 }
 
 /** The modules of a chosen symbol. */

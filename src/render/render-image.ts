@@ -1,8 +1,9 @@
 // Renders one spec to image bytes: matrix, layout, then the writer for the format.
+import type { RenderedImage } from '../domain/rendered-image.js';
 import type { RenderSpec } from '../domain/render-options.js';
 import { layoutFor } from './layout.js';
 import { writePng } from './png-writer.js';
-import { buildMatrix } from './qr-matrix.js';
+import { buildMatrix, drawnSymbol, type QrMatrix } from './qr-matrix.js';
 import { writeSvg } from './svg-writer.js';
 import { writeWebp } from './webp-writer.js';
 import { withWebpDensity } from './webp-density.js';
@@ -10,9 +11,18 @@ import { writeEps } from './vector/eps-writer.js';
 import { writePdf } from './vector/pdf-writer.js';
 import { plainArt } from './vector/print-art.js';
 
-/** Synchronous CPU work only: it runs inline on the event loop or on a pool thread alike. */
+/** The image's bytes alone. */
 export function renderImage(spec: RenderSpec): Uint8Array {
+  return drawImage(spec).bytes;
+}
+
+/** Synchronous CPU work only: it runs inline on the event loop or on a pool thread alike. */
+export function drawImage(spec: RenderSpec): RenderedImage {
   const matrix = buildMatrix(spec.payload, spec.errorCorrection, { eci: spec.eci === true });
+  return { bytes: writeImage(spec, matrix), symbol: drawnSymbol(matrix, spec.errorCorrection) };
+}
+
+function writeImage(spec: RenderSpec, matrix: QrMatrix): Uint8Array {
   switch (spec.format) {
     case 'png':
       return writePng(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor, undefined, spec.dpi);

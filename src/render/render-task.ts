@@ -1,17 +1,18 @@
 // One render as a task: image bytes, or the reason it cannot be drawn, as plain data that crosses threads.
+import type { DrawnSymbol } from '../domain/rendered-image.js';
 import type { RenderSpec } from '../domain/render-options.js';
 import type { DesignCaches } from './branded/design-caches.js';
-import { renderDesign, UnscannableDesignError } from './branded/render-design.js';
+import { drawDesign, UnscannableDesignError } from './branded/render-design.js';
 import { SizeTooSmallError } from './layout.js';
 import { PayloadTooLongError } from './qr-matrix.js';
-import { renderImage } from './render-image.js';
+import { drawImage } from './render-image.js';
 import type { SymbolFit } from './symbol-fit.js';
 
 /** Why a spec cannot be drawn, as plain data: the symbol's own refusals (symbolFit's too_long, size_too_small) or the scan check's. */
 export type RenderRefusal =
   Exclude<SymbolFit, { ok: true }> | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
-export type RenderTaskResult = { ok: true; bytes: Uint8Array } | RenderRefusal;
+export type RenderTaskResult = { ok: true; bytes: Uint8Array; symbol: DrawnSymbol } | RenderRefusal;
 
 /** A batch group whose images the thread writes to these files itself (one per spec), answering only refusals. */
 export interface StoredGroupTask {
@@ -44,7 +45,7 @@ function failure(error: unknown): RenderRefusal {
 
 async function brandedTask(spec: RenderSpec, caches: DesignCaches): Promise<RenderTaskResult> {
   try {
-    return { ok: true, bytes: await renderDesign(spec, spec.branding!, caches) };
+    return { ok: true, ...(await drawDesign(spec, spec.branding!, caches)) };
   } catch (error) {
     return failure(error);
   }
@@ -54,7 +55,7 @@ async function brandedTask(spec: RenderSpec, caches: DesignCaches): Promise<Rend
 export function renderTask(spec: RenderSpec, caches: DesignCaches): RenderTaskResult | Promise<RenderTaskResult> {
   if (spec.branding) return brandedTask(spec, caches);
   try {
-    return { ok: true, bytes: renderImage(spec) };
+    return { ok: true, ...drawImage(spec) };
   } catch (error) {
     return failure(error);
   }

@@ -7,6 +7,7 @@ import { periodOf } from '../domain/period.js';
 import { planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
+import type { DrawnSymbol } from '../domain/rendered-image.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../domain/quota.js';
 import { LOGO_SCALE_LIMITS, type Branding } from '../domain/branding.js';
@@ -59,6 +60,8 @@ export interface NotModifiedQr {
 export interface GeneratedQr {
   notModified?: false;
   bytes: Uint8Array;
+  /** The symbol drawn: answered as QR-Version and QR-Error-Correction (a branded design's level may be raised). */
+  symbol: DrawnSymbol;
   format: OutputFormat;
   /** Strong validator: equal for byte-identical images. */
   etag: string;
@@ -292,8 +295,8 @@ export async function generateQr(
 
   if (notModified) return { notModified: true, etag, quota };
   try {
-    const bytes = await deps.renderer.render(spec, caller);
-    return { bytes, format: spec.format, etag, quota };
+    const { bytes, symbol } = await deps.renderer.render(spec, caller);
+    return { bytes, symbol, format: spec.format, etag, quota };
   } catch (error) {
     // Only successful generations count: give the reservation back, then report the failure.
     await deps.meter.refund(outcome.reservation);

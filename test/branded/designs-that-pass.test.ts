@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { decodeImages, readByAll, type ImageFormat } from '../helpers/decode.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
+import { readSymbols } from '../helpers/symbol-read.js';
 
 let t: TestApp;
 let key: string;
@@ -75,5 +76,26 @@ describe('designs the scan check used to refuse are drawn so that they pass', ()
     expect(refused).toEqual([]);
     const decoded = await decodeImages(answers.map((res, i) => ({ bytes: res.rawPayload, format: cases[i]!.request.outputFormat as ImageFormat })));
     expect(decoded.map((d, i) => ({ name: cases[i]!.name, ...d }))).toEqual(cases.map((c) => ({ name: c.name, ...readByAll(c.content) })));
+    // The headers name the symbol drawn, as jsQR (version) and ZXing (level) read it; never below the level asked.
+    const read = await readSymbols(answers.map((res, i) => ({ bytes: res.rawPayload, format: cases[i]!.request.outputFormat as ImageFormat })));
+    const named = answers.map((res) => ({ version: Number(res.headers['qr-version']), errorCorrection: res.headers['qr-error-correction'] }));
+    expect(named).toEqual(read);
+    const rank = (level: unknown) => 'LMQH'.indexOf(String(level));
+    expect(named.filter((n, i) => rank(n.errorCorrection) < rank(cases[i]!.request.errorCorrection))).toEqual([]);
   }, 120_000);
+});
+
+/** Level M asked for, left open (not fixed by the caller): a logo this large needs more correction than M has. */
+const OPEN_LEVEL = { type: 'url', content: URLS[0], moduleShape: 'rounded', size: 512, outputFormat: 'png' };
+
+describe('a design whose level is left open', () => {
+  it('is drawn at the level its logo needs, and the headers say which', async () => {
+    const res = await generate(t.app, key, { ...OPEN_LEVEL, logo: { id: logoId, scale: 0.25 } });
+    expect(res.statusCode).toBe(200);
+    const [read] = await readSymbols([{ bytes: res.rawPayload, format: 'png' }]);
+    expect(res.headers['qr-error-correction']).toBe(read!.errorCorrection);
+    expect(Number(res.headers['qr-version'])).toBe(read!.version);
+    expect(['Q', 'H']).toContain(read!.errorCorrection);
+    expect(await decodeImages([{ bytes: res.rawPayload, format: 'png' }])).toEqual([readByAll(URLS[0]!)]);
+  }, 60_000);
 });

@@ -40,15 +40,19 @@ function epsWidthPoints(eps: Uint8Array): number {
   return match ? Number(match[1]) : 512;
 }
 
-/** An image to decode; `ownSize`: an SVG drawn by librsvg at its own width and height, as a page shows it (else 512 × 512). */
+/**
+ * An image to decode; `ownSize`: an SVG drawn by librsvg at its own width and height, as a page shows it (else
+ * 512 × 512); `zoom`: that size times this, as a page scaled up or a print at a higher resolution draws it.
+ */
 export interface ImageToDecode {
   bytes: Uint8Array;
   format: ImageFormat;
   ownSize?: boolean;
+  zoom?: number;
 }
 
 /** WebP goes through libwebp's dwebp, SVG through librsvg, PDF through poppler's pdftoppm and EPS through Ghostscript: our own code decodes nothing. */
-async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat, ownSize = false): Promise<string> {
+export async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat, ownSize = false, zoom = 1): Promise<string> {
   const source = join(dir, `${name}.${format}`);
   await writeFile(source, bytes);
   if (format === 'png') return source;
@@ -58,7 +62,10 @@ async function toPng(dir: string, name: string, bytes: Uint8Array, format: Image
   else if (format === 'eps') {
     const dpi = Math.round((600 * 72) / epsWidthPoints(bytes));
     await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', `-r${dpi}`, `-sOutputFile=${png}`, source]);
-  } else await run('rsvg-convert', [...(ownSize ? [] : ['--width', '512', '--height', '512']), '--background-color', 'white', source, '-o', png]);
+  } else {
+    const drawnSize = ownSize ? (zoom === 1 ? [] : ['--zoom', String(zoom)]) : ['--width', '512', '--height', '512'];
+    await run('rsvg-convert', [...drawnSize, '--background-color', 'white', source, '-o', png]);
+  }
   return png;
 }
 
@@ -182,7 +189,7 @@ export async function zxingReadFiles(paths: readonly string[]): Promise<Array<st
 export async function decodeImages(images: readonly ImageToDecode[]): Promise<Decoded[]> {
   const dir = await mkdtemp(join(tmpdir(), 'qrm-decode-'));
   try {
-    const paths = await Promise.all(images.map(({ bytes, format, ownSize }, i) => toPng(dir, `image-${i}`, bytes, format, ownSize)));
+    const paths = await Promise.all(images.map(({ bytes, format, ownSize, zoom }, i) => toPng(dir, `image-${i}`, bytes, format, ownSize, zoom)));
     return await decodePngFiles(paths);
   } finally {
     await rm(dir, { recursive: true, force: true });

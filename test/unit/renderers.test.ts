@@ -26,8 +26,10 @@ describe('inline and pool renders', () => {
     for (const format of ['png', 'webp', 'svg'] as const) {
       const s = spec('https://example.com/same-bytes', { format });
       const [a, b, c] = await Promise.all([inline.render(s, CALLER), pooled.render(s, CALLER), grouped.render(s, CALLER)]);
-      expect(Buffer.from(a).equals(Buffer.from(b)), format).toBe(true);
-      expect(Buffer.from(a).equals(Buffer.from(c)), format).toBe(true);
+      expect(Buffer.from(a.bytes).equals(Buffer.from(b.bytes)), format).toBe(true);
+      expect(Buffer.from(a.bytes).equals(Buffer.from(c.bytes)), format).toBe(true);
+      // The symbol named comes back across the thread boundary and out of a group alike.
+      expect([a.symbol, b.symbol, c.symbol]).toEqual(Array(3).fill({ version: 3, errorCorrection: 'M' }));
     }
   });
 
@@ -71,8 +73,9 @@ describe('routing', () => {
     const specs = Array.from({ length: 12 }, (_, i) => spec(`https://example.com/turn/${i}`, { format: i % 2 ? 'webp' : 'png' }));
     const images = await Promise.all(specs.map((s) => grouped.render(s, CALLER)));
     expect(grouped.stats().pool.tasksCompleted - before).toBe(1);
-    for (const [i, s] of specs.entries()) expect(Buffer.from(images[i]!).equals(Buffer.from(await inline.render(s, CALLER))), s.payload).toBe(true);
-    expect(await decodeQr(images[0]!, 'png')).toEqual(readByAll(specs[0]!.payload));
+    for (const [i, s] of specs.entries())
+      expect(Buffer.from(images[i]!.bytes).equals(Buffer.from((await inline.render(s, CALLER)).bytes)), s.payload).toBe(true);
+    expect(await decodeQr(images[0]!.bytes, 'png')).toEqual(readByAll(specs[0]!.payload));
   });
 
   it('renders small images inline while every thread is busy (a flood of large renders cannot hold them up)', async () => {
@@ -88,7 +91,7 @@ describe('routing', () => {
     const before = inline.stats().pool.tasksCompleted;
     const big = await inline.render(spec('https://example.com/big', { size: 2048, format: 'webp' }), CALLER);
     expect(inline.stats().pool.tasksCompleted).toBe(before + 1); // a thread drew it, not the event loop
-    expect(await decodeQr(big, 'webp')).toEqual(readByAll('https://example.com/big'));
+    expect(await decodeQr(big.bytes, 'webp')).toEqual(readByAll('https://example.com/big'));
   });
 
   it('weighs a render by its pixels', () => {
@@ -110,7 +113,7 @@ describe('admission', () => {
       const held = small.render(spec('https://example.com/held', { size: 2048 }), CALLER);
       await expect(small.render(spec('late'), other)).rejects.toMatchObject({ code: 'overloaded', retryAfterSeconds: 1 });
       await held;
-      expect(await decodeQr(await small.render(spec('late'), other), 'png')).toEqual(readByAll('late'));
+      expect(await decodeQr((await small.render(spec('late'), other)).bytes, 'png')).toEqual(readByAll('late'));
     } finally {
       await small.close();
     }
@@ -128,7 +131,7 @@ describe('render capacity shared between accounts', () => {
       const small = twoThreads.render(spec('https://example.com/bystander'), bystander);
       // One 2048 px render of the flood runs (16 of the 32 units two threads admit); two wait; the bystander runs.
       expect(twoThreads.stats().admission).toEqual({ running: 17, queued: 32, accounts: 2 });
-      expect(await decodeQr(await small, 'png')).toEqual(readByAll('https://example.com/bystander'));
+      expect(await decodeQr((await small).bytes, 'png')).toEqual(readByAll('https://example.com/bystander'));
       await Promise.all(flood);
       expect(twoThreads.stats().admission).toEqual({ running: 0, queued: 0, accounts: 0 });
     } finally {

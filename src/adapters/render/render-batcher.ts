@@ -1,10 +1,11 @@
 // Small renders asked for in one event-loop turn cross to the pool together: one task per thread, not one per render.
 import { ApiError } from '../../domain/errors.js';
+import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { TurnBatch, type Waiting } from '../turn-batch.js';
 import type { RenderPool } from './render-pool.piscina.js';
 
-type WaitingRender = Waiting<RenderSpec, Uint8Array>;
+type WaitingRender = Waiting<RenderSpec, RenderedImage>;
 
 /**
  * A pool task costs the event loop about half a small render (Piscina: ~120 µs of a 512 px PNG's ~230);
@@ -16,13 +17,13 @@ type WaitingRender = Waiting<RenderSpec, Uint8Array>;
  */
 export class RenderBatcher {
   readonly #pool: RenderPool;
-  readonly #turn = new TurnBatch<RenderSpec, Uint8Array>((waiting) => this.#split(waiting));
+  readonly #turn = new TurnBatch<RenderSpec, RenderedImage>((waiting) => this.#split(waiting));
 
   constructor(pool: RenderPool) {
     this.#pool = pool;
   }
 
-  render(spec: RenderSpec): Promise<Uint8Array> {
+  render(spec: RenderSpec): Promise<RenderedImage> {
     return this.#turn.add(spec);
   }
 
@@ -33,7 +34,7 @@ export class RenderBatcher {
   }
 
   async #send(group: WaitingRender[]): Promise<void> {
-    let outcomes: Array<Uint8Array | ApiError>;
+    let outcomes: Array<RenderedImage | ApiError>;
     try {
       outcomes = await this.#pool.renderMany(group.map((item) => item.input));
     } catch (error) {

@@ -1,5 +1,6 @@
 // The one place a render's refusal becomes the ApiError its caller sees, wherever it was drawn (inline, on a thread, in a group).
 import { ApiError } from '../../domain/errors.js';
+import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderRefusal, RenderTaskResult } from '../../render/render-task.js';
 import { contentCapacity } from '../../render/content-capacity.js';
@@ -35,9 +36,9 @@ export function refusalError(refusal: RenderRefusal, spec: RenderSpec): ApiError
   }
 }
 
-/** A render's bytes, or its refusal thrown. */
-export function bytesOrError(result: RenderTaskResult, spec: RenderSpec): Uint8Array {
-  if (result.ok) return result.bytes;
+/** A render's image, or its refusal thrown. */
+export function imageOrError(result: RenderTaskResult, spec: RenderSpec): RenderedImage {
+  if (result.ok) return { bytes: result.bytes, symbol: result.symbol };
   throw refusalError(result, spec);
 }
 

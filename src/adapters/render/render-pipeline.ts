@@ -7,6 +7,7 @@ import { PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { RenderCaller, Renderer } from '../../domain/ports/renderer.js';
 import { renderIdentity } from '../../domain/render-key.js';
 import { renderCost } from '../../domain/render-cost.js';
+import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { DesignCaches } from '../../render/branded/design-caches.js';
 import { renderTask } from '../../render/render-task.js';
@@ -14,7 +15,7 @@ import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import type { RenderEvents, RenderPipelineStats } from '../contract.js';
 import { AdmissionGate } from './admission-gate.js';
 import { RenderBatcher } from './render-batcher.js';
-import { assertDrawable as assertSpecDrawable, assertPrintable, bytesOrError } from './render-outcome.js';
+import { assertDrawable as assertSpecDrawable, assertPrintable, imageOrError } from './render-outcome.js';
 import { DEFAULT_MIN_MODULE_MM } from '../../domain/print.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.piscina.js';
 
@@ -66,7 +67,7 @@ export class RenderPipeline implements Renderer {
   readonly #pool: RenderPool;
   /** Batch groups handed to the pool and not answered yet (running or queued). */
   #groupsInPool = 0;
-  readonly #cache: LRUCache<string, Uint8Array> | undefined;
+  readonly #cache: LRUCache<string, RenderedImage> | undefined;
   readonly #inlineMaxPixels: number;
   /** Set when small renders may go to a free thread in groups (renderSmallOnPool). */
   readonly #batcher: RenderBatcher | undefined;
@@ -82,7 +83,8 @@ export class RenderPipeline implements Renderer {
     this.#gate = gate;
     this.#inlineMaxPixels = options.inlineMaxPixels;
     this.#batcher = options.smallOnPool ? new RenderBatcher(pool) : undefined;
-    this.#cache = options.cacheBytes > 0 ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (bytes) => Math.max(1, bytes.byteLength) }) : undefined;
+    this.#cache =
+      options.cacheBytes > 0 ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (image) => Math.max(1, image.bytes.byteLength) }) : undefined;
   }
 
   /** One listener (the app's metrics); the app that set it clears it on close. */
@@ -95,7 +97,7 @@ export class RenderPipeline implements Renderer {
     assertSpecDrawable(spec);
   }
 
-  async render(spec: RenderSpec, caller: RenderCaller): Promise<Uint8Array> {
+  async render(spec: RenderSpec, caller: RenderCaller): Promise<RenderedImage> {
     const key = this.#cache ? renderIdentity(spec) : '';
     const cached = this.#cache?.get(key);
     if (cached) {
@@ -103,9 +105,9 @@ export class RenderPipeline implements Renderer {
       return cached;
     }
     if (this.#cache) this.#events.cache('miss');
-    const bytes = await this.#gate.run(caller, renderCost(spec), () => this.#draw(spec));
-    this.#cache?.set(key, bytes);
-    return bytes;
+    const image = await this.#gate.run(caller, renderCost(spec), () => this.#draw(spec));
+    this.#cache?.set(key, image);
+    return image;
   }
 
   /**
@@ -122,7 +124,8 @@ export class RenderPipeline implements Renderer {
         this.#groupsInPool++;
         let results: Array<Uint8Array | 'stored' | ApiError>;
         try {
-          results = await this.#pool.renderMany(specs, files);
+          const outcomes = await this.#pool.renderMany(specs, files);
+          results = outcomes.map((outcome) => (outcome === 'stored' || outcome instanceof ApiError ? outcome : outcome.bytes));
         } finally {
           this.#groupsInPool--;
         }
@@ -164,18 +167,18 @@ export class RenderPipeline implements Renderer {
    * bench row h-branded gained ~25%, each thread keeps its own design caches), else, or while every thread is
    * busy (say with a flood of large renders), they are drawn inline on the event loop.
    */
-  async #draw(spec: RenderSpec): Promise<Uint8Array> {
+  async #draw(spec: RenderSpec): Promise<RenderedImage> {
     const started = process.hrtime.bigint();
     const seconds = () => Number(process.hrtime.bigint() - started) / 1e9;
     const pixels = spec.branding ? this.#inlineMaxPixels / BRANDED_PIXEL_SHARE : this.#inlineMaxPixels;
     const small = spec.size * spec.size <= pixels && spec.payload.length <= INLINE_MAX_PAYLOAD_BYTES;
     try {
-      let bytes: Uint8Array;
-      if (!small) bytes = await this.#pool.render(spec);
-      else if (this.#batcher && !this.#pool.allThreadsBusy()) bytes = await this.#batcher.render(spec);
-      else bytes = bytesOrError(await renderTask(spec, this.#designs), spec);
+      let image: RenderedImage;
+      if (!small) image = await this.#pool.render(spec);
+      else if (this.#batcher && !this.#pool.allThreadsBusy()) image = await this.#batcher.render(spec);
+      else image = imageOrError(await renderTask(spec, this.#designs), spec);
       this.#events.rendered(spec.format, seconds(), 'ok');
-      return bytes;
+      return image;
     } catch (error) {
       // ApiErrors are refusals (too long, too small); anything else is a render that broke.
       this.#events.rendered(spec.format, seconds(), error instanceof ApiError ? 'rejected' : 'failed');

@@ -3,10 +3,11 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { ApiError } from '../../domain/errors.js';
+import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderTaskResult, StoredGroupTask, StoredTaskResult } from '../../render/render-task.js';
 import type { RenderPoolStats } from '../contract.js';
-import { bytesOrError, refusalError } from './render-outcome.js';
+import { imageOrError, refusalError } from './render-outcome.js';
 
 // Piscina signals a full queue only through these messages (its Errors table).
 const QUEUE_FULL_MESSAGES = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
@@ -66,22 +67,22 @@ export class RenderPool {
     this.#pool.on('error', (error: unknown) => options.onThreadError?.(error));
   }
 
-  async render(spec: RenderSpec): Promise<Uint8Array> {
-    return bytesOrError((await this.#run(spec)) as RenderTaskResult, spec);
+  async render(spec: RenderSpec): Promise<RenderedImage> {
+    return imageOrError((await this.#run(spec)) as RenderTaskResult, spec);
   }
 
   /**
-   * Several specs as one task: each gets its bytes or its refusal (too long, too small); a lost thread fails them all.
+   * Several specs as one task: each gets its image or its refusal (too long, too small); a lost thread fails them all.
    * Given `files` (one per spec), the thread writes each image there itself and it is answered 'stored'.
    */
-  renderMany(specs: RenderSpec[]): Promise<Array<Uint8Array | ApiError>>;
-  renderMany(specs: RenderSpec[], files: string[] | undefined): Promise<Array<Uint8Array | 'stored' | ApiError>>;
-  async renderMany(specs: RenderSpec[], files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
+  renderMany(specs: RenderSpec[]): Promise<Array<RenderedImage | ApiError>>;
+  renderMany(specs: RenderSpec[], files: string[] | undefined): Promise<Array<RenderedImage | 'stored' | ApiError>>;
+  async renderMany(specs: RenderSpec[], files?: string[]): Promise<Array<RenderedImage | 'stored' | ApiError>> {
     // Refusals are data: the group still succeeds, each spec answered with its own outcome.
     const results = (await this.#run(files ? { specs, files } : specs)) as Array<RenderTaskResult | StoredTaskResult>;
     return results.map((result, i) => {
       if (!result.ok) return refusalError(result, specs[i]!);
-      return 'stored' in result ? 'stored' : result.bytes;
+      return 'stored' in result ? 'stored' : { bytes: result.bytes, symbol: result.symbol };
     });
   }
 

@@ -44,6 +44,18 @@ export const header = {
   location: (description: string): HeaderDoc => ({ description, required: true, schema: { type: 'string', format: 'uri-reference' } }),
   etag: { description: 'Strong validator of the image: send it as If-None-Match to get 304 when nothing changed.', required: true, schema: { type: 'string' } },
   cacheControl: { description: '`private, max-age=0, must-revalidate`.', required: true, schema: { type: 'string' } },
+  qrVersion: {
+    description: 'The QR version (1–40) of the symbol drawn: the smallest that holds the content at the level drawn.',
+    required: true,
+    schema: { type: 'string', pattern: '^([1-9]|[1-3][0-9]|40)$' },
+  },
+  qrErrorCorrection: {
+    description:
+      'The error correction level the symbol was drawn at: the one asked for, or higher when the request left it open ' +
+      'and a logo or the design needed more (see docs/branding.md).',
+    required: true,
+    schema: { type: 'string', enum: ['L', 'M', 'Q', 'H'] },
+  },
 } satisfies Record<string, HeaderDoc | ((description: string) => HeaderDoc)>;
 
 /** The quota headers (RateLimit-Policy, RateLimit, X-RateLimit-*) a metered answer carries: each absent when its dimension is unlimited. */
@@ -64,7 +76,13 @@ export function imageResponses(description: string, mediaTypes: readonly string[
     '200': {
       description,
       content: binaryContent(mediaTypes),
-      headers: { ETag: header.etag, 'Cache-Control': header.cacheControl, ...QUOTA_HEADERS },
+      headers: {
+        ETag: header.etag,
+        'Cache-Control': header.cacheControl,
+        'QR-Version': header.qrVersion,
+        'QR-Error-Correction': header.qrErrorCorrection,
+        ...QUOTA_HEADERS,
+      },
     },
     '304': {
       description: 'Not modified: the If-None-Match sent names this image. Nothing is counted.',

@@ -9,7 +9,8 @@ import { writeEps, type EpsLogo } from '../vector/eps-writer.js';
 import { writePdfAsync } from '../vector/pdf-writer.js';
 import { brandedArt, printLayout } from '../vector/print-art.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
-import { BYTE_CAPACITY, buildMatrix, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
+import type { RenderedImage } from '../../domain/rendered-image.js';
+import { BYTE_CAPACITY, buildMatrix, drawnSymbol, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
 import { designArt, rasterDesign, rasterPixels, type Raster } from './design-raster.js';
@@ -91,24 +92,38 @@ function candidateChanges(spec: RenderSpec, branding: Branding): DesignChange[] 
   return changes.slice(0, CHANGES_TRIED);
 }
 
-/** The pixels of a design as it leaves the service: the raster, or the SVG as librsvg (sharp's SVG loader) draws it. */
-async function checkedPixels(
+/** The scales an SVG design is read at: its own size, as a page shows it, and twice that, as a print rasterises it. */
+const SVG_CHECKED_SCALES = [1, 2];
+
+/** Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three. */
+async function svgReads(svg: Uint8Array, payload: string): Promise<boolean> {
+  for (const scale of SVG_CHECKED_SCALES) {
+    const { data, info } = await sharp(svg, { density: 72 * scale })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    if (!(await decodesTo(data, info.width, info.height, payload))) return false;
+  }
+  return true;
+}
+
+/** Whether a design as it leaves the service reads back: the raster, or the SVG as librsvg draws it. */
+async function designReads(
   kind: VerdictKind,
   spec: RenderSpec,
   branding: Branding,
   matrix: QrMatrix,
   layout: DesignLayout,
   caches: DesignCaches,
-): Promise<ScanImage> {
-  if (kind === 'svg') {
-    const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
-    const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-    return { rgba: data, width: info.width, height: info.height };
-  }
+): Promise<boolean> {
+  if (kind === 'svg') return svgReads(Buffer.from(writeDesignSvg(spec, branding, matrix, layout)), spec.payload);
   const raster = await rasterDesign(spec, branding, matrix, layout, caches);
-  const image = scanImage(raster);
-  if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
-  return image;
+  const { rgba, width, height } = scanImage(raster);
+  try {
+    return await decodesTo(rgba, width, height, spec.payload);
+  } finally {
+    if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
+  }
 }
 
 /**
@@ -129,8 +144,7 @@ async function passingChange(kind: VerdictKind, spec: RenderSpec, branding: Bran
     const keys = verdictKeys(kind, candidate.spec, matrix.size, errorCorrection, candidate.branding, designKey(candidate.branding), layout.cleared);
     let verdict = caches.verdicts.get(keys.image);
     if (verdict === undefined) {
-      const { rgba, width, height } = await checkedPixels(kind, { ...candidate.spec, errorCorrection }, candidate.branding, matrix, layout, caches);
-      verdict = await decodesTo(rgba, width, height, candidate.spec.payload);
+      verdict = await designReads(kind, { ...candidate.spec, errorCorrection }, candidate.branding, matrix, layout, caches);
       caches.scanCounts.decoded++;
       caches.verdicts.set(keys.image, verdict);
     }
@@ -173,7 +187,7 @@ async function assertScans(
   spec: RenderSpec,
   branding: Branding,
   layout: DesignLayout,
-  pixels: () => Promise<ScanImage>,
+  reads: () => Promise<boolean>,
   kind: VerdictKind,
   explain: boolean,
 ): Promise<void> {
@@ -184,8 +198,7 @@ async function assertScans(
   }
   if (verdict === undefined) {
     await caches.decoderReady();
-    const { rgba, width, height } = await pixels();
-    verdict = await decodesTo(rgba, width, height, spec.payload);
+    verdict = await reads();
     caches.scanCounts.decoded++;
     caches.verdicts.set(keys.image, verdict);
     noteCheck(caches, keys, verdict);
@@ -206,6 +219,11 @@ async function assertScans(
  * (to H) before it is refused: more correction lets readers through what the shapes or the logo cost them.
  */
 export async function renderDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<Uint8Array> {
+  return (await drawDesign(spec, branding, caches)).bytes;
+}
+
+/** renderDesign's image with the symbol it carries: the version and the level it passed its check at. */
+export async function drawDesign(spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<RenderedImage> {
   const fixed = branding.errorCorrectionFixed || !readableAtAll(spec.payload);
   let attempt = spec;
   let last = fixed;
@@ -213,7 +231,8 @@ export async function renderDesign(spec: RenderSpec, branding: Branding, caches:
     const { matrix, errorCorrection } = matrixForDesign(attempt, branding, caches);
     const higher = ERROR_CORRECTION_LEVELS[ERROR_CORRECTION_LEVELS.indexOf(errorCorrection) + 1];
     try {
-      return await renderMatrix(attempt, branding, caches, matrix, errorCorrection, last || higher === undefined);
+      const bytes = await renderMatrix(attempt, branding, caches, matrix, errorCorrection, last || higher === undefined);
+      return { bytes, symbol: drawnSymbol(matrix, errorCorrection) };
     } catch (error) {
       if (!(error instanceof UnscannableDesignError) || last || higher === undefined) throw error;
       const raised = { ...attempt, errorCorrection: higher };
@@ -251,16 +270,16 @@ async function renderMatrix(
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
     const keys = verdictKeys('svg', spec, matrix.size, errorCorrection, branding, design, layout.cleared);
-    const pixels = async () => {
-      const { data, info } = await sharp(svg).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      return { rgba: data, width: info.width, height: info.height };
-    };
-    await assertScans(caches, keys, spec, branding, layout, pixels, 'svg', explain);
+    await assertScans(caches, keys, spec, branding, layout, () => svgReads(svg, spec.payload), 'svg', explain);
     return svg;
   }
   // Drawn only when something needs the pixels, the scan check or WebP, and then once for both.
   const held: { raster?: Raster; image?: ScanImage } = {};
   const image = async () => (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
+  const reads = async () => {
+    const { rgba, width, height } = await image();
+    return decodesTo(rgba, width, height, spec.payload);
+  };
   try {
     await assertScans(
       caches,
@@ -268,7 +287,7 @@ async function renderMatrix(
       spec,
       branding,
       layout,
-      image,
+      reads,
       'raster',
       explain,
     );
@@ -313,7 +332,10 @@ async function renderPrintDesign(
       raster,
       branding,
       layout,
-      async () => scanImage((held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design))),
+      async () => {
+        const { rgba, width, height } = scanImage((held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design)));
+        return decodesTo(rgba, width, height, raster.payload);
+      },
       'raster',
       explain,
     );

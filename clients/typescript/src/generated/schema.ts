@@ -1287,6 +1287,10 @@ export interface operations {
                     ETag: string;
                     /** @description `private, max-age=0, must-revalidate`. */
                     "Cache-Control": string;
+                    /** @description The QR version (1–40) of the symbol drawn: the smallest that holds the content at the level drawn. */
+                    "QR-Version": string;
+                    /** @description The error correction level the symbol was drawn at: the one asked for, or higher when the request left it open and a logo or the design needed more (see docs/branding.md). */
+                    "QR-Error-Correction": "L" | "M" | "Q" | "H";
                     /** @description IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited dimensions left out). */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each policy: `"monthly";r=42;t=1036800, …`. */
@@ -2078,6 +2082,10 @@ export interface operations {
                     ETag: string;
                     /** @description `private, max-age=0, must-revalidate`. */
                     "Cache-Control": string;
+                    /** @description The QR version (1–40) of the symbol drawn: the smallest that holds the content at the level drawn. */
+                    "QR-Version": string;
+                    /** @description The error correction level the symbol was drawn at: the one asked for, or higher when the request left it open and a logo or the design needed more (see docs/branding.md). */
+                    "QR-Error-Correction": "L" | "M" | "Q" | "H";
                     /** @description IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited dimensions left out). */
                     "RateLimit-Policy"?: string;
                     /** @description What is left of each policy: `"monthly";r=42;t=1036800, …`. */

@@ -231,7 +231,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     const code = await getCode(options, account.id, request.params.id);
     const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
     const spec = renderSpecOf({ type: 'url', content, outputFormat: 'png', size: PREVIEW_PX, margin: 2 }, content);
-    const bytes = await options.renderer.render(spec, { accountId: account.id, plan: account.plan });
+    const { bytes } = await options.renderer.render(spec, { accountId: account.id, plan: account.plan });
     return reply
       .header('Content-Type', 'image/png')
       .header('Cache-Control', 'private, no-cache')

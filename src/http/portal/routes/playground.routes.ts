@@ -205,7 +205,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       let spec = renderSpecOf(input, payload);
       if (isBranded(input)) spec = { ...spec, branding: await brandingOf(options, account.id, input, spec.darkColor, spec.lightColor) };
       const caller = { accountId: account.id, plan: account.plan };
-      const bytes = await options.renderer.render(spec, caller).catch((error: unknown) => {
+      const { bytes } = await options.renderer.render(spec, caller).catch((error: unknown) => {
         // A dense code needs more pixels than a preview has: drawn at the smallest size that fits.
         const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
         if (typeof minimumSize !== 'number') throw error;

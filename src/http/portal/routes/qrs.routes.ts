@@ -60,11 +60,11 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
 async function renderThumbnail(renderer: Renderer, qr: QrRecord, caller: RenderCaller): Promise<Uint8Array> {
   const spec = (size: number) => renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
   try {
-    return await renderer.render(spec(THUMBNAIL_PX), caller);
+    return (await renderer.render(spec(THUMBNAIL_PX), caller)).bytes;
   } catch (error) {
     // A dense code needs more pixels than a thumbnail has: render at the smallest size that fits.
     const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
     if (typeof minimumSize !== 'number') throw error;
-    return renderer.render(spec(minimumSize), caller);
+    return (await renderer.render(spec(minimumSize), caller)).bytes;
   }
 }
