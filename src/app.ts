@@ -6,6 +6,7 @@ import { createApiServices, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
 import apiKeyAuth from './http/api/v1/api-key-auth.js';
 import { codesRoute } from './http/api/v1/codes.route.js';
+import { accountStatsRoute } from './http/api/v1/account-stats.route.js';
 import { batchesRoute } from './http/api/v1/batches.route.js';
 import { generateRoute } from './http/api/v1/generate.route.js';
 import { decodeRoute } from './http/api/v1/decode.route.js';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper, lastUsed, clock });
       await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos, designs: adapters.designs });
       await api.register(codesRoute, { ...adapters, renderer, clock, publicUrl: config.publicUrl, uniqueCounting: services.uniqueCounting });
+      await api.register(accountStatsRoute, { ...adapters, clock, uniqueCounting: services.uniqueCounting });
       if (adapters.batches && adapters.batchResults && services.batchQueue) {
         await api.register(batchesRoute, {
           batches: adapters.batches,

@@ -78,6 +78,9 @@ describe('the TypeScript SDK (clients/typescript)', () => {
     const stats = await client.codeStats(code.id);
     expect(stats.codeId).toBe(code.id);
     expect(stats.totals.scans).toBeGreaterThanOrEqual(0);
+    const account = await client.accountStats({ interval: 'day' });
+    expect(account.interval).toBe('day');
+    expect(account.series).toHaveLength(30);
   });
 
   it('turns a problem into a QrManagerError with its code', async () => {

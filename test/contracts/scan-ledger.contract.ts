@@ -50,6 +50,15 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
         ]),
       );
     });
+
+    it("returns a page of codes' days within a range, and nothing of codes outside the page", async () => {
+      const ledger = await makeLedger();
+      const [a, b, other] = [`dyn_${randomUUID()}`, `dyn_${randomUUID()}`, `dyn_${randomUUID()}`];
+      await ledger.apply([day(a, '2026-02-27', 100), day(a, '2026-03-01', 2), day(b, '2026-03-02', 7), day(other, '2026-03-01', 9)]);
+      const days = await ledger.daysOfCodes([a, b], '2026-02-28', '2026-03-31');
+      expect(days.sort((x, y) => x.day.localeCompare(y.day))).toEqual([day(a, '2026-03-01', 2), day(b, '2026-03-02', 7)]);
+      expect(await ledger.daysOfCodes([], '2026-01-01', '2026-12-31')).toEqual([]);
+    });
   });
 }
 

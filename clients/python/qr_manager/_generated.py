@@ -125,6 +125,17 @@ DynamicCode = TypedDict("DynamicCode", {
 })
 
 
+AccountStats = TypedDict("AccountStats", {
+    "from": str,
+    "to": str,
+    "interval": Literal["day"],
+    "totals": dict[str, Any],
+    "series": list[dict[str, Any]],
+    "topCodes": list[dict[str, Any]],
+    "devices": dict[str, Any],
+})
+
+
 Batch = TypedDict("Batch", {
     "id": str,
     "status": Literal["queued", "running", "completed", "failed", "cancelled"],
@@ -253,6 +264,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "dynamicCodeStats": ("GET", "/api/v1/QRManager/codes/{id}/stats"),
     "allDynamicCodeStatsCsv": ("GET", "/api/v1/QRManager/codes/stats.csv"),
     "dynamicCodeStatsCsv": ("GET", "/api/v1/QRManager/codes/{id}/stats.csv"),
+    "accountScanStats": ("GET", "/api/v1/QRManager/stats"),
     "createBatch": ("POST", "/api/v1/QRManager/batches"),
     "listBatches": ("GET", "/api/v1/QRManager/batches"),
     "getBatch": ("GET", "/api/v1/QRManager/batches/{id}"),
@@ -342,6 +354,10 @@ class GeneratedOperations:
     def dynamic_code_stats_csv(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """A dynamic code's scans, as CSV."""
         return self._call("GET", f"/api/v1/QRManager/codes/{_quote(id)}/stats.csv", None, query, headers)
+
+    def account_scan_stats(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """The account's scans across its dynamic codes (2xx JSON: AccountStats)."""
+        return self._call("GET", f"/api/v1/QRManager/stats", None, query, headers)
 
     def create_batch(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Render many QR codes in one call (2xx JSON: Batch). Body media types: application/json, text/csv."""

@@ -179,5 +179,9 @@ class QrManager(GeneratedOperations):
     def code_stats(self, code_id: str, **query: Any) -> dict[str, Any]:
         return cast(dict[str, Any], self._json(self._expect(self.dynamic_code_stats(code_id, query=query or None), 200)))
 
+    def account_stats(self, **query: Any) -> dict[str, Any]:
+        """The account's scans across all its dynamic codes: a series per day, totals, the top codes, devices."""
+        return cast(dict[str, Any], self._json(self._expect(self.account_scan_stats(query=query or None), 200)))
+
     def upload_logo_bytes(self, image: bytes, media_type: str = "image/png") -> Logo:
         return cast(Logo, self._json(self._expect(self.upload_logo(image, headers={"Content-Type": media_type}), 201)))

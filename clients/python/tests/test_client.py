@@ -66,6 +66,9 @@ class ClientAgainstServer(unittest.TestCase):
         stats = self.client.code_stats(code["id"])
         self.assertEqual(stats["codeId"], code["id"])
         self.assertIn("scans", stats["totals"])
+        account = self.client.account_stats(interval="day")
+        self.assertEqual(account["interval"], "day")
+        self.assertEqual(len(account["series"]), 30)
 
     def test_turns_a_problem_into_an_error_with_its_code(self) -> None:
         with self.assertRaises(QrManagerError) as raised:

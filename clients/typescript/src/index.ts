@@ -12,6 +12,7 @@ export type BatchBody = paths['/api/v1/QRManager/batches']['post']['requestBody'
 export type CreateCodeBody = paths['/api/v1/QRManager/codes']['post']['requestBody']['content']['application/json'];
 export type CodeImageQuery = NonNullable<paths['/api/v1/QRManager/codes/{id}/image']['get']['parameters']['query']>;
 export type CodeStats = paths['/api/v1/QRManager/codes/{id}/stats']['get']['responses'][200]['content']['application/json'];
+export type AccountStats = components['schemas']['AccountStats'];
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
@@ -144,6 +145,13 @@ export class QrManager {
 
   async codeStats(id: string, query: { from?: string; to?: string } = {}): Promise<CodeStats> {
     const { data, error, response } = await this.api.GET('/api/v1/QRManager/codes/{id}/stats', { params: { path: { id }, query } });
+    if (!data) throw await problemOf(response, error);
+    return data;
+  }
+
+  /** The account's scans across all its dynamic codes: a series per day, totals, the top codes, devices. */
+  async accountStats(query: { from?: string; to?: string; interval?: 'day' } = {}): Promise<AccountStats> {
+    const { data, error, response } = await this.api.GET('/api/v1/QRManager/stats', { params: { query } });
     if (!data) throw await problemOf(response, error);
     return data;
   }

@@ -44,15 +44,13 @@ export class MongoScanLedger implements ScanLedger {
       .find({ codeId, day: { $gte: fromDay, $lte: toDay } })
       .sort({ day: 1 })
       .lean<ScanDayDoc[]>();
-    return docs.map((doc) => ({
-      codeId: doc.codeId,
-      day: doc.day,
-      scans: doc.scans,
-      uniques: doc.uniques,
-      devices: doc.devices,
-      languages: doc.languages,
-      arms: doc.arms ?? {},
-    }));
+    return docs.map(toScanDay);
+  }
+
+  async daysOfCodes(codeIds: readonly string[], fromDay: string, toDay: string): Promise<ScanDay[]> {
+    if (codeIds.length === 0) return [];
+    const docs = await this.#days.find({ codeId: { $in: [...codeIds] }, day: { $gte: fromDay, $lte: toDay } }).lean<ScanDayDoc[]>();
+    return docs.map(toScanDay);
   }
 
   async scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>> {
@@ -62,4 +60,16 @@ export class MongoScanLedger implements ScanLedger {
     ]);
     return new Map(sums.map((sum) => [sum._id, sum.scans]));
   }
+}
+
+function toScanDay(doc: ScanDayDoc): ScanDay {
+  return {
+    codeId: doc.codeId,
+    day: doc.day,
+    scans: doc.scans,
+    uniques: doc.uniques,
+    devices: doc.devices,
+    languages: doc.languages,
+    arms: doc.arms ?? {},
+  };
 }

@@ -62,6 +62,10 @@ export class SqliteScanLedger implements ScanLedger {
     return this.#range.all(codeId, fromDay, toDay).map(toScanDay);
   }
 
+  async daysOfCodes(codeIds: readonly string[], fromDay: string, toDay: string): Promise<ScanDay[]> {
+    return codeIds.flatMap((codeId) => this.#range.all(codeId, fromDay, toDay).map(toScanDay));
+  }
+
   async scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>> {
     const totals = new Map<string, number>();
     for (const codeId of codeIds) {

@@ -185,6 +185,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's scans across its dynamic codes
+         * @description Scans and unique scanners per interval (UTC days) over `from`..`to` (default the last 30 days, at most 366), totals, the ten codes with the most scans, and the device split, summed over every dynamic code of the account. With Redis, counts reach these statistics through a rollup that runs every minute.
+         */
+        get: operations["accountScanStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/QRManager/batches": {
         parameters: {
             query?: never;
@@ -823,6 +843,39 @@ export interface components {
             createdAt: string;
             /** @description ISO 8601. */
             updatedAt: string;
+        };
+        AccountStats: {
+            from: string;
+            to: string;
+            /** @enum {string} */
+            interval: "day";
+            totals: {
+                scans: number;
+                /** @description Sum of each code's daily unique scanners: one person scanning two codes counts in both. */
+                uniqueScanners: number;
+                /** @description Codes with at least one scan in the range. */
+                codesScanned: number;
+            };
+            /** @description Every interval of the range, oldest first, zeros included. */
+            series: {
+                /** @description Start of the interval, ISO 8601 UTC. */
+                at: string;
+                scans: number;
+                uniqueScanners: number;
+            }[];
+            /** @description The 10 codes with the most scans in the range, most first; codes without scans left out. */
+            topCodes: {
+                codeId: string;
+                slug: string;
+                name: string | null;
+                scans: number;
+            }[];
+            devices: {
+                ios: number;
+                android: number;
+                desktop: number;
+                other: number;
+            };
         };
         Batch: {
             id: string;
@@ -2464,6 +2517,95 @@ export interface operations {
                 };
                 content: {
                     "text/csv": string;
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    accountScanStats: {
+        parameters: {
+            query?: {
+                /** @description First day, YYYY-MM-DD (UTC); default 29 days before `to`. */
+                from?: string;
+                /** @description Last day, YYYY-MM-DD (UTC); default today. */
+                to?: string;
+                /** @description The series is counted per UTC `day` (the default). */
+                interval?: "day";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountStats"];
                 };
             };
             /** @description Problem: `invalid_request` */
