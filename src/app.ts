@@ -150,7 +150,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       }
       await api.register(logosRoute, { logos, meter: adapters.meter, normaliser: services.normaliser, plans, clock });
       await api.register(decodeRoute, { decoder: services.decoder, meter: adapters.meter, plans, clock });
-      await api.register(webhooksRoute, { scanWebhooks: adapters.scanWebhooks, clock });
+      await api.register(webhooksRoute, { scanWebhooks: adapters.scanWebhooks, secrets: adapters.batches, clock });
       await api.register(designsRoute, { designs: adapters.designs, plans, renderer, logos, clock });
       await api.register(domainsRoute, {
         domains: adapters.domains,

@@ -3,12 +3,12 @@ import type { CustomDomain } from '../domain/custom-domain.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
 import type { WebhookSender } from '../domain/ports/webhook-sender.js';
-import { signWebhook } from './batches/batch-webhook.js';
+import { webhookSignature } from './batches/batch-webhook.js';
 
 export interface DomainWebhookDeps {
   scanWebhooks: Pick<ScanWebhookStore, 'list'>;
   /** The per-account secret the batch and scan webhooks use. */
-  secrets: Pick<BatchStore, 'webhookSecret'>;
+  secrets: Pick<BatchStore, 'webhookSigningSecrets'>;
   sender: WebhookSender;
   clock: () => Date;
   log?: { warn(obj: object, msg: string): void };
@@ -30,7 +30,7 @@ export async function tellDomainSuspended(deps: DomainWebhookDeps, domain: Custo
   const body = domainSuspendedBody(domain, at);
   const id = `msg_${domain.id}_suspended_${at.getTime()}`;
   const timestamp = Math.floor(at.getTime() / 1000);
-  const signature = signWebhook(await deps.secrets.webhookSecret(domain.accountId), id, timestamp, body);
+  const signature = webhookSignature(await deps.secrets.webhookSigningSecrets(domain.accountId, at), id, timestamp, body);
   let delivered = 0;
   for (const endpoint of endpoints) {
     try {

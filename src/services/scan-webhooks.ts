@@ -5,7 +5,7 @@ import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { ScanEventSource, ScanMessage, ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
 import type { WebhookSender } from '../domain/ports/webhook-sender.js';
 import { DEVICE_CLASSES, type DeviceClass } from '../domain/scan.js';
-import { signWebhook } from './batches/batch-webhook.js';
+import { webhookSignature } from './batches/batch-webhook.js';
 
 /** Endpoints an account may register. */
 export const SCAN_WEBHOOK_LIMIT = 5;
@@ -35,7 +35,7 @@ export interface ScanWebhookDispatcherDeps {
   scanEvents: ScanEventSource;
   scanWebhooks: Pick<ScanWebhookStore, 'list'>;
   /** The per-account secret, shared with the batch webhooks. */
-  secrets: Pick<BatchStore, 'webhookSecret'>;
+  secrets: Pick<BatchStore, 'webhookSigningSecrets'>;
   sender: WebhookSender;
   clock: () => Date;
   /** Waits before each retry of a message (default 5 s, 30 s, 2 min, 10 min, 30 min); after the last, it is given up. */
@@ -124,10 +124,10 @@ export class ScanWebhookDispatcher {
     const timestamp = Math.floor(now.getTime() / 1000);
     let outcome: 'delivered' | 'retry' | 'refused';
     try {
-      const secret = await this.#deps.secrets.webhookSecret(endpoint.accountId);
+      const secrets = await this.#deps.secrets.webhookSigningSecrets(endpoint.accountId, now);
       const status = await this.#deps.sender.send(
         endpoint.url,
-        { 'webhook-id': message.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, message.id, timestamp, body) },
+        { 'webhook-id': message.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': webhookSignature(secrets, message.id, timestamp, body) },
         body,
       );
       outcome = status >= 200 && status < 300 ? 'delivered' : 'retry';

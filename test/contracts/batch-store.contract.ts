@@ -220,6 +220,21 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       expect(await store.webhookSecret(account())).not.toBe(secret);
     });
 
+    it('rotates the webhook secret: the replaced one signs beside it until its overlap ends, an older one no more', async () => {
+      const store = await make();
+      const owner = account();
+      const first = await store.webhookSecret(owner);
+      expect(await store.webhookSigningSecrets(owner, at(0))).toEqual([first]);
+      const second = await store.rotateWebhookSecret(owner, at(100));
+      expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      expect(await store.webhookSecret(owner)).toBe(second);
+      expect(await store.webhookSigningSecrets(owner, at(99))).toEqual([second, first]);
+      expect(await store.webhookSigningSecrets(owner, at(100))).toEqual([second]);
+      const third = await store.rotateWebhookSecret(owner, at(200));
+      expect(await store.webhookSigningSecrets(owner, at(50))).toEqual([third, second]);
+      expect(await store.webhookSigningSecrets(account(), at(0))).toHaveLength(1);
+    });
+
     it('makes the webhook due when the batch finishes, hands each attempt to one claimant, and keeps the schedule', async () => {
       const store = await make();
       const withHook = newBatch(account(), 1, { webhookUrl: 'https://hooks.example.com/qr' });

@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Webhook } from 'standardwebhooks';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StoreAdapters } from '../../src/adapters/contract.js';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
@@ -56,7 +56,7 @@ describe('the scan webhook API', () => {
     const api = hooks(key);
     const created = await api.create({ url: 'https://hooks.example.com/qr', events: ['code.scanned'] });
     expect(created.statusCode).toBe(201);
-    const hook = created.json() as { id: string; url: string; events: string[]; createdAt: string };
+    const { secret: _shownOnce, ...hook } = created.json() as { id: string; url: string; events: string[]; createdAt: string; secret: string };
     expect(hook).toMatchObject({ url: 'https://hooks.example.com/qr', events: ['code.scanned'] });
     expect(created.headers.location).toBe(`${HOOKS_URL}/${hook.id}`);
     expect((await api.list()).json()).toEqual({ items: [hook], nextCursor: null });
@@ -126,6 +126,67 @@ describe('scan webhooks through the running service', () => {
     }
     expect(toldOf(first.id).scans + toldOf(second.id).scans).toBe(N);
   }, 30_000);
+});
+
+describe('the signing secret', () => {
+  const rotate = (key: string) => t.app.inject({ method: 'POST', url: `${HOOKS_URL}/secret/rotate`, headers: { 'x-api-key': key } });
+  const signatures = (message: ReceivedWebhook) => String(message.headers['webhook-signature']).split(' ');
+
+  /** A webhook on a fresh receiver, one scan, and the message that told it. */
+  async function oneScanTold(key: string) {
+    const target = await receiver();
+    const created = await hooks(key).create({ url: target.url, events: ['code.scanned'] });
+    expect(created.statusCode).toBe(201);
+    const code = await codesApi(t.app, key).created('https://example.com/rotated');
+    expect((await scan(t.app, code.slug)).statusCode).toBe(302);
+    await waitFor('the scan to be told', () => target.received.length > 0 || undefined, { timeoutMs: 20_000, intervalMs: 20 });
+    return { created: created.json() as { secret?: string }, message: target.received[0]! };
+  }
+
+  it('is answered once by POST /webhooks, never listed, and signs what is delivered', async () => {
+    const { key } = await t.newCaller('pro');
+    const { created, message } = await oneScanTold(key);
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(JSON.stringify((await hooks(key).list()).json())).not.toContain('whsec_');
+    expect(signatures(message)).toHaveLength(1);
+    expect(verified(created.secret!, message).data.scans).toBe(1);
+  }, 30_000);
+
+  it('rotates to a new secret shown once; for 24 hours both sign, each verifying alone', async () => {
+    const { key } = await t.newCaller('pro');
+    const old = (await hooks(key).create({ url: 'https://hooks.example.com/unused', events: ['domain.suspended'] })).json().secret as string;
+    const rotated = await rotate(key);
+    expect(rotated.statusCode).toBe(200);
+    const { secret, previousValidUntil } = rotated.json() as { secret: string; previousValidUntil: string };
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(old);
+    expect(previousValidUntil).toBe(new Date(t.clock.now.getTime() + 24 * 3_600_000).toISOString());
+
+    const { message } = await oneScanTold(key);
+    expect(signatures(message)).toHaveLength(2);
+    expect(signatures(message).every((s) => s.startsWith('v1,'))).toBe(true);
+    expect(verified(secret, message).data.scans).toBe(1);
+    expect(verified(old, message).data.scans).toBe(1);
+  }, 30_000);
+
+  it('after the 24 hours only the new secret signs', async () => {
+    const { key } = await t.newCaller('pro');
+    const now = t.clock.now;
+    // Rotated a day and a second ago: the overlap ended a second ago.
+    t.clock.now = new Date(now.getTime() - 24 * 3_600_000 - 1_000);
+    const old = (await hooks(key).create({ url: 'https://hooks.example.com/unused', events: ['domain.suspended'] })).json().secret as string;
+    const { secret } = (await rotate(key)).json() as { secret: string };
+    t.clock.now = now;
+
+    const { message } = await oneScanTold(key);
+    expect(signatures(message)).toHaveLength(1);
+    expect(verified(secret, message).data.scans).toBe(1);
+    expect(() => verified(old, message)).toThrow(WebhookVerificationError);
+  }, 30_000);
+
+  it('rotating needs a key', async () => {
+    expect((await t.app.inject({ method: 'POST', url: `${HOOKS_URL}/secret/rotate` })).statusCode).toBe(401);
+  });
 });
 
 describe('the scan webhook dispatcher, tick by tick', () => {

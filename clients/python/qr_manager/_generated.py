@@ -178,6 +178,21 @@ ScanWebhook = TypedDict("ScanWebhook", {
 })
 
 
+CreatedScanWebhook = TypedDict("CreatedScanWebhook", {
+    "id": str,
+    "url": str,
+    "events": list[Literal["code.scanned", "domain.suspended"]],
+    "createdAt": str,
+    "secret": NotRequired[str],
+})
+
+
+RotatedWebhookSecret = TypedDict("RotatedWebhookSecret", {
+    "secret": str,
+    "previousValidUntil": str,
+})
+
+
 SigningKey = TypedDict("SigningKey", {
     "id": str,
     "name": str,
@@ -276,6 +291,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "decodeImage": ("POST", "/api/v1/QRManager/decode"),
     "createScanWebhook": ("POST", "/api/v1/QRManager/webhooks"),
     "listScanWebhooks": ("GET", "/api/v1/QRManager/webhooks"),
+    "rotateWebhookSecret": ("POST", "/api/v1/QRManager/webhooks/secret/rotate"),
     "deleteScanWebhook": ("DELETE", "/api/v1/QRManager/webhooks/{id}"),
     "createDesign": ("POST", "/api/v1/QRManager/designs"),
     "listDesigns": ("GET", "/api/v1/QRManager/designs"),
@@ -396,12 +412,16 @@ class GeneratedOperations:
         return self._call("POST", f"/api/v1/QRManager/decode", body, query, headers)
 
     def create_scan_webhook(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
-        """Register a scan webhook (2xx JSON: ScanWebhook). Body media types: application/json."""
+        """Register a scan webhook (2xx JSON: CreatedScanWebhook). Body media types: application/json."""
         return self._call("POST", f"/api/v1/QRManager/webhooks", body, query, headers)
 
     def list_scan_webhooks(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """List your scan webhooks, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/webhooks", None, query, headers)
+
+    def rotate_webhook_secret(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Rotate the webhook signing secret (2xx JSON: RotatedWebhookSecret)."""
+        return self._call("POST", f"/api/v1/QRManager/webhooks/secret/rotate", None, query, headers)
 
     def delete_scan_webhook(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Delete a scan webhook."""

@@ -293,6 +293,23 @@ export class MongoBatchStore implements BatchStore {
     return (await this.#secrets.findById(accountId).lean<WebhookSecretDoc>())!.secret;
   }
 
+  async webhookSigningSecrets(accountId: string, now: Date): Promise<string[]> {
+    await this.webhookSecret(accountId);
+    const doc = (await this.#secrets.findById(accountId).lean<WebhookSecretDoc>())!;
+    const overlapping = doc.previousSecret && doc.previousUntil && now < doc.previousUntil;
+    return overlapping ? [doc.secret, doc.previousSecret!] : [doc.secret];
+  }
+
+  async rotateWebhookSecret(accountId: string, previousUntil: Date): Promise<string> {
+    await this.webhookSecret(accountId);
+    const fresh = `whsec_${randomBytes(32).toString('base64')}`;
+    // One update with a pipeline: the secret it replaces is the one stored at that moment, whatever another rotation did.
+    const doc = await this.#secrets
+      .findOneAndUpdate({ _id: accountId }, [{ $set: { previousSecret: '$secret', previousUntil, secret: fresh } }], { returnDocument: 'after' })
+      .lean<WebhookSecretDoc>();
+    return doc!.secret;
+  }
+
   async dueWebhooks(now: Date, limit: number): Promise<string[]> {
     const docs = await this.#batches
       .find({ webhookState: 'due', webhookNextAt: { $lte: now } }, { _id: 1 })

@@ -223,6 +223,9 @@ export interface SequenceDoc {
 export interface WebhookSecretDoc {
   _id: string;
   secret: string;
+  /** The secret a rotation replaced, signing beside `secret` until `previousUntil`. */
+  previousSecret?: string | null;
+  previousUntil?: Date | null;
 }
 
 export interface MongoModels {
@@ -585,7 +588,15 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     ),
     webhookSecrets: connection.model<WebhookSecretDoc>(
       'WebhookSecret',
-      new Schema<WebhookSecretDoc>({ _id: { type: String, required: true }, secret: { type: String, required: true } }, options),
+      new Schema<WebhookSecretDoc>(
+        {
+          _id: { type: String, required: true },
+          secret: { type: String, required: true },
+          previousSecret: { type: String, default: null },
+          previousUntil: { type: Date, default: null },
+        },
+        options,
+      ),
       'webhook_secrets',
     ),
     billingEvents: connection.model<BillingEventDoc>('BillingEvent', billingEventSchema(), 'billing_events'),

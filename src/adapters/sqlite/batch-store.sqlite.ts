@@ -108,6 +108,8 @@ export class SqliteBatchStore implements BatchStore {
   readonly #finishedBefore;
   readonly #unfinished;
   readonly #webhookSecret;
+  readonly #signingSecrets;
+  readonly #rotateSecret;
   readonly #dueWebhooks;
   readonly #claimWebhook;
   readonly #settleWebhook;
@@ -178,6 +180,21 @@ export class SqliteBatchStore implements BatchStore {
     this.#webhookSecret = db.transaction((accountId: string): string => {
       insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
       return selectSecret.get(accountId)!.secret;
+    });
+    const selectSecrets = db.prepare<[string], { secret: string; previous_secret: string | null; previous_until: number | null }>(
+      'SELECT secret, previous_secret, previous_until FROM webhook_secrets WHERE account_id = ?',
+    );
+    this.#signingSecrets = db.transaction((accountId: string, now: number): string[] => {
+      insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
+      const row = selectSecrets.get(accountId)!;
+      return row.previous_secret !== null && row.previous_until !== null && now < row.previous_until ? [row.secret, row.previous_secret] : [row.secret];
+    });
+    const rotate = db.prepare<[number, string, string], { secret: string }>(
+      'UPDATE webhook_secrets SET previous_secret = secret, previous_until = ?, secret = ? WHERE account_id = ? RETURNING secret',
+    );
+    this.#rotateSecret = db.transaction((accountId: string, previousUntil: number): string => {
+      insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
+      return rotate.get(previousUntil, `whsec_${randomBytes(32).toString('base64')}`, accountId)!.secret;
     });
 
     this.#create = db.transaction((batch: Batch, items: readonly BatchItem[]): { batch: Batch; created: boolean } => {
@@ -292,6 +309,14 @@ export class SqliteBatchStore implements BatchStore {
 
   async webhookSecret(accountId: string): Promise<string> {
     return this.#webhookSecret.immediate(accountId);
+  }
+
+  async webhookSigningSecrets(accountId: string, now: Date): Promise<string[]> {
+    return this.#signingSecrets.immediate(accountId, now.getTime());
+  }
+
+  async rotateWebhookSecret(accountId: string, previousUntil: Date): Promise<string> {
+    return this.#rotateSecret.immediate(accountId, previousUntil.getTime());
   }
 
   async dueWebhooks(now: Date, limit: number): Promise<string[]> {

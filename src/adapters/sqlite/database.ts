@@ -367,6 +367,11 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE api_keys ADD COLUMN expires_at INTEGER;
   ALTER TABLE api_keys ADD COLUMN created_by TEXT;
   `,
+  // 22: a rotated webhook secret keeps signing beside the new one until previous_until (ms).
+  `
+  ALTER TABLE webhook_secrets ADD COLUMN previous_secret TEXT;
+  ALTER TABLE webhook_secrets ADD COLUMN previous_until INTEGER;
+  `,
 ];
 
 /** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */

@@ -63,6 +63,16 @@ export interface BatchStore {
   unfinished(limit: number): Promise<string[]>;
   /** The account's webhook signing secret, made on first use (`whsec_` + base64 of 32 random bytes), the same for every later call. */
   webhookSecret(accountId: string): Promise<string>;
+  /**
+   * The secrets that sign the account's webhooks at `now`: the current one first (made on first use), then the one a
+   * rotation replaced, while `now` is before the end of its overlap.
+   */
+  webhookSigningSecrets(accountId: string, now: Date): Promise<string[]>;
+  /**
+   * Atomically makes a new current secret and returns it; the one it replaces keeps signing until `previousUntil`.
+   * A secret replaced earlier stops signing at once (at most two sign at a time).
+   */
+  rotateWebhookSecret(accountId: string, previousUntil: Date): Promise<string>;
   /** Ids of batches whose webhook is due at `now` (not delivered, not given up, not held by a claim), soonest first. */
   dueWebhooks(now: Date, limit: number): Promise<string[]>;
   /** Takes the batch's webhook for one attempt when it is due at `now`, holding it for `leaseMs`; undefined when it is not due. */

@@ -6,7 +6,7 @@ import type { WebhookSender } from '../../domain/ports/webhook-sender.js';
 import { batchView, type BatchViewJson } from './batch-view.js';
 
 export interface BatchWebhookDeps {
-  batches: Pick<BatchStore, 'webhookSecret' | 'dueWebhooks' | 'claimWebhook' | 'settleWebhook'>;
+  batches: Pick<BatchStore, 'webhookSigningSecrets' | 'dueWebhooks' | 'claimWebhook' | 'settleWebhook'>;
   sender: WebhookSender;
   clock: () => Date;
   /** Waits between attempts (tests pass short ones); default 1 s, 10 s, 1 min, 5 min, 30 min. */
@@ -29,6 +29,11 @@ export function signWebhook(secret: string, id: string, timestamp: number, body:
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
+/** The `webhook-signature` header: one `v1,` signature per secret, space-separated (a rotation's overlap signs with two). */
+export function webhookSignature(secrets: readonly string[], id: string, timestamp: number, body: string): string {
+  return secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
+}
+
 /**
  * The event: its `timestamp` is when the batch finished (Standard Webhooks: the event's time), the same on every attempt.
  * The `webhook-timestamp` header is the attempt's own time, which receivers hold against replays.
@@ -41,16 +46,16 @@ export function webhookBody(batch: Batch, view: BatchViewJson): string {
 type AttemptResult = { result: 'delivered' } | { result: 'retry' | 'refused'; error: string };
 
 async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: number): Promise<AttemptResult> {
-  const secret = await deps.batches.webhookSecret(batch.accountId);
   // The id stays the same across attempts (and processes), so receivers deduplicate retries by webhook-id.
   const id = `msg_${batch.id}`;
   const now = deps.clock();
+  const secrets = await deps.batches.webhookSigningSecrets(batch.accountId, now);
   const body = webhookBody(batch, batchView(batch));
   const timestamp = Math.floor(now.getTime() / 1000);
   try {
     const status = await deps.sender.send(
       url,
-      { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signWebhook(secret, id, timestamp, body) },
+      { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': webhookSignature(secrets, id, timestamp, body) },
       body,
     );
     if (status >= 200 && status < 300) return { result: 'delivered' };

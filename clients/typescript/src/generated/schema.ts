@@ -346,6 +346,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/webhooks/secret/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the webhook signing secret
+         * @description Makes a new signing secret for every webhook of the account and shows it once. For 24 hours both the new and the replaced secret sign every message (two `v1,` signatures); then only the new one.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/QRManager/webhooks/{id}": {
         parameters: {
             query?: never;
@@ -936,6 +956,21 @@ export interface components {
             events: ("code.scanned" | "domain.suspended")[];
             /** @description ISO 8601. */
             createdAt: string;
+        };
+        CreatedScanWebhook: {
+            id: string;
+            url: string;
+            events: ("code.scanned" | "domain.suspended")[];
+            /** @description ISO 8601. */
+            createdAt: string;
+            /** @description The signing secret of your account (`whsec_…`, Standard Webhooks): every webhook of the account (scans, domains, batches) is signed with it. Shown in this answer and when rotated; keep it, the API does not show it again. */
+            secret?: string;
+        };
+        RotatedWebhookSecret: {
+            /** @description The new signing secret (`whsec_…`), shown only here. */
+            secret: string;
+            /** @description ISO 8601. Until then each webhook carries two `v1,` signatures in `webhook-signature`, one per secret (as Standard Webhooks allows), so a receiver may switch secrets at any moment of the overlap; a secret rotated away earlier stops signing at once. */
+            previousValidUntil: string;
         };
         SigningKey: {
             /** @description `sk_…`: the first segment after /i/ in the URLs it signs. */
@@ -3974,7 +4009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ScanWebhook"];
+                    "application/json": components["schemas"]["CreatedScanWebhook"];
                 };
             };
             /** @description Problem: `invalid_request` */
@@ -4062,6 +4097,88 @@ export interface operations {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

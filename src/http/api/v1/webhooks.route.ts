@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { SCAN_WEBHOOK_EVENTS, type ScanWebhookEndpoint, type ScanWebhookStore } from '../../../domain/ports/scan-webhooks.js';
 import { createScanWebhook, deleteScanWebhook, SCAN_WEBHOOK_LIMIT } from '../../../services/scan-webhooks.js';
 import { header } from '../../openapi/operation-doc.js';
+import { ApiError } from '../../../domain/errors.js';
+import { rotateWebhookSecret, type WebhookSecretDeps } from '../../../services/webhook-secret.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
 import { WebhookUrl } from './batches.schema.js';
@@ -13,8 +15,14 @@ import { keyWithScope } from './route-scope.js';
 
 export interface WebhooksRouteDeps {
   scanWebhooks: ScanWebhookStore;
+  /** Where the account's signing secret is kept; absent where this deployment sends no webhooks. */
+  secrets: WebhookSecretDeps['secrets'] | undefined;
   clock: () => Date;
 }
+
+const SECRET_DOC =
+  'The signing secret of your account (`whsec_…`, Standard Webhooks): every webhook of the account (scans, domains, batches) is signed with it. ' +
+  'Shown in this answer and when rotated; keep it, the API does not show it again.';
 
 const Webhook = z
   .object({
@@ -24,6 +32,20 @@ const Webhook = z
     createdAt: z.string().describe('ISO 8601.'),
   })
   .meta({ id: 'ScanWebhook' });
+
+const CreatedWebhook = Webhook.extend({ secret: z.string().optional().describe(SECRET_DOC) }).meta({ id: 'CreatedScanWebhook' });
+
+const RotatedSecret = z
+  .object({
+    secret: z.string().describe('The new signing secret (`whsec_…`), shown only here.'),
+    previousValidUntil: z
+      .string()
+      .describe(
+        'ISO 8601. Until then each webhook carries two `v1,` signatures in `webhook-signature`, one per secret (as Standard Webhooks allows), ' +
+          'so a receiver may switch secrets at any moment of the overlap; a secret rotated away earlier stops signing at once.',
+      ),
+  })
+  .meta({ id: 'RotatedWebhookSecret' });
 
 const CreateWebhookBody = z.strictObject({
   url: WebhookUrl.describe('Receives a signed POST (Standard Webhooks) at most once a second, carrying the scans since the last.'),
@@ -58,13 +80,42 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
         tags,
         security,
         body: CreateWebhookBody,
-        response: { 201: Webhook, ...problemResponses(['invalid_request', 'webhook_limit_reached', 'payload_too_large', 'unsupported_media_type', ...AUTH]) },
+        response: {
+          201: CreatedWebhook,
+          ...problemResponses(['invalid_request', 'webhook_limit_reached', 'payload_too_large', 'unsupported_media_type', ...AUTH]),
+        },
         'x-document': { headers: { '201': { Location: header.location('The new webhook.') } } },
       },
     },
     async (request, reply) => {
-      const created = await createScanWebhook(deps, callerOf(request).accountId, request.body);
-      return reply.code(201).header('Location', `${request.url}/${created.id}`).send(view(created));
+      const { accountId } = callerOf(request);
+      const created = await createScanWebhook(deps, accountId, request.body);
+      const secret = deps.secrets ? { secret: await deps.secrets.webhookSecret(accountId) } : {};
+      return reply
+        .code(201)
+        .header('Location', `${request.url}/${created.id}`)
+        .send({ ...view(created), ...secret });
+    },
+  );
+
+  app.post(
+    '/QRManager/webhooks/secret/rotate',
+    {
+      schema: {
+        operationId: 'rotateWebhookSecret',
+        summary: 'Rotate the webhook signing secret',
+        description:
+          'Makes a new signing secret for every webhook of the account and shows it once. For 24 hours both the new and the replaced secret ' +
+          'sign every message (two `v1,` signatures); then only the new one.',
+        tags,
+        security,
+        response: { 200: RotatedSecret, ...problemResponses(['unavailable', ...AUTH]) },
+      },
+    },
+    async (request) => {
+      if (!deps.secrets) throw new ApiError('unavailable', 'this deployment sends no webhooks');
+      const rotated = await rotateWebhookSecret({ secrets: deps.secrets, clock: deps.clock }, callerOf(request).accountId);
+      return { secret: rotated.secret, previousValidUntil: rotated.previousValidUntil.toISOString() };
     },
   );
 
