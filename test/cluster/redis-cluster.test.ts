@@ -4,6 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import calculateSlot from 'cluster-key-slot';
+import type { Queue } from 'bullmq';
 import { Cluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
@@ -24,6 +25,10 @@ import { RedisUsageCounters } from '../../src/adapters/redis/usage-counters.redi
 import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
+import { startEntry, type EntryProcess } from '../helpers/processes.js';
+import { BATCHES_URL, decodeManifestRows, postBatch, unpackArchive, urlItems, waitForBatch } from '../helpers/batches.js';
+import { codesApi, scan, USER_AGENTS } from '../helpers/codes.js';
+import { createQueue } from '../../src/adapters/queue/job-queue.bullmq.js';
 import { lastUsedLogContract } from '../contracts/last-used-log.contract.js';
 import { guessLimiterContract, scanAllowanceContract } from '../contracts/scan-allowance.contract.js';
 import { scanRecorderContract } from '../contracts/scan-ledger.contract.js';
@@ -109,7 +114,7 @@ scanRecorderContract(
 sessionStoreContract('redis cluster', () => new RedisSessionStore(client, { keyPrefix: prefix() }));
 
 /** Two API instances on the cluster, one SQLite directory and one key prefix: the production shape. */
-async function twoInstances(keyPrefix: string): Promise<{ a: TestApp; b: TestApp; close(): Promise<void> }> {
+async function twoInstances(keyPrefix: string): Promise<{ a: TestApp; b: TestApp; dataDir: string; close(): Promise<void> }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'qrm-cluster-'));
   const shared = {
     dataDir,
@@ -122,6 +127,7 @@ async function twoInstances(keyPrefix: string): Promise<{ a: TestApp; b: TestApp
   return {
     a,
     b,
+    dataDir,
     async close() {
       await a.close();
       await b.close();
@@ -133,15 +139,28 @@ async function twoInstances(keyPrefix: string): Promise<{ a: TestApp; b: TestApp
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
 const CLUSTER_ERRORS = /CROSSSLOT|MOVED|\bASK\b/;
 
-describe('two API instances on the Redis Cluster', () => {
+describe('two API instances, the jobs process and a render worker on the Redis Cluster', () => {
   let a: TestApp;
   let b: TestApp;
   let close: () => Promise<void>;
-  const keyPrefix = prefix();
+  let jobs: EntryProcess;
+  let render: EntryProcess;
+  let jobQueue: Queue;
+  // The processes' own prefix (they take no other): the instances share their keys, as in production.
+  const keyPrefix = 'qrm:';
   beforeAll(async () => {
-    ({ a, b, close } = await twoInstances(keyPrefix));
-  }, 60_000);
-  afterAll(async () => close?.());
+    let dataDir: string;
+    ({ a, b, dataDir, close } = await twoInstances(keyPrefix));
+    // The real entries, on the cluster and the instances' SQLite directory; a one-second job lock as other process tests use.
+    const env = { REDIS_CLUSTER_NODES: cluster.seeds, REDIS_URL: '', QR_DATA_DIR: dataDir, RENDER_THREADS: '1', JOB_LOCK_MS: '1000' };
+    [jobs, render] = await Promise.all([startEntry('jobs.ts', env, 'worker started'), startEntry('render.ts', env, 'render worker started')]);
+    jobQueue = createQueue({ redis: loadConfig({ REDIS_CLUSTER_NODES: cluster.seeds }).redis! });
+  }, 90_000);
+  afterAll(async () => {
+    await jobQueue?.close();
+    await Promise.all([jobs?.stop(), render?.stop()]);
+    await close?.();
+  });
 
   /** Moves both instances' clocks on by a second: the next round of a key's requests is under its burst again. */
   const nextSecond = () => {
@@ -206,8 +225,48 @@ describe('two API instances on the Redis Cluster', () => {
     expect(Date.now() - revokedAt).toBeLessThan(1_000);
   }, 30_000);
 
+  it('complete a batch created on one instance, rendered by the render worker, its archive read back by every reader', async () => {
+    const { key, accountId } = await a.newCaller('pro');
+    const get = (url: string) => b.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+    const res = await postBatch(a.app, key, { items: urlItems(30, 'cluster') });
+    expect(res.statusCode, res.body).toBe(202);
+    const { id } = res.json() as { id: string };
+    expect(await waitForBatch(get, id, 90_000)).toMatchObject({ status: 'completed', total: 30, succeeded: 30, failed: 0 });
+    expect(await b.stores.meter.usage(accountId, periodOf(new Date()))).toEqual({ requests: 30, qrs: 30 });
+    const unpacked = await unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload);
+    try {
+      const rows = unpacked.manifest.slice(1);
+      expect(rows.map((row) => row[3])).toEqual(Array.from({ length: 30 }, () => 'succeeded'));
+      const sample = rows.filter((row) => Number(row[0]) % 6 === 0);
+      const { zbar, zxing, jsqr, expected } = await decodeManifestRows(unpacked.dir, sample, (i) => `https://example.com/cluster/${i}`);
+      expect({ zbar, zxing, jsqr }).toEqual({ zbar: expected, zxing: expected, jsqr: expected });
+    } finally {
+      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("bring scans of a dynamic code on both instances to its stats through the jobs process's rollup", async () => {
+    const { key } = await a.newCaller('pro');
+    const code = await codesApi(a.app, key).created('https://example.com/cluster-scans');
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => scan(i % 2 === 0 ? a.app : b.app, code.slug, { ip: `10.2.0.${i % 8}`, userAgent: USER_AGENTS.ios })),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array.from({ length: 40 }, () => 302));
+    await Promise.all([a.stores.scans.flush(), b.stores.scans.flush()]);
+    // The scan rollup as its scheduler runs it, asked of the jobs process now instead of at the next minute.
+    const job = await jobQueue.add('scan-rollup', {});
+    await waitFor('the jobs process to run the scan rollup', async () => (await jobQueue.getJob(job.id!))?.finishedOn !== undefined, {
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
+    expect(await (await jobQueue.getJob(job.id!))!.getState()).toBe('completed');
+    const stats = (await codesApi(b.app, key).stats(code.id)).json() as { totals: { scans: number; uniqueScanners: number }; devices: Record<string, number> };
+    expect(stats.totals).toMatchObject({ scans: 40, uniqueScanners: 8 });
+    expect(stats.devices).toMatchObject({ ios: 40 });
+  }, 60_000);
+
   it('bring no CROSSSLOT, MOVED or ASK error to any log', () => {
-    const bad = [...a.logs, ...b.logs].filter((line) => CLUSTER_ERRORS.test(line));
+    const bad = [...a.logs, ...b.logs, jobs.output(), render.output()].filter((line) => CLUSTER_ERRORS.test(line));
     expect(bad, bad.join('\n')).toEqual([]);
   });
 });

@@ -67,3 +67,39 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
     },
   };
 }
+
+export interface EntryProcess {
+  process: ChildProcess;
+  output: () => string;
+  /** SIGTERM (SIGKILL after 15 s); resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Starts one of src/entries (jobs.ts, render.ts) as ops run it; resolves once it logs `readyLine`, fails if it exits first. */
+export async function startEntry(entry: string, env: Record<string, string>, readyLine: string, timeoutMs = 30_000): Promise<EntryProcess> {
+  const child = spawn(process.execPath, [...TSX, `src/entries/${entry}`], {
+    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    const code = await exited;
+    clearTimeout(timer);
+    return code;
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (!output.includes(readyLine)) {
+    if (child.exitCode !== null) throw new Error(`${entry} exited early: ${output}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`${entry} did not log "${readyLine}" within ${timeoutMs} ms: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { process: child, output: () => output, stop };
+}
