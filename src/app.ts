@@ -187,6 +187,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     scans: adapters.scans,
     scanAllowance: adapters.scanAllowance,
     guesses: adapters.guesses,
+    geo: adapters.geo,
     clock,
     splitKey: adapters.signingSeal.derivedKey('split-arm/v1'),
   });

@@ -157,6 +157,11 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     what: "proxies allowed to name the client in `X-Forwarded-For`: a hop count (`1`) or addresses/CIDRs (`127.0.0.1,10.0.0.0/8`); set it behind a reverse proxy, or every client shares the proxy's address for the portal limits",
     page: 'deployment.md',
   },
+  GEOIP_CITY_DB: {
+    default: '— (country only)',
+    what: 'path of a MaxMind GeoIP2/GeoLite2 or DB-IP city `.mmdb` file: scans also get a region and city (the country comes from the open database shipped with the service); read once at start',
+    page: 'privacy.md',
+  },
 };
 
 interface JsonSchemaProperty {

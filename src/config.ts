@@ -92,6 +92,7 @@ export const EnvSchema = z.object({
     .optional(),
   ALLOWED_HOSTS: z.string().refine(isHostList, 'must be comma-separated hostnames (no scheme, port or path)').optional(),
   TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)').optional(),
+  GEOIP_CITY_DB: z.string().min(1).max(4096).optional(),
 });
 
 /** What Fastify's trustProxy (proxy-addr) accepts, minus `true`: trusting any sender would let every client pick its own address. */
@@ -294,6 +295,8 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Hostnames besides PUBLIC_URL's (and loopback) on which the API, portal and signed URLs answer. */
     allowedHosts: e.ALLOWED_HOSTS === undefined ? [] : e.ALLOWED_HOSTS.split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')),
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    /** A MaxMind or DB-IP city `.mmdb` file: scans also get a region and city; undefined: country only (the shipped database). */
+    geoipCityDb: e.GEOIP_CITY_DB,
   };
 });
 

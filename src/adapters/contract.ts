@@ -6,6 +6,7 @@ import type { BatchResults } from '../domain/ports/batch-results.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
+import type { GeoLookup } from '../domain/ports/geo-lookup.js';
 import type { GuessLimiter } from '../domain/ports/guess-limiter.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
@@ -165,4 +166,6 @@ export interface Adapters extends StoreAdapters {
   signingSeal: SecretSeal;
   /** Stripe, when configured: self-serve plans (Checkout, the customer portal, its webhooks). */
   billing?: BillingProvider;
+  /** Where scans come from: the shipped country database, and GEOIP_CITY_DB's cities; loaded once per process. */
+  geo: GeoLookup;
 }

@@ -1,13 +1,16 @@
 // A dynamic code's campaign options (redirect rules, expiry, scan limit, query forwarding, UTM tags) and how a scan is routed by them.
 import { targetProblem } from './dynamic-code.js';
 import type { FieldProblem } from './errors.js';
-import type { DeviceClass } from './scan.js';
+import type { DeviceClass, ScanPlace } from './scan.js';
 
 export const ROUTING_LIMITS = {
   rules: 20,
   /** Languages, and query conditions, per rule. */
   languages: 20,
   queryConditions: 10,
+  /** Countries, regions and cities per rule. */
+  places: 50,
+  placeName: 100,
   queryName: 64,
   queryValue: 256,
   languageTag: 35,
@@ -26,6 +29,12 @@ export interface RuleCondition {
   after?: string | undefined;
   before?: string | undefined;
   query?: Record<string, string> | undefined;
+  /** ISO 3166-1 alpha-2 codes, upper case. */
+  country?: string[] | undefined;
+  /** Region (first subdivision) names, matched without regard to case; need a city database (GEOIP_CITY_DB). */
+  region?: string[] | undefined;
+  /** City names, matched without regard to case; need a city database (GEOIP_CITY_DB). */
+  city?: string[] | undefined;
 }
 
 /** One arm of a weighted split: this share (out of 100) of the visitors goes to `target`. */
@@ -83,6 +92,8 @@ export function routingFrom(stored: Partial<CodeRouting> | null | undefined): Co
 }
 
 const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
+/** ISO 3166-1 alpha-2 (assigned or user-assigned: a database may use XK). */
+export const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /** Problems of the rules, limits and targets, each naming its field (`rules[2].target`), beside zod's shape checks. */
 export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTarget'> & { split?: SplitArm[] | null }): FieldProblem[] {
@@ -99,8 +110,22 @@ export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTar
       if (targetIssue) problems.push({ field: `${at}.target`, detail: targetIssue });
     }
     const condition = rule.if;
-    const named = [condition.device, condition.language, condition.after, condition.before, condition.query].filter((c) => c !== undefined);
-    if (named.length === 0) problems.push({ field: `${at}.if`, detail: 'must name at least one condition (device, language, after, before, query)' });
+    const named = [
+      condition.device,
+      condition.language,
+      condition.after,
+      condition.before,
+      condition.query,
+      condition.country,
+      condition.region,
+      condition.city,
+    ];
+    if (named.every((c) => c === undefined)) {
+      problems.push({ field: `${at}.if`, detail: 'must name at least one condition (device, language, after, before, query, country, region, city)' });
+    }
+    for (const code of condition.country ?? []) {
+      if (!COUNTRY_CODE.test(code)) problems.push({ field: `${at}.if.country`, detail: `"${code}" is not an ISO 3166-1 alpha-2 country code such as BR` });
+    }
     for (const tag of condition.language ?? []) {
       if (!LANGUAGE_TAG.test(tag)) problems.push({ field: `${at}.if.language`, detail: `"${tag}" is not a language tag such as pt or pt-BR` });
     }
@@ -146,6 +171,8 @@ export interface ScanContext {
    * code all day (see split-arm.ts). Read only when a split decides the scan.
    */
   splitPoint: () => number;
+  /** Where the scan came from; null when the address could not be placed. */
+  place: ScanPlace | null;
 }
 
 const ACCEPT_LANGUAGE_SCAN = 512;
@@ -202,8 +229,22 @@ class ParsedScan {
   }
 }
 
+function nameMatches(wanted: readonly string[], name: string | undefined): boolean {
+  if (name === undefined) return false;
+  const lower = name.toLowerCase();
+  return wanted.some((w) => w.toLowerCase() === lower);
+}
+
+function placeHolds(condition: RuleCondition, place: ScanPlace | null): boolean {
+  if (condition.country && !(place !== null && condition.country.includes(place.country))) return false;
+  if (condition.region && !nameMatches(condition.region, place?.region)) return false;
+  if (condition.city && !nameMatches(condition.city, place?.city)) return false;
+  return true;
+}
+
 function conditionHolds(condition: RuleCondition, scan: ParsedScan): boolean {
   if (condition.device && !condition.device.includes(scan.scan.device)) return false;
+  if (!placeHolds(condition, scan.scan.place)) return false;
   const at = scan.scan.at.getTime();
   if (condition.after !== undefined && at < Date.parse(condition.after)) return false;
   if (condition.before !== undefined && at >= Date.parse(condition.before)) return false;

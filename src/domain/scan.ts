@@ -1,8 +1,17 @@
-// Scans of dynamic codes: the day they count on, the device class and language they are split by, the visitor digest.
+// Scans of dynamic codes: the day they count on, the device class, language and place they are split by, the visitor digest.
 import { createHash } from 'node:crypto';
 
 export const DEVICE_CLASSES = ['ios', 'android', 'desktop', 'other'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
+/** Where a scan came from: never the address itself. */
+export interface ScanPlace {
+  /** ISO 3166-1 alpha-2, upper case. */
+  country: string;
+  /** The first subdivision's name (a state, a province), when known. */
+  region?: string | undefined;
+  city?: string | undefined;
+}
 
 /** One scan as the redirect saw it; `visitor` is hashed with the day's salt before anything is stored. */
 export interface Scan {
@@ -10,12 +19,16 @@ export interface Scan {
   /** The code's owner: the scan also waits, counted, for the account's scan webhooks (see ScanEventSource). */
   accountId: string;
   at: Date;
-  /** Client address and user agent, pre-hashed (see visitorKey): never stored as such. */
-  visitor: string;
+  /** Client address and user agent, pre-hashed (see visitorKey): never stored as such; null when uniques are not counted. */
+  visitor: string | null;
   device: DeviceClass;
   language: string;
   /** The weighted split's arm the scan was sent to (`default:0`, `rules[2]:1`), when a split chose its target. */
   arm?: string | undefined;
+  /** Where the scan came from, as the geo lookup found it (never the address); null when unknown or not kept. */
+  place: ScanPlace | null;
+  /** A crawler or link preview: counted apart as `bots`, never as a scan, a unique scanner or a webhook event. */
+  bot: boolean;
 }
 
 /** A code's counts for one UTC day, as absolute values. */
@@ -23,12 +36,69 @@ export interface ScanDay {
   codeId: string;
   /** `YYYY-MM-DD`, UTC. */
   day: string;
+  /** Scans by people: bots are counted apart. */
   scans: number;
   uniques: number;
+  /** Scans by crawlers and link previews. */
+  bots: number;
   devices: Partial<Record<DeviceClass, number>>;
   languages: Record<string, number>;
   /** Scans per split arm (see Scan.arm); empty for a code without a split. */
   arms: Record<string, number>;
+  /** ISO 3166-1 alpha-2 code (or `other` when unknown) → scans. */
+  countries: Record<string, number>;
+  /** `country|region|city` (see cityKey) → scans; only with a city database. */
+  cities: Record<string, number>;
+  /** Two-digit UTC hour → scans. */
+  hours: Record<string, number>;
+  /** Two-digit UTC hour → unique scanners first seen that day in that hour (they sum to `uniques`). */
+  hourUniques: Record<string, number>;
+}
+
+/** A day with nothing counted yet. */
+export function emptyScanDay(codeId: string, day: string): ScanDay {
+  return { codeId, day, scans: 0, uniques: 0, bots: 0, devices: {}, languages: {}, arms: {}, countries: {}, cities: {}, hours: {}, hourUniques: {} };
+}
+
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
+/** Adds one scan to its day's counts; `newVisitor`: its visitor was not seen on this code that day yet. */
+export function addScan(day: ScanDay, scan: Scan, newVisitor: boolean): void {
+  if (scan.bot) {
+    day.bots++;
+    return;
+  }
+  day.scans++;
+  increment(day.devices, scan.device);
+  increment(day.languages, scan.language);
+  if (scan.arm !== undefined) increment(day.arms, scan.arm);
+  increment(day.countries, countryOf(scan.place));
+  const city = cityKey(scan.place);
+  if (city !== undefined) increment(day.cities, city);
+  const hour = hourOf(scan.at);
+  increment(day.hours, hour);
+  if (!newVisitor) return;
+  day.uniques++;
+  increment(day.hourUniques, hour);
+}
+
+/** The two-digit UTC hour a scan counts in. */
+export function hourOf(at: Date): string {
+  return at.toISOString().slice(11, 13);
+}
+
+export const UNKNOWN_COUNTRY = 'other';
+
+/** The country a scan is counted under. */
+export function countryOf(place: ScanPlace | null): string {
+  return place?.country ?? UNKNOWN_COUNTRY;
+}
+
+/** The key a city is counted under, or undefined when the place has no city. */
+export function cityKey(place: ScanPlace | null): string | undefined {
+  return place?.city === undefined ? undefined : `${place.country}|${place.region ?? ''}|${place.city}`;
 }
 
 export function dayOf(at: Date): string {

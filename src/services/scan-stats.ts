@@ -25,10 +25,12 @@ export interface CodeStats {
   codeId: string;
   from: string;
   to: string;
-  totals: { scans: number; uniqueScanners: number };
+  totals: { scans: number; uniqueScanners: number; bots: number };
   /** Every day of the range, oldest first, zeros included. */
   days: Array<{ day: string; scans: number; uniqueScanners: number }>;
   devices: Record<DeviceClass, number>;
+  /** ISO 3166-1 alpha-2 code (`other`: not placed) → scans. */
+  countries: Record<string, number>;
   /** Most scans first. */
   languages: Array<{ language: string; scans: number }>;
   /** Scans per weighted-split arm (`default:0`, `rules[2]:1`) over the range; empty when no split sent any. */
@@ -84,7 +86,8 @@ export async function codeStats(
   const languages = new Map<string, number>();
   const arms: Record<string, number> = {};
   const days: CodeStats['days'] = [];
-  const totals = { scans: 0, uniqueScanners: 0 };
+  const totals = { scans: 0, uniqueScanners: 0, bots: 0 };
+  const countries: Record<string, number> = {};
   for (let at = from.getTime(); at <= to.getTime(); at += DAY_MS) {
     const day = dayOf(new Date(at));
     const counts = stored.get(day);
@@ -92,6 +95,8 @@ export async function codeStats(
     if (!counts) continue;
     totals.scans += counts.scans;
     totals.uniqueScanners += counts.uniques;
+    totals.bots += counts.bots;
+    for (const [country, scans] of Object.entries(counts.countries)) countries[country] = (countries[country] ?? 0) + scans;
     for (const device of DEVICE_CLASSES) devices[device] += counts.devices[device] ?? 0;
     for (const [language, scans] of Object.entries(counts.languages)) languages.set(language, (languages.get(language) ?? 0) + scans);
     for (const [arm, scans] of Object.entries(counts.arms)) arms[arm] = (arms[arm] ?? 0) + scans;
@@ -103,6 +108,7 @@ export async function codeStats(
     totals,
     days,
     devices,
+    countries,
     languages: [...languages].map(([language, scans]) => ({ language, scans })).sort((a, b) => b.scans - a.scans || a.language.localeCompare(b.language)),
     arms,
     uniqueScanners: { counting: deps.uniqueCounting, relativeStandardError: deps.uniqueCounting === 'hyperloglog' ? 0.0081 : 0 },

@@ -2,18 +2,22 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ScanLedger, ScanRecorder } from '../../src/domain/ports/scan-ledger.js';
-import type { ScanDay } from '../../src/domain/scan.js';
+import { emptyScanDay, type ScanDay } from '../../src/domain/scan.js';
 
 export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLedger | Promise<ScanLedger>): void {
   describe(`ScanLedger contract: ${adapterName}`, () => {
-    const day = (codeId: string, d: string, scans: number): ScanDay => ({
-      codeId,
-      day: d,
+    const day = (codeId: string, d: string, scans: number, bots = 0): ScanDay => ({
+      ...emptyScanDay(codeId, d),
       scans,
       uniques: Math.ceil(scans / 2),
+      bots,
       devices: { ios: scans },
       languages: { pt: scans },
       arms: { 'default:0': scans, 'rules[1]:1': 1 },
+      countries: { BR: scans },
+      cities: { 'BR|São Paulo|São Paulo': scans },
+      hours: { '09': scans },
+      hourUniques: { '09': Math.ceil(scans / 2) },
     });
 
     it('keeps absolute values per code and day, and returns a range oldest first', async () => {
@@ -59,6 +63,16 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
       expect(days.sort((x, y) => x.day.localeCompare(y.day))).toEqual([day(a, '2026-03-01', 2), day(b, '2026-03-02', 7)]);
       expect(await ledger.daysOfCodes([], '2026-01-01', '2026-12-31')).toEqual([]);
     });
+
+    it('takes a snapshot with more bots and no more scans, and never moves bots back', async () => {
+      const ledger = await makeLedger();
+      const codeId = `dyn_${randomUUID()}`;
+      await ledger.apply([day(codeId, '2026-03-01', 5, 1)]);
+      await ledger.apply([day(codeId, '2026-03-01', 5, 3)]);
+      expect(await ledger.days(codeId, '2026-03-01', '2026-03-01')).toEqual([day(codeId, '2026-03-01', 5, 3)]);
+      await ledger.apply([day(codeId, '2026-03-01', 5, 2)]);
+      expect((await ledger.days(codeId, '2026-03-01', '2026-03-01'))[0]?.bots).toBe(3);
+    });
   });
 }
 
@@ -74,7 +88,7 @@ export function scanRecorderContract(
   uniquesTolerance = 0,
 ): void {
   describe(`ScanRecorder contract: ${adapterName}`, () => {
-    it('counts every scan once, each visitor once a day, with the device, language and split-arm counts', async () => {
+    it('counts every scan once, each visitor once a day, with the device, language, split arm, country, city and hour split, bots apart', async () => {
       const { recorder, read } = await make();
       const codeId = `dyn_${randomUUID()}`;
       const at = new Date(Date.UTC(2026, 2, 1, 12));
@@ -87,8 +101,22 @@ export function scanRecorderContract(
           device: i % 3 === 0 ? 'ios' : 'android',
           language: i % 2 === 0 ? 'en' : 'pt',
           ...(i % 5 === 0 ? {} : { arm: i % 5 === 1 ? 'rules[0]:1' : 'default:0' }),
+          place: i % 4 === 0 ? { country: 'BR', region: 'São Paulo', city: 'Campinas' } : i % 4 === 1 ? { country: 'US' } : null,
+          bot: false,
         });
-      recorder.record({ codeId, accountId: 'acc_test', at: new Date(Date.UTC(2026, 2, 2, 1)), visitor: 'v0', device: 'desktop', language: 'other' });
+      // Crawlers and link previews: counted apart, in no split and as no visitor.
+      for (let i = 0; i < 7; i++)
+        recorder.record({ codeId, accountId: 'acc_test', at, visitor: `bot${i}`, device: 'other', language: 'en', place: null, bot: true });
+      recorder.record({
+        codeId,
+        accountId: 'acc_test',
+        at: new Date(Date.UTC(2026, 2, 2, 1)),
+        visitor: 'v0',
+        device: 'desktop',
+        language: 'other',
+        place: null,
+        bot: false,
+      });
       await recorder.flush();
       const firstDay = await read(codeId, '2026-03-01');
       expect(firstDay).toEqual({
@@ -96,11 +124,17 @@ export function scanRecorderContract(
         day: '2026-03-01',
         scans: 300,
         uniques: expect.any(Number),
+        bots: 7,
         devices: { ios: 100, android: 200 },
         languages: { en: 150, pt: 150 },
         arms: { 'default:0': 180, 'rules[0]:1': 60 },
+        countries: { BR: 75, US: 75, other: 150 },
+        cities: { 'BR|São Paulo|Campinas': 75 },
+        hours: { '12': 300 },
+        hourUniques: { '12': expect.any(Number) },
       });
       expect(Math.abs((firstDay?.uniques ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
+      expect(Math.abs((firstDay?.hourUniques['12'] ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
       // The same visitor on the next day counts again there: the salt changes every day.
       expect(await read(codeId, '2026-03-02')).toMatchObject({ scans: 1, uniques: 1, devices: { desktop: 1 }, arms: {} });
       expect(recorder.unrecorded()).toBe(0);

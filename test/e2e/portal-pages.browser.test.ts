@@ -6,6 +6,7 @@ import type { Batch } from '../../src/domain/batches/batch.js';
 import { periodOf } from '../../src/domain/period.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { createCode, getCode } from '../../src/services/dynamic-codes.js';
+import { USER_AGENTS } from '../helpers/codes.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { waitFor } from '../helpers/wait.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -126,7 +127,8 @@ describe('the portal pages in Chromium', () => {
       await page.setViewportSize({ width, height: 900 });
       const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
       const code = await createCode(deps, { accountId, plan: 'business' }, { target: 'https://example.com/menu', name: `Menu at ${width}` });
-      for (let i = 0; i < 8; i++) await t.app.inject({ method: 'GET', url: `/r/${code.slug}`, remoteAddress: `10.9.0.${i}` });
+      for (let i = 0; i < 8; i++)
+        await t.app.inject({ method: 'GET', url: `/r/${code.slug}`, remoteAddress: `10.9.0.${i}`, headers: { 'user-agent': USER_AGENTS.ios } });
       await t.stores.scans.flush();
       const usage = () => t.stores.meter.usage(accountId, periodOf(t.clock.now));
       const before = await usage();

@@ -21,7 +21,7 @@ export function submitPassword(t: TestApp, path: string, password: string, ip = 
     method: 'POST',
     url: path,
     remoteAddress: ip,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': USER_AGENTS.other },
     payload: new URLSearchParams({ password }).toString(),
   });
 }

@@ -38,22 +38,35 @@ export function codesApi(app: FastifyInstance, key: string) {
   };
 }
 
-/** A scan as a phone would make it: the short URL's path, with a device's headers and address. */
-export function scan(app: FastifyInstance, slug: string, visitor: { ip?: string; userAgent?: string; language?: string } = {}) {
+export const USER_AGENTS = {
+  ios: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
+  android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
+  desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
+  // A feature phone's browser: a person, on no device class of its own (curl, or inject's own agent, is a bot).
+  other: 'Mozilla/5.0 (Mobile; rv:48.0) Gecko/48.0 Firefox/48.0 KAIOS/2.5',
+} as const;
+
+/** Link previews and crawlers, as they announce themselves. */
+export const BOT_AGENTS = {
+  slack: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+  google: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+} as const;
+
+/** A scan as a phone would make it: the short URL's path, with a device's headers and address (a person's browser unless told). */
+export function scan(
+  app: FastifyInstance,
+  slug: string,
+  visitor: { ip?: string; userAgent?: string; language?: string; headers?: Record<string, string> } = {},
+) {
   return app.inject({
     method: 'GET',
     url: `/r/${slug}`,
     remoteAddress: visitor.ip ?? '127.0.0.1',
     headers: {
-      ...(visitor.userAgent ? { 'user-agent': visitor.userAgent } : {}),
+      'user-agent': visitor.userAgent ?? USER_AGENTS.other,
       ...(visitor.language ? { 'accept-language': visitor.language } : {}),
+      ...visitor.headers,
     },
   });
 }
-
-export const USER_AGENTS = {
-  ios: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1',
-  android: 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Mobile Safari/537.36',
-  desktop: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36',
-  other: 'curl/8.5.0',
-} as const;

@@ -70,7 +70,7 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
       ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
     });
   const onHost = (host: string, url: string, extra: { userAgent?: string } = {}) =>
-    app().inject({ method: 'GET', url, headers: { host, ...(extra.userAgent ? { 'user-agent': extra.userAgent } : {}) } });
+    app().inject({ method: 'GET', url, headers: { host, 'user-agent': extra.userAgent ?? USER_AGENTS.other } });
   const addDomain = async (key: string, hostname = uniqueHost()): Promise<DomainJson> => {
     const res = await call(key, 'POST', DOMAINS_URL, { hostname });
     if (res.statusCode !== 201) throw new Error(`add domain: ${res.statusCode} ${res.body}`);

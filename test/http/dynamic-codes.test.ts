@@ -197,7 +197,7 @@ describe('GET /r/{slug}', () => {
     await waitFor('every scan recorded', async () => (await statsOf(key, code.id)).totals.scans >= N || undefined);
     await t.stores.scans.flush();
     const stats = await statsOf(key, code.id);
-    expect(stats.totals).toEqual({ scans: N, uniqueScanners: 40 });
+    expect(stats.totals).toEqual({ scans: N, uniqueScanners: 40, bots: 0 });
     expect(stats.devices).toEqual({ ios: 50, android: 50, desktop: 50, other: 50 });
     expect(stats.languages).toEqual([
       { language: 'en', scans: 100 },

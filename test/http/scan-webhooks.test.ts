@@ -216,7 +216,16 @@ describe('the scan webhook dispatcher, tick by tick', () => {
     });
     const scans = async (n: number) => {
       for (let i = 0; i < n; i++)
-        stores.scans.record({ codeId: code.id, accountId: account.id, at: clock.now, visitor: `v${i}`, device: 'ios', language: 'en' });
+        stores.scans.record({
+          codeId: code.id,
+          accountId: account.id,
+          at: clock.now,
+          visitor: `v${i}`,
+          device: 'ios',
+          language: 'en',
+          place: null,
+          bot: false,
+        });
       await stores.scans.flush();
     };
     return { stores, dispatcher, target, clock, scans, secret: await stores.batches!.webhookSecret(account.id) };
@@ -294,7 +303,16 @@ describe('scan webhooks across a restart', () => {
       });
     const scans = async (n: number) => {
       for (let i = 0; i < n; i++)
-        stores.scans.record({ codeId: code.id, accountId: account.id, at: clock.now, visitor: `v${i}`, device: 'ios', language: 'en' });
+        stores.scans.record({
+          codeId: code.id,
+          accountId: account.id,
+          at: clock.now,
+          visitor: `v${i}`,
+          device: 'ios',
+          language: 'en',
+          place: null,
+          bot: false,
+        });
       await stores.scans.flush();
     };
     const secret = await stores.batches!.webhookSecret(account.id);

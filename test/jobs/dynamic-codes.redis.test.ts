@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CachedDynamicCodeStore } from '../../src/adapters/dynamic-code-store.cached.js';
-import { dayOf } from '../../src/domain/scan.js';
+import { dayOf, emptyScanDay } from '../../src/domain/scan.js';
 import { rollupScans } from '../../src/services/rollup-scans.js';
 import type { TestApp } from '../helpers/app.js';
 import { codesApi, scan, USER_AGENTS, type CodeJson } from '../helpers/codes.js';
@@ -95,7 +95,7 @@ describe('dynamic codes on two instances sharing one Redis', () => {
 
     // The rollup writes absolute values: running it again, with nothing new, leaves the ledger as it was.
     await rollupScans(a.stores);
-    await b.stores.scanLedger.apply([{ codeId: code.id, day: dayOf(new Date()), scans: 3, uniques: 3, devices: {}, languages: {}, arms: {} }]);
+    await b.stores.scanLedger.apply([{ ...emptyScanDay(code.id, dayOf(new Date())), scans: 3, uniques: 3 }]);
     expect((await statsOf(key, code.id)).totals.scans).toBe(N);
   }, 30_000);
 
@@ -107,8 +107,8 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     // Straight to the recorder: the counting is what is under test, not the HTTP path (covered above).
     for (let i = 0; i < visitors; i++) {
       const recorder = i % 2 === 0 ? a.stores.scans : b.stores.scans;
-      recorder.record({ codeId: code.id, accountId: 'acc_test', at, visitor: `visitor-${i}`, device: 'other', language: 'en' });
-      recorder.record({ codeId: code.id, accountId: 'acc_test', at, visitor: `visitor-${i}`, device: 'other', language: 'en' });
+      recorder.record({ codeId: code.id, accountId: 'acc_test', at, visitor: `visitor-${i}`, device: 'other', language: 'en', place: null, bot: false });
+      recorder.record({ codeId: code.id, accountId: 'acc_test', at, visitor: `visitor-${i}`, device: 'other', language: 'en', place: null, bot: false });
     }
     await rollUp();
     const stats = await statsOf(key, code.id);

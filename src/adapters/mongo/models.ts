@@ -161,6 +161,12 @@ export interface ScanDayDoc {
   languages: Record<string, number>;
   /** Absent on days recorded before splits existed. */
   arms?: Record<string, number>;
+  /** Absent on documents written before bots, countries, cities and hours were counted. */
+  bots?: number;
+  countries?: Record<string, number>;
+  cities?: Record<string, number>;
+  hours?: Record<string, number>;
+  hourUniques?: Record<string, number>;
 }
 
 export interface BatchDoc {
@@ -495,6 +501,11 @@ function scanDaySchema(): Schema<ScanDayDoc> {
       devices: { type: Schema.Types.Mixed, required: true },
       languages: { type: Schema.Types.Mixed, required: true },
       arms: { type: Schema.Types.Mixed },
+      bots: { type: Number },
+      countries: { type: Schema.Types.Mixed },
+      cities: { type: Schema.Types.Mixed },
+      hours: { type: Schema.Types.Mixed },
+      hourUniques: { type: Schema.Types.Mixed },
     },
     { ...options, minimize: false },
   );

@@ -1,7 +1,7 @@
 // ScanLedger on MongoDB: one document per code and UTC day, written as absolute values that never move back.
 import type { Model } from 'mongoose';
 import type { ScanLedger } from '../../domain/ports/scan-ledger.js';
-import type { ScanDay } from '../../domain/scan.js';
+import { emptyScanDay, type ScanDay } from '../../domain/scan.js';
 import { isDuplicateKey } from './connection.js';
 import type { DynamicCodeDoc, ScanDayDoc } from './models.js';
 
@@ -16,9 +16,14 @@ export class MongoScanLedger implements ScanLedger {
 
   async apply(days: readonly ScanDay[]): Promise<void> {
     for (const day of days) {
-      // Matches only a stored count that is not newer; when a newer one is stored, the upsert collides with the unique index and changes nothing.
-      const filter = { codeId: day.codeId, day: day.day, scans: { $lte: day.scans } };
-      const set = { scans: day.scans, uniques: day.uniques, devices: day.devices, languages: day.languages, arms: day.arms };
+      // Matches only stored counts that are not newer; when newer ones are stored, the upsert collides with the unique index and changes nothing.
+      const filter = {
+        codeId: day.codeId,
+        day: day.day,
+        scans: { $lte: day.scans },
+        $or: [{ bots: { $lte: day.bots } }, { bots: { $exists: false } }],
+      };
+      const { codeId: _codeId, day: _day, ...set } = day;
       try {
         await this.#days.updateOne(filter, { $set: set }, { upsert: true });
       } catch (error) {
@@ -62,14 +67,19 @@ export class MongoScanLedger implements ScanLedger {
   }
 }
 
+/** Documents written before arms, bots, places and hours were counted lack them: read as empty. */
 function toScanDay(doc: ScanDayDoc): ScanDay {
   return {
-    codeId: doc.codeId,
-    day: doc.day,
+    ...emptyScanDay(doc.codeId, doc.day),
     scans: doc.scans,
     uniques: doc.uniques,
     devices: doc.devices,
     languages: doc.languages,
     arms: doc.arms ?? {},
+    bots: doc.bots ?? 0,
+    countries: doc.countries ?? {},
+    cities: doc.cities ?? {},
+    hours: doc.hours ?? {},
+    hourUniques: doc.hourUniques ?? {},
   };
 }

@@ -1,16 +1,19 @@
-// Scan counting in Redis: one script call per account in a batch of scans (counts, device and language splits, a HyperLogLog of salted visitors), and the rollup's reads.
+// Scan counting in Redis: one script call per account in a batch of scans (counts, bots, device, language, country, city and hour
+// splits, a HyperLogLog of salted visitors), and the rollup's reads.
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';
 import { accountTag, bucketTagOf, eachBucket } from './slot-tags.js';
 import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.js';
-import { dayOf, DEVICE_CLASSES, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
+import { cityKey, countryOf, dayOf, DEVICE_CLASSES, emptyScanDay, hourOf, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
 
 /**
  * One account's scans (all its keys in its slot, the two sets in that slot's bucket):
  * KEYS changed (set of account|code|day), accounts with scans for their webhooks (set), then each group's counts (hash) and
  *      visitors (HyperLogLog), each day's salt, and the account's scans waiting for its webhooks (hash: code → n, code|device → n)
- * ARGV the batch as JSON: [{c, h, s, e: key indexes, m: member, a: account, k: code, n: scans, d: {device: n}, l: {language: n}, r: {arm: n}, v: [visitor keys]}],
+ * ARGV the batch as JSON: [{c, h, s, e: key indexes, m: member, a: account, k: code, n: scans, b: bots, d: {device: n},
+ *      l: {language: n}, r: {arm: n}, o: {country: n}, t: {city: n}, w: {hour: n}, v: [[visitor key, hour first seen]]}],
  *      ttl (s), a candidate salt
+ * A visitor the day's HyperLogLog did not hold yet counts as that hour's new unique scanner (`u:<hour>`).
  * The salt is drawn once per day by whichever batch comes first and expires with the day's keys;
  * visitors are salted inside Redis (SHA-1 over salt and the visitor key), so the HyperLogLog never
  * sees the same value for one person on two days, and the salt never leaves Redis.
@@ -32,26 +35,36 @@ for _, g in ipairs(batch) do
   end
   local counts = KEYS[g.c]
   redis.call('HINCRBY', counts, 'scans', g.n)
+  if g.b > 0 then redis.call('HINCRBY', counts, 'bots', g.b) end
   for device, n in pairs(g.d) do redis.call('HINCRBY', counts, 'd:' .. device, n) end
   for language, n in pairs(g.l) do redis.call('HINCRBY', counts, 'l:' .. language, n) end
   for arm, n in pairs(g.r) do redis.call('HINCRBY', counts, 'r:' .. arm, n) end
-  local hashed = {}
-  for i, visitor in ipairs(g.v) do hashed[i] = redis.sha1hex(salt .. ':' .. visitor) end
-  redis.call('PFADD', KEYS[g.h], unpack(hashed))
+  for country, n in pairs(g.o) do redis.call('HINCRBY', counts, 'c:' .. country, n) end
+  for city, n in pairs(g.t) do redis.call('HINCRBY', counts, 't:' .. city, n) end
+  for hour, n in pairs(g.w) do redis.call('HINCRBY', counts, 'h:' .. hour, n) end
+  for _, visitor in ipairs(g.v) do
+    if redis.call('PFADD', KEYS[g.h], redis.sha1hex(salt .. ':' .. visitor[1])) == 1 then
+      redis.call('HINCRBY', counts, 'u:' .. visitor[2], 1)
+    end
+  end
   redis.call('EXPIRE', counts, ttl)
   redis.call('EXPIRE', KEYS[g.h], ttl)
   redis.call('SADD', KEYS[1], g.m)
-  redis.call('HINCRBY', KEYS[g.e], g.k, g.n)
-  for device, n in pairs(g.d) do redis.call('HINCRBY', KEYS[g.e], g.k .. '|' .. device, n) end
-  redis.call('SADD', KEYS[2], g.a)
+  if g.n > 0 then
+    redis.call('HINCRBY', KEYS[g.e], g.k, g.n)
+    for device, n in pairs(g.d) do redis.call('HINCRBY', KEYS[g.e], g.k .. '|' .. device, n) end
+    redis.call('SADD', KEYS[2], g.a)
+  end
 end
 return 1
 `;
 
-/** KEYS counts, changed; ARGV member, scans in the snapshot. Unmarks the code-day only if no scan came after the snapshot. */
+/** KEYS counts, changed; ARGV member, scans and bots in the snapshot. Unmarks the code-day only if nothing was counted after it. */
 const ACKNOWLEDGE = `
-local scans = redis.call('HGET', KEYS[1], 'scans')
-if not scans or tonumber(scans) <= tonumber(ARGV[2]) then redis.call('SREM', KEYS[2], ARGV[1]) end
+local counted = redis.call('HMGET', KEYS[1], 'scans', 'bots')
+local scans = tonumber(counted[1] or '0')
+local bots = tonumber(counted[2] or '0')
+if scans <= tonumber(ARGV[2]) and bots <= tonumber(ARGV[3]) then redis.call('SREM', KEYS[2], ARGV[1]) end
 return 1
 `;
 
@@ -74,10 +87,14 @@ interface Group {
   a: string;
   k: string;
   n: number;
+  b: number;
   d: Partial<Record<DeviceClass, number>>;
   l: Record<string, number>;
   r: Record<string, number>;
-  v: string[];
+  o: Record<string, number>;
+  t: Record<string, number>;
+  w: Record<string, number>;
+  v: Array<[string, string]>;
 }
 
 /** Scans per script call at most: the visitors of a group go to PFADD as arguments, and Lua's stack is bounded. */
@@ -151,7 +168,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       }
       return index;
     };
-    const groups = new Map<string, Group & { visitors: Set<string> }>();
+    const groups = new Map<string, Group & { visitors: Map<string, string> }>();
     for (const scan of scans) {
       const day = dayOf(scan.at);
       const member = `${accountId}|${scan.codeId}|${day}`;
@@ -167,20 +184,34 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
           a: accountId,
           k: scan.codeId,
           n: 0,
+          b: 0,
           d: {},
           l: {},
+          o: {},
+          t: {},
+          w: {},
           r: {},
           v: [],
-          visitors: new Set(),
+          visitors: new Map(),
         };
         groups.set(member, group);
       }
+      if (scan.bot) {
+        group.b++;
+        continue;
+      }
+      const hour = hourOf(scan.at);
       group.n++;
-      group.d[scan.device] = (group.d[scan.device] ?? 0) + 1;
-      group.l[scan.language] = (group.l[scan.language] ?? 0) + 1;
-      if (scan.arm !== undefined) group.r[scan.arm] = (group.r[scan.arm] ?? 0) + 1;
-      group.visitors.add(scan.visitor);
+      increment(group.d, scan.device);
+      increment(group.l, scan.language);
+      if (scan.arm !== undefined) increment(group.r, scan.arm);
+      increment(group.o, countryOf(scan.place));
+      const city = cityKey(scan.place);
+      if (city !== undefined) increment(group.t, city);
+      increment(group.w, hour);
+      if (scan.visitor !== null && !group.visitors.has(scan.visitor)) group.visitors.set(scan.visitor, hour);
     }
+    // cjson encodes an empty Lua table as {}, not []: the Lua side only iterates these, so either reads the same.
     const payload = [...groups.values()].map(({ visitors, ...group }) => ({ ...group, v: [...visitors] }));
     const call = this.#redis
       .qrmScanRecord(keys.length, ...keys, JSON.stringify(payload), this.#ttl, randomBytes(16).toString('base64url'))
@@ -235,6 +266,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
           this.#changedKey(bucketTagOf(accountId)),
           `${accountId}|${day.codeId}|${day.day}`,
           day.scans,
+          day.bots,
         );
       }),
     );
@@ -243,16 +275,29 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
 
 const DEVICES = new Set<string>(DEVICE_CLASSES);
 
+function increment(counts: Record<string, number>, key: string): void {
+  counts[key] = (counts[key] ?? 0) + 1;
+}
+
 function toScanDay(codeId: string, day: string, fields: Record<string, string>, uniques: number): ScanDay {
-  const devices: ScanDay['devices'] = {};
-  const languages: ScanDay['languages'] = {};
-  const arms: ScanDay['arms'] = {};
+  const counts = emptyScanDay(codeId, day);
+  const splits: Record<string, Record<string, number>> = {
+    'l:': counts.languages,
+    'r:': counts.arms,
+    'c:': counts.countries,
+    't:': counts.cities,
+    'h:': counts.hours,
+    'u:': counts.hourUniques,
+  };
   for (const [field, value] of Object.entries(fields)) {
-    if (field.startsWith('d:') && DEVICES.has(field.slice(2))) devices[field.slice(2) as DeviceClass] = Number(value);
-    else if (field.startsWith('l:')) languages[field.slice(2)] = Number(value);
-    else if (field.startsWith('r:')) arms[field.slice(2)] = Number(value);
+    const prefix = field.slice(0, 2);
+    const name = field.slice(2);
+    if (prefix === 'd:' && DEVICES.has(name)) counts.devices[name as DeviceClass] = Number(value);
+    else if (splits[prefix]) splits[prefix][name] = Number(value);
   }
+  counts.scans = Number(fields.scans ?? 0);
+  counts.bots = Number(fields.bots ?? 0);
   // A HyperLogLog may estimate a few more visitors than there were scans; never report that.
-  const scans = Number(fields.scans ?? 0);
-  return { codeId, day, scans, uniques: Math.min(uniques, scans), devices, languages, arms };
+  counts.uniques = Math.min(uniques, counts.scans);
+  return counts;
 }

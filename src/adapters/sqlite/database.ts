@@ -372,6 +372,14 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE webhook_secrets ADD COLUMN previous_secret TEXT;
   ALTER TABLE webhook_secrets ADD COLUMN previous_until INTEGER;
   `,
+  // 23: a code-day's bots (counted apart), countries, cities and hourly counts (JSON objects).
+  `
+  ALTER TABLE scan_days ADD COLUMN bots INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE scan_days ADD COLUMN countries TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE scan_days ADD COLUMN cities TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE scan_days ADD COLUMN hours TEXT NOT NULL DEFAULT '{}';
+  ALTER TABLE scan_days ADD COLUMN hour_uniques TEXT NOT NULL DEFAULT '{}';
+  `,
 ];
 
 /** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */

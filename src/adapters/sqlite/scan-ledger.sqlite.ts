@@ -1,4 +1,4 @@
-// ScanLedger on SQLite: one row per code and UTC day, device and language splits as JSON objects.
+// ScanLedger on SQLite: one row per code and UTC day, the device, language, arm, country, city and hour splits as JSON objects.
 import type { ScanLedger } from '../../domain/ports/scan-ledger.js';
 import type { ScanDay } from '../../domain/scan.js';
 import type { SqliteDatabase } from './database.js';
@@ -11,7 +11,14 @@ export interface ScanDayRow {
   devices: string;
   languages: string;
   arms: string;
+  bots: number;
+  countries: string;
+  cities: string;
+  hours: string;
+  hour_uniques: string;
 }
+
+const json = (text: string) => JSON.parse(text) as Record<string, number>;
 
 export function toScanDay(row: ScanDayRow): ScanDay {
   return {
@@ -19,17 +26,31 @@ export function toScanDay(row: ScanDayRow): ScanDay {
     day: row.day,
     scans: row.scans,
     uniques: row.uniques,
-    devices: JSON.parse(row.devices) as ScanDay['devices'],
-    languages: JSON.parse(row.languages) as ScanDay['languages'],
-    arms: JSON.parse(row.arms) as ScanDay['arms'],
+    bots: row.bots,
+    devices: json(row.devices),
+    languages: json(row.languages),
+    arms: json(row.arms),
+    countries: json(row.countries),
+    cities: json(row.cities),
+    hours: json(row.hours),
+    hourUniques: json(row.hour_uniques),
   };
 }
 
 export function toScanDayRow(day: ScanDay): unknown[] {
-  return [day.codeId, day.day, day.scans, day.uniques, JSON.stringify(day.devices), JSON.stringify(day.languages), JSON.stringify(day.arms)];
+  const { devices, languages, arms, countries, cities, hours, hourUniques } = day;
+  return [day.codeId, day.day, day.scans, day.uniques, ...[devices, languages].map((o) => JSON.stringify(o)), day.bots].concat(
+    [arms, countries, cities, hours, hourUniques].map((o) => JSON.stringify(o)),
+  );
 }
 
-export const SCAN_DAY_COLUMNS = 'code_id, day, scans, uniques, devices, languages, arms';
+export const SCAN_DAY_COLUMNS = 'code_id, day, scans, uniques, devices, languages, bots, arms, countries, cities, hours, hour_uniques';
+export const SCAN_DAY_VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
+/** Every counted column of a code-day, from the row offered (an upsert's `excluded`). */
+export const SCAN_DAY_UPDATE =
+  'scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices, languages = excluded.languages, ' +
+  'bots = excluded.bots, arms = excluded.arms, countries = excluded.countries, cities = excluded.cities, ' +
+  'hours = excluded.hours, hour_uniques = excluded.hour_uniques';
 
 export class SqliteScanLedger implements ScanLedger {
   readonly #db: SqliteDatabase;
@@ -39,12 +60,11 @@ export class SqliteScanLedger implements ScanLedger {
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
-    // A day's scan count only grows: an older snapshot arriving late (a replayed rollup) never moves it back.
+    // A day's scan and bot counts only grow: an older snapshot arriving late (a replayed rollup) never moves it back.
     this.#put = db.prepare<unknown[], unknown>(
-      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices,
-         languages = excluded.languages, arms = excluded.arms
-       WHERE excluded.scans >= scan_days.scans`,
+      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (${SCAN_DAY_VALUES})
+       ON CONFLICT (code_id, day) DO UPDATE SET ${SCAN_DAY_UPDATE}
+       WHERE excluded.scans >= scan_days.scans AND excluded.bots >= scan_days.bots`,
     );
     this.#range = db.prepare<[string, string, string], ScanDayRow>(
       `SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day >= ? AND day <= ? ORDER BY day`,

@@ -1,9 +1,9 @@
 // ScanRecorder for the embedded default: scans of one event-loop turn are counted in one SQLite transaction, exact unique counts per day.
 import { randomBytes } from 'node:crypto';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
-import { dayOf, saltedVisitor, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
+import { addScan, dayOf, emptyScanDay, saltedVisitor, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
 import type { SqliteDatabase } from './database.js';
-import { SCAN_DAY_COLUMNS, toScanDay, toScanDayRow, type ScanDayRow } from './scan-ledger.sqlite.js';
+import { SCAN_DAY_COLUMNS, SCAN_DAY_UPDATE, SCAN_DAY_VALUES, toScanDay, toScanDayRow, type ScanDayRow } from './scan-ledger.sqlite.js';
 
 export interface SqliteScanRecorderOptions {
   /** Scans waiting for their transaction; past it new scans are dropped and reported lost (default 50,000). */
@@ -40,9 +40,7 @@ export class SqliteScanRecorder implements ScanRecorder {
     this.#selectDay = db.prepare<[string, string], ScanDayRow>(`SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day = ?`);
     // An upsert, not OR REPLACE: a replace fires no delete trigger, and the code's all-time count would take the day twice.
     this.#putDay = db.prepare<unknown[], unknown>(
-      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (code_id, day) DO UPDATE SET scans = excluded.scans, uniques = excluded.uniques, devices = excluded.devices,
-         languages = excluded.languages, arms = excluded.arms`,
+      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (${SCAN_DAY_VALUES}) ON CONFLICT (code_id, day) DO UPDATE SET ${SCAN_DAY_UPDATE}`,
     );
     this.#addVisitor = db.prepare<[string, string, string], unknown>('INSERT OR IGNORE INTO scan_visitors (code_id, day, visitor) VALUES (?, ?, ?)');
     this.#addSalt = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO scan_salts (day, salt) VALUES (?, ?)');
@@ -104,14 +102,11 @@ export class SqliteScanRecorder implements ScanRecorder {
       let counts = days.get(key);
       if (!counts) {
         const row = this.#selectDay.get(scan.codeId, day);
-        counts = row ? toScanDay(row) : { codeId: scan.codeId, day, scans: 0, uniques: 0, devices: {}, languages: {}, arms: {} };
+        counts = row ? toScanDay(row) : emptyScanDay(scan.codeId, day);
         days.set(key, counts);
       }
-      counts.scans++;
-      counts.devices[scan.device] = (counts.devices[scan.device] ?? 0) + 1;
-      counts.languages[scan.language] = (counts.languages[scan.language] ?? 0) + 1;
-      if (scan.arm !== undefined) counts.arms[scan.arm] = (counts.arms[scan.arm] ?? 0) + 1;
-      if (this.#addVisitor.run(scan.codeId, day, saltedVisitor(salt, scan.visitor)).changes === 1) counts.uniques++;
+      const newVisitor = !scan.bot && scan.visitor !== null && this.#addVisitor.run(scan.codeId, day, saltedVisitor(salt, scan.visitor)).changes === 1;
+      addScan(counts, scan, newVisitor);
     }
     for (const counts of days.values()) this.#putDay.run(...toScanDayRow(counts));
     this.#countEvents(batch);
@@ -122,6 +117,7 @@ export class SqliteScanRecorder implements ScanRecorder {
   #countEvents(batch: readonly Scan[]): void {
     const events = new Map<string, { accountId: string; codeId: string; scans: number; devices: Partial<Record<DeviceClass, number>> }>();
     for (const scan of batch) {
+      if (scan.bot) continue;
       const key = `${scan.accountId}\u0000${scan.codeId}`;
       let event = events.get(key);
       if (!event) {

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { SLUG_PATTERN } from '../../domain/dynamic-code.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
-import { deviceClassOf, languageOf, visitorKey } from '../../domain/scan.js';
+import { deviceClassOf, languageOf } from '../../domain/scan.js';
 import { SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 import { unanswerableHtml } from './pages.js';
 import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
@@ -35,6 +35,7 @@ function submittedPassword(body: unknown): string {
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
   app.decorateRequest('scannedCode', undefined);
   app.decorateRequest('splitArm', undefined);
+  app.decorateRequest('scanVisitor', undefined);
   await app.register(formbody, { bodyLimit: 2_048 });
   // A scan is answered for a phone's browser: what fails before the handler (a body too large or unreadable, a media type no parser takes)
   // is a small HTML page too, never a problem document.
@@ -101,16 +102,18 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
   // After the answer is on its way: the scan never delays the redirect, and a failure to count it never fails it.
   app.addHook('onResponse', async (request) => {
     const code = request.scannedCode;
-    if (code === undefined) return;
-    const userAgent = request.headers['user-agent'];
+    const visitor = request.scanVisitor;
+    if (code === undefined || visitor === undefined) return;
     deps.scans.record({
       codeId: code.codeId,
       accountId: code.accountId,
       at: deps.clock(),
-      visitor: visitorKey(request.ip, userAgent),
-      device: deviceClassOf(userAgent),
+      visitor: visitor.visitor,
+      device: deviceClassOf(request.headers['user-agent']),
       language: languageOf(request.headers['accept-language']),
       ...(request.splitArm === undefined ? {} : { arm: request.splitArm }),
+      place: visitor.place,
+      bot: visitor.bot,
     });
   });
 

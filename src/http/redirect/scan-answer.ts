@@ -3,16 +3,20 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { expiredTargetOf, isExpired, routedScan, type ScanContext } from '../../domain/code-routing.js';
 import type { SlugTarget } from '../../domain/dynamic-code.js';
 import { PASSWORD_LENGTH, passwordMatches } from '../../domain/password-hash.js';
+import type { GeoLookup } from '../../domain/ports/geo-lookup.js';
 import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
 import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
-import { deviceClassOf, visitorKey } from '../../domain/scan.js';
+import { deviceClassOf } from '../../domain/scan.js';
 import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
+import { scanVisitorOf, type ScanVisitor } from './scan-visitor.js';
 import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesForCodeHtml, tooManyGuessesHtml } from './pages.js';
 
 export interface ScanAnswerDeps {
   scanAllowance: ScanAllowance;
   guesses: GuessLimiter;
+  /** Places scans (country rules and counts), from data loaded once per process. */
+  geo: GeoLookup;
   clock: () => Date;
   /** Keys the hash that places a visitor in a split (see split-arm.ts). */
   splitKey: Uint8Array;
@@ -46,6 +50,8 @@ declare module 'fastify' {
     scannedCode: SlugTarget | undefined;
     /** The split arm the redirect chose (`default:0`, `rules[1]:1`), counted with the scan. */
     splitArm: string | undefined;
+    /** Who scanned, worked out once for the rules and the count. */
+    scanVisitor: ScanVisitor | undefined;
   }
 }
 
@@ -65,12 +71,15 @@ export async function answerScan(
   if (!found) return reply.code(404).headers(PAGE_HEADERS).send(notFoundHtml);
   if (found.state !== 'active') return reply.code(410).headers(PAGE_HEADERS).send(goneHtml);
   const routing = found.routing;
+  const visitor = scanVisitorOf(deps.geo, request);
+  request.scanVisitor = visitor;
   const scan: ScanContext = {
     at: deps.clock(),
     device: deviceClassOf(request.headers['user-agent']),
     acceptLanguage: request.headers['accept-language'],
     query: queryOf(request.url),
-    splitPoint: () => splitPointOf(deps.splitKey, visitorKey(request.ip, request.headers['user-agent']), found.codeId, scan.at),
+    splitPoint: () => splitPointOf(deps.splitKey, visitor.visitor, found.codeId, scan.at),
+    place: visitor.place,
   };
   const expired = () => {
     const target = expiredTargetOf(routing, scan);
@@ -105,7 +114,8 @@ export async function answerScan(
     await Promise.all([deps.guesses.forgive(byAddress), deps.guesses.forgive(byCode)]);
   }
 
-  if (routing.maxScans !== null && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();
+  // A crawler or link preview never uses up a scan limit: it is answered as a person would be, uncounted.
+  if (routing.maxScans !== null && !visitor.bot && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();
   const routed = routedScan(routing, found.target, scan);
   request.scannedCode = found;
   request.splitArm = routed.arm;

@@ -20,6 +20,8 @@ const name = label(CODE_NAME_MAX_LENGTH).describe('A label for you; never shown 
 
 const instant = z.iso.datetime({ offset: true }).describe('ISO 8601 date and time with Z or an offset, e.g. `2026-12-31T23:59:59Z`.');
 
+const placeNames = z.array(z.string().min(1).max(ROUTING_LIMITS.placeName)).min(1).max(ROUTING_LIMITS.places).optional();
+
 const condition = z
   .strictObject({
     device: z.array(z.enum(DEVICE_CLASSES)).min(1).max(DEVICE_CLASSES.length).optional().describe('Matches scans from these device classes.'),
@@ -40,6 +42,14 @@ const condition = z
       })
       .optional()
       .describe("Matches when the scan's query string carries each of these parameters with exactly this value."),
+    country: z
+      .array(z.string().max(8))
+      .min(1)
+      .max(ROUTING_LIMITS.places)
+      .optional()
+      .describe('Matches scans from these countries (ISO 3166-1 alpha-2 in upper case, e.g. `BR`), placed by the open database shipped with the service.'),
+    region: placeNames.describe('Matches scans from these regions (states, provinces; any case). Needs a city database (`GEOIP_CITY_DB`).'),
+    city: placeNames.describe('Matches scans from these cities (any case). Needs a city database (`GEOIP_CITY_DB`).'),
   })
   .describe('Every condition named must hold (at least one must be named).');
 
@@ -261,9 +271,16 @@ export const StatsSchema = z.object({
   codeId: z.string(),
   from: z.string(),
   to: z.string(),
-  totals: z.object({ scans: z.number().int(), uniqueScanners: z.number().int().describe('Sum of the daily unique scanners.') }),
+  totals: z.object({
+    scans: z.number().int().describe('Scans by people: crawlers and link previews are counted apart, as `bots`.'),
+    uniqueScanners: z.number().int().describe('Sum of the daily unique scanners.'),
+    bots: z.number().int().describe('Scans by crawlers and link previews (Slackbot, facebookexternalhit, Googlebot, …), told apart by `isbot`.'),
+  }),
   days: z.array(dayCount).describe('Every day of the range, oldest first.'),
   devices: z.object(Object.fromEntries(DEVICE_CLASSES.map((d) => [d, z.number().int()])) as Record<(typeof DEVICE_CLASSES)[number], z.ZodNumber>),
+  countries: z
+    .record(z.string(), z.number().int())
+    .describe('Scans per country (ISO 3166-1 alpha-2; `other`: an address the database could not place), from the open database shipped with the service.'),
   languages: z.array(z.object({ language: z.string(), scans: z.number().int() })).describe('Primary language of the browser, most scans first.'),
   arms: z
     .record(z.string(), z.number().int())

@@ -1,0 +1,50 @@
+// Where a scan comes from: the shipped country database read offline, and rules by country, region and city.
+import { describe, expect, it } from 'vitest';
+import { MmdbGeoLookup, shippedCountryDatabase } from '../../src/adapters/geo/geo-lookup.mmdb.js';
+import { NO_ROUTING, routedScan, type ScanContext } from '../../src/domain/code-routing.js';
+
+describe('the shipped country database', () => {
+  const geo = new MmdbGeoLookup(shippedCountryDatabase());
+
+  it('places public IPv4 and IPv6 addresses, an IPv4-mapped IPv6 one as its IPv4', () => {
+    expect(geo.placeOf('200.147.67.142')).toEqual({ country: 'BR' });
+    expect(geo.placeOf('8.8.8.8')).toEqual({ country: 'US' });
+    expect(geo.placeOf('2001:4860:4860::8888')).toEqual({ country: 'US' });
+    expect(geo.placeOf('::ffff:200.147.67.142')).toEqual({ country: 'BR' });
+  });
+
+  it('places no private, loopback or malformed address', () => {
+    for (const address of ['127.0.0.1', '10.1.2.3', '::1', 'not an address', '']) expect(geo.placeOf(address)).toBeNull();
+  });
+});
+
+describe('rules by place', () => {
+  const scanFrom = (place: ScanContext['place']): ScanContext => ({
+    at: new Date(),
+    device: 'ios',
+    acceptLanguage: undefined,
+    query: '',
+    place,
+    splitPoint: () => 0,
+  });
+  const targetOf = (target: string, scan: ScanContext) => routedScan(routing, target, scan).target;
+  const routing = {
+    ...NO_ROUTING,
+    rules: [
+      { if: { city: ['são paulo'] }, target: 'https://example.com/sampa' },
+      { if: { country: ['BR'], region: ['Rio de Janeiro'] }, target: 'https://example.com/rio' },
+      { if: { country: ['BR', 'PT'] }, target: 'https://example.com/pt' },
+    ],
+  };
+
+  it('sends a scan to the first rule its place matches (names without regard to case), else to the target', () => {
+    expect(targetOf('https://example.com/', scanFrom({ country: 'BR', region: 'São Paulo', city: 'São Paulo' }))).toBe('https://example.com/sampa');
+    expect(targetOf('https://example.com/', scanFrom({ country: 'BR', region: 'RIO DE JANEIRO', city: 'Niterói' }))).toBe('https://example.com/rio');
+    expect(targetOf('https://example.com/', scanFrom({ country: 'PT' }))).toBe('https://example.com/pt');
+    expect(targetOf('https://example.com/', scanFrom({ country: 'US', city: 'Austin' }))).toBe('https://example.com/');
+  });
+
+  it('matches no place condition for a scan that could not be placed', () => {
+    expect(targetOf('https://example.com/', scanFrom(null))).toBe('https://example.com/');
+  });
+});
