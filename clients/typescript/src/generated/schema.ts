@@ -685,6 +685,12 @@ export interface components {
                 query?: {
                     [key: string]: string;
                 };
+                /** @description Matches scans from these countries (ISO 3166-1 alpha-2 in upper case, e.g. `BR`), placed by the open database shipped with the service. */
+                country?: string[];
+                /** @description Matches scans from these regions (states, provinces; any case). Needs a city database (`GEOIP_CITY_DB`). */
+                region?: string[];
+                /** @description Matches scans from these cities (any case). Needs a city database (`GEOIP_CITY_DB`). */
+                city?: string[];
             };
             /** @description Where scans this rule takes are sent (give this or `split`). */
             target?: string;
@@ -813,6 +819,12 @@ export interface components {
                 query?: {
                     [key: string]: string;
                 };
+                /** @description Matches scans from these countries (ISO 3166-1 alpha-2 in upper case, e.g. `BR`), placed by the open database shipped with the service. */
+                country?: string[];
+                /** @description Matches scans from these regions (states, provinces; any case). Needs a city database (`GEOIP_CITY_DB`). */
+                region?: string[];
+                /** @description Matches scans from these cities (any case). Needs a city database (`GEOIP_CITY_DB`). */
+                city?: string[];
             };
             /** @description Where scans this rule takes are sent (give this or `split`). */
             target?: string;
@@ -2339,9 +2351,12 @@ export interface operations {
                         from: string;
                         to: string;
                         totals: {
+                            /** @description Scans by people: crawlers and link previews are counted apart, as `bots`. */
                             scans: number;
                             /** @description Sum of the daily unique scanners. */
                             uniqueScanners: number;
+                            /** @description Scans by crawlers and link previews (Slackbot, facebookexternalhit, Googlebot, …), told apart by `isbot`. */
+                            bots: number;
                         };
                         /** @description Every day of the range, oldest first. */
                         days: {
@@ -2354,6 +2369,10 @@ export interface operations {
                             android: number;
                             desktop: number;
                             other: number;
+                        };
+                        /** @description Scans per country (ISO 3166-1 alpha-2; `other`: an address the database could not place), from the open database shipped with the service. */
+                        countries: {
+                            [key: string]: number;
                         };
                         /** @description Primary language of the browser, most scans first. */
                         languages: {
