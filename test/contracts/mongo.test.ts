@@ -3,10 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, BatchItem } from '../../src/domain/batches/batch.js';
 import { newBatchId } from '../../src/domain/batches/batch-id.js';
-import type { Connection } from 'mongoose';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import mongoose, { type Connection, type Model } from 'mongoose';
 import { openMongoConnection } from '../../src/adapters/mongo/connection.js';
+import { defineMongoModels, SHARD_KEYS } from '../../src/adapters/mongo/models.js';
 import { createMongoStores } from '../../src/adapters/mongo/mongo-stores.js';
 import type { RecordStores } from '../../src/adapters/contract.js';
+import { readRecordedCommands, shardKeyProblems } from '../helpers/shard-key-audit.js';
 import { mongoTargetLabel, startMongoTarget, type MongoTarget } from '../helpers/mongo-standin.js';
 import { accountStoreContract } from './account-store.contract.js';
 import { batchResultsContract } from './batch-results.contract.js';
@@ -63,6 +68,11 @@ function threeItems(batchId: string): BatchItem[] {
 
 const TITLE = `MongoDB contract suite against ${mongoTargetLabel()}`;
 
+/** Marks the test's own look across a whole collection: not an adapter's command, left out of the shard-key check. */
+const INSPECTOR = 'test inspector';
+/** Every command the stand-in receives during the contract suites, for the shard-key check after them. */
+const RECORDED = join(mkdtempSync(join(tmpdir(), 'qrm-mongo-commands-')), 'commands.jsonl');
+
 // No MongoDB server can be installed on the machines this is built on (docs/deployment.md): without MONGODB_URL the suite
 // runs against the stand-in, a smoke test of the query shapes, and says so loudly in the output and in its title.
 if (!process.env.MONGODB_URL) console.warn(`\n  ⚠ ${TITLE}\n`);
@@ -76,7 +86,7 @@ describe(TITLE, () => {
   let inspector: Connection;
 
   beforeAll(async () => {
-    target = await startMongoTarget();
+    target = await startMongoTarget({ recordTo: RECORDED });
     stores = await createMongoStores(target.url, { dbName });
     inspector = await openMongoConnection(target.url, { dbName });
   }, 20_000);
@@ -87,6 +97,7 @@ describe(TITLE, () => {
     }
     await stores?.close();
     await target?.stop();
+    rmSync(dirname(RECORDED), { recursive: true, force: true });
   });
 
   accountStoreContract('mongodb', () => stores.accounts);
@@ -119,8 +130,37 @@ describe(TITLE, () => {
       const db = inspector.db!;
       // No chunk outlives its file (the contract's cases run one at a time, so no upload is half-done here).
       const allFiles = await db.collection('batchResults.files').distinct('_id');
-      expect(await db.collection('batchResults.chunks').distinct('files_id', { files_id: { $nin: allFiles } })).toEqual([]);
+      expect(await db.collection('batchResults.chunks').distinct('files_id', { files_id: { $nin: allFiles } }, { comment: INSPECTOR })).toEqual([]);
       return db.collection('batchResults.files').countDocuments({ 'metadata.batchId': batchId });
     },
   }));
+
+  // Last, after every suite above: the shard keys as declared, then each command those suites made the adapters send.
+  it('declares each shard key of the table on its model, every unique index starting with it', async () => {
+    const models = Object.values(defineMongoModels(mongoose.createConnection())) as Array<Model<unknown>>;
+    const declared = Object.fromEntries(
+      models.filter((model) => model.schema.get('shardKey')).map((model) => [model.collection.collectionName, model.schema.get('shardKey')]),
+    );
+    const { 'batchResults.chunks': gridfsChunks, ...modelled } = SHARD_KEYS;
+    expect(gridfsChunks).toEqual({ files_id: 1, n: 1 });
+    expect(declared).toEqual(modelled);
+    for (const model of models) {
+      const key = Object.keys((model.schema.get('shardKey') as Record<string, number> | undefined) ?? {});
+      if (key.length === 0) continue;
+      for (const [fields, options] of model.schema.indexes()) {
+        if (options.unique) expect(Object.keys(fields).slice(0, key.length), `${model.collection.collectionName} ${JSON.stringify(fields)}`).toEqual(key);
+      }
+    }
+  });
+
+  it.skipIf(!!process.env.MONGODB_URL)(
+    'sends every command on a sharded collection with its shard key in the filter (the upserts with all of it)',
+    async () => {
+      const commands = (await readRecordedCommands(RECORDED)).filter(({ doc }) => doc.comment !== INSPECTOR);
+      const sharded = commands.filter(({ command, doc }) => typeof doc[command] === 'string' && (doc[command] as string) in SHARD_KEYS);
+      // Every sharded collection was reached by the suites: the check below covered something on each.
+      expect(new Set(sharded.map(({ command, doc }) => doc[command] as string))).toEqual(new Set(Object.keys(SHARD_KEYS)));
+      expect(shardKeyProblems(commands, SHARD_KEYS)).toEqual([]);
+    },
+  );
 });

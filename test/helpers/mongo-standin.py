@@ -2,13 +2,15 @@
 # Wire-level MongoDB STAND-IN for tests (docs/deployment.md says why): mockupdb speaks the protocol, mongomock is the
 # engine. Never proof of MongoDB behaviour.
 """
-Usage: /usr/bin/python3 mongo-standin.py
+Usage: /usr/bin/python3 mongo-standin.py [--record FILE]
+With --record, every command it receives is appended to FILE as one line of extended JSON (a test inspects them).
 Listens on 127.0.0.1 (a port the OS picks), prints "READY <port>" once it accepts connections, and serves until
 stdin closes (so it dies with the test process that started it). Requests are served one at a time (no concurrency).
 
-Two fidelity fixes make mongomock behave like mongod where the adapters depend on it:
+Three fidelity fixes make mongomock behave like mongod where the adapters depend on it:
   1. E11000 duplicate key errors name the index ("... index: <name> dup key: { ... }") and carry keyPattern/keyValue;
-  2. $max and $min compare in BSON order (null < numbers < strings < ... < dates), where mongomock used Python's.
+  2. $max and $min compare in BSON order (null < numbers < strings < ... < dates), where mongomock used Python's;
+  3. a findAndModify update given as a pipeline of $set stages is applied as the one $set it amounts to.
 Commands it does not implement are refused with code 59 (CommandNotFound); transactions with code 20, as a
 standalone mongod does.
 """
@@ -19,7 +21,7 @@ from collections import OrderedDict
 
 import mongomock
 import mongomock.collection as mongomock_collection
-from bson import Int64, SON
+from bson import Int64, SON, json_util
 from mockupdb import MockupDB
 from mongomock import filtering, helpers
 from pymongo import ReturnDocument
@@ -112,6 +114,24 @@ def _naive_utc(value):
 
 def _sort(spec):
     return list(spec.items()) if spec else None
+
+
+# --- fidelity fix 3: an update given as a pipeline of $set stages, reading the stored document ------------------------
+
+def _from_pipeline(update, existing):
+    """A pipeline of $set/$addFields stages as the one $set mongod would apply to `existing`: a "$field" value reads
+    the document as it stood before that stage; anything else is a literal. Other stages are refused."""
+    if not isinstance(update, list):
+        return update
+    current, changed = dict(existing or {}), {}
+    for stage in update:
+        (name, fields), = stage.items()
+        if name not in ('$set', '$addFields'):
+            raise CommandError(59, 'pipeline stage %s in an update is not implemented by the stand-in' % name, 'CommandNotFound')
+        values = {field: current.get(value[1:]) if isinstance(value, str) and value.startswith('$') else value for field, value in fields.items()}
+        current.update(values)
+        changed.update(values)
+    return {'$set': changed}
 
 
 def _is_replacement(update):
@@ -225,7 +245,7 @@ def cmd_find_and_modify(db, doc):
     if doc.get('remove'):
         value = collection.find_one_and_delete(query, projection=fields, sort=sort)
         return {'value': value, 'lastErrorObject': {'n': 1 if value is not None else 0}}
-    change, upsert = doc['update'], doc.get('upsert', False)
+    change, upsert = _from_pipeline(doc['update'], existing), doc.get('upsert', False)
     returned = ReturnDocument.AFTER if doc.get('new') else ReturnDocument.BEFORE
     try:
         if _is_replacement(change):
@@ -346,10 +366,13 @@ COMMANDS = {
 }
 
 
-def serve(client, request):
+def serve(client, request, record=None):
     """One autoresponder for every request: run the command on mongomock and reply in mongod's shape."""
     doc = _naive_utc(request.doc)
     name = request.command_name
+    if record is not None:
+        record.write(json_util.dumps({'command': name, 'doc': doc}, json_options=json_util.CANONICAL_JSON_OPTIONS) + '\n')
+        record.flush()
     db = client[doc.get('$db') or (request.namespace or 'admin').split('.')[0]]
     try:
         if 'startTransaction' in doc or 'autocommit' in doc:
@@ -370,10 +393,11 @@ def serve(client, request):
 
 
 def main():
+    record = open(sys.argv[2], 'a', encoding='utf-8') if sys.argv[1:2] == ['--record'] else None
     client = mongomock.MongoClient()
     server = MockupDB(port=None, request_timeout=int(1e6))
     server._address = ('127.0.0.1', None)  # loopback only, a port the OS picks
-    server.autoresponds(lambda request: serve(client, request))
+    server.autoresponds(lambda request: serve(client, request, record))
     port = server.run()
     print('READY %d' % port, flush=True)
     # Lives as long as its parent holds stdin open: a crashed test run never leaves it behind.

@@ -14,9 +14,15 @@ const PYTHON = process.env.MONGO_STANDIN_PYTHON ?? '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('./mongo-standin.py', import.meta.url));
 const READY_WITHIN_MS = 10_000;
 
-export async function startMongoStandIn(): Promise<MongoStandIn> {
+export interface StandInOptions {
+  /** A file the stand-in appends every command it receives to, one line of extended JSON each. */
+  recordTo?: string;
+}
+
+export async function startMongoStandIn(options: StandInOptions = {}): Promise<MongoStandIn> {
   // stdin stays a pipe: the stand-in exits when it closes, so a crashed test run never leaves it behind.
-  const child = spawn(PYTHON, ['-B', SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const record = options.recordTo ? ['--record', options.recordTo] : [];
+  const child = spawn(PYTHON, ['-B', SCRIPT, ...record], { stdio: ['pipe', 'pipe', 'pipe'] });
   let output = '';
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -73,9 +79,10 @@ export interface MongoTarget {
   stop(): Promise<void>;
 }
 
-export async function startMongoTarget(): Promise<MongoTarget> {
+/** `recordTo` applies to the stand-in only: a server at MONGODB_URL records nothing. */
+export async function startMongoTarget(options: StandInOptions = {}): Promise<MongoTarget> {
   const real = process.env.MONGODB_URL;
-  const standIn = real ? undefined : await startMongoStandIn();
+  const standIn = real ? undefined : await startMongoStandIn(options);
   const url = real ?? standIn!.url;
   return {
     url,

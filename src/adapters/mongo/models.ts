@@ -258,6 +258,24 @@ export interface MongoModels {
 
 const options = { versionKey: false, strict: 'throw' } as const;
 
+/**
+ * The shard key of each collection meant to be sharded (docs/deployment.md gives the sh.shardCollection commands and
+ * why each key). Every unique index of a collection starts with its key, as MongoDB requires; every find, update,
+ * upsert and delete of the adapters names the key's first field, and every upsert the whole key, so mongos sends it to
+ * one shard. The collections not listed stay unsharded on the primary shard.
+ */
+export const SHARD_KEYS = {
+  usage: { accountId: 1, period: 1 },
+  usage_qrs: { accountId: 1, period: 1, fingerprint: 1 },
+  designs: { accountId: 1 },
+  logos: { accountId: 1 },
+  scan_webhooks: { accountId: 1, _id: 1 },
+  scan_days: { codeId: 1, day: 1 },
+  batch_items: { batchId: 1, index: 1 },
+  // GridFS's own chunks, as MongoDB's documentation shards them: a file's chunks together, read by files_id.
+  'batchResults.chunks': { files_id: 1, n: 1 },
+} as const satisfies Record<string, Record<string, 1>>;
+
 function accountSchema(): Schema<AccountDoc> {
   const schema = new Schema<AccountDoc>(
     {
@@ -352,7 +370,7 @@ function designSchema(): Schema<DesignDoc> {
       updatedAt: { type: Date, required: true },
       slot: { type: Number, required: true },
     },
-    options,
+    { ...options, shardKey: SHARD_KEYS.designs },
   );
   schema.index({ accountId: 1, slot: 1 }, { unique: true });
   schema.index({ accountId: 1, createdAt: -1 });
@@ -368,7 +386,7 @@ function usageSchema(): Schema<UsageDoc> {
       qrs: { type: Number, required: true },
       version: { type: Number, required: true },
     },
-    options,
+    { ...options, shardKey: SHARD_KEYS.usage },
   );
   schema.index({ accountId: 1, period: 1 }, { unique: true });
   return schema;
@@ -387,7 +405,7 @@ function usageQrSchema(): Schema<UsageQrDoc> {
       lastAt: { type: Date, default: null },
       version: { type: Number, required: true },
     },
-    options,
+    { ...options, shardKey: SHARD_KEYS.usage_qrs },
   );
   schema.index({ accountId: 1, period: 1, fingerprint: 1 }, { unique: true });
   schema.index({ accountId: 1, period: 1, lastAt: -1 });
@@ -406,7 +424,7 @@ function logoSchema(): Schema<LogoDoc> {
       createdAt: { type: Date, required: true },
       slot: { type: Number, required: true },
     },
-    options,
+    { ...options, shardKey: SHARD_KEYS.logos },
   );
   schema.index({ accountId: 1, slot: 1 }, { unique: true });
   schema.index({ accountId: 1, createdAt: -1 });
@@ -485,7 +503,7 @@ function scanWebhookSchema(): Schema<ScanWebhookDoc> {
       events: { type: [String], required: true },
       createdAt: { type: Date, required: true },
     },
-    options,
+    { ...options, shardKey: SHARD_KEYS.scan_webhooks },
   );
   schema.index({ accountId: 1, createdAt: 1 });
   return schema;
@@ -507,7 +525,7 @@ function scanDaySchema(): Schema<ScanDayDoc> {
       hours: { type: Schema.Types.Mixed },
       hourUniques: { type: Schema.Types.Mixed },
     },
-    { ...options, minimize: false },
+    { ...options, minimize: false, shardKey: SHARD_KEYS.scan_days },
   );
   schema.index({ codeId: 1, day: 1 }, { unique: true });
   return schema;
@@ -561,7 +579,7 @@ function batchItemSchema(): Schema<BatchItemDoc> {
       cancelMark: { type: String, default: null },
       codeId: { type: String, default: null },
     },
-    options,
+    { ...options, shardKey: SHARD_KEYS.batch_items },
   );
   schema.index({ batchId: 1, index: 1 }, { unique: true });
   // The counts of a batch are recounted from its items (covered by this index).
@@ -571,7 +589,14 @@ function batchItemSchema(): Schema<BatchItemDoc> {
 
 /** Models bound to this connection only; their indexes are built before the stores are used. */
 export async function createMongoModels(connection: Connection): Promise<MongoModels> {
-  const models: MongoModels = {
+  const models = defineMongoModels(connection);
+  await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
+  return models;
+}
+
+/** The models on this connection, declared only: no index built, no command sent. */
+export function defineMongoModels(connection: Connection): MongoModels {
+  return {
     accounts: connection.model<AccountDoc>('Account', accountSchema(), 'accounts'),
     keys: connection.model<ApiKeyDoc>('ApiKey', apiKeySchema(), 'api_keys'),
     signingKeys: connection.model<SigningKeyDoc>('SigningKey', signingKeySchema(), 'signing_keys'),
@@ -612,6 +637,4 @@ export async function createMongoModels(connection: Connection): Promise<MongoMo
     ),
     billingEvents: connection.model<BillingEventDoc>('BillingEvent', billingEventSchema(), 'billing_events'),
   };
-  await Promise.all(Object.values(models).map((model: Model<unknown>) => model.createIndexes()));
-  return models;
 }
