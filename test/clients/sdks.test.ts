@@ -1,5 +1,7 @@
 // Both SDKs against a real server (the same entry as `npm start`): a PNG, a batch and its archive, a dynamic code and its stats; and their generated code is current.
 import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +20,7 @@ let server: RunningServer;
 let proKey: string;
 let freeKey: string;
 let pythonFreeKey: string;
+let quotaKey: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-sdks-'));
@@ -29,6 +32,8 @@ beforeAll(async () => {
   freeKey = (await runCli(['keys', 'create', '--email', 'sdk-free@example.com', '--name', 'sdk'], env)).stdout.trim();
   await runCli(['accounts', 'create', '--email', 'sdk-python-free@example.com'], env);
   pythonFreeKey = (await runCli(['keys', 'create', '--email', 'sdk-python-free@example.com', '--name', 'sdk'], env)).stdout.trim();
+  await runCli(['accounts', 'create', '--email', 'sdk-quota@example.com'], env);
+  quotaKey = (await runCli(['keys', 'create', '--email', 'sdk-quota@example.com', '--name', 'sdk'], env)).stdout.trim();
 }, 60_000);
 
 afterAll(async () => {
@@ -99,6 +104,64 @@ describe('the TypeScript SDK (clients/typescript)', () => {
       Array.from({ length: 14 }, () => noRetries.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 })),
     );
     expect(answers.some((a) => a.status === 'rejected' && (a.reason as QrManagerError).code === 'rate_limited')).toBe(true);
+  });
+
+  it("raises the free plan's quota 429 at once, with resetsAt at the start of next month (UTC)", async () => {
+    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: quotaKey });
+    for (let i = 0; i < 5; i++) await client.generate({ content: `quota ${i}`, type: 'text', outputFormat: 'png', size: 128 });
+    const error = (await client.generate({ content: 'quota 5', type: 'text', outputFormat: 'png', size: 128 }).catch((e: unknown) => e)) as QrManagerError;
+    expect(error).toBeInstanceOf(QrManagerError);
+    expect(error.code).toBe('qr_quota_exceeded');
+    const now = new Date();
+    const nextMonth = Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1);
+    expect(Math.abs(error.resetsAt!.getTime() - nextMonth)).toBeLessThan(60_000);
+  });
+
+  describe('retries, against a loopback server answering what the test says', () => {
+    let answers: Array<{ status: number; headers: Record<string, string>; body: string }> = [];
+    let requests = 0;
+    let stub: Server;
+    let stubUrl: string;
+    beforeAll(async () => {
+      stub = createServer((_request, response) => {
+        const answer = answers[Math.min(requests++, answers.length - 1)]!;
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      });
+      await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+      stubUrl = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
+    });
+    afterAll(() => new Promise<void>((resolve) => stub.close(() => resolve())));
+    const problem = (status: number, code: string, retryAfter: string) => ({
+      status,
+      headers: { 'content-type': 'application/problem+json', 'retry-after': retryAfter },
+      body: JSON.stringify({ status, code, title: code, detail: code, type: `/problems/${code}` }),
+    });
+    const png = { status: 200, headers: { 'content-type': 'image/png' }, body: '\x89PNG' };
+    const answering = (...given: typeof answers) => {
+      answers = given;
+      requests = 0;
+    };
+    const body = { content: 'x', type: 'text', outputFormat: 'png' } as const;
+
+    it('retries a 429 rate_limited after its Retry-After', async () => {
+      answering(problem(429, 'rate_limited', '0'), png);
+      await new QrManager({ baseUrl: stubUrl, apiKey: 'k' }).generate(body);
+      expect(requests).toBe(2);
+    });
+
+    it('never retries another 429', async () => {
+      answering(problem(429, 'too_many_uploads', '0'), png);
+      const error = await new QrManager({ baseUrl: stubUrl, apiKey: 'k' }).generate(body).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 429, code: 'too_many_uploads' });
+      expect(requests).toBe(1);
+    });
+
+    it('retries 503s only while the waits together stay within maxWaitMs', async () => {
+      answering(problem(503, 'overloaded', '1'));
+      const error = await new QrManager({ baseUrl: stubUrl, apiKey: 'k', maxWaitMs: 1_500 }).generate(body).catch((e: unknown) => e);
+      expect(error).toMatchObject({ status: 503, code: 'overloaded' });
+      expect(requests).toBe(2);
+    });
   });
 });
 

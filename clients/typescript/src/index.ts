@@ -24,6 +24,8 @@ export class QrManagerError extends Error {
   readonly problem: Partial<Problem> & Record<string, unknown>;
   /** Seconds, from Retry-After, when the service said when to come back. */
   readonly retryAfter: number | undefined;
+  /** When Retry-After points: for a quota 429 (`quota_exceeded`, `qr_quota_exceeded`), when the month's quota resets. */
+  readonly resetsAt: Date | undefined;
 
   constructor(status: number, problem: Partial<Problem> & Record<string, unknown>, retryAfter?: number) {
     super(`${status} ${problem.code ?? 'unexpected_response'}: ${problem.detail ?? ''}`);
@@ -31,6 +33,7 @@ export class QrManagerError extends Error {
     this.code = problem.code ?? 'unexpected_response';
     this.problem = problem;
     this.retryAfter = retryAfter;
+    this.resetsAt = retryAfter === undefined ? undefined : new Date(Date.now() + retryAfter * 1000);
   }
 }
 
@@ -38,9 +41,9 @@ export interface QrManagerOptions {
   /** e.g. `http://localhost:3000` (no `/api/v1`). */
   baseUrl: string;
   apiKey?: string;
-  /** Retries of a 429 or 503, each after its Retry-After (default 3). */
+  /** Retries of a 503 or a 429 `rate_limited`, each after its Retry-After (default 3). */
   retries?: number;
-  /** The longest wait a Retry-After may impose before the error is returned instead (default 60 s). */
+  /** The most all the waits of one call may add up to; past it the error is raised instead (default 30 s). */
   maxWaitMs?: number;
   fetch?: typeof fetch;
 }
@@ -50,15 +53,31 @@ function retryAfterSeconds(response: Response): number | undefined {
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-/** A fetch that answers 429 and 503 by waiting their Retry-After and sending the request again. */
+/** 503s are retried; of the 429s only `rate_limited` (the per-second burst): a monthly quota is not back within a wait. */
+async function retryable(response: Response): Promise<boolean> {
+  if (response.status === 503) return true;
+  if (response.status !== 429) return false;
+  const problem = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { code?: unknown } | undefined;
+  return problem?.code === 'rate_limited';
+}
+
+/**
+ * A fetch that answers a 503 or a 429 `rate_limited` by waiting its Retry-After and sending the request again, at most
+ * `retries` times and only while the waits together stay within `maxWaitMs`; any other answer is returned at once.
+ */
 export function retryingFetch(options: { retries: number; maxWaitMs: number; fetch: typeof fetch }): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
+    let waitedMs = 0;
     for (let attempt = 0; ; attempt++) {
       const response = await options.fetch(request.clone());
-      if (![429, 503].includes(response.status) || attempt >= options.retries) return response;
+      if (attempt >= options.retries || !(await retryable(response))) return response;
       const waitMs = (retryAfterSeconds(response) ?? 2 ** attempt / 2) * 1000;
-      if (waitMs > options.maxWaitMs) return response;
+      if (waitedMs + waitMs > options.maxWaitMs) return response;
+      waitedMs += waitMs;
       await response.body?.cancel();
       await new Promise((resolve) => setTimeout(resolve, waitMs));
     }
@@ -82,7 +101,7 @@ export class QrManager {
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/$/, ''),
       headers: options.apiKey ? { 'X-API-Key': options.apiKey } : {},
-      fetch: retryingFetch({ retries: options.retries ?? 3, maxWaitMs: options.maxWaitMs ?? 60_000, fetch: options.fetch ?? globalThis.fetch }),
+      fetch: retryingFetch({ retries: options.retries ?? 3, maxWaitMs: options.maxWaitMs ?? 30_000, fetch: options.fetch ?? globalThis.fetch }),
     });
   }
 
