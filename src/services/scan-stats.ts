@@ -1,4 +1,5 @@
-// Use case: a dynamic code's scans per day over a date range, with totals and the device and language splits.
+// Use case: a dynamic code's scans per day or hour over a date range, with totals (bots apart) and the device, country,
+// city, language and split-arm counts.
 import { invalidField } from '../domain/errors.js';
 import type { ScanLedger } from '../domain/ports/scan-ledger.js';
 import { dayOf, DEVICE_CLASSES, type DeviceClass } from '../domain/scan.js';
@@ -21,16 +22,28 @@ export const STATS_MAX_DAYS = 366;
 const DAY_MS = 86_400_000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
+export const STATS_INTERVALS = ['day', 'hour'] as const;
+export type StatsInterval = (typeof STATS_INTERVALS)[number];
+/** An hourly series spans at most this many days (24 points a day). */
+export const HOURLY_MAX_DAYS = 31;
+export const TOP_CITIES = 50;
+
 export interface CodeStats {
   codeId: string;
   from: string;
   to: string;
+  interval: StatsInterval;
   totals: { scans: number; uniqueScanners: number; bots: number };
-  /** Every day of the range, oldest first, zeros included. */
-  days: Array<{ day: string; scans: number; uniqueScanners: number }>;
+  /**
+   * Every day (or hour) of the range, oldest first, zeros included; `at` is its start (ISO 8601, UTC). An hour's
+   * `uniqueScanners` are those first seen that day in that hour, so the hours of a day add up to the day's.
+   */
+  series: Array<{ at: string; scans: number; uniqueScanners: number }>;
   devices: Record<DeviceClass, number>;
   /** ISO 3166-1 alpha-2 code (`other`: not placed) → scans. */
   countries: Record<string, number>;
+  /** Only with a city database: most scans first, at most TOP_CITIES. */
+  cities?: Array<{ country: string; region: string | null; city: string; scans: number }>;
   /** Most scans first. */
   languages: Array<{ language: string; scans: number }>;
   /** Scans per weighted-split arm (`default:0`, `rules[2]:1`) over the range; empty when no split sent any. */
@@ -77,22 +90,35 @@ export async function codeStats(
   deps: ScanStatsDeps,
   accountId: string,
   codeId: string,
-  range: { from?: string | undefined; to?: string | undefined },
+  range: { from?: string | undefined; to?: string | undefined; interval?: StatsInterval | undefined },
 ): Promise<CodeStats> {
   const { from, to } = statsRange(deps.clock(), range.from, range.to);
+  const interval = range.interval ?? 'day';
+  if (interval === 'hour' && (to.getTime() - from.getTime()) / DAY_MS + 1 > HOURLY_MAX_DAYS) {
+    throw invalidField('from', `an hourly series may span at most ${HOURLY_MAX_DAYS} days`);
+  }
   const code = await getCode(deps, accountId, codeId);
   const stored = new Map((await deps.scanLedger.days(code.id, dayOf(from), dayOf(to))).map((day) => [day.day, day]));
   const devices = Object.fromEntries(DEVICE_CLASSES.map((d) => [d, 0])) as Record<DeviceClass, number>;
   const languages = new Map<string, number>();
   const arms: Record<string, number> = {};
-  const days: CodeStats['days'] = [];
+  const series: CodeStats['series'] = [];
   const totals = { scans: 0, uniqueScanners: 0, bots: 0 };
   const countries: Record<string, number> = {};
+  const cities = new Map<string, number>();
   for (let at = from.getTime(); at <= to.getTime(); at += DAY_MS) {
     const day = dayOf(new Date(at));
     const counts = stored.get(day);
-    days.push({ day, scans: counts?.scans ?? 0, uniqueScanners: counts?.uniques ?? 0 });
+    if (interval === 'day') series.push({ at: new Date(at).toISOString(), scans: counts?.scans ?? 0, uniqueScanners: counts?.uniques ?? 0 });
+    else {
+      for (let hour = 0; hour < 24; hour++) {
+        const key = String(hour).padStart(2, '0');
+        const start = new Date(at + hour * 3_600_000).toISOString();
+        series.push({ at: start, scans: counts?.hours[key] ?? 0, uniqueScanners: counts?.hourUniques[key] ?? 0 });
+      }
+    }
     if (!counts) continue;
+    for (const [city, scans] of Object.entries(counts.cities)) cities.set(city, (cities.get(city) ?? 0) + scans);
     totals.scans += counts.scans;
     totals.uniqueScanners += counts.uniques;
     totals.bots += counts.bots;
@@ -105,12 +131,25 @@ export async function codeStats(
     codeId: code.id,
     from: dayOf(from),
     to: dayOf(to),
+    interval,
     totals,
-    days,
+    series,
     devices,
     countries,
+    ...(cities.size === 0 ? {} : { cities: topCities(cities) }),
     languages: [...languages].map(([language, scans]) => ({ language, scans })).sort((a, b) => b.scans - a.scans || a.language.localeCompare(b.language)),
     arms,
     uniqueScanners: { counting: deps.uniqueCounting, relativeStandardError: deps.uniqueCounting === 'hyperloglog' ? 0.0081 : 0 },
   };
+}
+
+/** `country|region|city` keys (see cityKey) as records, most scans first. */
+function topCities(cities: ReadonlyMap<string, number>): NonNullable<CodeStats['cities']> {
+  return [...cities]
+    .map(([key, scans]) => {
+      const [country = '', region = '', ...city] = key.split('|');
+      return { country, region: region === '' ? null : region, city: city.join('|'), scans };
+    })
+    .sort((a, b) => b.scans - a.scans || a.city.localeCompare(b.city))
+    .slice(0, TOP_CITIES);
 }

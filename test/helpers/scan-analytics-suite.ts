@@ -89,6 +89,38 @@ export function scanAnalyticsSuite(mode: string, context: () => ScanAnalyticsCon
       expect((await scan(t.app, code.slug, viaProxy('8.8.4.4', USER_AGENTS.ios))).statusCode).toBe(410);
     });
 
+    it('counts an hourly series when asked (interval=hour): each scan in its UTC hour, the hours adding up to the day', async () => {
+      const { t } = context();
+      const { key } = await t.newCaller('pro');
+      const code = await codesApi(t.app, key).created('https://example.com/hourly');
+      const morning = new Date(t.clock.now);
+      morning.setUTCHours(9, 15, 0, 0);
+      const evening = new Date(morning);
+      evening.setUTCHours(18, 40, 0, 0);
+      const saved = t.clock.now;
+      try {
+        t.clock.now = morning;
+        await scan(t.app, code.slug, viaProxy('200.147.67.142', USER_AGENTS.ios));
+        await scan(t.app, code.slug, viaProxy('8.8.8.8', USER_AGENTS.ios));
+        t.clock.now = evening;
+        await scan(t.app, code.slug, viaProxy('200.147.67.142', USER_AGENTS.ios));
+        await context().settle();
+      } finally {
+        t.clock.now = saved;
+      }
+      const day = morning.toISOString().slice(0, 10);
+      const res = await codesApi(t.app, key).stats(code.id, `?from=${day}&to=${day}&interval=hour`);
+      expect(res.statusCode).toBe(200);
+      const hourly = res.json() as { interval: string; series: Array<{ at: string; scans: number; uniqueScanners: number }> };
+      expect(hourly.interval).toBe('hour');
+      expect(hourly.series).toHaveLength(24);
+      expect(hourly.series[9]).toEqual({ at: `${day}T09:00:00.000Z`, scans: 2, uniqueScanners: 2 });
+      expect(hourly.series[18]).toEqual({ at: `${day}T18:00:00.000Z`, scans: 1, uniqueScanners: 0 });
+      expect(hourly.series.reduce((n, p) => n + p.scans, 0)).toBe(3);
+      const tooLong = await codesApi(t.app, key).stats(code.id, '?from=2026-01-01&to=2026-03-01&interval=hour');
+      expect(tooLong.statusCode).toBe(400);
+    });
+
     it('refuses a country that is not an upper-case ISO 3166-1 alpha-2 code, naming the field', async () => {
       const { t } = context();
       const { key } = await t.newCaller('pro');

@@ -22,7 +22,7 @@ async function statsOf(key: string, id: string, query = '') {
   expect(res.statusCode).toBe(200);
   return res.json() as {
     totals: { scans: number; uniqueScanners: number };
-    days: Array<{ day: string; scans: number; uniqueScanners: number }>;
+    series: Array<{ at: string; scans: number; uniqueScanners: number }>;
     devices: Record<string, number>;
     languages: Array<{ language: string; scans: number }>;
     uniqueScanners: { counting: string; relativeStandardError: number };
@@ -204,8 +204,8 @@ describe('GET /r/{slug}', () => {
       { language: 'pt', scans: 100 },
     ]);
     expect(stats.uniqueScanners).toEqual({ counting: 'exact', relativeStandardError: 0 });
-    expect(stats.days).toHaveLength(30);
-    expect(stats.days.at(-1)).toMatchObject({ scans: N, uniqueScanners: 40 });
+    expect(stats.series).toHaveLength(30);
+    expect(stats.series.at(-1)).toMatchObject({ scans: N, uniqueScanners: 40 });
   });
 
   it('counts nothing for 410, 404 and API requests, and stats refuse a bad range', async () => {
@@ -219,7 +219,11 @@ describe('GET /r/{slug}', () => {
     expect((await api.stats(code.id, '?from=2026-02-30')).statusCode).toBe(400);
     expect((await api.stats(code.id, '?from=2026-03-02&to=2026-03-01')).statusCode).toBe(400);
     expect((await api.stats(code.id, '?from=2020-01-01&to=2026-01-01')).statusCode).toBe(400);
-    expect((await statsOf(key, code.id, '?from=2026-03-01&to=2026-03-03')).days.map((d) => d.day)).toEqual(['2026-03-01', '2026-03-02', '2026-03-03']);
+    expect((await statsOf(key, code.id, '?from=2026-03-01&to=2026-03-03')).series.map((d) => d.at)).toEqual([
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-02T00:00:00.000Z',
+      '2026-03-03T00:00:00.000Z',
+    ]);
   });
 });
 

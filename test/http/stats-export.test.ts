@@ -6,7 +6,7 @@ import { codesApi, scan, USER_AGENTS } from '../helpers/codes.js';
 const t = useTestApp();
 
 interface Stats {
-  days: Array<{ day: string; scans: number; uniqueScanners: number }>;
+  series: Array<{ at: string; scans: number; uniqueScanners: number }>;
   devices: Record<string, number>;
 }
 
@@ -47,7 +47,7 @@ describe('stats CSV exports', () => {
     expect(csv.body.split('\r\n')[0]).toBe('day,code_id,slug,scans,unique_scanners,ios,android,desktop,other');
     const rows = parseCsv(csv.body);
     const json = (await api.stats(first.id, range)).json() as Stats;
-    expect(rows.map((r) => ({ day: r.day, scans: Number(r.scans), uniqueScanners: Number(r.unique_scanners) }))).toEqual(json.days);
+    expect(rows.map((r) => ({ at: `${r.day}T00:00:00.000Z`, scans: Number(r.scans), uniqueScanners: Number(r.unique_scanners) }))).toEqual(json.series);
     for (const device of ['ios', 'android', 'desktop', 'other']) expect(rows.reduce((n, r) => n + Number(r[device]), 0)).toBe(json.devices[device]);
     expect(rows.find((r) => r.day === '2026-04-10')).toEqual({
       day: '2026-04-10',

@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * A dynamic code's scans
-         * @description Scans and unique scanners per day (UTC), totals, and the split by device class and by browser language. Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). With Redis, counts reach these statistics through a rollup that runs every minute.
+         * @description Scans and unique scanners per day or hour (UTC), totals (crawlers and link previews apart, as `bots`), and the split by device class, country, city (with a city database), browser language and weighted-split arm. Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). With Redis, counts reach these statistics through a rollup that runs every minute.
          */
         get: operations["dynamicCodeStats"];
         put?: never;
@@ -174,7 +174,7 @@ export interface paths {
         };
         /**
          * A dynamic code's scans, as CSV
-         * @description Columns: `day,code_id,slug,scans,unique_scanners,ios,android,desktop,other` (CRLF line ends). One row per day of the range (UTC), zeros included: exactly the `days` of the JSON statistics, with the device split per day.
+         * @description Columns: `day,code_id,slug,scans,unique_scanners,ios,android,desktop,other` (CRLF line ends). One row per day of the range (UTC), zeros included: exactly the daily `series` of the JSON statistics, with the device split per day.
          */
         get: operations["dynamicCodeStatsCsv"];
         put?: never;
@@ -2329,6 +2329,8 @@ export interface operations {
                 from?: string;
                 /** @description Last day, YYYY-MM-DD (UTC); default today. */
                 to?: string;
+                /** @description `day` (default) or `hour`: the series counts each UTC day, or each hour (a range of at most 31 days). */
+                interval?: "day" | "hour";
             };
             header?: never;
             path: {
@@ -2350,6 +2352,8 @@ export interface operations {
                         codeId: string;
                         from: string;
                         to: string;
+                        /** @enum {string} */
+                        interval: "day" | "hour";
                         totals: {
                             /** @description Scans by people: crawlers and link previews are counted apart, as `bots`. */
                             scans: number;
@@ -2358,10 +2362,12 @@ export interface operations {
                             /** @description Scans by crawlers and link previews (Slackbot, facebookexternalhit, Googlebot, …), told apart by `isbot`. */
                             bots: number;
                         };
-                        /** @description Every day of the range, oldest first. */
-                        days: {
-                            day: string;
+                        /** @description Every day (or hour, with `interval=hour`) of the range, oldest first, zeros included. */
+                        series: {
+                            /** @description Start of the day or hour, ISO 8601 UTC. */
+                            at: string;
                             scans: number;
+                            /** @description A day's unique scanners; for an hour, those first seen that day in that hour. */
                             uniqueScanners: number;
                         }[];
                         devices: {
@@ -2374,6 +2380,13 @@ export interface operations {
                         countries: {
                             [key: string]: number;
                         };
+                        /** @description Only when the operator configured a city database (GEOIP_CITY_DB) and some scan was placed in a city: most scans first, at most 50. */
+                        cities?: {
+                            country: string;
+                            region: string | null;
+                            city: string;
+                            scans: number;
+                        }[];
                         /** @description Primary language of the browser, most scans first. */
                         languages: {
                             language: string;

@@ -23,6 +23,7 @@ import {
   CreateCodeBody,
   ListCodesQuery,
   StatsQuery,
+  CodeStatsQuery,
   StatsSchema,
   UpdateCodeBody,
 } from './codes.schema.js';
@@ -190,14 +191,15 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         operationId: 'dynamicCodeStats',
         summary: "A dynamic code's scans",
         description:
-          'Scans and unique scanners per day (UTC), totals, and the split by device class and by browser language. ' +
+          'Scans and unique scanners per day or hour (UTC), totals (crawlers and link previews apart, as `bots`), and the split by device ' +
+          'class, country, city (with a city database), browser language and weighted-split arm. ' +
           'Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. ' +
           'The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). ' +
           'With Redis, counts reach these statistics through a rollup that runs every minute.',
         tags,
         security: keyWithScope('analytics:read'),
         params: CodeParams,
-        querystring: StatsQuery,
+        querystring: CodeStatsQuery,
         response: { 200: StatsSchema, ...errors('invalid_request', 'not_found') },
       },
     },
@@ -245,7 +247,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       schema: {
         operationId: 'dynamicCodeStatsCsv',
         summary: "A dynamic code's scans, as CSV",
-        description: `${csvColumns} One row per day of the range (UTC), zeros included: exactly the \`days\` of the JSON statistics, with the device split per day.`,
+        description: `${csvColumns} One row per day of the range (UTC), zeros included: exactly the daily \`series\` of the JSON statistics, with the device split per day.`,
         tags,
         security: keyWithScope('analytics:read'),
         params: CodeParams,

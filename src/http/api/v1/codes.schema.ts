@@ -6,6 +6,7 @@ import { CODE_NAME_MAX_LENGTH, CODE_STATUSES, OWNER_STATUSES, TARGET_MAX_LENGTH,
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
 import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
+import { HOURLY_MAX_DAYS, STATS_INTERVALS, TOP_CITIES } from '../../../services/scan-stats.js';
 import { HOSTNAME_MAX_LENGTH, VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
 import { codeShortUrl } from '../../short-url.js';
 import { CODE_SORTS } from '../../../services/dynamic-codes.js';
@@ -234,6 +235,13 @@ export const StatsQuery = z.strictObject({
   to: z.string().max(10).optional().describe('Last day, YYYY-MM-DD (UTC); default today.'),
 });
 
+export const CodeStatsQuery = StatsQuery.extend({
+  interval: z
+    .enum(STATS_INTERVALS)
+    .optional()
+    .describe(`\`day\` (default) or \`hour\`: the series counts each UTC day, or each hour (a range of at most ${HOURLY_MAX_DAYS} days).`),
+});
+
 export const CodeSchema = z
   .object({
     id: z.string(),
@@ -265,22 +273,31 @@ export const CodeSchema = z
 
 export const CodePageSchema = pageSchema(CodeSchema);
 
-const dayCount = z.object({ day: z.string(), scans: z.number().int(), uniqueScanners: z.number().int() });
+const seriesPoint = z.object({
+  at: z.string().describe('Start of the day or hour, ISO 8601 UTC.'),
+  scans: z.number().int(),
+  uniqueScanners: z.number().int().describe("A day's unique scanners; for an hour, those first seen that day in that hour."),
+});
 
 export const StatsSchema = z.object({
   codeId: z.string(),
   from: z.string(),
   to: z.string(),
+  interval: z.enum(STATS_INTERVALS),
   totals: z.object({
     scans: z.number().int().describe('Scans by people: crawlers and link previews are counted apart, as `bots`.'),
     uniqueScanners: z.number().int().describe('Sum of the daily unique scanners.'),
     bots: z.number().int().describe('Scans by crawlers and link previews (Slackbot, facebookexternalhit, Googlebot, …), told apart by `isbot`.'),
   }),
-  days: z.array(dayCount).describe('Every day of the range, oldest first.'),
+  series: z.array(seriesPoint).describe('Every day (or hour, with `interval=hour`) of the range, oldest first, zeros included.'),
   devices: z.object(Object.fromEntries(DEVICE_CLASSES.map((d) => [d, z.number().int()])) as Record<(typeof DEVICE_CLASSES)[number], z.ZodNumber>),
   countries: z
     .record(z.string(), z.number().int())
     .describe('Scans per country (ISO 3166-1 alpha-2; `other`: an address the database could not place), from the open database shipped with the service.'),
+  cities: z
+    .array(z.object({ country: z.string(), region: z.string().nullable(), city: z.string(), scans: z.number().int() }))
+    .optional()
+    .describe(`Only when the operator configured a city database (GEOIP_CITY_DB) and some scan was placed in a city: most scans first, at most ${TOP_CITIES}.`),
   languages: z.array(z.object({ language: z.string(), scans: z.number().int() })).describe('Primary language of the browser, most scans first.'),
   arms: z
     .record(z.string(), z.number().int())

@@ -127,7 +127,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)),
         stats,
         devices,
-        chart: scanChart(stats.days),
+        chart: scanChart(stats.series.map((point) => ({ day: point.at.slice(0, 10), scans: point.scans }))),
         campaign: campaignValues(code.routing),
         deviceClasses: DEVICE_CLASSES,
         maxScansLimit: ROUTING_LIMITS.maxScans,
