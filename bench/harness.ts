@@ -155,7 +155,7 @@ export interface Figures {
 }
 
 /** The report's prose sections a scenario may fill (bench/report.ts places them). */
-export type SectionName = 'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro';
+export type SectionName = 'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro' | 'capacity';
 
 export interface Outcome {
   rows?: Row[];

@@ -138,6 +138,12 @@ ${sections.decode ?? 'Decode rows skipped (BENCH_ONLY).'}
 
 ${sections.soak ?? ''}
 
+## Capacity: Redis per request, and a cluster's spread (rows k-node, k-cluster)
+
+${sections.capacity ?? 'Capacity rows skipped (BENCH_ONLY).'}
+
+The model built on these figures: [scaling.md](scaling.md).
+
 ## Render path (micro, one thread, same run)
 
 ${sections.micro ?? ''}

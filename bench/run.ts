@@ -6,6 +6,7 @@ import { baselineScenario } from './scenarios/baselines.js';
 import { batchCpuScenario } from './scenarios/batch-cpu.js';
 import { batchesScenario } from './scenarios/batches.js';
 import { brandedRowScenario } from './scenarios/branded.js';
+import { capacityScenario } from './scenarios/capacity.js';
 import { floodRowsScenario } from './scenarios/flood.js';
 import { floodWindowsScenario } from './scenarios/flood-windows.js';
 import { decodeBudgetScenario } from './scenarios/decode-budget.js';
@@ -44,6 +45,7 @@ const SCENARIOS: BenchScenario[] = [
   threadBesideInlineScenario,
   profileScenario,
   redisGenerateScenario,
+  capacityScenario,
   signedUrlScenario,
   hostileNeighbourScenario,
   floodWindowsScenario,
@@ -78,7 +80,8 @@ async function main(): Promise<void> {
   }
   if (ONLY) {
     console.log(
-      `\n${table(results.rows)}\n\n${ratios(results.rows, results.figures)}\n\n${results.sections.profile ?? ''}\n\nBENCH_ONLY run: docs/BENCHMARKS.md left as it was.`,
+      `\n${table(results.rows)}\n\n${ratios(results.rows, results.figures)}\n\n${Object.values(results.sections).join('\n\n')}\n\n` +
+        'BENCH_ONLY run: docs/BENCHMARKS.md left as it was.',
     );
     return;
   }
