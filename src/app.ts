@@ -4,7 +4,7 @@ import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { createApiServices, type ApiOverrides } from './composition/api.js';
 import type { Config } from './config.js';
-import apiKeyAuth from './http/api/v1/api-key-auth.js';
+import apiKeyAuth, { keyActorOf } from './http/api/v1/api-key-auth.js';
 import { codesRoute } from './http/api/v1/codes.route.js';
 import { accountStatsRoute } from './http/api/v1/account-stats.route.js';
 import { batchesRoute } from './http/api/v1/batches.route.js';
@@ -16,6 +16,8 @@ import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
 import { designsRoute } from './http/api/v1/designs.route.js';
 import { domainsRoute } from './http/api/v1/domains.route.js';
 import { keysRoute } from './http/api/v1/keys.route.js';
+import { auditLogRoute } from './http/api/v1/audit-log.route.js';
+import auditTrail from './http/plugins/audit-trail.js';
 import { ServiceHosts } from './http/service-hosts.js';
 import hostPolicy from './http/plugins/host-policy.js';
 import { signedImageRoute } from './http/signed/signed-image.route.js';
@@ -129,6 +131,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(strictQuery);
       await api.register(requestsInFlight, { counter: services.requestsInFlight });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper, lastUsed, clock });
+      await api.register(auditTrail, { deps: { auditLog: adapters.auditLog, accounts: adapters.accounts, plans, clock }, actorOf: keyActorOf });
       await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos, designs: adapters.designs });
       await api.register(codesRoute, { ...adapters, renderer, clock, publicUrl: config.publicUrl, uniqueCounting: services.uniqueCounting });
       await api.register(accountStatsRoute, { ...adapters, clock, uniqueCounting: services.uniqueCounting });
@@ -163,6 +166,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       });
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
       await api.register(keysRoute, { accounts: adapters.accounts, keys: adapters.keys, keyPepper: config.keyPepper, clock });
+      await api.register(auditLogRoute, { auditLog: adapters.auditLog });
     },
     { prefix: '/api/v1' },
   );

@@ -37,6 +37,7 @@ const PlanEntry = z.strictObject({
     .optional(),
   designs: featureLimit,
   customDomains: featureLimit,
+  auditLogDays: featureLimit,
 });
 
 export const PlansFileSchema = z

@@ -1,4 +1,5 @@
 // The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
+import type { AuditLog } from '../domain/ports/audit-log.js';
 import type { ApiError } from '../domain/errors.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { BillingProvider } from '../domain/ports/billing-provider.js';
@@ -61,6 +62,8 @@ export type Probes = Record<string, () => Promise<void>>;
 export interface RecordStores {
   accounts: AccountStore;
   keys: KeyStore;
+  /** Who changed what in each account (append-only). */
+  auditLog: AuditLog;
   /** Signing keys of signed image URLs (secrets sealed). */
   signingKeys: SigningKeyStore;
   /** Saved designs. */
@@ -94,6 +97,8 @@ export interface SharedRateLimitStore {
 export interface StoreAdapters {
   accounts: AccountStore;
   keys: KeyStore;
+  /** Who changed what in each account (append-only). */
+  auditLog: AuditLog;
   /** Signing keys of signed image URLs, cached per instance and dropped everywhere on revocation. */
   signingKeys: SigningKeyStore;
   /** Saved designs (rendering and branding options an account reuses). */

@@ -35,10 +35,12 @@ export interface Plan {
   designs: Limit;
   /** Custom domains per account (0: not included). */
   customDomains: Limit;
+  /** Days an audit-log entry is kept after it was written (null: kept for good). */
+  auditLogDays: Limit;
 }
 
 /** The figures later features add: optional in a plans file, where absent means the default below. */
-export const FEATURE_FIGURES = ['activeDynamicCodes', 'maxBatchItems', 'batchesInFlight', 'logos', 'designs', 'customDomains'] as const;
+export const FEATURE_FIGURES = ['activeDynamicCodes', 'maxBatchItems', 'batchesInFlight', 'logos', 'designs', 'customDomains', 'auditLogDays'] as const;
 export type FeatureFigure = (typeof FEATURE_FIGURES)[number];
 export type FeatureFigures = Record<FeatureFigure, Limit>;
 
@@ -47,9 +49,9 @@ export type FeatureFigures = Record<FeatureFigure, Limit>;
  * plan's figures; any other plan takes the free plan's when it costs nothing, the pro plan's when paid.
  */
 export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigures> = {
-  free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1, designs: 3, customDomains: 0 },
-  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25, designs: 100, customDomains: 3 },
-  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250, designs: 1_000, customDomains: 20 },
+  free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1, designs: 3, customDomains: 0, auditLogDays: 30 },
+  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25, designs: 100, customDomains: 3, auditLogDays: 90 },
+  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250, designs: 1_000, customDomains: 20, auditLogDays: 365 },
 };
 
 export function featureDefaults(planId: PlanId, monthlyPriceUsd: number): FeatureFigures {

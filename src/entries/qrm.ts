@@ -15,6 +15,7 @@ import { plansSource } from '../plans-file.js';
 import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from '../services/accounts.js';
 import { issueKey, listKeys, revokeKey } from '../services/api-keys.js';
 import { OPERATOR_ACTOR } from '../domain/actor.js';
+import { appendAudit } from '../services/audit-log.js';
 import { KEY_SCOPES } from '../domain/key-scope.js';
 import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from '../services/plans.js';
 import { allCodes, disableCode } from '../services/dynamic-codes.js';
@@ -86,6 +87,9 @@ function expiresOption(value: string): Date {
   if (Number.isNaN(at.getTime())) throw new UsageError('--expires must be an ISO 8601 instant with its zone, e.g. 2027-01-31T00:00:00Z');
   return at;
 }
+
+/** The operator at this machine's command line: no address, no browser. */
+const OPERATOR_CONTEXT = { actor: OPERATOR_ACTOR, ip: null, userAgent: null };
 
 function required(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`${flag} is required`);
@@ -167,7 +171,14 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         return;
       }
       case 'accounts plan': {
-        const account = await changePlan(deps, (await target()).id, planOption(plans, values.plan));
+        const before = await target();
+        const account = await changePlan(deps, before.id, planOption(plans, values.plan));
+        await appendAudit(deps, OPERATOR_CONTEXT, {
+          accountId: account.id,
+          action: 'plan.changed',
+          target: { type: 'account', id: account.id },
+          changes: { from: before.plan, to: account.plan },
+        });
         print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
         return;
       }
@@ -176,6 +187,12 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
           scopes: values.scopes?.split(',').map((scope) => scope.trim()),
           expiresAt: values.expires === undefined ? undefined : expiresOption(values.expires),
           createdBy: OPERATOR_ACTOR,
+        });
+        await appendAudit(deps, OPERATOR_CONTEXT, {
+          accountId: issued.key.accountId,
+          action: 'api_key.created',
+          target: { type: 'api_key', id: issued.key.id },
+          changes: { name: issued.key.name, hint: issued.key.hint, scopes: issued.key.scopes, expiresAt: issued.key.expiresAt?.toISOString() ?? null },
         });
         // The secret alone on stdout, so `KEY=$(qrm keys create ...)` works; the rest goes to stderr.
         out(values.json ? JSON.stringify({ secret: issued.secret, key: issued.key }) : issued.secret);
@@ -197,6 +214,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       }
       case 'keys revoke': {
         const key = await revokeKey(deps, (await target()).id, required(values.id, '--id'));
+        await appendAudit(deps, OPERATOR_CONTEXT, { accountId: key.accountId, action: 'api_key.revoked', target: { type: 'api_key', id: key.id } });
         print(`revoked ${key.id} (${key.hint}) at ${key.revokedAt?.toISOString()}`, key);
         return;
       }

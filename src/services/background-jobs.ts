@@ -18,6 +18,8 @@ import type { DomainProbe } from '../domain/ports/domain-probe.js';
 import type { ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
 import type { TxtLookup } from '../domain/ports/txt-lookup.js';
 import { sweepDomains } from './domain-proof.js';
+import type { AuditLog } from '../domain/ports/audit-log.js';
+import { sweepAuditLog } from './audit-log.js';
 import { tellDomainSuspended } from './domain-suspended-webhook.js';
 
 export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
@@ -40,6 +42,8 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   domainProbe?: DomainProbe | undefined;
   /** Where `domain.suspended` goes (with webhookSender, and the batch store's account secrets). */
   scanWebhooks?: Pick<ScanWebhookStore, 'list'> | undefined;
+  /** The audit log whose entries past their retention the daily sweep drops (none: nothing to do). */
+  auditLog?: Pick<AuditLog, 'deleteExpired'> | undefined;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -53,6 +57,7 @@ export const JOB_NAMES = [
   'batch-webhooks',
   'scan-webhooks',
   'domain-verification',
+  'audit-log-retention',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -81,6 +86,12 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   // Custom domains: unproved claims whose TXT record now holds their token become active (each asked at most every
   // 5 minutes), claims pending 7 days expire, active domains are re-checked daily and suspended when their proof is gone.
   { name: 'domain-verification', pattern: '* * * * *', run: (deps) => verifyDomains(deps) },
+  // Daily: entries past their plan's auditLogDays (stamped on each when written) go.
+  {
+    name: 'audit-log-retention',
+    pattern: '41 3 * * *',
+    run: (deps) => (deps.auditLog ? sweepAuditLog({ auditLog: deps.auditLog, clock: deps.clock }) : Promise.resolve(0)),
+  },
 ];
 
 async function verifyDomains(deps: BackgroundJobDeps): Promise<unknown> {

@@ -19,6 +19,7 @@ import { batchStoreContract } from './batch-store.contract.js';
 import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { auditLogContract } from './audit-log.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
 import { customDomainStoreContract } from './custom-domain-store.contract.js';
@@ -102,6 +103,7 @@ describe(TITLE, () => {
 
   accountStoreContract('mongodb', () => stores.accounts);
   keyStoreContract('mongodb', async () => stores);
+  auditLogContract('mongodb', async () => stores);
   signingKeyStoreContract('mongodb', async () => stores);
   designStoreContract('mongodb', async () => stores);
   customDomainStoreContract('mongodb', async () => stores);

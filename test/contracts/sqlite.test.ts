@@ -16,6 +16,7 @@ import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.contract.js';
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
+import { auditLogContract } from './audit-log.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
 import { customDomainStoreContract } from './custom-domain-store.contract.js';
@@ -39,6 +40,7 @@ afterAll(async () => {
 
 accountStoreContract('sqlite', () => fresh().accounts);
 keyStoreContract('sqlite', async () => fresh());
+auditLogContract('sqlite', async () => fresh());
 signingKeyStoreContract('sqlite', async () => fresh());
 designStoreContract('sqlite', async () => fresh());
 customDomainStoreContract('sqlite', async () => fresh());

@@ -266,6 +266,18 @@ ApiKey = TypedDict("ApiKey", {
 })
 
 
+AuditEntry = TypedDict("AuditEntry", {
+    "id": str,
+    "at": str,
+    "actor": "Actor",
+    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "code.created", "code.updated", "code.deleted", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "batch.created", "batch.cancelled"],
+    "target": dict[str, Any],
+    "ip": Any,
+    "userAgent": Any,
+    "changes": dict[str, Any],
+})
+
+
 OPERATIONS: dict[str, tuple[str, str]] = {
     "liveness": ("GET", "/healthz"),
     "readiness": ("GET", "/readyz"),
@@ -308,6 +320,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "revokeSigningKey": ("DELETE", "/api/v1/QRManager/signing-keys/{id}"),
     "listApiKeys": ("GET", "/api/v1/QRManager/keys"),
     "revokeApiKey": ("DELETE", "/api/v1/QRManager/keys/{id}"),
+    "listAuditLog": ("GET", "/api/v1/QRManager/audit-log"),
+    "auditLogCsv": ("GET", "/api/v1/QRManager/audit-log.csv"),
     "signedImage": ("GET", "/i/{keyId}/{format}"),
     "followDynamicCode": ("GET", "/r/{slug}"),
     "unlockDynamicCode": ("POST", "/r/{slug}"),
@@ -486,6 +500,14 @@ class GeneratedOperations:
     def revoke_api_key(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Revoke an API key (2xx JSON: ApiKey)."""
         return self._call("DELETE", f"/api/v1/QRManager/keys/{_quote(id)}", None, query, headers)
+
+    def list_audit_log(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """The account's audit log, newest first, filtered by action, actor and time (2xx JSON: dict[str, Any])."""
+        return self._call("GET", f"/api/v1/QRManager/audit-log", None, query, headers)
+
+    def audit_log_csv(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """The account's audit log as CSV (the same filters), streamed."""
+        return self._call("GET", f"/api/v1/QRManager/audit-log.csv", None, query, headers)
 
     def signed_image(self, key_id: str, format: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """A signed image URL (for <img src>, e-mail, a CDN)."""

@@ -234,6 +234,20 @@ export interface WebhookSecretDoc {
   previousUntil?: Date | null;
 }
 
+/** One audit entry; `expiresAt` is when the retention sweep may drop it (null: kept). */
+export interface AuditEntryDoc {
+  _id: string;
+  accountId: string;
+  at: Date;
+  actor: { type: string; id: string; label: string };
+  action: string;
+  target: { type: string; id: string };
+  ip: string | null;
+  userAgent: string | null;
+  changes: Record<string, unknown>;
+  expiresAt: Date | null;
+}
+
 export interface MongoModels {
   accounts: Model<AccountDoc>;
   keys: Model<ApiKeyDoc>;
@@ -254,6 +268,7 @@ export interface MongoModels {
   sequences: Model<SequenceDoc>;
   webhookSecrets: Model<WebhookSecretDoc>;
   billingEvents: Model<BillingEventDoc>;
+  auditLog: Model<AuditEntryDoc>;
 }
 
 const options = { versionKey: false, strict: 'throw' } as const;
@@ -314,6 +329,28 @@ const BILLING_EVENT_RETENTION_SECONDS = 30 * 24 * 60 * 60;
 function billingEventSchema(): Schema<BillingEventDoc> {
   const schema = new Schema<BillingEventDoc>({ _id: { type: String, required: true }, receivedAt: { type: Date, required: true } }, options);
   schema.index({ receivedAt: 1 }, { expireAfterSeconds: BILLING_EVENT_RETENTION_SECONDS });
+  return schema;
+}
+
+function auditEntrySchema(): Schema<AuditEntryDoc> {
+  const pair = { type: { type: String, required: true }, id: { type: String, required: true } };
+  const schema = new Schema<AuditEntryDoc>(
+    {
+      _id: { type: String, required: true },
+      accountId: { type: String, required: true },
+      at: { type: Date, required: true },
+      actor: { ...pair, label: { type: String, required: true } },
+      action: { type: String, required: true },
+      target: pair,
+      ip: { type: String, default: null },
+      userAgent: { type: String, default: null },
+      changes: { type: Schema.Types.Mixed, default: {} },
+      expiresAt: { type: Date, default: null },
+    },
+    options,
+  );
+  schema.index({ accountId: 1, at: -1, _id: -1 });
+  schema.index({ expiresAt: 1 }, { partialFilterExpression: { expiresAt: { $type: 'date' } } });
   return schema;
 }
 
@@ -636,5 +673,6 @@ export function defineMongoModels(connection: Connection): MongoModels {
       'webhook_secrets',
     ),
     billingEvents: connection.model<BillingEventDoc>('BillingEvent', billingEventSchema(), 'billing_events'),
+    auditLog: connection.model<AuditEntryDoc>('AuditEntry', auditEntrySchema(), 'audit_log'),
   };
 }

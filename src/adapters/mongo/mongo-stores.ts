@@ -1,4 +1,5 @@
 // The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts, batches and their results (GridFS) on one connection this module opens and closes.
+import { MongoAuditLog } from './audit-log.mongo.js';
 import type { RecordStores } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { MongoAccountStore } from './account-store.mongo.js';
@@ -28,6 +29,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
       signingKeys: unavailableWhen(new MongoSigningKeyStore(models.signingKeys, models.accounts), isMongoOutage, DOWN),
       designs: unavailableWhen(new MongoDesignStore(models.designs), isMongoOutage, DOWN),
+      auditLog: unavailableWhen(new MongoAuditLog(models.auditLog), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs), isMongoOutage, DOWN),

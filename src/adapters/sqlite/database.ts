@@ -380,6 +380,26 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE scan_days ADD COLUMN hours TEXT NOT NULL DEFAULT '{}';
   ALTER TABLE scan_days ADD COLUMN hour_uniques TEXT NOT NULL DEFAULT '{}';
   `,
+  // 24: the audit log, append-only per account; expires_at is when the retention sweep may drop an entry.
+  `
+  CREATE TABLE audit_log (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    actor_type TEXT NOT NULL,
+    actor_id TEXT NOT NULL,
+    actor_label TEXT NOT NULL,
+    action TEXT NOT NULL,
+    target_type TEXT NOT NULL,
+    target_id TEXT NOT NULL,
+    ip TEXT,
+    user_agent TEXT,
+    changes TEXT NOT NULL,
+    expires_at INTEGER
+  );
+  CREATE INDEX audit_log_by_account ON audit_log (account_id, at DESC, id DESC);
+  CREATE INDEX audit_log_by_expiry ON audit_log (expires_at) WHERE expires_at IS NOT NULL;
+  `,
 ];
 
 /** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */

@@ -1,4 +1,5 @@
 // The embedded default's stores: SQLite for records, metering and sessions on one database file. No other software.
+import { SqliteAuditLog } from './audit-log.sqlite.js';
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -83,6 +84,7 @@ export function sqliteStoresOn(
     // A signed URL's key is looked up on every hit: data_version is read at most every 100 ms for it (API keys read it every time).
     signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, new ThrottledLivenessBus(credentialBus, EMBEDDED_SIGNING_KEY_LAG_MS)) : signingKeys,
     designs: unavailableOnFailure(new SqliteDesignStore(db)),
+    auditLog: unavailableOnFailure(new SqliteAuditLog(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),

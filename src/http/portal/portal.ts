@@ -56,6 +56,7 @@ export interface PortalOptions {
     Adapters,
     | 'accounts'
     | 'keys'
+    | 'auditLog'
     | 'meter'
     | 'renderer'
     | 'sessions'

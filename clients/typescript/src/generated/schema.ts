@@ -566,6 +566,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's audit log, newest first, filtered by action, actor and time */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/QRManager/audit-log.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's audit log as CSV (the same filters), streamed
+         * @description Columns: `at,action,actor_type,actor_id,actor_label,target_type,target_id,ip,user_agent,changes` (CRLF line ends); cells that a spreadsheet would read as a formula start with `'`.
+         */
+        get: operations["auditLogCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/i/{keyId}/{format}": {
         parameters: {
             query?: never;
@@ -1123,6 +1160,25 @@ export interface components {
             createdBy: components["schemas"]["Actor"] | null;
             lastUsedAt: string | null;
             revokedAt: string | null;
+        };
+        AuditEntry: {
+            id: string;
+            /** @description ISO 8601. */
+            at: string;
+            actor: components["schemas"]["Actor"];
+            /** @enum {string} */
+            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "code.created" | "code.updated" | "code.deleted" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+            target: {
+                type: string;
+                id: string;
+            };
+            /** @description The actor's own address (a member's browser or a key's caller), never a scanner's. */
+            ip: string | null;
+            userAgent: string | null;
+            /** @description A summary of the change; never a secret. */
+            changes: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: never;
@@ -5799,6 +5855,198 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Items per page (default 20, at most 100). */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+                /** @description Only this action. */
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "code.created" | "code.updated" | "code.deleted" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
+                actor?: string;
+                /** @description Entries at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Entries before this instant (ISO 8601). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: components["schemas"]["AuditEntry"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    auditLogCsv: {
+        parameters: {
+            query?: {
+                /** @description Only this action. */
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "code.created" | "code.updated" | "code.deleted" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
+                actor?: string;
+                /** @description Entries at or after this instant (ISO 8601). */
+                from?: string;
+                /** @description Entries before this instant (ISO 8601). */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The CSV. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `attachment; filename="audit-log.csv"`. */
+                    "Content-Disposition": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
                 };
             };
             /** @description Problem: `invalid_request` */

@@ -1,6 +1,7 @@
 // API-key context: resolves X-API-Key and checks the route's scope before the body is parsed; notes each key's use.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Actor } from '../../../domain/actor.js';
 import { requireScope } from '../../../domain/key-scope.js';
 import type { Credential } from '../../../domain/ports/key-store.js';
 import type { LastUsedLog } from '../../../domain/ports/last-used-log.js';
@@ -16,6 +17,12 @@ declare module 'fastify' {
 export interface ApiKeyAuthOptions extends AuthenticateDeps {
   /** Where each answered request notes its key's use (the last-used flush job writes it to the key). */
   lastUsed: Pick<LastUsedLog, 'record'>;
+}
+
+/** The API key acting on a request, as the audit log names it: its id and its hint, never the secret. */
+export function keyActorOf(request: FastifyRequest): Actor {
+  const credential = callerOf(request);
+  return { type: 'api_key', id: credential.keyId, label: credential.hint };
 }
 
 /** The caller of a request in the API context: the hook below refused every request without one. */

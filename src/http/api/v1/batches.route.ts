@@ -169,6 +169,15 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         shortUrlBase: shortUrlBase(deps.publicUrl, request),
       });
       if (accepted.quota) setQuotaHeaders(reply, accepted.quota);
+      if (accepted.created) {
+        await app.audit(request, {
+          accountId: callerOf(request).accountId,
+          plan: callerOf(request).plan,
+          action: 'batch.created',
+          target: { type: 'batch', id: accepted.batch.id },
+          changes: { items: accepted.batch.total },
+        });
+      }
       if (!accepted.created) reply.header('Idempotent-Replayed', 'true');
       return reply.code(202).header('Location', `/api/v1${BASE}/${accepted.batch.id}`).send(batchView(accepted.batch));
     },
@@ -232,6 +241,13 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
     },
     async (request, reply) => {
       const cancelled = await cancelOrDeleteBatch(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'batch.cancelled',
+        target: { type: 'batch', id: request.params.id },
+        changes: { deleted: !cancelled },
+      });
       return cancelled ? reply.code(200).send(batchView(cancelled)) : reply.code(204).send(null);
     },
   );

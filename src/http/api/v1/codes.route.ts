@@ -69,6 +69,13 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     },
     async (request, reply) => {
       const code = await createCode(deps, callerOf(request), request.body);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'code.created',
+        target: { type: 'code', id: code.id },
+        changes: { slug: code.slug, target: code.target },
+      });
       return reply
         .code(201)
         .header('Location', `${request.url}/${code.id}`)
@@ -123,7 +130,17 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
       },
     },
-    async (request) => view(request, await updateCode(deps, callerOf(request).accountId, request.params.id, request.body)),
+    async (request) => {
+      const code = await updateCode(deps, callerOf(request).accountId, request.params.id, request.body);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'code.updated',
+        target: { type: 'code', id: code.id },
+        changes: { fields: Object.keys(request.body) },
+      });
+      return view(request, code);
+    },
   );
 
   app.delete(
@@ -141,6 +158,12 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     },
     async (request, reply) => {
       await deleteCode(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'code.deleted',
+        target: { type: 'code', id: request.params.id },
+      });
       return reply.code(204).send(null);
     },
   );

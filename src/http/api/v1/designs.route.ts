@@ -75,6 +75,13 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
     },
     async (request, reply) => {
       const design = await createDesign(deps, callerOf(request), request.body);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'design.created',
+        target: { type: 'design', id: design.id },
+        changes: { name: design.name },
+      });
       return reply.code(201).header('Location', `/api/v1/QRManager/designs/${design.id}`).send(view(design));
     },
   );
@@ -126,7 +133,17 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         response: { 200: Design, ...problemResponses([...SAVE_ERRORS, 'not_found']) },
       },
     },
-    async (request) => view(await updateDesign(deps, callerOf(request), request.params.id, request.body)),
+    async (request) => {
+      const design = await updateDesign(deps, callerOf(request), request.params.id, request.body);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'design.updated',
+        target: { type: 'design', id: design.id },
+        changes: { fields: Object.keys(request.body) },
+      });
+      return view(design);
+    },
   );
 
   app.delete(
@@ -143,6 +160,12 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
     },
     async (request, reply) => {
       await deleteDesign(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'design.deleted',
+        target: { type: 'design', id: request.params.id },
+      });
       return reply.code(204).send(null);
     },
   );

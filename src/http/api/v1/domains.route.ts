@@ -96,6 +96,13 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
     },
     async (request, reply) => {
       const domain = await addDomain(deps, callerOf(request), request.body);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'domain.created',
+        target: { type: 'domain', id: domain.id },
+        changes: { hostname: domain.hostname },
+      });
       return reply.code(201).header('Location', `/api/v1/QRManager/domains/${domain.id}`).send(domainView(domain));
     },
   );
@@ -149,7 +156,19 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
         response: { 200: Domain, ...problemResponses(['invalid_request', 'not_found', ...AUTH_ERRORS]) },
       },
     },
-    async (request) => domainView(await verifyDomain(deps, deps.probe, callerOf(request).accountId, request.params.id)),
+    async (request) => {
+      const domain = await verifyDomain(deps, deps.probe, callerOf(request).accountId, request.params.id);
+      if (domain.status === 'active') {
+        await app.audit(request, {
+          accountId: callerOf(request).accountId,
+          plan: callerOf(request).plan,
+          action: 'domain.verified',
+          target: { type: 'domain', id: domain.id },
+          changes: { hostname: domain.hostname },
+        });
+      }
+      return domainView(domain);
+    },
   );
 
   app.delete(
@@ -167,6 +186,12 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
     },
     async (request, reply) => {
       await deleteDomain(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'domain.deleted',
+        target: { type: 'domain', id: request.params.id },
+      });
       return reply.code(204).send(null);
     },
   );

@@ -92,6 +92,16 @@ export const keysRoute: FastifyPluginAsyncZod<ApiKeyDeps> = async (app, deps) =>
         response: { 200: ApiKey, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => apiKeyView(await revokeKey(deps, callerOf(request).accountId, request.params.id), deps.clock()),
+    async (request) => {
+      const key = await revokeKey(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'api_key.revoked',
+        target: { type: 'api_key', id: key.id },
+        changes: { hint: key.hint },
+      });
+      return apiKeyView(key, deps.clock());
+    },
   );
 };

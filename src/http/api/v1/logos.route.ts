@@ -96,6 +96,13 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
       const mediaType = mediaTypeOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the logo image itself');
       const logo = await uploadLogo(deps, callerOf(request), request.body, mediaType);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'logo.created',
+        target: { type: 'logo', id: logo.id },
+        changes: { mediaType },
+      });
       return reply.code(201).header('Location', `/api/v1/QRManager/logos/${logo.id}`).send(logoView(logo));
     },
   );
@@ -132,6 +139,12 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
     },
     async (request, reply) => {
       await deleteLogo(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'logo.deleted',
+        target: { type: 'logo', id: request.params.id },
+      });
       return reply.code(204).send(null);
     },
   );

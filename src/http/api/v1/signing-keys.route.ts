@@ -58,6 +58,13 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
     },
     async (request, reply) => {
       const { key, secret } = await createSigningKey(deps, callerOf(request).accountId, request.body?.name);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'signing_key.created',
+        target: { type: 'signing_key', id: key.id },
+        changes: { name: key.name },
+      });
       return reply
         .code(201)
         .header('Location', `/api/v1/QRManager/signing-keys/${key.id}`)
@@ -97,6 +104,15 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         response: { 200: SigningKey, ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },
-    async (request) => view(await revokeSigningKey(deps, callerOf(request).accountId, request.params.id)),
+    async (request) => {
+      const key = await revokeSigningKey(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'signing_key.revoked',
+        target: { type: 'signing_key', id: key.id },
+      });
+      return view(key);
+    },
   );
 };

@@ -90,6 +90,13 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
     async (request, reply) => {
       const { accountId } = callerOf(request);
       const created = await createScanWebhook(deps, accountId, request.body);
+      await app.audit(request, {
+        accountId,
+        plan: callerOf(request).plan,
+        action: 'webhook.created',
+        target: { type: 'webhook', id: created.id },
+        changes: { url: created.url },
+      });
       const secret = deps.secrets ? { secret: await deps.secrets.webhookSecret(accountId) } : {};
       return reply
         .code(201)
@@ -151,6 +158,12 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
     },
     async (request, reply) => {
       await deleteScanWebhook(deps, callerOf(request).accountId, request.params.id);
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'webhook.deleted',
+        target: { type: 'webhook', id: request.params.id },
+      });
       return reply.code(204).send(null);
     },
   );

@@ -6,12 +6,13 @@ import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
 import { requireAccount } from '../account-guard.js';
-import { portalActor } from './keys.routes.js';
+import { portalActor, portalAuditContext } from './keys.routes.js';
+import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 export interface KeysApiRoutesOptions {
   base: string;
-  deps: ApiKeyDeps;
+  deps: ApiKeyDeps & AuditDeps;
   limits: Pick<PortalRateLimits, 'keyCreation'>;
 }
 
@@ -97,6 +98,12 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
         createdBy: portalActor(request.account!),
       });
+      await appendAudit(deps, portalAuditContext(request), {
+        accountId: issued.key.accountId,
+        action: 'api_key.created',
+        target: { type: 'api_key', id: issued.key.id },
+        changes: { name: issued.key.name, hint: issued.key.hint, scopes: issued.key.scopes, expiresAt: issued.key.expiresAt?.toISOString() ?? null },
+      });
       reply.header('Cache-Control', 'no-store');
       return reply.code(201).send({ secret: issued.secret, key: keyView(issued.key, deps.clock()) });
     },
@@ -105,6 +112,15 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
   app.delete(
     '/api/keys/:id',
     { schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } }, ...write },
-    async (request) => ({ key: keyView(await revokeKey(deps, request.account!.id, request.params.id), deps.clock()) }),
+    async (request) => {
+      const revoked = await revokeKey(deps, request.account!.id, request.params.id);
+      await appendAudit(deps, portalAuditContext(request), {
+        accountId: revoked.accountId,
+        action: 'api_key.revoked',
+        target: { type: 'api_key', id: revoked.id },
+        changes: { hint: revoked.hint },
+      });
+      return { key: keyView(revoked, deps.clock()) };
+    },
   );
 };

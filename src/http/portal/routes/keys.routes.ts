@@ -8,13 +8,15 @@ import type { Account } from '../../../domain/ports/account-store.js';
 import { ApiError } from '../../../domain/errors.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
+import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
+import type { AuditContext } from '../../../domain/audit.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 export interface KeysRoutesOptions {
   base: string;
-  deps: ApiKeyDeps;
+  deps: ApiKeyDeps & AuditDeps;
   limits: Pick<PortalRateLimits, 'keyCreation'>;
 }
 
@@ -45,6 +47,11 @@ function expiryOf(value: string | undefined): Date | undefined {
 /** Who acts in the portal: the signed-in account's identity. */
 export function portalActor(account: Account): Actor {
   return { type: 'member', id: account.id, label: account.email };
+}
+
+/** The signed-in member, their address and browser, as the audit log records them. */
+export function portalAuditContext(request: FastifyRequest): AuditContext {
+  return { actor: portalActor(request.account!), ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
 }
 
 export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, options) => {
@@ -98,6 +105,12 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
           expiresAt: expiryOf(request.body.expiresAt),
           createdBy: portalActor(request.account!),
         });
+        await appendAudit(deps, portalAuditContext(request), {
+          accountId: issued.key.accountId,
+          action: 'api_key.created',
+          target: { type: 'api_key', id: issued.key.id },
+          changes: { name: issued.key.name, hint: issued.key.hint, scopes: issued.key.scopes, expiresAt: issued.key.expiresAt?.toISOString() ?? null },
+        });
         // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.
         return renderPage(
           request,
@@ -116,7 +129,13 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
   );
 
   app.post('/keys/:id/revoke', { schema: { hide: true, params: KeyParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    await revokeKey(deps, request.account!.id, request.params.id);
+    const revoked = await revokeKey(deps, request.account!.id, request.params.id);
+    await appendAudit(deps, portalAuditContext(request), {
+      accountId: revoked.accountId,
+      action: 'api_key.revoked',
+      target: { type: 'api_key', id: revoked.id },
+      changes: { hint: revoked.hint },
+    });
     return reply.redirect(`${base}/keys?notice=revoked`, 303);
   });
 };
