@@ -1,4 +1,5 @@
 // What a scan of a dynamic code gets: the 302 its rules choose, the password form, or a page saying why not — shared by /r/{slug} and custom domains.
+import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { expiredTargetOf, isExpired, routedScan, type ScanContext } from '../../domain/code-routing.js';
 import type { SlugTarget } from '../../domain/dynamic-code.js';
@@ -42,6 +43,11 @@ function location(target: string): string {
 function queryOf(url: string): string {
   const at = url.indexOf('?');
   return at === -1 ? '' : url.slice(at + 1);
+}
+
+/** The client's address bucket as the guess limiter keys it: a keyed hash (the operator's key), so no address is stored. */
+function guessAddressKey(key: Uint8Array, address: string): string {
+  return createHmac('sha256', key).update('password-guesses\u0000').update(addressBucket(address)).digest('base64url').slice(0, 22);
 }
 
 declare module 'fastify' {
@@ -93,7 +99,7 @@ export async function answerScan(
     if (submitted === null) return reply.code(401).headers(PAGE_HEADERS).send(passwordHtml(PASSWORD_LENGTH.max, false));
     // Counted before the hash is checked, so parallel guesses cannot slip past a limit. Only a wrong answer stays
     // counted: a right one, and an attempt refused unchecked, are given back, so right answers never lock anyone out.
-    const byAddress = `${found.codeId}|${addressBucket(request.ip)}`;
+    const byAddress = `${found.codeId}|${guessAddressKey(deps.splitKey, request.ip)}`;
     const byCode = `${found.codeId}|*`;
     const tooMany = (resetAt: Date, html: (retryAfter: number) => string) => {
       const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - scan.at.getTime()) / 1000));
