@@ -78,20 +78,29 @@ describe('Dynamic codes page', () => {
     expect((await client.get(path)).statusCode).toBe(404);
   });
 
-  it('draws the last 30 days of scans as an inline SVG chart, with the device split', async () => {
+  it('shows the last 30 days of scans, the device split and the split arms as charts, each with its figures in a table', async () => {
     const client = await signedIn();
     const { path, slug } = await createThroughForm(client, 'https://example.com/chart');
     for (const [i, ua] of [USER_AGENTS.ios, USER_AGENTS.ios, USER_AGENTS.android, USER_AGENTS.desktop].entries())
       await scan(t.app, slug, { userAgent: ua, ip: `10.2.0.${i}` });
     await t.stores.scans.flush();
     const page = (await client.get(path)).body;
-    const svg = /<svg[^>]*class="scan-chart"[\s\S]*?<\/svg>/.exec(page)?.[0];
-    expect(svg).toBeDefined();
-    expect(svg!.match(/<rect /g)).toHaveLength(30);
-    expect(svg).toContain('4 scans</title>');
+    const figure = (id: string) => new RegExp(`<figure class="chart" id="chart-${id}"[\\s\\S]*?</figure>`).exec(page)?.[0] ?? '';
+    const scans = figure('scans');
+    expect(scans).toContain('data-chart="columns"');
+    expect(scans).toMatch(/<canvas role="img" aria-label="Scans per day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}: 4 in total, at most 4 a day.">/);
+    expect(scans.match(/<tr data-value=/g)).toHaveLength(30);
+    expect(scans).toMatch(/<tr data-value="4"><th scope="row">\d{4}-\d{2}-\d{2}<\/th><td>4<\/td><\/tr>/);
     expect(page).toContain('4 scans · 4 unique a day');
-    expect(page).toMatch(/data-device="ios"><td>iOS<\/td><td>2<\/td><td>50%/);
-    expect(page).toMatch(/data-device="android"><td>Android<\/td><td>1<\/td><td>25%/);
+    const devices = figure('devices');
+    expect(devices).toContain('<tr data-value="2"><th scope="row">iOS</th><td>2</td></tr>');
+    expect(devices).toContain('<tr data-value="1"><th scope="row">Android</th><td>1</td></tr>');
+    // No split sent a scan: no arms chart. The scripts that draw come from this origin.
+    expect(figure('arms')).toBe('');
+    expect(page).toContain('<script src="/portal/assets/chart.umd.js" defer></script>');
+    const chartJs = await client.get('/portal/assets/chart.umd.js');
+    expect(chartJs.statusCode).toBe(200);
+    expect(chartJs.body).toContain('Chart');
   });
 
   it("shows a code's campaign: password state, expiry, scan limit, UTM and its rules, never the password", async () => {
@@ -201,7 +210,7 @@ describe('Dynamic codes page', () => {
     const email = `split${++seq}-${Date.now()}@example.com`;
     const client = new PortalClient(t.app);
     await client.signInLocally(email);
-    const { path } = await createThroughForm(client, 'https://example.com/base');
+    const { path, slug } = await createThroughForm(client, 'https://example.com/base');
     const id = path.split('/').at(-1)!;
     const [account] = await t.stores.accounts.findByEmail(email);
     const deps = { codes: t.stores.codes, clock: () => new Date(), plans: t.plans };
@@ -232,6 +241,13 @@ describe('Dynamic codes page', () => {
     const shown = (await client.get(path)).body;
     expect(shown).toContain('https://example.com/a 60\nhttps://example.com/b 40</textarea>');
     expect(shown).toContain('data-field="split">https://example.com/a (60%), https://example.com/b (40%)');
+    // Scans the default split sent are drawn per arm, each arm named by where it sends them.
+    for (let i = 0; i < 6; i++) await scan(t.app, slug, { ip: `10.3.0.${i}`, userAgent: USER_AGENTS.desktop });
+    await t.stores.scans.flush();
+    const arms = /<figure class="chart" id="chart-arms"[\s\S]*?<\/figure>/.exec((await client.get(path)).body)?.[0] ?? '';
+    const counts = [...arms.matchAll(/<tr data-value="(\d+)"><th scope="row">default:(\d) → https:\/\/example.com\/([ab])<\/th>/g)];
+    expect(counts.map((m) => (m[2] === '0' ? 'a' : 'b'))).toEqual(counts.map((m) => m[3]));
+    expect(counts.reduce((sum, m) => sum + Number(m[1]), 0)).toBe(6);
     const refused = await client.postForm(`${path}/campaign`, {
       _csrf: await client.csrfFrom(path),
       split: 'https://example.com/a 60\nhttps://example.com/b 30',

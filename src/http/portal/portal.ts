@@ -132,7 +132,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
   await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });
-  await app.register(dashboardRoutes, { base, ...deps });
+  await app.register(dashboardRoutes, { base, ...deps, uniqueCounting: options.uniqueCounting });
   await app.register(keysRoutes, { base, deps, limits });
   await app.register(keysApiRoutes, { base, deps, limits });
   await app.register(qrsRoutes, { base, ...deps });

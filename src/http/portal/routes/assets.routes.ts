@@ -1,18 +1,32 @@
-// The portal's static files (stylesheet, progressive-enhancement script, icon), read once at start.
+// The portal's static files (stylesheet, scripts, icon, and Chart.js from its npm package), read once at start.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { portalAssetsDir } from '../portal-files.js';
 
-const FILES = { 'portal.css': 'text/css; charset=utf-8', 'portal.js': 'text/javascript; charset=utf-8', 'favicon.svg': 'image/svg+xml' } as const;
+const FILES = {
+  'portal.css': 'text/css; charset=utf-8',
+  'portal.js': 'text/javascript; charset=utf-8',
+  'charts.js': 'text/javascript; charset=utf-8',
+  'chart.umd.js': 'text/javascript; charset=utf-8',
+  'favicon.svg': 'image/svg+xml',
+} as const;
 type AssetName = keyof typeof FILES;
+
+/** Chart.js's browser build, served from this origin (the CSP allows no other): upgraded with the npm package. */
+function chartJsFile(): string {
+  return join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.js');
+}
+
+const pathOf = (name: AssetName) => (name === 'chart.umd.js' ? chartJsFile() : join(portalAssetsDir(), name));
 
 export const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
   const assets = new Map(
     (Object.keys(FILES) as AssetName[]).map((name) => {
-      const body = readFileSync(join(portalAssetsDir(), name));
+      const body = readFileSync(pathOf(name));
       return [name, { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 16)}"` }] as const;
     }),
   );

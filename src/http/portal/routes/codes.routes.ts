@@ -16,7 +16,7 @@ import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
-import { scanChart } from '../scan-chart.js';
+import { armsChart, devicesChart, scansOverTime } from '../charts.js';
 import { CampaignForm, campaignChange, campaignValues, postedValues, type CampaignFormValues } from '../campaign-form.js';
 
 export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
@@ -110,12 +110,20 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     const code = await getCode(options, account.id, id);
     const stats = await codeStats(options, account.id, id, {});
     const plan = options.plans.get(account.plan);
-    const scans = stats.totals.scans;
-    const devices = DEVICE_CLASSES.map((device) => ({
-      device,
-      scans: stats.devices[device],
-      percent: scans === 0 ? 0 : Math.round((stats.devices[device] / scans) * 100),
-    }));
+    const armTarget = (arm: string) => {
+      const [where = '', index = ''] = arm.split(/:(?=\d+$)/);
+      const split = where === 'default' ? code.routing.split : code.routing.rules[Number(/\d+/.exec(where)?.[0])]?.split;
+      return split?.[Number(index)]?.target;
+    };
+    const charts = [
+      scansOverTime(
+        'scans',
+        'Scans per day',
+        stats.series.map((point) => ({ day: point.at.slice(0, 10), scans: point.scans })),
+      ),
+      devicesChart('devices', stats.devices),
+      armsChart('arms', stats.arms, armTarget),
+    ].filter((chart) => chart !== null);
     return renderPage(
       request,
       reply,
@@ -126,8 +134,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         code,
         shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)),
         stats,
-        devices,
-        chart: scanChart(stats.series.map((point) => ({ day: point.at.slice(0, 10), scans: point.scans }))),
+        charts,
         campaign: campaignValues(code.routing),
         deviceClasses: DEVICE_CLASSES,
         maxScansLimit: ROUTING_LIMITS.maxScans,

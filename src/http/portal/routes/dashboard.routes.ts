@@ -1,4 +1,4 @@
-// The dashboard: plan, this month's requests and QRs against the plan, and when they reset.
+// The dashboard: plan, this month's requests and QRs against the plan, when they reset, and the account's scans as charts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
@@ -6,11 +6,14 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { KeyStore } from '../../../domain/ports/key-store.js';
 import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { usageReport } from '../../../services/accounts.js';
+import { accountStats } from '../../../services/account-stats.js';
+import type { ScanStatsDeps } from '../../../services/scan-stats.js';
+import { devicesChart, scansOverTime, usageChart } from '../charts.js';
 import { listKeys } from '../../../services/api-keys.js';
 import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
-export interface DashboardRoutesOptions {
+export interface DashboardRoutesOptions extends ScanStatsDeps {
   base: string;
   accounts: AccountStore;
   keys: KeyStore;
@@ -22,12 +25,27 @@ export interface DashboardRoutesOptions {
 export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, options) => {
   app.get('/', { schema: { hide: true }, preHandler: requireAccount(options) }, async (request, reply) => {
     const account = request.account!;
-    const [report, keys] = await Promise.all([usageReport(options, account), listKeys(options, account.id)]);
+    const [report, keys, stats] = await Promise.all([usageReport(options, account), listKeys(options, account.id), accountStats(options, account.id, {})]);
+    const plan = options.plans.get(account.plan);
+    const charts = [
+      usageChart('usage', [
+        { label: 'Requests', used: report.requests, limit: plan.requestsPerMonth },
+        { label: 'QR codes', used: report.qrs, limit: plan.qrsPerMonth },
+      ]),
+      scansOverTime(
+        'scans',
+        'Scans of your dynamic codes per day',
+        stats.series.map((s) => ({ day: s.at.slice(0, 10), scans: s.scans })),
+      ),
+      devicesChart('devices', stats.devices),
+    ];
     return renderPage(request, reply, 'dashboard', {
       title: 'Dashboard',
       nav: 'dashboard',
-      plan: options.plans.get(account.plan),
+      plan,
       report,
+      stats,
+      charts,
       activeKeys: keys.filter((key) => !key.revokedAt).length,
       maxKeys: MAX_ACTIVE_KEYS,
     });

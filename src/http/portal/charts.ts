@@ -1,0 +1,79 @@
+// The portal's charts as data: each one's rows are the table printed beside it and what portal charts.js draws (Chart.js).
+import { DEVICE_CLASSES, type DeviceClass } from '../../domain/scan.js';
+
+/** `columns`: bars per row in time order; `bars`: horizontal bars, one per category. */
+export type ChartKind = 'columns' | 'bars';
+
+export interface ChartFigure {
+  /** Unique on its page: the figure's id is `chart-<id>`. */
+  id: string;
+  kind: ChartKind;
+  title: string;
+  /** The table's column headings: what a row is, and what its number counts. */
+  rowHeading: string;
+  valueHeading: string;
+  rows: Array<{ label: string; value: number }>;
+  /** The drawing's accessible name: what it shows in one sentence (the table beside it has every figure). */
+  summary: string;
+}
+
+const DEVICE_NAMES: Record<DeviceClass, string> = { ios: 'iOS', android: 'Android', desktop: 'Desktop', other: 'Other' };
+
+export function scansOverTime(id: string, title: string, days: ReadonlyArray<{ day: string; scans: number }>): ChartFigure {
+  const total = days.reduce((sum, d) => sum + d.scans, 0);
+  const peak = Math.max(0, ...days.map((d) => d.scans));
+  return {
+    id,
+    kind: 'columns',
+    title,
+    rowHeading: 'Day (UTC)',
+    valueHeading: 'Scans',
+    rows: days.map((d) => ({ label: d.day, value: d.scans })),
+    summary: `Scans per day from ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}: ${total} in total, at most ${peak} a day.`,
+  };
+}
+
+export function devicesChart(id: string, devices: Record<DeviceClass, number>): ChartFigure {
+  return {
+    id,
+    kind: 'bars',
+    title: 'Scans by device',
+    rowHeading: 'Device',
+    valueHeading: 'Scans',
+    rows: DEVICE_CLASSES.map((device) => ({ label: DEVICE_NAMES[device], value: devices[device] })),
+    summary: `Scans by device: ${DEVICE_CLASSES.map((d) => `${DEVICE_NAMES[d]} ${devices[d]}`).join(', ')}.`,
+  };
+}
+
+/** Arms named by where they send scans; `null` when no split sent a scan (no chart then). */
+export function armsChart(id: string, arms: Record<string, number>, armTarget: (arm: string) => string | undefined): ChartFigure | null {
+  const entries = Object.entries(arms).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return null;
+  const rows = entries.map(([arm, value]) => ({ label: `${arm}${armTarget(arm) ? ` → ${armTarget(arm)}` : ''}`, value }));
+  return {
+    id,
+    kind: 'bars',
+    title: 'Scans by split arm',
+    rowHeading: 'Arm',
+    valueHeading: 'Scans',
+    rows,
+    summary: `Scans by split arm: ${entries.map(([arm, n]) => `${arm} ${n}`).join(', ')}.`,
+  };
+}
+
+/** This month's requests and QR codes against the plan's limits (an unlimited figure shows what was used only). */
+export function usageChart(id: string, meters: ReadonlyArray<{ label: string; used: number; limit: number | null }>): ChartFigure {
+  const rows = meters.flatMap((m) => [
+    { label: `${m.label}: used`, value: m.used },
+    ...(m.limit === null ? [] : [{ label: `${m.label}: left`, value: Math.max(0, m.limit - m.used) }]),
+  ]);
+  return {
+    id,
+    kind: 'bars',
+    title: 'Usage against your plan this month',
+    rowHeading: 'Meter',
+    valueHeading: 'Count',
+    rows,
+    summary: `Usage this month: ${meters.map((m) => `${m.label} ${m.used} of ${m.limit === null ? 'unlimited' : m.limit}`).join(', ')}.`,
+  };
+}
