@@ -72,6 +72,8 @@ export function ratios(rows: Row[], figures: Figures): string {
     ratio('r-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
     ratio('r-rules', 'b', 0.5, '≥ 0.5: the redirect of a code with three rules and a UTM, at half the HTTP ceiling or better (embedded)'),
     ratio('r-rules-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
+    ratio('r-split', 'b', 0.5, '≥ 0.5: the redirect of a code with three rules, a UTM and a 50/50 split, at half the HTTP ceiling or better (embedded)'),
+    ratio('r-split-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
     ...batchTargets(get),
     c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
     keeps(c, get('c-pool'), 'small renders grouped per turn rather than one pool task each'),

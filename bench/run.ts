@@ -15,7 +15,14 @@ import { csvFloodScenario } from './scenarios/csv-flood.js';
 import { hostileNeighbourScenario } from './scenarios/hostile-neighbour.js';
 import { microScenario } from './scenarios/micro.js';
 import { profileScenario } from './scenarios/profile.js';
-import { redirectEmbeddedScenario, redirectRedisScenario, redirectRulesEmbeddedScenario, redirectRulesRedisScenario } from './scenarios/redirect.js';
+import {
+  redirectEmbeddedScenario,
+  redirectRedisScenario,
+  redirectRulesEmbeddedScenario,
+  redirectRulesRedisScenario,
+  redirectSplitEmbeddedScenario,
+  redirectSplitRedisScenario,
+} from './scenarios/redirect.js';
 import { printScenario } from './scenarios/print.js';
 import { redisGenerateScenario } from './scenarios/redis-generate.js';
 import { everyRenderOnPoolScenario, threadBesideInlineScenario } from './scenarios/render-routing.js';
@@ -34,6 +41,8 @@ const SCENARIOS: BenchScenario[] = [
   redirectRedisScenario,
   redirectRulesEmbeddedScenario,
   redirectRulesRedisScenario,
+  redirectSplitEmbeddedScenario,
+  redirectSplitRedisScenario,
   generateScenario,
   printScenario,
   brandedRowScenario,

@@ -37,11 +37,26 @@ export const CAMPAIGN_FIELDS = {
   utm: { source: 'qr', medium: 'print', campaign: 'bench' },
 };
 
-async function createCode(service: RedirectService, campaign: boolean): Promise<{ id: string; slug: string }> {
+/**
+ * Rows r-split and r-split-redis: the same three rules and UTM, and a 50/50 split for the scans no rule takes (the
+ * desktops), so half the scans also pay for the keyed hash that places a visitor in an arm.
+ */
+export const SPLIT_CAMPAIGN_FIELDS = {
+  ...CAMPAIGN_FIELDS,
+  split: [
+    { target: 'https://example.com/landing?from=qr', weight: 50 },
+    { target: 'https://example.com/landing-b?from=qr', weight: 50 },
+  ],
+};
+
+type Campaign = 'none' | 'rules' | 'split';
+const CAMPAIGNS: Record<Campaign, object> = { none: {}, rules: CAMPAIGN_FIELDS, split: SPLIT_CAMPAIGN_FIELDS };
+
+async function createCode(service: RedirectService, campaign: Campaign): Promise<{ id: string; slug: string }> {
   const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/codes`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': service.keys[0]! },
-    body: JSON.stringify({ target: 'https://example.com/landing?from=qr', name: 'bench', ...(campaign ? CAMPAIGN_FIELDS : {}) }),
+    body: JSON.stringify({ target: 'https://example.com/landing?from=qr', name: 'bench', ...CAMPAIGNS[campaign] }),
   });
   if (res.status !== 201) throw new Error(`creating the bench's dynamic code failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string; slug: string };
@@ -81,7 +96,7 @@ export async function redirectScenario(
   service: RedirectService,
   options: RedirectBenchOptions,
   counted: 'stats' | 'metric',
-  campaign = false,
+  campaign: Campaign = 'none',
 ): Promise<Row> {
   const code = await createCode(service, campaign);
   const url = `http://127.0.0.1:${service.server.port}/r/${code.slug}`;
@@ -138,7 +153,7 @@ export const redirectRulesEmbeddedScenario: BenchScenario = {
   run: async () => ({
     rows: [
       await withService({}, (service) =>
-        redirectScenario('r-rules', 'ours, redirect of a code with three rules and a UTM, counting on, embedded', service, REDIRECT, 'stats', true),
+        redirectScenario('r-rules', 'ours, redirect of a code with three rules and a UTM, counting on, embedded', service, REDIRECT, 'stats', 'rules'),
       ),
     ],
   }),
@@ -150,7 +165,46 @@ export const redirectRulesRedisScenario: BenchScenario = {
   run: async () => {
     const row = await withRedis((url) =>
       withService({ REDIS_URL: url }, (service) =>
-        redirectScenario('r-rules-redis', 'ours, redirect of a code with three rules and a UTM, counting on, Redis mode', service, REDIRECT, 'metric', true),
+        redirectScenario('r-rules-redis', 'ours, redirect of a code with three rules and a UTM, counting on, Redis mode', service, REDIRECT, 'metric', 'rules'),
+      ),
+    );
+    return { rows: row ? [row] : [] };
+  },
+};
+
+/** Row r-split: three rules, a UTM and a weighted split for the rest, embedded SQLite. */
+export const redirectSplitEmbeddedScenario: BenchScenario = {
+  ids: ['r-split'],
+  run: async () => ({
+    rows: [
+      await withService({}, (service) =>
+        redirectScenario(
+          'r-split',
+          'ours, redirect of a code with three rules, a UTM and a 50/50 split, counting on, embedded',
+          service,
+          REDIRECT,
+          'stats',
+          'split',
+        ),
+      ),
+    ],
+  }),
+};
+
+/** Row r-split-redis: the same in Redis mode. */
+export const redirectSplitRedisScenario: BenchScenario = {
+  ids: ['r-split-redis'],
+  run: async () => {
+    const row = await withRedis((url) =>
+      withService({ REDIS_URL: url }, (service) =>
+        redirectScenario(
+          'r-split-redis',
+          'ours, redirect of a code with three rules, a UTM and a 50/50 split, counting on, Redis mode',
+          service,
+          REDIRECT,
+          'metric',
+          'split',
+        ),
       ),
     );
     return { rows: row ? [row] : [] };
