@@ -13,6 +13,7 @@ import { decodeRoute } from './http/api/v1/decode.route.js';
 import { logosRoute } from './http/api/v1/logos.route.js';
 import { webhooksRoute } from './http/api/v1/webhooks.route.js';
 import { signingKeysRoute } from './http/api/v1/signing-keys.route.js';
+import { membersRoute } from './http/api/v1/members.route.js';
 import { designsRoute } from './http/api/v1/designs.route.js';
 import { domainsRoute } from './http/api/v1/domains.route.js';
 import { keysRoute } from './http/api/v1/keys.route.js';
@@ -167,6 +168,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
       await api.register(keysRoute, { accounts: adapters.accounts, keys: adapters.keys, keyPepper: config.keyPepper, clock });
       await api.register(auditLogRoute, { auditLog: adapters.auditLog });
+      await api.register(membersRoute, { accounts: adapters.accounts, members: adapters.members, clock, publicUrl: config.publicUrl });
     },
     { prefix: '/api/v1' },
   );
@@ -200,6 +202,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   if (adapters.billing) await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
+  app.decorate('portalRoutes', []); // filled as the portal's routes are added, each with its declared access
   await app.register(portal, {
     config,
     adapters: { ...adapters, renderer, logos },

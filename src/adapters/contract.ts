@@ -10,6 +10,7 @@ import type { DynamicCodeStore } from '../domain/ports/dynamic-code-store.js';
 import type { GeoLookup } from '../domain/ports/geo-lookup.js';
 import type { GuessLimiter } from '../domain/ports/guess-limiter.js';
 import type { KeyStore } from '../domain/ports/key-store.js';
+import type { MemberStore } from '../domain/ports/member-store.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
 import type { DesignStore } from '../domain/ports/design-store.js';
 import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
@@ -61,6 +62,8 @@ export type Probes = Record<string, () => Promise<void>>;
 /** The system of record as production mode sees it (SQLite or MongoDB), beneath the Redis layer. */
 export interface RecordStores {
   accounts: AccountStore;
+  /** The accounts' members and pending invitations. */
+  members: MemberStore;
   keys: KeyStore;
   /** Who changed what in each account (append-only). */
   auditLog: AuditLog;
@@ -96,6 +99,8 @@ export interface SharedRateLimitStore {
 /** The stores: what every process (API, jobs, render, CLI) runs on, and the one way to release them. */
 export interface StoreAdapters {
   accounts: AccountStore;
+  /** The accounts' members and pending invitations (read on every signed-in portal request). */
+  members: MemberStore;
   keys: KeyStore;
   /** Who changed what in each account (append-only). */
   auditLog: AuditLog;

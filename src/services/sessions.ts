@@ -28,13 +28,14 @@ export function sessionIdOf(token: string): string {
 
 export async function openSession(
   deps: SessionDeps,
-  input: { accountId?: string | undefined; pendingSignIn?: PendingSignIn | undefined; ttlMs: number },
+  input: { accountId?: string | undefined; activeAccountId?: string | undefined; pendingSignIn?: PendingSignIn | undefined; ttlMs: number },
 ): Promise<IssuedSession> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock();
   const session: Session = {
     id: sessionIdOf(token),
     accountId: input.accountId,
+    activeAccountId: input.activeAccountId,
     csrfSecret: randomBytes(24).toString('base64url'),
     createdAt: now,
     expiresAt: new Date(now.getTime() + input.ttlMs),

@@ -20,6 +20,7 @@ import { dynamicCodeStoreContract } from './dynamic-code-store.contract.js';
 import { scanWebhookStoreContract } from './scan-webhooks.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { auditLogContract } from './audit-log.contract.js';
+import { memberStoreContract } from './member-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
 import { customDomainStoreContract } from './custom-domain-store.contract.js';
@@ -107,6 +108,7 @@ describe(TITLE, () => {
   signingKeyStoreContract('mongodb', async () => stores);
   designStoreContract('mongodb', async () => stores);
   customDomainStoreContract('mongodb', async () => stores);
+  memberStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);
   dynamicCodeStoreContract('mongodb', async () => stores);
   scanWebhookStoreContract('mongodb', async () => stores);

@@ -11,6 +11,7 @@ export function sessionStoreContract(adapterName: string, makeStore: () => Promi
       return {
         id: `s-${randomUUID()}`,
         accountId: `acc-${randomUUID()}`,
+        activeAccountId: undefined,
         csrfSecret: randomUUID(),
         createdAt: new Date(now),
         expiresAt: new Date(now + 60_000),
@@ -23,9 +24,12 @@ export function sessionStoreContract(adapterName: string, makeStore: () => Promi
       const store = await makeStore();
       const signedIn = session();
       const pending = session({ accountId: undefined, pendingSignIn: { provider: 'microsoft', state: 'st-1', nonce: 'n-1' } });
+      const inAnotherAccount = session({ activeAccountId: `acc-${randomUUID()}` });
       await store.create(signedIn);
       await store.create(pending);
+      await store.create(inAnotherAccount);
       expect(await store.find(signedIn.id, new Date())).toEqual(signedIn);
+      expect(await store.find(inAnotherAccount.id, new Date())).toEqual(inAnotherAccount);
       expect(await store.find(pending.id, new Date())).toEqual(pending);
       expect(await store.find(`s-${randomUUID()}`, new Date())).toBeUndefined();
     });

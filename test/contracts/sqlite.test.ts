@@ -17,6 +17,7 @@ import { guessLimiterContract, scanAllowanceContract } from './scan-allowance.co
 import { scanLedgerContract, scanRecorderContract } from './scan-ledger.contract.js';
 import { keyStoreContract } from './key-store.contract.js';
 import { auditLogContract } from './audit-log.contract.js';
+import { memberStoreContract } from './member-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
 import { customDomainStoreContract } from './custom-domain-store.contract.js';
@@ -44,6 +45,7 @@ auditLogContract('sqlite', async () => fresh());
 signingKeyStoreContract('sqlite', async () => fresh());
 designStoreContract('sqlite', async () => fresh());
 customDomainStoreContract('sqlite', async () => fresh());
+memberStoreContract('sqlite', async () => fresh());
 usageMeterContract('sqlite', () => fresh().meter);
 usageLedgerContract('sqlite', () => fresh().usageLedger);
 // The embedded default's last-used log lives in the API process: one process, nothing to share.

@@ -73,7 +73,7 @@ Problem = TypedDict("Problem", {
     "title": str,
     "status": int,
     "detail": str,
-    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "expired_api_key", "unauthorized", "plan_upgrade_required", "insufficient_scope", "forbidden", "invalid_signature", "not_found", "method_not_allowed", "request_timeout", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "too_many_decodes", "preview_limit_reached", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "domain_limit_reached", "hostname_taken", "domain_in_use", "slug_taken", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "too_many_uploads", "internal_error", "overloaded", "unavailable"],
+    "code": Literal["invalid_request", "unsupported_type", "unsupported_format", "invalid_content", "invalid_webhook_signature", "missing_api_key", "invalid_api_key", "expired_api_key", "unauthorized", "plan_upgrade_required", "insufficient_scope", "forbidden", "invalid_signature", "insufficient_role", "invitation_email_mismatch", "not_found", "method_not_allowed", "request_timeout", "key_limit_reached", "code_limit_reached", "code_disabled", "batch_not_finished", "already_subscribed", "last_owner", "batch_too_large", "idempotency_key_reused", "url_expired", "too_many_batches", "too_many_decodes", "preview_limit_reached", "payload_too_large", "unsupported_media_type", "content_too_long", "unscannable_design", "no_code_found", "logo_limit_reached", "webhook_limit_reached", "design_limit_reached", "domain_limit_reached", "hostname_taken", "domain_in_use", "slug_taken", "quota_exceeded", "qr_quota_exceeded", "rate_limited", "too_many_uploads", "internal_error", "overloaded", "unavailable"],
     "instance": NotRequired[str],
     "requestId": NotRequired[str],
     "errors": NotRequired[list[dict[str, Any]]],
@@ -209,6 +209,34 @@ CreatedSigningKey = TypedDict("CreatedSigningKey", {
 })
 
 
+Member = TypedDict("Member", {
+    "id": str,
+    "email": str,
+    "role": Literal["owner", "admin", "developer", "viewer", "billing"],
+    "provider": Literal["google", "microsoft", "local"],
+    "joinedAt": str,
+})
+
+
+Invitation = TypedDict("Invitation", {
+    "id": str,
+    "email": str,
+    "role": Literal["owner", "admin", "developer", "viewer", "billing"],
+    "createdAt": str,
+    "expiresAt": str,
+})
+
+
+CreatedInvitation = TypedDict("CreatedInvitation", {
+    "id": str,
+    "email": str,
+    "role": Literal["owner", "admin", "developer", "viewer", "billing"],
+    "createdAt": str,
+    "expiresAt": str,
+    "acceptUrl": str,
+})
+
+
 DesignOptions = TypedDict("DesignOptions", {
     "size": NotRequired[int],
     "sizeMm": NotRequired[float],
@@ -322,6 +350,12 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "revokeApiKey": ("DELETE", "/api/v1/QRManager/keys/{id}"),
     "listAuditLog": ("GET", "/api/v1/QRManager/audit-log"),
     "auditLogCsv": ("GET", "/api/v1/QRManager/audit-log.csv"),
+    "listMembers": ("GET", "/api/v1/QRManager/members"),
+    "changeMemberRole": ("PATCH", "/api/v1/QRManager/members/{id}"),
+    "removeMember": ("DELETE", "/api/v1/QRManager/members/{id}"),
+    "createInvitation": ("POST", "/api/v1/QRManager/invitations"),
+    "listInvitations": ("GET", "/api/v1/QRManager/invitations"),
+    "withdrawInvitation": ("DELETE", "/api/v1/QRManager/invitations/{id}"),
     "signedImage": ("GET", "/i/{keyId}/{format}"),
     "followDynamicCode": ("GET", "/r/{slug}"),
     "unlockDynamicCode": ("POST", "/r/{slug}"),
@@ -508,6 +542,30 @@ class GeneratedOperations:
     def audit_log_csv(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """The account's audit log as CSV (the same filters), streamed."""
         return self._call("GET", f"/api/v1/QRManager/audit-log.csv", None, query, headers)
+
+    def list_members(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """List the account's members and their roles, newest first (2xx JSON: dict[str, Any])."""
+        return self._call("GET", f"/api/v1/QRManager/members", None, query, headers)
+
+    def change_member_role(self, id: str, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Change a member's role (2xx JSON: Member). Body media types: application/json."""
+        return self._call("PATCH", f"/api/v1/QRManager/members/{_quote(id)}", body, query, headers)
+
+    def remove_member(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Remove a member from the account (2xx JSON: Member)."""
+        return self._call("DELETE", f"/api/v1/QRManager/members/{_quote(id)}", None, query, headers)
+
+    def create_invitation(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Invite someone by e-mail to join the account with a role (2xx JSON: CreatedInvitation). Body media types: application/json."""
+        return self._call("POST", f"/api/v1/QRManager/invitations", body, query, headers)
+
+    def list_invitations(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """List the account's pending invitations, newest first (never their tokens) (2xx JSON: dict[str, Any])."""
+        return self._call("GET", f"/api/v1/QRManager/invitations", None, query, headers)
+
+    def withdraw_invitation(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Withdraw a pending invitation (its accept URL stops working) (2xx JSON: Invitation)."""
+        return self._call("DELETE", f"/api/v1/QRManager/invitations/{_quote(id)}", None, query, headers)
 
     def signed_image(self, key_id: str, format: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """A signed image URL (for <img src>, e-mail, a CDN)."""

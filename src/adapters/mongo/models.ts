@@ -1,6 +1,7 @@
 // The MongoDB collections of the system of record, with the unique indexes that make its rules atomic.
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { WebhookState } from '../../domain/batches/batch.js';
+import { invitationSchema, memberSchema, ownerCountSchema, type InvitationDoc, type MemberDoc, type OwnerCountDoc } from './member-models.js';
 
 export interface AccountDoc {
   _id: string;
@@ -269,6 +270,9 @@ export interface MongoModels {
   webhookSecrets: Model<WebhookSecretDoc>;
   billingEvents: Model<BillingEventDoc>;
   auditLog: Model<AuditEntryDoc>;
+  members: Model<MemberDoc>;
+  ownerCounts: Model<OwnerCountDoc>;
+  invitations: Model<InvitationDoc>;
 }
 
 const options = { versionKey: false, strict: 'throw' } as const;
@@ -674,5 +678,8 @@ export function defineMongoModels(connection: Connection): MongoModels {
     ),
     billingEvents: connection.model<BillingEventDoc>('BillingEvent', billingEventSchema(), 'billing_events'),
     auditLog: connection.model<AuditEntryDoc>('AuditEntry', auditEntrySchema(), 'audit_log'),
+    members: connection.model<MemberDoc>('Member', memberSchema(), 'members'),
+    ownerCounts: connection.model<OwnerCountDoc>('OwnerCount', ownerCountSchema(), 'owner_counts'),
+    invitations: connection.model<InvitationDoc>('Invitation', invitationSchema(), 'invitations'),
   };
 }

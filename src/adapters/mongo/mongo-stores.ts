@@ -10,6 +10,7 @@ import { MongoDynamicCodeStore } from './dynamic-code-store.mongo.js';
 import { MongoCustomDomainStore } from './custom-domain-store.mongo.js';
 import { MongoKeyStore } from './key-store.mongo.js';
 import { MongoLogoStore } from './logo-store.mongo.js';
+import { MongoMemberStore } from './member-store.mongo.js';
 import { createMongoModels } from './models.js';
 import { MongoDesignStore } from './design-store.mongo.js';
 import { MongoSigningKeyStore } from './signing-key-store.mongo.js';
@@ -30,6 +31,7 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       signingKeys: unavailableWhen(new MongoSigningKeyStore(models.signingKeys, models.accounts), isMongoOutage, DOWN),
       designs: unavailableWhen(new MongoDesignStore(models.designs), isMongoOutage, DOWN),
       auditLog: unavailableWhen(new MongoAuditLog(models.auditLog), isMongoOutage, DOWN),
+      members: unavailableWhen(new MongoMemberStore(models.members, models.ownerCounts, models.invitations), isMongoOutage, DOWN),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
       codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs), isMongoOutage, DOWN),

@@ -51,6 +51,7 @@ export async function createRedisStores(records: RecordStores, target: RedisTarg
     logos: records.logos,
     designs: records.designs,
     auditLog: records.auditLog,
+    members: records.members,
     // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
     codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus, cached), isRedisOutage, DOWN),
     domains: records.domains,

@@ -9,6 +9,8 @@ export interface RedisSessionStoreOptions {
 
 interface StoredSession {
   accountId: string | null;
+  /** Absent in sessions stored before members existed: their own account. */
+  activeAccountId?: string | null;
   csrfSecret: string;
   createdAt: number;
   expiresAt: number;
@@ -46,6 +48,7 @@ export class RedisSessionStore implements SessionStore {
   async create(session: Session): Promise<void> {
     const stored: StoredSession = {
       accountId: session.accountId ?? null,
+      activeAccountId: session.activeAccountId ?? null,
       csrfSecret: session.csrfSecret,
       createdAt: session.createdAt.getTime(),
       expiresAt: session.expiresAt.getTime(),
@@ -96,6 +99,7 @@ export class RedisSessionStore implements SessionStore {
     return {
       id,
       accountId: stored.accountId ?? undefined,
+      activeAccountId: stored.activeAccountId ?? undefined,
       csrfSecret: stored.csrfSecret,
       createdAt: new Date(stored.createdAt),
       expiresAt: new Date(stored.expiresAt),

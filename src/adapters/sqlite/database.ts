@@ -400,6 +400,32 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX audit_log_by_account ON audit_log (account_id, at DESC, id DESC);
   CREATE INDEX audit_log_by_expiry ON audit_log (expires_at) WHERE expires_at IS NOT NULL;
   `,
+  // 25: members (identities acting in an account, with a role), pending invitations, and the session's account in use.
+  `
+  CREATE TABLE members (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    identity_provider TEXT NOT NULL,
+    identity_subject TEXT NOT NULL,
+    email TEXT NOT NULL,
+    role TEXT NOT NULL,
+    joined_at INTEGER NOT NULL,
+    UNIQUE (account_id, identity_provider, identity_subject)
+  );
+  CREATE INDEX members_by_identity ON members (identity_provider, identity_subject, joined_at);
+  CREATE TABLE invitations (
+    id TEXT PRIMARY KEY,
+    account_id TEXT NOT NULL REFERENCES accounts (id),
+    email TEXT NOT NULL,
+    role TEXT NOT NULL,
+    token_hash TEXT NOT NULL UNIQUE,
+    invited_by TEXT,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX invitations_by_account ON invitations (account_id, created_at);
+  ALTER TABLE sessions ADD COLUMN active_account_id TEXT;
+  `,
 ];
 
 /** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */

@@ -1,6 +1,6 @@
 // Record identifiers: a type prefix and 20 random base62-safe characters.
 import { randomBytes } from 'node:crypto';
 
-export function newId(prefix: 'acc' | 'key' | 'dyn' | 'logo' | 'whk' | 'aud'): string {
+export function newId(prefix: 'acc' | 'key' | 'dyn' | 'logo' | 'whk' | 'aud' | 'mem' | 'inv'): string {
   return `${prefix}_${randomBytes(15).toString('base64url')}`;
 }

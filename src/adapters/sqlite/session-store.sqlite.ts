@@ -5,6 +5,7 @@ import type { SqliteDatabase } from './database.js';
 interface SessionRow {
   id: string;
   account_id: string | null;
+  active_account_id: string | null;
   csrf_secret: string;
   created_at: number;
   expires_at: number;
@@ -17,6 +18,7 @@ function toSession(row: SessionRow): Session {
   return {
     id: row.id,
     accountId: row.account_id ?? undefined,
+    activeAccountId: row.active_account_id ?? undefined,
     csrfSecret: row.csrf_secret,
     createdAt: new Date(row.created_at),
     expiresAt: new Date(row.expires_at),
@@ -37,8 +39,8 @@ export class SqliteSessionStore implements SessionStore {
 
   constructor(db: SqliteDatabase) {
     this.#insert = db.prepare(
-      `INSERT INTO sessions (id, account_id, csrf_secret, created_at, expires_at, pending_provider, pending_state, pending_nonce)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO sessions (id, account_id, csrf_secret, created_at, expires_at, pending_provider, pending_state, pending_nonce, active_account_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // Sessions are created far less often than read, so sweeping here keeps the table bounded cheaply.
     this.#sweep = db.prepare<[number]>('DELETE FROM sessions WHERE expires_at <= ?');
@@ -61,6 +63,7 @@ export class SqliteSessionStore implements SessionStore {
       pending?.provider ?? null,
       pending?.state ?? null,
       pending?.nonce ?? null,
+      session.activeAccountId ?? null,
     );
   }
 

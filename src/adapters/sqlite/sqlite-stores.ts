@@ -21,6 +21,7 @@ import { SqliteScanRecorder } from './scan-recorder.sqlite.js';
 import { openDatabase, type SqliteDatabase } from './database.js';
 import { SqliteKeyStore } from './key-store.sqlite.js';
 import { SqliteLogoStore } from './logo-store.sqlite.js';
+import { SqliteMemberStore } from './member-store.sqlite.js';
 import { SqliteSessionStore } from './session-store.sqlite.js';
 import { unavailableOnFailure } from './unavailable-on-failure.js';
 import { WalCheckpointer } from './wal-checkpointer.js';
@@ -85,6 +86,7 @@ export function sqliteStoresOn(
     signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, new ThrottledLivenessBus(credentialBus, EMBEDDED_SIGNING_KEY_LAG_MS)) : signingKeys,
     designs: unavailableOnFailure(new SqliteDesignStore(db)),
     auditLog: unavailableOnFailure(new SqliteAuditLog(db)),
+    members: unavailableOnFailure(new SqliteMemberStore(db)),
     meter: unavailableOnFailure(new GroupCommitMeter(db, new SqliteUsageMeter(db))),
     sessions: unavailableOnFailure(new SqliteSessionStore(db)),
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),

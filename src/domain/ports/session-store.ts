@@ -15,8 +15,10 @@ export interface PendingSignIn {
 export interface Session {
   /** Store key. The HTTP layer stores a digest of the cookie value here, never the cookie value itself. */
   id: string;
-  /** The signed-in account; undefined while the session only carries a sign-in in progress. */
+  /** The signed-in identity's own account; undefined while the session only carries a sign-in in progress. */
   accountId: string | undefined;
+  /** The account in use when it is another one the identity is a member of; undefined: its own. */
+  activeAccountId: string | undefined;
   /** Secret the CSRF tokens of this session are derived from. */
   csrfSecret: string;
   /** When this session id was issued (a new id at every sign-in: rotation). */
@@ -31,7 +33,7 @@ export interface Session {
  * - `take` removes and returns in one atomic step: of any number of concurrent takes of one id,
  *   at most one gets the session (a sign-in state or pre-sign-in session is usable once).
  * - `delete` and `deleteForAccount` take effect for every later `find`, on every instance.
- * - sessions round-trip exactly (dates to the millisecond, pendingSignIn included).
+ * - sessions round-trip exactly (dates to the millisecond, pendingSignIn and activeAccountId included).
  */
 export interface SessionStore {
   /** Stores a new session under its (random, unique) id. */

@@ -1,7 +1,7 @@
 // Renders a portal page inside the layout, with what every page needs: the account and a CSRF token.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export type NavItem = 'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains';
+export type NavItem = 'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains' | 'members';
 
 export interface PageData {
   title: string;
@@ -17,6 +17,9 @@ export function renderPage(request: FastifyRequest, reply: FastifyReply, templat
     .view(template, {
       ...data,
       account: request.account,
+      member: request.member,
+      signedInAs: request.signedInAs,
+      switchable: request.switchable,
       // Only a browser with a session can post forms; the token is bound to that session's secret.
       csrfToken: request.session ? reply.generateCsrf() : undefined,
     });

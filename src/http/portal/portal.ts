@@ -11,6 +11,7 @@ import type { LogoNormaliser } from '../../domain/ports/logo-normaliser.js';
 import type { QrDecoder } from '../../domain/ports/qr-decoder.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import type { UniqueCounting } from '../../services/scan-stats.js';
+import { accessGuard, requireDeclaredAccess } from './account-guard.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
@@ -21,6 +22,7 @@ import { dashboardRoutes } from './routes/dashboard.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
+import { membersRoutes } from './routes/members.routes.js';
 import { signingRoutes } from './routes/signing.routes.js';
 import { domainsRoutes } from './routes/domains.routes.js';
 import type { DomainProbe } from '../../domain/ports/domain-probe.js';
@@ -55,6 +57,7 @@ export interface PortalOptions {
   adapters: Pick<
     Adapters,
     | 'accounts'
+    | 'members'
     | 'keys'
     | 'auditLog'
     | 'meter'
@@ -120,7 +123,12 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
     store: adapters.rateLimitStore,
   });
 
-  app.decorateRequest('account', undefined); // set by requireAccount on signed-in routes
+  // Every route declares its access; one hook resolves the account in use and the member, and checks the role.
+  app.decorateRequest('account', undefined);
+  app.decorateRequest('member', undefined);
+  app.decorateRequest('signedInAs', undefined);
+  app.addHook('onRoute', requireDeclaredAccess(app.portalRoutes));
+  app.addHook('onRequest', accessGuard({ accounts: adapters.accounts, members: adapters.members, base }));
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
   // Loaded only with a provider configured: @fastify/oauth2 and its dependencies cost every start otherwise.
@@ -159,6 +167,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
     });
   }
   await app.register(playgroundRoutes, { base, ...deps, decoder: options.decoder, limits });
+  await app.register(membersRoutes, { base, ...deps, publicUrl: config.publicUrl });
   await app.register(plansRoutes, { base, ...deps, selfServe: adapters.billing !== undefined });
   // Only with Stripe configured (loadConfig then requires PUBLIC_URL): without it these routes do not exist.
   if (adapters.billing && config.publicUrl) {

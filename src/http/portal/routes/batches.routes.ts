@@ -25,7 +25,6 @@ import { readCsvBatch, TooManyCsvRows } from '../../api/v1/batch-csv.js';
 import { capStream, refuseDeclaredOver } from '../../body-cap.js';
 import { shortUrlBase } from '../../short-url.js';
 import { canonicalJson } from '../../api/v1/canonical-json.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 import { batchProgress, BatchProgressSchema } from '../batch-progress.js';
 
@@ -66,7 +65,6 @@ const ProgressQuery = z.strictObject({
 
 export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async (app, options) => {
   const { base } = options;
-  const guard = requireAccount(options);
 
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; problems?: FieldProblem[]; csv?: string } = {}, status = 200) => {
     const account = request.account!;
@@ -90,12 +88,12 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
     );
   };
 
-  app.get('/batches', { schema: { hide: true }, preHandler: guard }, async (request, reply) => page(request, reply));
+  app.get('/batches', { config: { access: 'read' }, schema: { hide: true } }, async (request, reply) => page(request, reply));
 
   // The page's script polls this while a batch runs: the bars move in place and nothing the user typed is lost.
   app.get(
     '/api/batch-progress',
-    { schema: { hide: true, querystring: ProgressQuery, response: { 200: z.object({ items: z.array(BatchProgressSchema) }) } }, preHandler: guard },
+    { config: { access: 'read' }, schema: { hide: true, querystring: ProgressQuery, response: { 200: z.object({ items: z.array(BatchProgressSchema) }) } } },
     async (request, reply) => {
       const accountId = request.account!.id;
       const found = await Promise.all([...new Set(request.query.ids)].map((id) => options.batches.get(accountId, id)));
@@ -107,10 +105,10 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
   app.post(
     '/batches',
     {
+      config: { access: 'codes.manage' },
       schema: { hide: true, body: UploadForm },
       bodyLimit: options.bodyLimit * FORM_ENCODING_FACTOR,
       // As the API: the account is known before the body is read, its plan sets the body limit, and an upload takes a burst slot.
-      onRequest: guard,
       preParsing: async (request, reply, payload) => {
         const account = request.account!;
         const plan = options.plans.get(account.plan);
@@ -147,14 +145,18 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
     },
   );
 
-  app.post('/batches/:id/cancel', { schema: { hide: true, params: BatchParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    const batch = await options.batches.get(request.account!.id, request.params.id);
-    if (!batch) throw batchNotFound(request.params.id);
-    if (!isFinished(batch.status)) await cancelOrDeleteBatch({ ...options, results: options.batchResults }, request.account!.id, batch.id);
-    return reply.redirect(`${base}/batches`, 303);
-  });
+  app.post(
+    '/batches/:id/cancel',
+    { config: { access: 'codes.manage' }, schema: { hide: true, params: BatchParams }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const batch = await options.batches.get(request.account!.id, request.params.id);
+      if (!batch) throw batchNotFound(request.params.id);
+      if (!isFinished(batch.status)) await cancelOrDeleteBatch({ ...options, results: options.batchResults }, request.account!.id, batch.id);
+      return reply.redirect(`${base}/batches`, 303);
+    },
+  );
 
-  app.get('/batches/:id/archive', { schema: { hide: true, params: BatchParams }, preHandler: guard }, async (request, reply) => {
+  app.get('/batches/:id/archive', { config: { access: 'read' }, schema: { hide: true, params: BatchParams } }, async (request, reply) => {
     const batch = await options.batches.get(request.account!.id, request.params.id);
     if (!batch || !isFinished(batch.status)) throw batchNotFound(request.params.id);
     const archive = await batchArchive(batch, { batches: options.batches, results: options.batchResults });

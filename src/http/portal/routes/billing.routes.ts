@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BillingDeps } from '../../../services/billing.js';
 import { openCustomerPortal, startCheckout } from '../../../services/billing.js';
-import { requireAccount } from '../account-guard.js';
 
 export interface BillingRoutesOptions {
   base: string;
@@ -17,18 +16,25 @@ const ManageForm = z.object({ _csrf: z.string().max(256).optional() });
 
 export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
-  const guard = requireAccount({ accounts: deps.accounts, base });
   const plansPage = `${options.publicUrl.replace(/\/$/, '')}${base}/plans`;
 
-  app.post('/billing/checkout', { schema: { hide: true, body: CheckoutForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    const url = await startCheckout(deps, request.account!, request.body.plan, {
-      success: `${plansPage}?checkout=success`,
-      cancel: `${plansPage}?checkout=cancelled`,
-    });
-    return reply.redirect(url, 303);
-  });
+  app.post(
+    '/billing/checkout',
+    { config: { access: 'billing.manage' }, schema: { hide: true, body: CheckoutForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const url = await startCheckout(deps, request.account!, request.body.plan, {
+        success: `${plansPage}?checkout=success`,
+        cancel: `${plansPage}?checkout=cancelled`,
+      });
+      return reply.redirect(url, 303);
+    },
+  );
 
-  app.post('/billing/manage', { schema: { hide: true, body: ManageForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    return reply.redirect(await openCustomerPortal(deps, request.account!, plansPage), 303);
-  });
+  app.post(
+    '/billing/manage',
+    { config: { access: 'billing.manage' }, schema: { hide: true, body: ManageForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      return reply.redirect(await openCustomerPortal(deps, request.account!, plansPage), 303);
+    },
+  );
 };

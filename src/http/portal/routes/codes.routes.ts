@@ -14,7 +14,6 @@ import { generateQr, renderSpecOf, type GenerateQrDeps } from '../../../services
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 import { armsChart, devicesChart, scansOverTime } from '../charts.js';
 import { CampaignForm, campaignChange, campaignValues, postedValues, type CampaignFormValues } from '../campaign-form.js';
@@ -64,7 +63,6 @@ function formProblem(error: unknown): string {
 
 export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app, options) => {
   const { base } = options;
-  const guard = requireAccount(options);
   const owner = (request: FastifyRequest) => ({ accountId: request.account!.id, plan: request.account!.plan });
 
   const listPage = async (
@@ -149,11 +147,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     );
   };
 
-  app.get('/codes', { schema: { hide: true, querystring: NoticeQuery }, preHandler: guard }, async (request, reply) =>
+  app.get('/codes', { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } }, async (request, reply) =>
     listPage(request, reply, { notice: noticeOf(request.query.notice) }),
   );
 
-  app.post('/codes', { schema: { hide: true, body: CodeForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
+  app.post('/codes', { config: { access: 'codes.manage' }, schema: { hide: true, body: CodeForm }, preHandler: app.requireCsrf }, async (request, reply) => {
     const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
     try {
       const code = await createCode(options, owner(request), { target: form.target.trim(), name: form.name || null });
@@ -164,13 +162,13 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     }
   });
 
-  app.get('/codes/:id', { schema: { hide: true, params: CodeParams, querystring: NoticeQuery }, preHandler: guard }, async (request, reply) =>
+  app.get('/codes/:id', { config: { access: 'read' }, schema: { hide: true, params: CodeParams, querystring: NoticeQuery } }, async (request, reply) =>
     detailPage(request, reply, request.params.id, { notice: noticeOf(request.query.notice) }),
   );
 
   app.post(
     '/codes/:id',
-    { schema: { hide: true, params: CodeParams, body: CodeForm }, onRequest: guard, preHandler: app.requireCsrf },
+    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: CodeForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
         await updateCode(options, request.account!.id, request.params.id, {
@@ -188,7 +186,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
   app.post(
     '/codes/:id/campaign',
-    { schema: { hide: true, params: CodeParams, body: CampaignForm }, onRequest: guard, preHandler: app.requireCsrf },
+    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: CampaignForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const accountId = request.account!.id;
       try {
@@ -210,7 +208,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/status',
-    { schema: { hide: true, params: CodeParams, body: StatusForm }, onRequest: guard, preHandler: app.requireCsrf },
+    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
         await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
@@ -224,7 +222,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/delete',
-    { schema: { hide: true, params: CodeParams, body: CsrfForm }, onRequest: guard, preHandler: app.requireCsrf },
+    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       await deleteCode(options, request.account!.id, request.params.id);
       return reply.redirect(`${base}/codes?notice=deleted`, 303);
@@ -233,7 +231,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   // The code's own picture on its page: the account looking at its code, rendered directly (never through generateQr),
   // so it costs no quota; the printable image below is the one that counts.
-  app.get('/codes/:id/preview.png', { schema: { hide: true, params: CodeParams }, preHandler: guard }, async (request, reply) => {
+  app.get('/codes/:id/preview.png', { config: { access: 'read' }, schema: { hide: true, params: CodeParams } }, async (request, reply) => {
     const account = request.account!;
     const code = await getCode(options, account.id, request.params.id);
     const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
@@ -246,7 +244,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   });
 
   // The printable image: a generation like any other (it counts against the month's requests), as the API's image endpoint does.
-  app.get('/codes/:id/image.:format', { schema: { hide: true, params: ImageParams }, preHandler: guard }, async (request, reply) => {
+  app.get('/codes/:id/image.:format', { config: { access: 'generate' }, schema: { hide: true, params: ImageParams } }, async (request, reply) => {
     const code = await getCode(options, request.account!.id, request.params.id);
     const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
     const generated = await generateQr(options, owner(request), { type: 'url', content, outputFormat: request.params.format, size: 1024 });

@@ -10,7 +10,6 @@ import { accountStats } from '../../../services/account-stats.js';
 import type { ScanStatsDeps } from '../../../services/scan-stats.js';
 import { devicesChart, scansOverTime, usageChart } from '../charts.js';
 import { listKeys } from '../../../services/api-keys.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 export interface DashboardRoutesOptions extends ScanStatsDeps {
@@ -23,7 +22,7 @@ export interface DashboardRoutesOptions extends ScanStatsDeps {
 }
 
 export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, options) => {
-  app.get('/', { schema: { hide: true }, preHandler: requireAccount(options) }, async (request, reply) => {
+  app.get('/', { config: { access: 'member' }, schema: { hide: true } }, async (request, reply) => {
     const account = request.account!;
     const [report, keys, stats] = await Promise.all([usageReport(options, account), listKeys(options, account.id), accountStats(options, account.id, {})]);
     const plan = options.plans.get(account.plan);

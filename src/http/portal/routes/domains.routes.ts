@@ -7,7 +7,6 @@ import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
 import { addDomain, deleteDomain, listDomains, verifyDomain, type CustomDomainDeps } from '../../../services/custom-domains.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 export interface DomainsRoutesOptions extends CustomDomainDeps {
@@ -31,7 +30,6 @@ const FORM_ERRORS = new Set(['invalid_request', 'plan_upgrade_required', 'domain
 
 export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async (app, options) => {
   const { base } = options;
-  const guard = requireAccount(options);
 
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
     const account = request.account!;
@@ -59,12 +57,12 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
     return page(request, reply, { error: error.message, ...extra }, error.status);
   };
 
-  app.get('/domains', { schema: { hide: true, querystring: DomainsQuery }, preHandler: guard }, async (request, reply) => {
+  app.get('/domains', { config: { access: 'read' }, schema: { hide: true, querystring: DomainsQuery } }, async (request, reply) => {
     const code = request.query.notice;
     return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
-  app.post('/domains', { schema: { hide: true, body: AddForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
+  app.post('/domains', { config: { access: 'domains.manage' }, schema: { hide: true, body: AddForm }, preHandler: app.requireCsrf }, async (request, reply) => {
     const account = request.account!;
     try {
       await addDomain(options, { accountId: account.id, plan: account.plan }, { hostname: request.body.hostname ?? '' });
@@ -74,17 +72,25 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
     return reply.redirect(`${base}/domains`, 303);
   });
 
-  app.post('/domains/:id/verify', { schema: { hide: true, params: DomainParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    const domain = await verifyDomain(options, options.probe, request.account!.id, request.params.id);
-    return reply.redirect(`${base}/domains?notice=${domain.status}`, 303);
-  });
+  app.post(
+    '/domains/:id/verify',
+    { config: { access: 'domains.manage' }, schema: { hide: true, params: DomainParams }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const domain = await verifyDomain(options, options.probe, request.account!.id, request.params.id);
+      return reply.redirect(`${base}/domains?notice=${domain.status}`, 303);
+    },
+  );
 
-  app.post('/domains/:id/delete', { schema: { hide: true, params: DomainParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    try {
-      await deleteDomain(options, request.account!.id, request.params.id);
-    } catch (error) {
-      return refused(request, reply, error);
-    }
-    return reply.redirect(`${base}/domains?notice=deleted`, 303);
-  });
+  app.post(
+    '/domains/:id/delete',
+    { config: { access: 'domains.manage' }, schema: { hide: true, params: DomainParams }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      try {
+        await deleteDomain(options, request.account!.id, request.params.id);
+      } catch (error) {
+        return refused(request, reply, error);
+      }
+      return reply.redirect(`${base}/domains?notice=deleted`, 303);
+    },
+  );
 };

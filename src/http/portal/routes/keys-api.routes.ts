@@ -5,7 +5,6 @@ import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
-import { requireAccount } from '../account-guard.js';
 import { portalActor, portalAuditContext } from './keys.routes.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
 import type { PortalRateLimits } from '../rate-limits.js';
@@ -44,19 +43,18 @@ function keyView(key: ApiKeyRecord, now: Date): z.infer<typeof KeyView> {
 }
 
 export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async (app, options) => {
-  const { base, deps } = options;
-  const guard = requireAccount({ accounts: deps.accounts, base });
+  const { deps } = options;
   // Reads need the session; writes need the session and its CSRF token in the X-CSRF-Token header, both before the body is read.
-  const write = { onRequest: [guard, app.requireCsrf] };
+  const write = { onRequest: app.requireCsrf };
 
   app.get(
     '/api/session',
     {
+      config: { access: 'member' },
       schema: {
         hide: true,
         response: { 200: z.object({ account: z.object({ id: z.string(), email: z.string(), plan: z.string() }), csrfToken: z.string() }) },
       },
-      preHandler: guard,
     },
     async (request, reply) => {
       const account = request.account!;
@@ -67,7 +65,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
 
   app.get(
     '/api/keys',
-    { schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } }, preHandler: guard },
+    { config: { access: 'read' }, schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } } },
     async (request) => {
       const keys = await listKeys(deps, request.account!.id);
       const now = deps.clock();
@@ -78,6 +76,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
   app.post(
     '/api/keys',
     {
+      config: { access: 'keys.manage' },
       schema: {
         hide: true,
         body: z.strictObject({
@@ -96,7 +95,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
       const issued = await issueKey(deps, request.account!.id, name, {
         scopes,
         expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
-        createdBy: portalActor(request.account!),
+        createdBy: portalActor(request),
       });
       await appendAudit(deps, portalAuditContext(request), {
         accountId: issued.key.accountId,
@@ -111,7 +110,11 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
 
   app.delete(
     '/api/keys/:id',
-    { schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } }, ...write },
+    {
+      config: { access: 'keys.manage' },
+      schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } },
+      ...write,
+    },
     async (request) => {
       const revoked = await revokeKey(deps, request.account!.id, request.params.id);
       await appendAudit(deps, portalAuditContext(request), {

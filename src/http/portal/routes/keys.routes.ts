@@ -4,13 +4,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { Actor } from '../../../domain/actor.js';
-import type { Account } from '../../../domain/ports/account-store.js';
 import { ApiError } from '../../../domain/errors.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
 import type { AuditContext } from '../../../domain/audit.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
@@ -44,19 +42,18 @@ function expiryOf(value: string | undefined): Date | undefined {
   return LOCAL_INSTANT.test(value) ? new Date(`${value.length === 16 ? `${value}:00` : value}Z`) : new Date(Number.NaN);
 }
 
-/** Who acts in the portal: the signed-in account's identity. */
-export function portalActor(account: Account): Actor {
-  return { type: 'member', id: account.id, label: account.email };
+/** Who acts in the portal: the member signed in (its id in the account in use, the e-mail it signed in with). */
+export function portalActor(request: FastifyRequest): Actor {
+  return { type: 'member', id: request.member!.id, label: request.signedInAs!.email };
 }
 
 /** The signed-in member, their address and browser, as the audit log records them. */
 export function portalAuditContext(request: FastifyRequest): AuditContext {
-  return { actor: portalActor(request.account!), ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+  return { actor: portalActor(request), ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
 }
 
 export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
-  const guard = requireAccount({ accounts: deps.accounts, base });
 
   const keysPage = async (
     request: FastifyRequest,
@@ -87,7 +84,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     );
   };
 
-  app.get('/keys', { schema: { hide: true, querystring: KeysQuery }, preHandler: guard }, async (request, reply) => {
+  app.get('/keys', { config: { access: 'read' }, schema: { hide: true, querystring: KeysQuery } }, async (request, reply) => {
     const code = request.query.notice;
     const notice = code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
     return keysPage(request, reply, { notice });
@@ -95,7 +92,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
 
   app.post(
     '/keys',
-    { schema: { hide: true, body: CreateKeyForm }, onRequest: guard, preHandler: [app.requireCsrf, options.limits.keyCreation] },
+    { config: { access: 'keys.manage' }, schema: { hide: true, body: CreateKeyForm }, preHandler: [app.requireCsrf, options.limits.keyCreation] },
     async (request, reply) => {
       try {
         const { scopes, scopeChoice } = request.body;
@@ -103,7 +100,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
           // No box ticked is an empty list, which the service refuses: a key that can do nothing is a mistake.
           scopes: scopes === undefined ? (scopeChoice ? [] : undefined) : typeof scopes === 'string' ? [scopes] : scopes,
           expiresAt: expiryOf(request.body.expiresAt),
-          createdBy: portalActor(request.account!),
+          createdBy: portalActor(request),
         });
         await appendAudit(deps, portalAuditContext(request), {
           accountId: issued.key.accountId,
@@ -128,14 +125,18 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     },
   );
 
-  app.post('/keys/:id/revoke', { schema: { hide: true, params: KeyParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    const revoked = await revokeKey(deps, request.account!.id, request.params.id);
-    await appendAudit(deps, portalAuditContext(request), {
-      accountId: revoked.accountId,
-      action: 'api_key.revoked',
-      target: { type: 'api_key', id: revoked.id },
-      changes: { hint: revoked.hint },
-    });
-    return reply.redirect(`${base}/keys?notice=revoked`, 303);
-  });
+  app.post(
+    '/keys/:id/revoke',
+    { config: { access: 'keys.manage' }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const revoked = await revokeKey(deps, request.account!.id, request.params.id);
+      await appendAudit(deps, portalAuditContext(request), {
+        accountId: revoked.accountId,
+        action: 'api_key.revoked',
+        target: { type: 'api_key', id: revoked.id },
+        changes: { hint: revoked.hint },
+      });
+      return reply.redirect(`${base}/keys?notice=revoked`, 303);
+    },
+  );
 };

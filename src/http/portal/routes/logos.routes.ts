@@ -10,7 +10,6 @@ import { takeBurstSlot } from '../../../services/burst.js';
 import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
 import { logoTooLarge } from '../../api/v1/logos.route.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 export interface LogosRoutesOptions extends LogoDeps {
@@ -27,7 +26,6 @@ const THUMBNAIL_SIDE = 96;
 
 export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app, options) => {
   const { base } = options;
-  const guard = requireAccount(options);
   // Only in this context: uploads arrive as the image bytes themselves (the page's script posts the chosen file).
   for (const type of LOGO_MEDIA_TYPES)
     app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
@@ -43,21 +41,19 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     return renderPage(request, reply, 'logos', { title: 'Logos', nav: 'logos', logos, limit, maxBytes: LOGO_MAX_UPLOAD_BYTES, ...extra }, status);
   };
 
-  app.get('/logos', { schema: { hide: true, querystring: LogosQuery }, preHandler: guard }, async (request, reply) => {
+  app.get('/logos', { config: { access: 'read' }, schema: { hide: true, querystring: LogosQuery } }, async (request, reply) => {
     const code = request.query.notice;
     return logosPage(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
   const admitUpload = async (request: FastifyRequest, reply: FastifyReply) => {
-    await guard(request, reply);
-    if (reply.sent) return;
     refuseDeclaredOver(request, reply, LOGO_MAX_UPLOAD_BYTES, logoTooLarge);
     await takeBurstSlot(options, { accountId: request.account!.id, plan: request.account!.plan }, 'logo uploads');
   };
 
   app.post(
     '/logos',
-    { bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, onRequest: admitUpload, preHandler: app.requireCsrf },
+    { config: { access: 'designs.manage' }, bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, onRequest: admitUpload, preHandler: app.requireCsrf },
     async (request, reply) => {
       const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
       try {
@@ -73,22 +69,30 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
 
   // A logo never changes under its id: its thumbnail is made once, kept here, and cached by the browser for good.
   const thumbnails = new LRUCache<string, Uint8Array>({ max: 512 });
-  app.get('/logos/:id/thumbnail', { schema: { hide: true, params: LogoParams, querystring: ThumbnailQuery }, preHandler: guard }, async (request, reply) => {
-    const stored = await options.logos.get(request.account!.id, request.params.id);
-    if (!stored) throw new ApiError('not_found', 'no logo with this id in your account');
-    const etag = `"${stored.digest}"`;
-    reply.header('Cache-Control', 'private, max-age=31536000, immutable').header('ETag', etag);
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    let png = thumbnails.get(stored.digest);
-    if (!png) {
-      png = await options.normaliser.thumbnail(stored.png, THUMBNAIL_SIDE);
-      thumbnails.set(stored.digest, png);
-    }
-    return reply.type('image/png').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
-  });
+  app.get(
+    '/logos/:id/thumbnail',
+    { config: { access: 'read' }, schema: { hide: true, params: LogoParams, querystring: ThumbnailQuery } },
+    async (request, reply) => {
+      const stored = await options.logos.get(request.account!.id, request.params.id);
+      if (!stored) throw new ApiError('not_found', 'no logo with this id in your account');
+      const etag = `"${stored.digest}"`;
+      reply.header('Cache-Control', 'private, max-age=31536000, immutable').header('ETag', etag);
+      if (request.headers['if-none-match'] === etag) return reply.code(304).send();
+      let png = thumbnails.get(stored.digest);
+      if (!png) {
+        png = await options.normaliser.thumbnail(stored.png, THUMBNAIL_SIDE);
+        thumbnails.set(stored.digest, png);
+      }
+      return reply.type('image/png').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+    },
+  );
 
-  app.post('/logos/:id/delete', { schema: { hide: true, params: LogoParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    await deleteLogo(options, request.account!.id, request.params.id);
-    return reply.redirect(`${base}/logos?notice=deleted`, 303);
-  });
+  app.post(
+    '/logos/:id/delete',
+    { config: { access: 'designs.manage' }, schema: { hide: true, params: LogoParams }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      await deleteLogo(options, request.account!.id, request.params.id);
+      return reply.redirect(`${base}/logos?notice=deleted`, 303);
+    },
+  );
 };

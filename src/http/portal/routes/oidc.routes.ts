@@ -55,7 +55,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
 
   const signIn = options.signIn;
   if (signIn.status === 'unavailable') {
-    app.get(start, { schema: { hide: true }, onRequest: options.limits.signInStart }, async () => {
+    app.get(start, { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart }, async () => {
       throw new ApiError(
         'unavailable',
         `${label} sign-in is not available: this server could not reach ${label} when it started. ` +
@@ -89,7 +89,7 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   });
   const client = app.getDecorator<OAuth2Namespace>(provider);
 
-  app.get(start, { schema: { hide: true }, onRequest: options.limits.signInStart }, async (request, reply) => {
+  app.get(start, { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart }, async (request, reply) => {
     // Signed in already: nothing to do (and a cross-site link cannot sign anyone out through here).
     if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
     const started = await beginProviderSignIn(deps, provider, request.sessionToken);
@@ -100,32 +100,36 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
     return reply.redirect(authorization.href, 303);
   });
 
-  app.get(`${start}/callback`, { schema: { hide: true, querystring: CallbackQuery }, onRequest: options.limits.signInCallback }, async (request, reply) => {
-    // Claimed (and so used up) before anything else, whatever the provider answered.
-    const pending = await claimPendingSignIn(deps, request.sessionToken, provider, request.query.state);
-    if (request.query.error !== undefined) {
-      throw new ApiError('unauthorized', `${label} did not sign you in (${request.query.error}); you can try again`);
-    }
-    if (request.query.code === undefined) throw new ApiError('invalid_request', `${label} returned no authorization code; please sign in again`);
-    request.oidcState = pending.state;
-    let idToken: string | undefined;
-    try {
-      // Sends the PKCE verifier with the code, and clears the plugin's cookies.
-      idToken = (await client.getAccessTokenFromAuthorizationCodeFlow(request, reply)).token.id_token;
-    } catch (error) {
-      // The reason only: the failed request's options hold the client secret and the PKCE verifier.
-      request.log.warn({ provider, reason: reasonOf(error) }, 'authorization code exchange failed');
-      throw new ApiError('unauthorized', `${label} did not accept the sign-in; please sign in again`);
-    }
-    let signedIn;
-    try {
-      signedIn = await completeProviderSignIn({ ...deps, verifier }, idToken, pending);
-    } catch (error) {
-      // The browser hears only "could not be verified"; the operator's log says which check failed.
-      if (error instanceof ApiError && error.code === 'unauthorized') request.log.warn({ provider, reason: reasonOf(error.cause) }, 'id_token refused');
-      throw error;
-    }
-    reply.setSessionCookie(signedIn.session);
-    return reply.redirect(`${base}/`, 303);
-  });
+  app.get(
+    `${start}/callback`,
+    { config: { access: 'public' }, schema: { hide: true, querystring: CallbackQuery }, onRequest: options.limits.signInCallback },
+    async (request, reply) => {
+      // Claimed (and so used up) before anything else, whatever the provider answered.
+      const pending = await claimPendingSignIn(deps, request.sessionToken, provider, request.query.state);
+      if (request.query.error !== undefined) {
+        throw new ApiError('unauthorized', `${label} did not sign you in (${request.query.error}); you can try again`);
+      }
+      if (request.query.code === undefined) throw new ApiError('invalid_request', `${label} returned no authorization code; please sign in again`);
+      request.oidcState = pending.state;
+      let idToken: string | undefined;
+      try {
+        // Sends the PKCE verifier with the code, and clears the plugin's cookies.
+        idToken = (await client.getAccessTokenFromAuthorizationCodeFlow(request, reply)).token.id_token;
+      } catch (error) {
+        // The reason only: the failed request's options hold the client secret and the PKCE verifier.
+        request.log.warn({ provider, reason: reasonOf(error) }, 'authorization code exchange failed');
+        throw new ApiError('unauthorized', `${label} did not accept the sign-in; please sign in again`);
+      }
+      let signedIn;
+      try {
+        signedIn = await completeProviderSignIn({ ...deps, verifier }, idToken, pending);
+      } catch (error) {
+        // The browser hears only "could not be verified"; the operator's log says which check failed.
+        if (error instanceof ApiError && error.code === 'unauthorized') request.log.warn({ provider, reason: reasonOf(error.cause) }, 'id_token refused');
+        throw error;
+      }
+      reply.setSessionCookie(signedIn.session);
+      return reply.redirect(`${base}/`, 303);
+    },
+  );
 };

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { isLive } from '../../../domain/billing.js';
 import { isSelfServe, OUTPUT_FORMATS, planAllowsFormat, type PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 export interface PlansRoutesOptions {
@@ -24,7 +23,7 @@ const CHECKOUT_NOTICES = {
 const PlansQuery = z.object({ checkout: z.string().max(32).optional() });
 
 export const plansRoutes: FastifyPluginAsyncZod<PlansRoutesOptions> = async (app, options) => {
-  app.get('/plans', { schema: { hide: true, querystring: PlansQuery }, preHandler: requireAccount(options) }, async (request, reply) => {
+  app.get('/plans', { config: { access: 'plans.read' }, schema: { hide: true, querystring: PlansQuery } }, async (request, reply) => {
     const catalogue = options.plans;
     const account = request.account!;
     const subscribed = isLive(account.billing?.status);

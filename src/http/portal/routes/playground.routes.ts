@@ -23,7 +23,6 @@ import { createDesign } from '../../../services/designs.js';
 import { meterRequest } from '../../../services/meter-request.js';
 import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS, decodeOrGiveBack } from '../../api/v1/decode.route.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 /** The playground shows the image in the page: the formats a browser draws in an <img> (PDF and EPS are for print). */
@@ -156,8 +155,6 @@ interface PlaygroundState {
 }
 
 export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = async (app, options) => {
-  const guard = requireAccount(options);
-
   const page = async (request: FastifyRequest, reply: FastifyReply, state: PlaygroundState, status = 200) => {
     const plan = options.plans.get(request.account!.plan);
     const formats = SCREEN_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
@@ -185,7 +182,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     );
   };
 
-  app.get('/playground', { schema: { hide: true }, preHandler: guard }, async (request, reply) =>
+  app.get('/playground', { config: { access: 'generate' }, schema: { hide: true } }, async (request, reply) =>
     page(request, reply, { form: { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' } }),
   );
 
@@ -193,7 +190,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   // so it is limited per session a day instead. PNG bytes, or problem+json saying what is wrong with the form.
   app.post(
     '/api/playground/preview',
-    { schema: { hide: true, body: PlaygroundForm }, onRequest: guard, preHandler: [app.requireCsrf, options.limits.playgroundPreview] },
+    { config: { access: 'generate' }, schema: { hide: true, body: PlaygroundForm }, preHandler: [app.requireCsrf, options.limits.playgroundPreview] },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
       const form: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
@@ -218,56 +215,64 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     },
   );
 
-  app.post('/playground', { schema: { hide: true, body: PlaygroundForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    const { _csrf, ...fields } = request.body;
-    const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
-    const parsed = PlaygroundInput.safeParse(form);
-    if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
-    const account = request.account!;
-    try {
-      const input = requestOf(parsed.data, form, parsed.data.outputFormat, Number(parsed.data.size));
-      const generated = await generateQr(options, { accountId: account.id, plan: account.plan }, input);
-      const dataUri = `data:${IMAGE_MEDIA_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
-      const quota = generated.quota;
-      return page(request, reply, {
-        form,
-        result: {
-          dataUri,
-          format: generated.format,
-          bytes: generated.bytes.byteLength,
-          requestsRemaining: quota.requestsRemaining,
-          qrsRemaining: quota.qrsRemaining,
-          resetAt: quota.resetAt,
-        },
-      });
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
-      return page(request, reply, { form, error: error.message }, error.status);
-    }
-  });
+  app.post(
+    '/playground',
+    { config: { access: 'generate' }, schema: { hide: true, body: PlaygroundForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const { _csrf, ...fields } = request.body;
+      const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
+      const parsed = PlaygroundInput.safeParse(form);
+      if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+      const account = request.account!;
+      try {
+        const input = requestOf(parsed.data, form, parsed.data.outputFormat, Number(parsed.data.size));
+        const generated = await generateQr(options, { accountId: account.id, plan: account.plan }, input);
+        const dataUri = `data:${IMAGE_MEDIA_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
+        const quota = generated.quota;
+        return page(request, reply, {
+          form,
+          result: {
+            dataUri,
+            format: generated.format,
+            bytes: generated.bytes.byteLength,
+            requestsRemaining: quota.requestsRemaining,
+            qrsRemaining: quota.qrsRemaining,
+            resetAt: quota.resetAt,
+          },
+        });
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+        return page(request, reply, { form, error: error.message }, error.status);
+      }
+    },
+  );
 
   // "Save as design": the form's look (size, colours, shapes, logo, caption) kept under a name, as POST /designs does.
-  app.post('/playground/design', { schema: { hide: true, body: PlaygroundForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    const { _csrf, designName, ...fields } = request.body;
-    const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
-    const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png' });
-    if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
-    const account = request.account!;
-    const look = brandingInput(parsed.data);
-    const designOptions: DesignOptions = Object.fromEntries(
-      Object.entries({ size: Number(parsed.data.size), darkColor: parsed.data.darkColor, lightColor: parsed.data.lightColor, ...look }).filter(
-        ([, value]) => value !== undefined,
-      ),
-    );
-    try {
-      const design = await createDesign(options, { accountId: account.id, plan: account.plan }, { name: designName ?? '', options: designOptions });
-      return page(request, reply, { form, notice: `Saved as the design “${design.name}”: give "design": "${design.id}" in a request to use it.` }, 201);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status >= 500) throw error;
-      return page(request, reply, { form, error: error.message }, error.status);
-    }
-  });
+  app.post(
+    '/playground/design',
+    { config: { access: 'designs.manage' }, schema: { hide: true, body: PlaygroundForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const { _csrf, designName, ...fields } = request.body;
+      const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
+      const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png' });
+      if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+      const account = request.account!;
+      const look = brandingInput(parsed.data);
+      const designOptions: DesignOptions = Object.fromEntries(
+        Object.entries({ size: Number(parsed.data.size), darkColor: parsed.data.darkColor, lightColor: parsed.data.lightColor, ...look }).filter(
+          ([, value]) => value !== undefined,
+        ),
+      );
+      try {
+        const design = await createDesign(options, { accountId: account.id, plan: account.plan }, { name: designName ?? '', options: designOptions });
+        return page(request, reply, { form, notice: `Saved as the design “${design.name}”: give "design": "${design.id}" in a request to use it.` }, 201);
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        return page(request, reply, { form, error: error.message }, error.status);
+      }
+    },
+  );
 
   // Reading a code back: the image itself as the body (a chosen file, posted by the page's script with the token in a
   // header, as logo uploads are), or the form's `image` field holding the image just generated (works without script).
@@ -276,7 +281,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
 
   app.post(
     '/playground/decode',
-    { bodyLimit: DECODE_FORM_LIMIT, schema: { hide: true }, onRequest: guard, preHandler: app.requireCsrf },
+    { config: { access: 'generate' }, bodyLimit: DECODE_FORM_LIMIT, schema: { hide: true }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const account = request.account!;
       const form = { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' };

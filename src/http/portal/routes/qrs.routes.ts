@@ -8,7 +8,6 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { RenderCaller, Renderer } from '../../../domain/ports/renderer.js';
 import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { renderSpecOf } from '../../../services/generate-qr.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 export interface QrsRoutesOptions {
@@ -27,10 +26,9 @@ const THUMBNAIL_PX = 192;
 const ThumbnailParams = z.object({ fingerprint: z.string().regex(/^[0-9a-f]{64}$/) });
 
 export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, options) => {
-  const guard = requireAccount(options);
   const thisMonths = (accountId: string) => options.meter.qrs(accountId, periodOf(options.clock()), LISTED);
 
-  app.get('/qrs', { schema: { hide: true }, preHandler: guard }, async (request, reply) => {
+  app.get('/qrs', { config: { access: 'read' }, schema: { hide: true } }, async (request, reply) => {
     const account = request.account!;
     const qrs = await thisMonths(account.id);
     return renderPage(request, reply, 'qrs', {
@@ -43,7 +41,7 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
     });
   });
 
-  app.get('/qrs/:fingerprint.png', { schema: { hide: true, params: ThumbnailParams }, preHandler: guard }, async (request, reply) => {
+  app.get('/qrs/:fingerprint.png', { config: { access: 'read' }, schema: { hide: true, params: ThumbnailParams } }, async (request, reply) => {
     // Looked up among the account's own codes only: another account's fingerprint is simply not there.
     const qr = (await thisMonths(request.account!.id)).find((code) => code.fingerprint === request.params.fingerprint);
     if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');

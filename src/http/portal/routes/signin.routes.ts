@@ -5,7 +5,6 @@ import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import { endAllSessions, endSession } from '../../../services/sessions.js';
 import { localSignIn, openSignInFormSession, type SignInDeps } from '../../../services/sign-in.js';
-import { requireAccount } from '../account-guard.js';
 import { isDirectLoopbackRequest, isSameOriginRequest } from '../loopback.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
@@ -22,12 +21,22 @@ export interface SignInRoutesOptions {
   limits: Pick<PortalRateLimits, 'signInStart'>;
 }
 
-const LocalSignInBody = z.object({ email: z.string().max(320), _csrf: z.string().optional() });
+const LocalSignInBody = z.object({ email: z.string().max(320), next: z.string().max(200).optional(), _csrf: z.string().optional() });
+const SignInQuery = z.object({ next: z.string().max(200).optional() });
+// Where a sign-in may return to: an invitation's page of this portal only, so the link cannot send anyone elsewhere.
+const RETURN_PATH = /^\/invitations\/[A-Za-z0-9_-]{1,100}$/;
 
 export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
 
-  const signInPage = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; email?: string } = {}, status = 200) => {
+  const returnTo = (next: string | undefined) => (next?.startsWith(base) && RETURN_PATH.test(next.slice(base.length)) ? next : undefined);
+
+  const signInPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; email?: string; next?: string | undefined } = {},
+    status = 200,
+  ) => {
     const local = options.localSignInEnabled && isDirectLoopbackRequest(request);
     if (local && !request.session) {
       // The local form posts, so it needs a CSRF token, so it needs a session before anyone is signed in.
@@ -46,9 +55,10 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     );
   };
 
-  app.get('/signin', { schema: { hide: true } }, async (request, reply) => {
-    if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
-    return signInPage(request, reply);
+  app.get('/signin', { config: { access: 'public' }, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
+    const next = returnTo(request.query.next);
+    if (request.session?.accountId !== undefined) return reply.redirect(next ?? `${base}/`, 303);
+    return signInPage(request, reply, { next });
   });
 
   if (options.localSignInEnabled) {
@@ -64,33 +74,38 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     };
     app.post(
       '/auth/local',
-      { schema: { hide: true, body: LocalSignInBody }, onRequest: requireSession, preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart] },
+      {
+        config: { access: 'public' },
+        schema: { hide: true, body: LocalSignInBody },
+        onRequest: requireSession,
+        preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart],
+      },
       async (request, reply) => {
         try {
           const signedIn = await localSignIn(deps, request.sessionToken, request.body.email);
           reply.setSessionCookie(signedIn.session);
-          return await reply.redirect(`${base}/`, 303);
+          return await reply.redirect(returnTo(request.body.next) ?? `${base}/`, 303);
         } catch (error) {
           if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
-          return signInPage(request, reply, { error: error.message, email: request.body.email }, 400);
+          return signInPage(request, reply, { error: error.message, email: request.body.email, next: returnTo(request.body.next) }, 400);
         }
       },
     );
   }
 
-  app.post('/signout', { schema: { hide: true }, onRequest: requireSession, preHandler: app.requireCsrf }, async (request, reply) => {
-    await endSession(deps, request.sessionToken);
-    reply.clearSessionCookie();
-    return reply.redirect(`${base}/signin`, 303);
-  });
-
   app.post(
-    '/signout/everywhere',
-    { schema: { hide: true }, onRequest: requireAccount({ accounts: deps.accounts, base }), preHandler: app.requireCsrf },
+    '/signout',
+    { config: { access: 'public' }, schema: { hide: true }, onRequest: requireSession, preHandler: app.requireCsrf },
     async (request, reply) => {
-      await endAllSessions(deps, request.account!.id);
+      await endSession(deps, request.sessionToken);
       reply.clearSessionCookie();
       return reply.redirect(`${base}/signin`, 303);
     },
   );
+
+  app.post('/signout/everywhere', { config: { access: 'member' }, schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
+    await endAllSessions(deps, request.account!.id);
+    reply.clearSessionCookie();
+    return reply.redirect(`${base}/signin`, 303);
+  });
 };

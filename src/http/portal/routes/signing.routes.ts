@@ -7,7 +7,6 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DesignStore } from '../../../domain/ports/design-store.js';
 import { MAX_ACTIVE_SIGNING_KEYS, signedImagePath } from '../../../domain/signed-url.js';
 import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_MAX, type SigningKeyDeps } from '../../../services/signing-keys.js';
-import { requireAccount } from '../account-guard.js';
 import { renderPage } from '../page.js';
 
 export interface SigningRoutesOptions extends SigningKeyDeps {
@@ -26,7 +25,6 @@ const KeyParams = z.object({ id: z.string().min(1).max(100) });
 
 export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async (app, options) => {
   const { base } = options;
-  const guard = requireAccount(options);
 
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
     const keys = await listSigningKeys(options, request.account!.id);
@@ -51,25 +49,33 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
     );
   };
 
-  app.get('/signing', { schema: { hide: true, querystring: SigningQuery }, preHandler: guard }, async (request, reply) => {
+  app.get('/signing', { config: { access: 'read' }, schema: { hide: true, querystring: SigningQuery } }, async (request, reply) => {
     const code = request.query.notice;
     return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
-  app.post('/signing', { schema: { hide: true, body: CreateForm }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    try {
-      const { key, secret } = await createSigningKey(options, request.account!.id, request.body.name || undefined);
-      const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
-      // Shown in this response and nowhere else: the secret is stored sealed and never displayed again.
-      return await page(request, reply, { created: { key, secret, example } }, 201);
-    } catch (error) {
-      if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
-      return page(request, reply, { error: error.message, name: request.body.name }, error.status);
-    }
-  });
+  app.post(
+    '/signing',
+    { config: { access: 'signing-keys.manage' }, schema: { hide: true, body: CreateForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      try {
+        const { key, secret } = await createSigningKey(options, request.account!.id, request.body.name || undefined);
+        const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
+        // Shown in this response and nowhere else: the secret is stored sealed and never displayed again.
+        return await page(request, reply, { created: { key, secret, example } }, 201);
+      } catch (error) {
+        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
+        return page(request, reply, { error: error.message, name: request.body.name }, error.status);
+      }
+    },
+  );
 
-  app.post('/signing/:id/revoke', { schema: { hide: true, params: KeyParams }, onRequest: guard, preHandler: app.requireCsrf }, async (request, reply) => {
-    await revokeSigningKey(options, request.account!.id, request.params.id);
-    return reply.redirect(`${base}/signing?notice=revoked`, 303);
-  });
+  app.post(
+    '/signing/:id/revoke',
+    { config: { access: 'signing-keys.manage' }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      await revokeSigningKey(options, request.account!.id, request.params.id);
+      return reply.redirect(`${base}/signing?notice=revoked`, 303);
+    },
+  );
 };

@@ -1,0 +1,165 @@
+// MemberStore on MongoDB: the last-owner rule kept without transactions by a per-account owner count taken before demoting.
+import type { Model } from 'mongoose';
+import type { AccountIdentity } from '../../domain/ports/account-store.js';
+import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';
+import type { Role } from '../../domain/roles.js';
+import { newId } from '../sqlite/ids.js';
+import { isDuplicateKey } from './connection.js';
+import type { InvitationDoc, MemberDoc, OwnerCountDoc } from './member-models.js';
+
+function toMember(doc: MemberDoc): Member {
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    identity: { provider: doc.provider as AccountIdentity['provider'], subject: doc.subject },
+    email: doc.email,
+    role: doc.role as Role,
+    joinedAt: doc.joinedAt,
+  };
+}
+
+function toInvitation(doc: InvitationDoc): Invitation {
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    email: doc.email,
+    role: doc.role as Role,
+    tokenHash: doc.tokenHash,
+    invitedBy: doc.invitedBy ?? undefined,
+    createdAt: doc.createdAt,
+    expiresAt: doc.expiresAt,
+  };
+}
+
+function toDoc(member: NewMember): MemberDoc {
+  const { accountId, identity, email, role, joinedAt } = member;
+  return { _id: newId('mem'), accountId, provider: identity.provider, subject: identity.subject, email, role, joinedAt };
+}
+
+/** A member changed under us between the read and the write is read again, a few times at most. */
+const CHANGE_ATTEMPTS = 5;
+
+export class MongoMemberStore implements MemberStore {
+  readonly #members: Model<MemberDoc>;
+  readonly #owners: Model<OwnerCountDoc>;
+  readonly #invitations: Model<InvitationDoc>;
+
+  constructor(members: Model<MemberDoc>, owners: Model<OwnerCountDoc>, invitations: Model<InvitationDoc>) {
+    this.#members = members;
+    this.#owners = owners;
+    this.#invitations = invitations;
+  }
+
+  async add(member: NewMember): Promise<Member> {
+    const doc = toDoc(member);
+    try {
+      await this.#members.create(doc);
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
+      return (await this.findByIdentity(member.accountId, member.identity))!;
+    }
+    if (member.role === 'owner') await this.#countOwner(member.accountId, 1);
+    return toMember(doc);
+  }
+
+  async addFounder(member: NewMember): Promise<Member | undefined> {
+    if (await this.#members.exists({ accountId: member.accountId })) return undefined;
+    // The owner count is written once per account: the one writer that creates it founds the account.
+    try {
+      await this.#owners.create({ _id: member.accountId, owners: 1 });
+    } catch (error) {
+      if (isDuplicateKey(error)) return undefined;
+      throw error;
+    }
+    const doc = toDoc(member);
+    await this.#members.create(doc);
+    return toMember(doc);
+  }
+
+  async list(accountId: string): Promise<Member[]> {
+    return (await this.#members.find({ accountId }).sort({ joinedAt: 1, _id: 1 }).lean<MemberDoc[]>()).map(toMember);
+  }
+
+  async find(accountId: string, id: string): Promise<Member | undefined> {
+    const doc = await this.#members.findOne({ _id: id, accountId }).lean<MemberDoc>();
+    return doc ? toMember(doc) : undefined;
+  }
+
+  async findByIdentity(accountId: string, identity: AccountIdentity): Promise<Member | undefined> {
+    const doc = await this.#members.findOne({ accountId, provider: identity.provider, subject: identity.subject }).lean<MemberDoc>();
+    return doc ? toMember(doc) : undefined;
+  }
+
+  async membershipsOf(identity: AccountIdentity): Promise<Member[]> {
+    const docs = await this.#members.find({ provider: identity.provider, subject: identity.subject }).sort({ joinedAt: 1, _id: 1 }).lean<MemberDoc[]>();
+    return docs.map(toMember);
+  }
+
+  async setRole(accountId: string, id: string, role: Role): Promise<MemberChange> {
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.find(accountId, id);
+      if (!current) return 'not_found';
+      if (current.role === role) return { member: current };
+      const demotes = current.role === 'owner';
+      if (demotes && !(await this.#releaseOwner(accountId))) return 'last_owner';
+      const updated = await this.#members.findOneAndUpdate({ _id: id, accountId, role: current.role }, { $set: { role } }, { new: true }).lean<MemberDoc>();
+      if (updated) {
+        if (role === 'owner') await this.#countOwner(accountId, 1);
+        return { member: toMember(updated) };
+      }
+      if (demotes) await this.#countOwner(accountId, 1);
+    }
+    throw new Error('the member kept changing; retry');
+  }
+
+  async remove(accountId: string, id: string): Promise<MemberChange> {
+    for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
+      const current = await this.find(accountId, id);
+      if (!current) return 'not_found';
+      const owner = current.role === 'owner';
+      if (owner && !(await this.#releaseOwner(accountId))) return 'last_owner';
+      const removed = await this.#members.findOneAndDelete({ _id: id, accountId, role: current.role }).lean<MemberDoc>();
+      if (removed) return { member: toMember(removed) };
+      if (owner) await this.#countOwner(accountId, 1);
+    }
+    throw new Error('the member kept changing; retry');
+  }
+
+  /** Takes one owner off the count unless it is the last one: false when it is. */
+  async #releaseOwner(accountId: string): Promise<boolean> {
+    return (await this.#owners.findOneAndUpdate({ _id: accountId, owners: { $gt: 1 } }, { $inc: { owners: -1 } }).lean()) !== null;
+  }
+
+  async #countOwner(accountId: string, delta: number): Promise<void> {
+    await this.#owners.updateOne({ _id: accountId }, { $inc: { owners: delta } }, { upsert: true });
+  }
+
+  async createInvitation(invitation: NewInvitation): Promise<Invitation> {
+    const doc: InvitationDoc = { _id: newId('inv'), ...invitation, invitedBy: invitation.invitedBy ?? null };
+    await this.#invitations.create(doc);
+    return toInvitation(doc);
+  }
+
+  async listInvitations(accountId: string, now: Date): Promise<Invitation[]> {
+    const docs = await this.#invitations
+      .find({ accountId, expiresAt: { $gt: now } })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean<InvitationDoc[]>();
+    return docs.map(toInvitation);
+  }
+
+  async findInvitationByToken(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+    const doc = await this.#invitations.findOne({ tokenHash, expiresAt: { $gt: now } }).lean<InvitationDoc>();
+    return doc ? toInvitation(doc) : undefined;
+  }
+
+  async takeInvitation(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+    const doc = await this.#invitations.findOneAndDelete({ tokenHash }).lean<InvitationDoc>();
+    return doc && doc.expiresAt > now ? toInvitation(doc) : undefined;
+  }
+
+  async withdrawInvitation(accountId: string, id: string): Promise<Invitation | undefined> {
+    const doc = await this.#invitations.findOneAndDelete({ _id: id, accountId }).lean<InvitationDoc>();
+    return doc ? toInvitation(doc) : undefined;
+  }
+}

@@ -1,0 +1,185 @@
+// MemberStore on SQLite: the last-owner rule checked and written in one immediate transaction.
+import type { AccountIdentity } from '../../domain/ports/account-store.js';
+import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';
+import type { Role } from '../../domain/roles.js';
+import type { SqliteDatabase } from './database.js';
+import { newId } from './ids.js';
+
+interface MemberRow {
+  id: string;
+  account_id: string;
+  identity_provider: string;
+  identity_subject: string;
+  email: string;
+  role: string;
+  joined_at: number;
+}
+
+interface InvitationRow {
+  id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  token_hash: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+function toMember(row: MemberRow): Member {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    identity: { provider: row.identity_provider as AccountIdentity['provider'], subject: row.identity_subject },
+    email: row.email,
+    role: row.role as Role,
+    joinedAt: new Date(row.joined_at),
+  };
+}
+
+function toInvitation(row: InvitationRow): Invitation {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    email: row.email,
+    role: row.role as Role,
+    tokenHash: row.token_hash,
+    invitedBy: row.invited_by ?? undefined,
+    createdAt: new Date(row.created_at),
+    expiresAt: new Date(row.expires_at),
+  };
+}
+
+type MemberValues = [string, string, string, string, string, string, number];
+
+export class SqliteMemberStore implements MemberStore {
+  readonly #db: SqliteDatabase;
+  readonly #insert;
+  readonly #insertFounder;
+  readonly #byIdentity;
+  readonly #list;
+  readonly #get;
+  readonly #memberships;
+  readonly #owners;
+  readonly #setRole;
+  readonly #remove;
+  readonly #insertInvitation;
+  readonly #invitations;
+  readonly #invitationByToken;
+  readonly #takeInvitation;
+  readonly #withdraw;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    const columns = 'id, account_id, identity_provider, identity_subject, email, role, joined_at';
+    this.#insert = db.prepare<MemberValues, MemberRow>(`INSERT INTO members (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`);
+    // One statement: the founder is added only while the account has no member at all.
+    this.#insertFounder = db.prepare<[...MemberValues, string], MemberRow>(
+      `INSERT INTO members (${columns}) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM members WHERE account_id = ?)
+       ON CONFLICT DO NOTHING RETURNING *`,
+    );
+    this.#byIdentity = db.prepare<[string, string, string], MemberRow>(
+      'SELECT * FROM members WHERE account_id = ? AND identity_provider = ? AND identity_subject = ?',
+    );
+    this.#list = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE account_id = ? ORDER BY joined_at, id');
+    this.#get = db.prepare<[string, string], MemberRow>('SELECT * FROM members WHERE account_id = ? AND id = ?');
+    this.#memberships = db.prepare<[string, string], MemberRow>(
+      'SELECT * FROM members WHERE identity_provider = ? AND identity_subject = ? ORDER BY joined_at, id',
+    );
+    this.#owners = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM members WHERE account_id = ? AND role = 'owner'");
+    this.#setRole = db.prepare<[string, string, string], MemberRow>('UPDATE members SET role = ? WHERE account_id = ? AND id = ? RETURNING *');
+    this.#remove = db.prepare<[string, string], MemberRow>('DELETE FROM members WHERE account_id = ? AND id = ? RETURNING *');
+    this.#insertInvitation = db.prepare<[string, string, string, string, string, string | null, number, number], InvitationRow>(
+      `INSERT INTO invitations (id, account_id, email, role, token_hash, invited_by, created_at, expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    );
+    this.#invitations = db.prepare<[string, number], InvitationRow>(
+      'SELECT * FROM invitations WHERE account_id = ? AND expires_at > ? ORDER BY created_at, id',
+    );
+    this.#invitationByToken = db.prepare<[string, number], InvitationRow>('SELECT * FROM invitations WHERE token_hash = ? AND expires_at > ?');
+    this.#takeInvitation = db.prepare<[string], InvitationRow>('DELETE FROM invitations WHERE token_hash = ? RETURNING *');
+    this.#withdraw = db.prepare<[string, string], InvitationRow>('DELETE FROM invitations WHERE account_id = ? AND id = ? RETURNING *');
+  }
+
+  #values(member: NewMember): MemberValues {
+    const { accountId, identity, email, role, joinedAt } = member;
+    return [newId('mem'), accountId, identity.provider, identity.subject, email, role, joinedAt.getTime()];
+  }
+
+  #existing(member: NewMember): Member {
+    return toMember(this.#byIdentity.get(member.accountId, member.identity.provider, member.identity.subject)!);
+  }
+
+  async add(member: NewMember): Promise<Member> {
+    const row = this.#insert.get(...this.#values(member));
+    return row ? toMember(row) : this.#existing(member);
+  }
+
+  async addFounder(member: NewMember): Promise<Member | undefined> {
+    const row = this.#insertFounder.get(...this.#values(member), member.accountId);
+    return row && toMember(row);
+  }
+
+  async list(accountId: string): Promise<Member[]> {
+    return this.#list.all(accountId).map(toMember);
+  }
+
+  async find(accountId: string, id: string): Promise<Member | undefined> {
+    const row = this.#get.get(accountId, id);
+    return row && toMember(row);
+  }
+
+  async findByIdentity(accountId: string, identity: AccountIdentity): Promise<Member | undefined> {
+    const row = this.#byIdentity.get(accountId, identity.provider, identity.subject);
+    return row && toMember(row);
+  }
+
+  async membershipsOf(identity: AccountIdentity): Promise<Member[]> {
+    return this.#memberships.all(identity.provider, identity.subject).map(toMember);
+  }
+
+  async setRole(accountId: string, id: string, role: Role): Promise<MemberChange> {
+    return this.#keepingAnOwner(accountId, id, role === 'owner', () => this.#setRole.get(role, accountId, id)!);
+  }
+
+  async remove(accountId: string, id: string): Promise<MemberChange> {
+    return this.#keepingAnOwner(accountId, id, false, () => this.#remove.get(accountId, id)!);
+  }
+
+  /** Applies the change unless it takes the account's last owner away, in one transaction. */
+  #keepingAnOwner(accountId: string, id: string, staysOwner: boolean, change: () => MemberRow): MemberChange {
+    return this.#db
+      .transaction((): MemberChange => {
+        const current = this.#get.get(accountId, id);
+        if (!current) return 'not_found';
+        if (current.role === 'owner' && !staysOwner && this.#owners.get(accountId)!.n <= 1) return 'last_owner';
+        return { member: toMember(change()) };
+      })
+      .immediate();
+  }
+
+  async createInvitation(invitation: NewInvitation): Promise<Invitation> {
+    const { accountId, email, role, tokenHash, invitedBy, createdAt, expiresAt } = invitation;
+    const row = this.#insertInvitation.get(newId('inv'), accountId, email, role, tokenHash, invitedBy ?? null, createdAt.getTime(), expiresAt.getTime());
+    return toInvitation(row!);
+  }
+
+  async listInvitations(accountId: string, now: Date): Promise<Invitation[]> {
+    return this.#invitations.all(accountId, now.getTime()).map(toInvitation);
+  }
+
+  async findInvitationByToken(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+    const row = this.#invitationByToken.get(tokenHash, now.getTime());
+    return row && toInvitation(row);
+  }
+
+  async takeInvitation(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+    const row = this.#takeInvitation.get(tokenHash);
+    return row && row.expires_at > now.getTime() ? toInvitation(row) : undefined;
+  }
+
+  async withdrawInvitation(accountId: string, id: string): Promise<Invitation | undefined> {
+    const row = this.#withdraw.get(accountId, id);
+    return row && toInvitation(row);
+  }
+}

@@ -1,0 +1,168 @@
+// Members page (roles, removal, invitations), an invitation's landing page and join, and switching the account in use.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError } from '../../../domain/errors.js';
+import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { MemberStore } from '../../../domain/ports/member-store.js';
+import { ROLES, roleAllows } from '../../../domain/roles.js';
+import { acceptInvitation, invite, listInvitations, pendingInvitation, withdrawInvitation } from '../../../services/invitations.js';
+import { changeRole, listMembers, membershipIn, removeMember, type Actor } from '../../../services/members.js';
+import { endSession, openSession, SIGNED_IN_TTL_MS, type SessionDeps } from '../../../services/sessions.js';
+import { shortUrlBase } from '../../short-url.js';
+import { renderPage } from '../page.js';
+
+export interface MembersRoutesOptions extends SessionDeps {
+  base: string;
+  accounts: AccountStore;
+  members: MemberStore;
+  publicUrl: string | undefined;
+}
+
+const NOTICES = {
+  role: 'The role was changed.',
+  removed: 'The member was removed from the account.',
+  withdrawn: 'The invitation was withdrawn: its link no longer works.',
+} as const;
+
+const MembersQuery = z.object({ notice: z.string().max(32).optional() });
+const InviteForm = z.object({ email: z.string().max(320), role: z.enum(ROLES), _csrf: z.string().optional() });
+const RoleForm = z.object({ role: z.enum(ROLES), _csrf: z.string().optional() });
+const CsrfForm = z.object({ _csrf: z.string().optional() });
+const IdParams = z.object({ id: z.string().min(1).max(64) });
+const TokenParams = z.object({ token: z.string().min(1).max(100) });
+const SwitchForm = z.object({ accountId: z.string().min(1).max(64), _csrf: z.string().optional() });
+
+export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async (app, options) => {
+  const { base } = options;
+  const actorOf = (request: FastifyRequest): Actor => ({ type: 'member', member: request.member! });
+
+  const membersPage = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
+    const accountId = request.account!.id;
+    const [members, invitations] = await Promise.all([listMembers(options, accountId), listInvitations(options, accountId)]);
+    const role = request.member!.role;
+    return renderPage(
+      request,
+      reply,
+      'members',
+      {
+        title: 'Members',
+        nav: 'members',
+        members,
+        invitations,
+        roles: ROLES,
+        canManage: roleAllows(role, 'members.manage'),
+        canManageOwners: roleAllows(role, 'owners.manage'),
+        ...extra,
+      },
+      status,
+    );
+  };
+
+  /** A refusal the page can show beside the form (a role too low, the last owner, a bad address); others go to the error page. */
+  const shownOnPage = (error: unknown): error is ApiError =>
+    error instanceof ApiError && ['invalid_request', 'last_owner', 'insufficient_role', 'not_found'].includes(error.code);
+
+  app.get('/members', { config: { access: 'members.read' }, schema: { hide: true, querystring: MembersQuery } }, async (request, reply) => {
+    const code = request.query.notice;
+    return membersPage(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
+  });
+
+  app.post(
+    '/members/invitations',
+    { config: { access: 'members.manage' }, schema: { hide: true, body: InviteForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      try {
+        const input = { email: request.body.email, role: request.body.role };
+        const created = await invite(options, actorOf(request), request.account!.id, input, shortUrlBase(options.publicUrl, request));
+        // The accept URL holds the token: shown in this answer only.
+        return await membersPage(request, reply, { created }, 201);
+      } catch (error) {
+        if (!shownOnPage(error)) throw error;
+        return membersPage(request, reply, { error: error.message, email: request.body.email }, error.status);
+      }
+    },
+  );
+
+  app.post(
+    '/members/invitations/:id/withdraw',
+    { config: { access: 'members.manage' }, schema: { hide: true, params: IdParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      await withdrawInvitation(options, actorOf(request), request.account!.id, request.params.id);
+      return reply.redirect(`${base}/members?notice=withdrawn`, 303);
+    },
+  );
+
+  app.post(
+    '/members/:id/role',
+    { config: { access: 'members.manage' }, schema: { hide: true, params: IdParams, body: RoleForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      try {
+        await changeRole(options, actorOf(request), request.account!.id, request.params.id, request.body.role);
+        return await reply.redirect(`${base}/members?notice=role`, 303);
+      } catch (error) {
+        if (!shownOnPage(error)) throw error;
+        return membersPage(request, reply, { error: error.message }, error.status);
+      }
+    },
+  );
+
+  // Any member may leave (remove itself); removing someone else needs members.manage, checked by the use case.
+  app.post(
+    '/members/:id/remove',
+    { config: { access: 'member' }, schema: { hide: true, params: IdParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const leaving = request.member!.id === request.params.id;
+      try {
+        await removeMember(options, actorOf(request), request.account!.id, request.params.id);
+      } catch (error) {
+        if (!shownOnPage(error) || leaving) throw error;
+        return membersPage(request, reply, { error: error.message }, error.status);
+      }
+      return reply.redirect(leaving ? `${base}/` : `${base}/members?notice=removed`, 303);
+    },
+  );
+
+  // The invitation's landing page: open to anyone holding the link; joining needs a sign-in with the invited address.
+  app.get('/invitations/:token', { config: { access: 'public' }, schema: { hide: true, params: TokenParams } }, async (request, reply) => {
+    const invitation = await pendingInvitation(options, request.params.token);
+    const inviter = await options.accounts.findById(invitation.accountId);
+    const signedIn = request.session?.accountId === undefined ? undefined : await options.accounts.findById(request.session.accountId);
+    reply.header('Referrer-Policy', 'no-referrer');
+    return renderPage(request, reply, 'invitation', {
+      title: 'Invitation',
+      invitation,
+      accountLabel: inviter?.email ?? invitation.accountId,
+      signedInEmail: signedIn?.email,
+      token: request.params.token,
+      signInUrl: `${base}/signin?next=${encodeURIComponent(`${base}/invitations/${request.params.token}`)}`,
+    });
+  });
+
+  app.post(
+    '/invitations/:token/accept',
+    { config: { access: 'member' }, schema: { hide: true, params: TokenParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const { member } = await acceptInvitation(options, request.params.token, request.signedInAs!);
+      await openAccount(request, reply, member.accountId);
+      return reply.redirect(`${base}/`, 303);
+    },
+  );
+
+  app.post('/account', { config: { access: 'member' }, schema: { hide: true, body: SwitchForm }, preHandler: app.requireCsrf }, async (request, reply) => {
+    const own = request.signedInAs!;
+    const target = await options.accounts.findById(request.body.accountId);
+    const member = target && (await membershipIn(options, target, own.identity, own.email));
+    if (!member) throw new ApiError('not_found', 'you are not a member of that account');
+    await openAccount(request, reply, target!.id);
+    return reply.redirect(`${base}/`, 303);
+  });
+
+  /** The account in use changes with a new session (rotation): the old cookie stops working. */
+  async function openAccount(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> {
+    const own = request.signedInAs!;
+    const issued = await openSession(options, { accountId: own.id, activeAccountId: accountId === own.id ? undefined : accountId, ttlMs: SIGNED_IN_TTL_MS });
+    await endSession(options, request.sessionToken);
+    reply.setSessionCookie(issued);
+  }
+};
