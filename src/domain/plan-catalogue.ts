@@ -137,11 +137,31 @@ export class PlanCatalogue {
     return this.#byStripePrice.get(priceId);
   }
 
+  /** The cheapest plan allowing more than `plan` of a monthly limit (null: unlimited), for the hint in a quota 429. */
+  cheapestAbove(plan: Plan, limitOf: (plan: Plan) => Limit): Plan | undefined {
+    const current = limitOf(plan);
+    if (current === null) return undefined;
+    const larger = this.plans.filter((other) => {
+      const limit = limitOf(other);
+      return other.id !== plan.id && (limit === null || limit > current);
+    });
+    return larger.reduce<Plan | undefined>((best, other) => (best === undefined || other.monthlyPriceUsd < best.monthlyPriceUsd ? other : best), undefined);
+  }
+
   /** The cheapest plan that offers a format, for the upgrade hint in a 403. */
   cheapestWithFormat(format: OutputFormat): Plan | undefined {
     const offering = this.plans.filter((plan) => planAllowsFormat(plan, format));
     return offering.reduce<Plan | undefined>((best, plan) => (best === undefined || plan.monthlyPriceUsd < best.monthlyPriceUsd ? plan : best), undefined);
   }
+}
+
+/** `; the pro plan allows 100000 requests a month`: the quota 429's way forward, or nothing on the largest plan. */
+export function biggerPlanHint(plans: PlanCatalogue, plan: Plan, limit: 'requestsPerMonth' | 'qrsPerMonth'): string {
+  const bigger = plans.cheapestAbove(plan, (other) => other[limit]);
+  if (!bigger) return '';
+  const allows = bigger[limit] === null ? 'unlimited' : String(bigger[limit]);
+  const what = limit === 'requestsPerMonth' ? 'requests' : 'distinct QR codes';
+  return `; the ${bigger.name} plan allows ${allows} ${what} a month`;
 }
 
 export function planAllowsFormat(plan: Plan, format: OutputFormat): boolean {

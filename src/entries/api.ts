@@ -20,7 +20,11 @@ runProcess('qr-manager', async (config) => {
       await app.close();
     },
   });
-  await app.listen({ port: config.port, host: config.host });
+  await app.listen({ port: config.port, host: config.host }).catch((error: unknown) => {
+    // The one start-up failure a newcomer meets first: say which setting moves it.
+    if ((error as { code?: string }).code !== 'EADDRINUSE') throw error;
+    throw new Error(`port ${config.port} on ${config.host} is already in use: stop what holds it, or start on another with PORT (e.g. PORT=3001)`);
+  });
   if (!config.publicUrl) {
     app.log.warn(
       { addresses: app.addresses() },

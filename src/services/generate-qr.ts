@@ -4,7 +4,7 @@ import { contentEncoderFor, encodeContent, type QrType } from '../domain/content
 import { ApiError, invalidField } from '../domain/errors.js';
 import { cmykToHex, DPI_LIMITS, isPrintFormat, isRasterFormat, MM_PER_INCH, parseCmyk, pixelsFor, type Cmyk } from '../domain/print.js';
 import { periodOf } from '../domain/period.js';
-import { planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
+import { biggerPlanHint, planAllowsFormat, type OutputFormat, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { DrawnSymbol } from '../domain/rendered-image.js';
@@ -285,11 +285,13 @@ export async function generateQr(
         'slow down and retry in a second (nothing was counted against the monthly quota)';
       throw new ApiError('rate_limited', detail, { retryAfterSeconds: 1, quota });
     }
+    const requests = outcome.reason === 'quota_exceeded';
     const detail =
-      outcome.reason === 'quota_exceeded'
+      (requests
         ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ${quota.resetAt.toISOString()}`
         : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; ` +
-          `codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`;
+          `codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`) +
+      biggerPlanHint(deps.plans, plan, requests ? 'requestsPerMonth' : 'qrsPerMonth');
     throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota });
   }
 

@@ -41,6 +41,10 @@ describe('monthly request quota (free: 500)', () => {
     const refused = await generate(t.app, caller.key, body);
     expect(refused.statusCode).toBe(429);
     expect(refused.json().code).toBe('quota_exceeded');
+    // The detail says when the quota comes back and which plan allows more.
+    expect(refused.json().detail).toBe(
+      'the Free plan allows 500 requests a month; the quota resets at 2026-12-01T00:00:00.000Z; the Pro plan allows 100000 requests a month',
+    );
     expect(refused.headers['retry-after']).toBe('60');
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     expect(refused.headers['ratelimit']).toMatch(/^"monthly";r=0;t=60/);
@@ -85,6 +89,7 @@ describe('monthly QR quota (free: 5 distinct codes)', () => {
     const sixth = await generate(t.app, caller.key, { content: 'code 6', type: 'text', outputFormat: 'png' });
     expect(sixth.statusCode).toBe(429);
     expect(sixth.json().code).toBe('qr_quota_exceeded');
+    expect(sixth.json().detail).toMatch(/the quota resets at 2026-12-01T00:00:00\.000Z; the Pro plan allows \d+ distinct QR codes a month$/);
     expect(sixth.headers['retry-after']).toBe('60');
     // The same code in another format is the same QR: it costs a request, not a new QR.
     const again = await generate(t.app, caller.key, { content: 'code 3', type: 'text', outputFormat: 'webp' });

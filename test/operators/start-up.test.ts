@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +33,27 @@ async function startCompiled(env: Record<string, string>): Promise<Exit> {
 }
 
 const team = { id: 'team', name: 'Team', monthlyPriceUsd: 0, requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null, formats: ['png'] };
+
+describe('start-up on a port already in use', () => {
+  it('stops with exit 1 and one line naming the port and PORT, no stack', async () => {
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    const dir = await mkdtemp(join(tmpdir(), 'qrm-start-port-'));
+    try {
+      const exit = await startCompiled({ PORT: String(port), QR_DATA_DIR: dir });
+      expect(exit.code).toBe(1);
+      const failure = exit.stderr.split('\n').filter((line) => line.includes('failed to start'));
+      expect(failure).toEqual([
+        `qr-manager: failed to start: port ${port} on 127.0.0.1 is already in use: stop what holds it, or start on another with PORT (e.g. PORT=3001)`,
+      ]);
+      expect(exit.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
+});
 
 describe('start-up with a plans file', () => {
   let dir: string;
