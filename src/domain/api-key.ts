@@ -60,3 +60,9 @@ export function apiKeyHint(key: string): string {
 
 /** The spec's limit: an account holds at most this many active (unrevoked) keys. */
 export const MAX_ACTIVE_KEYS = 5;
+
+/** A key's state at `now`: revoked, past its `expiresAt` (the same instant authentication refuses it), or active. */
+export function apiKeyStatus(key: { revokedAt?: Date | undefined; expiresAt?: Date | undefined }, now: Date): 'active' | 'revoked' | 'expired' {
+  if (key.revokedAt) return 'revoked';
+  return key.expiresAt !== undefined && key.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
+}

@@ -1,5 +1,5 @@
 // Use case: resolve the X-API-Key header to the caller's credential, or refuse with 401.
-import { hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
+import { apiKeyStatus, hashApiKey, isWellFormedApiKey } from '../domain/api-key.js';
 import { ApiError } from '../domain/errors.js';
 import type { Credential, KeyStore } from '../domain/ports/key-store.js';
 
@@ -17,7 +17,7 @@ export async function authenticate(deps: AuthenticateDeps, presented: string | u
   if (!isWellFormedApiKey(presented)) throw new ApiError('invalid_api_key', 'the API key is malformed (wrong prefix, length or checksum)');
   const credential = await deps.keys.findActiveCredential(hashApiKey(presented, deps.keyPepper));
   if (!credential) throw new ApiError('invalid_api_key', 'the API key is unknown or has been revoked');
-  if (credential.expiresAt !== undefined && deps.clock().getTime() >= credential.expiresAt.getTime()) {
+  if (credential.expiresAt !== undefined && apiKeyStatus(credential, deps.clock()) === 'expired') {
     throw new ApiError('expired_api_key', `the API key expired at ${credential.expiresAt.toISOString()}; make a new one`, {
       extensions: { expiredAt: credential.expiresAt.toISOString() },
     });

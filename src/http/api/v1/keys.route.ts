@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ACTOR_TYPES } from '../../../domain/actor.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
+import { apiKeyStatus } from '../../../domain/api-key.js';
 import { pageOf } from '../../../domain/list-page.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
@@ -35,12 +36,11 @@ const ApiKey = z
   .meta({ id: 'ApiKey' });
 
 export function apiKeyView(key: ApiKeyRecord, now: Date): z.infer<typeof ApiKey> {
-  const expired = key.expiresAt !== undefined && key.expiresAt.getTime() <= now.getTime();
   return {
     id: key.id,
     name: key.name,
     hint: key.hint,
-    status: key.revokedAt ? 'revoked' : expired ? 'expired' : 'active',
+    status: apiKeyStatus(key, now),
     scopes: key.scopes,
     expiresAt: key.expiresAt?.toISOString() ?? null,
     createdAt: key.createdAt.toISOString(),

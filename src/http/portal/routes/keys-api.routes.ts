@@ -1,7 +1,7 @@
 // JSON API for scripts under the portal session: the session, and list / create / revoke keys. Errors are problem+json.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
+import { apiKeyStatus, MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
@@ -28,12 +28,11 @@ const KeyView = z.object({
 });
 
 function keyView(key: ApiKeyRecord, now: Date): z.infer<typeof KeyView> {
-  const expired = key.expiresAt !== undefined && key.expiresAt.getTime() <= now.getTime();
   return {
     id: key.id,
     name: key.name,
     hint: key.hint,
-    status: key.revokedAt ? 'revoked' : expired ? 'expired' : 'active',
+    status: apiKeyStatus(key, now),
     scopes: key.scopes,
     expiresAt: key.expiresAt?.toISOString() ?? null,
     createdAt: key.createdAt.toISOString(),
