@@ -23,7 +23,8 @@ const BATCHES = '/api/v1/QRManager/batches';
 
 let batchSeq = 0;
 
-async function startBatch(base: string, key: string, items: number): Promise<string> {
+/** A batch of `items` unique PNGs on the service at `base`; answers its id. */
+export async function startBatch(base: string, key: string, items: number): Promise<string> {
   const tag = `${Date.now()}-${++batchSeq}`;
   const res = await fetch(`${base}${BATCHES}`, {
     method: 'POST',
@@ -40,7 +41,8 @@ async function batchState(base: string, key: string, id: string): Promise<{ stat
   return (await (await fetch(`${base}${BATCHES}/${id}`, { headers: { 'x-api-key': key } })).json()) as { status: string; succeeded: number; failed: number };
 }
 
-async function untilFinished(base: string, key: string, id: string, timeoutMs: number): Promise<{ status: string; succeeded: number; failed: number }> {
+/** Polls the batch until it is neither queued nor running, or `timeoutMs` passed; answers its last state. */
+export async function untilFinished(base: string, key: string, id: string, timeoutMs: number): Promise<{ status: string; succeeded: number; failed: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await batchState(base, key, id);

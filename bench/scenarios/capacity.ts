@@ -7,6 +7,7 @@ import { startRedisCluster } from '../../test/helpers/redis-cluster.js';
 import { ACCOUNTS, GENERATE_PATH, NODE, startApi, withRedis, withService, type BenchScenario } from '../harness.js';
 import { cpuSeconds, createAccountKeys, type Started } from '../processes.js';
 import { callsBetween, monitorTally, redisSnapshot } from '../redis-info.js';
+import { startBatch, untilFinished } from './batches.js';
 
 const COUNT = Number(process.env.BENCH_CAPACITY_REQUESTS ?? 300);
 const CONCURRENCY = 8;
@@ -133,19 +134,9 @@ async function createCode(server: Started, key: string): Promise<string> {
 }
 
 async function runBatch(server: Started, key: string): Promise<void> {
-  const base = `http://127.0.0.1:${server.port}/api/v1/QRManager/batches`;
-  const tag = ++sequence;
-  const items = Array.from({ length: COUNT }, (_, i) => ({ content: `https://example.com/cap/b${tag}/${i}`, type: 'url', outputFormat: 'png' }));
-  const res = await fetch(base, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify({ items }) });
-  if (res.status !== 202) throw new Error(`batch answered ${res.status}: ${await res.text()}`);
-  const { id } = (await res.json()) as { id: string };
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const state = (await (await fetch(`${base}/${id}`, { headers: { 'x-api-key': key } })).json()) as { status: string };
-    if (!['queued', 'running'].includes(state.status)) return;
-    if (Date.now() > deadline) throw new Error('the capacity batch did not finish within 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const base = `http://127.0.0.1:${server.port}`;
+  const state = await untilFinished(base, key, await startBatch(base, key, COUNT), 120_000);
+  if (['queued', 'running'].includes(state.status)) throw new Error('the capacity batch did not finish within 120 s');
 }
 
 /** A process with no port of its own (src/entries/jobs.js or render.js) on the service's environment; stopped by SIGTERM. */
