@@ -1,10 +1,18 @@
 // The render pipeline: inline and pool renders are byte-identical, routing follows the policy, the cache stays bounded.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRenderPipeline, type RenderPipeline, type RenderPipelineConfig } from '../../src/adapters/render/render-pipeline.js';
 import { renderCost } from '../../src/domain/render-cost.js';
 import type { RenderCaller } from '../../src/domain/ports/renderer.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { plainSpec } from '../helpers/render-fixtures.js';
+import { waitFor } from '../helpers/wait.js';
+import { HOLD_PREFIX } from '../fixtures/holding-render-thread.js';
+
+const HOLDING_THREAD = fileURLToPath(new URL('../fixtures/holding-render-thread.ts', import.meta.url));
 
 const CONFIG: RenderPipelineConfig = {
   renderThreads: 1,
@@ -164,22 +172,31 @@ describe('image cache', () => {
 
 describe('what a batch yields to', () => {
   it('counts queued renders other than batch groups, never the batch’s own groups queued behind its running ones', async () => {
-    // One thread; groups small enough that the gate lets all of them through to the pool's queue (4 units of its 16 each).
-    const group = (tag: string) => [spec(`https://example.com/yield/${tag}`, { size: 1024 })];
-    const groups = ['a', 'b', 'c'].map((tag) => pooled.renderManyOnPool(group(tag), CALLER));
-    const until = async (condition: () => boolean) => {
-      const deadline = Date.now() + 5_000;
-      while (!condition() && Date.now() < deadline) await new Promise((r) => setImmediate(r));
-      return condition();
-    };
-    expect(await until(() => pooled.stats().pool.queueSize >= 1)).toBe(true);
-    // Batch groups queued behind the batch's own running group: nothing to yield to.
-    expect(pooled.othersQueued()).toBe(0);
-    // A request's render (this pipeline draws nothing inline), queued behind the groups.
-    const single = pooled.render(spec('https://example.com/yield/single', { size: 1024 }), CALLER);
-    // Until it starts, whichever group is running, the single render is what a batch waits for.
-    expect(await until(() => pooled.othersQueued() === 1)).toBe(true);
-    await Promise.all([...groups, single]);
-    expect(pooled.othersQueued()).toBe(0);
+    // One thread, held by the first group until the test releases it, so what is queued behind it stays queued.
+    const releaseFile = join(mkdtempSync(join(tmpdir(), 'qrm-hold-')), 'release');
+    const held = createRenderPipeline({ ...CONFIG, renderInlineMaxPixels: 0 }, { pool: { filename: HOLDING_THREAD } });
+    try {
+      // Groups small enough that the gate lets all of them through to the pool's queue (4 units of its 16 each).
+      const group = (payload: string) => [spec(payload, { size: 1024 })];
+      const first = held.renderManyOnPool(group(`${HOLD_PREFIX}${releaseFile}`), CALLER);
+      const rest = ['b', 'c'].map((tag) => held.renderManyOnPool(group(`https://example.com/yield/${tag}`), CALLER));
+      await waitFor('two groups queued behind the held one', () => held.stats().pool.queueSize === 2);
+      // Batch groups queued behind the batch's own running group: nothing to yield to.
+      expect(held.othersQueued()).toBe(0);
+      // Another account's request render (this pipeline draws nothing inline), queued behind the groups: the batch's
+      // account already runs its share of the running work, so its own requests would wait at admission instead.
+      const single = held.render(spec('https://example.com/yield/single', { size: 1024 }), { ...CALLER, accountId: 'a2' });
+      await waitFor('the single render queued', () => held.stats().pool.queueSize === 3);
+      // Until it starts, whichever group is running, the single render is what a batch waits for.
+      expect(held.othersQueued()).toBe(1);
+      writeFileSync(releaseFile, '');
+      const [firstImages, ...restImages] = await Promise.all([first, ...rest]);
+      expect([firstImages, ...restImages].every((images) => images[0] instanceof Uint8Array)).toBe(true);
+      await single;
+      expect(held.othersQueued()).toBe(0);
+    } finally {
+      writeFileSync(releaseFile, '');
+      await held.close();
+    }
   });
 });
