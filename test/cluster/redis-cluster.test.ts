@@ -138,6 +138,8 @@ async function twoInstances(keyPrefix: string): Promise<{ a: TestApp; b: TestApp
 
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
 const CLUSTER_ERRORS = /CROSSSLOT|MOVED|\bASK\b/;
+/** A 503 logged for a request whose redirections ran out while slots moved to a promoted replica. */
+const failoverRedirections = (line: string) => line.includes('"code":"unavailable"') && line.includes('Too many Cluster redirections');
 
 describe('two API instances, the jobs process and a render worker on the Redis Cluster', () => {
   let a: TestApp;
@@ -340,7 +342,9 @@ describe("a master's crash under two API instances' load", () => {
     const total = [...served.values()].reduce((x, y) => x + y, 0);
     // What an asynchronous replica can lose (docs/RELIABILITY.md): at most the counts acknowledged in the moment of the crash.
     expect(total - counted).toBeLessThanOrEqual(servedAroundKill);
-    const bad = [...a.logs, ...b.logs].filter((line) => CLUSTER_ERRORS.test(line));
+    // A request that spends ioredis's redirections while the dead master's slots move (MOVED among nodes that have not
+    // all heard of the new master yet) is one of the 503s above; any other MOVED, ASK or CROSSSLOT is a layout fault.
+    const bad = [...a.logs, ...b.logs].filter((line) => CLUSTER_ERRORS.test(line) && !failoverRedirections(line));
     expect(bad, bad.join('\n')).toEqual([]);
     expect(await cluster.masters()).toHaveLength(3);
   }, 90_000);
