@@ -154,7 +154,7 @@ export interface paths {
         };
         /**
          * Scans of every code of the account, as CSV
-         * @description Columns: `day,code_id,slug,scans,unique_scanners,ios,android,desktop,other` (CRLF line ends). One row per code and day (UTC) with at least one scan, codes newest first; the figures are those of each code's JSON statistics for the same range (default the last 30 days, at most 366). Streamed a page of codes at a time.
+         * @description Columns: `day,code_id,slug,country,arm,scans,unique_scanners,ios,android,desktop,other` (CRLF line ends). Each code-day's totals row (empty `country` and `arm`) is followed by a row per country and per split arm with that slice's `scans` alone. One row per code and day (UTC) with at least one scan, codes newest first; the figures are those of each code's JSON statistics for the same range (default the last 30 days, at most 366). Streamed a page of codes at a time.
          */
         get: operations["allDynamicCodeStatsCsv"];
         put?: never;
@@ -174,7 +174,7 @@ export interface paths {
         };
         /**
          * A dynamic code's scans, as CSV
-         * @description Columns: `day,code_id,slug,scans,unique_scanners,ios,android,desktop,other` (CRLF line ends). One row per day of the range (UTC), zeros included: exactly the daily `series` of the JSON statistics, with the device split per day.
+         * @description Columns: `day,code_id,slug,country,arm,scans,unique_scanners,ios,android,desktop,other` (CRLF line ends). Each code-day's totals row (empty `country` and `arm`) is followed by a row per country and per split arm with that slice's `scans` alone. One row per day of the range (UTC), zeros included: exactly the daily `series` of the JSON statistics, with the device split per day.
          */
         get: operations["dynamicCodeStatsCsv"];
         put?: never;

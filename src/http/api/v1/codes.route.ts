@@ -240,7 +240,9 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
   });
   const sendCsv = (reply: FastifyReply, file: string, lines: AsyncIterable<string>) =>
     reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${file}"`).send(Readable.from(lines));
-  const csvColumns = `Columns: \`${STATS_CSV_HEADER}\` (CRLF line ends).`;
+  const csvColumns =
+    `Columns: \`${STATS_CSV_HEADER}\` (CRLF line ends). Each code-day's totals row (empty \`country\` and \`arm\`) is ` +
+    "followed by a row per country and per split arm with that slice's `scans` alone.";
 
   app.get(
     '/QRManager/codes/stats.csv',
