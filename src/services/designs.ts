@@ -5,7 +5,7 @@ import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { DesignRecord, DesignStore } from '../domain/ports/design-store.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
-import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from './generate-qr.js';
+import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from './render-spec.js';
 
 export interface DesignDeps {
   designs: DesignStore;

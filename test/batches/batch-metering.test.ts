@@ -4,7 +4,7 @@ import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { closeRedisClient, createRedisClient, settleConnection } from '../../src/adapters/redis/connection.js';
 import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
 import type { UsageMeter } from '../../src/domain/ports/usage-meter.js';
-import { qrFingerprint } from '../../src/services/generate-qr.js';
+import { qrFingerprint } from '../../src/services/render-spec.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 let redis: RedisServer;

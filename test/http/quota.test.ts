@@ -1,7 +1,7 @@
 // Monthly quotas: exact at the limit, 429 with Retry-After to the reset, never overshot under concurrency.
 import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
-import { qrFingerprint } from '../../src/services/generate-qr.js';
+import { qrFingerprint } from '../../src/services/render-spec.js';
 import { useTestApp, generate } from '../helpers/app.js';
 
 const NOW = new Date('2026-11-30T23:59:00.000Z'); // 60 s before the November period ends

@@ -11,7 +11,7 @@ import { createQueue } from '../../src/adapters/queue/job-queue.bullmq.js';
 import { createStores } from '../../src/composition/stores.js';
 import { periodOf } from '../../src/domain/period.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
-import { qrFingerprint } from '../../src/services/generate-qr.js';
+import { qrFingerprint } from '../../src/services/render-spec.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 

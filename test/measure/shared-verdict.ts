@@ -15,7 +15,7 @@ import { renderTask } from '../../src/render/render-task.js';
 import { SHARED_LOGO_SCALE_MAX } from '../../src/render/branded/shared-verdict.js';
 import { clearedSquare, logoLeavesSpare } from '../../src/render/logo-level.js';
 import { plannedSymbol } from '../../src/render/qr-matrix.js';
-import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from '../../src/services/generate-qr.js';
+import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from '../../src/services/render-spec.js';
 import { BRANDED_DESIGNS, brandedRequest, type BrandedDesign } from '../helpers/branded-corpus.js';
 import { decodeImages, READERS, type ImageFormat } from '../helpers/decode.js';
 import { logoPng } from '../helpers/logos.js';

@@ -9,7 +9,7 @@ import { periodOf } from '../../src/domain/period.js';
 import { PlanCatalogue } from '../../src/domain/plan-catalogue.js';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { issueKey } from '../../src/services/api-keys.js';
-import { qrFingerprint } from '../../src/services/generate-qr.js';
+import { qrFingerprint } from '../../src/services/render-spec.js';
 import { generate } from '../helpers/app.js';
 import { startServer } from '../helpers/processes.js';
 import { startTwoInstancesOnRedis } from '../helpers/two-instances.js';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { addressBucket } from '../../src/http/portal/rate-limits.js';
 import { issueKey } from '../../src/services/api-keys.js';
-import { qrFingerprint } from '../../src/services/generate-qr.js';
+import { qrFingerprint } from '../../src/services/render-spec.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { startMockProvider, type MockProvider } from '../helpers/oidc-provider.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';

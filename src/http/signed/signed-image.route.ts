@@ -4,7 +4,8 @@ import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
 import { parseQuery } from '../../domain/signed-url.js';
 import { ApiError } from '../../domain/errors.js';
-import { generateQr, type GenerateQrDeps } from '../../services/generate-qr.js';
+import { generateImage, prepareImage, type GenerateQrDeps } from '../../services/generate-qr.js';
+import { dependsOnFieldsAlone } from '../../services/render-spec.js';
 import { IMAGE_MEDIA_TYPES } from '../image-media-types.js';
 import { maxAgeSeconds, verifySignedUrl } from '../../services/signed-image.js';
 import { activeSigningKey, type SigningIdentity, type SigningKeyDeps } from '../../services/signing-keys.js';
@@ -140,11 +141,10 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
       const { keyId, format } = request.params;
       const { signer, verified, maxAge } = await verifiedRequest(raw, keyId, format);
       const caller = { accountId: signer.accountId, plan: signer.plan, burstKey: `signed.${signer.accountId}` };
-      const result = await generateQr(deps, caller, verified.body, {
-        ifNoneMatch: request.headers['if-none-match'],
-        meterNotModified: true,
-        memo: verified,
-      });
+      // A revalidated URL skips the encoding, the colour checks and the hashing; a design or logo is read every time.
+      const image = verified.image ?? (await prepareImage(deps, caller, verified.body));
+      if (dependsOnFieldsAlone(verified.body)) verified.image = image;
+      const result = await generateImage(deps, caller, image, { ifNoneMatch: request.headers['if-none-match'], meterNotModified: true });
       return sendGeneratedImage(reply, result, `public, max-age=${maxAge}, immutable`);
     },
   );

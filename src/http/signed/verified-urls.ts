@@ -1,15 +1,16 @@
 // The signed URLs this instance has verified, by their exact text: a repeated hit (a browser or CDN revalidating) skips the query parse, the HMAC and the options' validation.
 import { LRUCache } from 'lru-cache';
 import type { GenerateBody } from '../api/v1/generate.schema.js';
-import type { ImageMemo } from '../../services/generate-qr.js';
+import type { RequestedImage } from '../../services/render-spec.js';
 
-/** Also generate's memo of the body's image (ImageMemo): filled on the URL's first answer. */
-export interface VerifiedHit extends ImageMemo {
+export interface VerifiedHit {
   /** The key material the signature was checked with: a hit counts only while the key still opens to the same secret. */
   secret: string;
   expiresAt: number | undefined;
   /** The options as POST generate's body, validated: never mutated by the handler. */
   body: GenerateBody;
+  /** The body's image, kept from the URL's first answer when it depends on the body alone (`dependsOnFieldsAlone`). */
+  image?: RequestedImage | undefined;
 }
 
 /** Longer URLs are verified every time: the memo holds at most MAX_ENTRIES × this many characters of keys (~20 MB). */

@@ -4,7 +4,7 @@ import type { Batch, BatchItem } from '../../domain/batches/batch.js';
 import { newSlug, type DynamicCode } from '../../domain/dynamic-code.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import { assertRoomForCodes, createCodes } from '../dynamic-codes.js';
-import { qrFingerprint } from '../generate-qr.js';
+import { qrFingerprint } from '../render-spec.js';
 import { ApiError } from '../../domain/errors.js';
 import { periodOf } from '../../domain/period.js';
 import type { PlanCatalogue } from '../../domain/plan-catalogue.js';

@@ -7,7 +7,7 @@ import { planAllowsFormat, type Plan } from '../../domain/plan-catalogue.js';
 import type { LogoStore } from '../../domain/ports/logo-store.js';
 import type { Renderer } from '../../domain/ports/renderer.js';
 import type { RenderSpec } from '../../domain/render-options.js';
-import { brandingOf, isBranded, qrFingerprint, renderSpecOf, type GenerateQrInput } from '../generate-qr.js';
+import { fullSpecOf, qrFingerprint, type GenerateQrInput } from '../render-spec.js';
 import type { DesignStore } from '../../domain/ports/design-store.js';
 import { DESIGN_ID, withDesign, type DesignOptions } from '../../domain/design.js';
 import { newSlug } from '../../domain/dynamic-code.js';
@@ -174,9 +174,8 @@ export async function prepareItems(
     try {
       const { type, payload, draft } = await encodedItem(input, shortUrlBase);
       const request = { ...input, content: payload, type };
-      let spec = renderSpecOf(request, payload);
       // Branding as for one generate: shapes, colours held to contrast, the logo from the caller's own account.
-      if (isBranded(request)) spec = { ...spec, branding: await brandingOf({ logos }, accountId, request, spec.darkColor, spec.lightColor) };
+      const spec = await fullSpecOf({ logos }, accountId, request, payload);
       // What could never be drawn (too long, or a size too small for it) is refused here, not refunded later.
       deps.renderer.assertDrawable(spec);
       items.push({

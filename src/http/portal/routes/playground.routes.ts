@@ -13,7 +13,8 @@ import { isPrintFormat } from '../../../domain/print.js';
 
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DECODE_READERS, type DecodedCode, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
-import { brandingOf, generateQr, isBranded, renderSpecOf, type GenerateQrDeps, type GenerateQrInput } from '../../../services/generate-qr.js';
+import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
+import { fullSpecOf, type GenerateQrInput } from '../../../services/render-spec.js';
 import { encodeContent } from '../../../domain/content/index.js';
 import { CONTENT_FORM_FIELDS, CONTENT_FORMS, contentFromForm } from '../content-form.js';
 import type { PortalRateLimits } from '../rate-limits.js';
@@ -199,8 +200,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const account = request.account!;
       const input = requestOf(parsed.data, form, 'png', PREVIEW_PX);
       const payload = encodeContent(input.type, input.content);
-      let spec = renderSpecOf(input, payload);
-      if (isBranded(input)) spec = { ...spec, branding: await brandingOf(options, account.id, input, spec.darkColor, spec.lightColor) };
+      const spec = await fullSpecOf(options, account.id, input, payload);
       const caller = { accountId: account.id, plan: account.plan };
       const { bytes } = await options.renderer.render(spec, caller).catch((error: unknown) => {
         // A dense code needs more pixels than a preview has: drawn at the smallest size that fits.

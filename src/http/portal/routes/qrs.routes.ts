@@ -7,7 +7,7 @@ import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { RenderCaller, Renderer } from '../../../domain/ports/renderer.js';
 import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
-import { renderSpecOf } from '../../../services/generate-qr.js';
+import { renderSpecOf } from '../../../services/render-spec.js';
 import { renderPage } from '../page.js';
 
 export interface QrsRoutesOptions {
