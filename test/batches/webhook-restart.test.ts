@@ -47,11 +47,9 @@ describe('a batch webhook whose server is killed between attempts', () => {
     // Once the failed attempt is on record (a retry due in 1 s), the server is SIGKILLed before it makes that retry.
     const stores = createSqliteStores(dataDir);
     try {
-      const deadline = Date.now() + 5_000;
-      while (!(await stores.batches!.dueWebhooks(new Date(Date.now() + 5_000), 100)).includes(id)) {
-        if (Date.now() > deadline) throw new Error('the failed attempt was never recorded');
-        await new Promise((r) => setTimeout(r, 10));
-      }
+      await waitFor('the failed attempt on record', async () => (await stores.batches!.dueWebhooks(new Date(Date.now() + 5_000), 100)).includes(id), {
+        intervalMs: 10,
+      });
     } finally {
       await stores.close();
     }

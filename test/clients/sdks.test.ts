@@ -11,7 +11,9 @@ import { QrManager, QrManagerError } from '../../clients/typescript/src/index.js
 import { generatedClientFiles } from '../../scripts/generate-clients.js';
 import { unpackArchive } from '../helpers/batches.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
+import { USER_AGENTS } from '../helpers/codes.js';
 import { runCli, startServer, type RunningServer } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 
@@ -78,11 +80,16 @@ describe('the TypeScript SDK (clients/typescript)', () => {
     const code = await client.createCode({ target: 'https://example.com/ts-target', name: 'from typescript' });
     const png = await client.codeImage(code.id, { size: 256 });
     expect(await decodeQr(png, 'png')).toEqual(readByAll(code.shortUrl));
-    const scanned = await fetch(`${server.baseUrl}/r/${code.slug}`, { redirect: 'manual' });
+    // A person's phone (a fetch without a browser's User-Agent is counted as a bot, apart).
+    const scanned = await fetch(`${server.baseUrl}/r/${code.slug}`, { redirect: 'manual', headers: { 'user-agent': USER_AGENTS.ios } });
     expect(scanned.headers.get('location')).toBe('https://example.com/ts-target');
-    const stats = await client.codeStats(code.id);
+    // The scan is counted after its answer: its stats show it once it is written, and show it once.
+    const stats = await waitFor('the scan in the code stats', async () => {
+      const read = await client.codeStats(code.id);
+      return read.totals.scans > 0 && read;
+    });
     expect(stats.codeId).toBe(code.id);
-    expect(stats.totals.scans).toBeGreaterThanOrEqual(0);
+    expect(stats.totals).toMatchObject({ scans: 1, uniqueScanners: 1, bots: 0 });
     const account = await client.accountStats({ interval: 'day' });
     expect(account.interval).toBe('day');
     expect(account.series).toHaveLength(30);

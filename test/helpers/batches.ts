@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
 import type { FastifyInstance } from 'fastify';
 import { decodePngFiles } from './decode.js';
+import { waitFor } from './wait.js';
 
 const run = promisify(execFile);
 
@@ -37,15 +38,17 @@ export interface BatchJson {
 
 /** Polls GET …/batches/{id} until the batch is finished; bounded in time. */
 export async function waitForBatch(get: (url: string) => Promise<{ statusCode: number; body: string }>, id: string, timeoutMs = 60_000): Promise<BatchJson> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  let last = '';
+  const finished = async () => {
     const res = await get(`${BATCHES_URL}/${id}`);
     if (res.statusCode !== 200) throw new Error(`GET batch answered ${res.statusCode}: ${res.body}`);
+    last = res.body;
     const batch = JSON.parse(res.body) as BatchJson;
-    if (['completed', 'failed', 'cancelled'].includes(batch.status)) return batch;
-    if (Date.now() > deadline) throw new Error(`batch ${id} still ${batch.status} after ${timeoutMs} ms: ${res.body}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return ['completed', 'failed', 'cancelled'].includes(batch.status) && batch;
+  };
+  return waitFor(`batch ${id} to finish`, finished, { timeoutMs, intervalMs: 100 }).catch((error: Error) => {
+    throw new Error(`${error.message}; last answer: ${last}`);
+  });
 }
 
 export interface UnpackedArchive {

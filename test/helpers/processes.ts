@@ -3,6 +3,7 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
+import { waitFor } from './wait.js';
 
 const exec = promisify(execFile);
 const TSX = ['--import', 'tsx'];
@@ -40,20 +41,14 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  const answers = async () => {
     if (child.exitCode !== null) throw new Error(`server exited early: ${output}`);
-    try {
-      if ((await fetch(`${baseUrl}/healthz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start within ${timeoutMs} ms: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return (await fetch(`${baseUrl}/healthz`).catch(() => undefined))?.ok === true; // false while not listening yet
+  };
+  await waitFor('the server to answer /healthz', answers, { timeoutMs, intervalMs: 100 }).catch((error: Error) => {
+    child.kill('SIGKILL');
+    throw new Error(`${error.message}: ${output}`);
+  });
   return {
     process: child,
     baseUrl,
@@ -92,14 +87,13 @@ export async function startEntry(entry: string, env: Record<string, string>, rea
     clearTimeout(timer);
     return code;
   };
-  const deadline = Date.now() + timeoutMs;
-  while (!output.includes(readyLine)) {
+  const ready = () => {
     if (child.exitCode !== null) throw new Error(`${entry} exited early: ${output}`);
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`${entry} did not log "${readyLine}" within ${timeoutMs} ms: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return output.includes(readyLine);
+  };
+  await waitFor(`${entry} to log "${readyLine}"`, ready, { timeoutMs, intervalMs: 100 }).catch(async (error: Error) => {
+    await stop();
+    throw new Error(`${error.message}: ${output}`);
+  });
   return { process: child, output: () => output, stop };
 }

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './processes.js';
+import { waitFor } from './wait.js';
 
 export interface RedisServer {
   url: string;
@@ -66,15 +67,15 @@ export async function startRedisServer(): Promise<RedisServer> {
     );
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 10_000;
-    for (let attempt = 0; attempt < 200; attempt++) {
-      if (child.exitCode !== null) throw new Error(`redis-server exited: ${output}`);
-      if (await ping(port)) return;
-      if (Date.now() > deadline) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    child.kill('SIGKILL');
-    throw new Error(`redis-server did not answer within 10 s: ${output}`);
+    const started = child;
+    const answers = async () => {
+      if (started.exitCode !== null) throw new Error(`redis-server exited: ${output}`);
+      return ping(port);
+    };
+    await waitFor('redis-server to answer PING', answers, { timeoutMs: 10_000, intervalMs: 50 }).catch((error: Error) => {
+      started.kill('SIGKILL');
+      throw new Error(`${error.message}: ${output}`);
+    });
   };
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {

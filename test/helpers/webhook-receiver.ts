@@ -2,6 +2,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { waitFor } from './wait.js';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -36,11 +37,9 @@ export async function startWebhookReceiver(answer: (n: number) => number = () =>
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/qr`,
     received,
     async waitFor(count, timeoutMs) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`${received.length} webhook(s) arrived within ${timeoutMs} ms, expected ${count}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await waitFor(`${count} webhook(s)`, () => received.length >= count, { timeoutMs, intervalMs: 50 }).catch(() => {
+        throw new Error(`${received.length} webhook(s) arrived within ${timeoutMs} ms, expected ${count}`);
+      });
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

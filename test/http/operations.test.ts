@@ -188,13 +188,14 @@ describe('load shedding', () => {
     try {
       const caller = await squeezed.newCaller('free');
       // under-pressure samples once a second; wait for the first sample to see the heap over 1 MB.
-      const deadline = Date.now() + 5_000;
-      let res = await generate(squeezed.app, caller.key, { content: 'x', type: 'text', outputFormat: 'png' });
-      while (res.statusCode !== 503 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 200));
-        res = await generate(squeezed.app, caller.key, { content: 'x', type: 'text', outputFormat: 'png' });
-      }
-      expect(res.statusCode).toBe(503);
+      const res = await waitFor(
+        'a generate shed with 503',
+        async () => {
+          const answer = await generate(squeezed.app, caller.key, { content: 'x', type: 'text', outputFormat: 'png' });
+          return answer.statusCode === 503 && answer;
+        },
+        { timeoutMs: 5_000, intervalMs: 200 },
+      );
       expect(res.json().code).toBe('overloaded');
       expect(res.headers['retry-after']).toBe('2');
       // Liveness is never shed; readiness reports the overload.

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/processes.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Every process under `root` (children, grandchildren…), from /proc. */
 async function descendants(root: number): Promise<Array<{ pid: number; cmdline: string }>> {
@@ -40,14 +41,6 @@ const alive = (pid: number) => {
   }
 };
 
-async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('npm start', () => {
   it('passes SIGTERM on to the server, which shuts down gracefully', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qrm-npm-start-'));
@@ -60,11 +53,14 @@ describe('npm start', () => {
     npm.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     let server: number | undefined;
     try {
-      await until('the server answers /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, 120_000);
+      await waitFor('the server to answer /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, {
+        timeoutMs: 120_000,
+        intervalMs: 100,
+      });
       server = (await descendants(npm.pid!)).find((p) => p.cmdline.includes('dist/src/entries/api.js') && p.cmdline.startsWith('node'))?.pid;
       expect(server).toBeDefined();
       npm.kill('SIGTERM');
-      await until('the server process exits', () => !alive(server!), 20_000);
+      await waitFor('the server process to exit', () => !alive(server!), { timeoutMs: 20_000, intervalMs: 100 });
       expect(log).toContain('shutdown complete');
     } finally {
       if (server !== undefined && alive(server)) process.kill(server, 'SIGKILL');

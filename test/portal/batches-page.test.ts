@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { PortalClient } from '../helpers/portal-client.js';
+import { waitFor } from '../helpers/wait.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -24,12 +25,10 @@ describe('Batches page', () => {
     const posted = await client.postForm('/portal/batches', { csv, _csrf: await client.csrfFrom('/portal/batches') });
     expect(posted.statusCode).toBe(303);
 
-    let html = '';
-    for (let i = 0; i < 100; i++) {
-      html = (await client.get('/portal/batches')).body;
-      if (html.includes('Download ZIP')) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const html = await waitFor('the finished batch offering its ZIP', async () => {
+      const page = (await client.get('/portal/batches')).body;
+      return page.includes('Download ZIP') && page;
+    });
     expect(html).toMatch(/<progress max="3" value="3"/);
     expect(html).not.toContain('http-equiv="refresh"');
     expect(html).toMatch(/whsec_[A-Za-z0-9+/]{43}=/);
