@@ -16,7 +16,7 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const NEIGHBOUR_CONNECTIONS = 10;
 // A steady client under its key's burst (business: 1,000 a second), so both rows serve the same work and only latency moves.
 const NEIGHBOUR_RATE = 400;
-// The limit issue 25 sets: the neighbour's p99 during the flood at most twice its p99 on an idle server, and /healthz always 200.
+// The target (docs/BENCHMARKS.md): the neighbour's p99 during the flood at most twice its p99 on an idle server, and /healthz always 200.
 const MAX_P99_RATIO = 2;
 const PARALLEL_UPLOADS = 4;
 /** Each uploader repeats the issue's post once a second (BENCH_CSV_GAP_MS=0: back to back, a bandwidth flood). */

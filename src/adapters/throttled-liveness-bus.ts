@@ -2,10 +2,10 @@
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 /**
- * The embedded bus's live() reads SQLite's `PRAGMA data_version` (~7 µs), which on a signed URL hit was the
- * biggest single cost after HTTP itself. Asked through this, a commit by another process (qrm revoking a
- * signing key) reaches the cache within `intervalMs`; this process's own changes are published and reach it at
- * once, as before. A "not live" answer is held for the interval too: the cache is bypassed meanwhile.
+ * The embedded bus's live() reads SQLite's `PRAGMA data_version`, a cost on every signed URL hit
+ * (docs/decisions/throttled-signing-key-liveness.md). Asked through this, a commit by another process (qrm revoking
+ * a signing key) reaches the cache within `intervalMs`; this process's own changes are published and reach it at
+ * once. A "not live" answer is held for the interval too: the cache is bypassed meanwhile.
  */
 export class ThrottledLivenessBus implements InvalidationBus {
   readonly #inner: InvalidationBus;

@@ -4,7 +4,7 @@ import type { OutputFormat } from './plan-catalogue.js';
 
 export const SIZE_MM_LIMITS = { min: 10, max: 1000 } as const;
 export const DPI_LIMITS = { min: 72, max: 2400, default: 300 } as const;
-/** The smallest printed module by default (PRINT_MIN_MODULE_MM): below ~0.3 mm phone cameras and cheap printers start losing modules. */
+/** The smallest printed module by default (PRINT_MIN_MODULE_MM): smaller, phone cameras and cheap printers start losing modules. */
 export const DEFAULT_MIN_MODULE_MM = 0.3;
 export const MM_PER_INCH = 25.4;
 export const PT_PER_INCH = 72;

@@ -8,7 +8,7 @@ export const ERROR_CORRECTION_LEVELS = ['L', 'M', 'Q', 'H'] as const;
 export type ErrorCorrectionLevel = (typeof ERROR_CORRECTION_LEVELS)[number];
 
 export const SIZE_LIMITS = { min: 64, max: 2048, default: 512 } as const;
-/** Raster modules never get fewer pixels than this: at one pixel a module, zbar failed on codes (issue #18). */
+/** Raster modules never get fewer pixels than this: at one pixel a module, zbar fails to read codes. */
 export const MIN_MODULE_PIXELS = 2;
 export const MARGIN_LIMITS = { min: 0, max: 16, default: 4 } as const;
 export const DEFAULT_DARK = '#000000';

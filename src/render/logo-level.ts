@@ -7,9 +7,8 @@ import { codewordsTouchedPerBlock, correctableErrorsPerBlock, type ModuleSquare 
  * Of what each Reed–Solomon block corrects, the share the logo must leave unused (and at least SPARE_MIN codewords)
  * for a design to share one verdict between payloads: room for a misread module elsewhere (a rounded corner, a dot's
  * edge, a scuffed print) that one payload's data could put where another's does not. A fifth: the evidence runs
- * (test/measure/shared-verdict.ts) read every image let out at the rule's edge, first at a quarter, then at this; a
- * quarter would have drawn a 40-character URL with a logo at 0.2 at H (version 4–5) where a fifth admits Q (version
- * 4: 10 of 13 codewords), ~15% less drawing and PNG deflate a render.
+ * (test/measure/shared-verdict.ts) read every image let out at the rule's edge, and a quarter would push common
+ * logo designs up a level for no reading they need (docs/decisions/shared-scan-verdict.md).
  */
 const SPARE_SHARE = 0.2;
 const SPARE_MIN = 2;

@@ -21,8 +21,8 @@ function drawnWith(version: number, codewords: Uint8Array): Uint8Array {
  * NO_CODEWORD. Read off `qr`'s own placement, the one every matrix we draw goes through (qr-matrix.ts): a module
  * that changes between all-zero and all-one codewords carries data, and drawing once per bit of the codeword index
  * (codeword c all ones where bit k of c is set) spells out which codeword. Placement depends on the version only:
- * never on the data or the mask (a mask flips modules in place), nor on the level. Worked out once a version (~0.3 ms
- * at version 5, 40 tables of at most 62 kB): a constant of the standard, as `qr` keeps its own placement per version.
+ * never on the data or the mask (a mask flips modules in place), nor on the level. Worked out once a version (40 tables
+ * of at most 62 kB): a constant of the standard, as `qr` keeps its own placement per version.
  */
 export function codewordOfModules(version: number): Int16Array {
   let table = placements.get(version);

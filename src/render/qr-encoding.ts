@@ -18,7 +18,7 @@ const VERSION_RANGES = [
 
 const ECI_HEADER_BITS = 12;
 
-/** A constant of the standard, read off Node's decoder when the module loads (about 6 ms, once per render thread). */
+/** A constant of the standard, read off Node's decoder when the module loads (once per render thread). */
 const KANJI_TABLE: KanjiTable = buildKanjiTable();
 
 /** One way of writing text: the charset of byte segments, whether Kanji mode may be used, and the ECI that opens the stream. */

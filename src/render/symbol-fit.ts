@@ -20,7 +20,7 @@ function minimumSizeFor(version: number, margin: number): number {
 /**
  * The version of the whole payload as one UTF-8 byte segment (behind the ECI when not ASCII). The encoder's plan is never larger (that
  * segment is always one of the plans it weighs, and it keeps the shortest), so this bounds its version
- * from above, in a microsecond, where the plan itself costs ~10 µs for a URL and ~1.3 ms at capacity.
+ * from above at a fraction of the plan's own cost, which grows with the payload.
  */
 function byteSegmentVersion(spec: RenderSpec): number | undefined {
   const bytes = Buffer.byteLength(spec.payload);

@@ -37,9 +37,9 @@ interface Tokens {
 
 /**
  * Earlier byte sequences are found through a hash of their first three bytes, as deflate does, keeping only the
- * latest position of each hash: one candidate, deflate's fastest way. Measured on 90 codes of 256–1024 px and
- * 20–400 characters (2026-11-23): without the search the writer is ~16% faster but the files 3% larger on average
- * and, for some large codes, larger than their PNG; chains of 8 candidates cost ~25% more time for 7% fewer bytes.
+ * latest position of each hash: one candidate, deflate's fastest way: without any search some large codes come
+ * out larger than their PNG, and longer chains cost more time than the bytes they save
+ * (docs/decisions/webp-hash-search.md).
  */
 const HASH_BITS = 12;
 /** A copy this long is kept without looking further back, and its positions are not hashed (deflate's fast levels). */
@@ -52,7 +52,7 @@ function extraBitsOf(value: number): number {
   return symbol < 4 ? 0 : (symbol - 2) >> 1;
 }
 
-/** Bits a copy saves over literals, roughly: its two prefix symbols (~3 bits each) and their extra bits. */
+/** Bits a copy saves over literals, roughly: its two prefix symbols (about three bits each) and their extra bits. */
 function copySaving(length: number, code: number): number {
   return length * LITERAL_BITS - (3 + extraBitsOf(length)) - (code <= LEFT ? 1 : 3 + extraBitsOf(code));
 }

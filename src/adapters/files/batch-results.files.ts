@@ -8,9 +8,9 @@ import { BATCH_ID } from '../../domain/batches/batch-id.js';
 import type { BatchResults } from '../../domain/ports/batch-results.js';
 
 /**
- * One item's file, whole or not at all: a temporary file beside it, renamed over it. Synchronous on purpose: for a
- * ~1 kB file the four calls (open, write, close, rename) cost ~90 µs of CPU, where the promise API spent ~250 µs
- * with its threadpool hops (10,000 writes on the 2-core machine); a batch is CPU-bound. Render threads call it too.
+ * One item's file, whole or not at all: a temporary file beside it, renamed over it. Synchronous on purpose: for
+ * files this small the promise API's threadpool hops cost more CPU than the writes, and a batch is CPU-bound
+ * (docs/decisions/batch-result-files-sync.md). Render threads call it too.
  */
 export function writeItemFile(path: string, bytes: Uint8Array): void {
   const temporary = `${path}.${randomUUID()}.tmp`;

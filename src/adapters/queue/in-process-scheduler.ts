@@ -12,7 +12,7 @@ export interface InProcessSchedulerOptions {
   runOnStop?: readonly string[];
 }
 
-// setTimeout overflows past ~24.8 days; a monthly pattern is reached in hops of at most an hour.
+// setTimeout overflows past 2^31 - 1 ms (24.8 days); a monthly pattern is reached in hops of at most an hour.
 const MAX_TIMER_MS = 60 * 60 * 1000;
 
 export class InProcessScheduler {

@@ -8,12 +8,10 @@ import type { RenderPool } from './render-pool.piscina.js';
 type WaitingRender = Waiting<RenderSpec, RenderedImage>;
 
 /**
- * A pool task costs the event loop about half a small render (Piscina: ~120 µs of a 512 px PNG's ~230);
- * a group of them in one task costs little more than one (~20–50 µs a render in groups of 4–25). So the
- * renders of a turn wait for the turn's end (setImmediate) and go as at most one group per thread, each a
- * renderMany task. bench/run.ts rows c-thread and c-inline (turn about, the load generator on the same two
- * cores): 0.94–1.10× the requests a second, 1.03× in the mean of five runs, for 9–27% more CPU a request
- * (a thread hop is work too; it pays where the event loop, not the machine, is what runs out).
+ * A pool task costs the event loop a large share of a small render, and a group of them in one task costs little
+ * more than one. So the renders of a turn wait for the turn's end (setImmediate) and go as at most one group per
+ * thread, each a renderMany task. A thread hop is work too: it pays where the event loop, not the machine, is what
+ * runs out (bench rows c-thread and c-inline weigh it: docs/decisions/render-batcher-turn-groups.md).
  */
 export class RenderBatcher {
   readonly #pool: RenderPool;

@@ -33,7 +33,7 @@ export interface RenderPipelineDeps {
 
 /** What the pipeline tells its listener (the app's metrics). */
 const LARGEST_COST = renderCost({ format: 'png', size: 2048 });
-/** Payloads past ~600 bytes reach versions whose matrix alone costs more than the thread hop. */
+/** Payloads past this reach versions whose matrix alone costs more than the thread hop. */
 const INLINE_MAX_PAYLOAD_BYTES = 600;
 /** A branded render costs several times a plain one (anti-aliased shapes, a logo, the scan check): only the smaller ones stay on the event loop. */
 const BRANDED_PIXEL_SHARE = 4;
@@ -163,8 +163,8 @@ export class RenderPipeline implements Renderer {
   /**
    * One admitted render, timed for the metrics, drawn where it costs least. Large images and long payloads
    * (past RENDER_INLINE_MAX_PIXELS, a quarter of it when branded, or INLINE_MAX_PAYLOAD_BYTES) go to the pool,
-   * one task each. Small ones go to a free thread in the turn's group when renderSmallOnPool (branded too:
-   * bench row h-branded gained ~25%, each thread keeps its own design caches), else, or while every thread is
+   * one task each. Small ones go to a free thread in the turn's group when renderSmallOnPool (branded too, each
+   * thread keeps its own design caches: docs/decisions/branded-on-pool.md), else, or while every thread is
    * busy (say with a flood of large renders), they are drawn inline on the event loop.
    */
   async #draw(spec: RenderSpec): Promise<RenderedImage> {

@@ -40,7 +40,7 @@ import { SqliteUsageMeter } from './usage-meter.sqlite.js';
 
 /** How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is followed. */
 const EMBEDDED_SLUG_TTL_MS = 1_000;
-/** How late another process's commit (qrm revoking a signing key) may reach the cached signing keys: issue 28 allows a second. */
+/** How late another process's commit (qrm revoking a signing key) may reach the cached signing keys: docs/signed-urls.md promises a second. */
 const EMBEDDED_SIGNING_KEY_LAG_MS = 100;
 
 export interface SqliteStoresOptions {

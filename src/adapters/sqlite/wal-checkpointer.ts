@@ -26,9 +26,9 @@ const DEFAULT_INTERVAL_MS = 250;
 const AUTOCHECKPOINT_PAGES = 1000;
 
 /**
- * SQLite checkpoints on the committing connection by default: every ~1,000 pages one COMMIT also copies
- * 4 MB back into the database file and syncs it, on the event loop (half of all COMMIT time in the
- * scenario-c profile). Here the API's connection never checkpoints; a thread does it every 250 ms.
+ * SQLite checkpoints on the committing connection by default: past 1,000 WAL pages one COMMIT also copies
+ * them back into the database file and syncs it, on the event loop (docs/decisions/wal-checkpoint-thread.md).
+ * Here the API's connection never checkpoints; a thread does it every 250 ms.
  */
 export class WalCheckpointer {
   readonly #worker: Worker;

@@ -27,7 +27,7 @@ function snapshotOf(subscription: Stripe.Subscription): SubscriptionSnapshot | u
     customerId,
     status: subscription.status,
     priceId: item?.price.id,
-    // Since API version 2025-03-31 the billing period is the item's, not the subscription's.
+    // Since API version `2025-03-31.basil` the billing period is the item's, not the subscription's.
     currentPeriodEnd: item?.current_period_end === undefined ? undefined : new Date(item.current_period_end * 1000),
     accountId: subscription.metadata?.accountId || undefined,
     createdAt: new Date(subscription.created * 1000),

@@ -23,7 +23,7 @@ export const BATCH_GROUPS_PER_THREAD = 2;
 /**
  * Render cost (units of one 512 px image) gathered into one pool task: one thread hop, one store
  * transaction and one refund call for the lot instead of one per item (bench/batch-cpu.ts measures it:
- * 16 rather than 8 took the event loop's CPU per item from ~200 to ~150 µs in a 10,000-item batch).
+ * docs/decisions/batch-group-size.md).
  * Small enough that a group fits any account's share of the admission gate beside its synchronous renders,
  * and half a 2-thread instance's running room, so the one group rendering while requests are in flight leaves them the rest.
  */

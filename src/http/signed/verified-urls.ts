@@ -13,7 +13,7 @@ export interface VerifiedHit {
   image?: RequestedImage | undefined;
 }
 
-/** Longer URLs are verified every time: the memo holds at most MAX_ENTRIES × this many characters of keys (~20 MB). */
+/** Longer URLs are verified every time: the memo holds at most MAX_ENTRIES × this many characters of keys. */
 const MAX_URL_LENGTH = 4_096;
 const MAX_ENTRIES = 5_000;
 

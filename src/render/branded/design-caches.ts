@@ -50,16 +50,16 @@ export class DesignCaches {
   /** A design's tiles at one layout, with their palette: what every render of the design draws from. */
   readonly arts = new LRUCache<string, DesignArt>({ maxSize: 64 * 1024 * 1024, sizeCalculation: artBytes });
   readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
-  /** Keyed by a 44-character digest of the image's inputs (shared-verdict.ts): bounded in count and so in bytes (~5 MB). */
+  /** Keyed by a 44-character digest of the image's inputs (shared-verdict.ts): bounded in count and so in bytes. */
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
-  /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests (~0.5 kB). */
+  /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests. */
   readonly classes = new LRUCache<string, DesignClass>({ max: 10_000 });
   /** logoLeavesSpare by (symbol side, level, logo scale): asked for up to four levels a render, the same few answers each time. */
   readonly #logoRules = new LRUCache<string, boolean>({ max: 4096 });
   /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
   readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
-  /** Scanline buffers of finished renders: a 512 px raster is 260 kB, and a fresh one per render was ~10% of a render in allocation and GC. */
+  /** Scanline buffers of finished renders: a 512 px raster is 260 kB, costly to allocate and collect every render. */
   readonly #spareScanlines: Uint8Array[] = [];
 
   /** A zero-filled buffer of `length` bytes for a raster's scanlines: a spare one when there is, else a new one. */

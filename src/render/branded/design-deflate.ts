@@ -7,13 +7,12 @@ import { bandSpans, cellKinds, FINDER, FINDER_PART, LOGO, MODULE_PART, MODULES, 
 import { pixelAt, RowSums, TileRows } from './tile-rows.js';
 
 /**
- * Why by hand: zlib level 1 was ~45% of a 512 px branded PNG render, almost all of it matching bytes whose repeats the
+ * Why by hand: zlib spends most of a branded PNG render matching bytes whose repeats the
  * drawing already knows: a row equal to one drawn a few rows up, a module's tile row equal to the one drawn beside it,
  * a span equal to the row above, a run of one colour. Tokens here come from those places, a handful a row; each tile
  * row's own tokens and byte sums are worked out once per design and kept in the art, and no raster is drawn.
- * bench/branded-render.ts (pngWriterBench) runs both writers turn about on the bench row's design: raster + zlib
- * 578 µs and 13.3 kB a PNG, this 401 µs and 12.2 kB (0.69×); with a caption band too (RGBA, past 256 colours) 1,838
- * against 673 µs (0.37×) (docs/BENCHMARKS.md). zlib at level 9 makes ~5 kB of the same scanlines, at many times the cost.
+ * bench/branded-render.ts (pngWriterBench) runs both writers turn about on the bench row's design; the figures, and
+ * why zlib's higher levels are not the answer, are in docs/decisions/design-deflate.md.
  */
 
 /** What the encoder keeps of a design's art (in the art itself: per thread, per design and layout). */

@@ -8,15 +8,15 @@ import type { DesignArt, Raster } from './design-raster.js';
 
 /**
  * Level 1, default strategy: branded images are larger than 1-bit ones, and the repeated rows (filter Up,
- * all zero) compress well even at 1; on 512 px palette scanlines the default strategy is ~10% faster than
- * Z_FILTERED for the same bytes.
+ * all zero) compress well even at 1; on palette scanlines the default strategy is faster than Z_FILTERED for the
+ * same bytes (docs/decisions/design-png-zlib.md).
  */
 const DEFLATE_LEVEL = 1;
 
 /**
  * Filter Up where a scanline repeats the one above (every module row repeats up to `scale` times: the
  * row filters to zeros), None elsewhere, in place: the raster says which rows repeat, as it drew them,
- * so no row is compared here (comparing by offsets was ~10% of a render).
+ * so no row is compared here (comparing rows by offsets costs a share of every render).
  */
 function filterRepeatedRows(scanlines: Uint8Array, stride: number, repeats: Uint8Array): void {
   for (let y = 1; y < repeats.length; y++) {
@@ -63,9 +63,8 @@ function paletteChunks(palette: Uint32Array): Buffer[] {
 }
 
 /**
- * The writer before writeDeflatedDesignPng, no longer used by a render: a drawn raster through zlib level 1. Kept as
- * the baseline bench/branded-render.ts (pngWriterBench) and test/unit/design-deflate.test.ts measure the new one
- * against. The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
+ * A drawn raster through zlib level 1, which no render uses: the baseline bench/branded-render.ts (pngWriterBench)
+ * and test/unit/design-deflate.test.ts measure writeDeflatedDesignPng against. The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
  * the truecolour form. Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
  */
 export function writeDesignPng(raster: Raster, dpi?: number): Buffer {

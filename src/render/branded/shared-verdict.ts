@@ -78,14 +78,14 @@ export function noteCheck(caches: DesignCaches, keys: VerdictKeys, passed: boole
  * it). PNG and WebP share the raster's verdict: lossless, they are the same pixels.
  *
  * Its design class is the same key without the payload, with the symbol's side instead: every image of a class is
- * the same pixels but for the data modules (and the mask that flips them). A verdict per class (the rule before
- * issue 31's fix) let a payload out unchecked whose data broke the design — long content with a logo at the largest
- * scale, 3 of 20 payloads on zbar — because the logo took nearly all of some block's correction, and whether those
- * codewords were read right depended on the data. So a class shares its verdict only when (1) its logo, read wrong
+ * the same pixels but for the data modules (and the mask that flips them). A verdict per class alone would let a
+ * payload out unchecked whose data breaks the design — long content with a logo at the largest scale
+ * (docs/decisions/shared-scan-verdict.md) — because the logo takes nearly all of some block's correction, and whether
+ * those codewords are read right depends on the data. So a class shares its verdict only when (1) its logo, read wrong
  * in every codeword it touches, still leaves every Reed–Solomon block spare correction (logoLeavesSpare: placement
  * and blocks depend on the version and level alone, so this holds for every payload of the class or none), and
  * (2) SHARED_VERDICT_PASSES distinct payloads of it have each been read back exactly by both decoders, none failing.
- * Otherwise every payload is checked, as before; a class in which one fails stays checked per payload.
+ * Otherwise every payload is checked; a class in which one fails stays checked per payload.
  * Hashed: the caches hold fixed-size keys however long the payloads are (a 3 kB payload is not kept 20,000 times).
  */
 export function verdictKeys(

@@ -53,8 +53,8 @@ function newDocument(art: PrintArt): PDFKit.PDFDocument {
   return new PDFDocument({
     size: [art.width, art.height],
     margin: 0,
-    // Uncompressed content: pdfkit deflates each stream at zlib's default level, which doubled a PDF's render time
-    // (bench row f-pdf); a code's content stream is a few kB of `re` operators (version 40: ~100 kB), nothing for a print file.
+    // Uncompressed content: pdfkit deflates each stream at zlib's default level, a large share of a PDF's render
+    // (docs/decisions/pdf-uncompressed.md); a code's content stream is only `re` operators, small for a print file.
     compress: false,
     // No default font: nothing is set in type (the caption is outlines), and loading Helvetica's metrics costs a file read.
     font: null as unknown as string,
