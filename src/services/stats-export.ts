@@ -1,4 +1,4 @@
-// Use case: scan statistics as CSV rows (per code and day, then its countries and split arms), a page of codes at a time.
+// Use case: scan statistics as CSV rows (a code's day, then its countries and split arms), a page of codes at a time.
 import { csvCell } from '../domain/csv-cell.js';
 import type { DynamicCode } from '../domain/dynamic-code.js';
 import type { CodeCursor } from '../domain/ports/dynamic-code-store.js';

@@ -243,19 +243,27 @@ describe('the portal pages in Chromium', () => {
     expect(unknownField.status()).toBe(400);
   });
   it.each(WIDTHS)(
-    'draws the dashboard’s usage and scans charts beside their tables, axe-core clean, at %i px',
+    'draws the dashboard’s usage, scans, devices and countries charts beside their tables, axe-core clean, at %i px',
     async (width) => {
       await page.setViewportSize({ width, height: 900 });
       const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
       const code = await createCode(deps, { accountId, plan: 'business' }, { target: 'https://example.com/dash', name: `Dashboard ${width}` });
-      for (let i = 0; i < 5; i++)
-        await t.app.inject({ method: 'GET', url: `/r/${code.slug}`, remoteAddress: `10.8.0.${i}`, headers: { 'user-agent': USER_AGENTS.android } });
+      const visitors = ['200.147.67.142', '200.147.67.143', '200.147.67.144', '8.8.8.8', '10.8.0.1'];
+      const headers = { 'user-agent': USER_AGENTS.android };
+      for (const ip of visitors) {
+        await t.app.inject({ method: 'GET', url: `/r/${code.slug}`, remoteAddress: ip, headers });
+      }
       await t.stores.scans.flush();
       await page.goto(`${base}/portal/`);
-      for (const id of ['usage', 'scans', 'devices']) {
+      for (const id of ['usage', 'scans', 'devices', 'countries']) {
         await page.locator(`#chart-${id}.drawn`).waitFor();
         expect(await barPixels(page, `#chart-${id} canvas`), id).toBeGreaterThan(20);
       }
+      // The account's other tests scan from private addresses too: the rows are named, whatever their order.
+      const countries = await page.locator('#chart-countries tbody th').allTextContents();
+      expect(countries).toEqual(expect.arrayContaining(['Brazil (BR)', 'United States (US)', 'Not placed']));
+      const brazil = page.locator('#chart-countries tr:has(th:text-is("Brazil (BR)"))');
+      expect(Number(await brazil.getAttribute('data-value'))).toBeGreaterThanOrEqual(3);
       const topCodes = (await page.locator('table.top-codes').textContent()) ?? '';
       expect(topCodes, topCodes).toContain(`Dashboard ${width}`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);

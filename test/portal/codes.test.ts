@@ -78,11 +78,12 @@ describe('Dynamic codes page', () => {
     expect((await client.get(path)).statusCode).toBe(404);
   });
 
-  it('shows the last 30 days of scans, the device split and the split arms as charts, each with its figures in a table', async () => {
+  it('shows 30 days of scans, devices, countries and split arms as charts, each with a table', async () => {
     const client = await signedIn();
     const { path, slug } = await createThroughForm(client, 'https://example.com/chart');
+    const visitors = ['200.147.67.142', '200.147.67.143', '8.8.8.8', '10.2.0.3'];
     for (const [i, ua] of [USER_AGENTS.ios, USER_AGENTS.ios, USER_AGENTS.android, USER_AGENTS.desktop].entries())
-      await scan(t.app, slug, { userAgent: ua, ip: `10.2.0.${i}` });
+      await scan(t.app, slug, { userAgent: ua, ip: visitors[i] });
     await t.stores.scans.flush();
     const page = (await client.get(path)).body;
     const figure = (id: string) => new RegExp(`<figure class="chart" id="chart-${id}"[\\s\\S]*?</figure>`).exec(page)?.[0] ?? '';
@@ -95,6 +96,13 @@ describe('Dynamic codes page', () => {
     const devices = figure('devices');
     expect(devices).toContain('<tr data-value="2"><th scope="row">iOS</th><td>2</td></tr>');
     expect(devices).toContain('<tr data-value="1"><th scope="row">Android</th><td>1</td></tr>');
+    const countries = figure('countries');
+    expect(countries).toContain('data-chart="bars"');
+    expect(countries.match(/<tr data-value="\d+"><th scope="row">[^<]*<\/th>/g)).toEqual([
+      '<tr data-value="2"><th scope="row">Brazil (BR)</th>',
+      '<tr data-value="1"><th scope="row">United States (US)</th>',
+      '<tr data-value="1"><th scope="row">Not placed</th>',
+    ]);
     // No split sent a scan: no arms chart. The scripts that draw come from this origin.
     expect(figure('arms')).toBe('');
     expect(page).toContain('<script src="/portal/assets/chart.umd.js" defer></script>');

@@ -128,11 +128,12 @@ DynamicCode = TypedDict("DynamicCode", {
 AccountStats = TypedDict("AccountStats", {
     "from": str,
     "to": str,
-    "interval": Literal["day"],
+    "interval": Literal["day", "hour"],
     "totals": dict[str, Any],
     "series": list[dict[str, Any]],
     "topCodes": list[dict[str, Any]],
     "devices": dict[str, Any],
+    "countries": dict[str, Any],
 })
 
 

@@ -1,5 +1,5 @@
 // The portal's charts as data: each one's rows are the table printed beside it and what portal charts.js draws (Chart.js).
-import { DEVICE_CLASSES, type DeviceClass } from '../../domain/scan.js';
+import { DEVICE_CLASSES, UNKNOWN_COUNTRY, type DeviceClass } from '../../domain/scan.js';
 
 /** `columns`: bars per row in time order; `bars`: horizontal bars, one per category. */
 export type ChartKind = 'columns' | 'bars';
@@ -42,6 +42,35 @@ export function devicesChart(id: string, devices: Record<DeviceClass, number>): 
     valueHeading: 'Scans',
     rows: DEVICE_CLASSES.map((device) => ({ label: DEVICE_NAMES[device], value: devices[device] })),
     summary: `Scans by device: ${DEVICE_CLASSES.map((d) => `${DEVICE_NAMES[d]} ${devices[d]}`).join(', ')}.`,
+  };
+}
+
+/** Countries shown by name: the rest of the countries beyond these are summed on one row. */
+export const CHART_TOP_COUNTRIES = 10;
+const COUNTRY_NAMES = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' });
+
+function countryName(country: string): string {
+  return country === UNKNOWN_COUNTRY ? 'Not placed' : `${COUNTRY_NAMES.of(country) ?? country} (${country})`;
+}
+
+/** The countries with the most scans, named in English; `null` when no scan was counted (no chart then). */
+export function countriesChart(id: string, countries: Record<string, number>): ChartFigure | null {
+  const entries = Object.entries(countries)
+    .filter(([, n]) => n > 0)
+    .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0));
+  if (entries.length === 0) return null;
+  const shown = entries.slice(0, CHART_TOP_COUNTRIES);
+  const rest = entries.slice(CHART_TOP_COUNTRIES).reduce((sum, [, n]) => sum + n, 0);
+  const rows = shown.map(([country, value]) => ({ label: countryName(country), value }));
+  if (rest > 0) rows.push({ label: 'Other countries', value: rest });
+  return {
+    id,
+    kind: 'bars',
+    title: 'Scans by country',
+    rowHeading: 'Country',
+    valueHeading: 'Scans',
+    rows,
+    summary: `Scans by country: ${rows.map((row) => `${row.label} ${row.value}`).join(', ')}.`,
   };
 }
 

@@ -194,7 +194,7 @@ export interface paths {
         };
         /**
          * The account's scans across its dynamic codes
-         * @description Scans and unique scanners per interval (UTC days) over `from`..`to` (default the last 30 days, at most 366), totals, the ten codes with the most scans, and the device split, summed over every dynamic code of the account. With Redis, counts reach these statistics through a rollup that runs every minute.
+         * @description Scans and unique scanners per UTC day (or hour, `interval=hour`, at most 31 days) over `from`..`to` (default the last 30 days, at most 366), totals (bots apart), the ten codes with the most scans, and the device and country splits, summed over every dynamic code of the account. With Redis, counts reach these statistics through a rollup that runs every minute.
          */
         get: operations["accountScanStats"];
         put?: never;
@@ -996,19 +996,22 @@ export interface components {
             from: string;
             to: string;
             /** @enum {string} */
-            interval: "day";
+            interval: "day" | "hour";
             totals: {
                 scans: number;
                 /** @description Sum of each code's daily unique scanners: one person scanning two codes counts in both. */
                 uniqueScanners: number;
+                /** @description Scans by crawlers and link previews, counted apart: never in `scans`. */
+                bots: number;
                 /** @description Codes with at least one scan in the range. */
                 codesScanned: number;
             };
-            /** @description Every interval of the range, oldest first, zeros included. */
+            /** @description Every day (or hour, with `interval=hour`) of the range, oldest first, zeros included. */
             series: {
-                /** @description Start of the interval, ISO 8601 UTC. */
+                /** @description Start of the day or hour, ISO 8601 UTC. */
                 at: string;
                 scans: number;
+                /** @description A day's unique scanners; an hour's: first seen that day in it. */
                 uniqueScanners: number;
             }[];
             /** @description The 10 codes with the most scans in the range, most first; codes without scans left out. */
@@ -1023,6 +1026,10 @@ export interface components {
                 android: number;
                 desktop: number;
                 other: number;
+            };
+            /** @description Scans per country over every code (ISO 3166-1 alpha-2; `other`: not placed). */
+            countries: {
+                [key: string]: number;
             };
         };
         Batch: {
@@ -2838,8 +2845,8 @@ export interface operations {
                 from?: string;
                 /** @description Last day, YYYY-MM-DD (UTC); default today. */
                 to?: string;
-                /** @description The series is counted per UTC `day` (the default). */
-                interval?: "day";
+                /** @description `day` (default) or `hour` (at most 31 days): the series' steps, UTC. */
+                interval?: "day" | "hour";
             };
             header?: never;
             path?: never;

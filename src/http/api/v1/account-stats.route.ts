@@ -18,8 +18,10 @@ export const accountStatsRoute: FastifyPluginAsyncZod<ScanStatsDeps> = async (ap
         operationId: 'accountScanStats',
         summary: "The account's scans across its dynamic codes",
         description:
-          'Scans and unique scanners per interval (UTC days) over `from`..`to` (default the last 30 days, at most 366), totals, the ten ' +
-          'codes with the most scans, and the device split, summed over every dynamic code of the account. ' +
+          'Scans and unique scanners per UTC day (or hour, `interval=hour`, at most 31 days) ' +
+          'over `from`..`to` (default the last 30 days, at most 366), totals (bots apart), ' +
+          'the ten codes with the most scans, and the device and country splits, ' +
+          'summed over every dynamic code of the account. ' +
           'With Redis, counts reach these statistics through a rollup that runs every minute.',
         tags: ['dynamic codes'],
         security: keyWithScope('analytics:read'),

@@ -16,7 +16,7 @@ import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { renderPage } from '../page.js';
-import { armsChart, devicesChart, scansOverTime } from '../charts.js';
+import { armsChart, countriesChart, devicesChart, scansOverTime } from '../charts.js';
 import { CampaignForm, campaignChange, campaignValues, postedValues, type CampaignFormValues } from '../campaign-form.js';
 
 export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
@@ -121,6 +121,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         stats.series.map((point) => ({ day: point.at.slice(0, 10), scans: point.scans })),
       ),
       devicesChart('devices', stats.devices),
+      countriesChart('countries', stats.countries),
       armsChart('arms', stats.arms, armTarget),
     ].filter((chart) => chart !== null);
     return renderPage(

@@ -8,7 +8,7 @@ import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { usageReport } from '../../../services/accounts.js';
 import { accountStats } from '../../../services/account-stats.js';
 import type { ScanStatsDeps } from '../../../services/scan-stats.js';
-import { devicesChart, scansOverTime, usageChart } from '../charts.js';
+import { countriesChart, devicesChart, scansOverTime, usageChart } from '../charts.js';
 import { listKeys } from '../../../services/api-keys.js';
 import { renderPage } from '../page.js';
 
@@ -37,7 +37,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
         stats.series.map((s) => ({ day: s.at.slice(0, 10), scans: s.scans })),
       ),
       devicesChart('devices', stats.devices),
-    ];
+      countriesChart('countries', stats.countries),
+    ].filter((chart) => chart !== null);
     return renderPage(request, reply, 'dashboard', {
       title: 'Dashboard',
       nav: 'dashboard',
