@@ -1,7 +1,6 @@
 // The API process's composition root: every adapter and service it runs on, built from config — stores, renderer,
 // sign-in providers, the in-process scheduler, the webhook sender, the last-used log, the logo cache and normaliser, the batch queue.
 import type { AdapterLog } from '../adapters/adapter-log.js';
-import { MmdbGeoLookup, shippedCountryDatabase } from '../adapters/geo/geo-lookup.mmdb.js';
 import { PiscinaQrDecoder } from '../adapters/decode/qr-decoder.piscina.js';
 import { SharpLogoNormaliser } from '../adapters/imaging/logo-normaliser.sharp.js';
 import type { Adapters, StoreAdapters } from '../adapters/contract.js';
@@ -22,6 +21,7 @@ import { LastUsedBuffer } from '../services/last-used-buffer.js';
 import { assertAccountsOnKnownPlans } from '../services/plans.js';
 import type { UniqueCounting } from '../services/scan-stats.js';
 import { createBatchQueue } from './batch-queue.js';
+import { createGeoLookup } from './geo.js';
 import { createBillingProvider } from './billing.js';
 import { scanWebhookDispatcher } from './scan-webhooks.js';
 import { createDomainProbe, createTxtLookup } from './domain-probe.js';
@@ -94,7 +94,7 @@ export async function createApiAdapters(config: Config, log: AdapterLog, overrid
       renderer,
       signIn,
       signingSeal: signingSealOf(config),
-      geo: new MmdbGeoLookup(shippedCountryDatabase(), config.geoipCityDb),
+      geo: createGeoLookup(config),
       ...(billing ? { billing } : {}),
       probes: { ...stores.probes, renderer: () => renderer.probe() },
       async close() {

@@ -1,6 +1,11 @@
-// Where a scan comes from: the shipped country database read offline, and rules by country, region and city.
-import { describe, expect, it } from 'vitest';
+// Where a scan comes from: the shipped country database read offline, a city database (GEOIP_CITY_DB) for region and
+// city, and rules by country, region and city.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { MmdbGeoLookup, shippedCountryDatabase } from '../../src/adapters/geo/geo-lookup.mmdb.js';
+import { writeCityDatabase } from '../helpers/mmdb-city.js';
 import { NO_ROUTING, routedScan, type ScanContext } from '../../src/domain/code-routing.js';
 
 describe('the shipped country database', () => {
@@ -15,6 +20,32 @@ describe('the shipped country database', () => {
 
   it('places no private, loopback or malformed address', () => {
     for (const address of ['127.0.0.1', '10.1.2.3', '::1', 'not an address', '']) expect(geo.placeOf(address)).toBeNull();
+  });
+});
+
+describe('a city database beside the country one', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'qrm-city-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'city.mmdb');
+  writeCityDatabase(file, {
+    '200.147.67.0/24': { country: 'BR', region: 'São Paulo', city: 'São Paulo' },
+    '8.8.8.0/24': { country: 'US', region: 'California', city: 'Mountain View' },
+    '81.2.69.0/24': { country: 'GB' },
+  });
+  const geo = new MmdbGeoLookup(shippedCountryDatabase(), file);
+
+  it('gives the region and city it knows, an IPv4-mapped IPv6 address as its IPv4', () => {
+    expect(geo.placeOf('200.147.67.142')).toEqual({ country: 'BR', region: 'São Paulo', city: 'São Paulo' });
+    expect(geo.placeOf('8.8.8.8')).toEqual({ country: 'US', region: 'California', city: 'Mountain View' });
+    expect(geo.placeOf('::ffff:8.8.4.4')).toEqual({ country: 'US' });
+    expect(geo.placeOf('::ffff:8.8.8.9')).toEqual({ country: 'US', region: 'California', city: 'Mountain View' });
+  });
+
+  it('gives the country alone where it names no city, else falls back to the shipped database', () => {
+    expect(geo.placeOf('81.2.69.160')).toEqual({ country: 'GB' });
+    expect(geo.placeOf('1.1.1.1')).toEqual(new MmdbGeoLookup(shippedCountryDatabase()).placeOf('1.1.1.1'));
+    expect(geo.placeOf('2001:4860:4860::8888')).toEqual({ country: 'US' });
+    expect(geo.placeOf('10.1.2.3')).toBeNull();
   });
 });
 
