@@ -7,7 +7,15 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
 export async function openApiDocument(env: Record<string, string | undefined> = {}): Promise<Record<string, unknown>> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', PUBLIC_URL: 'http://localhost:3000', ...env, QR_DATA_DIR: ':memory:', RENDER_THREADS: '1' });
+  // Load shedding off: the document is built in memory, and a busy machine's start-up lag would shed its one request.
+  const config = loadConfig({
+    LOG_LEVEL: 'silent',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...env,
+    QR_DATA_DIR: ':memory:',
+    RENDER_THREADS: '1',
+    MAX_EVENT_LOOP_DELAY_MS: '0',
+  });
   const app = await buildApp(config);
   try {
     const res = await app.inject({ method: 'GET', url: '/openapi.json' });
