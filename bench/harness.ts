@@ -18,7 +18,7 @@ export const KEYS_PER_ACCOUNT = 5;
 export const NODE = process.execPath;
 export const GENERATE_PATH = '/api/v1/QRManager/generate';
 
-/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood; i-batch, i-idle, i-during run together, and c-inline with c-thread) and writes no report. */
+/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood, startup; i-batch, i-idle, i-during run together, and c-inline with c-thread) and writes no report. */
 export const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
 
 export function wanted(...ids: readonly string[]): boolean {
@@ -152,10 +152,12 @@ export interface Figures {
   /** Stalled uploads (rows u-idle, u-stalled): the bystander's p99 under them over idle, and RSS after them over idle. */
   stalledP99Ratio?: number;
   stalledRssRatio?: number;
+  /** `npm start` until /healthz answers over a bare Fastify app's listen, medians of the same run (row t-api). */
+  startupRatio?: number;
 }
 
 /** The report's prose sections a scenario may fill (bench/report.ts places them). */
-export type SectionName = 'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro' | 'capacity';
+export type SectionName = 'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro' | 'capacity' | 'startup';
 
 export interface Outcome {
   rows?: Row[];

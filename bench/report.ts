@@ -57,6 +57,12 @@ export function ratios(rows: Row[], figures: Figures): string {
     atMost('small decode beside the noise flood, s (d-bystander)', seconds(figures.decodeBesideFloodMs), 1, "≤ 1 s: another account's images never wait"),
     atMost('u-stalled p99 / u-idle p99', figures.stalledP99Ratio, 2, '≤ 2: stalled uploads cannot slow another account'),
     atMost('RSS after stalled uploads and a major GC / idle', figures.stalledRssRatio, 1.2, '≤ 1.2: an aborted upload holds no memory'),
+    atMost(
+      'start-up to /healthz / bare Fastify listen (t-api)',
+      figures.startupRatio,
+      2.5,
+      '≤ 2.5: the embedded default starts nearly as fast as Fastify alone',
+    ),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('f-pdf', 'c', 0.5, '≥ 0.5: a PDF at a physical size at half PNG speed or better'),
     ratio('s-signed', 'b', 0.6, '≥ 0.6: a signed image URL revalidated (304, metered) at 0.6 of the HTTP ceiling or better'),
@@ -139,6 +145,10 @@ ${sections.decode ?? 'Decode rows skipped (BENCH_ONLY).'}
 ## Memory over a soak
 
 ${sections.soak ?? ''}
+
+## Start-up (rows t-*)
+
+${sections.startup ?? 'Start-up rows skipped (BENCH_ONLY).'}
 
 ## Capacity: Redis per request, and a cluster's spread (rows k-node, k-cluster)
 

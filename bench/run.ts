@@ -30,10 +30,12 @@ import { signedUrlScenario } from './scenarios/signed-urls.js';
 import { sizesScenario } from './scenarios/sizes.js';
 import { soakScenario } from './scenarios/soak.js';
 import { stalledUploadsScenario } from './scenarios/stalled-uploads.js';
+import { startupScenario } from './scenarios/startup.js';
 
 /** The report's row order. The scenarios from generate to soak share one embedded service, stopped after the last of them. */
 const SCENARIOS: BenchScenario[] = [
   microScenario,
+  startupScenario,
   baselineScenario('a'),
   baselineScenario('b'),
   baselineScenario('e', eBesideC),

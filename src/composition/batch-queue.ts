@@ -2,7 +2,6 @@
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Adapters } from '../adapters/contract.js';
 import { InProcessBatchRunner, yieldingTo } from '../adapters/queue/in-process-batch-runner.js';
-import { BullRenderQueue, bullPrefix } from '../adapters/queue/render-queue.bullmq.js';
 import type { Config } from '../config.js';
 import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
 import type { BatchQueue } from '../domain/ports/batch-queue.js';
@@ -31,6 +30,8 @@ export async function createBatchQueue(
   const { batches, batchResults } = adapters;
   if (!batches || !batchResults) return undefined;
   if (adapters.jobs === 'jobs-process' && config.redis) {
+    // BullMQ and ioredis load only beside Redis: the embedded default starts without them.
+    const { BullRenderQueue, bullPrefix } = await import('../adapters/queue/render-queue.bullmq.js');
     const queue = new BullRenderQueue({ redis: config.redis, prefix: bullPrefix(), log: options.log });
     return { queue, start: async () => {}, stop: () => queue.close() };
   }

@@ -2,7 +2,6 @@
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Adapters, OidcSignIn } from '../adapters/contract.js';
 import { discoverProvider } from '../adapters/oidc/discovery.js';
-import { JoseIdTokenVerifier } from '../adapters/oidc/id-token-verifier.jose.js';
 import type { Config } from '../config.js';
 import { PROVIDER_LABELS } from '../http/portal/providers.js';
 
@@ -19,6 +18,8 @@ export async function discoverSignIns(config: Pick<Config, 'google' | 'microsoft
     let entry: OidcSignIn;
     try {
       const metadata = await discoverProvider(provider, client.issuer, { timeoutMs });
+      // jose loads only when a provider is configured: the embedded default's local sign-in never needs it.
+      const { JoseIdTokenVerifier } = await import('../adapters/oidc/id-token-verifier.jose.js');
       const verifier = new JoseIdTokenVerifier({ metadata, clientId: client.clientId });
       entry = { status: 'ready', authorizationEndpoint: metadata.authorizationEndpoint, tokenEndpoint: metadata.tokenEndpoint, verifier };
     } catch (error) {

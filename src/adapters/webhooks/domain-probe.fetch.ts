@@ -2,7 +2,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { Agent } from 'undici';
 import { VERIFICATION_PATH } from '../../domain/custom-domain.js';
 import type { DomainProbe } from '../../domain/ports/domain-probe.js';
 import { FetchWebhookSender, type ResolvedAddress, type Resolve } from './webhook-sender.fetch.js';
@@ -74,6 +73,7 @@ export class FetchDomainProbe implements DomainProbe {
     }
     const url = new URL(`http://${hostname}${VERIFICATION_PATH}${token}`);
     if (this.#port !== 80) url.port = String(this.#port);
+    const { Agent } = await import('undici'); // loaded on the first check, not at start-up
     const dispatcher = new Agent({ connect: { lookup: pinnedLookup(addresses[0]!) } });
     try {
       const res = await fetch(url, {

@@ -2,7 +2,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
-import { Agent } from 'undici';
 import type { WebhookSender } from '../../domain/ports/webhook-sender.js';
 
 const TIMEOUT_MS = 10_000;
@@ -106,6 +105,7 @@ export class FetchWebhookSender implements WebhookSender {
   async send(url: string, headers: Record<string, string>, body: string): Promise<number> {
     const target = new URL(url);
     const pinned = await this.#target(target);
+    const { Agent } = await import('undici'); // loaded on the first webhook, not at start-up
     // The connection goes to the address checked above; TLS still verifies the certificate for the URL's host name.
     const dispatcher = new Agent({ connect: { lookup: pinnedLookup(pinned) } });
     try {

@@ -1,5 +1,6 @@
 // Writes print art as a one-page PDF with pdfkit: the page is the physical size, colours DeviceRGB or DeviceCMYK, the logo embedded.
-import PDFDocument from 'pdfkit';
+import { createRequire } from 'node:module';
+import type PDFKitDocument from 'pdfkit';
 import type { Cmyk } from '../../domain/print.js';
 import { parseColour } from '../../domain/render-options.js';
 import { pathOps, rectOps, runOps } from './path-ops.js';
@@ -49,7 +50,11 @@ function draw(doc: PDFKit.PDFDocument, art: PrintArt): void {
   }
 }
 
+/** pdfkit and its font stack load on the first PDF (synchronously, through Node's module cache), not at start-up. */
+const load = createRequire(import.meta.url);
+
 function newDocument(art: PrintArt): PDFKit.PDFDocument {
+  const PDFDocument = load('pdfkit') as typeof PDFKitDocument;
   return new PDFDocument({
     size: [art.width, art.height],
     margin: 0,

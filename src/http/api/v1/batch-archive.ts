@@ -1,6 +1,5 @@
 // The ZIP of a finished batch, streamed: one stored (not recompressed) file per rendered item, then manifest.csv.
 import type { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import type { Batch } from '../../../domain/batches/batch.js';
 import type { BatchResults } from '../../../domain/ports/batch-results.js';
 import type { BatchStore } from '../../../domain/ports/batch-store.js';
@@ -16,6 +15,7 @@ export const MANIFEST_HEADER = 'index,name,file,status,error,codeId,shortUrl';
  * ZIP writer reaches them, so a 10,000-item archive holds one file open at a time.
  */
 export async function batchArchive(batch: Batch, deps: { batches: BatchStore; results: BatchResults }): Promise<Readable> {
+  const { ZipFile } = await import('yazl'); // loaded on the first archive, not at start-up
   const zip = new ZipFile();
   const manifest: string[] = [MANIFEST_HEADER];
   const mtime = batch.finishedAt ?? batch.createdAt;

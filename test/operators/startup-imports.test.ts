@@ -1,0 +1,29 @@
+// Start-up: the embedded default loads no driver or library of a feature it does not use (Redis, BullMQ, MongoDB, Stripe,
+// OIDC, print, webhooks); each loads when its feature is configured or first used.
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const exec = promisify(execFile);
+
+/** Packages of features the embedded default does not start with (the zip writer serves only finished batches). */
+const NOT_AT_START = ['bullmq', 'ioredis', 'mongoose', 'mongodb', 'stripe', 'jose', 'pdfkit', 'fontkit', 'undici', 'yazl'];
+
+describe('the embedded default at start-up', () => {
+  it('loads no package of a feature it does not use yet', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'qrm-startup-'));
+    try {
+      const packagesFile = join(dir, 'packages.txt');
+      const env = { ...process.env, QRM_PACKAGES_FILE: packagesFile };
+      await exec(process.execPath, ['--import', 'tsx', 'test/fixtures/start-embedded.ts', join(dir, 'data')], { env, timeout: 60_000 });
+      const loaded = new Set((await readFile(packagesFile, 'utf8')).trim().split('\n'));
+      expect(loaded.has('fastify') && loaded.has('better-sqlite3'), 'the hook records what the app loads').toBe(true);
+      expect(NOT_AT_START.filter((name) => loaded.has(name))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
