@@ -2,7 +2,7 @@
 // splits, a HyperLogLog of salted visitors), and the rollup's reads.
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';
-import { accountTag, bucketTagOf, eachBucket } from './slot-tags.js';
+import { accountTag, bucketTagOf, nonEmptyBuckets } from './slot-tags.js';
 import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import { cityKey, countryOf, dayOf, DEVICE_CLASSES, emptyScanDay, hourOf, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
 
@@ -237,9 +237,9 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
   }
 
   async changed(limit: number): Promise<ScanDay[]> {
-    // Every slot's bucket is read (one pipeline per master): the code-days changed anywhere, up to `limit` of them.
-    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.srandmember(this.#changedKey(tag), limit));
-    const members = buckets.flatMap(({ replies }) => replies[0] as string[]).slice(0, limit);
+    // The buckets holding something are read (one script per master): the code-days changed anywhere, up to `limit`.
+    const buckets = await nonEmptyBuckets(this.#redis, (tag) => this.#changedKey(tag), { members: limit });
+    const members = buckets.flatMap(({ read }) => read).slice(0, limit);
     return Promise.all(
       members.map(async (member) => {
         const [accountId = '', codeId = '', day = ''] = member.split('|');

@@ -1,6 +1,6 @@
 // ScanEventSource in Redis: the accounts' counted scans (written by the scan counter's script) fanned out to each endpoint's outbox and sealed into messages, each step one script.
 import type { RedisClient } from './connection.js';
-import { accountTag, bucketTagOf, eachBucket } from './slot-tags.js';
+import { accountTag, bucketTagOf, hashOf, nonEmptyBuckets } from './slot-tags.js';
 import type { CodeScans, ScanEventSource, ScanMessage } from '../../domain/ports/scan-webhooks.js';
 import { DEVICE_CLASSES, type DeviceClass } from '../../domain/scan.js';
 import { scanEventAccountsKey, scanEventsKey } from './scan-counter.redis.js';
@@ -114,8 +114,8 @@ export class RedisScanEventSource implements ScanEventSource {
   }
 
   async waitingAccounts(limit: number): Promise<string[]> {
-    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.srandmember(scanEventAccountsKey(this.#prefix, tag), limit));
-    return buckets.flatMap(({ replies }) => replies[0] as string[]).slice(0, limit);
+    const buckets = await nonEmptyBuckets(this.#redis, (tag) => scanEventAccountsKey(this.#prefix, tag), { members: limit });
+    return buckets.flatMap(({ read }) => read).slice(0, limit);
   }
 
   async fanOut(accountId: string, endpointIds: readonly string[], at: Date): Promise<void> {
@@ -129,8 +129,8 @@ export class RedisScanEventSource implements ScanEventSource {
   }
 
   async busyEndpoints(): Promise<Array<{ endpointId: string; accountId: string }>> {
-    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.hgetall(this.#busy(tag)));
-    return buckets.flatMap(({ replies }) => Object.entries(replies[0] as Record<string, string>).map(([endpointId, accountId]) => ({ endpointId, accountId })));
+    const buckets = await nonEmptyBuckets(this.#redis, (tag) => this.#busy(tag), 'hash');
+    return buckets.flatMap(({ read }) => Object.entries(hashOf(read)).map(([endpointId, accountId]) => ({ endpointId, accountId })));
   }
 
   async seal(accountId: string, endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined> {

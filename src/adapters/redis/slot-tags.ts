@@ -57,6 +57,82 @@ function bucketGroups(client: RedisClient): string[][] {
   return [...groups.values()];
 }
 
+/**
+ * KEYS one bucket key of the master (it routes the script there); ARGV 'members' with a count, or 'hash' and 0, the
+ * keys looked up together (1 on a cluster), then every bucket's key on that master (one Redis: all of them).
+ * Answers [index in those keys, read, …] for the keys that exist only: SRANDMEMBER up to the count in all (then it
+ * stops), or HGETALL. Read-only; the keys it reads span the master's slots, which its flags allow as long as each is
+ * served there (a cluster refuses it while one moves). A cluster also refuses one command over several slots, so
+ * there each key is looked up alone; one Redis looks up a chunk at once and only a chunk holding one key by key.
+ */
+const READ_NON_EMPTY = `#!lua flags=no-writes,allow-cross-slot-keys
+local found, left, mode, chunk = {}, tonumber(ARGV[2]), ARGV[1], tonumber(ARGV[3])
+local function read(i)
+  local value
+  if mode == 'members' then
+    value = redis.call('SRANDMEMBER', ARGV[i], left)
+    left = left - #value
+  else
+    value = redis.call('HGETALL', ARGV[i])
+  end
+  found[#found + 1] = i - 3
+  found[#found + 1] = value
+end
+for from = 4, #ARGV, chunk do
+  if mode == 'members' and left <= 0 then break end
+  if chunk == 1 then
+    if redis.call('EXISTS', ARGV[from]) == 1 then read(from) end
+  elseif redis.call('EXISTS', unpack(ARGV, from, math.min(from + chunk - 1, #ARGV))) > 0 then
+    for i = from, math.min(from + chunk - 1, #ARGV) do
+      if mode == 'members' and left <= 0 then break end
+      if redis.call('EXISTS', ARGV[i]) == 1 then read(i) end
+    end
+  end
+end
+return found
+`;
+
+/** A cluster's answers while slots move or a master fails over: the keys of a script may span owners for a moment. */
+const SLOTS_MOVING = /MOVED|ASK|CROSSSLOT|TRYAGAIN|CLUSTERDOWN|non local key|Too many Cluster redirections/;
+
+/** Bucket keys one Redis looks up in one EXISTS: an idle sweep is 64 lookups rather than 16,384. */
+const LOOKUP_CHUNK = 256;
+
+/** What to read of each bucket that holds something: up to `members` set members in all, or each whole hash. */
+export type BucketRead = { members: number } | 'hash';
+
+/**
+ * The buckets whose key (`keyOf(tag)`) exists, each with its read: one script per master rather than a command per
+ * bucket, so an idle sweep costs Redis a few key lookups, not 16,384 commands. While slots move between masters the
+ * script is refused, and the buckets are read one command each instead.
+ */
+export async function nonEmptyBuckets(client: RedisClient, keyOf: (tag: string) => string, read: BucketRead): Promise<Array<{ tag: string; read: string[] }>> {
+  const chunk = client instanceof Cluster ? '1' : String(LOOKUP_CHUNK);
+  const args = read === 'hash' ? ['hash', '0', chunk] : ['members', String(read.members), chunk];
+  try {
+    const runs = bucketGroups(client).map(async (tags) => {
+      const found = (await client.eval(READ_NON_EMPTY, 1, keyOf(tags[0]!), ...args, ...tags.map(keyOf))) as Array<number | string[]>;
+      const buckets: Array<{ tag: string; read: string[] }> = [];
+      for (let i = 0; i + 1 < found.length; i += 2) buckets.push({ tag: tags[(found[i] as number) - 1]!, read: found[i + 1] as string[] });
+      return buckets;
+    });
+    return (await Promise.all(runs)).flat();
+  } catch (error) {
+    if (!SLOTS_MOVING.test(String(error))) throw error;
+    const buckets = await eachBucket(client, (pipeline, tag) =>
+      read === 'hash' ? pipeline.call('HGETALL', keyOf(tag)) : pipeline.srandmember(keyOf(tag), read.members),
+    );
+    return buckets.map(({ tag, replies }) => ({ tag, read: replies[0] as string[] })).filter((bucket) => bucket.read.length > 0);
+  }
+}
+
+/** A flat HGETALL reply ([field, value, …]) as an object. */
+export function hashOf(flat: readonly string[]): Record<string, string> {
+  const hash: Record<string, string> = {};
+  for (let i = 0; i + 1 < flat.length; i += 2) hash[flat[i]!] = flat[i + 1]!;
+  return hash;
+}
+
 /** Buckets per pipeline: a pipeline's commands must answer within the client's command timeout (1 s) on a busy server. */
 const BUCKETS_PER_PIPELINE = 1_024;
 

@@ -5,7 +5,7 @@ import type { UsageCounters } from '../../domain/ports/usage-counters.js';
 import type { UsageSnapshot } from '../../domain/ports/usage-ledger.js';
 import type { QrRecord } from '../../domain/ports/usage-meter.js';
 import { SILENT_LOG, type AdapterLog, type RedisClient } from './connection.js';
-import { eachBucket } from './slot-tags.js';
+import { eachBucket, nonEmptyBuckets } from './slot-tags.js';
 import { parseInfo } from './usage-meter.redis.js';
 import { assertKeySegment, UsageKeys } from './usage-keys.js';
 import { UsageScripts } from './usage-scripts.redis.js';
@@ -48,9 +48,9 @@ export class RedisUsageCounters implements UsageCounters {
 
   async changed(period: PeriodId, limit: number): Promise<UsageSnapshot[]> {
     assertKeySegment(period, 'period');
-    // Every slot's bucket is read (one pipeline per master): the accounts changed anywhere, up to `limit` of them.
-    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.srandmember(this.#keys.changedBucket(period, tag), limit));
-    const accountIds = buckets.flatMap(({ replies }) => replies[0] as string[]).slice(0, limit);
+    // The buckets holding something are read (one script per master): the accounts changed anywhere, up to `limit`.
+    const buckets = await nonEmptyBuckets(this.#redis, (tag) => this.#keys.changedBucket(period, tag), { members: limit });
+    const accountIds = buckets.flatMap(({ read }) => read).slice(0, limit);
     if (accountIds.length === 0) return [];
     // Each account's snapshot is one script in its own slot: sent together, answered in one round trip per master.
     const replies = await Promise.all(
