@@ -18,6 +18,7 @@ import { designsRoute } from './http/api/v1/designs.route.js';
 import { domainsRoute } from './http/api/v1/domains.route.js';
 import { keysRoute } from './http/api/v1/keys.route.js';
 import { auditLogRoute } from './http/api/v1/audit-log.route.js';
+import { settingsRoute } from './http/api/v1/settings.route.js';
 import auditTrail from './http/plugins/audit-trail.js';
 import { ServiceHosts } from './http/service-hosts.js';
 import hostPolicy from './http/plugins/host-policy.js';
@@ -168,6 +169,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
       await api.register(keysRoute, { accounts: adapters.accounts, keys: adapters.keys, keyPepper: config.keyPepper, clock });
       await api.register(auditLogRoute, { auditLog: adapters.auditLog });
+      await api.register(settingsRoute, { accounts: adapters.accounts });
       await api.register(membersRoute, { accounts: adapters.accounts, members: adapters.members, clock, publicUrl: config.publicUrl });
     },
     { prefix: '/api/v1' },
@@ -191,6 +193,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     domains: adapters.domains,
     hosts,
     scans: adapters.scans,
+    scanPrivacy: adapters.scanPrivacy,
     scanAllowance: adapters.scanAllowance,
     guesses: adapters.guesses,
     geo: adapters.geo,

@@ -1,21 +1,34 @@
-// AccountStore decorator: a plan change is broadcast, so every instance drops the cached credentials that carry the old plan.
+// AccountStore decorator: a plan or scan-privacy change is broadcast, so every instance drops what it cached of the account.
 import type { BillingState } from '../domain/billing.js';
 import type { PlanId } from '../domain/plan-catalogue.js';
+import type { ScanPrivacy } from '../domain/scan-privacy.js';
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../domain/ports/account-store.js';
 import type { InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 export class PlanChangePublishingAccountStore implements AccountStore {
   readonly #inner: AccountStore;
   readonly #bus: InvalidationBus;
+  readonly #changedHere: (accountId: string) => void;
 
-  constructor(inner: AccountStore, bus: InvalidationBus) {
+  /** `changedHere`: this instance's own caches, told at once rather than when the broadcast comes back. */
+  constructor(inner: AccountStore, bus: InvalidationBus, changedHere: (accountId: string) => void = () => {}) {
     this.#inner = inner;
     this.#bus = bus;
+    this.#changedHere = changedHere;
   }
 
   async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
     const updated = await this.#inner.setPlan(id, plan);
     if (updated) await this.#bus.publish({ accountId: id });
+    return updated;
+  }
+
+  async setScanPrivacy(id: string, scanPrivacy: ScanPrivacy): Promise<Account | undefined> {
+    const updated = await this.#inner.setScanPrivacy(id, scanPrivacy);
+    if (updated) {
+      this.#changedHere(id);
+      await this.#bus.publish({ accountId: id });
+    }
     return updated;
   }
 

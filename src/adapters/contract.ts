@@ -1,4 +1,5 @@
 // The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
+import type { ScanPrivacyLookup } from '../domain/ports/scan-privacy-lookup.js';
 import type { AuditLog } from '../domain/ports/audit-log.js';
 import type { ApiError } from '../domain/errors.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
@@ -121,6 +122,8 @@ export interface StoreAdapters {
   scanLedger: ScanLedger;
   /** Where the redirect records scans (after answering). */
   scans: ScanRecorder;
+  /** Each account's scanPrivacy, as the redirect reads it for every scan it records. */
+  scanPrivacy: ScanPrivacyLookup;
   /** Production mode: the hot scan counters (Redis) that the scan rollup copies into the ledger. */
   scanCounters?: ScanCounters;
   /** Scans let through by codes with `maxScans` (taken on the redirect of those codes only). */

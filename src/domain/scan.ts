@@ -27,6 +27,8 @@ export interface Scan {
   arm?: string | undefined;
   /** Where the scan came from, as the geo lookup found it (never the address); null when unknown or not kept. */
   place: ScanPlace | null;
+  /** Counted without a place (not even `other`) or a unique scanner: the scanner's DNT / GPC, or scanPrivacy `none`. */
+  anonymous?: boolean | undefined;
   /** A crawler or link preview: counted apart as `bots`, never as a scan, a unique scanner or a webhook event. */
   bot: boolean;
 }
@@ -74,7 +76,7 @@ export function addScan(day: ScanDay, scan: Scan, newVisitor: boolean): void {
   increment(day.devices, scan.device);
   increment(day.languages, scan.language);
   if (scan.arm !== undefined) increment(day.arms, scan.arm);
-  increment(day.countries, countryOf(scan.place));
+  if (!scan.anonymous) increment(day.countries, countryOf(scan.place));
   const city = cityKey(scan.place);
   if (city !== undefined) increment(day.cities, city);
   const hour = hourOf(scan.at);

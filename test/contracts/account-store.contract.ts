@@ -51,6 +51,18 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
       expect(counts.get(silver)).toBe(2);
     });
 
+    it('keeps scan privacy at country until it is changed, and keeps a change apart from the plan', async () => {
+      const store = await makeStore();
+      const subject = unique();
+      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'local', subject }, createdAt: new Date() });
+      expect(created.scanPrivacy).toBe('country');
+      expect((await store.setScanPrivacy(created.id, 'none'))?.scanPrivacy).toBe('none');
+      await store.setPlan(created.id, 'pro');
+      expect(await store.findById(created.id)).toMatchObject({ plan: 'pro', scanPrivacy: 'none' });
+      expect((await store.setScanPrivacy(created.id, 'city'))?.scanPrivacy).toBe('city');
+      expect(await store.setScanPrivacy('acc_missing', 'none')).toBeUndefined();
+    });
+
     it('changes the plan, and reports a missing account as undefined', async () => {
       const store = await makeStore();
       const subject = unique();

@@ -21,9 +21,21 @@ writeCityDatabase(cityDb, {
 const t = useTestApp({ env: { GEOIP_CITY_DB: cityDb } });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** Sets the account's scanPrivacy through the API. */
+async function setScanPrivacy(key: string, scanPrivacy: string): Promise<void> {
+  const res = await t.app.inject({
+    method: 'PATCH',
+    url: '/api/v1/QRManager/settings',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    payload: JSON.stringify({ scanPrivacy }),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
 describe('a city database (GEOIP_CITY_DB)', () => {
-  it('routes scans by region and city and counts them under their cities, most scans first', async () => {
+  it('routes scans by region and city and, for an account with scanPrivacy city, counts them under their cities', async () => {
     const { key } = await t.newCaller('pro');
+    await setScanPrivacy(key, 'city');
     const api = codesApi(t.app, key);
     const created = await api.create({
       target: 'https://example.com/',
@@ -55,6 +67,20 @@ describe('a city database (GEOIP_CITY_DB)', () => {
     // An address the city database does not know is placed by the shipped country database alone.
     expect(stats.countries).toMatchObject({ BR: 3, US: 1 });
     expect(Object.values(stats.countries).reduce((a, b) => a + b, 0)).toBe(5);
+  });
+
+  it('keeps no region or city for an account left at scanPrivacy country, while region rules still route', async () => {
+    const { key } = await t.newCaller('pro');
+    const api = codesApi(t.app, key);
+    const created = await api.create({ target: 'https://example.com/', rules: [{ if: { region: ['São Paulo'] }, target: 'https://example.com/sp' }] });
+    const code = created.json() as { id: string; slug: string };
+    for (const ip of ['200.147.67.142', '8.8.8.8']) await scan(t.app, code.slug, { ip, userAgent: USER_AGENTS.ios });
+    const routed = await scan(t.app, code.slug, { ip: '200.147.67.143', userAgent: USER_AGENTS.ios });
+    expect(routed.headers.location).toBe('https://example.com/sp');
+    await t.stores.scans.flush();
+    const stats = (await api.stats(code.id)).json() as { countries: Record<string, number>; cities?: unknown[] };
+    expect(stats.cities ?? []).toEqual([]);
+    expect(stats.countries).toEqual({ BR: 2, US: 1 });
   });
 
   it('stops start-up with a ConfigError naming GEOIP_CITY_DB for a missing file or one that is not a database', () => {

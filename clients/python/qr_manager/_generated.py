@@ -299,11 +299,16 @@ AuditEntry = TypedDict("AuditEntry", {
     "id": str,
     "at": str,
     "actor": "Actor",
-    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "code.created", "code.updated", "code.deleted", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "batch.created", "batch.cancelled"],
+    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "settings.changed", "code.created", "code.updated", "code.deleted", "code.stats_erased", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "batch.created", "batch.cancelled"],
     "target": dict[str, Any],
     "ip": Any,
     "userAgent": Any,
     "changes": dict[str, Any],
+})
+
+
+AccountSettings = TypedDict("AccountSettings", {
+    "scanPrivacy": Literal["country", "city", "none"],
 })
 
 
@@ -351,6 +356,8 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "revokeApiKey": ("DELETE", "/api/v1/QRManager/keys/{id}"),
     "listAuditLog": ("GET", "/api/v1/QRManager/audit-log"),
     "auditLogCsv": ("GET", "/api/v1/QRManager/audit-log.csv"),
+    "accountSettings": ("GET", "/api/v1/QRManager/settings"),
+    "changeAccountSettings": ("PATCH", "/api/v1/QRManager/settings"),
     "listMembers": ("GET", "/api/v1/QRManager/members"),
     "changeMemberRole": ("PATCH", "/api/v1/QRManager/members/{id}"),
     "removeMember": ("DELETE", "/api/v1/QRManager/members/{id}"),
@@ -543,6 +550,14 @@ class GeneratedOperations:
     def audit_log_csv(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """The account's audit log as CSV (the same filters), streamed."""
         return self._call("GET", f"/api/v1/QRManager/audit-log.csv", None, query, headers)
+
+    def account_settings(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """The account's settings (2xx JSON: AccountSettings)."""
+        return self._call("GET", f"/api/v1/QRManager/settings", None, query, headers)
+
+    def change_account_settings(self, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Change the account's settings (2xx JSON: AccountSettings). Body media types: application/json."""
+        return self._call("PATCH", f"/api/v1/QRManager/settings", body, query, headers)
 
     def list_members(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """List the account's members and their roles, newest first (2xx JSON: dict[str, Any])."""

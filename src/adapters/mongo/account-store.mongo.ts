@@ -3,6 +3,7 @@ import type { Model } from 'mongoose';
 import type { BillingState, SubscriptionStatus } from '../../domain/billing.js';
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
+import { DEFAULT_SCAN_PRIVACY, isScanPrivacy, type ScanPrivacy } from '../../domain/scan-privacy.js';
 import { newId } from '../sqlite/ids.js';
 import { isDuplicateKey } from './connection.js';
 import type { AccountDoc, BillingEventDoc } from './models.js';
@@ -25,6 +26,7 @@ function toAccount(doc: AccountDoc): Account {
     identity: { provider: doc.identity.provider as AccountIdentity['provider'], subject: doc.identity.subject },
     createdAt: doc.createdAt,
     ...(doc.billing ? { billing: toBilling(doc.billing) } : {}),
+    scanPrivacy: isScanPrivacy(doc.scanPrivacy) ? doc.scanPrivacy : DEFAULT_SCAN_PRIVACY,
   };
 }
 
@@ -71,6 +73,11 @@ export class MongoAccountStore implements AccountStore {
 
   async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
     const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { plan } }, { new: true }).lean<AccountDoc>();
+    return doc ? toAccount(doc) : undefined;
+  }
+
+  async setScanPrivacy(id: string, scanPrivacy: ScanPrivacy): Promise<Account | undefined> {
+    const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { scanPrivacy } }, { new: true }).lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 

@@ -11,6 +11,8 @@ export interface AccountDoc {
   createdAt: Date;
   /** Set once the account has a payment-provider customer (Stripe). */
   billing?: { customerId: string; subscriptionId: string | null; status: string | null; currentPeriodEnd: Date | null; updatedAt: Date };
+  /** Absent: the default, country. */
+  scanPrivacy?: string;
 }
 
 /** A payment-provider event already applied, by its id; MongoDB drops it 30 days after `receivedAt` (TTL index). */
@@ -316,6 +318,7 @@ function accountSchema(): Schema<AccountDoc> {
         ),
         required: false,
       },
+      scanPrivacy: { type: String, required: false },
     },
     options,
   );

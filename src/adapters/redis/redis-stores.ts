@@ -4,6 +4,7 @@ import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
 import { closeRedisClient, createRedisClient, isRedisOutage, redisHealth, settleConnection, type AdapterLog, type RedisTarget } from './connection.js';
 import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
+import { CachedScanPrivacy } from '../scan-privacy.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
 import { CachedKeyStore } from '../key-store.cached.js';
 import { CachedSigningKeyStore } from '../signing-key-store.cached.js';
@@ -40,9 +41,10 @@ export async function createRedisStores(records: RecordStores, target: RedisTarg
   const scans = new RedisScanCounter(redis, { keyPrefix });
   const cached = options.cacheTtlMs === undefined ? {} : { ttlMs: options.cacheTtlMs };
   const keys = new CachedKeyStore(records.keys, bus, cached);
+  const scanPrivacy = new CachedScanPrivacy(records.accounts, bus, cached);
 
   return {
-    accounts: unavailableWhen(new PlanChangePublishingAccountStore(records.accounts, bus), isRedisOutage, DOWN),
+    accounts: unavailableWhen(new PlanChangePublishingAccountStore(records.accounts, bus, (id) => scanPrivacy.forget(id)), isRedisOutage, DOWN),
     keys: unavailableWhen(keys, isRedisOutage, DOWN),
     signingKeys: unavailableWhen(new CachedSigningKeyStore(records.signingKeys, bus, cached), isRedisOutage, DOWN),
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
@@ -57,6 +59,7 @@ export async function createRedisStores(records: RecordStores, target: RedisTarg
     domains: records.domains,
     scanLedger: records.scanLedger,
     scans,
+    scanPrivacy,
     scanCounters: scans,
     scanAllowance: unavailableWhen(new RedisScanAllowance(redis, { keyPrefix }), isRedisOutage, DOWN),
     guesses: unavailableWhen(new RedisGuessLimiter(redis, { keyPrefix }), isRedisOutage, DOWN),

@@ -205,7 +205,7 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       increment(group.d, scan.device);
       increment(group.l, scan.language);
       if (scan.arm !== undefined) increment(group.r, scan.arm);
-      increment(group.o, countryOf(scan.place));
+      if (!scan.anonymous) increment(group.o, countryOf(scan.place));
       const city = cityKey(scan.place);
       if (city !== undefined) increment(group.t, city);
       increment(group.w, hour);

@@ -2,6 +2,7 @@
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
 import type { BillingState, SubscriptionStatus } from '../../domain/billing.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
+import { DEFAULT_SCAN_PRIVACY, isScanPrivacy, type ScanPrivacy } from '../../domain/scan-privacy.js';
 import type { SqliteDatabase } from './database.js';
 import { newId } from './ids.js';
 
@@ -20,6 +21,7 @@ interface AccountRow {
   billing_status: string | null;
   billing_period_end: number | null;
   billing_updated_at: number | null;
+  scan_privacy: string | null;
 }
 
 function toBilling(row: AccountRow): BillingState | undefined {
@@ -42,6 +44,7 @@ function toAccount(row: AccountRow): Account {
     identity: { provider: row.identity_provider as AccountIdentity['provider'], subject: row.identity_subject },
     createdAt: new Date(row.created_at),
     ...(billing ? { billing } : {}),
+    scanPrivacy: isScanPrivacy(row.scan_privacy) ? row.scan_privacy : DEFAULT_SCAN_PRIVACY,
   };
 }
 
@@ -51,6 +54,7 @@ export class SqliteAccountStore implements AccountStore {
   readonly #byIdentity;
   readonly #byEmail;
   readonly #setPlan;
+  readonly #setScanPrivacy;
   readonly #countByPlan;
   readonly #setBilling;
   readonly #byBillingCustomer;
@@ -68,6 +72,7 @@ export class SqliteAccountStore implements AccountStore {
     this.#byIdentity = db.prepare<[string, string], AccountRow>('SELECT * FROM accounts WHERE identity_provider = ? AND identity_subject = ?');
     this.#byEmail = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE email = ? ORDER BY created_at, id');
     this.#setPlan = db.prepare<[string, string], AccountRow>('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *');
+    this.#setScanPrivacy = db.prepare<[string, string], AccountRow>('UPDATE accounts SET scan_privacy = ? WHERE id = ? RETURNING *');
     this.#countByPlan = db.prepare<[], { plan: string; accounts: number }>('SELECT plan, count(*) AS accounts FROM accounts GROUP BY plan');
     this.#setBilling = db.prepare<[string, string | null, string | null, number | null, number, string], AccountRow>(
       `UPDATE accounts SET billing_customer_id = ?, billing_subscription_id = ?, billing_status = ?, billing_period_end = ?, billing_updated_at = ?
@@ -101,6 +106,11 @@ export class SqliteAccountStore implements AccountStore {
 
   async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
     const row = this.#setPlan.get(plan, id);
+    return row && toAccount(row);
+  }
+
+  async setScanPrivacy(id: string, scanPrivacy: ScanPrivacy): Promise<Account | undefined> {
+    const row = this.#setScanPrivacy.get(scanPrivacy, id);
     return row && toAccount(row);
   }
 

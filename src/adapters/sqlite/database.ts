@@ -426,6 +426,10 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX invitations_by_account ON invitations (account_id, created_at);
   ALTER TABLE sessions ADD COLUMN active_account_id TEXT;
   `,
+  // 26: an account's scan privacy (NULL: the default, country).
+  `
+  ALTER TABLE accounts ADD COLUMN scan_privacy TEXT;
+  `,
 ];
 
 /** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */

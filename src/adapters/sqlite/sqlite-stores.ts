@@ -33,6 +33,7 @@ import { SqliteSigningKeyStore } from './signing-key-store.sqlite.js';
 import { SqliteDesignStore } from './design-store.sqlite.js';
 import { SqliteCustomDomainStore } from './custom-domain-store.sqlite.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
+import { CachedScanPrivacy, scanPrivacyFromStore } from '../scan-privacy.cached.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
 import { GroupCommitMeter } from './group-commit-meter.js';
@@ -40,6 +41,8 @@ import { SqliteUsageMeter } from './usage-meter.sqlite.js';
 
 /** How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is followed. */
 const EMBEDDED_SLUG_TTL_MS = 1_000;
+/** How late another process's commit (qrm, the portal of another instance) may reach a scan's privacy setting. */
+const EMBEDDED_SCAN_PRIVACY_LAG_MS = 100;
 /** How late another process's commit (qrm revoking a signing key) may reach the cached signing keys: docs/signed-urls.md promises a second. */
 const EMBEDDED_SIGNING_KEY_LAG_MS = 100;
 
@@ -97,6 +100,9 @@ export function sqliteStoresOn(
     domains: unavailableOnFailure(new SqliteCustomDomainStore(db)),
     scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
     scans,
+    scanPrivacy: credentialBus
+      ? new CachedScanPrivacy(accounts, new ThrottledLivenessBus(credentialBus, EMBEDDED_SCAN_PRIVACY_LAG_MS))
+      : scanPrivacyFromStore(accounts),
     scanAllowance: unavailableOnFailure(new SqliteScanAllowance(db)),
     guesses: unavailableOnFailure(new SqliteGuessLimiter(db)),
     scanWebhooks: unavailableOnFailure(new SqliteScanWebhookStore(db)),

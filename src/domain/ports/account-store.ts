@@ -1,6 +1,7 @@
 // Port: the system of record for accounts.
 import type { BillingState } from '../billing.js';
 import type { PlanId } from '../plan-catalogue.js';
+import type { ScanPrivacy } from '../scan-privacy.js';
 
 /** Where an account's identity comes from: an OIDC provider, or the operator (`local`). */
 export type IdentityProvider = 'google' | 'microsoft' | 'local';
@@ -19,6 +20,8 @@ export interface Account {
   createdAt: Date;
   /** The payment provider's side (Stripe), once the account has bought a plan; absent before. */
   billing?: BillingState;
+  /** How much of a scan of its codes is kept (see scan-privacy.ts); `country` until the account changes it. */
+  scanPrivacy: ScanPrivacy;
 }
 
 export interface NewAccount {
@@ -45,6 +48,8 @@ export interface AccountStore {
   findByEmail(email: string): Promise<Account[]>;
   /** Returns the updated account, or undefined when there is no such account. */
   setPlan(id: string, plan: PlanId): Promise<Account | undefined>;
+  /** Returns the updated account, or undefined when there is no such account. */
+  setScanPrivacy(id: string, scanPrivacy: ScanPrivacy): Promise<Account | undefined>;
   /** How many accounts are on each plan that has any (start-up checks every one is in the catalogue; `qrm plans` shows them). */
   countByPlan(): Promise<Map<PlanId, number>>;
   /** Returns the updated account, or undefined when there is no such account. */

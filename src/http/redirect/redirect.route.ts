@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { SLUG_PATTERN } from '../../domain/dynamic-code.js';
 import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
+import { asksNotToBeTracked, DEFAULT_SCAN_PRIVACY, keptOfScan } from '../../domain/scan-privacy.js';
 import { deviceClassOf, languageOf } from '../../domain/scan.js';
 import { SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 import { unanswerableHtml } from './pages.js';
@@ -36,6 +37,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
   app.decorateRequest('scannedCode', undefined);
   app.decorateRequest('splitArm', undefined);
   app.decorateRequest('scanVisitor', undefined);
+  app.decorateRequest('scanPrivacy', undefined);
   await app.register(formbody, { bodyLimit: 2_048 });
   // A scan is answered for a phone's browser: what fails before the handler (a body too large or unreadable, a media type no parser takes)
   // is a small HTML page too, never a problem document.
@@ -104,15 +106,15 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
     const code = request.scannedCode;
     const visitor = request.scanVisitor;
     if (code === undefined || visitor === undefined) return;
+    const privacy = request.scanPrivacy ?? DEFAULT_SCAN_PRIVACY;
     deps.scans.record({
       codeId: code.codeId,
       accountId: code.accountId,
       at: deps.clock(),
-      visitor: visitor.visitor,
       device: deviceClassOf(request.headers['user-agent']),
       language: languageOf(request.headers['accept-language']),
       ...(request.splitArm === undefined ? {} : { arm: request.splitArm }),
-      place: visitor.place,
+      ...keptOfScan(privacy, asksNotToBeTracked(request.headers), visitor.place, visitor.visitor),
       bot: visitor.bot,
     });
   });

@@ -7,6 +7,8 @@ import { PASSWORD_LENGTH, passwordMatches } from '../../domain/password-hash.js'
 import type { GeoLookup } from '../../domain/ports/geo-lookup.js';
 import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
 import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
+import type { ScanPrivacyLookup } from '../../domain/ports/scan-privacy-lookup.js';
+import type { ScanPrivacy } from '../../domain/scan-privacy.js';
 import { deviceClassOf } from '../../domain/scan.js';
 import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
@@ -15,6 +17,8 @@ import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesForCod
 
 export interface ScanAnswerDeps {
   scanAllowance: ScanAllowance;
+  /** The owner's scanPrivacy: how much of the scan is kept once it is recorded. */
+  scanPrivacy: ScanPrivacyLookup;
   guesses: GuessLimiter;
   /** Places scans (country rules and counts), from data loaded once per process. */
   geo: GeoLookup;
@@ -58,6 +62,8 @@ declare module 'fastify' {
     splitArm: string | undefined;
     /** Who scanned, worked out once for the rules and the count. */
     scanVisitor: ScanVisitor | undefined;
+    /** The owner's scanPrivacy, read while the scan is answered so the count is recorded as soon as it is sent. */
+    scanPrivacy: ScanPrivacy | undefined;
   }
 }
 
@@ -77,6 +83,9 @@ export async function answerScan(
   if (!found) return reply.code(404).headers(PAGE_HEADERS).send(notFoundHtml);
   if (found.state !== 'active') return reply.code(410).headers(PAGE_HEADERS).send(goneHtml);
   const routing = found.routing;
+  // Read beside the checks below, not after them: a cached answer costs the redirect no wait. Unknown (the store
+  // failing): the scan is still counted, keeping the least there is.
+  const privacy = deps.scanPrivacy.privacyOf(found.accountId).catch((): ScanPrivacy => 'none');
   const visitor = scanVisitorOf(deps.geo, request);
   request.scanVisitor = visitor;
   const scan: ScanContext = {
@@ -87,9 +96,10 @@ export async function answerScan(
     splitPoint: () => splitPointOf(deps.splitKey, visitor.visitor, found.codeId, scan.at),
     place: visitor.place,
   };
-  const expired = () => {
+  const expired = async () => {
     const target = expiredTargetOf(routing, scan);
     if (target === undefined) return reply.code(410).headers(PAGE_HEADERS).send(expiredHtml);
+    request.scanPrivacy = await privacy;
     request.scannedCode = found;
     return reply.code(302).header('Location', location(target)).send();
   };
@@ -123,6 +133,7 @@ export async function answerScan(
   // A crawler or link preview never uses up a scan limit: it is answered as a person would be, uncounted.
   if (routing.maxScans !== null && !visitor.bot && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();
   const routed = routedScan(routing, found.target, scan);
+  request.scanPrivacy = await privacy;
   request.scannedCode = found;
   request.splitArm = routed.arm;
   return reply.code(302).header('Location', location(routed.target)).send();

@@ -603,6 +603,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/QRManager/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's settings */
+        get: operations["accountSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the account's settings
+         * @description Fields left out keep their value. A change applies to the scans recorded after it, on every instance within a second; what was counted before is not rewritten.
+         */
+        patch: operations["changeAccountSettings"];
+        trace?: never;
+    };
     "/api/v1/QRManager/members": {
         parameters: {
             query?: never;
@@ -1300,7 +1321,7 @@ export interface components {
             at: string;
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
-            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "code.created" | "code.updated" | "code.deleted" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
             target: {
                 type: string;
                 id: string;
@@ -1312,6 +1333,13 @@ export interface components {
             changes: {
                 [key: string]: unknown;
             };
+        };
+        AccountSettings: {
+            /**
+             * @description How much of a scan is kept. `country` (default): the country, never a region or city; `city`: region and city too (with the operator's city database); `none`: no place and no unique scanners, only the count, device, language and arm. A scan sending `DNT: 1` or `Sec-GPC: 1` is kept as with `none`, whatever this says.
+             * @enum {string}
+             */
+            scanPrivacy: "country" | "city" | "none";
         };
     };
     responses: never;
@@ -6061,7 +6089,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this action. */
-                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "code.created" | "code.updated" | "code.deleted" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
                 /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */
@@ -6156,7 +6184,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this action. */
-                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "code.created" | "code.updated" | "code.deleted" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
                 /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */
@@ -6216,6 +6244,211 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    accountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettings"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changeAccountSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description How much of a scan is kept. `country` (default): the country, never a region or city; `city`: region and city too (with the operator's city database); `none`: no place and no unique scanners, only the count, device, language and arm. A scan sending `DNT: 1` or `Sec-GPC: 1` is kept as with `none`, whatever this says.
+                     * @enum {string}
+                     */
+                    scanPrivacy?: "country" | "city" | "none";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountSettings"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unsupported_media_type` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
