@@ -84,6 +84,8 @@ const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (
       (file === 'src/render/branded/shared-verdict.ts' && target === 'node:crypto') ||
       // The scan check reads zxing-wasm's binary from the installed package, so it never fetches it: the one file read.
       (file === 'src/render/branded/scan-check.ts' && ['node:fs', 'node:module'].includes(target)) ||
+      // pdfkit loads on the first PDF, synchronously through Node's module cache, not at start-up.
+      (file === 'src/render/vector/pdf-writer.ts' && target === 'node:module') ||
       // Caches live in a DesignCaches object its caller owns (one per render thread), never in module state.
       (file === 'src/render/branded/design-caches.ts' && target === 'lru-cache'),
     why: 'draws images: src/domain, the imaging libraries and zlib, caches only in DesignCaches (owned by its caller); never a store, a service, an adapter, HTTP or other I/O',
