@@ -126,6 +126,7 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   });
   app.addHook('onClose', async () => renderer.listen(undefined));
 
+  app.decorate('auditedRoutes', []); // every state-changing route of the API and the portal, with what it appends
   // The API context: API-key auth and JSON-only bodies apply here and nowhere else.
   await app.register(
     async (api) => {

@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'domain.deleted',
   'webhook.created',
   'webhook.deleted',
+  'webhook.secret_rotated',
   'design.created',
   'design.updated',
   'design.deleted',

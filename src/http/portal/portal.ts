@@ -12,6 +12,8 @@ import type { QrDecoder } from '../../domain/ports/qr-decoder.js';
 import type { OidcProvider } from '../../domain/ports/session-store.js';
 import type { UniqueCounting } from '../../services/scan-stats.js';
 import { accessGuard, requireDeclaredAccess } from './account-guard.js';
+import auditTrail from '../plugins/audit-trail.js';
+import { portalActor } from './routes/keys.routes.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
@@ -129,6 +131,8 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   app.decorateRequest('signedInAs', undefined);
   app.addHook('onRoute', requireDeclaredAccess(app.portalRoutes));
   app.addHook('onRequest', accessGuard({ accounts: adapters.accounts, members: adapters.members, base }));
+  // Every state-changing route below says what it appends to the audit log; the signed-in member is the actor.
+  await app.register(auditTrail, { deps: { auditLog: adapters.auditLog, accounts: adapters.accounts, plans: options.plans, clock }, actorOf: portalActor });
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
   // Loaded only with a provider configured: @fastify/oauth2 and its dependencies cost every start otherwise.

@@ -74,6 +74,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
     BASE,
     {
       bodyLimit: deps.bodyLimit,
+      config: { audit: ['batch.created'] },
       schema: {
         operationId: 'createBatch',
         summary: 'Render many QR codes in one call',
@@ -224,6 +225,7 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
   app.delete(
     `${BASE}/:id`,
     {
+      config: { audit: ['batch.cancelled'] },
       schema: {
         operationId: 'cancelOrDeleteBatch',
         summary: 'Cancel a running batch, or delete a finished one',

@@ -54,6 +54,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
   app.post(
     '/QRManager/codes',
     {
+      config: { audit: ['code.created'] },
       schema: {
         operationId: 'createDynamicCode',
         summary: 'Create a dynamic code',
@@ -119,6 +120,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
   app.patch(
     '/QRManager/codes/:id',
     {
+      config: { audit: ['code.updated'] },
       schema: {
         operationId: 'updateDynamicCode',
         summary: 'Change where a dynamic code points, its name, or pause it',
@@ -146,6 +148,7 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
   app.delete(
     '/QRManager/codes/:id',
     {
+      config: { audit: ['code.deleted'] },
       schema: {
         operationId: 'deleteDynamicCode',
         summary: 'Delete a dynamic code',

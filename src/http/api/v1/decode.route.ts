@@ -63,6 +63,7 @@ export const decodeRoute: FastifyPluginAsyncZod<DecodeRouteDeps> = async (app, d
         meteredBy.set(request, await meterRequest(deps, callerOf(request), 'decodes'));
         return payload;
       },
+      config: { audit: { exempt: 'reads an image; only the request is metered' } },
       schema: {
         operationId: 'decodeImage',
         summary: 'Read the QR codes in an image',

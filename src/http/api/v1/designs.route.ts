@@ -60,6 +60,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
   app.post(
     '/QRManager/designs',
     {
+      config: { audit: ['design.created'] },
       schema: {
         operationId: 'createDesign',
         summary: 'Save a design',
@@ -122,6 +123,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
   app.patch(
     '/QRManager/designs/:id',
     {
+      config: { audit: ['design.updated'] },
       schema: {
         operationId: 'updateDesign',
         summary: 'Change a design',
@@ -149,6 +151,7 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
   app.delete(
     '/QRManager/designs/:id',
     {
+      config: { audit: ['design.deleted'] },
       schema: {
         operationId: 'deleteDesign',
         summary: 'Delete a design',

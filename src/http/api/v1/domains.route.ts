@@ -67,6 +67,7 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
   app.post(
     '/QRManager/domains',
     {
+      config: { audit: ['domain.created'] },
       schema: {
         operationId: 'createCustomDomain',
         summary: 'Add a custom domain',
@@ -143,6 +144,7 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
   app.post(
     '/QRManager/domains/:id/verify',
     {
+      config: { audit: ['domain.verified'] },
       schema: {
         operationId: 'verifyCustomDomain',
         summary: 'Check a custom domain now',
@@ -174,6 +176,7 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
   app.delete(
     '/QRManager/domains/:id',
     {
+      config: { audit: ['domain.deleted'] },
       schema: {
         operationId: 'deleteCustomDomain',
         summary: 'Delete a custom domain',

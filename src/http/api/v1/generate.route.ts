@@ -46,6 +46,7 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, 
   app.post(
     '/QRManager/generate',
     {
+      config: { audit: { exempt: 'draws an image; only the request and the QR are metered' } },
       schema: {
         operationId: 'generateQr',
         summary: 'Generate a QR code image',

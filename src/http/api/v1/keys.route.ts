@@ -82,6 +82,7 @@ export const keysRoute: FastifyPluginAsyncZod<ApiKeyDeps> = async (app, deps) =>
   app.delete(
     '/QRManager/keys/:id',
     {
+      config: { audit: ['api_key.revoked'] },
       schema: {
         operationId: 'revokeApiKey',
         summary: 'Revoke an API key',

@@ -64,6 +64,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         await takeBurstSlot(deps, callerOf(request), 'logo uploads');
         return payload;
       },
+      config: { audit: ['logo.created'] },
       schema: {
         operationId: 'uploadLogo',
         summary: 'Upload a logo',
@@ -128,6 +129,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
   app.delete(
     '/QRManager/logos/:id',
     {
+      config: { audit: ['logo.deleted'] },
       schema: {
         operationId: 'deleteLogo',
         summary: 'Delete a logo',

@@ -5,6 +5,7 @@ import { pageOf } from '../../../domain/list-page.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { Invitation, Member, MemberStore } from '../../../domain/ports/member-store.js';
 import { ROLES } from '../../../domain/roles.js';
+import { invitationEvent, memberEvent } from '../../../services/member-audit.js';
 import { invite, listInvitations, withdrawInvitation } from '../../../services/invitations.js';
 import { changeRole, listMembers, removeMember, type Actor } from '../../../services/members.js';
 import { header } from '../../openapi/operation-doc.js';
@@ -88,6 +89,7 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
   app.patch(
     '/QRManager/members/:id',
     {
+      config: { audit: ['member.role_changed'] },
       schema: {
         operationId: 'changeMemberRole',
         summary: "Change a member's role",
@@ -113,13 +115,16 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      return memberView(await changeRole(deps, actorOf(caller.keyId), caller.accountId, request.params.id, request.body.role));
+      const changed = await changeRole(deps, actorOf(caller.keyId), caller.accountId, request.params.id, request.body.role);
+      await app.audit(request, memberEvent(caller.accountId, 'member.role_changed', changed, { role: changed.role }));
+      return memberView(changed);
     },
   );
 
   app.delete(
     '/QRManager/members/:id',
     {
+      config: { audit: ['member.removed'] },
       schema: {
         operationId: 'removeMember',
         summary: 'Remove a member from the account',
@@ -132,13 +137,16 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      return memberView(await removeMember(deps, actorOf(caller.keyId), caller.accountId, request.params.id));
+      const removed = await removeMember(deps, actorOf(caller.keyId), caller.accountId, request.params.id);
+      await app.audit(request, memberEvent(caller.accountId, 'member.removed', removed, { email: removed.email, role: removed.role }));
+      return memberView(removed);
     },
   );
 
   app.post(
     '/QRManager/invitations',
     {
+      config: { audit: ['invitation.created'] },
       schema: {
         operationId: 'createInvitation',
         summary: 'Invite someone by e-mail to join the account with a role',
@@ -158,6 +166,7 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     async (request, reply) => {
       const caller = callerOf(request);
       const created = await invite(deps, actorOf(caller.keyId), caller.accountId, request.body, shortUrlBase(deps.publicUrl, request));
+      await app.audit(request, invitationEvent(caller.accountId, 'invitation.created', created.invitation));
       reply.header('Cache-Control', 'no-store');
       return reply
         .code(201)
@@ -187,6 +196,7 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
   app.delete(
     '/QRManager/invitations/:id',
     {
+      config: { audit: ['invitation.withdrawn'] },
       schema: {
         operationId: 'withdrawInvitation',
         summary: 'Withdraw a pending invitation (its accept URL stops working)',
@@ -198,7 +208,9 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      return invitationView(await withdrawInvitation(deps, actorOf(caller.keyId), caller.accountId, request.params.id));
+      const withdrawn = await withdrawInvitation(deps, actorOf(caller.keyId), caller.accountId, request.params.id);
+      await app.audit(request, invitationEvent(caller.accountId, 'invitation.withdrawn', withdrawn));
+      return invitationView(withdrawn);
     },
   );
 };

@@ -40,6 +40,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
   app.post(
     '/QRManager/signing-keys',
     {
+      config: { audit: ['signing_key.created'] },
       schema: {
         operationId: 'createSigningKey',
         summary: 'Create a signing key for signed image URLs',
@@ -93,6 +94,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
   app.delete(
     '/QRManager/signing-keys/:id',
     {
+      config: { audit: ['signing_key.revoked'] },
       schema: {
         operationId: 'revokeSigningKey',
         summary: 'Revoke a signing key',

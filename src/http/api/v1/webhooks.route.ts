@@ -70,6 +70,7 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
   app.post(
     '/QRManager/webhooks',
     {
+      config: { audit: ['webhook.created'] },
       schema: {
         operationId: 'createScanWebhook',
         summary: 'Register a scan webhook',
@@ -108,6 +109,7 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
   app.post(
     '/QRManager/webhooks/secret/rotate',
     {
+      config: { audit: ['webhook.secret_rotated'] },
       schema: {
         operationId: 'rotateWebhookSecret',
         summary: 'Rotate the webhook signing secret',
@@ -121,8 +123,17 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
     },
     async (request) => {
       if (!deps.secrets) throw new ApiError('unavailable', 'this deployment sends no webhooks');
-      const rotated = await rotateWebhookSecret({ secrets: deps.secrets, clock: deps.clock }, callerOf(request).accountId);
-      return { secret: rotated.secret, previousValidUntil: rotated.previousValidUntil.toISOString() };
+      const { accountId, plan } = callerOf(request);
+      const rotated = await rotateWebhookSecret({ secrets: deps.secrets, clock: deps.clock }, accountId);
+      const previousValidUntil = rotated.previousValidUntil.toISOString();
+      await app.audit(request, {
+        accountId,
+        plan,
+        action: 'webhook.secret_rotated',
+        target: { type: 'webhook_secret', id: accountId },
+        changes: { previousValidUntil },
+      });
+      return { secret: rotated.secret, previousValidUntil };
     },
   );
 
@@ -147,6 +158,7 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
   app.delete(
     '/QRManager/webhooks/:id',
     {
+      config: { audit: ['webhook.deleted'] },
       schema: {
         operationId: 'deleteScanWebhook',
         summary: 'Delete a scan webhook',

@@ -105,7 +105,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
   app.post(
     '/batches',
     {
-      config: { access: 'codes.manage' },
+      config: { access: 'codes.manage', audit: ['batch.created'] },
       schema: { hide: true, body: UploadForm },
       bodyLimit: options.bodyLimit * FORM_ENCODING_FACTOR,
       // As the API: the account is known before the body is read, its plan sets the body limit, and an upload takes a burst slot.
@@ -127,7 +127,7 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
         const { body, lines } = await readCsvBatch(Readable.from([request.body.csv]), plan.maxBatchItems).catch((error: unknown) => {
           throw error instanceof TooManyCsvRows ? tooManyBatchItems(plan, error.limit, error.limit + 1, true) : error;
         });
-        await acceptBatch(
+        const accepted = await acceptBatch(
           options,
           { accountId: account.id, plan: account.plan },
           {
@@ -137,6 +137,15 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
             shortUrlBase: shortUrlBase(options.publicUrl, request),
           },
         );
+        const { batch } = accepted;
+        if (accepted.created) {
+          await app.audit(request, {
+            accountId: account.id,
+            action: 'batch.created',
+            target: { type: 'batch', id: batch.id },
+            changes: { items: batch.total },
+          });
+        }
         return reply.redirect(`${base}/batches`, 303);
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
@@ -147,11 +156,15 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
 
   app.post(
     '/batches/:id/cancel',
-    { config: { access: 'codes.manage' }, schema: { hide: true, params: BatchParams }, preHandler: app.requireCsrf },
+    { config: { access: 'codes.manage', audit: ['batch.cancelled'] }, schema: { hide: true, params: BatchParams }, preHandler: app.requireCsrf },
     async (request, reply) => {
-      const batch = await options.batches.get(request.account!.id, request.params.id);
+      const accountId = request.account!.id;
+      const batch = await options.batches.get(accountId, request.params.id);
       if (!batch) throw batchNotFound(request.params.id);
-      if (!isFinished(batch.status)) await cancelOrDeleteBatch({ ...options, results: options.batchResults }, request.account!.id, batch.id);
+      if (!isFinished(batch.status)) {
+        const cancelled = await cancelOrDeleteBatch({ ...options, results: options.batchResults }, accountId, batch.id);
+        await app.audit(request, { accountId, action: 'batch.cancelled', target: { type: 'batch', id: batch.id }, changes: { deleted: !cancelled } });
+      }
       return reply.redirect(`${base}/batches`, 303);
     },
   );

@@ -20,7 +20,11 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
 
   app.post(
     '/billing/checkout',
-    { config: { access: 'billing.manage' }, schema: { hide: true, body: CheckoutForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'billing.manage', audit: { exempt: "opens Stripe's checkout: the plan changes, and is logged, when Stripe says it is paid" } },
+      schema: { hide: true, body: CheckoutForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const url = await startCheckout(deps, request.account!, request.body.plan, {
         success: `${plansPage}?checkout=success`,
@@ -32,7 +36,11 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
 
   app.post(
     '/billing/manage',
-    { config: { access: 'billing.manage' }, schema: { hide: true, body: ManageForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'billing.manage', audit: { exempt: "opens Stripe's customer portal: nothing here changes" } },
+      schema: { hide: true, body: ManageForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       return reply.redirect(await openCustomerPortal(deps, request.account!, plansPage), 303);
     },

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CODE_NAME_MAX_LENGTH, TARGET_MAX_LENGTH } from '../../../domain/dynamic-code.js';
+import type { AuditAction, AuditChanges } from '../../../domain/audit.js';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
 import { dynamicCodeLimit, OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
@@ -153,10 +154,15 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     listPage(request, reply, { notice: noticeOf(request.query.notice) }),
   );
 
-  app.post('/codes', { config: { access: 'codes.manage' }, schema: { hide: true, body: CodeForm }, preHandler: app.requireCsrf }, async (request, reply) => {
+  const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted') => ({ access: 'codes.manage' as const, audit: [action] });
+  const audited = (request: FastifyRequest, action: AuditAction, id: string, changes: AuditChanges) =>
+    app.audit(request, { accountId: request.account!.id, action, target: { type: 'code', id }, changes });
+
+  app.post('/codes', { config: codeConfig('code.created'), schema: { hide: true, body: CodeForm }, preHandler: app.requireCsrf }, async (request, reply) => {
     const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
     try {
       const code = await createCode(options, owner(request), { target: form.target.trim(), name: form.name || null });
+      await audited(request, 'code.created', code.id, { slug: code.slug, target: code.target });
       return reply.redirect(`${base}/codes/${encodeURIComponent(code.id)}?notice=created`, 303);
     } catch (error) {
       const problem = formProblem(error);
@@ -170,13 +176,15 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id',
-    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: CodeForm }, preHandler: app.requireCsrf },
+    { config: codeConfig('code.updated'), schema: { hide: true, params: CodeParams, body: CodeForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
-        await updateCode(options, request.account!.id, request.params.id, {
+        const change = {
           ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
           ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
-        });
+        };
+        const code = await updateCode(options, request.account!.id, request.params.id, change);
+        await audited(request, 'code.updated', code.id, { fields: Object.keys(change) });
         return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
       } catch (error) {
         const problem = formProblem(error);
@@ -188,11 +196,13 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
   app.post(
     '/codes/:id/campaign',
-    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: CampaignForm }, preHandler: app.requireCsrf },
+    { config: codeConfig('code.updated'), schema: { hide: true, params: CodeParams, body: CampaignForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const accountId = request.account!.id;
       try {
-        await updateCode(options, accountId, request.params.id, campaignChange(request.body));
+        const change = campaignChange(request.body);
+        const code = await updateCode(options, accountId, request.params.id, change);
+        await audited(request, 'code.updated', code.id, { fields: Object.keys(change) });
         return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=campaign#campaign`, 303);
       } catch (error) {
         const problem = formProblem(error);
@@ -210,10 +220,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/status',
-    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: app.requireCsrf },
+    { config: codeConfig('code.updated'), schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
-        await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
+        const code = await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
+        await audited(request, 'code.updated', code.id, { fields: ['status'], status: request.body.status });
         return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
       } catch (error) {
         const problem = formProblem(error);
@@ -224,9 +235,10 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/delete',
-    { config: { access: 'codes.manage' }, schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    { config: codeConfig('code.deleted'), schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       await deleteCode(options, request.account!.id, request.params.id);
+      await audited(request, 'code.deleted', request.params.id, {});
       return reply.redirect(`${base}/codes?notice=deleted`, 303);
     },
   );

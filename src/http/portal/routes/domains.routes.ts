@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { HOSTNAME_MAX_LENGTH, proofName } from '../../../domain/custom-domain.js';
+import type { AuditAction, AuditChanges } from '../../../domain/audit.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
@@ -62,10 +63,15 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
     return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
   });
 
-  app.post('/domains', { config: { access: 'domains.manage' }, schema: { hide: true, body: AddForm }, preHandler: app.requireCsrf }, async (request, reply) => {
+  const audited = (request: FastifyRequest, action: AuditAction, id: string, changes: AuditChanges = {}) =>
+    app.audit(request, { accountId: request.account!.id, action, target: { type: 'domain', id }, changes });
+
+  const addConfig = { access: 'domains.manage' as const, audit: ['domain.created' as const] };
+  app.post('/domains', { config: addConfig, schema: { hide: true, body: AddForm }, preHandler: app.requireCsrf }, async (request, reply) => {
     const account = request.account!;
     try {
-      await addDomain(options, { accountId: account.id, plan: account.plan }, { hostname: request.body.hostname ?? '' });
+      const domain = await addDomain(options, { accountId: account.id, plan: account.plan }, { hostname: request.body.hostname ?? '' });
+      await audited(request, 'domain.created', domain.id, { hostname: domain.hostname });
     } catch (error) {
       return refused(request, reply, error, { hostname: request.body.hostname });
     }
@@ -74,19 +80,21 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
 
   app.post(
     '/domains/:id/verify',
-    { config: { access: 'domains.manage' }, schema: { hide: true, params: DomainParams }, preHandler: app.requireCsrf },
+    { config: { access: 'domains.manage', audit: ['domain.verified'] }, schema: { hide: true, params: DomainParams }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const domain = await verifyDomain(options, options.probe, request.account!.id, request.params.id);
+      if (domain.status === 'active') await audited(request, 'domain.verified', domain.id, { hostname: domain.hostname });
       return reply.redirect(`${base}/domains?notice=${domain.status}`, 303);
     },
   );
 
   app.post(
     '/domains/:id/delete',
-    { config: { access: 'domains.manage' }, schema: { hide: true, params: DomainParams }, preHandler: app.requireCsrf },
+    { config: { access: 'domains.manage', audit: ['domain.deleted'] }, schema: { hide: true, params: DomainParams }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
         await deleteDomain(options, request.account!.id, request.params.id);
+        await audited(request, 'domain.deleted', request.params.id);
       } catch (error) {
         return refused(request, reply, error);
       }

@@ -75,7 +75,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
   app.post(
     '/api/keys',
     {
-      config: { access: 'keys.manage' },
+      config: { access: 'keys.manage', audit: ['api_key.created'] },
       schema: {
         hide: true,
         body: z.strictObject({
@@ -110,7 +110,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
   app.delete(
     '/api/keys/:id',
     {
-      config: { access: 'keys.manage' },
+      config: { access: 'keys.manage', audit: ['api_key.revoked'] },
       schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } },
       ...write,
     },

@@ -92,7 +92,11 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
 
   app.post(
     '/keys',
-    { config: { access: 'keys.manage' }, schema: { hide: true, body: CreateKeyForm }, preHandler: [app.requireCsrf, options.limits.keyCreation] },
+    {
+      config: { access: 'keys.manage', audit: ['api_key.created'] },
+      schema: { hide: true, body: CreateKeyForm },
+      preHandler: [app.requireCsrf, options.limits.keyCreation],
+    },
     async (request, reply) => {
       try {
         const { scopes, scopeChoice } = request.body;
@@ -127,7 +131,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
 
   app.post(
     '/keys/:id/revoke',
-    { config: { access: 'keys.manage' }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
+    { config: { access: 'keys.manage', audit: ['api_key.revoked'] }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const revoked = await revokeKey(deps, request.account!.id, request.params.id);
       await appendAudit(deps, portalAuditContext(request), {

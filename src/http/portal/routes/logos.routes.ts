@@ -53,12 +53,19 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
 
   app.post(
     '/logos',
-    { config: { access: 'designs.manage' }, bodyLimit: LOGO_MAX_UPLOAD_BYTES, schema: { hide: true }, onRequest: admitUpload, preHandler: app.requireCsrf },
+    {
+      config: { access: 'designs.manage', audit: ['logo.created'] },
+      bodyLimit: LOGO_MAX_UPLOAD_BYTES,
+      schema: { hide: true },
+      onRequest: admitUpload,
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
       try {
         if (!Buffer.isBuffer(request.body)) throw new ApiError('unsupported_media_type', 'choose a PNG, JPEG or WebP file');
         const logo = await uploadLogo(options, { accountId: request.account!.id, plan: request.account!.plan }, request.body, mediaType);
+        await app.audit(request, { accountId: request.account!.id, action: 'logo.created', target: { type: 'logo', id: logo.id }, changes: { mediaType } });
         return reply.code(201).send({ id: logo.id });
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
@@ -89,9 +96,10 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
 
   app.post(
     '/logos/:id/delete',
-    { config: { access: 'designs.manage' }, schema: { hide: true, params: LogoParams }, preHandler: app.requireCsrf },
+    { config: { access: 'designs.manage', audit: ['logo.deleted'] }, schema: { hide: true, params: LogoParams }, preHandler: app.requireCsrf },
     async (request, reply) => {
       await deleteLogo(options, request.account!.id, request.params.id);
+      await app.audit(request, { accountId: request.account!.id, action: 'logo.deleted', target: { type: 'logo', id: request.params.id } });
       return reply.redirect(`${base}/logos?notice=deleted`, 303);
     },
   );

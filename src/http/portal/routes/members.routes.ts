@@ -9,10 +9,12 @@ import { ROLES, roleAllows } from '../../../domain/roles.js';
 import { acceptInvitation, invite, listInvitations, pendingInvitation, withdrawInvitation } from '../../../services/invitations.js';
 import { changeRole, listMembers, membershipIn, removeMember, type Actor } from '../../../services/members.js';
 import { endSession, openSession, SIGNED_IN_TTL_MS, type SessionDeps } from '../../../services/sessions.js';
+import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
+import { invitationEvent, memberEvent } from '../../../services/member-audit.js';
 import { shortUrlBase } from '../../short-url.js';
 import { renderPage } from '../page.js';
 
-export interface MembersRoutesOptions extends SessionDeps {
+export interface MembersRoutesOptions extends SessionDeps, AuditDeps {
   base: string;
   accounts: AccountStore;
   members: MemberStore;
@@ -70,11 +72,12 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
 
   app.post(
     '/members/invitations',
-    { config: { access: 'members.manage' }, schema: { hide: true, body: InviteForm }, preHandler: app.requireCsrf },
+    { config: { access: 'members.manage', audit: ['invitation.created'] }, schema: { hide: true, body: InviteForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
         const input = { email: request.body.email, role: request.body.role };
         const created = await invite(options, actorOf(request), request.account!.id, input, shortUrlBase(options.publicUrl, request));
+        await app.audit(request, invitationEvent(request.account!.id, 'invitation.created', created.invitation));
         // The accept URL holds the token: shown in this answer only.
         return await membersPage(request, reply, { created }, 201);
       } catch (error) {
@@ -86,19 +89,29 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
 
   app.post(
     '/members/invitations/:id/withdraw',
-    { config: { access: 'members.manage' }, schema: { hide: true, params: IdParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'members.manage', audit: ['invitation.withdrawn'] },
+      schema: { hide: true, params: IdParams, body: CsrfForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
-      await withdrawInvitation(options, actorOf(request), request.account!.id, request.params.id);
+      const withdrawn = await withdrawInvitation(options, actorOf(request), request.account!.id, request.params.id);
+      await app.audit(request, invitationEvent(request.account!.id, 'invitation.withdrawn', withdrawn));
       return reply.redirect(`${base}/members?notice=withdrawn`, 303);
     },
   );
 
   app.post(
     '/members/:id/role',
-    { config: { access: 'members.manage' }, schema: { hide: true, params: IdParams, body: RoleForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'members.manage', audit: ['member.role_changed'] },
+      schema: { hide: true, params: IdParams, body: RoleForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       try {
-        await changeRole(options, actorOf(request), request.account!.id, request.params.id, request.body.role);
+        const changed = await changeRole(options, actorOf(request), request.account!.id, request.params.id, request.body.role);
+        await app.audit(request, memberEvent(request.account!.id, 'member.role_changed', changed, { role: changed.role }));
         return await reply.redirect(`${base}/members?notice=role`, 303);
       } catch (error) {
         if (!shownOnPage(error)) throw error;
@@ -110,11 +123,12 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   // Any member may leave (remove itself); removing someone else needs members.manage, checked by the use case.
   app.post(
     '/members/:id/remove',
-    { config: { access: 'member' }, schema: { hide: true, params: IdParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    { config: { access: 'member', audit: ['member.removed'] }, schema: { hide: true, params: IdParams, body: CsrfForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const leaving = request.member!.id === request.params.id;
       try {
-        await removeMember(options, actorOf(request), request.account!.id, request.params.id);
+        const removed = await removeMember(options, actorOf(request), request.account!.id, request.params.id);
+        await app.audit(request, memberEvent(request.account!.id, 'member.removed', removed, { email: removed.email, role: removed.role }));
       } catch (error) {
         if (!shownOnPage(error) || leaving) throw error;
         return membersPage(request, reply, { error: error.message }, error.status);
@@ -141,15 +155,23 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
 
   app.post(
     '/invitations/:token/accept',
-    { config: { access: 'member' }, schema: { hide: true, params: TokenParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    { config: { access: 'member', audit: ['member.joined'] }, schema: { hide: true, params: TokenParams, body: CsrfForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
-      const { member } = await acceptInvitation(options, request.params.token, request.signedInAs!);
+      const { member, invitation } = await acceptInvitation(options, request.params.token, request.signedInAs!);
+      // The joining member acts here, in the account it joins (not the account in use when it clicked).
+      const context = {
+        actor: { type: 'member' as const, id: member.id, label: member.email },
+        ip: request.ip ?? null,
+        userAgent: request.headers['user-agent'] ?? null,
+      };
+      await appendAudit(options, context, memberEvent(member.accountId, 'member.joined', member, { role: member.role, invitation: invitation.id }));
       await openAccount(request, reply, member.accountId);
       return reply.redirect(`${base}/`, 303);
     },
   );
 
-  app.post('/account', { config: { access: 'member' }, schema: { hide: true, body: SwitchForm }, preHandler: app.requireCsrf }, async (request, reply) => {
+  const switchConfig = { access: 'member' as const, audit: { exempt: 'changes the account this browser shows, not an account' } };
+  app.post('/account', { config: switchConfig, schema: { hide: true, body: SwitchForm }, preHandler: app.requireCsrf }, async (request, reply) => {
     const own = request.signedInAs!;
     const target = await options.accounts.findById(request.body.accountId);
     const member = target && (await membershipIn(options, target, own.identity, own.email));

@@ -191,7 +191,11 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   // so it is limited per session a day instead. PNG bytes, or problem+json saying what is wrong with the form.
   app.post(
     '/api/playground/preview',
-    { config: { access: 'generate' }, schema: { hide: true, body: PlaygroundForm }, preHandler: [app.requireCsrf, options.limits.playgroundPreview] },
+    {
+      config: { access: 'generate', audit: { exempt: 'draws a preview; nothing is kept' } },
+      schema: { hide: true, body: PlaygroundForm },
+      preHandler: [app.requireCsrf, options.limits.playgroundPreview],
+    },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
       const form: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
@@ -217,7 +221,11 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
 
   app.post(
     '/playground',
-    { config: { access: 'generate' }, schema: { hide: true, body: PlaygroundForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'generate', audit: { exempt: 'draws an image, as POST /generate: only metered' } },
+      schema: { hide: true, body: PlaygroundForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
       const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
@@ -251,7 +259,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   // "Save as design": the form's look (size, colours, shapes, logo, caption) kept under a name, as POST /designs does.
   app.post(
     '/playground/design',
-    { config: { access: 'designs.manage' }, schema: { hide: true, body: PlaygroundForm }, preHandler: app.requireCsrf },
+    { config: { access: 'designs.manage', audit: ['design.created'] }, schema: { hide: true, body: PlaygroundForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       const { _csrf, designName, ...fields } = request.body;
       const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
@@ -266,6 +274,8 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       );
       try {
         const design = await createDesign(options, { accountId: account.id, plan: account.plan }, { name: designName ?? '', options: designOptions });
+        const target = { type: 'design', id: design.id };
+        await app.audit(request, { accountId: account.id, action: 'design.created', target, changes: { name: design.name } });
         return page(request, reply, { form, notice: `Saved as the design “${design.name}”: give "design": "${design.id}" in a request to use it.` }, 201);
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
@@ -281,7 +291,12 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
 
   app.post(
     '/playground/decode',
-    { config: { access: 'generate' }, bodyLimit: DECODE_FORM_LIMIT, schema: { hide: true }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'generate', audit: { exempt: 'reads an image, as POST /decode: only metered' } },
+      bodyLimit: DECODE_FORM_LIMIT,
+      schema: { hide: true },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const account = request.account!;
       const form = { type: 'url', content: EXAMPLES.url, outputFormat: 'png', size: '512' };

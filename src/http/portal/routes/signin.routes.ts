@@ -75,7 +75,7 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     app.post(
       '/auth/local',
       {
-        config: { access: 'public' },
+        config: { access: 'public', audit: { exempt: 'signs a browser in: sessions are not account changes' } },
         schema: { hide: true, body: LocalSignInBody },
         onRequest: requireSession,
         preHandler: [loopbackOnly, app.requireCsrf, options.limits.signInStart],
@@ -95,7 +95,12 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
 
   app.post(
     '/signout',
-    { config: { access: 'public' }, schema: { hide: true }, onRequest: requireSession, preHandler: app.requireCsrf },
+    {
+      config: { access: 'public', audit: { exempt: 'signs a browser out: sessions are not account changes' } },
+      schema: { hide: true },
+      onRequest: requireSession,
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       await endSession(deps, request.sessionToken);
       reply.clearSessionCookie();
@@ -103,7 +108,8 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     },
   );
 
-  app.post('/signout/everywhere', { config: { access: 'member' }, schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
+  const everywhere = { access: 'member' as const, audit: { exempt: "ends the identity's own sessions: not an account change" } };
+  app.post('/signout/everywhere', { config: everywhere, schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
     await endAllSessions(deps, request.account!.id);
     reply.clearSessionCookie();
     return reply.redirect(`${base}/signin`, 303);

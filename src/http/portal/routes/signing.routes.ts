@@ -56,10 +56,12 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
 
   app.post(
     '/signing',
-    { config: { access: 'signing-keys.manage' }, schema: { hide: true, body: CreateForm }, preHandler: app.requireCsrf },
+    { config: { access: 'signing-keys.manage', audit: ['signing_key.created'] }, schema: { hide: true, body: CreateForm }, preHandler: app.requireCsrf },
     async (request, reply) => {
       try {
         const { key, secret } = await createSigningKey(options, request.account!.id, request.body.name || undefined);
+        const target = { type: 'signing_key', id: key.id };
+        await app.audit(request, { accountId: request.account!.id, action: 'signing_key.created', target, changes: { name: key.name } });
         const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
         // Shown in this response and nowhere else: the secret is stored sealed and never displayed again.
         return await page(request, reply, { created: { key, secret, example } }, 201);
@@ -72,9 +74,10 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
 
   app.post(
     '/signing/:id/revoke',
-    { config: { access: 'signing-keys.manage' }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
+    { config: { access: 'signing-keys.manage', audit: ['signing_key.revoked'] }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
     async (request, reply) => {
-      await revokeSigningKey(options, request.account!.id, request.params.id);
+      const key = await revokeSigningKey(options, request.account!.id, request.params.id);
+      await app.audit(request, { accountId: request.account!.id, action: 'signing_key.revoked', target: { type: 'signing_key', id: key.id } });
       return reply.redirect(`${base}/signing?notice=revoked`, 303);
     },
   );
