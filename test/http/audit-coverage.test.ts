@@ -136,6 +136,11 @@ const RECIPES: Record<string, () => Promise<LightMyRequestResponse>> = {
   'PATCH /api/v1/QRManager/members/:id': async () => api('PATCH', `${API}/members/${await member()}`, { role: 'viewer' }),
   'DELETE /api/v1/QRManager/members/:id': async () => api('DELETE', `${API}/members/${await member()}`),
 
+  'PATCH /api/v1/QRManager/settings': async () => {
+    const current = (await api('GET', `${API}/settings`)).json() as { scanPrivacy: string };
+    return api('PATCH', `${API}/settings`, { scanPrivacy: current.scanPrivacy === 'none' ? 'city' : 'none' });
+  },
+
   'POST /portal/codes': () => form('/portal/codes', { target: 'https://example.com/portal', name: 'p' }),
   'POST /portal/codes/:id': async () => form(`/portal/codes/${await codeId()}`, { target: 'https://example.com/moved' }),
   'POST /portal/codes/:id/campaign': async () => form(`/portal/codes/${await codeId()}/campaign`, { maxScans: '250' }),

@@ -299,7 +299,7 @@ AuditEntry = TypedDict("AuditEntry", {
     "id": str,
     "at": str,
     "actor": "Actor",
-    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "settings.changed", "code.created", "code.updated", "code.deleted", "code.stats_erased", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "batch.created", "batch.cancelled"],
+    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "settings.changed", "code.created", "code.updated", "code.deleted", "code.stats_erased", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "webhook.secret_rotated", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "batch.created", "batch.cancelled"],
     "target": dict[str, Any],
     "ip": Any,
     "userAgent": Any,

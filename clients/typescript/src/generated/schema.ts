@@ -1321,7 +1321,7 @@ export interface components {
             at: string;
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
-            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
             target: {
                 type: string;
                 id: string;
@@ -6089,7 +6089,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this action. */
-                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
                 /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */
@@ -6184,7 +6184,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this action. */
-                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
                 /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */

@@ -40,6 +40,7 @@ export const settingsRoute: FastifyPluginAsyncZod<AccountSettingsDeps> = async (
   app.patch(
     '/QRManager/settings',
     {
+      config: { audit: ['settings.changed'] },
       schema: {
         operationId: 'changeAccountSettings',
         summary: "Change the account's settings",
