@@ -1,4 +1,4 @@
-# One image for both roles: the API (`node dist/src/entries/api.js`), the jobs worker (`dist/src/entries/jobs.js`) and the render worker (`dist/src/entries/render.js`).
+# One image for both roles: the API (`node dist/src/entries/api.js`), the jobs worker (`dist/workers/jobs.js`) and the render worker (`dist/workers/render.js`).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary matches the platform.
@@ -9,6 +9,7 @@ COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
+COPY workers ./workers
 RUN npx tsc -p tsconfig.json && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

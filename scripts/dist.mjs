@@ -4,7 +4,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 /** Directories whose .ts files compile into dist/ for the processes (bench/ builds too, but never runs in production). */
-const SOURCE_DIRS = ['src'];
+const SOURCE_DIRS = ['src', 'workers'];
 
 function newestSource(root, dir, newest) {
   let entries;

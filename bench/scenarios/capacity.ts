@@ -139,9 +139,9 @@ async function runBatch(server: Started, key: string): Promise<void> {
   if (['queued', 'running'].includes(state.status)) throw new Error('the capacity batch did not finish within 120 s');
 }
 
-/** A process with no port of its own (src/entries/jobs.js or render.js) on the service's environment; stopped by SIGTERM. */
+/** A process with no port of its own (workers/jobs.js or render.js) on the service's environment; stopped by SIGTERM. */
 function startWorker(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop(): Promise<void> } {
-  const child = spawn(NODE, [join(import.meta.dirname, '..', '..', 'src', 'entries', entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(NODE, [join(import.meta.dirname, '..', '..', 'workers', entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return {
     child,
     async stop() {

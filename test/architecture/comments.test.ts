@@ -1,5 +1,5 @@
-// Comments in src/ state the contract and the one-line why: an issue number, a date or a measured figure in one
-// fails here, naming the file and line (history goes to docs/BENCHMARKS.md or docs/decisions/).
+// Comments in src/ and workers/ state the contract and the one-line why: an issue number, a date or a measured figure
+// in one fails here, naming the file and line (history goes to docs/BENCHMARKS.md or docs/decisions/).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -50,12 +50,10 @@ const HISTORY: { what: string; pattern: RegExp }[] = [
   { what: 'a measured difference', pattern: /\d(?:\.\d+)?% (?:faster|slower|more|less|fewer|larger|smaller)\b/ },
 ];
 
-const FINDINGS = sourceFiles(SRC)
-  .flatMap(commentsOf)
-  .flatMap(({ at, text }) => {
-    const prose = text.replace(/`[^`\n]*`/g, '``');
-    return HISTORY.filter(({ pattern }) => pattern.test(prose)).map(({ what }) => `${at}: ${what}`);
-  });
+const FINDINGS = [...sourceFiles(SRC), ...sourceFiles(join(ROOT, 'workers'))].flatMap(commentsOf).flatMap(({ at, text }) => {
+  const prose = text.replace(/`[^`\n]*`/g, '``');
+  return HISTORY.filter(({ pattern }) => pattern.test(prose)).map(({ what }) => `${at}: ${what}`);
+});
 
 describe('comments in src/', () => {
   it('carry no issue number, date or measured figure (those go to docs/BENCHMARKS.md or docs/decisions/)', () => {

@@ -1,4 +1,4 @@
-// The layer rules of CONTRIBUTING.md, checked on every import in src/: a file that imports what its layer must not fails here, naming both.
+// The layer rules of CONTRIBUTING.md, checked on every import in src/ and workers/: a file that imports what its layer must not fails here, naming both.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SRC = join(ROOT, 'src');
+/** The worker processes' and threads' entries and wiring, beside src/ (the design card's layout). */
+const WORKERS = join(ROOT, 'workers');
 
 interface Import {
   file: string;
@@ -48,7 +50,7 @@ function importsOf(path: string): Import[] {
   return found;
 }
 
-const IMPORTS = sourceFiles(SRC).flatMap(importsOf);
+const IMPORTS = [...sourceFiles(SRC), ...sourceFiles(WORKERS)].flatMap(importsOf);
 
 const isBuiltin = (target: string) => target.startsWith('node:');
 const within =
@@ -120,6 +122,17 @@ describe('layering', () => {
     expect(targets).toContain('src/app.ts -> src/composition/api.ts');
     expect(IMPORTS.some((imp) => imp.file.startsWith('src/composition/') && imp.target === 'src/adapters/mongo/mongo-stores.ts')).toBe(true); // a dynamic import()
     expect(IMPORTS.some((imp) => imp.typeOnly && imp.target === 'src/adapters/contract.ts')).toBe(true);
+    expect(targets).toContain('workers/jobs.ts -> workers/jobs-process.ts');
+  });
+
+  it('workers/ holds the jobs and render processes and the thread entries, and nothing in src/ imports it', () => {
+    expect(
+      sourceFiles(WORKERS)
+        .map((path) => relative(ROOT, path))
+        .sort(),
+    ).toEqual(['decode-thread.ts', 'jobs-process.ts', 'jobs.ts', 'render-process.ts', 'render-thread.ts', 'render.ts'].map((name) => `workers/${name}`));
+    const broken = IMPORTS.filter((imp) => imp.file.startsWith('src/') && imp.target.startsWith('workers/')).map((imp) => `${imp.file} imports ${imp.target}`);
+    expect(broken).toEqual([]);
   });
 
   for (const rule of RULES) {
@@ -134,13 +147,14 @@ describe('layering', () => {
     expect(broken).toEqual([]);
   });
 
-  it('only the composition roots, the entries and buildApp import a concrete adapter from outside src/adapters', () => {
+  it('only the composition roots, the entries, workers/ and buildApp import a concrete adapter from outside src/adapters', () => {
     const broken = IMPORTS.filter(
       (imp) =>
         imp.target.startsWith('src/adapters/') &&
         imp.target !== 'src/adapters/contract.ts' &&
         !imp.file.startsWith('src/adapters/') &&
-        !within('composition', 'entries')(imp.file),
+        !within('composition', 'entries')(imp.file) &&
+        !imp.file.startsWith('workers/'),
     ).map((imp) => `${imp.file} imports ${imp.target}`);
     expect(broken).toEqual([]);
   });

@@ -30,7 +30,7 @@ beforeAll(async () => {
   // The render process has a data directory of its own: everything it shares with the API goes through MongoDB and Redis.
   renderDir = await mkdtemp(join(tmpdir(), 'qrm-gridfs-render-'));
   t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' }, env: { MONGODB_URL: mongoUrl } });
-  renderer = spawn(process.execPath, ['--import', 'tsx', 'src/entries/render.ts'], {
+  renderer = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
     env: { ...process.env, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, QR_DATA_DIR: renderDir, RENDER_THREADS: '1', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

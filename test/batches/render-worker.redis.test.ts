@@ -17,7 +17,7 @@ let t: TestApp;
 const workers: ChildProcess[] = [];
 
 function startRenderProcess(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/entries/render.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
     env: { ...process.env, REDIS_URL: redis.url, QR_DATA_DIR: dataDir, RENDER_THREADS: '1', JOB_LOCK_MS: '1000', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

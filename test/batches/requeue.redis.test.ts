@@ -68,7 +68,7 @@ describe('the batch-requeue job', () => {
       await renderQueue.close();
     }
 
-    render = spawn(process.execPath, ['--import', 'tsx', 'src/entries/render.ts'], {
+    render = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
       env: { ...process.env, REDIS_URL: redis.url, QR_DATA_DIR: dataDir, RENDER_THREADS: '1', JOB_LOCK_MS: '1000', LOG_LEVEL: 'warn' },
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 function startWorker(env: Record<string, string>, preload?: string): WorkerProcess {
-  const args = ['--import', 'tsx', ...(preload ? ['--import', preload] : []), 'src/entries/jobs.ts'];
+  const args = ['--import', 'tsx', ...(preload ? ['--import', preload] : []), 'workers/jobs.ts'];
   const child = spawn(process.execPath, args, {
     // A one-second job lock: a job orphaned by a killed worker is taken over within seconds, not the default minute.
     env: { ...process.env, LOG_LEVEL: 'info', REDIS_URL: redis.url, QR_DATA_DIR: dataDir, JOB_LOCK_MS: '1000', ...env },

@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 function startWorker(env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/entries/jobs.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'workers/jobs.ts'], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,7 +9,7 @@ import { AccountFairQueue } from './account-fair-queue.js';
 /** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
 function threadEntry(): { filename: string; execArgv: string[] } {
   const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  const filename = fileURLToPath(new URL(`../../entries/decode-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const filename = fileURLToPath(new URL(`../../../workers/decode-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 

@@ -27,7 +27,7 @@ export interface RenderPoolOptions {
   maxQueue?: number;
   /** Heap ceiling per thread, so one pathological render cannot take the process down. */
   maxOldGenerationSizeMb?: number;
-  /** The thread entry file (default src/entries/render-thread); the fault tests point it at a fixture that crashes on demand. */
+  /** The thread entry file (default workers/render-thread); the fault tests point it at a fixture that crashes on demand. */
   filename?: string;
 }
 
@@ -35,7 +35,7 @@ export interface RenderPoolOptions {
 function threadEntry(): { filename: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
   const fromSource = here.endsWith('.ts');
-  const filename = fileURLToPath(new URL(`../../entries/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const filename = fileURLToPath(new URL(`../../../workers/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 

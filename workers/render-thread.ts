@@ -1,8 +1,8 @@
 // Piscina task entry: the render task (one spec, or a batch group of them, maybe written to files here), run on a worker thread.
-import { writeItemFile } from '../adapters/files/batch-results.files.js';
-import type { RenderSpec } from '../domain/render-options.js';
-import { DesignCaches } from '../render/branded/design-caches.js';
-import { renderThreadTask, type RenderTaskResult, type StoredGroupTask, type StoredTaskResult } from '../render/render-task.js';
+import { writeItemFile } from '../src/adapters/files/batch-results.files.js';
+import type { RenderSpec } from '../src/domain/render-options.js';
+import { DesignCaches } from '../src/render/branded/design-caches.js';
+import { renderThreadTask, type RenderTaskResult, type StoredGroupTask, type StoredTaskResult } from '../src/render/render-task.js';
 
 // This file is the thread's composition root: the thread's caches for branded designs live as long as the thread.
 const caches = new DesignCaches();

@@ -1,14 +1,14 @@
 // The render process's composition root: its stores, its own render pool and the BullMQ worker of the render queue, built from config.
-import type { AdapterLog } from '../adapters/adapter-log.js';
-import { bullPrefix, startRenderWorker } from '../adapters/queue/render-queue.bullmq.js';
-import { createWebhookSender } from './webhook-sender.js';
-import { createRenderPipeline } from '../adapters/render/render-pipeline.js';
-import { ConfigError, type Config, type RedisTarget } from '../config.js';
-import { BATCH_GROUPS_PER_THREAD } from '../domain/batches/batch.js';
-import { loadPlanCatalogue } from '../plans-file.js';
-import { renderChunk, type RenderChunkDeps } from '../services/batches/render-chunk.js';
-import { batchFinishHook } from './batch-queue.js';
-import { createStores } from './stores.js';
+import type { AdapterLog } from '../src/adapters/adapter-log.js';
+import { bullPrefix, startRenderWorker } from '../src/adapters/queue/render-queue.bullmq.js';
+import { createWebhookSender } from '../src/composition/webhook-sender.js';
+import { createRenderPipeline } from '../src/adapters/render/render-pipeline.js';
+import { ConfigError, type Config, type RedisTarget } from '../src/config.js';
+import { BATCH_GROUPS_PER_THREAD } from '../src/domain/batches/batch.js';
+import { loadPlanCatalogue } from '../src/plans-file.js';
+import { renderChunk, type RenderChunkDeps } from '../src/services/batches/render-chunk.js';
+import { batchFinishHook } from '../src/composition/batch-queue.js';
+import { createStores } from '../src/composition/stores.js';
 
 export interface RenderProcess {
   threads: number;

@@ -3,8 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { createJobsProcess } from '../composition/jobs.js';
-import { requireRedis, runProcess, stopOnSignals } from './process-lifecycle.js';
+import { createJobsProcess } from './jobs-process.js';
+import { requireRedis, runProcess, stopOnSignals } from '../src/entries/process-lifecycle.js';
 
 /** Touched every 15 s while healthy; docker-compose.yml's health check reads it. */
 const HEARTBEAT_FILE = join(tmpdir(), 'qrm-worker-heartbeat');

@@ -1,15 +1,15 @@
 // The jobs process's composition root: its stores and the BullMQ runner of the background jobs, built from config.
-import type { AdapterLog } from '../adapters/adapter-log.js';
-import type { Probes } from '../adapters/contract.js';
-import { startQueueWorker } from '../adapters/queue/job-queue.bullmq.js';
-import { BullRenderQueue, bullPrefix } from '../adapters/queue/render-queue.bullmq.js';
-import { createWebhookSender } from './webhook-sender.js';
-import type { Config, RedisTarget } from '../config.js';
-import { bindJobs, type RunnableJob } from '../services/background-jobs.js';
-import { LastUsedBuffer } from '../services/last-used-buffer.js';
-import { scanWebhookDispatcher } from './scan-webhooks.js';
-import { createDomainProbe, createTxtLookup } from './domain-probe.js';
-import { createStores } from './stores.js';
+import type { AdapterLog } from '../src/adapters/adapter-log.js';
+import type { Probes } from '../src/adapters/contract.js';
+import { startQueueWorker } from '../src/adapters/queue/job-queue.bullmq.js';
+import { BullRenderQueue, bullPrefix } from '../src/adapters/queue/render-queue.bullmq.js';
+import { createWebhookSender } from '../src/composition/webhook-sender.js';
+import type { Config, RedisTarget } from '../src/config.js';
+import { bindJobs, type RunnableJob } from '../src/services/background-jobs.js';
+import { LastUsedBuffer } from '../src/services/last-used-buffer.js';
+import { scanWebhookDispatcher } from '../src/composition/scan-webhooks.js';
+import { createDomainProbe, createTxtLookup } from '../src/composition/domain-probe.js';
+import { createStores } from '../src/composition/stores.js';
 
 export interface JobsProcess {
   jobs: RunnableJob[];
