@@ -189,6 +189,29 @@ describe('the signing secret', () => {
   });
 });
 
+/** A dispatcher over `stores` on the test's clock, sending for real (to loopback unless told otherwise). */
+function dispatcherOver(stores: StoreAdapters, clock: { now: Date }, backoffMs: number[], allowPrivate = true): ScanWebhookDispatcher {
+  return new ScanWebhookDispatcher({
+    scanEvents: stores.scanEvents,
+    scanWebhooks: stores.scanWebhooks,
+    secrets: stores.batches!,
+    sender: new FetchWebhookSender({ allowPrivate }),
+    clock: () => clock.now,
+    backoffMs,
+  });
+}
+
+/** Records `n` scans of the code by people (a visitor each) at the clock's time, in the stores of the moment, and flushes them. */
+function personScans(stores: () => StoreAdapters, code: { id: string; accountId: string }, clock: { now: Date }) {
+  return async (n: number) => {
+    const { scans } = stores();
+    for (let i = 0; i < n; i++) {
+      scans.record({ codeId: code.id, accountId: code.accountId, at: clock.now, visitor: `v${i}`, device: 'ios', language: 'en', place: null, bot: false });
+    }
+    await scans.flush();
+  };
+}
+
 describe('the scan webhook dispatcher, tick by tick', () => {
   async function setup(answer: (n: number) => number, options: { allowPrivate?: boolean } = {}) {
     const stores = createSqliteStores(':memory:');
@@ -206,28 +229,8 @@ describe('the scan webhook dispatcher, tick by tick', () => {
     const target = await receiver(answer);
     await stores.scanWebhooks.create({ accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() }, 5);
     const clock = { now: new Date() };
-    const dispatcher = new ScanWebhookDispatcher({
-      scanEvents: stores.scanEvents,
-      scanWebhooks: stores.scanWebhooks,
-      secrets: stores.batches!,
-      sender: new FetchWebhookSender({ allowPrivate: options.allowPrivate ?? true }),
-      clock: () => clock.now,
-      backoffMs: [60_000, 120_000],
-    });
-    const scans = async (n: number) => {
-      for (let i = 0; i < n; i++)
-        stores.scans.record({
-          codeId: code.id,
-          accountId: account.id,
-          at: clock.now,
-          visitor: `v${i}`,
-          device: 'ios',
-          language: 'en',
-          place: null,
-          bot: false,
-        });
-      await stores.scans.flush();
-    };
+    const dispatcher = dispatcherOver(stores, clock, [60_000, 120_000], options.allowPrivate ?? true);
+    const scans = personScans(() => stores, code, clock);
     return { stores, dispatcher, target, clock, scans, secret: await stores.batches!.webhookSecret(account.id) };
   }
 
@@ -292,32 +295,10 @@ describe('scan webhooks across a restart', () => {
     const target = await receiver((n) => (n === 0 ? 503 : 204));
     await stores.scanWebhooks.create({ accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() }, 5);
     const clock = { now: new Date() };
-    const dispatcherOver = (over: StoreAdapters) =>
-      new ScanWebhookDispatcher({
-        scanEvents: over.scanEvents,
-        scanWebhooks: over.scanWebhooks,
-        secrets: over.batches!,
-        sender: new FetchWebhookSender({ allowPrivate: true }),
-        clock: () => clock.now,
-        backoffMs: [60_000],
-      });
-    const scans = async (n: number) => {
-      for (let i = 0; i < n; i++)
-        stores.scans.record({
-          codeId: code.id,
-          accountId: account.id,
-          at: clock.now,
-          visitor: `v${i}`,
-          device: 'ios',
-          language: 'en',
-          place: null,
-          bot: false,
-        });
-      await stores.scans.flush();
-    };
+    const scans = personScans(() => stores, code, clock);
     const secret = await stores.batches!.webhookSecret(account.id);
 
-    const before = dispatcherOver(stores);
+    const before = dispatcherOver(stores, clock, [60_000]);
     await scans(3);
     expect(await before.tick()).toBe(1); // answered 503: to be retried in a minute
     await scans(4);
@@ -325,7 +306,7 @@ describe('scan webhooks across a restart', () => {
     await stores.close();
 
     stores = await open();
-    const after = dispatcherOver(stores);
+    const after = dispatcherOver(stores, clock, [60_000]);
     clock.now = new Date(clock.now.getTime() + 60_000);
     expect(await after.tick()).toBe(1);
     expect(await after.tick()).toBe(1);

@@ -32,6 +32,18 @@ async function createThroughForm(client: PortalClient, target: string, name = ''
   return { path: path.split('?')[0]!, shortUrl, slug: shortUrl.split('/r/')[1]!, page };
 }
 
+/** A signed-in owner with a code made through the form (target https://example.com/base), and how to read it back. */
+async function ownCodeToEdit(tag: string) {
+  const email = `${tag}${++seq}-${Date.now()}@example.com`;
+  const client = new PortalClient(t.app);
+  await client.signInLocally(email);
+  const { path, slug } = await createThroughForm(client, 'https://example.com/base');
+  const id = path.split('/').at(-1)!;
+  const [account] = await t.stores.accounts.findByEmail(email);
+  const deps = { codes: t.stores.codes, clock: () => new Date(), plans: t.plans };
+  return { client, path, slug, read: () => getCode(deps, account!.id, id) };
+}
+
 describe('Dynamic codes page', () => {
   it('creates a code, lists it, and downloads an image that decodes to its short link', async () => {
     const client = await signedIn();
@@ -156,13 +168,7 @@ describe('Dynamic codes page', () => {
   });
 
   it('edits the campaign through the form (expiry, limit, UTM, password, a rule), and scans follow it', async () => {
-    const email = `edit${++seq}-${Date.now()}@example.com`;
-    const client = new PortalClient(t.app);
-    await client.signInLocally(email);
-    const { path, slug } = await createThroughForm(client, 'https://example.com/base');
-    const id = path.split('/').at(-1)!;
-    const [account] = await t.stores.accounts.findByEmail(email);
-    const deps = { codes: t.stores.codes, clock: () => new Date(), plans: t.plans };
+    const { client, path, slug, read } = await ownCodeToEdit('edit');
     const saved = await client.postForm(`${path}/campaign`, {
       _csrf: await client.csrfFrom(path),
       expiresAt: '2031-06-30T18:30',
@@ -178,7 +184,7 @@ describe('Dynamic codes page', () => {
     });
     expect(saved.statusCode).toBe(303);
     expect(saved.headers.location).toBe(`${path}?notice=campaign#campaign`);
-    const routing = (await getCode(deps, account!.id, id)).routing;
+    const routing = (await read()).routing;
     expect(routing).toMatchObject({
       expiresAt: '2031-06-30T18:30:00.000Z',
       maxScans: 250,
@@ -201,7 +207,7 @@ describe('Dynamic codes page', () => {
     expect((await scan(t.app, slug)).statusCode).toBe(401);
     expect((await client.get(path)).body).not.toContain('open-sesame');
     await client.postForm(`${path}/campaign`, { _csrf: await client.csrfFrom(path), removePassword: 'on' });
-    expect(await getCode(deps, account!.id, id).then((code) => code.routing)).toEqual({
+    expect(await read().then((code) => code.routing)).toEqual({
       rules: [],
       split: null,
       expiresAt: null,
@@ -215,13 +221,7 @@ describe('Dynamic codes page', () => {
   });
 
   it('edits weighted splits through the form (the default and a rule), shows them again, and refuses bad weights', async () => {
-    const email = `split${++seq}-${Date.now()}@example.com`;
-    const client = new PortalClient(t.app);
-    await client.signInLocally(email);
-    const { path, slug } = await createThroughForm(client, 'https://example.com/base');
-    const id = path.split('/').at(-1)!;
-    const [account] = await t.stores.accounts.findByEmail(email);
-    const deps = { codes: t.stores.codes, clock: () => new Date(), plans: t.plans };
+    const { client, path, slug, read } = await ownCodeToEdit('split');
     const saved = await client.postForm(`${path}/campaign`, {
       _csrf: await client.csrfFrom(path),
       split: 'https://example.com/a 60\r\nhttps://example.com/b 40',
@@ -229,7 +229,7 @@ describe('Dynamic codes page', () => {
       rule0Device: 'ios',
     });
     expect(saved.statusCode).toBe(303);
-    const code = await getCode(deps, account!.id, id);
+    const code = await read();
     expect(code.target).toBe('https://example.com/a');
     expect(code.routing).toMatchObject({
       split: [
