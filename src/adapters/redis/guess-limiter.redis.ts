@@ -1,22 +1,11 @@
 // GuessLimiter in Redis: a counter per code and address bucket that expires with its window, shared by every instance.
 import type { RedisClient } from './connection.js';
+import { readLua } from './lua-script.js';
 import type { GuessLimiter } from '../../domain/ports/guess-limiter.js';
 
-/** KEYS counter; ARGV window ms. The guesses in the window (this one included) and the ms left of it. */
-const ATTEMPT = `
-local guesses = redis.call('INCR', KEYS[1])
-if guesses == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-local left = redis.call('PTTL', KEYS[1])
-if left < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); left = tonumber(ARGV[1]) end
-return {guesses, left}
-`;
-
-/** KEYS counter: one guess taken back, never below zero, the window kept. */
-const FORGIVE = `
-local guesses = tonumber(redis.call('GET', KEYS[1]) or '0')
-if guesses > 0 then redis.call('DECR', KEYS[1]) end
-return 1
-`;
+// The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
+const ATTEMPT = readLua('guess-attempt');
+const FORGIVE = readLua('guess-forgive');
 
 type GuessCommands = RedisClient & {
   qrmGuessAttempt(key: string, windowMs: number): Promise<[number, number]>;

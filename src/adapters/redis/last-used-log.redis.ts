@@ -1,5 +1,6 @@
 // LastUsedLog on Redis: each API instance buffers in memory and pushes once a second to one hash that the jobs process's flush job drains.
 import type { RedisClient } from './connection.js';
+import { readLua } from './lua-script.js';
 import type { LastUsedBatch, LastUsedEntry, LastUsedLog } from '../../domain/ports/last-used-log.js';
 
 export interface RedisLastUsedLogOptions {
@@ -9,20 +10,9 @@ export interface RedisLastUsedLogOptions {
   pushEveryMs?: number;
 }
 
-// Both scripts keep the latest time per key, so pushes from many instances and acknowledgements can interleave freely.
-const PUSH = `
-for i = 1, #ARGV, 2 do
-  local current = redis.call('HGET', KEYS[1], ARGV[i])
-  if not current or tonumber(current) < tonumber(ARGV[i + 1]) then redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-end
-return 1
-`;
-const ACKNOWLEDGE = `
-for i = 1, #ARGV, 2 do
-  if redis.call('HGET', KEYS[1], ARGV[i]) == ARGV[i + 1] then redis.call('HDEL', KEYS[1], ARGV[i]) end
-end
-return 1
-`;
+// The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
+const PUSH = readLua('last-used-push');
+const ACKNOWLEDGE = readLua('last-used-acknowledge');
 
 export class RedisLastUsedLog implements LastUsedLog {
   readonly #redis: RedisClient;

@@ -1,14 +1,10 @@
 // ScanAllowance in Redis: a counter per code taken by a script, so every instance shares one limit.
 import type { RedisClient } from './connection.js';
+import { readLua } from './lua-script.js';
 import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
 
-/** KEYS counter; ARGV maxScans. 1 and the counter moved, or 0 and nothing changed. No TTL: the limit holds for the code's life. */
-const TAKE = `
-local taken = tonumber(redis.call('GET', KEYS[1]) or '0')
-if taken >= tonumber(ARGV[1]) then return 0 end
-redis.call('INCR', KEYS[1])
-return 1
-`;
+// The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
+const TAKE = readLua('scan-allowance-take');
 
 type AllowanceCommands = RedisClient & { qrmScanAllowanceTake(key: string, maxScans: number): Promise<number> };
 

@@ -1,62 +1,15 @@
 // ScanEventSource in Redis: the accounts' counted scans (written by the scan counter's script) fanned out to each endpoint's outbox and sealed into messages, each step one script.
 import type { RedisClient } from './connection.js';
+import { readLua } from './lua-script.js';
 import { accountTag, bucketTagOf, hashOf, nonEmptyBuckets } from './slot-tags.js';
 import type { CodeScans, ScanEventSource, ScanMessage } from '../../domain/ports/scan-webhooks.js';
 import { DEVICE_CLASSES, type DeviceClass } from '../../domain/scan.js';
 import { scanEventAccountsKey, scanEventsKey } from './scan-counter.redis.js';
 
-/**
- * KEYS accounts set (the slot's bucket), the account's hash, the busy endpoints hash (the slot's bucket), then per endpoint
- *      its waiting hash and its since marker — all in the account's slot; ARGV account, at, endpoint ids…
- * Adds the account's fields (`code` → scans, `code|device` → n) to each endpoint's waiting hash, then forgets them.
- */
-const FAN_OUT = `
-local fields = redis.call('HGETALL', KEYS[2])
-if #fields > 0 then
-  for i = 3, #ARGV do
-    local endpoint = ARGV[i]
-    local waiting = KEYS[4 + (i - 3) * 2]
-    for j = 1, #fields, 2 do redis.call('HINCRBY', waiting, fields[j], fields[j + 1]) end
-    redis.call('HSETNX', KEYS[3], endpoint, ARGV[1])
-    redis.call('SET', KEYS[5 + (i - 3) * 2], ARGV[2], 'NX')
-  end
-end
-redis.call('DEL', KEYS[2])
-redis.call('SREM', KEYS[1], ARGV[1])
-return #fields / 2
-`;
-
-/**
- * KEYS message, sealed, waiting, since, busy (the account's slot); ARGV endpoint, new message id, at.
- * Answers [message fields, sealed fields], or nil (idle: forgotten).
- */
-const SEAL = `
-local endpoint, at = ARGV[1], ARGV[3]
-if redis.call('EXISTS', KEYS[1]) == 0 then
-  if redis.call('EXISTS', KEYS[3]) == 0 then
-    redis.call('HDEL', KEYS[5], endpoint)
-    redis.call('DEL', KEYS[4])
-    return false
-  end
-  redis.call('RENAME', KEYS[3], KEYS[2])
-  local since = redis.call('GET', KEYS[4]) or at
-  redis.call('HSET', KEYS[1], 'id', ARGV[2], 'from', since, 'to', at, 'attempts', 0, 'nextAt', at)
-  redis.call('SET', KEYS[4], at)
-end
-return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2])}
-`;
-
-/** KEYS message, sealed; ARGV message id, retryAt ('' when done). */
-const SETTLE = `
-if redis.call('HGET', KEYS[1], 'id') ~= ARGV[1] then return 0 end
-if ARGV[2] ~= '' then
-  redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-  redis.call('HSET', KEYS[1], 'nextAt', ARGV[2])
-else
-  redis.call('DEL', KEYS[1], KEYS[2])
-end
-return 1
-`;
+// The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
+const FAN_OUT = readLua('scan-events-fan-out');
+const SEAL = readLua('scan-events-seal');
+const SETTLE = readLua('scan-events-settle');
 
 type Commands = RedisClient & {
   qrmScanEventsFanOut(numberOfKeys: number, ...keysThenArgs: Array<string | number>): Promise<number>;

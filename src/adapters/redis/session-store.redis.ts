@@ -1,5 +1,6 @@
 // SessionStore on Redis: one key per session expiring at the session's end, and a per-account index for "sign out everywhere".
 import type { RedisClient } from './connection.js';
+import { readLua } from './lua-script.js';
 import type { OidcProvider, Session, SessionStore } from '../../domain/ports/session-store.js';
 
 export interface RedisSessionStoreOptions {
@@ -17,15 +18,8 @@ interface StoredSession {
   pending: { provider: OidcProvider; state: string; nonce: string } | null;
 }
 
-// The account index is a sorted set of session ids scored by expiry: stale members are pruned, and the
-// index itself expires with its longest-lived session. One key, so it is safe on a cluster.
-const INDEX_ADD = `
-redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[3])
-local last = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
-if last[2] then redis.call('PEXPIREAT', KEYS[1], last[2]) end
-return 1
-`;
+// The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
+const INDEX_ADD = readLua('session-index-add');
 
 export class RedisSessionStore implements SessionStore {
   readonly #redis: RedisClient;
