@@ -137,3 +137,24 @@ describe('legacy-merge-counts.lua and legacy-merge-usage.lua', () => {
     expect(await redis.run('legacy-merge-usage', [...old, ...now], ['acct', '2026-11'])).toBe(0);
   });
 });
+
+describe('slot-read-non-empty.lua', () => {
+  it('reads only the bucket keys that exist, up to the member count in all, or each whole hash', async () => {
+    const p = redis.prefix();
+    const c = redis.client();
+    const buckets = Array.from({ length: 600 }, (_, i) => `${p}bucket:${i}`);
+    await c.sadd(buckets[5]!, 'a1', 'a2');
+    await c.sadd(buckets[400]!, 'a3');
+    await c.hset(`${p}hash:7`, 'e1', 'acct');
+    for (const chunk of ['256', '1']) {
+      const found = (await redis.run('slot-read-non-empty', [buckets[0]!], ['members', '10', chunk, ...buckets])) as Array<number | string[]>;
+      expect(found.filter((_, i) => i % 2 === 0)).toEqual([6, 401]);
+      expect([...(found[1] as string[])].sort()).toEqual(['a1', 'a2']);
+      expect(found[3]).toEqual(['a3']);
+      const capped = (await redis.run('slot-read-non-empty', [buckets[0]!], ['members', '2', chunk, ...buckets])) as unknown[];
+      expect(capped).toHaveLength(2);
+    }
+    const hashes = Array.from({ length: 10 }, (_, i) => `${p}hash:${i}`);
+    expect(await redis.run('slot-read-non-empty', [hashes[0]!], ['hash', '0', '256', ...hashes])).toEqual([8, ['e1', 'acct']]);
+  });
+});

@@ -3,6 +3,7 @@ import calculateSlot from 'cluster-key-slot';
 import type { ChainableCommander } from 'ioredis';
 import { Cluster } from 'ioredis';
 import type { RedisClient } from './connection.js';
+import { readLua } from './lua-script.js';
 
 /** Redis Cluster's fixed number of slots: the buckets that hold what spans accounts are one per slot. */
 export const SLOT_COUNT = 16_384;
@@ -57,40 +58,8 @@ function bucketGroups(client: RedisClient): string[][] {
   return [...groups.values()];
 }
 
-/**
- * KEYS one bucket key of the master (it routes the script there); ARGV 'members' with a count, or 'hash' and 0, the
- * keys looked up together (1 on a cluster), then every bucket's key on that master (one Redis: all of them).
- * Answers [index in those keys, read, …] for the keys that exist only: SRANDMEMBER up to the count in all (then it
- * stops), or HGETALL. Read-only; the keys it reads span the master's slots, which its flags allow as long as each is
- * served there (a cluster refuses it while one moves). A cluster also refuses one command over several slots, so
- * there each key is looked up alone; one Redis looks up a chunk at once and only a chunk holding one key by key.
- */
-const READ_NON_EMPTY = `#!lua flags=no-writes,allow-cross-slot-keys
-local found, left, mode, chunk = {}, tonumber(ARGV[2]), ARGV[1], tonumber(ARGV[3])
-local function read(i)
-  local value
-  if mode == 'members' then
-    value = redis.call('SRANDMEMBER', ARGV[i], left)
-    left = left - #value
-  else
-    value = redis.call('HGETALL', ARGV[i])
-  end
-  found[#found + 1] = i - 3
-  found[#found + 1] = value
-end
-for from = 4, #ARGV, chunk do
-  if mode == 'members' and left <= 0 then break end
-  if chunk == 1 then
-    if redis.call('EXISTS', ARGV[from]) == 1 then read(from) end
-  elseif redis.call('EXISTS', unpack(ARGV, from, math.min(from + chunk - 1, #ARGV))) > 0 then
-    for i = from, math.min(from + chunk - 1, #ARGV) do
-      if mode == 'members' and left <= 0 then break end
-      if redis.call('EXISTS', ARGV[i]) == 1 then read(i) end
-    end
-  end
-end
-return found
-`;
+// KEYS, ARGV and answer at the top of src/adapters/redis/lua/slot-read-non-empty.lua.
+const READ_NON_EMPTY = readLua('slot-read-non-empty');
 
 /** A cluster's answers while slots move or a master fails over: the keys of a script may span owners for a moment. */
 const SLOTS_MOVING = /MOVED|ASK|CROSSSLOT|TRYAGAIN|CLUSTERDOWN|non local key|Too many Cluster redirections/;
