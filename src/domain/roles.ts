@@ -35,6 +35,7 @@ export const PERMISSIONS = {
   'members.read': { allows: 'See the members and the pending invitations', roles: ['owner', 'admin', 'developer', 'viewer'] },
   'members.manage': { allows: 'Invite, withdraw invitations, change and remove members who are not owners', roles: ['owner', 'admin'] },
   'owners.manage': { allows: 'Make, demote and remove owners (transfer the account)', roles: ['owner'] },
+  'settings.manage': { allows: 'Change the account settings (how much of a scan is kept)', roles: ['owner', 'admin'] },
   'billing.manage': { allows: 'Change the plan and manage billing', roles: ['owner', 'admin', 'billing'] },
   'account.close': { allows: 'Close the account', roles: ['owner'] },
 } as const satisfies Record<string, PermissionRow>;

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 // qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the server.
+import { changeAccountSettings } from '../services/account-settings.js';
+import { isScanPrivacy, SCAN_PRIVACY_LEVELS } from '../domain/scan-privacy.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -28,6 +30,7 @@ const USAGE = `usage: qrm <command> [options]
 
   accounts create --email E [--plan P]                   create an account (idempotent; default: the catalogue's default plan)
   accounts plan   --email E --plan P                      change an account's plan
+  accounts privacy --email E [--scan-privacy L]           show, or set, how much of a scan is kept: country (default), city, none
   plans                                                   list the plans (QR_PLANS_FILE, or the built-in ones) and their accounts
   keys create     --email E [--name N] [--scopes S,S] [--expires ISO]  create a key (default: every scope, no expiry);
                                                           prints the secret alone on stdout
@@ -113,6 +116,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       slug: { type: 'string' },
       hostname: { type: 'string' },
       reason: { type: 'string' },
+      'scan-privacy': { type: 'string' },
       json: { type: 'boolean', default: false },
       create: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -180,6 +184,22 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
           changes: { from: before.plan, to: account.plan },
         });
         print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
+        return;
+      }
+      case 'accounts privacy': {
+        const account = await target();
+        const level = values['scan-privacy'];
+        if (level !== undefined && !isScanPrivacy(level)) throw new UsageError(`--scan-privacy must be one of ${SCAN_PRIVACY_LEVELS.join(', ')}`);
+        const settings = await changeAccountSettings({ accounts: stores.accounts }, account.id, level === undefined ? {} : { scanPrivacy: level });
+        if (settings.scanPrivacy !== account.scanPrivacy) {
+          await appendAudit(deps, OPERATOR_CONTEXT, {
+            accountId: account.id,
+            action: 'settings.changed',
+            target: { type: 'account', id: account.id },
+            changes: { scanPrivacy: settings.scanPrivacy },
+          });
+        }
+        print(`account ${account.id} ${account.email} scanPrivacy=${settings.scanPrivacy}`, { accountId: account.id, ...settings });
         return;
       }
       case 'keys create': {

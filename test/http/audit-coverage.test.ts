@@ -141,6 +141,10 @@ const RECIPES: Record<string, () => Promise<LightMyRequestResponse>> = {
     return api('PATCH', `${API}/settings`, { scanPrivacy: current.scanPrivacy === 'none' ? 'city' : 'none' });
   },
 
+  'POST /portal/settings': async () => {
+    const current = (await api('GET', `${API}/settings`)).json() as { scanPrivacy: string };
+    return form('/portal/settings', { scanPrivacy: current.scanPrivacy === 'none' ? 'city' : 'none' });
+  },
   'POST /portal/codes': () => form('/portal/codes', { target: 'https://example.com/portal', name: 'p' }),
   'POST /portal/codes/:id': async () => form(`/portal/codes/${await codeId()}`, { target: 'https://example.com/moved' }),
   'POST /portal/codes/:id/campaign': async () => form(`/portal/codes/${await codeId()}/campaign`, { maxScans: '250' }),

@@ -1,7 +1,8 @@
 // Renders a portal page inside the layout, with what every page needs: the account and a CSRF token.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-export type NavItem = 'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains' | 'members';
+export type NavItem =
+  'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains' | 'members' | 'settings';
 
 export interface PageData {
   title: string;

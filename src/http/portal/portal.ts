@@ -25,6 +25,7 @@ import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
 import { membersRoutes } from './routes/members.routes.js';
+import { settingsRoutes } from './routes/settings.routes.js';
 import { signingRoutes } from './routes/signing.routes.js';
 import { domainsRoutes } from './routes/domains.routes.js';
 import type { DomainProbe } from '../../domain/ports/domain-probe.js';
@@ -172,6 +173,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   }
   await app.register(playgroundRoutes, { base, ...deps, decoder: options.decoder, limits });
   await app.register(membersRoutes, { base, ...deps, publicUrl: config.publicUrl });
+  await app.register(settingsRoutes, { base, ...deps });
   await app.register(plansRoutes, { base, ...deps, selfServe: adapters.billing !== undefined });
   // Only with Stripe configured (loadConfig then requires PUBLIC_URL): without it these routes do not exist.
   if (adapters.billing && config.publicUrl) {
