@@ -8,7 +8,7 @@ import type { DynamicCodeStore } from '../../domain/ports/dynamic-code-store.js'
 import { verificationAnswer } from '../../services/custom-domains.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import type { ServiceHosts } from '../service-hosts.js';
-import { answerScan, type ScanAnswerDeps } from './scan-answer.js';
+import { answerScan, type ScanAnswerDeps, type ScanMemory } from './scan-answer.js';
 import { HTML_PAGE, SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 
 export interface CustomDomainRouteDeps extends ScanAnswerDeps {
@@ -16,6 +16,8 @@ export interface CustomDomainRouteDeps extends ScanAnswerDeps {
   domains: Pick<CustomDomainStore, 'findByHostname'>;
   /** This service's own hosts: never a custom domain, so no lookup is made for them. */
   hosts: ServiceHosts;
+  /** The redirect routes' memory, shared by both ways in. */
+  memory: ScanMemory;
   /** Reads the password form's field from a parsed body. */
   submittedPassword(body: unknown): string;
 }
@@ -36,7 +38,8 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
     if (host === undefined || domain === undefined) return reply.callNotFound();
     const slug = (request.params as { slug: string }).slug;
     const found = domain.status === 'active' && VANITY_SLUG_PATTERN.test(slug) ? await deps.codes.findByVanity(host, slug) : undefined;
-    return answerScan(deps, found?.accountId === domain.accountId ? found : undefined, request, reply, submitted);
+    const own = found?.accountId === domain.accountId ? found : undefined;
+    return answerScan(deps, deps.memory, own, request, reply, submitted);
   };
 
   const params = z.object({ slug: z.string().describe('The vanity slug of a code on the custom domain the Host names.') });

@@ -10,7 +10,8 @@ import { asksNotToBeTracked, DEFAULT_SCAN_PRIVACY, keptOfScan } from '../../doma
 import { deviceClassOf, languageOf } from '../../domain/scan.js';
 import { SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 import { unanswerableHtml } from './pages.js';
-import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps } from './scan-answer.js';
+import { BotVerdicts } from './bot-verdicts.js';
+import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps, type ScanMemory } from './scan-answer.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
 import { customDomainRoutes } from './custom-domain.routes.js';
@@ -34,6 +35,7 @@ function submittedPassword(body: unknown): string {
 }
 
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
+  const memory: ScanMemory = { bots: new BotVerdicts() };
   app.decorateRequest('scannedCode', undefined);
   app.decorateRequest('splitArm', undefined);
   app.decorateRequest('scanVisitor', undefined);
@@ -75,7 +77,10 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         'x-document': { responses: SCAN_RESPONSES },
       },
     },
-    async (request, reply) => answerScan(deps, await lookUp(request, request.params.slug), request, reply, null),
+    async (request, reply) => {
+      const found = await lookUp(request, request.params.slug);
+      return answerScan(deps, memory, found, request, reply, null);
+    },
   );
 
   app.post(
@@ -98,7 +103,10 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         'x-document': unlockFormDocument(SCAN_RESPONSES),
       },
     },
-    async (request, reply) => answerScan(deps, await lookUp(request, request.params.slug), request, reply, submittedPassword(request.body)),
+    async (request, reply) => {
+      const found = await lookUp(request, request.params.slug);
+      return answerScan(deps, memory, found, request, reply, submittedPassword(request.body));
+    },
   );
 
   // After the answer is on its way: the scan never delays the redirect, and a failure to count it never fails it.
@@ -120,5 +128,5 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
   });
 
   // Last, so that the scans they answer are counted by the hook above and their forms read by the same parser.
-  await app.register(customDomainRoutes, { ...deps, submittedPassword });
+  await app.register(customDomainRoutes, { ...deps, memory, submittedPassword });
 };

@@ -12,6 +12,7 @@ import type { ScanPrivacy } from '../../domain/scan-privacy.js';
 import { deviceClassOf } from '../../domain/scan.js';
 import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
+import type { BotVerdicts } from './bot-verdicts.js';
 import { scanVisitorOf, type ScanVisitor } from './scan-visitor.js';
 import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesForCodeHtml, tooManyGuessesHtml } from './pages.js';
 
@@ -25,6 +26,11 @@ export interface ScanAnswerDeps {
   clock: () => Date;
   /** Keys the hash that places a visitor in a split (see split-arm.ts). */
   splitKey: Uint8Array;
+}
+
+/** What the redirect remembers between scans, owned by the redirect routes of one app. */
+export interface ScanMemory {
+  bots: BotVerdicts;
 }
 
 /**
@@ -74,6 +80,7 @@ declare module 'fastify' {
  */
 export async function answerScan(
   deps: ScanAnswerDeps,
+  memory: ScanMemory,
   found: SlugTarget | undefined,
   request: FastifyRequest,
   reply: FastifyReply,
@@ -86,7 +93,7 @@ export async function answerScan(
   // Read beside the checks below, not after them: a cached answer costs the redirect no wait. Unknown (the store
   // failing): the scan is still counted, keeping the least there is.
   const privacy = deps.scanPrivacy.privacyOf(found.accountId).catch((): ScanPrivacy => 'none');
-  const visitor = scanVisitorOf(deps.geo, request);
+  const visitor = scanVisitorOf(deps.geo, memory.bots, request);
   request.scanVisitor = visitor;
   const scan: ScanContext = {
     at: deps.clock(),
