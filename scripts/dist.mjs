@@ -51,3 +51,13 @@ export function buildDist(root, tsc) {
   const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
   return build.status === 0;
 }
+
+/** The TypeScript SDK's `npm run build` without npm: `dist/` (ES modules) and `dist/cjs/` (CommonJS). */
+export function buildClient(root, tsc) {
+  const client = join(root, 'clients', 'typescript');
+  const esm = [tsc, '-p', join(client, 'tsconfig.json')];
+  const cjs = [tsc, '-p', join(client, 'tsconfig.cjs.json')];
+  const markCjs = [join(client, 'scripts', 'mark-cjs.mjs')];
+  const stdio = ['ignore', 'inherit', 'inherit'];
+  return [esm, cjs, markCjs].every((args) => spawnSync(process.execPath, args, { cwd: client, stdio }).status === 0);
+}

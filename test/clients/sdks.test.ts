@@ -1,8 +1,9 @@
-// Both SDKs against a real server (the same entry as `npm start`): a PNG, a batch and its archive, a dynamic code and its stats; and their generated code is current.
+// Both SDKs against a real server (the same entry as `npm start`): a PNG, a batch and its archive, a dynamic code and
+// its stats; each README's install and quick start, run as written from an empty directory; generated code current.
 import { execFile } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,11 +14,13 @@ import { unpackArchive } from '../helpers/batches.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { USER_AGENTS } from '../helpers/codes.js';
 import { runCli, startServer, type RunningServer } from '../helpers/processes.js';
+import { blockWith } from '../helpers/readme-blocks.js';
 import { waitFor } from '../helpers/wait.js';
 
 const exec = promisify(execFile);
 
 let dataDir: string;
+let projects: string;
 let server: RunningServer;
 let proKey: string;
 let freeKey: string;
@@ -26,6 +29,7 @@ let quotaKey: string;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-sdks-'));
+  projects = await mkdtemp(join(tmpdir(), 'qrm-sdk-readmes-'));
   const env = { QR_DATA_DIR: dataDir };
   server = await startServer(env);
   await runCli(['accounts', 'create', '--email', 'sdk@example.com', '--plan', 'pro'], env);
@@ -41,6 +45,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await rm(dataDir, { recursive: true, force: true });
+  await rm(projects, { recursive: true, force: true });
 });
 
 async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
@@ -185,6 +190,85 @@ describe('the Python SDK (clients/python)', () => {
     expect(report).toMatch(/\nOK\n/);
     expect(report).not.toMatch(/skipped/);
   }, 120_000);
+});
+
+/** A README's shell lines run by bash in `cwd`, with the checkout's path for the README's `/path/to/qr-manager`. */
+async function runShell(lines: string, cwd: string, env: Record<string, string> = {}): Promise<string> {
+  const script = `set -euo pipefail\n${lines.replaceAll('/path/to/qr-manager', process.cwd())}`;
+  const options = { cwd, env: { ...process.env, ...env }, timeout: 170_000 };
+  const { stdout } = await exec('bash', ['-c', script], options).catch((error: { stdout: string; stderr: string }) => {
+    throw new Error(`${lines} failed:\n${error.stdout}\n${error.stderr}`);
+  });
+  return stdout;
+}
+
+/** The README's key lines, run in the checkout for an account of its own: the QRM_API_KEY they export. */
+async function readmeKey(readme: string, email: string): Promise<string> {
+  const lines = blockWith(readme, 'sh', 'keys create').replaceAll('you@example.com', email);
+  const output = await runShell(`${lines}printf '\\n%s' "$QRM_API_KEY"`, process.cwd(), { QR_DATA_DIR: dataDir });
+  const key = output.split('\n').at(-1)!;
+  expect(key).toMatch(/^qrm_live_\w+$/);
+  return key;
+}
+
+/** An empty directory for one README's project. */
+async function emptyProject(name: string): Promise<string> {
+  const dir = join(projects, name);
+  await exec('mkdir', [dir]);
+  return dir;
+}
+
+/** The README's quick start: every image it wrote reads back, on every reader, as what it encoded. */
+async function expectQuickStartImages(dir: string, shortUrl: string): Promise<void> {
+  expect(await decodeQr(await readFile(join(dir, 'hello.png')), 'png')).toEqual(readByAll('https://example.com'));
+  const archive = await unpackArchive(await readFile(join(dir, 'batch.zip')));
+  expect(archive.files).toEqual(['a.png', 'b.png', 'manifest.csv']);
+  expect(await decodeQr(await readFile(join(archive.dir, 'b.png')), 'png')).toEqual(readByAll('https://example.com/b'));
+  expect(shortUrl).toMatch(/^http:\/\/\S+\/r\/\S+$/);
+  expect(await decodeQr(await readFile(join(dir, 'poster.png')), 'png')).toEqual(readByAll(shortUrl));
+}
+
+describe('each SDK README, run as written from an empty directory against the server', () => {
+  // What a checkout's `npm ci` does for the TypeScript client (scripts/prepare.mjs): build it from the current sources.
+  beforeAll(async () => {
+    await exec('npm', ['run', '--silent', 'build'], { cwd: 'clients/typescript', timeout: 170_000 });
+  }, 180_000);
+  const quiet = {
+    npm_config_prefer_offline: 'true',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+  const serverEnv = () => ({ QRM_BASE_URL: server.baseUrl });
+
+  it('TypeScript: one install command; its ES-module and CommonJS quick starts write codes that scan', async () => {
+    const readme = await readFile('clients/typescript/README.md', 'utf8');
+    const dir = await emptyProject('typescript');
+    await runShell(blockWith(readme, 'sh', 'npm install'), dir, quiet);
+    await writeFile(join(dir, 'quickstart.mjs'), blockWith(readme, 'js', '// quickstart.mjs'));
+    await writeFile(join(dir, 'quickstart.cjs'), blockWith(readme, 'js', '// quickstart.cjs'));
+
+    const esmKey = await readmeKey(readme, 'readme-esm@example.com');
+    const esm = await runShell('node quickstart.mjs', dir, { ...serverEnv(), QRM_API_KEY: esmKey });
+    expect(esm).toContain('SVG needs a paid plan');
+    await expectQuickStartImages(dir, esm.split(/\s/)[0]!);
+
+    const cjsKey = await readmeKey(readme, 'readme-cjs@example.com');
+    await runShell('node quickstart.cjs', dir, { ...serverEnv(), QRM_API_KEY: cjsKey });
+    const cjsPng = await readFile(join(dir, 'hello-cjs.png'));
+    expect(await decodeQr(cjsPng, 'png')).toEqual(readByAll('https://example.com/cjs'));
+  }, 400_000);
+
+  it('Python: its quick start (standard library only) writes codes that scan and shows the SVG refusal', async () => {
+    const readme = await readFile('clients/python/README.md', 'utf8');
+    const dir = await emptyProject('python');
+    await writeFile(join(dir, 'quickstart.py'), blockWith(readme, 'python', '# quickstart.py'));
+    const key = await readmeKey(readme, 'readme-python@example.com');
+    const run = blockWith(readme, 'sh', 'python3 quickstart.py');
+    const output = await runShell(run, dir, { ...serverEnv(), QRM_API_KEY: key });
+    expect(output).toContain('plan_upgrade_required');
+    await expectQuickStartImages(dir, output.split(/\s/)[0]!);
+  }, 300_000);
 });
 
 describe('the generated client code', () => {
