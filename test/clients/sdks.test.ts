@@ -31,7 +31,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-sdks-'));
   projects = await mkdtemp(join(tmpdir(), 'qrm-sdk-readmes-'));
   const env = { QR_DATA_DIR: dataDir };
-  server = await startServer(env);
+  server = await startServer(env, 60_000);
   await runCli(['accounts', 'create', '--email', 'sdk@example.com', '--plan', 'pro'], env);
   await runCli(['accounts', 'create', '--email', 'sdk-free@example.com'], env);
   proKey = (await runCli(['keys', 'create', '--email', 'sdk@example.com', '--name', 'sdk'], env)).stdout.trim();
@@ -40,7 +40,7 @@ beforeAll(async () => {
   pythonFreeKey = (await runCli(['keys', 'create', '--email', 'sdk-python-free@example.com', '--name', 'sdk'], env)).stdout.trim();
   await runCli(['accounts', 'create', '--email', 'sdk-quota@example.com'], env);
   quotaKey = (await runCli(['keys', 'create', '--email', 'sdk-quota@example.com', '--name', 'sdk'], env)).stdout.trim();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -195,7 +195,8 @@ describe('the Python SDK (clients/python)', () => {
 /** A README's shell lines run by bash in `cwd`, with the checkout's path for the README's `/path/to/qr-manager`. */
 async function runShell(lines: string, cwd: string, env: Record<string, string> = {}): Promise<string> {
   const script = `set -euo pipefail\n${lines.replaceAll('/path/to/qr-manager', process.cwd())}`;
-  const options = { cwd, env: { ...process.env, ...env }, timeout: 170_000 };
+  // Minutes, not seconds: `npm run qrm` rebuilds dist/ first when a source is newer (CI's `npm ci` has just built it).
+  const options = { cwd, env: { ...process.env, ...env }, timeout: 300_000 };
   const { stdout } = await exec('bash', ['-c', script], options).catch((error: { stdout: string; stderr: string }) => {
     throw new Error(`${lines} failed:\n${error.stdout}\n${error.stderr}`);
   });
@@ -257,7 +258,7 @@ describe('each SDK README, run as written from an empty directory against the se
     await runShell('node quickstart.cjs', dir, { ...serverEnv(), QRM_API_KEY: cjsKey });
     const cjsPng = await readFile(join(dir, 'hello-cjs.png'));
     expect(await decodeQr(cjsPng, 'png')).toEqual(readByAll('https://example.com/cjs'));
-  }, 400_000);
+  }, 900_000);
 
   it('Python: its quick start (standard library only) writes codes that scan and shows the SVG refusal', async () => {
     const readme = await readFile('clients/python/README.md', 'utf8');
@@ -268,7 +269,7 @@ describe('each SDK README, run as written from an empty directory against the se
     const output = await runShell(run, dir, { ...serverEnv(), QRM_API_KEY: key });
     expect(output).toContain('plan_upgrade_required');
     await expectQuickStartImages(dir, output.split(/\s/)[0]!);
-  }, 300_000);
+  }, 600_000);
 });
 
 describe('the generated client code', () => {
