@@ -1,4 +1,5 @@
-// Vitest configuration: every suite under test/, run in forked processes so native modules and worker pools stay isolated.
+// Vitest configuration: every suite under test/, run in forked processes so native modules and worker pools stay
+// isolated.
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({

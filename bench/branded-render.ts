@@ -1,4 +1,5 @@
-// Micro benchmarks of row h-branded's render: against scenario c's (CPU per render, same unique payloads, one thread), and its PNG written two ways.
+// Micro benchmarks of row h-branded's render: against scenario c's (CPU per render, same unique payloads, one thread),
+// and its PNG written two ways.
 import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import type { Branding } from '../src/domain/branding.js';
@@ -20,7 +21,10 @@ export interface BrandedRenderResult {
   renders: number;
 }
 
-/** Process CPU (all threads: sharp's and the decoder's too) per call of `render`, over `count` distinct payloads after a warm-up. */
+/**
+ * Process CPU (all threads: sharp's and the decoder's too) per call of `render`, over `count` distinct payloads after a
+ * warm-up.
+ */
 async function cpuMicrosPerRender(count: number, render: (payload: string) => unknown): Promise<number> {
   const payload = (i: number) => `https://example.com/brand/${i}-${(i * 2654435761) % 1e9}`;
   for (let i = 0; i < 100; i++) await render(payload(1_000_000 + i));
@@ -30,7 +34,10 @@ async function cpuMicrosPerRender(count: number, render: (payload: string) => un
   return (used.user + used.system) / count;
 }
 
-/** The bench row's design: rounded modules and finders, a red finder, a cached logo at 0.2 (with `frame`, a caption band too: past 256 colours, RGBA). */
+/**
+ * The bench row's design: rounded modules and finders, a red finder, a cached logo at 0.2 (with `frame`, a caption band
+ * too: past 256 colours, RGBA).
+ */
 async function benchBranding(frame = false): Promise<Branding> {
   const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
   const logo = { id: 'bench-logo', digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
@@ -74,7 +81,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 }
 
 export interface PngWriterResult {
-  /** Drawing the raster, then zlib level 1 over its scanlines (rasterDesign + writeDesignPng): µs of one thread a PNG. */
+  /**
+   * Drawing the raster, then zlib level 1 over its scanlines (rasterDesign + writeDesignPng): µs of one thread a PNG.
+   */
   rasterZlibMicros: number;
   /** The scanlines deflated from how the design is drawn, no raster (writeDeflatedDesignPng). */
   deflatedMicros: number;
@@ -84,7 +93,8 @@ export interface PngWriterResult {
 
 /**
  * The bench row's PNG (512 px, matrix and layout made beforehand; with `frame`, its RGBA sibling) written both ways,
- * turn about in rounds of `count` payloads so drift in the machine falls on both: why design-deflate.ts is written by hand.
+ * turn about in rounds of `count` payloads so drift in the machine falls on both: why design-deflate.ts is written by
+ * hand.
  */
 export async function pngWriterBench(count = 500, rounds = 4, frame = false): Promise<PngWriterResult> {
   const branding = await benchBranding(frame);

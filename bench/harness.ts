@@ -1,4 +1,5 @@
-// The bench harness: run settings, the services a scenario measures (started and always stopped here), one measured row, and the scenario shape.
+// The bench harness: run settings, the services a scenario measures (started and always stopped here), one measured
+// row, and the scenario shape.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,13 +13,17 @@ export const SOAK = Number(process.env.BENCH_SOAK_SECONDS ?? 300);
 export const CONNECTIONS = 50;
 export const LOAD = { connections: CONNECTIONS };
 export const ACCOUNTS = 10; // unique codes spread over accounts so a long soak stays inside each account's QR quota
-// Keys spread over accounts' key slots so the per-key burst (business: 1,000 requests a second) is never what is measured:
+// Keys spread over accounts' key slots so the per-key burst (business: 1,000 requests a second) is never what is
+// measured:
 // 50 keys allow 50,000 requests a second, far past what this machine serves.
 export const KEYS_PER_ACCOUNT = 5;
 export const NODE = process.execPath;
 export const GENERATE_PATH = '/api/v1/QRManager/generate';
 
-/** BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood, startup; i-batch, i-idle, i-during run together, and c-inline with c-thread) and writes no report. */
+/**
+ * BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood, startup; i-batch,
+ * i-idle, i-during run together, and c-inline with c-thread) and writes no report.
+ */
 export const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
 
 export function wanted(...ids: readonly string[]): boolean {
@@ -79,7 +84,10 @@ export interface NeighbourService {
   intruderKey: string;
 }
 
-/** Runs `use` on a NeighbourService (LOG_LEVEL warn), stopped and removed afterwards whatever happens: the noisy-neighbour rows. */
+/**
+ * Runs `use` on a NeighbourService (LOG_LEVEL warn), stopped and removed afterwards whatever happens: the
+ * noisy-neighbour rows.
+ */
 export async function withNeighbours<T>(tag: string, use: (service: NeighbourService) => Promise<T>, options: { inspectPort?: number } = {}): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), `qrm-bench-${tag}-`));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
@@ -99,7 +107,10 @@ export async function withNeighbours<T>(tag: string, use: (service: NeighbourSer
   }
 }
 
-/** A baseline server from bench/servers/ (`naive-qrcode.js`, `fixed-png.js`, `best-inline.js`), answering POST /generate. */
+/**
+ * A baseline server from bench/servers/ (`naive-qrcode.js`, `fixed-png.js`, `best-inline.js`), answering POST
+ * /generate.
+ */
 export async function withBaseline<T>(script: string, use: (server: Started) => Promise<T>): Promise<T> {
   const port = await freePort();
   const server = await startProcess(NODE, [join(import.meta.dirname, 'servers', script)], { PORT: String(port) }, port);
@@ -110,7 +121,9 @@ export async function withBaseline<T>(script: string, use: (server: Started) => 
   }
 }
 
-/** A redis-server of its own for the rows in Redis mode; `use` is skipped (no rows) when redis-server is not installed. */
+/**
+ * A redis-server of its own for the rows in Redis mode; `use` is skipped (no rows) when redis-server is not installed.
+ */
 export async function withRedis<T>(use: (url: string) => Promise<T>): Promise<T | undefined> {
   if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
   const port = await freePort();
@@ -146,10 +159,15 @@ export interface Figures {
   floodP99Ratio?: number;
   /** The same in alternating idle / flood windows, median of three (row h-windows). */
   floodWindowsP99Ratio?: number;
-  /** Median answer time of a 16-megapixel noise JPEG, and the slowest small decode of another account beside a flood of them (ms). */
+  /**
+   * Median answer time of a 16-megapixel noise JPEG, and the slowest small decode of another account beside a flood of
+   * them (ms).
+   */
   decodeNoiseMs?: number;
   decodeBesideFloodMs?: number;
-  /** Stalled uploads (rows u-idle, u-stalled): the bystander's p99 under them over idle, and RSS after them over idle. */
+  /**
+   * Stalled uploads (rows u-idle, u-stalled): the bystander's p99 under them over idle, and RSS after them over idle.
+   */
   stalledP99Ratio?: number;
   stalledRssRatio?: number;
   /** `npm start` until /healthz answers over a bare Fastify app's listen, medians of the same run (row t-api). */

@@ -57,7 +57,10 @@ export async function startProcess(command: string, args: string[], env: Record<
   };
 }
 
-/** CPU seconds (user + system) the process has used, from /proc (Linux): per request, a figure other load on the machine barely moves. */
+/**
+ * CPU seconds (user + system) the process has used, from /proc (Linux): per request, a figure other load on the machine
+ * barely moves.
+ */
 export function cpuSeconds(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   try {
@@ -80,7 +83,10 @@ export function rssMiB(pid: number | undefined): number {
   }
 }
 
-/** An account on the plan with `keys` API keys, made with the qrm CLI against the service's data (env: QR_DATA_DIR...); returns the secrets. */
+/**
+ * An account on the plan with `keys` API keys, made with the qrm CLI against the service's data (env: QR_DATA_DIR...);
+ * returns the secrets.
+ */
 export function createAccountKeys(env: NodeJS.ProcessEnv, email: string, plan: string, keys: number): string[] {
   const cli = join(import.meta.dirname, '..', 'src', 'entries', 'qrm.js');
   execFileSync(process.execPath, [cli, 'accounts', 'create', '--email', email, '--plan', plan], { env, stdio: 'ignore' });

@@ -8,7 +8,9 @@ const exec = promisify(execFile);
 export interface RedisSnapshot {
   /** Calls per command name, the commands a script runs counted too (INFO commandstats). */
   calls: Map<string, number>;
-  /** µs spent running each command (INFO commandstats usec): Redis's work on it, without network and event-loop cost. */
+  /**
+   * µs spent running each command (INFO commandstats usec): Redis's work on it, without network and event-loop cost.
+   */
   micros: Map<string, number>;
   /** used_cpu_user + used_cpu_sys, µs. */
   cpuMicros: number;
@@ -53,7 +55,9 @@ export interface MonitorTally {
   stop(): Promise<void>;
 }
 
-/** Counts MONITOR lines: `[db lua]` ones come from scripts, the rest from clients. MONITOR costs Redis CPU: tally apart. */
+/**
+ * Counts MONITOR lines: `[db lua]` ones come from scripts, the rest from clients. MONITOR costs Redis CPU: tally apart.
+ */
 export async function monitorTally(port: number): Promise<MonitorTally> {
   const socket = connect(port, '127.0.0.1');
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));

@@ -1,4 +1,5 @@
-// The report writer: the rows as a table, the targets as a ratio table, and the sections, written to docs/BENCHMARKS.md.
+// The report writer: the rows as a table, the targets as a ratio table, and the sections, written to
+// docs/BENCHMARKS.md.
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';

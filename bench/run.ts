@@ -1,5 +1,7 @@
-// npm run bench: every scenario in bench/scenarios/, in the order below, against its baselines; written to docs/BENCHMARKS.md.
-// A new row is a file in bench/scenarios/ exporting a BenchScenario (bench/harness.ts), added to SCENARIOS, with its target in bench/report.ts.
+// npm run bench: every scenario in bench/scenarios/, in the order below, against its baselines; written to
+// docs/BENCHMARKS.md.
+// A new row is a file in bench/scenarios/ exporting a BenchScenario (bench/harness.ts), added to SCENARIOS, with its
+// target in bench/report.ts.
 import { ONLY, ourService, stopService, wanted, type BenchScenario, type Service } from './harness.js';
 import { ratios, table, writeReport, type Results } from './report.js';
 import { baselineScenario } from './scenarios/baselines.js';
@@ -32,7 +34,10 @@ import { soakScenario } from './scenarios/soak.js';
 import { stalledUploadsScenario } from './scenarios/stalled-uploads.js';
 import { startupScenario } from './scenarios/startup.js';
 
-/** The report's row order. The scenarios from generate to soak share one embedded service, stopped after the last of them. */
+/**
+ * The report's row order. The scenarios from generate to soak share one embedded service, stopped after the last of
+ * them.
+ */
 const SCENARIOS: BenchScenario[] = [
   microScenario,
   startupScenario,

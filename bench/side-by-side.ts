@@ -1,4 +1,5 @@
-// Two load scenarios measured in alternating slices (a, b, a, b, …), so a slower or faster stretch of the machine falls on both alike.
+// Two load scenarios measured in alternating slices (a, b, a, b, …), so a slower or faster stretch of the machine falls
+// on both alike.
 import type { AutocannonResult } from 'autocannon';
 import { drive, type DriveOptions, type Row } from './load.js';
 import { cpuSeconds, rssMiB, type Started } from './processes.js';

@@ -1,9 +1,12 @@
-// The compiled build (dist/): is it there and newer than the TypeScript it came from (a stat walk, a few milliseconds), and building it.
+// The compiled build (dist/): is it there and newer than the TypeScript it came from (a stat walk, a few milliseconds),
+// and building it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-/** Directories whose .ts files compile into dist/ for the processes (bench/ builds too, but never runs in production). */
+/**
+ * Directories whose .ts files compile into dist/ for the processes (bench/ builds too, but never runs in production).
+ */
 const SOURCE_DIRS = ['src', 'workers'];
 
 function newestSource(root, dir, newest) {

@@ -1,5 +1,7 @@
-// `npm run sdk:generate`: the SDKs' generated code from the document the app builds: clients/openapi.json, the TypeScript
-// types (openapi-typescript) and the Python operations and types (this file's own generator). A test fails when the checked-in copies are stale.
+// `npm run sdk:generate`: the SDKs' generated code from the document the app builds: clients/openapi.json, the
+// TypeScript
+// types (openapi-typescript) and the Python operations and types (this file's own generator). A test fails when the
+// checked-in copies are stale.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

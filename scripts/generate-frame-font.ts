@@ -1,5 +1,7 @@
-// Build-time generator: glyph outlines of Inter Bold (OFL-1.1, @fontsource/inter) for the frame caption, as SVG path data.
-// Run: npx tsx scripts/generate-frame-font.ts — writes src/render/frame/frame-font.data.ts and copies the font's licence beside it.
+// Build-time generator: glyph outlines of Inter Bold (OFL-1.1, @fontsource/inter) for the frame caption, as SVG path
+// data.
+// Run: npx tsx scripts/generate-frame-font.ts — writes src/render/frame/frame-font.data.ts and copies the font's
+// licence beside it.
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import opentype from 'opentype.js';
@@ -18,7 +20,8 @@ const glyphs: Record<string, [number, string]> = {};
 for (const ch of CHARACTERS) {
   const glyph = font.charToGlyph(ch);
   if (!glyph || glyph.index === 0) continue;
-  // Font units, y down from the baseline (getPath flips the y axis); whole units are far below a pixel at any caption size.
+  // Font units, y down from the baseline (getPath flips the y axis); whole units are far below a pixel at any caption
+  // size.
   const d = glyph
     .getPath(0, 0, font.unitsPerEm)
     .commands.map((c) => {

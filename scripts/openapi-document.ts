@@ -1,4 +1,5 @@
-// The OpenAPI document the app serves at /openapi.json, built in memory (never listening): what Redocly lints and the SDKs are generated from.
+// The OpenAPI document the app serves at /openapi.json, built in memory (never listening): what Redocly lints and the
+// SDKs are generated from.
 // Run: npx tsx scripts/openapi-document.ts [out.json] — with the built-in plans and PUBLIC_URL=http://localhost:3000 unless the environment sets them.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';

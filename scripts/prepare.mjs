@@ -7,7 +7,8 @@ import { buildClient, buildDist, tscPath } from './dist.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const tsc = tscPath(root);
-// The Docker build installs dependencies before it copies the sources in (and builds explicitly afterwards): nothing to build yet.
+// The Docker build installs dependencies before it copies the sources in (and builds explicitly afterwards): nothing to
+// build yet.
 if (!tsc || !existsSync(join(root, 'tsconfig.json')) || !existsSync(join(root, 'src'))) {
   process.stderr.write('qr-manager: prepare: no sources or no TypeScript here; not building (run `npm run build` when they are)\n');
   process.exit(0);

@@ -1,5 +1,7 @@
-// Runs a compiled entry (npm start, npm run worker, npm run qrm): checks dist/ first and rebuilds only when it is missing or older than the sources.
-// package.json starts it with `exec`: Debian's sh would otherwise stay between npm and this process and not pass SIGTERM/SIGINT on.
+// Runs a compiled entry (npm start, npm run worker, npm run qrm): checks dist/ first and rebuilds only when it is
+// missing or older than the sources.
+// package.json starts it with `exec`: Debian's sh would otherwise stay between npm and this process and not pass
+// SIGTERM/SIGINT on.
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

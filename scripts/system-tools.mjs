@@ -1,10 +1,12 @@
-// The system tools the test suites use, each with the Debian package that installs it: one list for .ci/run and the preflight.
+// The system tools the test suites use, each with the Debian package that installs it: one list for .ci/run and the
+// preflight.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /**
- * What a suite runs, how to tell it is there, and its package. `bin` is looked up on PATH (or taken as an absolute path);
+ * What a suite runs, how to tell it is there, and its package. `bin` is looked up on PATH (or taken as an absolute
+ * path);
  * `python` is a module imported by Debian's /usr/bin/python3; `library` is a shared object loaded through ctypes.
  */
 export const SYSTEM_TOOLS = [

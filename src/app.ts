@@ -1,4 +1,5 @@
-// buildApp: the whole HTTP service as a Fastify instance that is not listening: plugins and routes on what the API's composition root builds.
+// buildApp: the whole HTTP service as a Fastify instance that is not listening: plugins and routes on what the API's
+// composition root builds.
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -51,7 +52,9 @@ export interface BuildAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** TRUST_PROXY as a hop count: the nearest `hops` proxies may name the client (Fastify's types lack the number form). */
+/**
+ * TRUST_PROXY as a hop count: the nearest `hops` proxies may name the client (Fastify's types lack the number form).
+ */
 function trustHops(hops: number): (address: string, hop: number) => boolean {
   return (_address, hop) => hop < hops;
 }
@@ -65,7 +68,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     },
     logController: new LogController({ disableRequestLogging: true }), // request-log writes one line per request instead of two
     bodyLimit: config.bodyLimitBytes,
-    // Node's backstops for a request that never finishes arriving, and a socket that goes quiet; body-guard cuts slow bodies first.
+    // Node's backstops for a request that never finishes arriving, and a socket that goes quiet; body-guard cuts slow
+    // bodies first.
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,
     // Only named proxies may say who the client is (request.ip keys the portal's per-address limits).
@@ -202,7 +206,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     splitKey: adapters.signingSeal.derivedKey('split-arm/v1'),
   });
 
-  // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by qrm.
+  // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by
+  // qrm.
   if (adapters.billing) await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.

@@ -1,4 +1,5 @@
-// The configuration reference: one line of prose per environment variable, and docs/configuration.md made from it and the schema.
+// The configuration reference: one line of prose per environment variable, and docs/configuration.md made from it and
+// the schema.
 import { z } from 'zod';
 import { EnvSchema } from './config.js';
 

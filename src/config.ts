@@ -95,7 +95,10 @@ export const EnvSchema = z.object({
   GEOIP_CITY_DB: z.string().min(1).max(4096).optional(),
 });
 
-/** What Fastify's trustProxy (proxy-addr) accepts, minus `true`: trusting any sender would let every client pick its own address. */
+/**
+ * What Fastify's trustProxy (proxy-addr) accepts, minus `true`: trusting any sender would let every client pick its own
+ * address.
+ */
 function isTrustProxy(value: string): boolean {
   if (/^\d{1,2}$/.test(value)) return true;
   return value.split(',').every((entry) => {
@@ -154,7 +157,9 @@ function provider(id: string | undefined, secret: string | undefined, issuer: st
   return { clientId: id, clientSecret: secret, issuer };
 }
 
-/** One Redis (REDIS_URL) or the seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES): every Redis user connects to it. */
+/**
+ * One Redis (REDIS_URL) or the seed nodes of a Redis Cluster (REDIS_CLUSTER_NODES): every Redis user connects to it.
+ */
 export type RedisTarget = { url: string } | { cluster: RedisClusterSeeds };
 
 export interface RedisClusterSeeds {
@@ -214,7 +219,8 @@ const ConfigSchema = EnvSchema.transform((e) => {
     : e.REDIS_URL
       ? { url: e.REDIS_URL }
       : undefined;
-  // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter. The one place this rule lives.
+  // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter. The one place this
+  // rule lives.
   if (e.MONGODB_URL && !redis) {
     throw new ConfigError('MONGODB_URL: needs REDIS_URL or REDIS_CLUSTER_NODES as well (production metering and jobs run on Redis)');
   }
@@ -250,32 +256,51 @@ const ConfigSchema = EnvSchema.transform((e) => {
     renderSmallOnPool: e.RENDER_SMALL_ON_POOL,
     /** Threads reading uploaded images (POST …/decode); undefined: the cores, at most four. */
     decodeThreads: e.DECODE_THREADS,
-    /** A decode's time budget: zbar and jsQR start only within it (ZXing always reads); a reader not started is named as skipped. */
+    /**
+     * A decode's time budget: zbar and jsQR start only within it (ZXing always reads); a reader not started is named as
+     * skipped.
+     */
     decodeBudgetMs: e.DECODE_BUDGET_MS,
-    /** The narrowest printed module a sizeMm may give (mm); narrower is refused naming the smallest sizeMm that works. */
+    /**
+     * The narrowest printed module a sizeMm may give (mm); narrower is refused naming the smallest sizeMm that works.
+     */
     printMinModuleMm: e.PRINT_MIN_MODULE_MM,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     /** Node's whole-request deadline (headers and body) and idle-socket timeout; 0 turns either off. */
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     connectionTimeoutMs: e.CONNECTION_TIMEOUT_MS,
-    /** A body still arriving must bring this many bytes a second in every window, the first included; 0 turns it off. */
+    /**
+     * A body still arriving must bring this many bytes a second in every window, the first included; 0 turns it off.
+     */
     bodyMinBytesPerSecond: e.BODY_MIN_BYTES_PER_SECOND,
     bodyRateWindowMs: e.BODY_RATE_WINDOW_MS,
-    /** Uploads (bodies over 64 KiB or of unknown length) in flight per API key or portal session, and per address; 0: no cap. */
+    /**
+     * Uploads (bodies over 64 KiB or of unknown length) in flight per API key or portal session, and per address; 0: no
+     * cap.
+     */
     uploadsPerCaller: e.UPLOADS_PER_CALLER,
     uploadsPerAddress: e.UPLOADS_PER_ADDRESS,
-    /** After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener closes. */
+    /**
+     * After SIGTERM, how long to keep serving (not ready, connections closed after each answer) before the listener
+     * closes.
+     */
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     /** Memory for the LRU of rendered images (0 turns it off). */
     imageCacheBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
-    /** A background job's lock in the jobs process: a job whose process died is run again after about this long (up to twice). */
+    /**
+     * A background job's lock in the jobs process: a job whose process died is run again after about this long (up to
+     * twice).
+     */
     jobLockMs: e.JOB_LOCK_MS,
     metricsToken: e.METRICS_TOKEN,
     /** Load-shedding thresholds; 0 disables a check. */
     maxEventLoopDelayMs: e.MAX_EVENT_LOOP_DELAY_MS,
     maxHeapUsedBytes: e.MAX_HEAP_USED_MB * 1024 * 1024,
-    /** Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0 turns a limit off. */
+    /**
+     * Per client address: portal sign-in starts (and, apart, OIDC callbacks) a minute, and key creations an hour; 0
+     * turns a limit off.
+     */
     portalSignInPerMinute: e.PORTAL_SIGNIN_PER_MINUTE,
     portalKeyCreationsPerHour: e.PORTAL_KEY_CREATIONS_PER_HOUR,
     portalPreviewsPerDay: e.PORTAL_PREVIEWS_PER_DAY,
@@ -283,11 +308,17 @@ const ConfigSchema = EnvSchema.transform((e) => {
     batchBodyLimitBytes: e.BATCH_BODY_LIMIT_BYTES,
     /** How long a finished batch's files and record are kept before the expiry job removes them. */
     batchRetentionMs: e.BATCH_RETENTION_HOURS * 60 * 60 * 1000,
-    /** Batch items in flight per process; undefined: 4 a render thread (in the API, one while synchronous requests are in flight). */
+    /**
+     * Batch items in flight per process; undefined: 4 a render thread (in the API, one while synchronous requests are
+     * in flight).
+     */
     batchConcurrency: e.BATCH_CONCURRENCY,
     /** Webhooks may target loopback and private addresses (tests, private networks); off by default. */
     webhookAllowPrivate: e.WEBHOOK_ALLOW_PRIVATE ?? false,
-    /** Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined trusts none. */
+    /**
+     * Fastify trustProxy: which hops may set X-Forwarded-For (client addresses for the portal's limits); undefined
+     * trusts none.
+     */
     /** Stripe Checkout, the customer portal and its webhooks; undefined: plans change only by `qrm accounts plan`. */
     stripe,
     /** Nameservers asked for custom domains' TXT proofs; empty: the system's. */
@@ -295,7 +326,10 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Hostnames besides PUBLIC_URL's (and loopback) on which the API, portal and signed URLs answer. */
     allowedHosts: e.ALLOWED_HOSTS === undefined ? [] : e.ALLOWED_HOSTS.split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')),
     trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
-    /** A MaxMind or DB-IP city `.mmdb` file: scans also get a region and city; undefined: country only (the shipped database). */
+    /**
+     * A MaxMind or DB-IP city `.mmdb` file: scans also get a region and city; undefined: country only (the shipped
+     * database).
+     */
     geoipCityDb: e.GEOIP_CITY_DB,
   };
 });

@@ -1,4 +1,5 @@
-// Vitest global setup: every system tool the suites use is checked before any suite runs, and installed where it can be.
+// Vitest global setup: every system tool the suites use is checked before any suite runs, and installed where it can
+// be.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { missingSystemTools, type SystemTool } from '../scripts/system-tools.mjs';

@@ -1,4 +1,5 @@
-// Piscina task entry: reads the QR codes in one image on a worker thread (the decode endpoint's CPU work, off the event loop).
+// Piscina task entry: reads the QR codes in one image on a worker thread (the decode endpoint's CPU work, off the event
+// loop).
 import type { DecodeOutcome } from '../src/domain/ports/qr-decoder.js';
 import { decodeImage, type DecodeTask } from '../src/render/decode-image.js';
 

@@ -1,4 +1,5 @@
-// The jobs process (`npm run jobs`, or `npm run worker`): runs the background jobs from BullMQ, scaled apart from the API; closes gracefully on SIGTERM.
+// The jobs process (`npm run jobs`, or `npm run worker`): runs the background jobs from BullMQ, scaled apart from the
+// API; closes gracefully on SIGTERM.
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// The render process's composition root: its stores, its own render pool and the BullMQ worker of the render queue, built from config.
+// The render process's composition root: its stores, its own render pool and the BullMQ worker of the render queue,
+// built from config.
 import type { AdapterLog } from '../src/adapters/adapter-log.js';
 import { bullPrefix, startRenderWorker } from '../src/adapters/queue/render-queue.bullmq.js';
 import { createWebhookSender } from '../src/composition/webhook-sender.js';

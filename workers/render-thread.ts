@@ -1,4 +1,5 @@
-// Piscina task entry: the render task (one spec, or a batch group of them, maybe written to files here), run on a worker thread.
+// Piscina task entry: the render task (one spec, or a batch group of them, maybe written to files here), run on a
+// worker thread.
 import { writeItemFile } from '../src/adapters/files/batch-results.files.js';
 import type { RenderSpec } from '../src/domain/render-options.js';
 import { DesignCaches } from '../src/render/branded/design-caches.js';

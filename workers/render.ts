@@ -1,4 +1,5 @@
-// The render process (`npm run render`): takes batch chunks from the BullMQ render queue and renders them on its own pool; scaled apart from the API and the jobs process.
+// The render process (`npm run render`): takes batch chunks from the BullMQ render queue and renders them on its own
+// pool; scaled apart from the API and the jobs process.
 import pino from 'pino';
 import { createRenderProcess } from './render-process.js';
 import { requireRedis, runProcess, stopOnSignals } from '../src/entries/process-lifecycle.js';

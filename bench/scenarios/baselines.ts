@@ -1,4 +1,5 @@
-// Rows a, b and e: the baselines our service is compared with (a naive inline render, the HTTP ceiling, the best possible render).
+// Rows a, b and e: the baselines our service is compared with (a naive inline render, the HTTP ceiling, the best
+// possible render).
 import { body, measureRow, withBaseline, type BenchScenario } from '../harness.js';
 
 export const E_NAME = 'best-possible inline render (qr matrix, 1-bit PNG, zlib 1), no auth or metering';
@@ -9,7 +10,10 @@ const BASELINES = [
   ['e', E_NAME, 'best-inline.js'],
 ] as const;
 
-/** One scenario per baseline; e runs here only when c does not (then the two run turn about, bench/scenarios/generate.ts). */
+/**
+ * One scenario per baseline; e runs here only when c does not (then the two run turn about,
+ * bench/scenarios/generate.ts).
+ */
 export function baselineScenario(id: 'a' | 'b' | 'e', skip: () => boolean = () => false): BenchScenario {
   const [, name, script] = BASELINES.find(([row]) => row === id)!;
   return {

@@ -1,11 +1,13 @@
-// Where a batch's time goes (opt-in row batch-cpu): one large batch on the built embedded service, CPU per item of the event loop and of the other threads (Linux /proc).
+// Where a batch's time goes (opt-in row batch-cpu): one large batch on the built embedded service, CPU per item of the
+// event loop and of the other threads (Linux /proc).
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchScenario } from '../harness.js';
 import { createAccountKeys, freePort, startProcess } from '../processes.js';
 
-// BENCH_ONLY=batch-cpu npm run bench (BENCH_BATCH_ITEMS, NODE_ARGS="--cpu-prof …" for the service); never part of the full run.
+// BENCH_ONLY=batch-cpu npm run bench (BENCH_BATCH_ITEMS, NODE_ARGS="--cpu-prof …" for the service); never part of the
+// full run.
 // CPU per item is the figure to compare on a shared machine; wall time and items/s move with everyone else's load.
 const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 10_000);
 const TICKS_PER_SECOND = 100;
@@ -93,7 +95,8 @@ async function batchCpu(): Promise<void> {
           others.reduce((sum, [, t]) => sum + t.cpu, 0),
           state.succeeded,
         ),
-        // The render threads (the two busiest besides main): the share of the wall time they neither ran nor waited for a core.
+        // The render threads (the two busiest besides main): the share of the wall time they neither ran nor waited for
+        // a core.
         renderThreadsIdle: busiest.map(([, t]) => +(1 - (t.cpu + t.waited) / seconds).toFixed(2)),
         mainWaitedForCoreS: +main.waited.toFixed(2),
       }),

@@ -1,4 +1,5 @@
-// Batch benchmark rows: items/s of one large batch (no HTTP per item), and synchronous PNG p99 idle against during a running batch.
+// Batch benchmark rows: items/s of one large batch (no HTTP per item), and synchronous PNG p99 idle against during a
+// running batch.
 
 import type { Row } from '../load.js';
 import type { Service } from '../harness.js';
@@ -17,7 +18,9 @@ export interface BatchBenchHelpers {
 }
 
 const ITEMS = Number(process.env.BENCH_BATCH_ITEMS ?? 10_000);
-/** BENCH_BATCH_ENV='{"BATCH_CONCURRENCY":"2"}': extra environment for the service of these rows, to compare settings. */
+/**
+ * BENCH_BATCH_ENV='{"BATCH_CONCURRENCY":"2"}': extra environment for the service of these rows, to compare settings.
+ */
 const GENERATE = '/api/v1/QRManager/generate';
 const BATCHES = '/api/v1/QRManager/batches';
 
@@ -51,7 +54,10 @@ export async function untilFinished(base: string, key: string, id: string, timeo
   }
 }
 
-/** i-batch: one batch of ITEMS unique PNGs (512 px), timed from acceptance to completion; i-idle and i-during: the same sync load without and with a batch running. */
+/**
+ * i-batch: one batch of ITEMS unique PNGs (512 px), timed from acceptance to completion; i-idle and i-during: the same
+ * sync load without and with a batch running.
+ */
 export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
   const rows: Row[] = [];
   const service = await h.ourService(process.env.BENCH_BATCH_ENV ? JSON.parse(process.env.BENCH_BATCH_ENV) : {});

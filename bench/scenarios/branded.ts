@@ -1,4 +1,5 @@
-// Bench rows h-branded (every request a new payload) and h-branded-repeat (payloads repeated): a branded PNG (rounded modules and finders, a cached logo) under scenario c's load.
+// Bench rows h-branded (every request a new payload) and h-branded-repeat (payloads repeated): a branded PNG (rounded
+// modules and finders, a cached logo) under scenario c's load.
 import sharp from 'sharp';
 import { GENERATE_PATH, measureRow, wanted, type BenchScenario } from '../harness.js';
 import type { Row } from '../load.js';

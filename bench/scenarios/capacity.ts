@@ -1,4 +1,5 @@
-// Rows k-node and k-cluster: Redis commands, round trips, keys and CPU per request kind, and how two instances spread a cluster.
+// Rows k-node and k-cluster: Redis commands, round trips, keys and CPU per request kind, and how two instances spread a
+// cluster.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,10 @@ interface OpCost {
   clientCommands: number;
   scriptCommands: number;
   redisMicros: number;
-  /** The Redis process's CPU (used_cpu_user + sys) per request, network and event loop included; undefined beside sweeps. */
+  /**
+   * The Redis process's CPU (used_cpu_user + sys) per request, network and event loop included; undefined beside
+   * sweeps.
+   */
   redisCpuMicros: number | undefined;
   apiMicros: number;
   keysAdded: number;
@@ -29,7 +33,9 @@ interface OpCost {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
-/** `count` calls of `one`, CONCURRENCY at a time; a failed answer ends the bench (a figure of refusals is no figure). */
+/**
+ * `count` calls of `one`, CONCURRENCY at a time; a failed answer ends the bench (a figure of refusals is no figure).
+ */
 async function times(count: number, one: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
@@ -51,7 +57,10 @@ function generate(server: Started, key: string, content: string): Promise<void> 
   });
 }
 
-/** The commands the jobs process's bucket sweeps send (scan webhooks' and rollups' sets): left out of a request's figures. */
+/**
+ * The commands the jobs process's bucket sweeps send (scan webhooks' and rollups' sets): left out of a request's
+ * figures.
+ */
 const SWEEP_COMMANDS = new Set(['srandmember', 'hgetall']);
 
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
@@ -139,7 +148,9 @@ async function runBatch(server: Started, key: string): Promise<void> {
   if (['queued', 'running'].includes(state.status)) throw new Error('the capacity batch did not finish within 120 s');
 }
 
-/** A process with no port of its own (workers/jobs.js or render.js) on the service's environment; stopped by SIGTERM. */
+/**
+ * A process with no port of its own (workers/jobs.js or render.js) on the service's environment; stopped by SIGTERM.
+ */
 function startWorker(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop(): Promise<void> } {
   const child = spawn(NODE, [join(import.meta.dirname, '..', '..', 'workers', entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   return {
@@ -153,7 +164,10 @@ function startWorker(entry: string, env: NodeJS.ProcessEnv): { child: ChildProce
   };
 }
 
-/** The four request kinds on one Redis node (REDIS_URL) with the jobs and render processes beside the API, one business key. */
+/**
+ * The four request kinds on one Redis node (REDIS_URL) with the jobs and render processes beside the API, one business
+ * key.
+ */
 async function nodeCosts(): Promise<{ idle: Background; costs: OpCost[] } | undefined> {
   return withRedis((url) =>
     withService({ REDIS_URL: url, LOG_LEVEL: 'warn' }, async (service) => {

@@ -1,4 +1,5 @@
-// Bench rows: another account's generate p99 and /healthz while a free key posts four ~14 MB CSV batches at a time, in slices turn about with the same load without the posts.
+// Bench rows: another account's generate p99 and /healthz while a free key posts four ~14 MB CSV batches at a time, in
+// slices turn about with the same load without the posts.
 import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -14,9 +15,11 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const SLICES = 5;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const NEIGHBOUR_CONNECTIONS = 10;
-// A steady client under its key's burst (business: 1,000 a second), so both rows serve the same work and only latency moves.
+// A steady client under its key's burst (business: 1,000 a second), so both rows serve the same work and only latency
+// moves.
 const NEIGHBOUR_RATE = 400;
-// The target (docs/BENCHMARKS.md): the neighbour's p99 during the flood at most twice its p99 on an idle server, and /healthz always 200.
+// The target (docs/BENCHMARKS.md): the neighbour's p99 during the flood at most twice its p99 on an idle server, and
+// /healthz always 200.
 const MAX_P99_RATIO = 2;
 const PARALLEL_UPLOADS = 4;
 /** Each uploader repeats the issue's post once a second (BENCH_CSV_GAP_MS=0: back to back, a bandwidth flood). */
@@ -33,7 +36,10 @@ function bigCsv(): Buffer {
   return Buffer.from(`${rows.join('\n')}\n`);
 }
 
-/** One POST of the whole body (Content-Length set, as curl --data-binary sends it); the status, or 'reset' when the server closed first. */
+/**
+ * One POST of the whole body (Content-Length set, as curl --data-binary sends it); the status, or 'reset' when the
+ * server closed first.
+ */
 function postCsv(port: number, key: string, body: Buffer): Promise<string> {
   return new Promise((resolve) => {
     const req = request(
@@ -154,7 +160,8 @@ export async function csvFlood(): Promise<Row[]> {
       }
       return health;
     };
-    // The server's CPU in each slice, per neighbour request: what the flood costs the server itself, apart from the machine.
+    // The server's CPU in each slice, per neighbour request: what the flood costs the server itself, apart from the
+    // machine.
     const serverCpu = () => cpuSeconds(server.child.pid);
 
     const flooder = await floodInChild(port, flooderKey);

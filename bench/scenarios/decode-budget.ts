@@ -1,4 +1,5 @@
-// Decoding on a budget: how long a 16-megapixel noise JPEG takes to answer, and another account's 256 px decode meanwhile.
+// Decoding on a budget: how long a 16-megapixel noise JPEG takes to answer, and another account's 256 px decode
+// meanwhile.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

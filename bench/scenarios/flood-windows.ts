@@ -1,4 +1,5 @@
-// Fairness under a flood, in alternating windows: a bystander's 512 px p99 alone and beside a free account's 2048 px WebP flood, three times each.
+// Fairness under a flood, in alternating windows: a bystander's 512 px p99 alone and beside a free account's 2048 px
+// WebP flood, three times each.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// Rows c, d, f-webp and f-svg: POST /generate through the whole service on the shared embedded service; c beside e turn about when both run.
+// Rows c, d, f-webp and f-svg: POST /generate through the whole service on the shared embedded service; c beside e turn
+// about when both run.
 import { body, DURATION, GENERATE_PATH, LOAD, measureRow, wanted, WARMUP, withBaseline, type BenchScenario } from '../harness.js';
 import { rotatingKey } from '../load.js';
 import { sideBySide } from '../side-by-side.js';

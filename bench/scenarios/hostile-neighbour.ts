@@ -1,4 +1,5 @@
-// Bench row: one free key sends worst-case bad bodies at its full burst while another account generates; that account's p99 against an idle server.
+// Bench row: one free key sends worst-case bad bodies at its full burst while another account generates; that account's
+// p99 against an idle server.
 import { pathToFileURL } from 'node:url';
 import { drive, rowOf, type Row } from '../load.js';
 import { withNeighbours, type BenchScenario } from '../harness.js';

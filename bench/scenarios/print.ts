@@ -1,4 +1,5 @@
-// Row f-pdf: POST /generate for a PDF at a physical size (unique content), on the shared embedded service beside row c (PNG).
+// Row f-pdf: POST /generate for a PDF at a physical size (unique content), on the shared embedded service beside row c
+// (PNG).
 import { GENERATE_PATH, measureRow, wanted, type BenchScenario } from '../harness.js';
 import { rotatingKey } from '../load.js';
 

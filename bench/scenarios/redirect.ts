@@ -1,4 +1,5 @@
-// Bench scenario r: the dynamic-code redirect (GET /r/{slug}, 302, scan counted after the answer), embedded and in Redis mode.
+// Bench scenario r: the dynamic-code redirect (GET /r/{slug}, 302, scan counted after the answer), embedded and in
+// Redis mode.
 import autocannon, { type AutocannonResult } from 'autocannon';
 import { measuredRow, type Row } from '../load.js';
 import type { Started } from '../processes.js';
@@ -25,8 +26,10 @@ const USER_AGENTS = [
 ];
 
 /**
- * Rows r-rules and r-rules-redis: a campaign code, three rules and a UTM. The phones below hit each rule (iPhone; Android with
- * pt-BR) and the fallback (desktops, which the third rule's query misses), so every scan walks the rules and gets the tags.
+ * Rows r-rules and r-rules-redis: a campaign code, three rules and a UTM. The phones below hit each rule (iPhone;
+ * Android with
+ * pt-BR) and the fallback (desktops, which the third rule's query misses), so every scan walks the rules and gets the
+ * tags.
  */
 export const CAMPAIGN_FIELDS = {
   rules: [
@@ -147,7 +150,9 @@ export const redirectRedisScenario: BenchScenario = {
   },
 };
 
-/** Row r-rules: the redirect of a campaign code (three rules and a UTM, routed from the slug cache), embedded SQLite. */
+/**
+ * Row r-rules: the redirect of a campaign code (three rules and a UTM, routed from the slug cache), embedded SQLite.
+ */
 export const redirectRulesEmbeddedScenario: BenchScenario = {
   ids: ['r-rules'],
   run: async () => ({

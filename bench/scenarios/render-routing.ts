@@ -1,4 +1,5 @@
-// Rows c-pool, c-thread and c-inline: scenario c with the render routing changed, to show each routing layer pays for itself.
+// Rows c-pool, c-thread and c-inline: scenario c with the render routing changed, to show each routing layer pays for
+// itself.
 import { body, DURATION, GENERATE_PATH, LOAD, measureRow, ourService, stopService, WARMUP, withService, type BenchScenario, type Service } from '../harness.js';
 import { rotatingKey } from '../load.js';
 import { sideBySide, type Side } from '../side-by-side.js';

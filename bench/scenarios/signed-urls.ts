@@ -1,4 +1,5 @@
-// Row s-signed: one signed image URL requested again and again with If-None-Match (a browser or CDN revalidating), each 304 metered.
+// Row s-signed: one signed image URL requested again and again with If-None-Match (a browser or CDN revalidating), each
+// 304 metered.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,8 @@ import { cpuSeconds } from '../processes.js';
 
 /**
  * The business plan without its burst: every answer of a signed URL counts against the signing account's burst
- * (1,000 a second on business), which one account's URL hit this hard would reach; the row measures the answer, not the limiter.
+ * (1,000 a second on business), which one account's URL hit this hard would reach; the row measures the answer, not the
+ * limiter.
  */
 const BENCH_PLANS = {
   default: 'business',

@@ -1,4 +1,5 @@
-// Image size and correctness: the same code as PNG, WebP and SVG from our service beside qrcode.toBuffer, each decoded by zbar and ZXing.
+// Image size and correctness: the same code as PNG, WebP and SVG from our service beside qrcode.toBuffer, each decoded
+// by zbar and ZXing.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

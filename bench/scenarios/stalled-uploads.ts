@@ -1,4 +1,5 @@
-// Bench rows: another account's generate p99 and the server's RSS while uploads stall (200 anonymous playground decodes and
+// Bench rows: another account's generate p99 and the server's RSS while uploads stall (200 anonymous playground decodes
+// and
 // 60 free-key decodes, each sending all but the last byte of 8 MiB), against the same account on an idle server.
 import { spawn } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
@@ -24,7 +25,10 @@ const MAX_RSS_RATIO = 1.2;
 /** After the attacker hangs up, how long the neighbour goes on generating before the server's RSS is read again. */
 const SETTLE_SECONDS = 5;
 
-/** One stalled upload: the head and all but the last byte of the body, then nothing; what the server answered, if anything. */
+/**
+ * One stalled upload: the head and all but the last byte of the body, then nothing; what the server answered, if
+ * anything.
+ */
 function stall(port: number, path: string, headers: Record<string, string>, body: Buffer, answers: Map<string, number>): Socket {
   const socket = connect(port, '127.0.0.1');
   const head = [`POST ${path} HTTP/1.1`, 'host: localhost', `content-length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
@@ -55,7 +59,8 @@ interface AttackTally {
 }
 
 /**
- * The attacker's side, in a process of its own (as the attacker is another machine): it opens the stalled uploads, holds
+ * The attacker's side, in a process of its own (as the attacker is another machine): it opens the stalled uploads,
+ * holds
  * them until told to stop on stdin, then hangs up and prints what the server answered.
  */
 async function attack(port: number, freeKey: string): Promise<void> {
@@ -129,7 +134,8 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
         answers = await attacker.stop();
         clearInterval(sampler);
       }
-      // A live server goes on serving after an attack: its RSS is read after the neighbour's next seconds, as idle's was,
+      // A live server goes on serving after an attack: its RSS is read after the neighbour's next seconds, as idle's
+      // was,
       // then again after a major GC: what is still resident then is held by something, not garbage awaiting collection.
       await neighbour(SETTLE_SECONDS);
       const rssServing = rssMiB(pid);
@@ -159,7 +165,8 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
   );
 }
 
-// Runs alone too: `npm run build && node dist/bench/scenarios/stalled-uploads.js`; `… attack <port> <key>` is the attacker.
+// Runs alone too: `npm run build && node dist/bench/scenarios/stalled-uploads.js`; `… attack <port> <key>` is the
+// attacker.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   if (process.argv[2] === 'attack') await attack(Number(process.argv[3]), process.argv[4]!);
   else await stalledUploads();

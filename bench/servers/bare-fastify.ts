@@ -1,4 +1,5 @@
-// Baseline of the start-up row: a bare Fastify app answering GET /healthz, the least a Fastify service does before it listens.
+// Baseline of the start-up row: a bare Fastify app answering GET /healthz, the least a Fastify service does before it
+// listens.
 import Fastify from 'fastify';
 
 const app = Fastify();

@@ -1,4 +1,5 @@
-// Baseline (e): the best-possible inline render — `qr` matrix, our 1-bit PNG writer (repeated rows filtered Up) at node:zlib level 1, on the event loop, no auth or metering.
+// Baseline (e): the best-possible inline render — `qr` matrix, our 1-bit PNG writer (repeated rows filtered Up) at
+// node:zlib level 1, on the event loop, no auth or metering.
 import Fastify from 'fastify';
 import { layoutFor } from '../../src/render/layout.js';
 import { writePng } from '../../src/render/png-writer.js';

@@ -1,4 +1,5 @@
-// AccountStore decorator: a plan or scan-privacy change is broadcast, so every instance drops what it cached of the account.
+// AccountStore decorator: a plan or scan-privacy change is broadcast, so every instance drops what it cached of the
+// account.
 import type { BillingState } from '../domain/billing.js';
 import type { PlanId } from '../domain/plan-catalogue.js';
 import type { ScanPrivacy } from '../domain/scan-privacy.js';

@@ -1,4 +1,5 @@
-// The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver types).
+// The Adapters contract: what the services and the HTTP layer get from the outside world, as ports only (no driver
+// types).
 import type { ScanPrivacyLookup } from '../domain/ports/scan-privacy-lookup.js';
 import type { AuditLog } from '../domain/ports/audit-log.js';
 import type { ApiError } from '../domain/errors.js';
@@ -81,7 +82,9 @@ export interface RecordStores {
   scanWebhooks: ScanWebhookStore;
   /** Uploaded logos (branded codes). */
   logos: LogoStore;
-  /** Batches and their rendered files (MongoDB mode keeps the batches in QR_DATA_DIR beside it, the files in GridFS). */
+  /**
+   * Batches and their rendered files (MongoDB mode keeps the batches in QR_DATA_DIR beside it, the files in GridFS).
+   */
   batches?: BatchStore;
   batchResults?: BatchResults;
   probes: Probes;
@@ -145,19 +148,30 @@ export interface StoreAdapters {
   /** Batches and their rendered files, shared by every API instance and render process. */
   batches?: BatchStore;
   batchResults?: BatchResults;
-  /** Who runs the background jobs: the app on an in-process scheduler (default), or the separate jobs process (BullMQ). */
+  /**
+   * Who runs the background jobs: the app on an in-process scheduler (default), or the separate jobs process (BullMQ).
+   */
   jobs?: 'in-process' | 'jobs-process';
   probes: Probes;
   close(): Promise<void>;
 }
 
-/** A configured sign-in provider: its endpoints and id_token verifier, or `unavailable` when discovery failed at start-up. */
+/**
+ * A configured sign-in provider: its endpoints and id_token verifier, or `unavailable` when discovery failed at
+ * start-up.
+ */
 export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; tokenEndpoint: string; verifier: IdTokenVerifier } | { status: 'unavailable' };
 
-/** The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it happens. */
+/**
+ * The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it
+ * happens.
+ */
 export interface ObservableRenderer extends Renderer {
   stats(): RenderPipelineStats;
-  /** Renders waiting for a pool thread, less the batch groups queued behind the batch's own running ones: what a batch yields to. */
+  /**
+   * Renders waiting for a pool thread, less the batch groups queued behind the batch's own running ones: what a batch
+   * yields to.
+   */
   othersQueued(): number;
   /**
    * Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal; given
@@ -170,7 +184,10 @@ export interface ObservableRenderer extends Renderer {
 
 /** Everything the API process runs on: the stores, the renderer and the configured sign-in providers. */
 export interface Adapters extends StoreAdapters {
-  /** The plans this service offers (QR_PLANS_FILE, or the built-in ones): what metering, headers, batches and the portal read. */
+  /**
+   * The plans this service offers (QR_PLANS_FILE, or the built-in ones): what metering, headers, batches and the portal
+   * read.
+   */
   plans: PlanCatalogue;
   renderer: ObservableRenderer;
   /** One entry per configured provider (none: local sign-in only). */

@@ -1,4 +1,5 @@
-// DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code changes.
+// DynamicCodeStore decorator: slug → target cached per instance (bounded LRU), dropped on every instance when a code
+// changes.
 import type { Vanity } from '../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
 import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
@@ -76,7 +77,9 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     await this.#bus.publish({ slug });
   }
 
-  /** Every key a scan may have cached the code under: its random slug, and its vanity slug before and after the change. */
+  /**
+   * Every key a scan may have cached the code under: its random slug, and its vanity slug before and after the change.
+   */
   async #changedCode(code: DynamicCode, before: DynamicCode | undefined): Promise<void> {
     await this.#changed(code.slug);
     for (const vanity of new Set([code.vanity, before?.vanity].flatMap((v) => (v ? [vanityKey(v)] : [])))) await this.#changed(vanity);

@@ -1,4 +1,5 @@
-// KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked or changed by another process.
+// KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked
+// or changed by another process.
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../domain/ports/key-store.js';
 import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';

@@ -1,4 +1,5 @@
-// ScanPrivacyLookup over the AccountStore: each account's setting cached per instance, dropped when the account changes.
+// ScanPrivacyLookup over the AccountStore: each account's setting cached per instance, dropped when the account
+// changes.
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { ScanPrivacyLookup } from '../domain/ports/scan-privacy-lookup.js';
 import { DEFAULT_SCAN_PRIVACY, type ScanPrivacy } from '../domain/scan-privacy.js';

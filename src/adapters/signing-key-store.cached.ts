@@ -1,4 +1,5 @@
-// SigningKeyStore decorator: active signing keys cached per instance, dropped on every instance when revoked (or the account's plan changes) over the invalidation bus.
+// SigningKeyStore decorator: active signing keys cached per instance, dropped on every instance when revoked (or the
+// account's plan changes) over the invalidation bus.
 import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';

@@ -1,4 +1,5 @@
-// InvalidationBus decorator whose live() asks the wrapped bus at most once per interval: for a cache allowed a bounded lag behind other processes' commits.
+// InvalidationBus decorator whose live() asks the wrapped bus at most once per interval: for a cache allowed a bounded
+// lag behind other processes' commits.
 import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
 
 /**

@@ -1,5 +1,6 @@
 // The API process's composition root: every adapter and service it runs on, built from config — stores, renderer,
-// sign-in providers, the in-process scheduler, the webhook sender, the last-used log, the logo cache and normaliser, the batch queue.
+// sign-in providers, the in-process scheduler, the webhook sender, the last-used log, the logo cache and normaliser,
+// the batch queue.
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import { PiscinaQrDecoder } from '../adapters/decode/qr-decoder.piscina.js';
 import { SharpLogoNormaliser } from '../adapters/imaging/logo-normaliser.sharp.js';
@@ -35,7 +36,10 @@ import { createStores, type StoreOptions } from './stores.js';
 export interface ApiOverrides extends Omit<StoreOptions, 'log'> {
   /** Stores made by the caller (e.g. over a SQLite connection a test fills up). */
   stores?: StoreAdapters;
-  /** Render-pool settings only a fault test needs (a thread entry that crashes, a small heap); the rest of the pipeline is as configured. */
+  /**
+   * Render-pool settings only a fault test needs (a thread entry that crashes, a small heap); the rest of the pipeline
+   * is as configured.
+   */
   renderPool?: RenderPipelineDeps['pool'];
   /** Deadline for each provider's OIDC discovery at start-up (default 5 s). */
   discoveryTimeoutMs?: number;

@@ -1,4 +1,5 @@
-// Where batches render, decided from config: in this process (embedded default) or on the BullMQ render queue (Redis configured).
+// Where batches render, decided from config: in this process (embedded default) or on the BullMQ render queue (Redis
+// configured).
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Adapters } from '../adapters/contract.js';
 import { InProcessBatchRunner, yieldingTo } from '../adapters/queue/in-process-batch-runner.js';
@@ -54,7 +55,8 @@ export async function createBatchQueue(
   );
   return {
     queue: runner,
-    // Resuming never stops the service from starting: a store that is down now leaves the batches pending for the next start.
+    // Resuming never stops the service from starting: a store that is down now leaves the batches pending for the next
+    // start.
     start: async () => {
       try {
         const resumed = await runner.resume();

@@ -1,4 +1,5 @@
-// The payment provider for a process (API or qrm): Stripe when STRIPE_SECRET_KEY is set, otherwise none (plans change only by qrm).
+// The payment provider for a process (API or qrm): Stripe when STRIPE_SECRET_KEY is set, otherwise none (plans change
+// only by qrm).
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { Config } from '../config.js';
 import type { BillingProvider } from '../domain/ports/billing-provider.js';

@@ -1,4 +1,5 @@
-// The qrm command's composition root: the same stores as the server, built from the same config, and the services' dependencies.
+// The qrm command's composition root: the same stores as the server, built from the same config, and the services'
+// dependencies.
 import type { StoreAdapters } from '../adapters/contract.js';
 import type { Config } from '../config.js';
 import type { PlanCatalogue } from '../domain/plan-catalogue.js';

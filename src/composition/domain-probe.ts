@@ -1,4 +1,5 @@
-// The custom-domain checks every process builds the same way: the DNS proof (the operator's nameservers), and the reachability check
+// The custom-domain checks every process builds the same way: the DNS proof (the operator's nameservers), and the
+// reachability check
 // (the webhook rule on private targets, and our User-Agent).
 import { DnsTxtLookup } from '../adapters/dns/txt-lookup.dns.js';
 import { FetchDomainProbe } from '../adapters/webhooks/domain-probe.fetch.js';

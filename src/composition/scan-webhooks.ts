@@ -1,4 +1,5 @@
-// Builds the scan webhooks' dispatcher for the process that runs the background jobs (the embedded API, or the jobs process).
+// Builds the scan webhooks' dispatcher for the process that runs the background jobs (the embedded API, or the jobs
+// process).
 import type { AdapterLog } from '../adapters/adapter-log.js';
 import type { StoreAdapters } from '../adapters/contract.js';
 import type { WebhookSender } from '../domain/ports/webhook-sender.js';

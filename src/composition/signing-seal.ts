@@ -1,4 +1,5 @@
-// The seal for signing-key secrets: derived from QR_KEY_SECRET, else SESSION_SECRET, else a random key kept in QR_DATA_DIR.
+// The seal for signing-key secrets: derived from QR_KEY_SECRET, else SESSION_SECRET, else a random key kept in
+// QR_DATA_DIR.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// The audit log's entry: who changed what in an account, when, from where — and a summary of the change that holds no secret.
+// The audit log's entry: who changed what in an account, when, from where — and a summary of the change that holds no
+// secret.
 import type { Actor } from './actor.js';
 
 /** Every action an entry may name; `*.created` and friends are appended by the use case that made the change. */

@@ -1,4 +1,5 @@
-// Billing rules: an account's subscription state, and which plan a subscription gives (pure; the payment provider is a port).
+// Billing rules: an account's subscription state, and which plan a subscription gives (pure; the payment provider is a
+// port).
 import type { PlanCatalogue, PlanId } from './plan-catalogue.js';
 
 /** Stripe's subscription statuses, as the provider reports them. */

@@ -13,7 +13,10 @@ export const FRAME_TEXT = /^[\x20-\x7e\u00a0-\u00ff]+$/;
 
 /** The logo as the renderer needs it: the stored, re-encoded PNG and the digest that names it in cache keys. */
 export interface LogoArt {
-  /** The logo's id in its account: a stored batch item keeps this, not the bytes, and is given the bytes again to render. */
+  /**
+   * The logo's id in its account: a stored batch item keeps this, not the bytes, and is given the bytes again to
+   * render.
+   */
   id: string;
   digest: string;
   /** Absent only in a batch item as stored; the batch renderer reads it from the logo store by `id`. */
@@ -50,7 +53,10 @@ const RECOVERY_BUDGET_SHARE = 0.8;
 /** Cleared modules damage more codewords than their count / 8: a codeword straddling the edge is lost too. */
 const EDGE_FACTOR = 1.25;
 
-/** Modules per side of the cleared square behind a logo: the logo plus half a module each side, odd so it centres on a module. */
+/**
+ * Modules per side of the cleared square behind a logo: the logo plus half a module each side, odd so it centres on a
+ * module.
+ */
 export function clearedSide(matrixSize: number, scale: number): number {
   const side = Math.ceil(scale * matrixSize + 1);
   return side % 2 === 1 ? side : side + 1;

@@ -1,4 +1,5 @@
-// A dynamic code's campaign options (redirect rules, expiry, scan limit, query forwarding, UTM tags) and how a scan is routed by them.
+// A dynamic code's campaign options (redirect rules, expiry, scan limit, query forwarding, UTM tags) and how a scan is
+// routed by them.
 import { targetProblem } from './dynamic-code.js';
 import type { FieldProblem } from './errors.js';
 import type { DeviceClass, ScanPlace } from './scan.js';
@@ -179,7 +180,10 @@ const ACCEPT_LANGUAGE_SCAN = 512;
 const ACCEPT_LANGUAGE_ENTRIES = 32;
 const QUALITY = /^\s*q\s*=\s*([01](?:\.\d{0,3})?)\s*$/i;
 
-/** The browser's most preferred language (highest q above 0, the first of equals), lower case; undefined when none is named. */
+/**
+ * The browser's most preferred language (highest q above 0, the first of equals), lower case; undefined when none is
+ * named.
+ */
 export function preferredLanguage(acceptLanguage: string | undefined): string | undefined {
   if (!acceptLanguage) return undefined;
   let best: string | undefined;
@@ -280,7 +284,10 @@ function destination(where: RuleDestination, fallback: string, name: string, sca
   return { target: where.split[arm]!.target, arm: `${name}:${arm}` };
 }
 
-/** The first rule whose every condition holds, else the code's default (its split, or its target); then the scan's query and the UTM tags. */
+/**
+ * The first rule whose every condition holds, else the code's default (its split, or its target); then the scan's query
+ * and the UTM tags.
+ */
 export function routedScan(routing: CodeRouting, target: string, scan: ScanContext): Routed {
   const parsed = new ParsedScan(scan);
   const index = routing.rules.findIndex((r) => conditionHolds(r.if, parsed));

@@ -1,4 +1,5 @@
-// One CSV cell as every file we write spells it: RFC 4180 quoting, and formula-looking text neutralised for spreadsheets.
+// One CSV cell as every file we write spells it: RFC 4180 quoting, and formula-looking text neutralised for
+// spreadsheets.
 
 /**
  * What a spreadsheet may read as a formula or a DDE call (OWASP "CSV injection"): a first character `= + - @` once

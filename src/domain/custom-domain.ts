@@ -1,10 +1,12 @@
-// Custom domains: an account's own hostname for its dynamic codes' short URLs, the rules for hostnames and vanity slugs, and the record the stores keep.
+// Custom domains: an account's own hostname for its dynamic codes' short URLs, the rules for hostnames and vanity
+// slugs, and the record the stores keep.
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
 
 /**
- * pending: waiting for its DNS proof (expires after PENDING_LIFETIME_MS); active: proved, takes codes; suspended: its proof
+ * pending: waiting for its DNS proof (expires after PENDING_LIFETIME_MS); active: proved, takes codes; suspended: its
+ * proof
  * was gone at a re-check (its codes stop answering until the proof is back); expired: never proved in time.
  */
 export const DOMAIN_STATUSES = ['pending', 'active', 'suspended', 'expired'] as const;
@@ -16,7 +18,10 @@ export interface CustomDomain {
   /** Lowercase ASCII (IDNA hostnames in their punycode form), no port, no trailing dot. */
   hostname: string;
   status: DomainStatus;
-  /** The value of the TXT record `_qrm-challenge.<hostname>` that proves the claim (and what the well-known URL answers). */
+  /**
+   * The value of the TXT record `_qrm-challenge.<hostname>` that proves the claim (and what the well-known URL
+   * answers).
+   */
   token: string;
   createdAt: Date;
   verifiedAt: Date | null;
@@ -96,7 +101,9 @@ export function normalisedHostname(input: string): { hostname: string } | { prob
   return { hostname: ascii };
 }
 
-/** The hostname a request's Host header names: lowercase, without port or trailing dot; undefined when it names none. */
+/**
+ * The hostname a request's Host header names: lowercase, without port or trailing dot; undefined when it names none.
+ */
 export function hostOf(hostHeader: string | undefined): string | undefined {
   if (hostHeader === undefined || hostHeader.length === 0 || hostHeader.length > HOSTNAME_MAX_LENGTH + 7) return undefined;
   let host = hostHeader.toLowerCase();

@@ -13,7 +13,9 @@ export function newDesignId(): string {
 /** The fields a design may fix; a request's own fields override them one by one. */
 export interface DesignOptions {
   size?: number | undefined;
-  /** Physical side (docs/print.md); a request's own `size` replaces it, and its `sizeMm` replaces the design's `size`. */
+  /**
+   * Physical side (docs/print.md); a request's own `size` replaces it, and its `sizeMm` replaces the design's `size`.
+   */
   sizeMm?: number | undefined;
   /** Applies to png and webp requests only: a pdf, eps or svg made from the design has no pixels to give it. */
   dpi?: number | undefined;
@@ -43,7 +45,10 @@ export const DESIGN_FIELDS = [
   'frame',
 ] as const satisfies ReadonlyArray<keyof DesignOptions>;
 
-/** The design's fields, then every field the request sets: a request field always wins, whole (a request's `logo` replaces the design's). */
+/**
+ * The design's fields, then every field the request sets: a request field always wins, whole (a request's `logo`
+ * replaces the design's).
+ */
 export function withDesign<T extends object>(design: DesignOptions, request: T): T {
   const merged: Record<string, unknown> = {};
   const asked = request as { size?: unknown; sizeMm?: unknown; outputFormat?: unknown };

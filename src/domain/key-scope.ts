@@ -43,7 +43,9 @@ export function requireScope(granted: readonly KeyScope[], required: KeyScope): 
   });
 }
 
-/** How stores keep a key's scopes: null for every scope (so such a key also holds scopes added later), else the list. */
+/**
+ * How stores keep a key's scopes: null for every scope (so such a key also holds scopes added later), else the list.
+ */
 export function scopesToStore(scopes: readonly KeyScope[]): KeyScope[] | null {
   return KEY_SCOPES.every((scope) => scopes.includes(scope)) ? null : [...scopes];
 }

@@ -45,7 +45,10 @@ export function encodeCountCursor(item: CountPosition): string {
   return Buffer.from(`s${item.scans}.${item.id}`).toString('base64url');
 }
 
-/** 400 invalid_request on `cursor` for anything but a cursor of a list ordered by count (a cursor of another order included). */
+/**
+ * 400 invalid_request on `cursor` for anything but a cursor of a list ordered by count (a cursor of another order
+ * included).
+ */
 export function decodeCountCursor(cursor: string): CountPosition {
   const match = COUNT_CURSOR.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (!match) throw invalidField('cursor', 'not a cursor this API gave out for this sort');

@@ -4,7 +4,10 @@ import type { OutputFormat } from './plan-catalogue.js';
 
 export const SIZE_MM_LIMITS = { min: 10, max: 1000 } as const;
 export const DPI_LIMITS = { min: 72, max: 2400, default: 300 } as const;
-/** The smallest printed module by default (PRINT_MIN_MODULE_MM): smaller, phone cameras and cheap printers start losing modules. */
+/**
+ * The smallest printed module by default (PRINT_MIN_MODULE_MM): smaller, phone cameras and cheap printers start losing
+ * modules.
+ */
 export const DEFAULT_MIN_MODULE_MM = 0.3;
 export const MM_PER_INCH = 25.4;
 export const PT_PER_INCH = 72;
@@ -26,7 +29,9 @@ export type Cmyk = readonly [c: number, m: number, y: number, k: number];
 /** `cmyk(c,m,y,k)` in percent, spaces allowed after commas; linear (bounded repeats, no nesting). */
 export const CMYK_COLOUR = /^cmyk\( ?\d{1,3}(?:\.\d{1,3})? ?(?:, ?\d{1,3}(?:\.\d{1,3})? ?){3}\)$/;
 
-/** The four percentages, or undefined when the text is not a cmyk() colour (any part over 100 is an error of its field). */
+/**
+ * The four percentages, or undefined when the text is not a cmyk() colour (any part over 100 is an error of its field).
+ */
 export function parseCmyk(text: string, field: string): Cmyk | undefined {
   if (!CMYK_COLOUR.test(text)) return undefined;
   const parts = text.slice(5, -1).split(',').map(Number);

@@ -1,4 +1,5 @@
-// Quota state as the API reports it: what the plan allows, what is left, and when it resets (monthly, and the per-second burst).
+// Quota state as the API reports it: what the plan allows, what is left, and when it resets (monthly, and the
+// per-second burst).
 import type { Limit, Plan } from './plan-catalogue.js';
 import { periodEnd, periodStart } from './period.js';
 import type { BurstUsage, Usage } from './ports/usage-meter.js';
@@ -15,7 +16,10 @@ export interface QuotaState {
   windowSeconds: number;
   /** Seconds from now to resetAt. */
   secondsToReset: number;
-  /** The per-key ceiling over the last second, when the request went through the burst check (never for an unlimited burst). */
+  /**
+   * The per-key ceiling over the last second, when the request went through the burst check (never for an unlimited
+   * burst).
+   */
   burst?: { limit: number; remaining: number };
 }
 

@@ -6,7 +6,10 @@ import type { RenderSpec } from './render-options.js';
 /** Bumped whenever output bytes change for the same spec (encoder, writer settings). */
 export const RENDER_VERSION = 4;
 
-/** Rendering is deterministic for a given RENDER_VERSION: equal identities mean byte-identical images. Kept in memory only, so not hashed. */
+/**
+ * Rendering is deterministic for a given RENDER_VERSION: equal identities mean byte-identical images. Kept in memory
+ * only, so not hashed.
+ */
 export function renderIdentity(spec: RenderSpec): string {
   return (
     `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}` +
@@ -30,7 +33,10 @@ export function matchesIfNoneMatch(header: string | undefined, etag: string): bo
   return header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag);
 }
 
-/** Physical size, resolution and CMYK inks change the file (page size, pHYs, colour operators); absent, nothing is added. */
+/**
+ * Physical size, resolution and CMYK inks change the file (page size, pHYs, colour operators); absent, nothing is
+ * added.
+ */
 function printSuffix(spec: RenderSpec): string {
   if (spec.sizeMm === undefined && spec.dpi === undefined && spec.inks === undefined) return '';
   const ink = (parts: readonly number[] | undefined) => (parts ? parts.join('.') : '');

@@ -29,11 +29,16 @@ export interface RenderSpec {
   eci?: boolean | undefined;
   /** Logo, shapes, frame: rendered by the branded path, which checks the image scans. Absent: the plain fast path. */
   branding?: Branding | undefined;
-  /** Physical side in millimetres: the page or bounding box of PDF and EPS, `width`/`height` in mm of SVG (rasters get `size` from it). */
+  /**
+   * Physical side in millimetres: the page or bounding box of PDF and EPS, `width`/`height` in mm of SVG (rasters get
+   * `size` from it).
+   */
   sizeMm?: number | undefined;
   /** Raster resolution written in the file (PNG pHYs, WebP EXIF); `size` already holds the pixels it gives. */
   dpi?: number | undefined;
-  /** PDF and EPS: colours given as cmyk(), written as DeviceCMYK; `darkColor`/`lightColor` hold their RGB equivalents. */
+  /**
+   * PDF and EPS: colours given as cmyk(), written as DeviceCMYK; `darkColor`/`lightColor` hold their RGB equivalents.
+   */
   inks?: { dark?: Cmyk | undefined; light?: Cmyk | undefined } | undefined;
 }
 
@@ -95,7 +100,10 @@ export function assertScannableColours(darkColor: string, lightColor: string, da
   }
 }
 
-/** The contrast half of the rule alone: for pairs that need to be told apart but may be either way round (a caption on its band). */
+/**
+ * The contrast half of the rule alone: for pairs that need to be told apart but may be either way round (a caption on
+ * its band).
+ */
 export function assertContrast(colour: string, other: string, field: string, otherField: string): void {
   const ratio = contrastRatio(parseColour(colour), parseColour(other));
   if (ratio < MIN_CONTRAST_RATIO) {

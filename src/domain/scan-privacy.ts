@@ -1,7 +1,11 @@
-// How much of a scan is kept: the account's scanPrivacy setting and the scanner's own Do-Not-Track / Global Privacy Control.
+// How much of a scan is kept: the account's scanPrivacy setting and the scanner's own Do-Not-Track / Global Privacy
+// Control.
 import type { Scan, ScanPlace } from './scan.js';
 
-/** `country` (the default): the country only; `city`: region and city too (with a city database); `none`: no place, no uniques. */
+/**
+ * `country` (the default): the country only; `city`: region and city too (with a city database); `none`: no place, no
+ * uniques.
+ */
 export const SCAN_PRIVACY_LEVELS = ['country', 'city', 'none'] as const;
 export type ScanPrivacy = (typeof SCAN_PRIVACY_LEVELS)[number];
 export const DEFAULT_SCAN_PRIVACY: ScanPrivacy = 'country';
@@ -15,7 +19,10 @@ export function asksNotToBeTracked(headers: Record<string, string | string[] | u
   return headers.dnt === '1' || headers['sec-gpc'] === '1';
 }
 
-/** What a scan keeps of where it came from and who made it: the place trimmed to the level, the visitor only with a place. */
+/**
+ * What a scan keeps of where it came from and who made it: the place trimmed to the level, the visitor only with a
+ * place.
+ */
 export function keptOfScan(privacy: ScanPrivacy, notTracked: boolean, place: ScanPlace | null, visitor: string): Pick<Scan, 'place' | 'visitor' | 'anonymous'> {
   if (privacy === 'none' || notTracked) return { place: null, visitor: null, anonymous: true };
   if (privacy === 'city' || place === null) return { place, visitor, anonymous: false };

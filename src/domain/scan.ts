@@ -1,4 +1,5 @@
-// Scans of dynamic codes: the day they count on, the device class, language and place they are split by, the visitor digest.
+// Scans of dynamic codes: the day they count on, the device class, language and place they are split by, the visitor
+// digest.
 import { createHash } from 'node:crypto';
 
 export const DEVICE_CLASSES = ['ios', 'android', 'desktop', 'other'] as const;
@@ -19,7 +20,10 @@ export interface Scan {
   /** The code's owner: the scan also waits, counted, for the account's scan webhooks (see ScanEventSource). */
   accountId: string;
   at: Date;
-  /** Client address and user agent, pre-hashed (see visitorKey): never stored as such; null when uniques are not counted. */
+  /**
+   * Client address and user agent, pre-hashed (see visitorKey): never stored as such; null when uniques are not
+   * counted.
+   */
   visitor: string | null;
   device: DeviceClass;
   language: string;

@@ -1,4 +1,5 @@
-// Seals secrets the service must read back (signing keys: an HMAC needs the secret itself) with AES-256-GCM under a key derived from the operator's secret.
+// Seals secrets the service must read back (signing keys: an HMAC needs the secret itself) with AES-256-GCM under a key
+// derived from the operator's secret.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
@@ -17,7 +18,9 @@ export class SecretSeal {
     this.#key = Buffer.from(hkdfSync('sha256', masterSecret, 'qr-manager', 'signing-key-seal/v1', 32));
   }
 
-  /** A key for another purpose (`split-arm/v1`), derived from the same operator secret and independent of the seal's. */
+  /**
+   * A key for another purpose (`split-arm/v1`), derived from the same operator secret and independent of the seal's.
+   */
   derivedKey(purpose: string): Buffer {
     return Buffer.from(hkdfSync('sha256', this.#key, 'qr-manager', purpose, 32));
   }
@@ -30,7 +33,10 @@ export class SecretSeal {
     return [VERSION, iv.toString('base64url'), body.toString('base64url'), cipher.getAuthTag().toString('base64url')].join('.');
   }
 
-  /** The secret, or undefined when the value was sealed under another key (the operator's secret changed) or tampered with. */
+  /**
+   * The secret, or undefined when the value was sealed under another key (the operator's secret changed) or tampered
+   * with.
+   */
   open(sealed: string, recordId: string): string | undefined {
     const memo = `${recordId}\n${sealed}`;
     const known = this.#opened.get(memo);

@@ -1,4 +1,5 @@
-// Signed image URLs (the imgix model): the canonical string a URL is signed over, the signature, and the signing key formats.
+// Signed image URLs (the imgix model): the canonical string a URL is signed over, the signature, and the signing key
+// formats.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const SIGNING_KEY_ID_PREFIX = 'sk_';

@@ -1,4 +1,5 @@
-// Where a visitor falls in a code's weighted splits: a keyed hash of who scanned, the UTC day and the code, as a point in [0, 100).
+// Where a visitor falls in a code's weighted splits: a keyed hash of who scanned, the UTC day and the code, as a point
+// in [0, 100).
 import { createHmac } from 'node:crypto';
 import { dayOf } from './scan.js';
 

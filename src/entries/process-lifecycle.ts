@@ -1,4 +1,5 @@
-// What every process entry does around its work: load config or exit 1 saying why (qrm too), and, long-running ones, close once on SIGTERM/SIGINT within a deadline.
+// What every process entry does around its work: load config or exit 1 saying why (qrm too), and, long-running ones,
+// close once on SIGTERM/SIGINT within a deadline.
 import { ConfigError, loadConfig, type Config, type RedisTarget } from '../config.js';
 
 interface LifecycleLog {
@@ -22,7 +23,10 @@ export function configOrExit<C extends Config = Config>(label: string, requires?
   }
 }
 
-/** Runs a long-running process entry: its configuration (configOrExit), then `main`; a failure to start prints why and exits 1. */
+/**
+ * Runs a long-running process entry: its configuration (configOrExit), then `main`; a failure to start prints why and
+ * exits 1.
+ */
 export function runProcess<C extends Config = Config>(label: string, main: (config: C) => Promise<void>, requires?: (config: Config) => C): void {
   main(configOrExit(label, requires)).catch((error: unknown) => {
     process.stderr.write(`${label}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -30,7 +34,10 @@ export function runProcess<C extends Config = Config>(label: string, main: (conf
   });
 }
 
-/** REDIS_URL or REDIS_CLUSTER_NODES, for the processes that exist only beside Redis; `why` says what the API process does without them. */
+/**
+ * REDIS_URL or REDIS_CLUSTER_NODES, for the processes that exist only beside Redis; `why` says what the API process
+ * does without them.
+ */
 export function requireRedis(why: string): (config: Config) => Config & { redis: RedisTarget } {
   return (config) => {
     if (!config.redis) throw new ConfigError(`REDIS_URL or REDIS_CLUSTER_NODES: ${why}`);
@@ -51,7 +58,10 @@ export interface StopOnSignalsOptions {
   close(): Promise<void>;
 }
 
-/** On SIGTERM or SIGINT: close once, then exit 0 — or 1 when closing fails or outlives the deadline (a hung dependency must not keep the process alive). */
+/**
+ * On SIGTERM or SIGINT: close once, then exit 0 — or 1 when closing fails or outlives the deadline (a hung dependency
+ * must not keep the process alive).
+ */
 export function stopOnSignals(options: StopOnSignalsOptions): void {
   const { log } = options;
   let closing = false;

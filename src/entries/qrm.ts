@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the server.
+// qrm: the operator's admin command — accounts, plans, keys, usage and backups, on the same configuration as the
+// server.
 import { changeAccountSettings } from '../services/account-settings.js';
 import { isScanPrivacy, SCAN_PRIVACY_LEVELS } from '../domain/scan-privacy.js';
 import { existsSync } from 'node:fs';
@@ -153,7 +154,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
   };
 
   try {
-    // The server refuses to start over accounts on a plan the catalogue lacks; qrm only warns, as it is how they are moved.
+    // The server refuses to start over accounts on a plan the catalogue lacks; qrm only warns, as it is how they are
+    // moved.
     await assertAccountsOnKnownPlans(plans, stores.accounts, plansSource(config.plansFile)).catch((error: unknown) => {
       if (!(error instanceof OrphanedPlanError)) throw error;
       process.stderr.write(`qrm: warning: ${error.message}\n`);

@@ -3,7 +3,10 @@ import { Socket } from 'node:net';
 import { Transform, type Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
-/** Throws `tooLarge()` when the declared length is over `limit` (the connection is closed: the client may still be sending). */
+/**
+ * Throws `tooLarge()` when the declared length is over `limit` (the connection is closed: the client may still be
+ * sending).
+ */
 export function refuseDeclaredOver(request: FastifyRequest, reply: FastifyReply, limit: number, tooLarge: (bytes: number) => Error): void {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
@@ -16,7 +19,10 @@ export function refuseDeclaredOver(request: FastifyRequest, reply: FastifyReply,
   }
 }
 
-/** The payload passed through, failing with `tooLarge()` as soon as more than `limit` bytes have arrived (a chunked or lying client). */
+/**
+ * The payload passed through, failing with `tooLarge()` as soon as more than `limit` bytes have arrived (a chunked or
+ * lying client).
+ */
 export function capStream(payload: Readable, limit: number, tooLarge: (bytes: number) => Error): Readable {
   let seen = 0;
   const capped = new Transform({

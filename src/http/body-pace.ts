@@ -1,4 +1,5 @@
-// A request body held to a minimum rate: each window (the first one included) must bring its share, or the stream fails.
+// A request body held to a minimum rate: each window (the first one included) must bring its share, or the stream
+// fails.
 import { Transform, type Readable } from 'node:stream';
 
 export interface BodyPace {
@@ -6,7 +7,10 @@ export interface BodyPace {
   windowMs: number;
 }
 
-/** The payload passed through, failing with `tooSlow()` at the end of the first window that brought fewer than its bytes. */
+/**
+ * The payload passed through, failing with `tooSlow()` at the end of the first window that brought fewer than its
+ * bytes.
+ */
 export function paceBody(payload: Readable, pace: BodyPace, tooSlow: () => Error): Readable {
   const minimum = (pace.minBytesPerSecond * pace.windowMs) / 1000;
   let inWindow = 0;

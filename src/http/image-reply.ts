@@ -1,4 +1,5 @@
-// The answer to a generation (POST generate, a dynamic code's image, a signed image URL): the image and quota headers, or 304.
+// The answer to a generation (POST generate, a dynamic code's image, a signed image URL): the image and quota headers,
+// or 304.
 import type { FastifyReply } from 'fastify';
 import type { GeneratedQr, NotModifiedQr } from '../services/generate-qr.js';
 import { IMAGE_MEDIA_TYPES } from './image-media-types.js';

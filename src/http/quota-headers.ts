@@ -1,4 +1,5 @@
-// Quota headers: IETF RateLimit / RateLimit-Policy (structured fields: monthly, monthly-qrs, burst) plus the familiar X-RateLimit-*; unlimited dimensions have no entry.
+// Quota headers: IETF RateLimit / RateLimit-Policy (structured fields: monthly, monthly-qrs, burst) plus the familiar
+// X-RateLimit-*; unlimited dimensions have no entry.
 import type { FastifyReply } from 'fastify';
 import type { QuotaState } from '../domain/quota.js';
 

@@ -1,5 +1,7 @@
-// This service's own hosts: PUBLIC_URL's hostname, ALLOWED_HOSTS, loopback names and IP literals. On any other Host only a
-// custom domain's scan routes answer, so a customer's domain never serves the API, the portal, signed URLs or other accounts' codes.
+// This service's own hosts: PUBLIC_URL's hostname, ALLOWED_HOSTS, loopback names and IP literals. On any other Host
+// only a
+// custom domain's scan routes answer, so a customer's domain never serves the API, the portal, signed URLs or other
+// accounts' codes.
 import { isIP } from 'node:net';
 import { hostOf } from '../domain/custom-domain.js';
 import { ownHostnames } from './short-url.js';

@@ -1,4 +1,5 @@
-// The origin short URLs are built on: PUBLIC_URL, or the address and port the server listens on; never the request's Host.
+// The origin short URLs are built on: PUBLIC_URL, or the address and port the server listens on; never the request's
+// Host.
 import type { FastifyRequest } from 'fastify';
 import { trimTrailing } from '../domain/trim-trailing.js';
 import { vanityUrl } from '../domain/custom-domain.js';
@@ -9,7 +10,10 @@ export function codeShortUrl(code: Pick<DynamicCode, 'slug' | 'vanity'>, shortUr
   return code.vanity ? vanityUrl(code.vanity) : `${shortUrlBase}/r/${code.slug}`;
 }
 
-/** The socket's own end: the listening address the request reached (without a listening socket, as under inject: localhost). */
+/**
+ * The socket's own end: the listening address the request reached (without a listening socket, as under inject:
+ * localhost).
+ */
 export function listeningOrigin(address: string | undefined, port: number | undefined): string {
   if (!address || !port) return 'http://localhost';
   const plain = address.startsWith('::ffff:') ? address.slice('::ffff:'.length) : address;

@@ -1,6 +1,10 @@
-// Uploads in flight per owner (an API key, a portal session, a client address): taken before a body is read, given back when its answer ends.
+// Uploads in flight per owner (an API key, a portal session, a client address): taken before a body is read, given back
+// when its answer ends.
 
-/** A body that may be large: declared over this many bytes, or of unknown length (chunked). Smaller bodies are not uploads. */
+/**
+ * A body that may be large: declared over this many bytes, or of unknown length (chunked). Smaller bodies are not
+ * uploads.
+ */
 export const UPLOAD_MIN_BYTES = 64 * 1024;
 
 /** Counts in this process only: what an upload holds (its buffer, its socket) is held by this process. */
@@ -9,7 +13,8 @@ export class UploadSlots {
   #uploads = 0;
 
   /**
-   * One slot for each owner with a cap (0: no cap), all or none: the release function, or undefined when an owner is at its
+   * One slot for each owner with a cap (0: no cap), all or none: the release function, or undefined when an owner is at
+   * its
    * cap. The release gives the slots back once, however often it is called.
    */
   take(owners: ReadonlyArray<{ key: string; cap: number }>): (() => void) | undefined {

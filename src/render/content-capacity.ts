@@ -1,4 +1,5 @@
-// How much of a content's kind one QR code holds at a level, as the charset policy writes it: for the content_too_long answer.
+// How much of a content's kind one QR code holds at a level, as the charset policy writes it: for the content_too_long
+// answer.
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
 import { dataCapacityBits } from './qr-codewords.js';
 import { ENCODINGS, zbarReadsAsUtf8 } from './qr-encoding.js';

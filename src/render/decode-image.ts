@@ -1,4 +1,5 @@
-// Reads the QR codes in an image: zxing-wasm on it all, then zbar and jsQR on scaled-down regions, within a time budget.
+// Reads the QR codes in an image: zxing-wasm on it all, then zbar and jsQR on scaled-down regions, within a time
+// budget.
 import sharp from 'sharp';
 import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
 import { bytesSpell, jsqrText, loadDecoder, zbarCodes } from './branded/scan-check.js';

@@ -1,9 +1,13 @@
-// Length-limited Huffman codes from symbol counts, as canonical codes for an LSB-first stream: what VP8L (WebP) and deflate (PNG) both write with.
+// Length-limited Huffman codes from symbol counts, as canonical codes for an LSB-first stream: what VP8L (WebP) and
+// deflate (PNG) both write with.
 
 /** The longest code either format allows. */
 const MAX_LENGTH = 15;
 
-/** Symbols are packed under their weight in one number, so a native numeric sort orders them (alphabets have < 1024 symbols). */
+/**
+ * Symbols are packed under their weight in one number, so a native numeric sort orders them (alphabets have < 1024
+ * symbols).
+ */
 const SYMBOL_SLOTS = 1024;
 
 /** Huffman lengths for the used symbols, no longer than `limit`: counts are flattened until the tree fits. */
@@ -47,7 +51,10 @@ export function huffmanLengths(counts: ArrayLike<number>, limit: number): Uint8A
   }
 }
 
-/** Canonical codes from lengths (shorter codes first, then by symbol), bit-reversed because the stream is LSB-first; every used symbol gets its bits. */
+/**
+ * Canonical codes from lengths (shorter codes first, then by symbol), bit-reversed because the stream is LSB-first;
+ * every used symbol gets its bits.
+ */
 export function canonicalCodes(lengths: Uint8Array): Uint16Array {
   const codes = new Uint16Array(lengths.length);
   const perLength = new Uint16Array(MAX_LENGTH + 1);

@@ -1,4 +1,5 @@
-// The error correction level a logo is drawn at, and the codeword rule that says whether one scan verdict may stand for every payload of a design.
+// The error correction level a logo is drawn at, and the codeword rule that says whether one scan verdict may stand for
+// every payload of a design.
 import { clearedSide, logoFits } from '../domain/branding.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel } from '../domain/render-options.js';
 import { codewordsTouchedPerBlock, correctableErrorsPerBlock, type ModuleSquare } from './qr-codeword-map.js';
@@ -33,12 +34,18 @@ export function clearedSquare(matrixSize: number, scale: number): ModuleSquare {
   return { start: (matrixSize - side) / 2, side };
 }
 
-/** The levels a logo may be drawn at, lowest first: the requested one and those above it, or only it when the caller fixed it. */
+/**
+ * The levels a logo may be drawn at, lowest first: the requested one and those above it, or only it when the caller
+ * fixed it.
+ */
 export function levelsForLogo(requested: ErrorCorrectionLevel, fixed: boolean): ErrorCorrectionLevel[] {
   return fixed ? [requested] : ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(requested));
 }
 
-/** The level a logo is drawn at and its symbol; or the level the payload outgrew first; or, fitting at none, the last level's symbol side. */
+/**
+ * The level a logo is drawn at and its symbol; or the level the payload outgrew first; or, fitting at none, the last
+ * level's symbol side.
+ */
 export type LogoLevel<S> = { level: ErrorCorrectionLevel; symbol: S } | { tooLong: ErrorCorrectionLevel } | { fitsNone: number };
 
 /**

@@ -1,4 +1,5 @@
-// The image's distinct pixel rows at one bit a pixel (dark = 1), and how often each repeats top to bottom: what PNG and WebP both write.
+// The image's distinct pixel rows at one bit a pixel (dark = 1), and how often each repeats top to bottom: what PNG and
+// WebP both write.
 import type { ImageLayout } from './layout.js';
 import type { QrMatrix } from './qr-matrix.js';
 

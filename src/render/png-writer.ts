@@ -29,7 +29,10 @@ export function chunk(type: string, data: Uint8Array): Buffer {
   return out;
 }
 
-/** Every scanline of the image, unfiltered: each row written out as often as it repeats (bench/render-path.ts's alternative). */
+/**
+ * Every scanline of the image, unfiltered: each row written out as often as it repeats (bench/render-path.ts's
+ * alternative).
+ */
 export function expandScanlines(plan: PackedRows): Buffer {
   const raw = Buffer.allocUnsafe(imageBytes(plan));
   let y = 0;

@@ -1,4 +1,5 @@
-// Which codeword, and which Reed–Solomon block, each module of a QR symbol carries: a function of the version and level alone.
+// Which codeword, and which Reed–Solomon block, each module of a QR symbol carries: a function of the version and level
+// alone.
 import { _BYTES, _tests } from 'qr';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
 import { blockShape } from './qr-codewords.js';

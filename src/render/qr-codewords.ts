@@ -78,7 +78,9 @@ function rsGenerator(degree: number): Uint8Array {
   return gen;
 }
 
-/** How a symbol's codewords split into Reed–Solomon blocks (§7.6): the first `shortBlocks` hold one data codeword fewer. */
+/**
+ * How a symbol's codewords split into Reed–Solomon blocks (§7.6): the first `shortBlocks` hold one data codeword fewer.
+ */
 export interface BlockShape {
   total: number;
   blockCount: number;
@@ -95,7 +97,9 @@ export function blockShape(version: number, ecc: ErrorCorrection): BlockShape {
   return { total, blockCount, eccPerBlock, shortBlocks: blockCount - (total % blockCount), shortLength: Math.floor(total / blockCount) - eccPerBlock };
 }
 
-/** Splits data codewords into blocks (short ones first), adds each block's error correction, interleaves both (§7.6). */
+/**
+ * Splits data codewords into blocks (short ones first), adds each block's error correction, interleaves both (§7.6).
+ */
 function interleaveWithEcc(data: Uint8Array, version: number, ecc: ErrorCorrection): Uint8Array {
   const { total, blockCount, eccPerBlock, shortBlocks, shortLength } = blockShape(version, ecc);
   const gen = rsGenerator(eccPerBlock);

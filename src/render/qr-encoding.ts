@@ -1,4 +1,5 @@
-// Chooses the smallest QR symbol for a payload that every reader gives back exactly: version, segments, byte charset and ECI.
+// Chooses the smallest QR symbol for a payload that every reader gives back exactly: version, segments, byte charset
+// and ECI.
 import type { ErrorCorrection } from 'qr';
 import { buildKanjiTable, type KanjiTable } from './kanji-table.js';
 import { dataCapacityBits, ECI_UTF8, segmentBytes, type SymbolContent } from './qr-codewords.js';
@@ -21,7 +22,10 @@ const ECI_HEADER_BITS = 12;
 /** A constant of the standard, read off Node's decoder when the module loads (once per render thread). */
 const KANJI_TABLE: KanjiTable = buildKanjiTable();
 
-/** One way of writing text: the charset of byte segments, whether Kanji mode may be used, and the ECI that opens the stream. */
+/**
+ * One way of writing text: the charset of byte segments, whether Kanji mode may be used, and the ECI that opens the
+ * stream.
+ */
 export interface Encoding {
   charset: ByteCharset;
   kanji: KanjiTable | undefined;
@@ -43,7 +47,10 @@ export const ENCODINGS = {
 } as const satisfies Record<string, Encoding>;
 export type EncodingName = keyof typeof ENCODINGS;
 
-/** Whether iconv (glibc, which zbar converts with) could read the bytes in this charset: WHATWG's decoders accept a superset. */
+/**
+ * Whether iconv (glibc, which zbar converts with) could read the bytes in this charset: WHATWG's decoders accept a
+ * superset.
+ */
 function mayConvert(bytes: Uint8Array, charset: 'big5' | 'shift_jis'): boolean {
   try {
     new TextDecoder(charset, { fatal: true }).decode(bytes);
@@ -82,7 +89,10 @@ function policyFor(codePoints: readonly number[], options: EncodingOptions): Can
   return [{ encoding: ENCODINGS['utf8+eci'] }, { encoding: ENCODINGS['kanji+ascii'] }, { encoding: ENCODINGS.utf8, readBack: utf8ReadBare }];
 }
 
-/** An encoding, and what its plan must pass for readers to give the text back (when the encoding alone does not promise it). */
+/**
+ * An encoding, and what its plan must pass for readers to give the text back (when the encoding alone does not promise
+ * it).
+ */
 interface Candidate {
   encoding: Encoding;
   readBack?: (plan: SegmentPlan) => boolean;

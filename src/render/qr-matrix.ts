@@ -13,7 +13,10 @@ export interface QrMatrix {
   modules: Uint8Array;
 }
 
-/** BYTE_CAPACITY is the longest arbitrary UTF-8 that always fits; text the planner packs tighter (digits, Kanji, Latin-1) may be longer. */
+/**
+ * BYTE_CAPACITY is the longest arbitrary UTF-8 that always fits; text the planner packs tighter (digits, Kanji,
+ * Latin-1) may be longer.
+ */
 export { BYTE_CAPACITY };
 
 export const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' };

@@ -25,7 +25,10 @@ export interface SegmentPlan {
 
 export interface PlanOptions {
   charset: ByteCharset;
-  /** Code point → Shift-JIS code, or undefined when Kanji mode is not allowed in this plan (required for shift_jis bytes). */
+  /**
+   * Code point → Shift-JIS code, or undefined when Kanji mode is not allowed in this plan (required for shift_jis
+   * bytes).
+   */
   kanji: ReadonlyMap<number, number> | undefined;
   /** Character-count bits per mode for the version range being planned (ISO/IEC 18004 Table 3). */
   countBits: Record<SegmentMode, number>;
@@ -61,7 +64,8 @@ export function halfwidthKatakanaByte(codePoint: number): number | undefined {
 
 /** Bytes one character takes in byte mode under a charset, or 0 when the charset cannot carry it. */
 export function byteLength(codePoint: number, charset: ByteCharset, kanji?: ReadonlyMap<number, number>): number {
-  // Beside Kanji, byte runs are read as Shift-JIS, where (to glibc, so zbar) 0x5C and 0x7E are ¥ and ‾: \\ and ~ cannot go.
+  // Beside Kanji, byte runs are read as Shift-JIS, where (to glibc, so zbar) 0x5C and 0x7E are ¥ and ‾: \\ and ~ cannot
+  // go.
   if (kanji && (codePoint === YEN_IN_JIS_ROMAN || codePoint === OVERLINE_IN_JIS_ROMAN)) return 0;
   if (charset === 'shift_jis' && codePoint >= 0x80) return halfwidthKatakanaByte(codePoint) !== undefined ? 1 : kanji?.has(codePoint) ? 2 : 0;
   if (codePoint < 0x80) return 1;

@@ -29,7 +29,8 @@ function writeImage(spec: RenderSpec, matrix: QrMatrix): Uint8Array {
     case 'webp':
       return withWebpDensity(writeWebp(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor), spec.dpi);
     case 'svg':
-      // Drawn from the matrix, yet held to the rasters' smallest size: symbolFit, the check before metering, promises it.
+      // Drawn from the matrix, yet held to the rasters' smallest size: symbolFit, the check before metering, promises
+      // it.
       layoutFor(matrix, spec.size, spec.margin);
       return Buffer.from(writeSvg(matrix, spec.size, spec.margin, spec.darkColor, spec.lightColor, spec.sizeMm));
     case 'pdf':

@@ -8,7 +8,10 @@ import { PayloadTooLongError } from './qr-matrix.js';
 import { drawImage } from './render-image.js';
 import type { SymbolFit } from './symbol-fit.js';
 
-/** Why a spec cannot be drawn, as plain data: the symbol's own refusals (symbolFit's too_long, size_too_small) or the scan check's. */
+/**
+ * Why a spec cannot be drawn, as plain data: the symbol's own refusals (symbolFit's too_long, size_too_small) or the
+ * scan check's.
+ */
 export type RenderRefusal =
   Exclude<SymbolFit, { ok: true }> | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
@@ -51,7 +54,9 @@ async function brandedTask(spec: RenderSpec, caches: DesignCaches): Promise<Rend
   }
 }
 
-/** Plain specs stay synchronous (the fast path); branded ones are async (sharp for logos and captions, the scan check). */
+/**
+ * Plain specs stay synchronous (the fast path); branded ones are async (sharp for logos and captions, the scan check).
+ */
 export function renderTask(spec: RenderSpec, caches: DesignCaches): RenderTaskResult | Promise<RenderTaskResult> {
   if (spec.branding) return brandedTask(spec, caches);
   try {

@@ -8,7 +8,10 @@ export function fillAttributes(canonical: string): string {
   return a === 255 ? `fill="${rgb}"` : `fill="${rgb}" fill-opacity="${(a / 255).toFixed(3)}"`;
 }
 
-/** Each run of dark modules in a row as (x, y, length) in module units from the matrix's corner: the geometry of every vector writer. */
+/**
+ * Each run of dark modules in a row as (x, y, length) in module units from the matrix's corner: the geometry of every
+ * vector writer.
+ */
 export function forEachDarkRun(matrix: QrMatrix, draw: (x: number, y: number, length: number) => void): void {
   const n = matrix.size;
   for (let y = 0; y < n; y++) {
@@ -32,7 +35,10 @@ function darkRunsPath(matrix: QrMatrix, margin: number): string {
   return parts.join('');
 }
 
-/** The width and height attributes: pixels, or with sizeMm the physical size (the height scaled as the image's own ratio). */
+/**
+ * The width and height attributes: pixels, or with sizeMm the physical size (the height scaled as the image's own
+ * ratio).
+ */
 export function svgDimensions(width: number, height: number, sizeMm: number | undefined): string {
   if (sizeMm === undefined) return `width="${width}" height="${height}"`;
   const mm = (v: number) => Number(v.toFixed(4)).toString();

@@ -12,13 +12,17 @@ export type SymbolFit = { ok: true } | { ok: false; reason: 'too_long'; limit: n
 const MODE_INDICATOR_BITS = 4;
 const ECI_HEADER_BITS = 12;
 
-/** The image side that gives a symbol of this version MIN_MODULE_PIXELS per module, quiet zone included (as layoutFor asks). */
+/**
+ * The image side that gives a symbol of this version MIN_MODULE_PIXELS per module, quiet zone included (as layoutFor
+ * asks).
+ */
 function minimumSizeFor(version: number, margin: number): number {
   return MIN_MODULE_PIXELS * (17 + 4 * version + 2 * margin);
 }
 
 /**
- * The version of the whole payload as one UTF-8 byte segment (behind the ECI when not ASCII). The encoder's plan is never larger (that
+ * The version of the whole payload as one UTF-8 byte segment (behind the ECI when not ASCII). The encoder's plan is
+ * never larger (that
  * segment is always one of the plans it weighs, and it keeps the shortest), so this bounds its version
  * from above at a fraction of the plan's own cost, which grows with the payload.
  */

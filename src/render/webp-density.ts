@@ -1,4 +1,5 @@
-// Writes a print resolution into a WebP: the extended format (VP8X) with an EXIF chunk holding XResolution and YResolution.
+// Writes a print resolution into a WebP: the extended format (VP8X) with an EXIF chunk holding XResolution and
+// YResolution.
 
 /** A minimal little-endian TIFF/EXIF block: IFD0 with XResolution, YResolution (dpi/1) and ResolutionUnit (2: inch). */
 export function exifResolution(dpi: number): Buffer {

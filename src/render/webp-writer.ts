@@ -1,4 +1,5 @@
-// Writes a QR matrix as lossless WebP (VP8L, RFC 9649) directly: two-colour palette, 8 pixels a byte, rows as back-references.
+// Writes a QR matrix as lossless WebP (VP8L, RFC 9649) directly: two-colour palette, 8 pixels a byte, rows as
+// back-references.
 import { parseColour, type Rgba } from '../domain/render-options.js';
 import type { ImageLayout } from './layout.js';
 import { packedRows, type PackedRows } from './packed-rows.js';
@@ -24,11 +25,16 @@ const DISTANCE_MAP_SIZE = 120;
 /** VP8L bundles 8 pixels a byte, the first in the lowest bit; palette index 0 (light) is the zero background. */
 const WEBP_ROWS = { leadingBytes: 0, lowBitFirst: true };
 
-/** Red, blue and alpha of packed pixels are always 0; the palette image has no copies. Built once: they never change. */
+/**
+ * Red, blue and alpha of packed pixels are always 0; the palette image has no copies. Built once: they never change.
+ */
 const ZERO = buildPrefixCode(new Uint32Array(256));
 const NO_DISTANCES = buildPrefixCode(new Uint32Array(DISTANCE_ALPHABET));
 
-/** The LZ77 stream: `lengths[i]` 0 for a literal (its palette byte in `values[i]`), else a copy of that many pixels from distance code `values[i]`. */
+/**
+ * The LZ77 stream: `lengths[i]` 0 for a literal (its palette byte in `values[i]`), else a copy of that many pixels from
+ * distance code `values[i]`.
+ */
 interface Tokens {
   count: number;
   lengths: Int32Array;

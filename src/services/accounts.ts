@@ -41,7 +41,10 @@ export async function createLocalAccount(deps: AccountDeps, email: string, plan:
   return deps.accounts.create({ email: address, plan, identity: { provider: 'local', subject: address }, createdAt: deps.clock() });
 }
 
-/** First sign-in creates an account on the catalogue's default plan; later sign-ins find it. Keyed by identity, never by e-mail. */
+/**
+ * First sign-in creates an account on the catalogue's default plan; later sign-ins find it. Keyed by identity, never by
+ * e-mail.
+ */
 export async function accountForIdentity(deps: AccountDeps & { plans: PlanCatalogue }, identity: AccountIdentity, email: string): Promise<Account> {
   const existing = await deps.accounts.findByIdentity(identity);
   if (existing) return existing;

@@ -1,4 +1,5 @@
-// The background jobs, in one place: stable names, UTC cron patterns and the processor each runs. Both runners read this.
+// The background jobs, in one place: stable names, UTC cron patterns and the processor each runs. Both runners read
+// this.
 import type { BatchQueue } from '../domain/ports/batch-queue.js';
 import type { BatchResults } from '../domain/ports/batch-results.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
@@ -71,20 +72,24 @@ export interface BackgroundJob {
 
 export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   { name: 'usage-rollup', pattern: '* * * * *', run: (deps) => rollupUsage(deps) },
-  // Daily rather than monthly: a run finds nothing unless a month has ended, and a failed close is retried the next day.
+  // Daily rather than monthly: a run finds nothing unless a month has ended, and a failed close is retried the next
+  // day.
   { name: 'period-close', pattern: '5 0 * * *', run: (deps) => closePeriod(deps) },
   { name: 'last-used-flush', pattern: '* * * * *', run: (deps) => flushLastUsed(deps) },
-  // Production only (Redis counters into the system of record); in the embedded default the scan recorder writes SQLite itself.
+  // Production only (Redis counters into the system of record); in the embedded default the scan recorder writes SQLite
+  // itself.
   { name: 'scan-rollup', pattern: '* * * * *', run: (deps) => rollupScans(deps) },
   { name: 'batch-expiry', pattern: '17 * * * *', run: (deps) => expireFinishedBatches(deps) },
   // An API that died between storing a batch and queuing its chunks left it queued with no jobs.
   { name: 'batch-requeue', pattern: '* * * * *', run: (deps) => requeueBatches(deps) },
-  // Webhook retries whose process died, and webhooks of batches finished just before a crash (the embedded service runs it every few seconds).
+  // Webhook retries whose process died, and webhooks of batches finished just before a crash (the embedded service runs
+  // it every few seconds).
   { name: 'batch-webhooks', pattern: '* * * * *', run: (deps) => sweepWebhooks(deps) },
   // Every second (six fields, seconds first): scan webhooks carry the scans since their last message.
   { name: 'scan-webhooks', pattern: '* * * * * *', run: (deps) => deps.scanWebhookDispatcher?.tick() ?? Promise.resolve(0) },
   // Custom domains: unproved claims whose TXT record now holds their token become active (each asked at most every
-  // 5 minutes), claims pending 7 days expire, active domains are re-checked daily and suspended when their proof is gone.
+  // 5 minutes), claims pending 7 days expire, active domains are re-checked daily and suspended when their proof is
+  // gone.
   { name: 'domain-verification', pattern: '* * * * *', run: (deps) => verifyDomains(deps) },
   // Daily: entries past their plan's auditLogDays (stamped on each when written) go.
   {

@@ -1,4 +1,5 @@
-// Use cases for self-serve plans: start a purchase, open the customer portal, apply the provider's events, repair from the provider.
+// Use cases for self-serve plans: start a purchase, open the customer portal, apply the provider's events, repair from
+// the provider.
 import {
   billingStateOf,
   decidingSubscription,
@@ -116,7 +117,8 @@ async function applyEvent(deps: BillingDeps, event: BillingEvent, log: BillingLo
   }
   const account = await deps.accounts.findById(event.accountId);
   if (!account) return 'ignored';
-  // A session's client_reference_id is whatever the link that started it carried: it counts only when the subscription agrees.
+  // A session's client_reference_id is whatever the link that started it carried: it counts only when the subscription
+  // agrees.
   if (!(await subscriptionNames(deps, account, subscription))) {
     log?.warn(
       { stripeEvent: event.id, accountId: account.id, subscriptionId: subscription.id, subscriptionAccountId: subscription.accountId ?? null },
@@ -134,7 +136,10 @@ export interface SyncResult {
   reason?: string;
 }
 
-/** Re-reads the account's subscriptions from the provider and applies the one that decides: the repair for a lost webhook. */
+/**
+ * Re-reads the account's subscriptions from the provider and applies the one that decides: the repair for a lost
+ * webhook.
+ */
 export async function syncBilling(deps: BillingDeps, account: Account): Promise<SyncResult> {
   const found = await deps.billing.subscriptionsOf(account.id, account.billing?.customerId);
   const stored = account.billing?.subscriptionId;

@@ -1,4 +1,5 @@
-// Use case: one slot of the caller's per-second burst for a call that is not a single generation (a batch post, a logo upload).
+// Use case: one slot of the caller's per-second burst for a call that is not a single generation (a batch post, a logo
+// upload).
 import { ApiError } from '../domain/errors.js';
 import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { UsageMeter } from '../domain/ports/usage-meter.js';
@@ -9,7 +10,9 @@ export interface BurstDeps {
   clock: () => Date;
 }
 
-/** An API key's credential, or the portal's signed-in account (no key: one bucket per account, as the playground has). */
+/**
+ * An API key's credential, or the portal's signed-in account (no key: one bucket per account, as the playground has).
+ */
 export interface BurstCaller {
   accountId: string;
   plan: PlanId;

@@ -1,4 +1,5 @@
-// Use cases for custom domains: add one within the plan, list, read, delete when no code uses it, verify it (on demand or by an operator).
+// Use cases for custom domains: add one within the plan, list, read, delete when no code uses it, verify it (on demand
+// or by an operator).
 import {
   DOMAIN_ID,
   newDomainId,
@@ -92,7 +93,9 @@ export async function getDomain(deps: Pick<CustomDomainDeps, 'domains'>, account
   return domain;
 }
 
-/** Refused (409 domain_in_use) while a code that is not deleted lives on it: its printed short URLs would stop working. */
+/**
+ * Refused (409 domain_in_use) while a code that is not deleted lives on it: its printed short URLs would stop working.
+ */
 export async function deleteDomain(deps: CustomDomainDeps, accountId: string, id: string): Promise<void> {
   const domain = await getDomain(deps, accountId, id);
   const codes = await deps.codes.countOnDomain(domain.id);
@@ -113,7 +116,8 @@ export async function verifyDomain(
 }
 
 /**
- * Operators (`qrm domains verify`): the operator vouches for the hostname now; no check is made. The daily re-check still
+ * Operators (`qrm domains verify`): the operator vouches for the hostname now; no check is made. The daily re-check
+ * still
  * applies: without its TXT record the domain is suspended a day later.
  */
 export async function activateByHostname(deps: Pick<CustomDomainDeps, 'domains' | 'clock'>, hostname: string): Promise<CustomDomain> {
@@ -127,7 +131,10 @@ export async function activateByHostname(deps: Pick<CustomDomainDeps, 'domains' 
   return { ...active, lastCheck: { at, problem: null } };
 }
 
-/** What `/.well-known/qrm-domain/<token>` answers on a Host: the token, for a domain not active of that hostname with that token. */
+/**
+ * What `/.well-known/qrm-domain/<token>` answers on a Host: the token, for a domain not active of that hostname with
+ * that token.
+ */
 export async function verificationAnswer(
   deps: { domains: Pick<CustomDomainStore, 'findByHostname'> },
   hostname: string,

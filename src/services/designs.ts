@@ -1,4 +1,5 @@
-// Use cases: saved designs — create and change them (validated, and scannability-checked by a real render), list, delete, and apply one to a request.
+// Use cases: saved designs — create and change them (validated, and scannability-checked by a real render), list,
+// delete, and apply one to a request.
 import { DESIGN_ID, DESIGN_NAME_MAX, newDesignId, withDesign, type DesignOptions } from '../domain/design.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
@@ -39,7 +40,10 @@ function underOptions(error: unknown): unknown {
   return new ApiError(error.code, error.message, { fields, ...(error.extensions ? { extensions: error.extensions } : {}) });
 }
 
-/** The options as a PNG of a typical link would use them: colours, size, logo (from this account), and for a branded design the scan check. */
+/**
+ * The options as a PNG of a typical link would use them: colours, size, logo (from this account), and for a branded
+ * design the scan check.
+ */
 async function assertUsable(deps: DesignDeps, owner: Owner, options: DesignOptions): Promise<void> {
   // A design in cmyk() inks is a print design: checked as the PDF it is for (a PNG cannot carry them);
   // and so is one with a physical size but no dpi (a PNG at 300 dpi would bound sizeMm by its pixels).
@@ -104,7 +108,9 @@ export async function deleteDesign(deps: Pick<DesignDeps, 'designs'>, accountId:
   if (!(await deps.designs.delete(accountId, id))) throw new ApiError('not_found', 'no design with this id in your account');
 }
 
-/** The request with its design's fields under it (the request's own fields win); a request without `design` as it is. */
+/**
+ * The request with its design's fields under it (the request's own fields win); a request without `design` as it is.
+ */
 export async function applyDesign<T extends { design?: string | undefined }>(
   deps: { designs: Pick<DesignStore, 'get'> },
   accountId: string,

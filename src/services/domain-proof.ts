@@ -1,5 +1,6 @@
 // Custom domains proved by DNS: a claim becomes active only when `_qrm-challenge.<hostname>` holds its token; active
-// domains are re-checked daily (suspended when the proof is gone), pending claims expire; the HTTP check is advice only.
+// domains are re-checked daily (suspended when the proof is gone), pending claims expire; the HTTP check is advice
+// only.
 import { PENDING_LIFETIME_MS, proofName, type CustomDomain } from '../domain/custom-domain.js';
 import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 import type { DomainProbe } from '../domain/ports/domain-probe.js';
@@ -57,7 +58,10 @@ export interface DomainSweepDeps extends DomainProofDeps {
   suspended(domain: CustomDomain): Promise<void>;
 }
 
-/** Re-checks an active domain: suspended (and its owner told) when DNS answers without the token; a DNS failure proves nothing. */
+/**
+ * Re-checks an active domain: suspended (and its owner told) when DNS answers without the token; a DNS failure proves
+ * nothing.
+ */
 async function recheckActive(deps: DomainSweepDeps, domain: CustomDomain): Promise<boolean> {
   const proof = await readProof(deps.dns, domain);
   const at = deps.clock();

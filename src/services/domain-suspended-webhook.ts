@@ -1,4 +1,5 @@
-// The `domain.suspended` event: told to the account's webhook endpoints that subscribe to it, signed the Standard Webhooks way.
+// The `domain.suspended` event: told to the account's webhook endpoints that subscribe to it, signed the Standard
+// Webhooks way.
 import type { CustomDomain } from '../domain/custom-domain.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
 import type { ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
@@ -22,7 +23,10 @@ export function domainSuspendedBody(domain: CustomDomain, at: Date): string {
   });
 }
 
-/** One attempt per subscribed endpoint (the suspension itself is on the domain for the owner to read); failures are logged. */
+/**
+ * One attempt per subscribed endpoint (the suspension itself is on the domain for the owner to read); failures are
+ * logged.
+ */
 export async function tellDomainSuspended(deps: DomainWebhookDeps, domain: CustomDomain): Promise<number> {
   const endpoints = (await deps.scanWebhooks.list(domain.accountId)).filter((e) => e.events.includes('domain.suspended'));
   if (endpoints.length === 0) return 0;

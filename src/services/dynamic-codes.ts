@@ -23,7 +23,9 @@ export interface DynamicCodeDeps {
   codes: DynamicCodeStore;
   clock: () => Date;
   plans: PlanCatalogue;
-  /** The account's custom domains, for codes that ask for one (`domain` and `slug`); without it such codes are refused. */
+  /**
+   * The account's custom domains, for codes that ask for one (`domain` and `slug`); without it such codes are refused.
+   */
   domains?: DomainLookup | undefined;
 }
 
@@ -61,7 +63,9 @@ function notFound(): ApiError {
   return new ApiError('not_found', 'no such dynamic code on this account');
 }
 
-/** The campaign fields of a create or a change, as the API takes them (shape and bounds already checked by its schema). */
+/**
+ * The campaign fields of a create or a change, as the API takes them (shape and bounds already checked by its schema).
+ */
 export interface CampaignFields {
   rules?: RedirectRule[] | undefined;
   /** The default's weighted split; null ends it. */
@@ -95,7 +99,9 @@ function slugTaken(vanity: Vanity): ApiError {
   });
 }
 
-/** The routing fields a request sets, validated like `target` and with the password hashed; absent fields are left out. */
+/**
+ * The routing fields a request sets, validated like `target` and with the password hashed; absent fields are left out.
+ */
 async function routingChanges(input: CampaignFields): Promise<Partial<CodeRouting>> {
   const changes: Partial<CodeRouting> = {};
   if (input.rules !== undefined) {
@@ -191,7 +197,10 @@ function codeLimitReached(planName: string, limit: number, held: number, needed:
   );
 }
 
-/** Refuses (409 `code_limit_reached`) when the account has no room for `needed` more codes: a cheap check before anything is reserved. */
+/**
+ * Refuses (409 `code_limit_reached`) when the account has no room for `needed` more codes: a cheap check before
+ * anything is reserved.
+ */
 export async function assertRoomForCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'plans'>, owner: CodeOwner, needed: number): Promise<void> {
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
@@ -201,7 +210,8 @@ export async function assertRoomForCodes(deps: Pick<DynamicCodeDeps, 'codes' | '
 }
 
 /**
- * Every draft made a code, in order, or none (409 `code_limit_reached`: the plan's limit holds for the lot, atomically);
+ * Every draft made a code, in order, or none (409 `code_limit_reached`: the plan's limit holds for the lot,
+ * atomically);
  * `slug_taken` when a drawn slug was taken meanwhile (the caller draws again).
  */
 export async function createCodes(deps: DynamicCodeDeps, owner: CodeOwner, drafts: readonly CodeDraft[]): Promise<DynamicCode[] | 'slug_taken'> {
@@ -228,7 +238,9 @@ export interface CodeListQuery {
   /** A custom domain of the account, by id or hostname. */
   domain?: string | undefined;
   slug?: string | undefined;
-  /** `-created` (default): newest first; `created`: oldest first; `-scans`: most scanned first; `scans`: fewest first. */
+  /**
+   * `-created` (default): newest first; `created`: oldest first; `-scans`: most scanned first; `scans`: fewest first.
+   */
   sort?: CodeSort | undefined;
 }
 
@@ -276,7 +288,9 @@ export interface CodeUpdate extends CampaignFields, VanityFields {
   status?: OwnerStatus | undefined;
 }
 
-/** The vanity a change asks for: undefined (unchanged), null (back to the random slug only), or where the code moves. */
+/**
+ * The vanity a change asks for: undefined (unchanged), null (back to the random slug only), or where the code moves.
+ */
 async function vanityChange(deps: DynamicCodeDeps, accountId: string, id: string, update: VanityFields): Promise<Vanity | null | undefined> {
   if (update.domain === null) {
     if (update.slug !== undefined) throw invalidField('slug', 'a code leaving its custom domain has no slug of its own');

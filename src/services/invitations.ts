@@ -71,7 +71,8 @@ export async function pendingInvitation(deps: MemberDeps, token: string): Promis
 
 /**
  * Joins the account an invitation is for, as the signed-in identity (its own account's e-mail: verified by its
- * provider, or typed at local sign-in on this machine). The e-mail must be the invited one; the invitation is used once.
+ * provider, or typed at local sign-in on this machine). The e-mail must be the invited one; the invitation is used
+ * once.
  */
 export async function acceptInvitation(
   deps: MemberDeps & { accounts: AccountStore },

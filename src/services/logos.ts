@@ -24,7 +24,8 @@ interface Owner {
 export async function uploadLogo(deps: LogoDeps, owner: Owner, bytes: Uint8Array, mediaType: LogoMediaType): Promise<LogoRecord> {
   const plan = deps.plans.get(owner.plan);
   if (plan.logos === 0) throw new ApiError('plan_upgrade_required', `logos are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
-  // The limit before the decode: a full account must not cost a decode (the store checks again, atomically, when it writes).
+  // The limit before the decode: a full account must not cost a decode (the store checks again, atomically, when it
+  // writes).
   if (plan.logos !== null && (await deps.logos.list(owner.accountId)).length >= plan.logos) throw logoLimitReached(plan.name, plan.logos);
   const logo = await deps.normaliser.normalise(bytes, mediaType);
   const digest = createHash('sha256').update(logo.png).digest('base64url');

@@ -1,4 +1,5 @@
-// The audit events of members and invitations, one shape for the API and the portal: the target and a summary, never a token.
+// The audit events of members and invitations, one shape for the API and the portal: the target and a summary, never a
+// token.
 import type { AuditAction, AuditChanges } from '../domain/audit.js';
 import type { Invitation, Member } from '../domain/ports/member-store.js';
 import type { AuditEvent } from './audit-log.js';

@@ -1,4 +1,5 @@
-// Use case: meter a call that makes no code (a decode) as one request — burst, then the monthly requests — with its quota state.
+// Use case: meter a call that makes no code (a decode) as one request — burst, then the monthly requests — with its
+// quota state.
 import { ApiError } from '../domain/errors.js';
 import { periodOf } from '../domain/period.js';
 import type { PlanCatalogue } from '../domain/plan-catalogue.js';

@@ -1,4 +1,5 @@
-// Use cases for the plan catalogue: the start-up check that every account's plan exists, and the listing `qrm plans` prints.
+// Use cases for the plan catalogue: the start-up check that every account's plan exists, and the listing `qrm plans`
+// prints.
 import type { Plan, PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 

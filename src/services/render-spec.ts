@@ -45,7 +45,10 @@ export function isBranded(input: GenerateQrInput): boolean {
   );
 }
 
-/** The design in canonical form, every colour pair held to the contrast rule, the logo read from the caller's own account. */
+/**
+ * The design in canonical form, every colour pair held to the contrast rule, the logo read from the caller's own
+ * account.
+ */
 export async function brandingOf(deps: RenderSpecDeps, accountId: string, input: GenerateQrInput, darkColor: string, lightColor: string): Promise<Branding> {
   const finderColor = input.finderColor === undefined ? darkColor : canonicalColour(input.finderColor);
   if (input.outputFormat === 'eps') {
@@ -95,7 +98,10 @@ function inkOf(value: string | undefined, fallback: string, field: string, forma
   return { hex: cmykToHex(ink), ink };
 }
 
-/** sizeMm and dpi as the spec holds them: a raster's pixels from them, a vector's physical side; refusals name the field. */
+/**
+ * sizeMm and dpi as the spec holds them: a raster's pixels from them, a vector's physical side; refusals name the
+ * field.
+ */
 function printOf(input: GenerateQrInput): Pick<RenderSpec, 'size' | 'sizeMm' | 'dpi'> {
   const { sizeMm, dpi } = input;
   if (sizeMm !== undefined && input.size !== undefined) throw invalidField('sizeMm', 'give sizeMm (physical) or size (pixels), not both');
@@ -118,7 +124,10 @@ function printOf(input: GenerateQrInput): Pick<RenderSpec, 'size' | 'sizeMm' | '
   return { size, sizeMm, dpi: resolution };
 }
 
-/** The plain render spec a request asks for (colours held to contrast, print fields checked); callers add the branding when isBranded. */
+/**
+ * The plain render spec a request asks for (colours held to contrast, print fields checked); callers add the branding
+ * when isBranded.
+ */
 export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpec {
   const dark = inkOf(input.darkColor, DEFAULT_DARK, 'darkColor', input.outputFormat);
   const light = inkOf(input.lightColor, DEFAULT_LIGHT, 'lightColor', input.outputFormat);
@@ -155,7 +164,9 @@ export async function fullSpecOf(deps: RenderSpecDeps, accountId: string, input:
   return { ...spec, branding: await brandingOf(deps, accountId, input, spec.darkColor, spec.lightColor) };
 }
 
-/** What a request's image is from its fields alone: the payload, the render spec, the code's fingerprint and the ETag. */
+/**
+ * What a request's image is from its fields alone: the payload, the render spec, the code's fingerprint and the ETag.
+ */
 export interface RequestedImage {
   type: QrType;
   payload: string;
@@ -172,7 +183,9 @@ export async function requestedImage(deps: RenderSpecDeps, accountId: string, in
   return { type: input.type, payload, spec, fingerprint, etag: renderTag(fingerprint, spec) };
 }
 
-/** True when the image depends on the request's fields alone (no design, no logo or other branding read from a store). */
+/**
+ * True when the image depends on the request's fields alone (no design, no logo or other branding read from a store).
+ */
 export function dependsOnFieldsAlone(input: GenerateQrInput): boolean {
   return input.design === undefined && !isBranded(input);
 }

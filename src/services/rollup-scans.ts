@@ -1,4 +1,5 @@
-// Job processor: copies changed daily scan counters (Redis) into the scan ledger as absolute values, so a replayed run changes nothing.
+// Job processor: copies changed daily scan counters (Redis) into the scan ledger as absolute values, so a replayed run
+// changes nothing.
 import type { ScanCounters, ScanLedger } from '../domain/ports/scan-ledger.js';
 
 export interface RollupScansDeps {

@@ -34,7 +34,8 @@ export async function rollupPeriod(
   for (let round = 0; round < maxBatches; round++) {
     const snapshots = await deps.usageCounters.changed(period, batchSize);
     if (snapshots.length === 0) return { applied, drained: true };
-    // Acknowledged only once written: a crash in between leaves the changes marked, and the replay rewrites the same values.
+    // Acknowledged only once written: a crash in between leaves the changes marked, and the replay rewrites the same
+    // values.
     for (const snapshot of snapshots) await deps.usageLedger.apply(snapshot);
     await deps.usageCounters.acknowledge(snapshots);
     applied += snapshots.length;

@@ -1,4 +1,5 @@
-// Scan webhooks: an account's endpoints (create, list, delete), and the dispatcher that tells them of scans, coalesced, signed and retried.
+// Scan webhooks: an account's endpoints (create, list, delete), and the dispatcher that tells them of scans, coalesced,
+// signed and retried.
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
@@ -38,7 +39,9 @@ export interface ScanWebhookDispatcherDeps {
   secrets: Pick<BatchStore, 'webhookSigningSecrets'>;
   sender: WebhookSender;
   clock: () => Date;
-  /** Waits before each retry of a message (default 5 s, 30 s, 2 min, 10 min, 30 min); after the last, it is given up. */
+  /**
+   * Waits before each retry of a message (default 5 s, 30 s, 2 min, 10 min, 30 min); after the last, it is given up.
+   */
   backoffMs?: readonly number[];
   log?: { warn(obj: object, msg: string): void };
 }

@@ -1,4 +1,5 @@
-// Use cases for portal sign-in: a provider round trip bound to a single-use pre-sign-in session, or local sign-in by e-mail.
+// Use cases for portal sign-in: a provider round trip bound to a single-use pre-sign-in session, or local sign-in by
+// e-mail.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { PlanCatalogue } from '../domain/plan-catalogue.js';

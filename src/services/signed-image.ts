@@ -1,4 +1,5 @@
-// Use case: answer a signed image URL — the key it names, its signature, its expiry — then generate as the key's account.
+// Use case: answer a signed image URL — the key it names, its signature, its expiry — then generate as the key's
+// account.
 import { ApiError } from '../domain/errors.js';
 import { canonicalString, MAX_SIGNED_PARAMS, signatureMatches, SIGNED_MAX_AGE_SECONDS } from '../domain/signed-url.js';
 import { activeSigningKey, type SigningIdentity, type SigningKeyDeps } from './signing-keys.js';

@@ -1,4 +1,5 @@
-// Use cases for signing keys: create (the secret shown once, stored sealed), list, revoke; and resolving a URL's key to its secret.
+// Use cases for signing keys: create (the secret shown once, stored sealed), list, revoke; and resolving a URL's key to
+// its secret.
 import { ApiError } from '../domain/errors.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
 import { MAX_ACTIVE_SIGNING_KEYS, newSigningKeyId, newSigningSecret, SIGNING_KEY_ID } from '../domain/signed-url.js';

@@ -1,4 +1,5 @@
-// The layer rules of CONTRIBUTING.md, checked on every import in src/ and workers/: a file that imports what its layer must not fails here, naming both.
+// The layer rules of CONTRIBUTING.md, checked on every import in src/ and workers/: a file that imports what its layer
+// must not fails here, naming both.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
@@ -82,7 +83,8 @@ const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (
       within('domain', 'render')(target) ||
       IMAGING_LIBRARIES.includes(target) ||
       target === 'node:zlib' ||
-      // Scan verdicts are cached under a SHA-256 of the image's (and its design class's) inputs (fixed-size keys): hashing, not I/O.
+      // Scan verdicts are cached under a SHA-256 of the image's (and its design class's) inputs (fixed-size keys):
+      // hashing, not I/O.
       (file === 'src/render/branded/shared-verdict.ts' && target === 'node:crypto') ||
       // The scan check reads zxing-wasm's binary from the installed package, so it never fetches it: the one file read.
       (file === 'src/render/branded/scan-check.ts' && ['node:fs', 'node:module'].includes(target)) ||

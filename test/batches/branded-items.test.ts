@@ -1,4 +1,5 @@
-// Branded batch items: drawn with their design (logo, shapes, finder colour, frame), read by all three readers; foreign or unknown logos refused up front with the item's index; CSV columns for the same options.
+// Branded batch items: drawn with their design (logo, shapes, finder colour, frame), read by all three readers; foreign
+// or unknown logos refused up front with the item's index; CSV columns for the same options.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';

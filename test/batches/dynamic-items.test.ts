@@ -1,4 +1,5 @@
-// Batch items that make dynamic codes: made once at acceptance within the plan, listed, drawn with their short URLs, named in the manifest.
+// Batch items that make dynamic codes: made once at acceptance within the plan, listed, drawn with their short URLs,
+// named in the manifest.
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';

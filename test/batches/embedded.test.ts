@@ -1,4 +1,5 @@
-// Batches on the embedded default: accepted whole or refused whole, rendered in-process, every archived file decodes, counts exact.
+// Batches on the embedded default: accepted whole or refused whole, rendered in-process, every archived file decodes,
+// counts exact.
 import { join } from 'node:path';
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// Redis + MongoDB mode: a batch renders in a separate render process sharing no disk with the API; its record lives in MongoDB, its files in GridFS.
+// Redis + MongoDB mode: a batch renders in a separate render process sharing no disk with the API; its record lives in
+// MongoDB, its files in GridFS.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -27,7 +28,8 @@ beforeAll(async () => {
   // The render process takes only MONGODB_URL, so the throwaway database is named in the URL itself.
   mongoUrl = mongo.withDatabase(dbName);
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-gridfs-'));
-  // The render process has a data directory of its own: everything it shares with the API goes through MongoDB and Redis.
+  // The render process has a data directory of its own: everything it shares with the API goes through MongoDB and
+  // Redis.
   renderDir = await mkdtemp(join(tmpdir(), 'qrm-gridfs-render-'));
   t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' }, env: { MONGODB_URL: mongoUrl } });
   renderer = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {

@@ -1,4 +1,5 @@
-// renderChunk on the real SQLite store, files and render pool: a batch cancelled mid-chunk starts no further group of it,
+// renderChunk on the real SQLite store, files and render pool: a batch cancelled mid-chunk starts no further group of
+// it,
 // and a retried cancel does not delete it while its last group is still being drawn.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// Redis mode: batches render in a separate `render` process; SIGKILLed mid-batch and restarted, it still yields every item exactly once; dynamic items too.
+// Redis mode: batches render in a separate `render` process; SIGKILLed mid-batch and restarted, it still yields every
+// item exactly once; dynamic items too.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -35,7 +36,8 @@ async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> 
 beforeAll(async () => {
   redis = await startRedisServer();
   dataDir = await mkdtemp(join(tmpdir(), 'qrm-render-'));
-  // The API in Redis mode with the default key prefix, as the render process uses; batches go to the BullMQ render queue.
+  // The API in Redis mode with the default key prefix, as the render process uses; batches go to the BullMQ render
+  // queue.
   t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' } });
 }, 30_000);
 
@@ -56,8 +58,10 @@ describe('the render process', () => {
     const view = async () => JSON.parse((await get(`${BATCHES_URL}/${id}`)).body) as BatchJson;
 
     const first = startRenderProcess();
-    // Once some chunks are done and more are left, the process is frozen (SIGSTOP) where it stands, then killed: mid-batch, and
-    // most likely mid-chunk. Rendering 450 items between a poll and the freeze is beyond any machine; were one to, the check after fails.
+    // Once some chunks are done and more are left, the process is frozen (SIGSTOP) where it stands, then killed:
+    // mid-batch, and
+    // most likely mid-chunk. Rendering 450 items between a poll and the freeze is beyond any machine; were one to, the
+    // check after fails.
     await waitFor('the render process to draw 150 items', async () => (await view()).succeeded >= 150, { timeoutMs: 60_000, intervalMs: 20 });
     first.kill('SIGSTOP');
     const atKill = await view();

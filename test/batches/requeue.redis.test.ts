@@ -1,4 +1,5 @@
-// Redis mode: an API that stored a batch and died before queuing its chunks leaves it queued with no jobs; the batch-requeue job queues it again.
+// Redis mode: an API that stored a batch and died before queuing its chunks leaves it queued with no jobs; the
+// batch-requeue job queues it again.
 // And the queue tells which batches a render process is drawing now (what a retried cancel waits for).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -44,7 +45,8 @@ describe('the batch-requeue job', () => {
     expect(res.statusCode, res.body).toBe(202);
     const { id } = JSON.parse(res.body) as { id: string };
 
-    // No render process yet: the chunks wait in the queue. Removing them leaves what a crash between store and queue leaves.
+    // No render process yet: the chunks wait in the queue. Removing them leaves what a crash between store and queue
+    // leaves.
     const bull = new Queue(RENDER_QUEUE_NAME, { connection: { url: redis.url }, prefix: bullPrefix() });
     const renderQueue = new BullRenderQueue({ redis: redis.url, prefix: bullPrefix() });
     try {

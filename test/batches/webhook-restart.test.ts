@@ -1,4 +1,5 @@
-// The batch webhook survives a SIGKILL: the retry schedule lives in the store, and the restarted server delivers it, once.
+// The batch webhook survives a SIGKILL: the retry schedule lives in the store, and the restarted server delivers it,
+// once.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,7 +67,8 @@ describe('a batch webhook whose server is killed between attempts', () => {
         }
       ).webhook;
     await waitFor('the delivery to be on record', async () => (await view()).state === 'delivered', { timeoutMs: 10_000, intervalMs: 50 });
-    // Where a duplicate would come from: a sweep an hour on, past every retry time, over the same store. It finds nothing owed.
+    // Where a duplicate would come from: a sweep an hour on, past every retry time, over the same store. It finds
+    // nothing owed.
     const swept = createSqliteStores(dataDir);
     try {
       const anHourOn = new Date(Date.now() + 3_600_000);

@@ -1,4 +1,5 @@
-// The batch webhook: arrives once at a real HTTP server on 127.0.0.1, and verifies with the account's secret (Standard Webhooks).
+// The batch webhook: arrives once at a real HTTP server on 127.0.0.1, and verifies with the account's secret (Standard
+// Webhooks).
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.fetch.js';
@@ -75,7 +76,8 @@ describe('the batch webhook', () => {
 
   it('connects to the address it resolved and checked, never to a second answer', async () => {
     let lookups = 0;
-    // A name no DNS knows: only the sender's own resolution can reach the receiver; a second lookup by fetch would fail.
+    // A name no DNS knows: only the sender's own resolution can reach the receiver; a second lookup by fetch would
+    // fail.
     const sender = new FetchWebhookSender({
       allowPrivate: true,
       resolve: async () => {

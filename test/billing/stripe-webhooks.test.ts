@@ -1,4 +1,5 @@
-// Stripe webhooks on two API instances sharing one Redis: signed events move an account's plan on every instance, once, in the order Stripe holds.
+// Stripe webhooks on two API instances sharing one Redis: signed events move an account's plan on every instance, once,
+// in the order Stripe holds.
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalAccount } from '../../src/services/accounts.js';
@@ -20,7 +21,8 @@ beforeAll(async () => {
   stripe = await startStripeStandIn();
   const plans = await writeBillingPlansFile();
   plansDir = plans.dir;
-  // The credential caches keep an entry for an hour, longer than this file runs: only the pushed plan change can update one.
+  // The credential caches keep an entry for an hour, longer than this file runs: only the pushed plan change can update
+  // one.
   instances = await startTwoInstancesOnRedis('billing', {
     env: { ...stripe.env, PUBLIC_URL: 'http://127.0.0.1:43999', QR_PLANS_FILE: plans.file },
     cacheTtlMs: 3_600_000,
@@ -163,7 +165,8 @@ describe('POST /webhooks/stripe', () => {
   it('ignores, and logs, a checkout.session.completed whose client_reference_id names an account its subscription does not', async () => {
     const victim = await newBuyer();
     const payer = await newBuyer();
-    // Bought by another account (its metadata and customer), with the victim's id put in the session's client_reference_id.
+    // Bought by another account (its metadata and customer), with the victim's id put in the session's
+    // client_reference_id.
     payer.subscription('active', BUSINESS_PRICE);
     const crossed = (id: string, subscription: string, customer: string) => ({
       id,
@@ -242,7 +245,8 @@ describe('POST /webhooks/stripe', () => {
     const operation = document.paths['/webhooks/stripe']!.post!;
     expect(operation.operationId).toBe('receiveStripeEvent');
     expect(operation.security).toEqual([]);
-    // 404: on a Host that is not this service's own (a custom domain), as every operation; 408 and 429: a body too slow,
+    // 404: on a Host that is not this service's own (a custom domain), as every operation; 408 and 429: a body too
+    // slow,
     // or too many uploads from one address, as every operation that takes a body.
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '404', '408', '413', '429', '500', '503']);
     expect(operation.requestBody).toMatchObject({ content: { 'application/json': {} } });

@@ -1,4 +1,5 @@
-// Without Stripe configured nothing changes: no webhook route, no billing routes, and the Plans page names the operator.
+// Without Stripe configured nothing changes: no webhook route, no billing routes, and the Plans page names the
+// operator.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { PortalClient } from '../helpers/portal-client.js';

@@ -1,4 +1,5 @@
-// Every branded image decodes: a pairwise corpus of shape × finder × logo scale × error correction × format × colours, read by zbar and ZXing.
+// Every branded image decodes: a pairwise corpus of shape × finder × logo scale × error correction × format × colours,
+// read by zbar and ZXing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
@@ -35,7 +36,8 @@ describe('branded codes, pairwise corpus', () => {
     const pairs = new Set(
       CORPUS.flatMap((row) => Object.entries(row).flatMap(([a, va], i, all) => all.slice(i + 1).map(([b, vb]) => `${a}=${va}&${b}=${vb}`))),
     );
-    // 3·3 + 3·3 + 3·4 + 3·3 + 3·2 (moduleShape) + 3·3 + 3·4 + 3·3 + 3·2 (finderShape) + 3·4 + 3·3 + 3·2 (logo) + 4·3 + 4·2 + 3·2
+    // 3·3 + 3·3 + 3·4 + 3·3 + 3·2 (moduleShape) + 3·3 + 3·4 + 3·3 + 3·2 (finderShape) + 3·4 + 3·3 + 3·2 (logo) + 4·3 +
+    // 4·2 + 3·2
     expect(pairs.size).toBe(9 + 9 + 12 + 9 + 6 + 9 + 12 + 9 + 6 + 12 + 9 + 6 + 12 + 8 + 6);
   });
 

@@ -1,4 +1,5 @@
-// Designs every styling library draws and phones read are drawn so that they pass: the designs the scan check used to refuse, each answered and read.
+// Designs every styling library draws and phones read are drawn so that they pass: the designs the scan check used to
+// refuse, each answered and read.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { decodeImages, readByAll, type ImageFormat } from '../helpers/decode.js';

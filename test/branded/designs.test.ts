@@ -1,4 +1,5 @@
-// Branded designs: the error correction a logo needs, refusals that say what to change, contrast on every colour pair, SVG logos embedded.
+// Branded designs: the error correction a logo needs, refusals that say what to change, contrast on every colour pair,
+// SVG logos embedded.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -51,7 +52,8 @@ describe('a logo and its error correction', () => {
   });
 
   it('refuses a branded design below the 2-px module minimum with 400 naming minimumSize before any scan check, and counts nothing', async () => {
-    // Main's 2-px module minimum now refuses the sizes at which dots and circle finders stopped scanning (the old 422 case):
+    // Main's 2-px module minimum now refuses the sizes at which dots and circle finders stopped scanning (the old 422
+    // case):
     // at the minimum itself this design decodes with its default margin; the scan check's own refusal is the next test.
     const caller = await t.newCaller('pro');
     const design = { content: `https://example.com/${'a'.repeat(120)}`, type: 'url', outputFormat: 'png', moduleShape: 'dots', finderShape: 'circle' } as const;
@@ -66,7 +68,8 @@ describe('a logo and its error correction', () => {
     const caller = await t.newCaller('pro');
     const content = `https://example.com/${'a'.repeat(120)}`;
     const design = { content, type: 'url', outputFormat: 'png', errorCorrection: 'L', moduleShape: 'dots', finderShape: 'circle' } as const;
-    // Version 7 at L is 45 modules: 90 px and margin 0 is 2 px per module, passing every input rule (size minimum, contrast, logo fit).
+    // Version 7 at L is 45 modules: 90 px and margin 0 is 2 px per module, passing every input rule (size minimum,
+    // contrast, logo fit).
     const res = await generate(t.app, caller.key, { ...design, size: 90, margin: 0 });
     expect(res.statusCode).toBe(422);
     // The margin of 2 cannot be drawn at 90 px and H does not read: square finders, tried next, do.

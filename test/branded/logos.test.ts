@@ -1,4 +1,5 @@
-// Logo uploads: only real PNG/JPEG/WebP images, re-encoded without metadata, bounded in size and count, private to their account.
+// Logo uploads: only real PNG/JPEG/WebP images, re-encoded without metadata, bounded in size and count, private to
+// their account.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';

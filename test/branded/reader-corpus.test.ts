@@ -1,5 +1,7 @@
-// The scan guarantee from outside: 320 plain and 220 branded requests (formats, sizes, colours, ECC, content, every branding option), each image read by ZXing, zbar and jsQR.
-// One app for both (two render threads); each image rendered once; the readers run beside each other (jsQR on worker threads).
+// The scan guarantee from outside: 320 plain and 220 branded requests (formats, sizes, colours, ECC, content, every
+// branding option), each image read by ZXing, zbar and jsQR.
+// One app for both (two render threads); each image rendered once; the readers run beside each other (jsQR on worker
+// threads).
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
@@ -12,7 +14,8 @@ let key: string;
 let logoId: string;
 
 beforeAll(async () => {
-  // Two render threads: the corpus is hundreds of renders (the branded ones scan-checked in process), and CI has two cores.
+  // Two render threads: the corpus is hundreds of renders (the branded ones scan-checked in process), and CI has two
+  // cores.
   t = await createTestApp({ env: { RENDER_THREADS: '2' } });
   key = (await t.newCaller('business')).key;
   logoId = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
@@ -126,7 +129,8 @@ describe('every image reads back exactly on ZXing, zbar and jsQR', () => {
     expect(refused.filter((r) => r.status !== 422 || r.problem?.code !== 'unscannable_design')).toEqual([]);
     console.info(`branded corpus: ${refused.length} of ${cases.length} refused (${((100 * refused.length) / cases.length).toFixed(1)}%)`);
     expect(refused.length, JSON.stringify(refused.slice(0, 5))).toBeLessThan(cases.length * 0.1);
-    // Each refusal names a change that passes: asked again with its first change, the design is drawn; so it is with the
+    // Each refusal names a change that passes: asked again with its first change, the design is drawn; so it is with
+    // the
     // level left out, when the answer says to raise it (the level is then chosen for the logo).
     const retried = refused.flatMap((r) => {
       const changes = (r.problem?.changes as string[] | undefined) ?? [];

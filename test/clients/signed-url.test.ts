@@ -1,4 +1,5 @@
-// The SDKs' signedImageUrl helpers: the worked example of docs/signed-urls.md, offline, and URLs the service answers with the image.
+// The SDKs' signedImageUrl helpers: the worked example of docs/signed-urls.md, offline, and URLs the service answers
+// with the image.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';

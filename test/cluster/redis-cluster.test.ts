@@ -1,4 +1,5 @@
-// One real Redis Cluster (3 masters + 3 replicas) for the run: the Redis port contracts, two API instances on it, then a master's crash.
+// One real Redis Cluster (3 masters + 3 replicas) for the run: the Redis port contracts, two API instances on it, then
+// a master's crash.
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -153,7 +154,8 @@ describe('two API instances, the jobs process and a render worker on the Redis C
   beforeAll(async () => {
     let dataDir: string;
     ({ a, b, dataDir, close } = await twoInstances(keyPrefix));
-    // The real entries, on the cluster and the instances' SQLite directory; a one-second job lock as other process tests use.
+    // The real entries, on the cluster and the instances' SQLite directory; a one-second job lock as other process
+    // tests use.
     const env = { REDIS_CLUSTER_NODES: cluster.seeds, REDIS_URL: '', QR_DATA_DIR: dataDir, RENDER_THREADS: '1', JOB_LOCK_MS: '1000' };
     [jobs, render] = await Promise.all([startEntry('jobs.ts', env, 'worker started'), startEntry('render.ts', env, 'render worker started')]);
     jobQueue = createQueue({ redis: loadConfig({ REDIS_CLUSTER_NODES: cluster.seeds }).redis! });
@@ -172,7 +174,8 @@ describe('two API instances, the jobs process and a render worker on the Redis C
 
   it('are ready, the readiness check reading the cluster', async () => {
     for (const t of [a, b]) {
-      // A just-started instance on a busy machine may need a moment; its answer must come to 200 with the cluster checked.
+      // A just-started instance on a busy machine may need a moment; its answer must come to 200 with the cluster
+      // checked.
       await waitFor('the instance to be ready', async () => (await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, {
         timeoutMs: 10_000,
         intervalMs: 100,
@@ -340,7 +343,8 @@ describe("a master's crash under two API instances' load", () => {
       counted += usage.requests;
     }
     const total = [...served.values()].reduce((x, y) => x + y, 0);
-    // What an asynchronous replica can lose (docs/RELIABILITY.md): at most the counts acknowledged in the moment of the crash.
+    // What an asynchronous replica can lose (docs/RELIABILITY.md): at most the counts acknowledged in the moment of the
+    // crash.
     expect(total - counted).toBeLessThanOrEqual(servedAroundKill);
     // A request that spends ioredis's redirections while the dead master's slots move (MOVED among nodes that have not
     // all heard of the new master yet) is one of the 503s above; any other MOVED, ASK or CROSSSLOT is a layout fault.

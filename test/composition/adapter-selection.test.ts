@@ -1,4 +1,5 @@
-// createStores picks each adapter by its own variable; bad combinations stop at start with a message naming the variable.
+// createStores picks each adapter by its own variable; bad combinations stop at start with a message naming the
+// variable.
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';

@@ -1,10 +1,14 @@
-// Contract suite for the BatchResults port: exact bytes back, put idempotent and never torn, remove takes every file of a batch.
+// Contract suite for the BatchResults port: exact bytes back, put idempotent and never torn, remove takes every file of
+// a batch.
 import { describe, expect, it } from 'vitest';
 import type { Readable } from 'node:stream';
 import { newBatchId } from '../../src/domain/batches/batch-id.js';
 import type { BatchResults } from '../../src/domain/ports/batch-results.js';
 
-/** `storedFiles` counts what the adapter really holds for a batch (files on disk, GridFS file documents): "replaces, never adds" is checked there. */
+/**
+ * `storedFiles` counts what the adapter really holds for a batch (files on disk, GridFS file documents): "replaces,
+ * never adds" is checked there.
+ */
 export interface BatchResultsUnderTest {
   results: BatchResults;
   storedFiles(batchId: string): Promise<number>;

@@ -1,4 +1,5 @@
-// Contract suite for the BatchStore port: atomic create with idempotency keys, items moved once, exact counts, cancel, retention and webhook claims.
+// Contract suite for the BatchStore port: atomic create with idempotency keys, items moved once, exact counts, cancel,
+// retention and webhook claims.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Batch, BatchItem } from '../../src/domain/batches/batch.js';

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { LastUsedLog } from '../../src/domain/ports/last-used-log.js';
 
 /**
- * `makeLogs` returns logs sharing one backing store (one per process in production); the first is used alone where one suffices.
- * An adapter that lives in one process (`sharedAcrossProcesses: false`) returns one log, and the case about several processes
+ * `makeLogs` returns logs sharing one backing store (one per process in production); the first is used alone where one
+ * suffices.
+ * An adapter that lives in one process (`sharedAcrossProcesses: false`) returns one log, and the case about several
+ * processes
  * is skipped for it, visibly, rather than run where it could not fail.
  */
 export function lastUsedLogContract(

@@ -1,4 +1,5 @@
-// Runs the port contracts against the MongoDB adapters: a real server when MONGODB_URL names one, else the wire-level STAND-IN (never proof of MongoDB).
+// Runs the port contracts against the MongoDB adapters: a real server when MONGODB_URL names one, else the wire-level
+// STAND-IN (never proof of MongoDB).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch, BatchItem } from '../../src/domain/batches/batch.js';
@@ -75,7 +76,8 @@ const INSPECTOR = 'test inspector';
 /** Every command the stand-in receives during the contract suites, for the shard-key check after them. */
 const RECORDED = join(mkdtempSync(join(tmpdir(), 'qrm-mongo-commands-')), 'commands.jsonl');
 
-// No MongoDB server can be installed on the machines this is built on (docs/deployment.md): without MONGODB_URL the suite
+// No MongoDB server can be installed on the machines this is built on (docs/deployment.md): without MONGODB_URL the
+// suite
 // runs against the stand-in, a smoke test of the query shapes, and says so loudly in the output and in its title.
 if (!process.env.MONGODB_URL) console.warn(`\n  ⚠ ${TITLE}\n`);
 

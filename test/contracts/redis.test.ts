@@ -1,4 +1,5 @@
-// Runs the port contracts against the Redis adapters, on a real redis-server started for this file; every case has its own key prefix.
+// Runs the port contracts against the Redis adapters, on a real redis-server started for this file; every case has its
+// own key prefix.
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../src/adapters/redis/connection.js';
 import { afterAll, beforeAll } from 'vitest';

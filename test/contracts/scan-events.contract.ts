@@ -1,4 +1,5 @@
-// Contract suite for the ScanEventSource port: the scans the recorder counted, fanned out once to each endpoint, sealed into messages kept until settled.
+// Contract suite for the ScanEventSource port: the scans the recorder counted, fanned out once to each endpoint, sealed
+// into messages kept until settled.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ScanRecorder } from '../../src/domain/ports/scan-ledger.js';
@@ -24,7 +25,8 @@ export function scanEventSourceContract(adapterName: string, make: () => Promise
         });
       recorder.record({ codeId: 'dyn_a2', accountId: a, at, visitor: 'v', device: 'desktop', language: 'en', place: null, bot: false });
       recorder.record({ codeId: 'dyn_b1', accountId: b, at, visitor: 'v', device: 'other', language: 'en', place: null, bot: false });
-      // Crawlers and link previews are never scan events: not on a counted code, and an account with only those waits for nothing.
+      // Crawlers and link previews are never scan events: not on a counted code, and an account with only those waits
+      // for nothing.
       recorder.record({ codeId: 'dyn_a1', accountId: a, at, visitor: 'bot', device: 'other', language: 'en', place: null, bot: true });
       const botsOnly = `acc_${randomUUID()}`;
       recorder.record({ codeId: 'dyn_c1', accountId: botsOnly, at, visitor: 'bot', device: 'other', language: 'en', place: null, bot: true });

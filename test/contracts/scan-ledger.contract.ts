@@ -76,7 +76,10 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
   });
 }
 
-/** `read` returns what the system of record holds for the code and day once everything recorded was flushed (and rolled up). */
+/**
+ * `read` returns what the system of record holds for the code and day once everything recorded was flushed (and rolled
+ * up).
+ */
 /**
  * `uniquesTolerance` is 0 for an exact recorder. A HyperLogLog one may lose a visitor whose hash lands in a register
  * another visitor already filled with a higher rank: with 30 visitors in 16,384 registers that happens in about one

@@ -45,7 +45,8 @@ export function sessionStoreContract(adapterName: string, makeStore: () => Promi
 
     it('forgets a session once its expiry has passed, not only hides it from a reader', async () => {
       const store = await makeStore();
-      // Expired a minute ago by the real clock (Redis's own), created before that; then a later session is created (SQLite sweeps then).
+      // Expired a minute ago by the real clock (Redis's own), created before that; then a later session is created
+      // (SQLite sweeps then).
       const expiresAt = new Date(Date.now() - 60_000);
       const s = session({ createdAt: new Date(expiresAt.getTime() - 60_000), expiresAt });
       await store.create(s);

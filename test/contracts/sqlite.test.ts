@@ -1,4 +1,5 @@
-// Runs every port contract against the SQLite adapters (the embedded default), and the batch results on files beside them.
+// Runs every port contract against the SQLite adapters (the embedded default), and the batch results on files beside
+// them.
 import { mkdtempSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// The docs cannot fall behind the service: docs/configuration.md is what the config schema generates, and every API operation is on a page.
+// The docs cannot fall behind the service: docs/configuration.md is what the config schema generates, and every API
+// operation is on a page.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// qrm billing: an operator reads an account's billing state and repairs a missed Stripe event with `sync`; the running server follows.
+// qrm billing: an operator reads an account's billing state and repairs a missed Stripe event with `sync`; the running
+// server follows.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

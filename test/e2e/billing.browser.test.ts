@@ -1,4 +1,5 @@
-// Buying a plan in headless Chromium: Plans → Upgrade → Stripe Checkout (a stand-in) → back with the plan applied by its webhook.
+// Buying a plan in headless Chromium: Plans → Upgrade → Stripe Checkout (a stand-in) → back with the plan applied by
+// its webhook.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// qrm codes: an operator lists an account's dynamic codes and disables one for abuse; the server answers 410 at once and the owner cannot undo it.
+// qrm codes: an operator lists an account's dynamic codes and disables one for abuse; the server answers 410 at once
+// and the owner cannot undo it.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// Every portal page with data in it, in headless Chromium at 390 and 1280 px: nothing overflows, the nav is one row, headers are named, inputs match, axe finds nothing serious.
+// Every portal page with data in it, in headless Chromium at 390 and 1280 px: nothing overflows, the nav is one row,
+// headers are named, inputs match, axe finds nothing serious.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -38,7 +39,10 @@ let page: Page;
 let codeId = '';
 const seeded: Record<'completed' | 'cancelled' | 'failed', Batch> = {} as never;
 
-/** A batch written straight to the store (nothing renders it: the in-process runner queues only what is enqueued), its items moved as given. */
+/**
+ * A batch written straight to the store (nothing renders it: the in-process runner queues only what is enqueued), its
+ * items moved as given.
+ */
 async function storedBatch(accountId: string, total: number, finish: { succeeded: number; failed: number }, cancel: boolean): Promise<Batch> {
   const now = t.clock.now;
   const batch = queuedBatch(accountId, total, now);

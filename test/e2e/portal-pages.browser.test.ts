@@ -153,7 +153,8 @@ describe('the portal pages in Chromium', () => {
       expect(await decodeQr(await png.body(), 'png')).toEqual(readByAll(`${base}/r/${code.slug}`));
       expect(await usage()).toEqual(before);
 
-      // Chart.js draws the bars (pixels in the accent colour) on each chart's canvas, its figures in the table beside it.
+      // Chart.js draws the bars (pixels in the accent colour) on each chart's canvas, its figures in the table beside
+      // it.
       await page.locator('#chart-scans.drawn').waitFor();
       expect(await barPixels(page, '#chart-scans canvas')).toBeGreaterThan(20);
       expect(await barPixels(page, '#chart-devices canvas')).toBeGreaterThan(20);

@@ -1,4 +1,5 @@
-// The portal in headless Chromium: sign in through Google and Microsoft stand-ins, create a key, use it, watch usage, revoke it.
+// The portal in headless Chromium: sign in through Google and Microsoft stand-ins, create a key, use it, watch usage,
+// revoke it.
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

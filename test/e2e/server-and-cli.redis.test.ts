@@ -1,4 +1,5 @@
-// The real server and qrm on REDIS_URL: a key revoked with qrm is refused by the running server, although it had the key cached.
+// The real server and qrm on REDIS_URL: a key revoked with qrm is refused by the running server, although it had the
+// key cached.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,7 +43,8 @@ describe('the server and qrm in production mode (REDIS_URL)', () => {
 
     const [record] = JSON.parse((await runCli(['keys', 'list', '--email', 'ops@example.com', '--json'], env)).stdout) as Array<{ id: string }>;
     await runCli(['keys', 'revoke', '--email', 'ops@example.com', '--id', record!.id], env);
-    // The key is in the server's credential cache (10 s TTL); the refusal comes from the pushed revocation, waited for at most 5 s.
+    // The key is in the server's credential cache (10 s TTL); the refusal comes from the pushed revocation, waited for
+    // at most 5 s.
     await waitFor('the server to refuse the key', async () => (await generate(key)).status === 401, { timeoutMs: 5_000, intervalMs: 20 });
   }, 60_000);
 

@@ -1,4 +1,5 @@
-// SIGTERM under load: every request the server accepted is answered in full, the process exits 0, and usage matches the answers.
+// SIGTERM under load: every request the server accepted is answered in full, the process exits 0, and usage matches the
+// answers.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// A signed URL made by the docs' ten-line Node script, in an <img> of another site's page in Chromium: the code shows, and it scans.
+// A signed URL made by the docs' ten-line Node script, in an <img> of another site's page in Chromium: the code shows,
+// and it scans.
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -1,4 +1,5 @@
-// A reservation whose answer was lost, or a refund Redis could not take, is settled once Redis answers: no failed request is billed.
+// A reservation whose answer was lost, or a refund Redis could not take, is settled once Redis answers: no failed
+// request is billed.
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../src/adapters/redis/connection.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -36,7 +37,8 @@ describe('RedisUsageMeter when Redis fails mid-request', () => {
   it('takes back a reservation that ran in Redis although its answer never arrived', async () => {
     const meter = new RedisUsageMeter(await client(50), { keyPrefix: `t-${randomUUID()}:` });
     const blocker = await client();
-    // Redis holds every write command until told otherwise: the reservation waits in Redis, and the client gives up after 50 ms.
+    // Redis holds every write command until told otherwise: the reservation waits in Redis, and the client gives up
+    // after 50 ms.
     await blocker.call('CLIENT', 'PAUSE', '60000', 'WRITE');
     const accountId = `acc_${randomUUID()}`;
     try {

@@ -1,4 +1,5 @@
-// redis-server stopped (SIGTERM) or killed (SIGKILL) under load on two API instances, then restarted: 503s with Retry-After, no hang, recovery, nothing lost.
+// redis-server stopped (SIGTERM) or killed (SIGKILL) under load on two API instances, then restarted: 503s with
+// Retry-After, no hang, recovery, nothing lost.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { listKeys } from '../../src/services/api-keys.js';
@@ -43,7 +44,8 @@ const CLIENTS = 6;
 const pace = () => new Promise((resolve) => setTimeout(resolve, 5));
 const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', size: 64 });
 
-// A graceful stop closes the connections cleanly; a kill leaves them dangling mid-command. Both must look the same to callers.
+// A graceful stop closes the connections cleanly; a kill leaves them dangling mid-command. Both must look the same to
+// callers.
 describe.each([
   ['stopped', 'SIGTERM'],
   ['killed', 'SIGKILL'],
@@ -53,7 +55,8 @@ describe.each([
     const answers: Answer[] = [];
     let phase: Phase = 'up';
     let running = true;
-    // Six clients, each sending one request after another to alternating instances, until told to stop (bounded in count and time).
+    // Six clients, each sending one request after another to alternating instances, until told to stop (bounded in
+    // count and time).
     const client = async (loop: number) => {
       const deadline = Date.now() + 40_000;
       for (let i = 0; i < 5_000 && running && Date.now() < deadline; i++) {
@@ -125,7 +128,8 @@ describe.each([
     }
     for (let loop = 0; loop < CLIENTS; loop++) expect(answers.filter((x) => x.loop === loop).at(-1)?.status).toBe(200);
 
-    // Nothing lost, nothing doubled: usage, QR records and the key match the 200s (refunds of lost answers settle first).
+    // Nothing lost, nothing doubled: usage, QR records and the key match the 200s (refunds of lost answers settle
+    // first).
     const ok = answers.filter((x) => x.status === 200);
     const period = periodOf(a.clock.now);
     await waitFor('deferred refunds to settle', async () => (await a.stores.meter.usage(caller.accountId, period)).requests === ok.length, {

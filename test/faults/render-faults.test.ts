@@ -1,4 +1,5 @@
-// A render thread that exits or runs out of heap mid-render: that request alone fails (503, refunded) and the pool replaces the thread.
+// A render thread that exits or runs out of heap mid-render: that request alone fails (503, refunded) and the pool
+// replaces the thread.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
@@ -12,7 +13,8 @@ const FAULTY_THREAD = fileURLToPath(new URL('../fixtures/faulty-render-thread.ts
 let t: TestApp;
 
 beforeAll(async () => {
-  // One real Piscina thread with a small heap ceiling, and every render sent to it (no inline routing); the rest is the production pipeline.
+  // One real Piscina thread with a small heap ceiling, and every render sent to it (no inline routing); the rest is the
+  // production pipeline.
   t = await createTestApp({
     env: { RENDER_INLINE_MAX_PIXELS: '0', RENDER_MAX_QUEUE: '100' },
     renderPool: { maxOldGenerationSizeMb: 64, filename: FAULTY_THREAD },

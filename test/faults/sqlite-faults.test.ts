@@ -1,4 +1,5 @@
-// The embedded SQLite store running out of space or turning read-only: clear 503s, no corruption, and nothing lost that was acknowledged.
+// The embedded SQLite store running out of space or turning read-only: clear 503s, no corruption, and nothing lost that
+// was acknowledged.
 import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,7 +40,9 @@ function expectUnavailable(res: Answer) {
   expect(res.body).not.toMatch(/SQLITE|\bat .+:\d+:\d+/);
 }
 
-/** Opens the file on its own connection: PRAGMA integrity_check, and what the store holds for the account this month. */
+/**
+ * Opens the file on its own connection: PRAGMA integrity_check, and what the store holds for the account this month.
+ */
 function inspect(file: string, accountId: string, at: Date) {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {

@@ -1,4 +1,5 @@
-// Builds the app for HTTP tests through the production composition root (real SQLite or Redis, the configured render path), plus account/key helpers.
+// Builds the app for HTTP tests through the production composition root (real SQLite or Redis, the configured render
+// path), plus account/key helpers.
 import { Writable } from 'node:stream';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, afterEach, beforeAll } from 'vitest';
@@ -21,7 +22,10 @@ export interface TestApp {
   /** The catalogue the app serves with (QR_PLANS_FILE in `env`, or the built-in plans). */
   plans: PlanCatalogue;
   logs: string[];
-  /** Log lines saying a request was answered twice (Fastify's FST_ERR_REP_ALREADY_SENT, or ERR_HTTP_HEADERS_SENT); each is a bug. */
+  /**
+   * Log lines saying a request was answered twice (Fastify's FST_ERR_REP_ALREADY_SENT, or ERR_HTTP_HEADERS_SENT); each
+   * is a bug.
+   */
   doubleReplies: string[];
   /** Throws when any request so far was answered twice, and forgets them. */
   assertNoDoubleReply(): void;
@@ -33,19 +37,28 @@ export interface TestApp {
 
 export interface TestAppOptions {
   dataDir?: string;
-  /** Environment on top of the tests' defaults (one render thread, portal limits out of the way); the config comes from it as in production. */
+  /**
+   * Environment on top of the tests' defaults (one render thread, portal limits out of the way); the config comes from
+   * it as in production.
+   */
   env?: Record<string, string>;
-  /** Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise production's. */
+  /**
+   * Render-pool settings only a fault test needs (a thread that crashes, a small heap); the pipeline is otherwise
+   * production's.
+   */
   renderPool?: ApiOverrides['renderPool'];
   now?: Date;
   /**
-   * Production mode: REDIS_URL (or, with `clusterNodes`, REDIS_CLUSTER_NODES), with this suite's own key prefix, over the
+   * Production mode: REDIS_URL (or, with `clusterNodes`, REDIS_CLUSTER_NODES), with this suite's own key prefix, over
+   * the
    * SQLite store; `cacheTtlMs` replaces the per-instance caches' TTL.
    */
   redis?: { url: string; keyPrefix: string; cacheTtlMs?: number; clusterNodes?: string };
   /** Stores made by the test (e.g. over a SQLite connection it can fill up); the app still closes them. */
   stores?: StoreAdapters;
-  /** The custom-domain check, pointed at where the test's server listens (a real HTTP request, with the domain's Host). */
+  /**
+   * The custom-domain check, pointed at where the test's server listens (a real HTTP request, with the domain's Host).
+   */
   domainProbe?: ApiOverrides['domainProbe'];
   /** Changes the document answers are checked against: only the contract test's deliberate drift uses it. */
   alterDocument?: (document: OpenApiDocument) => void;
@@ -58,7 +71,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dns = options.env?.DNS_SERVERS === undefined ? await startDnsServer() : undefined;
   const config = loadConfig({
     LOG_LEVEL: 'info',
-    // Suites sign in and create keys from one address many times a minute; the abuse tests set the portal limits they test.
+    // Suites sign in and create keys from one address many times a minute; the abuse tests set the portal limits they
+    // test.
     PORTAL_SIGNIN_PER_MINUTE: '10000',
     PORTAL_KEY_CREATIONS_PER_HOUR: '10000',
     RENDER_THREADS: '1',
@@ -163,7 +177,8 @@ function checkAnswersAgainstDocument(app: FastifyInstance, alterDocument: TestAp
 
 /**
  * The suite's app, built before its first test and closed after its last: call at the top of a test file.
- * The object is filled in by the beforeAll hook this registers (before the file's own hooks), so read it inside hooks and tests.
+ * The object is filled in by the beforeAll hook this registers (before the file's own hooks), so read it inside hooks
+ * and tests.
  * `options` may be a function, for options known only once earlier hooks have run (a mock provider's address).
  */
 export function useTestApp(options: TestAppOptions | (() => TestAppOptions) = {}): TestApp {

@@ -68,7 +68,10 @@ export async function unpackArchive(zip: Buffer): Promise<UnpackedArchive> {
   return { dir: join(dir, 'out'), files, manifest };
 }
 
-/** Decodes the files of these manifest rows with ZXing, zbar and jsQR, beside what each should read (`contentOf` its index). */
+/**
+ * Decodes the files of these manifest rows with ZXing, zbar and jsQR, beside what each should read (`contentOf` its
+ * index).
+ */
 export async function decodeManifestRows(
   dir: string,
   rows: string[][],

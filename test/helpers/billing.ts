@@ -9,7 +9,10 @@ import type { SignedEvent } from './stripe-standin.js';
 export const PRO_PRICE = 'price_standin_pro';
 export const BUSINESS_PRICE = 'price_standin_business';
 
-/** The built-in plans with Stripe prices on pro and business, and a paid `enterprise` plan that names none (not self-serve). */
+/**
+ * The built-in plans with Stripe prices on pro and business, and a paid `enterprise` plan that names none (not
+ * self-serve).
+ */
 export async function writeBillingPlansFile(): Promise<{ dir: string; file: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'qrm-billing-plans-'));
   const prices: Record<string, string> = { pro: PRO_PRICE, business: BUSINESS_PRICE };

@@ -1,4 +1,5 @@
-// The branded designs of the reader corpus (test/branded/reader-corpus.test.ts), shared with the shared-verdict evidence (test/measure/shared-verdict.ts).
+// The branded designs of the reader corpus (test/branded/reader-corpus.test.ts), shared with the shared-verdict
+// evidence (test/measure/shared-verdict.ts).
 import fc from 'fast-check';
 
 /** Colour pairs the contrast rule admits, from black on white to brand colours and a dark background. */
@@ -11,7 +12,9 @@ export const PALETTES = [
 ];
 export const FINDER_COLOURS = ['#9B1B30', '#1D3557', '#0B5345', undefined]; // each at least 3:1 against every light colour above
 
-/** Campaign tails a printed URL carries: from none to ~90 characters, so versions reach 10–12 and 256 px modules 3 px. */
+/**
+ * Campaign tails a printed URL carries: from none to ~90 characters, so versions reach 10–12 and 256 px modules 3 px.
+ */
 const TAIL = 'utm_source=poster&utm_medium=print&utm_campaign=spring-menu-2026&table=12&lang=en&ref=a4-flyer';
 
 export const brandedDesign = fc.record({

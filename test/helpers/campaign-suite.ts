@@ -1,4 +1,5 @@
-// The campaign behaviour of dynamic codes (rules, expiry, scan limits, forwarded query, UTM, passwords), run in the embedded default and in Redis mode.
+// The campaign behaviour of dynamic codes (rules, expiry, scan limits, forwarded query, UTM, passwords), run in the
+// embedded default and in Redis mode.
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from './app.js';
 import { PASSWORD_GUESSES } from '../../src/http/redirect/scan-answer.js';

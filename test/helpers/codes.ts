@@ -53,7 +53,10 @@ export const BOT_AGENTS = {
   google: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 } as const;
 
-/** A scan as a phone would make it: the short URL's path, with a device's headers and address (a person's browser unless told). */
+/**
+ * A scan as a phone would make it: the short URL's path, with a device's headers and address (a person's browser unless
+ * told).
+ */
 export function scan(
   app: FastifyInstance,
   slug: string,

@@ -1,8 +1,11 @@
-// The named fields of each content type, read from its zod schema, and a valid object of each: for tests that go through every field.
+// The named fields of each content type, read from its zod schema, and a valid object of each: for tests that go
+// through every field.
 import { z } from 'zod';
 import { contentEncoderFor, QR_TYPES, type QrType } from '../../src/domain/content/index.js';
 
-/** A valid object for each type with named fields; a test swaps one field for its own value. A new type must add one. */
+/**
+ * A valid object for each type with named fields; a test swaps one field for its own value. A new type must add one.
+ */
 export const VALID_FIELDS: Record<string, Record<string, unknown>> = {
   wifi: { ssid: 'Home', password: 'correct horse', encryption: 'WPA' },
   vcard: { firstName: 'Ana', lastName: 'Silva' },

@@ -1,4 +1,5 @@
-// Custom domains and vanity slugs, run in the embedded default and in Redis mode: proof by a TXT record on a real DNS server on
+// Custom domains and vanity slugs, run in the embedded default and in Redis mode: proof by a TXT record on a real DNS
+// server on
 // loopback, the reachability check by a real HTTP request with the domain's Host, scans by Host.
 import { randomUUID } from 'node:crypto';
 import { request, type IncomingMessage } from 'node:http';
@@ -20,10 +21,14 @@ export const DOMAINS_URL = '/api/v1/QRManager/domains';
 /** The service's own PUBLIC_URL in these suites. */
 export const SERVICE_URL = 'https://qr.service.example';
 
-/** Every hostname reaches the test's server on loopback, except `unrouted-…` ones (127.0.0.2, where nothing listens). */
+/**
+ * Every hostname reaches the test's server on loopback, except `unrouted-…` ones (127.0.0.2, where nothing listens).
+ */
 export const loopbackResolve: Resolve = async (hostname) => [{ address: hostname.startsWith('unrouted-') ? '127.0.0.2' : '127.0.0.1', family: 4 }];
 
-/** The check as production builds it, but allowed onto loopback and pointed at the port the test's server listens on. */
+/**
+ * The check as production builds it, but allowed onto loopback and pointed at the port the test's server listens on.
+ */
 export function loopbackProbe(port: number): FetchDomainProbe {
   return new FetchDomainProbe({ allowPrivate: true, resolve: loopbackResolve, port });
 }
@@ -296,12 +301,14 @@ export function customDomainSuite(mode: string, context: () => SuiteContext): vo
       expect((await onHost(domain.hostname, `/r/${own.slug}`)).headers.location).toBe('https://example.com/own');
       expect((await onHost('qr.service.example', `/r/${foreign.slug}`)).headers.location).toBe('https://evil.example/phish');
       expect((await onHost(`127.0.0.1:${context().port}`, `/r/${foreign.slug}`)).statusCode).toBe(302);
-      // A hostname that reaches this service but is no active custom domain (left pointing here, or pending) serves nothing.
+      // A hostname that reaches this service but is no active custom domain (left pointing here, or pending) serves
+      // nothing.
       expect((await onHost(uniqueHost('stale'), `/r/${foreign.slug}`)).statusCode).toBe(404);
       const pending = await addDomain(other.key);
       expect((await onHost(pending.hostname, `/r/${foreign.slug}`)).statusCode).toBe(404);
 
-      // The portal, the API, the API's documents and signed URLs: 404 on the customer's domain, as before on the service's own host.
+      // The portal, the API, the API's documents and signed URLs: 404 on the customer's domain, as before on the
+      // service's own host.
       for (const path of ['/portal', '/portal/signin', '/docs', '/openapi.json', `/i/sk_${'a'.repeat(20)}/png?data=x&sig=${'0'.repeat(64)}`]) {
         const onCustomer = await onHost(domain.hostname, path);
         expect(onCustomer.statusCode, path).toBe(404);

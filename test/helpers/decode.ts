@@ -16,7 +16,10 @@ const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
 
 export type ImageFormat = 'png' | 'webp' | 'svg' | 'pdf' | 'eps';
 
-/** The readers every test decodes with: ZXing C++ (ZXingReader), zbar (zbarimg) and jsQR, the pure-JS decoder web apps embed. */
+/**
+ * The readers every test decodes with: ZXing C++ (ZXingReader), zbar (zbarimg) and jsQR, the pure-JS decoder web apps
+ * embed.
+ */
 export const READERS = ['zxing', 'zbar', 'jsqr'] as const;
 export type Reader = (typeof READERS)[number];
 
@@ -51,7 +54,10 @@ export interface ImageToDecode {
   zoom?: number;
 }
 
-/** WebP goes through libwebp's dwebp, SVG through librsvg, PDF through poppler's pdftoppm and EPS through Ghostscript: our own code decodes nothing. */
+/**
+ * WebP goes through libwebp's dwebp, SVG through librsvg, PDF through poppler's pdftoppm and EPS through Ghostscript:
+ * our own code decodes nothing.
+ */
 export async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat, ownSize = false, zoom = 1): Promise<string> {
   const source = join(dir, `${name}.${format}`);
   await writeFile(source, bytes);
@@ -161,7 +167,10 @@ async function jsqrMany(paths: readonly string[]): Promise<Array<string | undefi
   return out;
 }
 
-/** Decodes many PNG files with all three readers: one zbarimg and one ZXingReader run per hundred files, jsQR on worker threads beside them. */
+/**
+ * Decodes many PNG files with all three readers: one zbarimg and one ZXingReader run per hundred files, jsQR on worker
+ * threads beside them.
+ */
 export async function decodePngFiles(paths: readonly string[]): Promise<Decoded[]> {
   const decoded: Decoded[] = [];
   const jsqrFound = jsqrMany(paths);
@@ -174,7 +183,10 @@ export async function decodePngFiles(paths: readonly string[]): Promise<Decoded[
   return decoded;
 }
 
-/** ZXing alone on many PNG files (a hundred per ZXingReader run): the fast reader for runs of thousands, where all three would take minutes. */
+/**
+ * ZXing alone on many PNG files (a hundred per ZXingReader run): the fast reader for runs of thousands, where all three
+ * would take minutes.
+ */
 export async function zxingReadFiles(paths: readonly string[]): Promise<Array<string | undefined>> {
   const read: Array<string | undefined> = [];
   for (let i = 0; i < paths.length; i += FILES_PER_CALL) {
@@ -200,12 +212,15 @@ export async function decodeQr(bytes: Uint8Array, format: ImageFormat): Promise<
   return (await decodeImages([{ bytes, format }]))[0]!;
 }
 
-/** Runs of a property test that decodes every case: decoder processes a run, so far fewer than fast-check's default 100. */
+/**
+ * Runs of a property test that decodes every case: decoder processes a run, so far fewer than fast-check's default 100.
+ */
 export const DECODED_RUNS = 25;
 
 /**
  * The payload drawn as the service draws it (PNG, level L so long payloads fit, 1024 px) and read back by the
- * three readers: the text a scanner gives an app. Throws, showing all of them, unless every reader reads exactly the payload.
+ * three readers: the text a scanner gives an app. Throws, showing all of them, unless every reader reads exactly the
+ * payload.
  */
 export async function scanBack(payload: string): Promise<string> {
   const png = renderImage({ payload, format: 'png', size: 1024, margin: 4, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });

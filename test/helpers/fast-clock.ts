@@ -1,5 +1,9 @@
-// Makes a test app's clock run fast from mid-month: a test's requests spread over many app-seconds, so fault tests never meet the per-key burst limit.
-/** The test app's clock (TestApp.clock) now reads a time running `speed` times faster than real time, from the 15th of this month. */
+// Makes a test app's clock run fast from mid-month: a test's requests spread over many app-seconds, so fault tests
+// never meet the per-key burst limit.
+/**
+ * The test app's clock (TestApp.clock) now reads a time running `speed` times faster than real time, from the 15th of
+ * this month.
+ */
 export function runClockFast(clock: { now: Date }, speed = 100): void {
   const today = new Date();
   const base = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 15, 12);

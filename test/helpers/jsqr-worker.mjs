@@ -1,4 +1,5 @@
-// A worker thread reading QR codes with jsQR: RGBA pixels in (moved, not copied), the text or null out. Used by decode.ts for many images at once.
+// A worker thread reading QR codes with jsQR: RGBA pixels in (moved, not copied), the text or null out. Used by
+// decode.ts for many images at once.
 import { parentPort } from 'node:worker_threads';
 import jsQR from 'jsqr';
 

@@ -9,7 +9,8 @@ export interface MongoStandIn {
   stop(): Promise<void>;
 }
 
-// Debian's interpreter explicitly: python3-mockupdb and python3-mongomock are Debian packages, and PATH may name another Python.
+// Debian's interpreter explicitly: python3-mockupdb and python3-mongomock are Debian packages, and PATH may name
+// another Python.
 const PYTHON = process.env.MONGO_STANDIN_PYTHON ?? '/usr/bin/python3';
 const SCRIPT = fileURLToPath(new URL('./mongo-standin.py', import.meta.url));
 const READY_WITHIN_MS = 10_000;

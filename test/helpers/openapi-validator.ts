@@ -1,4 +1,5 @@
-// The contract check of every HTTP test: an answer the app gives must be one its own OpenAPI document describes (status, media type, JSON body, required headers).
+// The contract check of every HTTP test: an answer the app gives must be one its own OpenAPI document describes
+// (status, media type, JSON body, required headers).
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
@@ -65,7 +66,8 @@ export class ResponseValidator {
     const path = url.split('?')[0]!.split('#')[0]!; // matched as sent: template segments take any encoded value
     const route = this.#routes.find((r) => r.method === method.toLowerCase() && r.pattern.test(path));
     if (!route) return [];
-    // A path the app routes literally (/openapi.json, /portal) was not answered by a template such as /{slug}, even though the template matches it.
+    // A path the app routes literally (/openapi.json, /portal) was not answered by a template such as /{slug}, even
+    // though the template matches it.
     if (route.params > 0 && isLiteralRoute(method, path)) return [];
     const operation = this.#document.paths[route.template]![route.method]!;
     const where = `${method.toUpperCase()} ${route.template} (${operation.operationId ?? 'no operationId'}) answered ${answer.statusCode}`;

@@ -1,6 +1,10 @@
-// A covering array of strength 2: rows in which every value of each dimension meets every value of every other dimension.
+// A covering array of strength 2: rows in which every value of each dimension meets every value of every other
+// dimension.
 
-/** Greedy (AETG-style, deterministic): each row is the one of the full product that covers the most pairs not yet covered. */
+/**
+ * Greedy (AETG-style, deterministic): each row is the one of the full product that covers the most pairs not yet
+ * covered.
+ */
 export function pairwise<T extends Record<string, readonly unknown[]>>(dimensions: T): Array<{ [K in keyof T]: T[K][number] }> {
   const names = Object.keys(dimensions);
   const sizes = names.map((name) => dimensions[name]!.length);

@@ -47,7 +47,10 @@ export class PortalClient {
     return this.request({ method: 'GET', url, headers });
   }
 
-  /** Posts a form as a browser would (urlencoded, with the page's Origin: inject's Host is localhost:80); `_csrf` is sent only if given. */
+  /**
+   * Posts a form as a browser would (urlencoded, with the page's Origin: inject's Host is localhost:80); `_csrf` is
+   * sent only if given.
+   */
   postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
     return this.request({
       method: 'POST',

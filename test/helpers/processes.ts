@@ -70,7 +70,10 @@ export interface EntryProcess {
   stop(): Promise<number | null>;
 }
 
-/** Starts one of the worker processes (workers/jobs.ts, workers/render.ts) as ops run it; resolves once it logs `readyLine`, fails if it exits first. */
+/**
+ * Starts one of the worker processes (workers/jobs.ts, workers/render.ts) as ops run it; resolves once it logs
+ * `readyLine`, fails if it exits first.
+ */
 export async function startEntry(entry: string, env: Record<string, string>, readyLine: string, timeoutMs = 30_000): Promise<EntryProcess> {
   const child = spawn(process.execPath, [...TSX, `workers/${entry}`], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },

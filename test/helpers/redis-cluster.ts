@@ -1,4 +1,5 @@
-// Starts one real Redis Cluster on loopback: 3 masters and 3 replicas (redis-server --cluster-enabled, redis-cli --cluster create).
+// Starts one real Redis Cluster on loopback: 3 masters and 3 replicas (redis-server --cluster-enabled, redis-cli
+// --cluster create).
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -69,7 +70,10 @@ function startNode(port: number, dir: string): ChildProcess {
   return child;
 }
 
-/** Starts six nodes and joins them (redis-cli --cluster create … --cluster-replicas 1); resolves once every slot is served. */
+/**
+ * Starts six nodes and joins them (redis-cli --cluster create … --cluster-replicas 1); resolves once every slot is
+ * served.
+ */
 export async function startRedisCluster(): Promise<RedisCluster> {
   const root = await mkdtemp(join(tmpdir(), 'qrm-redis-cluster-'));
   const ports: number[] = [];

@@ -1,4 +1,5 @@
-// Starts a real redis-server on a free loopback port with its own temp dir; it can be stopped and started again on the same port.
+// Starts a real redis-server on a free loopback port with its own temp dir; it can be stopped and started again on the
+// same port.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
@@ -10,7 +11,10 @@ import { waitFor } from './wait.js';
 export interface RedisServer {
   url: string;
   port: number;
-  /** Stops the server (SIGTERM: it writes its AOF and exits; SIGKILL: a crash, survived by the AOF fsynced on every write); the data stays in its dir. */
+  /**
+   * Stops the server (SIGTERM: it writes its AOF and exits; SIGKILL: a crash, survived by the AOF fsynced on every
+   * write); the data stays in its dir.
+   */
   stop(signal?: NodeJS.Signals): Promise<void>;
   /** Starts it again on the same port and dir, and resolves once it answers PING. */
   start(): Promise<void>;

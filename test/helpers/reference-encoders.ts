@@ -1,4 +1,5 @@
-// Runs the independent encoders (segno, libqrencode) over many payloads in one Python process: versions, and segno images.
+// Runs the independent encoders (segno, libqrencode) over many payloads in one Python process: versions, and segno
+// images.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 

@@ -1,10 +1,13 @@
 // Where scans come from and who makes them, in either mode: country rules and counts from the shipped database behind a
-// trusted proxy, one unique scanner per address and browser a day, crawlers and link previews answered but counted apart.
+// trusted proxy, one unique scanner per address and browser a day, crawlers and link previews answered but counted
+// apart.
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from './app.js';
 import { BOT_AGENTS, codesApi, scan, USER_AGENTS } from './codes.js';
 
-/** The app (built with TRUST_PROXY=1) and how to bring its counts to the stats (flush, and the rollup in Redis mode). */
+/**
+ * The app (built with TRUST_PROXY=1) and how to bring its counts to the stats (flush, and the rollup in Redis mode).
+ */
 export interface ScanAnalyticsContext {
   t: TestApp;
   settle(): Promise<void>;

@@ -1,4 +1,5 @@
-// Reads the commands the MongoDB stand-in recorded and names each one on a sharded collection that mongos could not send to one shard.
+// Reads the commands the MongoDB stand-in recorded and names each one on a sharded collection that mongos could not
+// send to one shard.
 import { readFile } from 'node:fs/promises';
 import { mongo } from 'mongoose';
 

@@ -1,4 +1,5 @@
-// Every regular expression written in src/: regex literals and `new RegExp` / `RegExp` calls, found with the TypeScript parser.
+// Every regular expression written in src/: regex literals and `new RegExp` / `RegExp` calls, found with the TypeScript
+// parser.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';

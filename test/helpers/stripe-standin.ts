@@ -1,4 +1,5 @@
-// A STAND-IN for Stripe's API on loopback: answers only the few calls QR Manager makes, through the official `stripe` library. Never proof of Stripe's behaviour.
+// A STAND-IN for Stripe's API on loopback: answers only the few calls QR Manager makes, through the official `stripe`
+// library. Never proof of Stripe's behaviour.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';

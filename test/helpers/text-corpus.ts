@@ -1,4 +1,5 @@
-// Text corpora by class (Japanese, Latin-1, ASCII with digits, URLs, other Unicode, mixed), drawn reproducibly by fast-check seeds.
+// Text corpora by class (Japanese, Latin-1, ASCII with digits, URLs, other Unicode, mixed), drawn reproducibly by
+// fast-check seeds.
 import fc from 'fast-check';
 
 const JAPANESE = [

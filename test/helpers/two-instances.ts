@@ -17,7 +17,8 @@ export interface TwoInstances {
 
 /**
  * Both apps get the same options, the same Redis key prefix (fresh per call) and the same SQLite directory.
- * `cacheTtlMs` replaces the per-instance caches' TTL (credentials, signing keys, slugs): a test proving that a change is pushed sets it longer than the test runs.
+ * `cacheTtlMs` replaces the per-instance caches' TTL (credentials, signing keys, slugs): a test proving that a change
+ * is pushed sets it longer than the test runs.
  */
 export async function startTwoInstancesOnRedis(
   name: string,

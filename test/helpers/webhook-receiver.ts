@@ -1,4 +1,5 @@
-// A real webhook receiver on 127.0.0.1 for the batch tests, and the Standard Webhooks check written from the spec, not with our signing code.
+// A real webhook receiver on 127.0.0.1 for the batch tests, and the Standard Webhooks check written from the spec, not
+// with our signing code.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -45,7 +46,9 @@ export async function startWebhookReceiver(answer: (n: number) => number = () =>
   };
 }
 
-/** The receiver's side of Standard Webhooks: some `v1,` signature equals HMAC-SHA256(secret bytes, `id.timestamp.body`). */
+/**
+ * The receiver's side of Standard Webhooks: some `v1,` signature equals HMAC-SHA256(secret bytes, `id.timestamp.body`).
+ */
 export function verifyWebhook(secret: string, message: Pick<ReceivedWebhook, 'headers' | 'body'>): boolean {
   const id = String(message.headers['webhook-id']);
   const timestamp = String(message.headers['webhook-timestamp']);

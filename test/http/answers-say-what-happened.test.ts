@@ -1,4 +1,5 @@
-// Answers that used to be silent or wrong: manifest cells, batch error counts and plan refusals, query and path problems, Idempotency-Key.
+// Answers that used to be silent or wrong: manifest cells, batch error counts and plan refusals, query and path
+// problems, Idempotency-Key.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

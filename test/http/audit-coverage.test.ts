@@ -1,5 +1,6 @@
 // Every state-changing route of the API and the portal declares what it appends to the audit log, and does append it:
-// the test walks the routes the app serves and runs each declared one, through the API with a key or the portal as a member.
+// the test walks the routes the app serves and runs each declared one, through the API with a key or the portal as a
+// member.
 import type { LightMyRequestResponse } from 'fastify';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,7 +83,10 @@ async function invitation(role = 'viewer') {
   const res = await api('POST', `${API}/invitations`, { email, role });
   return { ...(await created(res)), email, acceptUrl: (res.json() as { acceptUrl: string }).acceptUrl };
 }
-/** Someone invited with `role` joins the owner's account through the accept URL; returns the join's answer and the member. */
+/**
+ * Someone invited with `role` joins the owner's account through the accept URL; returns the join's answer and the
+ * member.
+ */
 async function join(role = 'developer') {
   const invited = await invitation(role);
   const browser = new PortalClient(t.app);

@@ -1,4 +1,5 @@
-// The audit log: state changes are appended with their actor, address and user agent; admin keys read it as JSON or CSV;
+// The audit log: state changes are appended with their actor, address and user agent; admin keys read it as JSON or
+// CSV;
 // it never holds a secret; entries go when their plan's retention ends (the test drives the sweep).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// Every string field of every content type has a documented maximum, and one character more is a 400 invalid_content naming the field.
+// Every string field of every content type has a documented maximum, and one character more is a 400 invalid_content
+// naming the field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contentEncoderFor, QR_TYPES } from '../../src/domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../src/domain/content/limits.js';

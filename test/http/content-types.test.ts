@@ -1,4 +1,5 @@
-// Every content type over HTTP, one table organised by type: each form it takes (ready string, named fields) generated and read back
+// Every content type over HTTP, one table organised by type: each form it takes (ready string, named fields) generated
+// and read back
 // by ZXing, zbar and jsQR, and its bad content answered 400 invalid_content naming the field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp, generate } from '../helpers/app.js';

@@ -1,4 +1,5 @@
-// Custom domains and vanity slugs in the embedded default, verified by a real request to the listening server and by `qrm domains verify`.
+// Custom domains and vanity slugs in the embedded default, verified by a real request to the listening server and by
+// `qrm domains verify`.
 import { mkdtempSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

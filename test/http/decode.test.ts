@@ -1,4 +1,5 @@
-// POST /decode: a photo-like picture of our own code reads back with every reader; no code is 422; bodies bounded; metered as a request and burst-limited (embedded and Redis mode).
+// POST /decode: a photo-like picture of our own code reads back with every reader; no code is 422; bodies bounded;
+// metered as a request and burst-limited (embedded and Redis mode).
 import { randomBytes, randomUUID } from 'node:crypto';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

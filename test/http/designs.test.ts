@@ -1,4 +1,5 @@
-// Saved designs: CRUD per account within the plan's count, checked when saved, and the same image as the same fields inline wherever `design` is accepted.
+// Saved designs: CRUD per account within the plan's count, checked when saved, and the same image as the same fields
+// inline wherever `design` is accepted.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

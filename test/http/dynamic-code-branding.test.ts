@@ -1,4 +1,5 @@
-// A dynamic code's image takes the branding options of POST /generate as query parameters: drawn branded, read by ZXing, zbar and jsQR; an option without the one it qualifies is refused.
+// A dynamic code's image takes the branding options of POST /generate as query parameters: drawn branded, read by
+// ZXing, zbar and jsQR; an option without the one it qualifies is refused.
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';

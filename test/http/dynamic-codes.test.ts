@@ -1,4 +1,5 @@
-// Dynamic codes in the embedded default: the API, the redirect, exact counting under concurrency, limits and tenant isolation.
+// Dynamic codes in the embedded default: the API, the redirect, exact counting under concurrency, limits and tenant
+// isolation.
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
@@ -320,7 +321,8 @@ describe('the dynamic-code endpoints under hostile input, with a valid key', () 
       { numRuns: 150, seed: 16 },
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-    // Found by this property: an unknown field named like an Object.prototype member once crashed the error mapping (generate too).
+    // Found by this property: an unknown field named like an Object.prototype member once crashed the error mapping
+    // (generate too).
     const generated = await generate(t.app, key, { content: 'x', type: 'text', outputFormat: 'png', constructor: 0 });
     expect(generated.json()).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ field: 'constructor', detail: 'unknown field' }] });
   }, 60_000);

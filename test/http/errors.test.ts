@@ -1,4 +1,5 @@
-// Every failure answers application/problem+json with its status and stable code, never an image or a stack, and never counts.
+// Every failure answers application/problem+json with its status and stable code, never an image or a stack, and never
+// counts.
 import type { LightMyRequestResponse } from 'fastify';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
@@ -172,7 +173,8 @@ describe('what does not count', () => {
 
 describe('503', () => {
   it('answers overloaded with Retry-After when the render queue is full, and does not count those requests', async () => {
-    // One render thread and no queue; 2048 px PNGs are past the inline limit, so each needs the thread (WebP would render inline).
+    // One render thread and no queue; 2048 px PNGs are past the inline limit, so each needs the thread (WebP would
+    // render inline).
     const busy = await createTestApp({ env: { RENDER_MAX_QUEUE: '0' } });
     try {
       const caller = await busy.newCaller('pro');

@@ -64,7 +64,8 @@ describe('API keys', () => {
   });
 
   it('records when a key was last used', async () => {
-    // A second app on the same database file, so that closing it (which flushes the buffered last-used times) leaves t serving.
+    // A second app on the same database file, so that closing it (which flushes the buffered last-used times) leaves t
+    // serving.
     const other = await createTestApp({ dataDir: dir });
     const caller = await other.newCaller('free');
     expect((await generate(other.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);

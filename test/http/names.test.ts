@@ -1,4 +1,5 @@
-// Names people give things (codes, batch items, designs, signing keys) never carry control characters: 400 naming the field.
+// Names people give things (codes, batch items, designs, signing keys) never carry control characters: 400 naming the
+// field.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 

@@ -1,4 +1,5 @@
-// Every answer of the API carries X-Content-Type-Options: nosniff — images, problem documents, 304s, probes and the docs.
+// Every answer of the API carries X-Content-Type-Options: nosniff — images, problem documents, 304s, probes and the
+// docs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, GENERATE_URL, generate, type TestApp } from '../helpers/app.js';
 

@@ -1,4 +1,5 @@
-// Every API route holds to the same rules: unknown query parameters are refused by name, and a wrong method is 405 with Allow.
+// Every API route holds to the same rules: unknown query parameters are refused by name, and a wrong method is 405 with
+// Allow.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { scan } from '../helpers/codes.js';

@@ -1,4 +1,5 @@
-// The published contract: /openapi.json describes what the service answers, and the test helper fails any answer it does not.
+// The published contract: /openapi.json describes what the service answers, and the test helper fails any answer it
+// does not.
 import { describe, expect, it } from 'vitest';
 import { createTestApp, generate, GENERATE_URL, useTestApp } from '../helpers/app.js';
 import { BATCHES_URL, waitForBatch } from '../helpers/batches.js';

@@ -1,4 +1,5 @@
-// What operators and integrators rely on: the OpenAPI document, readiness, metrics, logs without secrets, load shedding.
+// What operators and integrators rely on: the OpenAPI document, readiness, metrics, logs without secrets, load
+// shedding.
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { errorStatus } from '../../src/domain/errors.js';
@@ -84,7 +85,8 @@ describe('/healthz and /readyz', () => {
   it('turns /readyz into a 503 naming the store when the store is down, while /healthz stays up', async () => {
     const down = await createTestApp();
     try {
-      // Ready first: the render pool's thread is up and warm, so the only thing the store's closing can take down is the store.
+      // Ready first: the render pool's thread is up and warm, so the only thing the store's closing can take down is
+      // the store.
       await waitFor('the new instance to be ready', async () => (await down.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, {
         timeoutMs: 15_000,
         intervalMs: 100,

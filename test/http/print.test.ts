@@ -1,4 +1,5 @@
-// Print formats: PDF and EPS at a physical size (read back by poppler and Ghostscript), sizeMm and dpi for rasters, cmyk() inks, the smallest module.
+// Print formats: PDF and EPS at a physical size (read back by poppler and Ghostscript), sizeMm and dpi for rasters,
+// cmyk() inks, the smallest module.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -26,7 +26,8 @@ describe('monthly request quota (free: 500)', () => {
   it('serves the 500th request and answers the 501st with 429 quota_exceeded and Retry-After to the reset', async () => {
     const caller = await t.newCaller('free');
     const body = { content: 'https://example.com/same', type: 'url', outputFormat: 'png' };
-    // A client pacing itself at 5 requests a second (the free burst is 10), the 500th landing at NOW: the burst is not what this tests.
+    // A client pacing itself at 5 requests a second (the free burst is 10), the 500th landing at NOW: the burst is not
+    // what this tests.
     const spacingMs = 200;
     try {
       for (let i = 1; i <= 500; i++) {

@@ -1,5 +1,7 @@
-// Scan webhooks: the API, delivery through the running service (signed, checked with the official standardwebhooks package, scans equal
-// to the statistics), and the dispatcher driven tick by tick (coalescing, retries under the same id, refused addresses, a restart).
+// Scan webhooks: the API, delivery through the running service (signed, checked with the official standardwebhooks
+// package, scans equal
+// to the statistics), and the dispatcher driven tick by tick (coalescing, retries under the same id, refused addresses,
+// a restart).
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -201,7 +203,10 @@ function dispatcherOver(stores: StoreAdapters, clock: { now: Date }, backoffMs: 
   });
 }
 
-/** Records `n` scans of the code by people (a visitor each) at the clock's time, in the stores of the moment, and flushes them. */
+/**
+ * Records `n` scans of the code by people (a visitor each) at the clock's time, in the stores of the moment, and
+ * flushes them.
+ */
 function personScans(stores: () => StoreAdapters, code: { id: string; accountId: string }, clock: { now: Date }) {
   return async (n: number) => {
     const { scans } = stores();

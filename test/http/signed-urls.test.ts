@@ -1,4 +1,5 @@
-// Signing keys and signed image URLs: the image for <img src> with no API key, cached for good, refused when tampered, expired or revoked, metered each answer.
+// Signing keys and signed image URLs: the image for <img src> with no API key, cached for good, refused when tampered,
+// expired or revoked, metered each answer.
 import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { canonicalString, signCanonical } from '../../src/domain/signed-url.js';

@@ -1,4 +1,5 @@
-// CSV exports of scan statistics: one code's days equal its JSON statistics, with their countries and split arms; the account's
+// CSV exports of scan statistics: one code's days equal its JSON statistics, with their countries and split arms; the
+// account's
 // export holds every code's scanned days.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';

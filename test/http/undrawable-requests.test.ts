@@ -1,4 +1,5 @@
-// A request no image can be drawn for is refused before it is metered and before any render: it costs neither quota, burst nor a matrix.
+// A request no image can be drawn for is refused before it is metered and before any render: it costs neither quota,
+// burst nor a matrix.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
@@ -19,7 +20,8 @@ async function refusedRenders(): Promise<number> {
 
 // 300 bytes at H is version 18 (89 modules); with the default margin of 4 and 2 px a module it needs 194 px.
 const TOO_SMALL = { content: 'x'.repeat(300), type: 'text', outputFormat: 'png', size: 120, errorCorrection: 'H' };
-// Digits pack at 10 bits per 3: 3,000 of them fit at L (version 25, as segno also chooses), though they are longer than the 2,953-byte limit.
+// Digits pack at 10 bits per 3: 3,000 of them fit at L (version 25, as segno also chooses), though they are longer than
+// the 2,953-byte limit.
 const MANY_DIGITS = '7'.repeat(3000);
 
 describe('requests that cannot be drawn', () => {
@@ -55,7 +57,8 @@ describe('requests that cannot be drawn', () => {
     const drawn = await generate(t.app, caller.key, { content: MANY_DIGITS, type: 'text', outputFormat: 'png', size: 1024, errorCorrection: 'L' });
     expect(drawn.statusCode).toBe(200);
     expect(await decodeQr(drawn.rawPayload, 'png')).toEqual(readByAll(MANY_DIGITS));
-    // Version 25 is 117 modules; with margin 4, 2 px each: 250 px. A byte-length estimate would have refused it outright.
+    // Version 25 is 117 modules; with margin 4, 2 px each: 250 px. A byte-length estimate would have refused it
+    // outright.
     const refused = await generate(t.app, caller.key, { content: MANY_DIGITS, type: 'text', outputFormat: 'png', size: 249, errorCorrection: 'L' });
     expect(refused.json()).toMatchObject({ code: 'invalid_request', minimumSize: 250 });
     expect(await t.stores.meter.usage(caller.accountId, periodOf(new Date()))).toEqual({ requests: 1, qrs: 1 });

@@ -1,4 +1,5 @@
-// The background jobs on BullMQ: schedulers upserted once with stable ids and UTC crons, processors run, bad data fails for good.
+// The background jobs on BullMQ: schedulers upserted once with stable ids and UTC crons, processors run, bad data fails
+// for good.
 import { randomUUID } from 'node:crypto';
 import type { Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// Campaign options of dynamic codes in Redis mode (scan limits and password guesses counted in Redis, routing cached with the slug).
+// Campaign options of dynamic codes in Redis mode (scan limits and password guesses counted in Redis, routing cached
+// with the slug).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';

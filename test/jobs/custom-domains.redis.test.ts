@@ -1,4 +1,5 @@
-// Custom domains and vanity slugs in Redis mode (vanity lookups cached with the slugs, dropped on every change; scans counted in Redis, rolled up).
+// Custom domains and vanity slugs in Redis mode (vanity lookups cached with the slugs, dropped on every change; scans
+// counted in Redis, rolled up).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { bindJobs } from '../../src/services/background-jobs.js';

@@ -1,5 +1,6 @@
 // Dynamic codes in Redis mode, two instances on one Redis: a PATCH is pushed to both, scans are counted exactly and
-// rolled up idempotently, unique scanners by HyperLogLog within its error bound, and a Redis outage never stops a redirect.
+// rolled up idempotently, unique scanners by HyperLogLog within its error bound, and a Redis outage never stops a
+// redirect.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,8 +17,10 @@ let a: TestApp;
 let b: TestApp;
 
 beforeAll(async () => {
-  // Load shedding off: two instances and hundreds of concurrent scans in one process on a busy machine are not overload.
-  // The slug caches keep an entry for an hour, longer than this file runs: only the pushed invalidation can take one out.
+  // Load shedding off: two instances and hundreds of concurrent scans in one process on a busy machine are not
+  // overload.
+  // The slug caches keep an entry for an hour, longer than this file runs: only the pushed invalidation can take one
+  // out.
   instances = await startTwoInstancesOnRedis('dynamic', { env: { MAX_EVENT_LOOP_DELAY_MS: '0' }, cacheTtlMs: 3_600_000 });
   ({ a, b } = instances);
 }, 60_000);
@@ -134,7 +137,8 @@ describe('dynamic codes on two instances sharing one Redis', () => {
       expect(unrecorded).toBeGreaterThanOrEqual(5);
     } finally {
       await instances.redis.start();
-      // Both instances back on Redis before the suite closes them: closing clients mid-reconnect is not what this tests.
+      // Both instances back on Redis before the suite closes them: closing clients mid-reconnect is not what this
+      // tests.
       await untilBothReachRedis(a, b);
     }
     // And scans are counted again once it is.

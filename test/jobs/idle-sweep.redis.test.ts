@@ -1,4 +1,5 @@
-// The jobs process's bucket sweeps on a real redis-server: idle, one script reads every bucket; a bucket with work is found.
+// The jobs process's bucket sweeps on a real redis-server: idle, one script reads every bucket; a bucket with work is
+// found.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRedisClient, createRedisClient, settleConnection, type RedisClient } from '../../src/adapters/redis/connection.js';
 import { scanEventAccountsKey } from '../../src/adapters/redis/scan-counter.redis.js';

@@ -1,4 +1,5 @@
-// The month boundary on a fake clock: the new month starts fresh with no reset, and the close archives the old one and retires its counters.
+// The month boundary on a fake clock: the new month starts fresh with no reset, and the close archives the old one and
+// retires its counters.
 import { randomUUID } from 'node:crypto';
 import type { RedisClient } from '../../src/adapters/redis/connection.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// Scan analytics in Redis mode: counted in Redis, read after the rollup into the system of record; see scan-analytics-suite.
+// Scan analytics in Redis mode: counted in Redis, read after the rollup into the system of record; see
+// scan-analytics-suite.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { rollupScans } from '../../src/services/rollup-scans.js';

@@ -1,4 +1,5 @@
-// Scan privacy settings and DNT / Sec-GPC in Redis mode: counted in Redis, read after the rollup; see scan-privacy-suite.
+// Scan privacy settings and DNT / Sec-GPC in Redis mode: counted in Redis, read after the rollup; see
+// scan-privacy-suite.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
 import { rollupScans } from '../../src/services/rollup-scans.js';

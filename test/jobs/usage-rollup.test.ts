@@ -1,4 +1,5 @@
-// The usage rollup copies Redis counters into the store as absolute values: run twice, or replayed after a crash, the totals stay the same.
+// The usage rollup copies Redis counters into the store as absolute values: run twice, or replayed after a crash, the
+// totals stay the same.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';

@@ -1,4 +1,5 @@
-// The worker process SIGKILLed in the middle of a usage rollup: after a restart the stalled job runs again and its effect lands exactly once.
+// The worker process SIGKILLed in the middle of a usage rollup: after a restart the stalled job runs again and its
+// effect lands exactly once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// Measures each way of writing text (charset, ECI, Kanji mode) against ZXing, zbar and jsQR: the figures behind docs/charsets.md.
+// Measures each way of writing text (charset, ECI, Kanji mode) against ZXing, zbar and jsQR: the figures behind
+// docs/charsets.md.
 // Run: npx tsx test/measure/charsets.ts [payloads per class, default 60]
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,7 @@
-// One-off measured run (not in npm test): a 5,000-item batch of dynamic codes yields 5,000 codes whose images all read as their short URLs.
-// Run: MEASURE_DYNAMIC_BATCH=5000 npx vitest run test/measure/dynamic-batch-5000.test.ts (the count is the variable's value; a sample of 500 is read by every reader).
+// One-off measured run (not in npm test): a 5,000-item batch of dynamic codes yields 5,000 codes whose images all read
+// as their short URLs.
+// Run: MEASURE_DYNAMIC_BATCH=5000 npx vitest run test/measure/dynamic-batch-5000.test.ts (the count is the variable's
+// value; a sample of 500 is read by every reader).
 // MEASURE_DYNAMIC_BATCH_REDIS=1 as well: Redis mode, the images drawn by a `render` process (workers/render.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';

@@ -1,5 +1,7 @@
-// Evidence for the shared scan verdict: images the rule lets out WITHOUT their own in-process check, read by ZXing (C++), zbar and jsQR.
-// Run: npm run measure:shared-verdict [-- payloads-per-design, default 10] (bounded: MEASURE_SECONDS, default 900, stops drawing new designs).
+// Evidence for the shared scan verdict: images the rule lets out WITHOUT their own in-process check, read by ZXing
+// (C++), zbar and jsQR.
+// Run: npm run measure:shared-verdict [-- payloads-per-design, default 10] (bounded: MEASURE_SECONDS, default 900,
+// stops drawing new designs).
 //
 // Designs: the reader corpus's 220 branded designs (test/helpers/branded-corpus.ts, seed 3131), then each with a logo
 // again at the largest scale the logo rule admits for its own URL's version and level (the rule's edge), then the bench
@@ -53,7 +55,10 @@ function randomUrl(random: (below: number) => number, length: number): string {
   return host + tail;
 }
 
-/** The largest logo scale (0.05–0.25, in hundredths) that fits and that the shared-verdict rule admits, at this URL's version and level. */
+/**
+ * The largest logo scale (0.05–0.25, in hundredths) that fits and that the shared-verdict rule admits, at this URL's
+ * version and level.
+ */
 function ruleEdgeScale(url: string, level: 'Q' | 'H'): number | undefined {
   const size = plannedSymbol(url, level)?.size;
   if (size === undefined || largestLogoScale(size, level) === undefined) return undefined;

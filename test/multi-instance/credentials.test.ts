@@ -1,4 +1,5 @@
-// Two API instances on one Redis and one store, each caching credentials: a revocation or plan change on one is pushed to the other.
+// Two API instances on one Redis and one store, each caching credentials: a revocation or plan change on one is pushed
+// to the other.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

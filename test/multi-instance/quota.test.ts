@@ -1,4 +1,5 @@
-// Quota exactness across instances: far more concurrent requests than quota left, spread over two API instances, in both deployments.
+// Quota exactness across instances: far more concurrent requests than quota left, spread over two API instances, in
+// both deployments.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

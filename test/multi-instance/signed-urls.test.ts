@@ -1,4 +1,5 @@
-// Two API instances on one Redis: a signing key revoked on one stops its URLs on the other at once (pushed), although the other had it cached.
+// Two API instances on one Redis: a signing key revoked on one stops its URLs on the other at once (pushed), although
+// the other had it cached.
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';

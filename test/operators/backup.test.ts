@@ -1,4 +1,5 @@
-// qrm backup under load and qrm restore: the copy passes integrity_check and holds every account, key and count acknowledged before it began.
+// qrm backup under load and qrm restore: the copy passes integrity_check and holds every account, key and count
+// acknowledged before it began.
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// `npm start` as an orchestrator stops it: SIGTERM to the npm process reaches the server, which shuts down (Debian's sh does not pass signals on).
+// `npm start` as an orchestrator stops it: SIGTERM to the npm process reaches the server, which shuts down (Debian's sh
+// does not pass signals on).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

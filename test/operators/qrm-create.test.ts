@@ -1,4 +1,5 @@
-// qrm on the embedded database: run from another directory without QR_DATA_DIR it refuses to start a new, empty database unless asked (--create).
+// qrm on the embedded database: run from another directory without QR_DATA_DIR it refuses to start a new, empty
+// database unless asked (--create).
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,4 +1,5 @@
-// `qrm redis migrate-keys` on a real redis-server holding the earlier, untagged key layout: nothing of the month is reset.
+// `qrm redis migrate-keys` on a real redis-server holding the earlier, untagged key layout: nothing of the month is
+// reset.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeRedisClient, createRedisClient, settleConnection, type RedisClient } from '../../src/adapters/redis/connection.js';
 import { RedisScanEventSource } from '../../src/adapters/redis/scan-event-source.redis.js';

@@ -1,4 +1,5 @@
-// Start-up as operators run it (`npm start` runs scripts/run-built.mjs on dist/): a plans file with a mistake, or accounts on a plan it lacks, stop it with exit 1 and a message naming them.
+// Start-up as operators run it (`npm start` runs scripts/run-built.mjs on dist/): a plans file with a mistake, or
+// accounts on a plan it lacks, stop it with exit 1 and a message naming them.
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// Start-up: the embedded default loads no driver or library of a feature it does not use (Redis, BullMQ, MongoDB, Stripe,
+// Start-up: the embedded default loads no driver or library of a feature it does not use (Redis, BullMQ, MongoDB,
+// Stripe,
 // OIDC, print, webhooks); each loads when its feature is configured or first used.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';

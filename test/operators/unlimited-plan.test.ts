@@ -1,4 +1,5 @@
-// An operator's plans file over real HTTP: an unlimited plan serves 2,000 requests in one second on one key with no RateLimit entry, on SQLite and on Redis.
+// An operator's plans file over real HTTP: an unlimited plan serves 2,000 requests in one second on one key with no
+// RateLimit entry, on SQLite and on Redis.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,10 @@ interface Answer {
   headers: Headers;
 }
 
-/** `count` POSTs over real HTTP, at most IN_FLIGHT at once (a bounded loop: each worker takes the next index until none is left). */
+/**
+ * `count` POSTs over real HTTP, at most IN_FLIGHT at once (a bounded loop: each worker takes the next index until none
+ * is left).
+ */
 async function hammer(baseUrl: string, key: string, count: number): Promise<Answer[]> {
   const answers: Answer[] = [];
   let next = 0;

@@ -1,4 +1,5 @@
-// The portal's Batches page: a CSV upload becomes a batch with a progress bar, the archive downloads, a running batch cancels.
+// The portal's Batches page: a CSV upload becomes a batch with a progress bar, the archive downloads, a running batch
+// cancels.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { PortalClient } from '../helpers/portal-client.js';

@@ -1,4 +1,5 @@
-// The Dynamic codes page over HTTP, as a browser without JavaScript uses it: create, edit, pause, download, delete, and the scans chart.
+// The Dynamic codes page over HTTP, as a browser without JavaScript uses it: create, edit, pause, download, delete, and
+// the scans chart.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { scan, USER_AGENTS } from '../helpers/codes.js';

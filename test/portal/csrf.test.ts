@@ -1,4 +1,5 @@
-// Every state-changing portal request needs a CSRF token of its own session: forms in `_csrf`, the JSON API in X-CSRF-Token.
+// Every state-changing portal request needs a CSRF token of its own session: forms in `_csrf`, the JSON API in
+// X-CSRF-Token.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';

@@ -1,11 +1,13 @@
-// Local sign-in and local sessions answer only to this machine's own names and pages: DNS rebinding and cross-site posts are refused.
+// Local sign-in and local sessions answer only to this machine's own names and pages: DNS rebinding and cross-site
+// posts are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  // The rebound name is one the operator allows here, so that the local-session rules themselves are tested: a Host that is
+  // The rebound name is one the operator allows here, so that the local-session rules themselves are tested: a Host
+  // that is
   // not this service's own gets a 404 before them (the last test).
   t = await createTestApp({ env: { ALLOWED_HOSTS: 'rebind.attacker.example' } });
 });

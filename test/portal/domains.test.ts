@@ -1,4 +1,5 @@
-// The Domains page: a plan without custom domains is told so; a domain added (CSRF) shows its TXT record, is checked, refused twice, and deleted.
+// The Domains page: a plan without custom domains is told so; a domain added (CSRF) shows its TXT record, is checked,
+// refused twice, and deleted.
 import { expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { loopbackProbe } from '../helpers/custom-domain-suite.js';

@@ -1,4 +1,5 @@
-// Portal per-address limits count only requests that passed the session and CSRF checks: anonymous traffic from a shared address locks no one out.
+// Portal per-address limits count only requests that passed the session and CSRF checks: anonymous traffic from a
+// shared address locks no one out.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';

@@ -1,4 +1,5 @@
-// Local sign-in (no provider configured) is for loopback only; sessions are server-side, rotated at sign-in and revocable.
+// Local sign-in (no provider configured) is for loopback only; sessions are server-side, rotated at sign-in and
+// revocable.
 import { describe, expect, it } from 'vitest';
 import { createLocalAccount } from '../../src/services/accounts.js';
 import { createTestApp, useTestApp } from '../helpers/app.js';

@@ -1,4 +1,5 @@
-// Teams over HTTP with cookies and CSRF: invitations accepted by local sign-in, roles refused where they fall short, the last owner kept.
+// Teams over HTTP with cookies and CSRF: invitations accepted by local sign-in, roles refused where they fall short,
+// the last owner kept.
 import { describe, expect, it } from 'vitest';
 import { invitationTokenHash } from '../../src/services/invitations.js';
 import { useTestApp } from '../helpers/app.js';

@@ -1,4 +1,5 @@
-// OIDC discovery: the document must name the configured issuer (Microsoft's tenant forms included) and offer what sign-in needs.
+// OIDC discovery: the document must name the configured issuer (Microsoft's tenant forms included) and offer what
+// sign-in needs.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// Google and Microsoft sign-in against local stand-ins: PKCE, state and nonce, and every forged or replayed piece refused.
+// Google and Microsoft sign-in against local stand-ins: PKCE, state and nonce, and every forged or replayed piece
+// refused.
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// The portal pages over HTTP: keys shown once and limited to five, usage on the dashboard, the playground's quota and read-back, plans, headers.
+// The portal pages over HTTP: keys shown once and limited to five, usage on the dashboard, the playground's quota and
+// read-back, plans, headers.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
@@ -159,7 +160,8 @@ describe('playground', () => {
     expect(none.body).toContain('No QR code was found in the image');
     const broken = await post({ 'x-csrf-token': token }, Buffer.from('not a jpeg'));
     expect(broken.statusCode).toBe(400);
-    // The read, the empty read and the unreadable image count (the decoder took each); the one refused for its token does not; no QR.
+    // The read, the empty read and the unreadable image count (the decoder took each); the one refused for its token
+    // does not; no QR.
     expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 3, qrs: 0 });
   });
 
@@ -183,7 +185,9 @@ describe('playground', () => {
   });
 });
 
-/** The decode panel's table: reader → the text shown for it (HTML-escaped as on the page), or null for "no code found". */
+/**
+ * The decode panel's table: reader → the text shown for it (HTML-escaped as on the page), or null for "no code found".
+ */
 function readersOn(html: string): Record<string, string | null> {
   const rows = [
     ...html.matchAll(

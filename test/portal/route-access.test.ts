@@ -1,4 +1,5 @@
-// Every portal route declares what it requires, and a member whose role lacks it is refused (403 insufficient_role) before anything happens.
+// Every portal route declares what it requires, and a member whose role lacks it is refused (403 insufficient_role)
+// before anything happens.
 import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { PERMISSION_NAMES, roleAllows, roleNeededFor, type Permission } from '../../src/domain/roles.js';

@@ -1,4 +1,5 @@
-// The Signed URLs page: a signing key created with its secret and a working signed example shown once, listed without it, revoked.
+// The Signed URLs page: a signing key created with its secret and a working signed example shown once, listed without
+// it, revoked.
 import { expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { PortalClient } from '../helpers/portal-client.js';

@@ -1,4 +1,5 @@
-// Abuse limits: the per-key burst, decided in the meter's step (429, Retry-After: 1, nothing counted); per-address limits on portal sign-in and key creation.
+// Abuse limits: the per-key burst, decided in the meter's step (429, Retry-After: 1, nothing counted); per-address
+// limits on portal sign-in and key creation.
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// A batch post costs what the caller's plan allows before any of it is parsed: body limit by plan, streaming CSV stopping at the item limit, the key's burst.
+// A batch post costs what the caller's plan allows before any of it is parsed: body limit by plan, streaming CSV
+// stopping at the item limit, the key's burst.
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { BATCH_ENVELOPE_BYTES, BATCH_ITEM_BUDGET_BYTES } from '../../src/http/api/v1/batch-body.js';
@@ -27,7 +28,8 @@ function problem(res: { body: string }): { code: string; detail: string; limitBy
 describe('the batch body limit is the plan’s, refused before parsing', () => {
   it('refuses a free key’s CSV over its plan limit from Content-Length, before reading it (a body that would not even parse)', async () => {
     const { key } = await t.newCaller('free');
-    // Larger than the free plan's limit, far under BATCH_BODY_LIMIT_BYTES, and not CSV at all: parsing it would answer 400.
+    // Larger than the free plan's limit, far under BATCH_BODY_LIMIT_BYTES, and not CSV at all: parsing it would answer
+    // 400.
     const body = '"' + 'x'.repeat(FREE_LIMIT + 10);
     const res = await postCsv(key, body);
     expect(res.statusCode, res.body).toBe(413);

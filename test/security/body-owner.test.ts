@@ -1,4 +1,5 @@
-// Every body has an owner and a deadline before it is read: anonymous bodies refused from their headers, slow bodies cut with
+// Every body has an owner and a deadline before it is read: anonymous bodies refused from their headers, slow bodies
+// cut with
 // 408, uploads capped per key, per portal session and per address (real sockets: app.inject sends a body all at once).
 import { connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +18,9 @@ interface RawAnswer {
   body: string;
 }
 
-/** One connection of a client that sends a request's head and, maybe, the first bytes of its body, then nothing more. */
+/**
+ * One connection of a client that sends a request's head and, maybe, the first bytes of its body, then nothing more.
+ */
 class StalledUpload {
   readonly socket: Socket;
   /** The server's answer, once the server has closed the connection after it; rejects when none comes in time. */

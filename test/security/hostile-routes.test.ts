@@ -1,4 +1,5 @@
-// Hostile input against every route besides generation (hostile-input.test.ts): never a 5xx, errors in each route's shape; and API key refusals.
+// Hostile input against every route besides generation (hostile-input.test.ts): never a 5xx, errors in each route's
+// shape; and API key refusals.
 import { createHash } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
@@ -44,7 +45,8 @@ const STACK_FRAME = /\bat .+:\d+:\d+/;
 
 /**
  * Every route but POST /api/v1/QRManager/generate; `{x}` is replaced by a generated path segment.
- * Sign-in and sign-out are fuzzed without a valid session and token (with them they would end the session the other runs use).
+ * Sign-in and sign-out are fuzzed without a valid session and token (with them they would end the session the other
+ * runs use).
  */
 const ROUTES = [
   ['GET', '/'],
@@ -124,7 +126,10 @@ const anyValue = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.constantFrom('x'.repeat(9_000), 'a@example.com', 'url', 'text', 'png', 'svg', '512', '-1', 'https://example.com', 'javascript:alert(1)', 'paused'),
 );
-/** Bodies shaped like the real forms and JSON, with hostile values: these get past parsing and validation into the handlers. */
+/**
+ * Bodies shaped like the real forms and JSON, with hostile values: these get past parsing and validation into the
+ * handlers.
+ */
 const plausible = fc.oneof(
   fc.record({ name: anyValue }, { requiredKeys: [] }),
   fc.record({ email: anyValue }),
@@ -172,7 +177,10 @@ const payload = fc.oneof(
 type Injected = Awaited<ReturnType<TestApp['app']['inject']>>;
 
 const PROBLEM = /^application\/problem\+json/;
-/** What the router answers for a URL it cannot route at all (bad percent-encoding, an over-long parameter), before any portal code runs. */
+/**
+ * What the router answers for a URL it cannot route at all (bad percent-encoding, an over-long parameter), before any
+ * portal code runs.
+ */
 const ROUTER_REFUSAL = /^(the URL path is not valid|a segment of the URL path is too long)/;
 
 /**
@@ -233,7 +241,8 @@ describe('every route under hostile requests', () => {
         async (input) => {
           const [method, template]: readonly [(typeof ROUTES)[number][0], string] = input.route;
           const path = template.replace('{x}', input.segment);
-          // These end or replace the session the other runs use: fuzzed without a valid session and token (and, once each, with them below).
+          // These end or replace the session the other runs use: fuzzed without a valid session and token (and, once
+          // each, with them below).
           const signOut = template.startsWith('/portal/signout') || template === '/portal/auth/local';
           const signedIn = input.signedIn && !signOut;
           const [contentType, body]: readonly [string, string | Buffer] = input.payload;

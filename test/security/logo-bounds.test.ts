@@ -1,4 +1,5 @@
-// A logo upload costs what the caller's plan allows before any decoding: the logo limit, the key's burst, a pixel bound read from the header; the portal lists thumbnails by URL.
+// A logo upload costs what the caller's plan allows before any decoding: the logo limit, the key's burst, a pixel bound
+// read from the header; the portal lists thumbnails by URL.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { MAX_LOGO_PIXELS } from '../../src/adapters/imaging/logo-normaliser.sharp.js';
@@ -8,7 +9,10 @@ import { PortalClient } from '../helpers/portal-client.js';
 
 const t = useTestApp();
 
-/** A PNG signature and nothing decodable after it: any decoder would refuse it, so an answer other than 400 was given before decoding. */
+/**
+ * A PNG signature and nothing decodable after it: any decoder would refuse it, so an answer other than 400 was given
+ * before decoding.
+ */
 const SIGNATURE_ONLY = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
 
 describe('logo uploads are bounded before decoding', () => {

@@ -1,4 +1,5 @@
-// Request budget: the worst inputs we can build for every content type and field (long runs, nested escapes, many separators) are refused with a 4xx.
+// Request budget: the worst inputs we can build for every content type and field (long runs, nested escapes, many
+// separators) are refused with a 4xx.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { QR_TYPES } from '../../src/domain/content/index.js';
 import { MAX_PAYLOAD_CHARS } from '../../src/domain/content/limits.js';

@@ -1,4 +1,5 @@
-// The admission gate: bounded running and waiting work, FIFO, 503 overloaded past it, and one account held to its share.
+// The admission gate: bounded running and waiting work, FIFO, 503 overloaded past it, and one account held to its
+// share.
 import { describe, expect, it } from 'vitest';
 import { AdmissionGate } from '../../src/adapters/render/admission-gate.js';
 import type { RenderCaller } from '../../src/domain/ports/renderer.js';

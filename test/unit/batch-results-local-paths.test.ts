@@ -1,4 +1,5 @@
-// Batch results on files: what a render thread writes at localPaths reads back exactly as what put wrote, one whole file per item.
+// Batch results on files: what a render thread writes at localPaths reads back exactly as what put wrote, one whole
+// file per item.
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// content_too_long states the real limit of the content's kind as the charset policy writes it: exactly that much fits, one more is refused.
+// content_too_long states the real limit of the content's kind as the charset policy writes it: exactly that much fits,
+// one more is refused.
 import { describe, expect, it } from 'vitest';
 import type { ErrorCorrectionLevel, RenderSpec } from '../../src/domain/render-options.js';
 import { contentCapacity } from '../../src/render/content-capacity.js';

@@ -1,4 +1,5 @@
-// The credential cache: serves hits from memory, drops revoked keys and changed plans, and never trusts itself when it cannot hear invalidations.
+// The credential cache: serves hits from memory, drops revoked keys and changed plans, and never trusts itself when it
+// cannot hear invalidations.
 import { describe, expect, it } from 'vitest';
 import { KEY_SCOPES } from '../../src/domain/key-scope.js';
 import type { Invalidation, InvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';

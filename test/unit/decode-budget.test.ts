@@ -1,4 +1,5 @@
-// Decoding on a budget: zbar and jsQR read scaled-down regions; a reader not started within the budget is skipped, named.
+// Decoding on a budget: zbar and jsQR read scaled-down regions; a reader not started within the budget is skipped,
+// named.
 import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';

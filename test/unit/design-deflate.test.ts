@@ -1,4 +1,5 @@
-// The branded PNG written from how a design is drawn (design-deflate.ts): zlib reads its stream back, and libspng (via sharp) its pixels as the raster draws them.
+// The branded PNG written from how a design is drawn (design-deflate.ts): zlib reads its stream back, and libspng (via
+// sharp) its pixels as the raster draws them.
 import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +14,10 @@ import { designKey } from '../../src/domain/branding.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng } from '../helpers/logos.js';
 
-/** A pseudo-random stream made of literals and copies (some past 258 bytes, some overlapping), with the bytes they stand for. */
+/**
+ * A pseudo-random stream made of literals and copies (some past 258 bytes, some overlapping), with the bytes they stand
+ * for.
+ */
 function randomStream(seed: number, length: number, code?: DeflateCode): { bytes: Buffer; stream: Uint8Array; tokens: DeflateTokens } {
   let state = seed;
   const next = (n: number) => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state % n);

@@ -1,4 +1,5 @@
-// The branded PNG writer: palette PNG when a design has at most 256 colours, truecolour past that, the same pixels either way.
+// The branded PNG writer: palette PNG when a design has at most 256 colours, truecolour past that, the same pixels
+// either way.
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { Branding } from '../../src/domain/branding.js';

@@ -1,4 +1,5 @@
-// The branded raster's repeated rows: marked from how each row is drawn, so the PNG writer filters them Up without comparing.
+// The branded raster's repeated rows: marked from how each row is drawn, so the PNG writer filters them Up without
+// comparing.
 import { describe, expect, it } from 'vitest';
 import { FINDER_SHAPES, MODULE_SHAPES, type Branding } from '../../src/domain/branding.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';
@@ -9,7 +10,9 @@ import { matrixForDesign, renderDesign } from '../../src/render/branded/render-d
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng } from '../helpers/logos.js';
 
-/** Rows marked repeated that differ from the row above (must be none), and rows equal to the row above left unmarked. */
+/**
+ * Rows marked repeated that differ from the row above (must be none), and rows equal to the row above left unmarked.
+ */
 async function repeatsAgainstPixels(branding: Branding, size: number, margin: number, caches: DesignCaches) {
   const spec = {
     payload: `https://example.com/rows/${size}/${margin}`,

@@ -1,4 +1,5 @@
-// Group commit: one transaction per event-loop batch, the same arithmetic as one-by-one, and nothing acknowledged unless stored.
+// Group commit: one transaction per event-loop batch, the same arithmetic as one-by-one, and nothing acknowledged
+// unless stored.
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { GroupCommitMeter } from '../../src/adapters/sqlite/group-commit-meter.js';

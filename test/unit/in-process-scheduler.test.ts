@@ -1,4 +1,5 @@
-// The embedded runner of the background jobs: runs each on its schedule, never two runs of one job at once, and a final run at stop.
+// The embedded runner of the background jobs: runs each on its schedule, never two runs of one job at once, and a final
+// run at stop.
 // Pure timer logic: the test drives the timers and the clock (vi.useFakeTimers), so every run is at a known time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { InProcessScheduler } from '../../src/adapters/queue/in-process-scheduler.js';

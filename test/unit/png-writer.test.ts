@@ -1,4 +1,5 @@
-// Our 1-bit PNG writer stores a row that repeats the one above as filter Up (zeros), and libpng decodes it to the same pixels as the rows written out.
+// Our 1-bit PNG writer stores a row that repeats the one above as filter Up (zeros), and libpng decodes it to the same
+// pixels as the rows written out.
 import { deflateSync, inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// The codeword placement and Reed–Solomon block layout the shared scan verdict relies on, against segno's (python3-segno), versions 1–40.
+// The codeword placement and Reed–Solomon block layout the shared scan verdict relies on, against segno's
+// (python3-segno), versions 1–40.
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';

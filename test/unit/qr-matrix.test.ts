@@ -1,4 +1,5 @@
-// Our codewords over `qr`'s symbol drawing: identical to `qr`'s own encoder where both encode one segment, and Kanji mode read back by zbar and ZXing for every character it carries.
+// Our codewords over `qr`'s symbol drawing: identical to `qr`'s own encoder where both encode one segment, and Kanji
+// mode read back by zbar and ZXing for every character it carries.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,8 @@ describe('buildMatrix', () => {
     const modes = (text: string) => chooseSymbol(text, 'medium', { eci: false })!.segments.map((s) => s.mode);
     expect(modes('東京2024年')).toEqual(['kanji', 'numeric', 'kanji']);
     expect(modes('https://example.com/p/12345678901234567890')).toEqual(['byte', 'numeric']);
-    // Text beyond ASCII that Kanji mode cannot carry is UTF-8 behind ECI 26, whatever `eci` says; with it, Japanese too.
+    // Text beyond ASCII that Kanji mode cannot carry is UTF-8 behind ECI 26, whatever `eci` says; with it, Japanese
+    // too.
     expect(chooseSymbol('café crème', 'medium', { eci: false })).toMatchObject({ charset: 'utf8', eci: 26 });
     expect(chooseSymbol('東京 café', 'medium', { eci: false })).toMatchObject({ charset: 'utf8', eci: 26 });
     expect(chooseSymbol('東京2024年', 'medium', { eci: false })!.eci).toBeUndefined();

@@ -1,4 +1,5 @@
-// The segment planner against segno and libqrencode on 330 payloads: never a larger version where their code reads back on ZXing, zbar and jsQR, and every sampled image decodes exactly on all three.
+// The segment planner against segno and libqrencode on 330 payloads: never a larger version where their code reads back
+// on ZXing, zbar and jsQR, and every sampled image decodes exactly on all three.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,5 @@
-// Guard: every regular expression in src/ is checked by recheck for super-linear backtracking (ReDoS); a new one cannot slip past.
+// Guard: every regular expression in src/ is checked by recheck for super-linear backtracking (ReDoS); a new one cannot
+// slip past.
 import { fileURLToPath } from 'node:url';
 import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,5 @@
-// A branded design whose level is left open and fails its check, where the level above cannot be drawn, is refused naming a change that passes.
+// A branded design whose level is left open and fails its check, where the level above cannot be drawn, is refused
+// naming a change that passes.
 import { describe, expect, it } from 'vitest';
 import type { Branding } from '../../src/domain/branding.js';
 import { DesignCaches } from '../../src/render/branded/design-caches.js';

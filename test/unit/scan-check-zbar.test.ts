@@ -1,4 +1,5 @@
-// zbar is one of the scan check's decoders: an image ZXing and jsQR read but zbar does not (its own zbarimg agreeing) is refused, not answered.
+// zbar is one of the scan check's decoders: an image ZXing and jsQR read but zbar does not (its own zbarimg agreeing)
+// is refused, not answered.
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Branding } from '../../src/domain/branding.js';
@@ -9,7 +10,10 @@ import { matrixForDesign, renderDesign, UnscannableDesignError } from '../../src
 import { jsqrText, loadDecoder, zbarReads, zxingText } from '../../src/render/branded/scan-check.js';
 import { decodeQr } from '../helpers/decode.js';
 
-/** Dots, circle finders in a colour, a caption, no logo: a design of the reader corpus's kind on which zbar misses a few payloads. */
+/**
+ * Dots, circle finders in a colour, a caption, no logo: a design of the reader corpus's kind on which zbar misses a few
+ * payloads.
+ */
 const branding: Branding = {
   moduleShape: 'dots',
   finderShape: 'circle',

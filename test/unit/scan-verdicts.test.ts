@@ -1,4 +1,5 @@
-// The in-process scan check: per payload until a design class has shown it reads (three payloads, a logo up to 0.25 that leaves every block spare correction, no circle finders), then shared; never after a failure.
+// The in-process scan check: per payload until a design class has shown it reads (three payloads, a logo up to 0.25
+// that leaves every block spare correction, no circle finders), then shared; never after a failure.
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Branding } from '../../src/domain/branding.js';
@@ -21,7 +22,10 @@ beforeAll(async () => {
 const spec = (payload: string, branding: Branding, errorCorrection: ErrorCorrectionLevel = 'M', size = 512) =>
   ({ payload, format: 'png', size, margin: 4, errorCorrection, darkColor: '#000000ff', lightColor: '#ffffffff', branding }) as const;
 
-/** URLs of one length in letters only (one byte segment): the same QR version, so the same design class, with different data modules. */
+/**
+ * URLs of one length in letters only (one byte segment): the same QR version, so the same design class, with different
+ * data modules.
+ */
 const urls = (prefix: string, count: number, length = 44) =>
   Array.from({ length: count }, (_, i) => {
     const base = `https://example.com/${prefix}/`;
@@ -116,11 +120,13 @@ describe('scan verdicts', () => {
     expect(passing.length).toBeGreaterThan(SHARED_VERDICT_PASSES);
     expect(failing).toBeDefined();
 
-    // One thread's caches: the passes come first, so a wrong rule would have shared their verdict by the time the failing payload comes.
+    // One thread's caches: the passes come first, so a wrong rule would have shared their verdict by the time the
+    // failing payload comes.
     const caches = new DesignCaches();
     for (const payload of passing) await renderDesign(spec(payload, branding, 'Q'), branding, caches);
     await expect(renderDesign(spec(failing!, branding, 'Q'), branding, caches)).rejects.toBeInstanceOf(UnscannableDesignError);
-    // Every payload decoded, none shared; past the failing one's own check, the changes its refusal tried (a smaller logo first).
+    // Every payload decoded, none shared; past the failing one's own check, the changes its refusal tried (a smaller
+    // logo first).
     expect(caches.scanCounts.shared).toBe(0);
     expect(caches.scanCounts.decoded).toBeGreaterThan(passing.length);
     expect(caches.classes.size).toBe(1);

@@ -1,4 +1,5 @@
-// The embedded default caches credentials, yet a revocation or plan change takes effect at once (signing keys: within 100 ms), made here or by another process (qrm) on the same file.
+// The embedded default caches credentials, yet a revocation or plan change takes effect at once (signing keys: within
+// 100 ms), made here or by another process (qrm) on the same file.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

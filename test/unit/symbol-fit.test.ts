@@ -1,4 +1,5 @@
-// The pre-metering check agrees with the render itself: what symbolFit passes draws, and what it refuses fails the same way.
+// The pre-metering check agrees with the render itself: what symbolFit passes draws, and what it refuses fails the same
+// way.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CORRECTION_LEVELS, type RenderSpec } from '../../src/domain/render-options.js';
@@ -66,7 +67,8 @@ describe('symbolFit', () => {
   });
 
   it("agrees with the render at version 40's exact capacity and one character past it, for each kind of text its shortcuts weigh", () => {
-    // The most of each that fits at L (digits 7089, alphanumerics 4296, bytes 2953, Kanji 1817, two- and three-byte UTF-8
+    // The most of each that fits at L (digits 7089, alphanumerics 4296, bytes 2953, Kanji 1817, two- and three-byte
+    // UTF-8
     // behind ECI 26: 2952 bytes), then one more; drawn at 400 px, and at 100 px (too small).
     const fullest = [
       ['7', 7089],

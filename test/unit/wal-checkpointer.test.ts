@@ -1,4 +1,5 @@
-// The embedded database's checkpoints run on a thread: the API's connection never copies the log back, and the log still stays bounded.
+// The embedded database's checkpoints run on a thread: the API's connection never copies the log back, and the log
+// still stays bounded.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,7 +45,8 @@ describe('WalCheckpointer', () => {
     const wal = `${file}-wal`;
 
     writePages(db, PAGES_PER_WRITE, 0);
-    // The API connection never checkpoints: SQLite alone would have copied the first 1,000 pages back during these commits.
+    // The API connection never checkpoints: SQLite alone would have copied the first 1,000 pages back during these
+    // commits.
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
     const logAfterFirstWrite = sizeOf(wal);
     expect(logAfterFirstWrite).toBeGreaterThan(PAGES_PER_WRITE * PAGE);

@@ -1,4 +1,5 @@
-// Our VP8L writer against libwebp's dwebp: every image of a random corpus decodes to exactly our PNG's pixels (and the matrix's), and scans.
+// Our VP8L writer against libwebp's dwebp: every image of a random corpus decodes to exactly our PNG's pixels (and the
+// matrix's), and scans.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,4 +1,5 @@
-// The QR Manager client for TypeScript: openapi-fetch over the generated types, plus images as bytes, problems as errors, retries and batch helpers.
+// The QR Manager client for TypeScript: openapi-fetch over the generated types, plus images as bytes, problems as
+// errors, retries and batch helpers.
 import createClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from './generated/schema.js';
 
@@ -16,7 +17,10 @@ export type AccountStats = components['schemas']['AccountStats'];
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
 
-/** A problem+json answer: `code` is the stable machine code (`quota_exceeded`, `invalid_content`, …), `problem` the whole document. */
+/**
+ * A problem+json answer: `code` is the stable machine code (`quota_exceeded`, `invalid_content`, …), `problem` the
+ * whole document.
+ */
 export class QrManagerError extends Error {
   override name = 'QrManagerError';
   readonly status: number;
@@ -24,7 +28,9 @@ export class QrManagerError extends Error {
   readonly problem: Partial<Problem> & Record<string, unknown>;
   /** Seconds, from Retry-After, when the service said when to come back. */
   readonly retryAfter: number | undefined;
-  /** When Retry-After points: for a quota 429 (`quota_exceeded`, `qr_quota_exceeded`), when the month's quota resets. */
+  /**
+   * When Retry-After points: for a quota 429 (`quota_exceeded`, `qr_quota_exceeded`), when the month's quota resets.
+   */
   readonly resetsAt: Date | undefined;
 
   constructor(status: number, problem: Partial<Problem> & Record<string, unknown>, retryAfter?: number) {
@@ -53,7 +59,9 @@ function retryAfterSeconds(response: Response): number | undefined {
   return value && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-/** 503s are retried; of the 429s only `rate_limited` (the per-second burst): a monthly quota is not back within a wait. */
+/**
+ * 503s are retried; of the 429s only `rate_limited` (the per-second burst): a monthly quota is not back within a wait.
+ */
 async function retryable(response: Response): Promise<boolean> {
   if (response.status === 503) return true;
   if (response.status !== 429) return false;

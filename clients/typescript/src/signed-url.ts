@@ -1,4 +1,5 @@
-// signedImageUrl: a signed image URL (GET /i/{keyId}/{format}), made locally with a signing key — no network, no API key.
+// signedImageUrl: a signed image URL (GET /i/{keyId}/{format}), made locally with a signing key — no network, no API
+// key.
 import { createHmac } from 'node:crypto';
 import type { paths } from './generated/schema.js';
 
@@ -18,7 +19,10 @@ export interface SignedImageUrlOptions {
   secret: string;
   /** png, webp, svg, pdf or eps (as outputFormat); pdf and eps take sizeMm and cmyk() colours (docs/print.md). */
   format: ImageFormat;
-  /** Any option of POST generate (nested ones dotted: `logo.id`, `frame.text`), `content` (structured content as a JSON string), `type`, `design`. */
+  /**
+   * Any option of POST generate (nested ones dotted: `logo.id`, `frame.text`), `content` (structured content as a JSON
+   * string), `type`, `design`.
+   */
   params: Record<string, string | number | boolean>;
   /** Expiry: a Date, or unix seconds. Past it the URL answers 410 url_expired. */
   expires?: Date | number;
@@ -26,7 +30,8 @@ export interface SignedImageUrlOptions {
 
 /**
  * The canonical string is the path, `?`, every parameter but `sig` as `enc(name)=enc(value)` sorted by name then
- * value, joined by `&`; `sig` is base64url (no padding) of HMAC-SHA256(secret, canonical string). See docs/signed-urls.md.
+ * value, joined by `&`; `sig` is base64url (no padding) of HMAC-SHA256(secret, canonical string). See
+ * docs/signed-urls.md.
  */
 export function signedImageUrl(options: SignedImageUrlOptions): string {
   const params: Record<string, string> = Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, String(value)]));

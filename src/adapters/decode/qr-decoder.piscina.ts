@@ -1,4 +1,5 @@
-// QrDecoder on its own Piscina pool behind a per-account fair queue: sharp, zxing-wasm, zbar and jsQR on worker threads.
+// QrDecoder on its own Piscina pool behind a per-account fair queue: sharp, zxing-wasm, zbar and jsQR on worker
+// threads.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';

@@ -1,4 +1,5 @@
-// GeoLookup over MaxMind DB (.mmdb) files read with `maxmind`: the shipped open country database, and an optional city one.
+// GeoLookup over MaxMind DB (.mmdb) files read with `maxmind`: the shipped open country database, and an optional city
+// one.
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
@@ -6,7 +7,9 @@ import { Reader, type Response } from 'maxmind';
 import type { GeoLookup } from '../../domain/ports/geo-lookup.js';
 import type { ScanPlace } from '../../domain/scan.js';
 
-/** The CC BY 4.0 country database (NRO data, ip-location-db) shipped as an npm dependency: refreshed by upgrading it. */
+/**
+ * The CC BY 4.0 country database (NRO data, ip-location-db) shipped as an npm dependency: refreshed by upgrading it.
+ */
 export function shippedCountryDatabase(): string {
   return createRequire(import.meta.url).resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
 }

@@ -1,9 +1,13 @@
-// LogoNormaliser on sharp: magic bytes checked first (sharp would happily read an SVG), the header's pixel count next, then decode, resize, re-encode, bounded in time and in decodes at once.
+// LogoNormaliser on sharp: magic bytes checked first (sharp would happily read an SVG), the header's pixel count next,
+// then decode, resize, re-encode, bounded in time and in decodes at once.
 import sharp from 'sharp';
 import { ApiError } from '../../domain/errors.js';
 import { LOGO_MAX_SIDE, type LogoMediaType, type LogoNormaliser, type NormalisedLogo } from '../../domain/ports/logo-normaliser.js';
 
-/** File signatures of the accepted types; anything else (SVG, GIF, HTML, a polyglot) is refused before any decoder sees it. */
+/**
+ * File signatures of the accepted types; anything else (SVG, GIF, HTML, a polyglot) is refused before any decoder sees
+ * it.
+ */
 function hasSignature(bytes: Uint8Array, mediaType: LogoMediaType): boolean {
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   switch (mediaType) {

@@ -1,4 +1,5 @@
-// An account's active records capped by a unique (account, activeSlot) index: the first free slot, taken by an insert that may lose a race.
+// An account's active records capped by a unique (account, activeSlot) index: the first free slot, taken by an insert
+// that may lose a race.
 import type { Model } from 'mongoose';
 import { isDuplicateKey } from './connection.js';
 

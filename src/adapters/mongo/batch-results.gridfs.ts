@@ -1,4 +1,5 @@
-// BatchResults in MongoDB GridFS: one GridFS file per batch item (filename `<batchId>/<index>`), readable from every API instance.
+// BatchResults in MongoDB GridFS: one GridFS file per batch item (filename `<batchId>/<index>`), readable from every
+// API instance.
 import type { Readable } from 'node:stream';
 import { mongo, type Connection } from 'mongoose';
 import { BATCH_ID } from '../../domain/batches/batch-id.js';

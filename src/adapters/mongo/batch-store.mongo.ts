@@ -1,4 +1,5 @@
-// BatchStore on MongoDB without transactions: items move by conditional single-document writes, and the batch's counts are recounted from them.
+// BatchStore on MongoDB without transactions: items move by conditional single-document writes, and the batch's counts
+// are recounted from them.
 import { randomBytes } from 'node:crypto';
 import type { Model } from 'mongoose';
 import {
@@ -203,7 +204,8 @@ export class MongoBatchStore implements BatchStore {
 
   async markRunning(batchId: string, at: Date): Promise<void> {
     const started = await this.#batches.updateOne({ _id: batchId, status: 'queued' }, { $set: { status: 'running', startedAt: at } });
-    // A chunk of a batch already running may be a re-run after a crash: its recount repairs counts a dead writer left short.
+    // A chunk of a batch already running may be a re-run after a crash: its recount repairs counts a dead writer left
+    // short.
     if (started.modifiedCount === 0) await this.#recount(batchId, at);
   }
 
@@ -224,7 +226,8 @@ export class MongoBatchStore implements BatchStore {
   }
 
   /**
-   * Sets the counts of the parts holding `indexes` [from, to) (every part when absent) from all their items (raised only: counts never go down),
+   * Sets the counts of the parts holding `indexes` [from, to) (every part when absent) from all their items (raised
+   * only: counts never go down),
    * then finishes the batch when no item is pending. Returns the batch as it stands after.
    */
   async #recount(batchId: string, at: Date, indexes?: { from: number; to: number }): Promise<Batch | undefined> {
@@ -303,7 +306,8 @@ export class MongoBatchStore implements BatchStore {
   async rotateWebhookSecret(accountId: string, previousUntil: Date): Promise<string> {
     await this.webhookSecret(accountId);
     const fresh = `whsec_${randomBytes(32).toString('base64')}`;
-    // One update with a pipeline: the secret it replaces is the one stored at that moment, whatever another rotation did.
+    // One update with a pipeline: the secret it replaces is the one stored at that moment, whatever another rotation
+    // did.
     const doc = await this.#secrets
       .findOneAndUpdate({ _id: accountId }, [{ $set: { previousSecret: '$secret', previousUntil, secret: fresh } }], { returnDocument: 'after' })
       .lean<WebhookSecretDoc>();

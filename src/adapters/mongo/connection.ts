@@ -1,4 +1,5 @@
-// The MongoDB connection of production mode: its own mongoose connection (never the global one), failing fast when the server is away.
+// The MongoDB connection of production mode: its own mongoose connection (never the global one), failing fast when the
+// server is away.
 import mongoose, { type Connection } from 'mongoose';
 
 export interface MongoConnectionOptions {
@@ -40,7 +41,9 @@ const OUTAGE_NAMES = new Set([
 // Server-side codes meaning "not now" (stepping down, shutting down, unreachable), not "wrong".
 const OUTAGE_CODES = new Set([6, 7, 89, 91, 189, 10107, 11600, 11602, 13435, 13436, 9001]);
 
-/** True for failures of MongoDB itself (unreachable, stepping down, shutting down); false for rule violations and bugs. */
+/**
+ * True for failures of MongoDB itself (unreachable, stepping down, shutting down); false for rule violations and bugs.
+ */
 export function isMongoOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (OUTAGE_NAMES.has(error.name)) return true;

@@ -1,4 +1,5 @@
-// CustomDomainStore on MongoDB: the hostname held by a unique index, the count limit by a per-account unique slot (as the designs').
+// CustomDomainStore on MongoDB: the hostname held by a unique index, the count limit by a per-account unique slot (as
+// the designs').
 import type { Model } from 'mongoose';
 import type { CustomDomain, DomainStatus } from '../../domain/custom-domain.js';
 import type { CustomDomainStore, NewCustomDomain } from '../../domain/ports/custom-domain-store.js';

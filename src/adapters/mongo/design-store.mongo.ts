@@ -1,4 +1,5 @@
-// DesignStore on MongoDB: options as JSON text per account; the count limit held by a per-account unique slot, as the logos' is.
+// DesignStore on MongoDB: options as JSON text per account; the count limit held by a per-account unique slot, as the
+// logos' is.
 import type { Model } from 'mongoose';
 import type { DesignOptions } from '../../domain/design.js';
 import type { DesignRecord, DesignStore, NewDesign } from '../../domain/ports/design-store.js';
@@ -28,7 +29,8 @@ export class MongoDesignStore implements DesignStore {
 
   async createWithinLimit(input: NewDesign, maxDesigns: number | null): Promise<DesignRecord | 'limit_reached'> {
     const max = maxDesigns ?? UNLIMITED_SLOTS;
-    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another design took a slot.
+    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another design
+    // took a slot.
     for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
       const held = await this.#designs.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
       const taken = new Set(held.map((d) => d.slot));

@@ -104,7 +104,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     if (vanity) await this.#vanity.deleteOne({ _id: vanityKey(vanity), codeId });
   }
 
-  /** Takes one place under the limit, atomically: when the count is at the limit the upsert collides with the existing document. */
+  /**
+   * Takes one place under the limit, atomically: when the count is at the limit the upsert collides with the existing
+   * document.
+   */
   async #reserve(accountId: string, maxCodes: number): Promise<boolean> {
     try {
       await this.#counts.updateOne({ _id: accountId, codes: { $lt: maxCodes } }, { $inc: { codes: 1 } }, { upsert: true });
@@ -131,7 +134,8 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       await this.#codes.create(doc);
       return toCode(doc);
     } catch (error) {
-      // Without a transaction the place is given back by hand; a crash right here leaves one place taken until an operator recounts.
+      // Without a transaction the place is given back by hand; a crash right here leaves one place taken until an
+      // operator recounts.
       await this.#release(input.accountId);
       await this.#letGo(vanity, doc._id);
       if (isDuplicateKey(error)) return 'slug_taken';
@@ -150,7 +154,8 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       await this.#codes.insertMany(docs, { ordered: true });
       return docs.map(toCode);
     } catch (error) {
-      // Never handed out: the codes inserted before the failure go, and the places are given back (a crash here leaves them until an operator recounts).
+      // Never handed out: the codes inserted before the failure go, and the places are given back (a crash here leaves
+      // them until an operator recounts).
       await this.#codes.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
       await this.#counts.updateOne({ _id: accountId }, { $inc: { codes: -inputs.length } });
       if (isDuplicateKey(error)) return 'slug_taken';
@@ -227,7 +232,8 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       .lean<DynamicCodeDoc>();
     if (updated) {
       const code = toCode(updated);
-      // The old slug is let go once the code has moved (a crash in between leaves it held, never two codes on one slug).
+      // The old slug is let go once the code has moved (a crash in between leaves it held, never two codes on one
+      // slug).
       if (before?.vanity && (code.vanity === null || vanityKey(code.vanity) !== vanityKey(before.vanity))) await this.#letGo(before.vanity, id);
       return code;
     }

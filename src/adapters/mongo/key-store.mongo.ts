@@ -1,4 +1,5 @@
-// KeyStore on MongoDB: hashed keys; the active-key limit held by a unique (account, slot) index instead of a transaction.
+// KeyStore on MongoDB: hashed keys; the active-key limit held by a unique (account, slot) index instead of a
+// transaction.
 import type { Model } from 'mongoose';
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain/ports/key-store.js';
 import type { Actor } from '../../domain/actor.js';

@@ -1,4 +1,5 @@
-// LogoStore on MongoDB: PNG bytes per account; the count limit held by a per-account unique slot, as the keys' limit is.
+// LogoStore on MongoDB: PNG bytes per account; the count limit held by a per-account unique slot, as the keys' limit
+// is.
 import type { Model } from 'mongoose';
 import type { LogoRecord, LogoStore, NewLogo, StoredLogo } from '../../domain/ports/logo-store.js';
 import { newId } from '../sqlite/ids.js';
@@ -32,7 +33,8 @@ export class MongoLogoStore implements LogoStore {
 
   async createWithinLimit(input: NewLogo, maxLogos: number | null): Promise<LogoRecord | 'limit_reached'> {
     const max = maxLogos ?? UNLIMITED_SLOTS;
-    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another logo took a slot.
+    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another logo took
+    // a slot.
     for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
       const held = await this.#logos.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
       const taken = new Set(held.map((l) => l.slot));

@@ -1,4 +1,5 @@
-// MemberStore on MongoDB: the last-owner rule kept without transactions by a per-account owner count taken before demoting.
+// MemberStore on MongoDB: the last-owner rule kept without transactions by a per-account owner count taken before
+// demoting.
 import type { Model } from 'mongoose';
 import type { AccountIdentity } from '../../domain/ports/account-store.js';
 import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';

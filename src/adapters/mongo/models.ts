@@ -35,7 +35,10 @@ export interface ApiKeyDoc {
   expiresAt?: Date | null;
   /** Absent for keys made before it was recorded. */
   createdBy?: { type: string; id: string; label: string } | null;
-  /** Set while the key is active: one of 0..max-1, unique per account, so the active-key limit holds without transactions. */
+  /**
+   * Set while the key is active: one of 0..max-1, unique per account, so the active-key limit holds without
+   * transactions.
+   */
   activeSlot?: number;
 }
 
@@ -90,7 +93,9 @@ export interface LogoDoc {
   height: number;
   digest: string;
   createdAt: Date;
-  /** One of 0..max-1, unique per account, so the logo count limit holds without transactions (as the keys' activeSlot). */
+  /**
+   * One of 0..max-1, unique per account, so the logo count limit holds without transactions (as the keys' activeSlot).
+   */
   slot: number;
 }
 
@@ -132,11 +137,16 @@ export interface CustomDomainDoc {
   verifiedAt: Date | null;
   checkedAt: Date | null;
   checkProblem: string | null;
-  /** One of 0..max-1, unique per account, so the domain count limit holds without transactions (as the designs' slot). */
+  /**
+   * One of 0..max-1, unique per account, so the domain count limit holds without transactions (as the designs' slot).
+   */
   slot: number;
 }
 
-/** How many codes (not deleted) an account holds: the conditional increment that keeps the plan limit without transactions. */
+/**
+ * How many codes (not deleted) an account holds: the conditional increment that keeps the plan limit without
+ * transactions.
+ */
 export interface CodeCountDoc {
   _id: string;
   codes: number;
@@ -174,7 +184,10 @@ export interface ScanDayDoc {
 
 export interface BatchDoc {
   _id: string;
-  /** Arrival order across every process (a counter): "newest first" stays exact for batches made in the same millisecond. */
+  /**
+   * Arrival order across every process (a counter): "newest first" stays exact for batches made in the same
+   * millisecond.
+   */
   seq: number;
   accountId: string;
   plan: string;

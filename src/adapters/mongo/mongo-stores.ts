@@ -1,4 +1,5 @@
-// The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts, batches and their results (GridFS) on one connection this module opens and closes.
+// The MongoDB system of record: accounts, keys, the usage ledger, dynamic codes, scan counts, batches and their results
+// (GridFS) on one connection this module opens and closes.
 import { MongoAuditLog } from './audit-log.mongo.js';
 import type { RecordStores } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';

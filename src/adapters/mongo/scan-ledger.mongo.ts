@@ -16,7 +16,8 @@ export class MongoScanLedger implements ScanLedger {
 
   async apply(days: readonly ScanDay[]): Promise<void> {
     for (const day of days) {
-      // Matches only stored counts that are not newer; when newer ones are stored, the upsert collides with the unique index and changes nothing.
+      // Matches only stored counts that are not newer; when newer ones are stored, the upsert collides with the unique
+      // index and changes nothing.
       const filter = {
         codeId: day.codeId,
         day: day.day,

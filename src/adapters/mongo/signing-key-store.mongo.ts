@@ -1,4 +1,5 @@
-// SigningKeyStore on MongoDB: sealed secrets; the active-key limit held by a unique (account, slot) index, as the API keys' is.
+// SigningKeyStore on MongoDB: sealed secrets; the active-key limit held by a unique (account, slot) index, as the API
+// keys' is.
 import type { Model } from 'mongoose';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../../domain/ports/signing-key-store.js';

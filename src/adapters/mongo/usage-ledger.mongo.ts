@@ -1,4 +1,5 @@
-// UsageLedger on MongoDB: versioned upserts guarded by unique indexes, so replays and late snapshots never move values backwards.
+// UsageLedger on MongoDB: versioned upserts guarded by unique indexes, so replays and late snapshots never move values
+// backwards.
 import type { AnyBulkWriteOperation, Model } from 'mongoose';
 import type { QrType } from '../../domain/content/types.js';
 import type { PeriodId } from '../../domain/period.js';

@@ -3,7 +3,9 @@ import type { OidcProvider } from '../../domain/ports/session-store.js';
 
 export interface ProviderMetadata {
   provider: OidcProvider;
-  /** The issuer as the provider states it. Microsoft's multi-tenant endpoints give a template containing `{tenantid}`. */
+  /**
+   * The issuer as the provider states it. Microsoft's multi-tenant endpoints give a template containing `{tenantid}`.
+   */
   issuer: string;
   authorizationEndpoint: string;
   tokenEndpoint: string;

@@ -1,12 +1,16 @@
-// Runs the background jobs inside the API process (the embedded default): the same processors and cron patterns as the jobs process (BullMQ).
-// cron-parser is what BullMQ's own repeat strategy uses; importing it alone spares the embedded default loading BullMQ and ioredis.
+// Runs the background jobs inside the API process (the embedded default): the same processors and cron patterns as the
+// jobs process (BullMQ).
+// cron-parser is what BullMQ's own repeat strategy uses; importing it alone spares the embedded default loading BullMQ
+// and ioredis.
 import cronParser from 'cron-parser';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import type { RunnableJob } from '../../services/background-jobs.js';
 
 export interface InProcessSchedulerOptions {
   log?: AdapterLog;
-  /** Fixed intervals replacing a job's cron pattern (the embedded default flushes last-used times every few seconds). */
+  /**
+   * Fixed intervals replacing a job's cron pattern (the embedded default flushes last-used times every few seconds).
+   */
   everyMs?: Partial<Record<string, number>>;
   /** Jobs run once more by stop(), after the timers are cleared (e.g. the last-used flush). */
   runOnStop?: readonly string[];

@@ -81,7 +81,10 @@ export interface QueueWorkerOptions extends BullQueueOptions {
   jobs: readonly RunnableJob[];
   log?: AdapterLog;
   concurrency?: number;
-  /** Lock on a running job and the stalled-check interval (default 30 s): a job whose worker died runs again within about twice this. */
+  /**
+   * Lock on a running job and the stalled-check interval (default 30 s): a job whose worker died runs again within
+   * about twice this.
+   */
   lockMs?: number;
 }
 
@@ -97,7 +100,8 @@ export async function startQueueWorker(options: QueueWorkerOptions): Promise<Que
     connection,
     prefix,
     concurrency: options.concurrency ?? 1,
-    // A worker that dies mid-job stops renewing its lock: after lockDuration the job is stalled, and the next stalled check runs it again.
+    // A worker that dies mid-job stops renewing its lock: after lockDuration the job is stalled, and the next stalled
+    // check runs it again.
     lockDuration: options.lockMs ?? 30_000,
     stalledInterval: options.lockMs ?? 30_000,
   });

@@ -9,7 +9,10 @@ import { bullConnection, closeRedisClient, type RedisClient, type RedisTarget } 
 
 export const RENDER_QUEUE_NAME = 'render';
 
-/** BullMQ keys live beside the service's own (`qrm:` → `{qrm:bull}`), in braces so a queue's keys share one cluster slot. */
+/**
+ * BullMQ keys live beside the service's own (`qrm:` → `{qrm:bull}`), in braces so a queue's keys share one cluster
+ * slot.
+ */
 export function bullPrefix(keyPrefix = 'qrm:'): string {
   return `{${keyPrefix}bull}`;
 }
@@ -72,7 +75,10 @@ export interface RenderWorkerOptions {
   prefix: string;
   render: (chunk: Chunk) => Promise<unknown>;
   log?: AdapterLog;
-  /** Lock on a running chunk and the stalled check (default 30 s): a chunk whose worker died runs again within about twice this. */
+  /**
+   * Lock on a running chunk and the stalled check (default 30 s): a chunk whose worker died runs again within about
+   * twice this.
+   */
   lockMs?: number;
 }
 
@@ -95,7 +101,8 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<W
       concurrency: 1,
       lockDuration: options.lockMs ?? 30_000,
       stalledInterval: options.lockMs ?? 30_000,
-      // A chunk is retried after a crash as often as it takes: items are idempotent, so a rerun only finishes what is left.
+      // A chunk is retried after a crash as often as it takes: items are idempotent, so a rerun only finishes what is
+      // left.
       maxStalledCount: 100,
     },
   );

@@ -1,4 +1,5 @@
-// Redis clients for the API side, on one Redis or a Redis Cluster: fail fast (no offline queue, short timeouts), reconnect forever, log outages once.
+// Redis clients for the API side, on one Redis or a Redis Cluster: fail fast (no offline queue, short timeouts),
+// reconnect forever, log outages once.
 import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import type { RedisTarget } from '../../config.js';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
@@ -151,10 +152,22 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
 }
 
 const OUTAGE_REPLIES = /^(LOADING|BUSY|MISCONF|READONLY|OOM|MASTERDOWN|NOREPLICAS|CLUSTERDOWN|TRYAGAIN|NOTREADY)\b/;
-const OUTAGE_MESSAGES =
-  /Stream isn't writeable|Connection is closed|Command timed out|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes|Too many Cluster redirections|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN/;
+const OUTAGE_MESSAGES = new RegExp(
+  [
+    "Stream isn't writeable",
+    'Connection is closed',
+    'Command timed out',
+    "Cluster isn't ready",
+    'Failed to refresh slots cache',
+    'None of startup nodes',
+    'Too many Cluster redirections',
+    'ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN',
+  ].join('|'),
+);
 
-/** True for failures of Redis itself (down, unreachable, loading, out of memory); false for bugs such as a Lua error. */
+/**
+ * True for failures of Redis itself (down, unreachable, loading, out of memory); false for bugs such as a Lua error.
+ */
 export function isRedisOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (error.name === 'MaxRetriesPerRequestError') return true;

@@ -1,7 +1,11 @@
-// Cache invalidations over Redis pub/sub: a revocation, plan change or dynamic-code change on any instance reaches every other at once.
+// Cache invalidations over Redis pub/sub: a revocation, plan change or dynamic-code change on any instance reaches
+// every other at once.
 import { createRedisClient, type AdapterLog, type RedisClient, type RedisTarget } from './connection.js';
 
-/** Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a revoked signing key. */
+/**
+ * Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a
+ * revoked signing key.
+ */
 export type Invalidation = { keyId: string } | { accountId: string } | { slug: string } | { signingKeyId: string };
 
 /** What the credential cache needs from a broadcast channel. */
@@ -44,7 +48,10 @@ export class RedisInvalidationBus implements InvalidationBus {
   #subscribed = false;
   readonly #listeners: Array<{ onMessage: (invalidation: Invalidation) => void; onResync: () => void }> = [];
 
-  /** Publishes on `publisher` (its creator's to close); the subscriber connection is this bus's own, made on first listen(). */
+  /**
+   * Publishes on `publisher` (its creator's to close); the subscriber connection is this bus's own, made on first
+   * listen().
+   */
   constructor(publisher: RedisClient, target: RedisTarget | string, options: RedisInvalidationBusOptions = {}) {
     this.#publisher = publisher;
     this.#target = target;

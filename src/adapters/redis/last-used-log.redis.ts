@@ -1,4 +1,5 @@
-// LastUsedLog on Redis: each API instance buffers in memory and pushes once a second to one hash that the jobs process's flush job drains.
+// LastUsedLog on Redis: each API instance buffers in memory and pushes once a second to one hash that the jobs
+// process's flush job drains.
 import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';
 import type { LastUsedBatch, LastUsedEntry, LastUsedLog } from '../../domain/ports/last-used-log.js';

@@ -1,4 +1,5 @@
-// Moves what the untagged key layout of earlier releases holds into today's layout, on the one Redis it ran on: no reset on upgrade.
+// Moves what the untagged key layout of earlier releases holds into today's layout, on the one Redis it ran on: no
+// reset on upgrade.
 import { Cluster } from 'ioredis';
 import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';

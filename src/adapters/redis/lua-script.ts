@@ -1,4 +1,5 @@
-// The Redis adapters' Lua, read from src/adapters/redis/lua/*.lua (tsc does not copy them to dist/, so built code reads src/).
+// The Redis adapters' Lua, read from src/adapters/redis/lua/*.lua (tsc does not copy them to dist/, so built code reads
+// src/).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -9,7 +10,9 @@ export interface LuaScript {
   lua: string;
 }
 
-/** Under tsx (tests, dev) this module is src/adapters/redis/lua-script.ts; built, dist/src/adapters/redis/lua-script.js. */
+/**
+ * Under tsx (tests, dev) this module is src/adapters/redis/lua-script.ts; built, dist/src/adapters/redis/lua-script.js.
+ */
 function luaDir(): URL {
   const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
   return new URL(fromSource ? './lua/' : '../../../../src/adapters/redis/lua/', import.meta.url);

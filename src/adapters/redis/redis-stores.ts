@@ -1,4 +1,5 @@
-// Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the rollup's counters.
+// Production mode's Redis layer over a system of record: metering, credential cache, last-used log, sessions and the
+// rollup's counters.
 import type { RecordStores, StoreAdapters } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
@@ -21,13 +22,19 @@ export interface RedisStoresOptions {
   /** Prefix of every key this layer writes, ending with its separator (default `qrm:`); tests use a random one. */
   keyPrefix?: string;
   log?: AdapterLog;
-  /** TTL of every per-instance cache, the ceiling should an invalidation be missed (defaults: credentials and signing keys 10 s, slugs 60 s). */
+  /**
+   * TTL of every per-instance cache, the ceiling should an invalidation be missed (defaults: credentials and signing
+   * keys 10 s, slugs 60 s).
+   */
   cacheTtlMs?: number;
 }
 
 const DOWN = 'the service cannot reach its data store right now; retry shortly';
 
-/** Owns the Redis connections it opens (to one Redis or a cluster) and closes them, then the system of record, in close(). */
+/**
+ * Owns the Redis connections it opens (to one Redis or a cluster) and closes them, then the system of record, in
+ * close().
+ */
 export async function createRedisStores(records: RecordStores, target: RedisTarget | string, options: RedisStoresOptions = {}): Promise<StoreAdapters> {
   const keyPrefix = options.keyPrefix ?? 'qrm:';
   const log = options.log;
@@ -54,7 +61,8 @@ export async function createRedisStores(records: RecordStores, target: RedisTarg
     designs: records.designs,
     auditLog: records.auditLog,
     members: records.members,
-    // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a change needs Redis.
+    // Slug lookups read the system of record (or, failing that, the cache) while Redis is down; only publishing a
+    // change needs Redis.
     codes: unavailableWhen(new CachedDynamicCodeStore(records.codes, bus, cached), isRedisOutage, DOWN),
     domains: records.domains,
     scanLedger: records.scanLedger,

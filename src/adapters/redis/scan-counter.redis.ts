@@ -1,4 +1,5 @@
-// Scan counting in Redis: one script call per account in a batch of scans (counts, bots, device, language, country, city and hour
+// Scan counting in Redis: one script call per account in a batch of scans (counts, bots, device, language, country,
+// city and hour
 // splits, a HyperLogLog of salted visitors), and the rollup's reads.
 import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';
@@ -11,13 +12,19 @@ import { cityKey, countryOf, dayOf, DEVICE_CLASSES, emptyScanDay, hourOf, type D
 const RECORD = readLua('scan-record');
 const ACKNOWLEDGE = readLua('scan-acknowledge');
 
-/** A slot bucket's set of accounts with scans waiting for their webhooks, and each one's hash of them (read by RedisScanEventSource). */
+/**
+ * A slot bucket's set of accounts with scans waiting for their webhooks, and each one's hash of them (read by
+ * RedisScanEventSource).
+ */
 export const scanEventAccountsKey = (prefix: string, bucketTag: string) => `${prefix}scan-events:${bucketTag}:accounts`;
 export const scanEventsKey = (prefix: string, accountId: string) => `${prefix}scan-events:${accountTag(accountId)}`;
 
 export interface RedisScanCounterOptions {
   keyPrefix?: string;
-  /** How long a day's counters stay in Redis after its last scan (default 8 days): the rollup has that long to copy them. */
+  /**
+   * How long a day's counters stay in Redis after its last scan (default 8 days): the rollup has that long to copy
+   * them.
+   */
   ttlSeconds?: number;
 }
 

@@ -1,4 +1,5 @@
-// ScanEventSource in Redis: the accounts' counted scans (written by the scan counter's script) fanned out to each endpoint's outbox and sealed into messages, each step one script.
+// ScanEventSource in Redis: the accounts' counted scans (written by the scan counter's script) fanned out to each
+// endpoint's outbox and sealed into messages, each step one script.
 import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';
 import { accountTag, bucketTagOf, hashOf, nonEmptyBuckets } from './slot-tags.js';

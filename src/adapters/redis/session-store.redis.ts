@@ -1,4 +1,5 @@
-// SessionStore on Redis: one key per session expiring at the session's end, and a per-account index for "sign out everywhere".
+// SessionStore on Redis: one key per session expiring at the session's end, and a per-account index for "sign out
+// everywhere".
 import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';
 import type { OidcProvider, Session, SessionStore } from '../../domain/ports/session-store.js';

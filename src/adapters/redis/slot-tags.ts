@@ -102,7 +102,9 @@ export function hashOf(flat: readonly string[]): Record<string, string> {
   return hash;
 }
 
-/** Buckets per pipeline: a pipeline's commands must answer within the client's command timeout (1 s) on a busy server. */
+/**
+ * Buckets per pipeline: a pipeline's commands must answer within the client's command timeout (1 s) on a busy server.
+ */
 const BUCKETS_PER_PIPELINE = 1_024;
 
 /**

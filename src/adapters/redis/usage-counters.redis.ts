@@ -1,4 +1,5 @@
-// UsageCounters on Redis: the rollup's view of the metering keys — changed accounts (swept from the slot buckets), snapshots, acknowledgements, retirement.
+// UsageCounters on Redis: the rollup's view of the metering keys — changed accounts (swept from the slot buckets),
+// snapshots, acknowledgements, retirement.
 import type { ChainableCommander } from 'ioredis';
 import type { PeriodId } from '../../domain/period.js';
 import type { UsageCounters } from '../../domain/ports/usage-counters.js';

@@ -1,4 +1,5 @@
-// The Redis key layout of usage metering: per account under its hash tag, per period, so a new month starts from nothing.
+// The Redis key layout of usage metering: per account under its hash tag, per period, so a new month starts from
+// nothing.
 import type { PeriodId } from '../../domain/period.js';
 import { accountTag, bucketTagOf } from './slot-tags.js';
 
@@ -54,12 +55,16 @@ export class UsageKeys {
     return `${this.#prefix}${bucketTag}:${period}:changed`;
   }
 
-  /** SET of periods still holding counters (not yet closed); written apart from the scripts, once a period per instance. */
+  /**
+   * SET of periods still holding counters (not yet closed); written apart from the scripts, once a period per instance.
+   */
   periods(): string {
     return `${this.#prefix}periods`;
   }
 
-  /** ZSET of one burst key's admitted reservations (token scored by time, ms) in the last second; not tied to a period. */
+  /**
+   * ZSET of one burst key's admitted reservations (token scored by time, ms) in the last second; not tied to a period.
+   */
   burst(accountId: string, burstKey: string): string {
     return `${this.#burstPrefix}${accountTag(accountId)}:${burstKey}`;
   }

@@ -1,4 +1,5 @@
-// UsageMeter on Redis: one Lua round trip per reservation (burst and monthly checks together) and per refund, exact across any number of API instances.
+// UsageMeter on Redis: one Lua round trip per reservation (burst and monthly checks together) and per refund, exact
+// across any number of API instances.
 import { randomBytes } from 'node:crypto';
 import type { QrType } from '../../domain/content/types.js';
 import { endOfPeriod, type PeriodId } from '../../domain/period.js';
@@ -34,7 +35,10 @@ export interface RedisUsageMeterOptions {
   /** Where reads go for periods Redis no longer holds (closed and expired months). */
   archive?: UsageLedger;
   log?: AdapterLog;
-  /** How long a reservation can still be refunded (default 300 s): covers a render, and a short outage before a deferred refund. */
+  /**
+   * How long a reservation can still be refunded (default 300 s): covers a render, and a short outage before a deferred
+   * refund.
+   */
   reservationTtlSeconds?: number;
   /** Real time for key expiry (Redis expires by its own clock, whatever the service's clock says). */
   wallClock?: () => number;
@@ -87,7 +91,9 @@ export class RedisUsageMeter implements UsageMeter {
     return this.#keys.account(assertKeySegment(period, 'period'), assertKeySegment(accountId, 'account id'));
   }
 
-  /** The periods set spans accounts, so the scripts cannot write it: a period is entered before anything counts in it. */
+  /**
+   * The periods set spans accounts, so the scripts cannot write it: a period is entered before anything counts in it.
+   */
   async #register(period: PeriodId): Promise<void> {
     if (this.#registered.has(period)) return;
     await this.#redis.sadd(this.#keys.periods(), period);
@@ -127,7 +133,8 @@ export class RedisUsageMeter implements UsageMeter {
         ],
       );
     } catch (error) {
-      // The script may have run even though its answer was lost: the caller gets a 503, so take the count back once Redis answers.
+      // The script may have run even though its answer was lost: the caller gets a 503, so take the count back once
+      // Redis answers.
       if (isRedisOutage(error) && !neverSent(error)) this.#deferRefund(reservation);
       throw error;
     }
@@ -170,7 +177,10 @@ export class RedisUsageMeter implements UsageMeter {
     return { ok: false, reason: reason === 'rate_limited' ? reason : 'quota_exceeded', usage, ...burstState };
   }
 
-  /** Idempotent (the marker is taken once). A decode's refund is not deferred through an outage: the caller's answer is an error then anyway. */
+  /**
+   * Idempotent (the marker is taken once). A decode's refund is not deferred through an outage: the caller's answer is
+   * an error then anyway.
+   */
   async refundRequest(reservation: RequestReservation): Promise<void> {
     const token = (reservation as Partial<RedisRequestReservation>).token;
     if (typeof token !== 'string') throw new Error('RedisUsageMeter.refundRequest takes a reservation made by RedisUsageMeter');
@@ -182,7 +192,10 @@ export class RedisUsageMeter implements UsageMeter {
     );
   }
 
-  /** Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never billed. */
+  /**
+   * Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never
+   * billed.
+   */
   async refund(reservation: Reservation): Promise<void> {
     if (!isRedisReservation(reservation)) throw new Error('RedisUsageMeter.refund takes a reservation made by RedisUsageMeter');
     try {

@@ -21,7 +21,10 @@ const SCRIPTS = [RESERVE, ADMIT_BURST, RESERVE_REQUEST, REFUND_REQUEST, REFUND, 
 
 type Arg = string | number;
 
-/** The scripts, loaded on a client (EVALSHA, falling back to EVAL after a restart) and callable on it or on its pipelines. */
+/**
+ * The scripts, loaded on a client (EVALSHA, falling back to EVAL after a restart) and callable on it or on its
+ * pipelines.
+ */
 export class UsageScripts {
   readonly #client: RedisClient;
 

@@ -49,7 +49,9 @@ export class AdmissionGate {
     this.#limits = limits;
   }
 
-  /** `shareRunning: false` (batch groups, which step back for others on their own) skips the account's running share. */
+  /**
+   * `shareRunning: false` (batch groups, which step back for others on their own) skips the account's running share.
+   */
   async run<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>, options: { shareRunning?: boolean } = {}): Promise<T> {
     const { accountId } = caller;
     const held = this.#heldByAccount.get(accountId) ?? 0;
@@ -102,7 +104,8 @@ export class AdmissionGate {
 
   /**
    * In order of arrival, each render whose account is under its running share starts as soon as it fits; the first
-   * that does not fit stops the rest (nothing overtakes it). Those waiting on their own account's share are passed over.
+   * that does not fit stops the rest (nothing overtakes it). Those waiting on their own account's share are passed
+   * over.
    */
   #startWaiting(): void {
     for (let i = 0; i < this.#waiting.length;) {

@@ -1,4 +1,5 @@
-// The one place a render's refusal becomes the ApiError its caller sees, wherever it was drawn (inline, on a thread, in a group).
+// The one place a render's refusal becomes the ApiError its caller sees, wherever it was drawn (inline, on a thread, in
+// a group).
 import { ApiError } from '../../domain/errors.js';
 import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';

@@ -35,7 +35,10 @@ export interface RenderPipelineDeps {
 const LARGEST_COST = renderCost({ format: 'png', size: 2048 });
 /** Payloads past this reach versions whose matrix alone costs more than the thread hop. */
 const INLINE_MAX_PAYLOAD_BYTES = 600;
-/** A branded render costs several times a plain one (anti-aliased shapes, a logo, the scan check): only the smaller ones stay on the event loop. */
+/**
+ * A branded render costs several times a plain one (anti-aliased shapes, a logo, the scan check): only the smaller ones
+ * stay on the event loop.
+ */
 const BRANDED_PIXEL_SHARE = 4;
 
 /** Start-up checked every account's plan; a caller on an unknown one (a test's made-up caller) is taken as free. */
@@ -43,7 +46,10 @@ function paying(plans: PlanCatalogue, caller: RenderCaller): boolean {
   return plans.has(caller.plan) && plans.get(caller.plan).monthlyPriceUsd > 0;
 }
 
-/** A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all of it. */
+/**
+ * A free account may hold a quarter of the instance's render capacity, a paying one half: enough for a burst, never all
+ * of it.
+ */
 function accountShare(plans: PlanCatalogue, caller: RenderCaller): number {
   return paying(plans, caller) ? 0.5 : 0.25;
 }

@@ -12,7 +12,10 @@ import { imageOrError, refusalError } from './render-outcome.js';
 // Piscina signals a full queue only through these messages (its Errors table).
 const QUEUE_FULL_MESSAGES = new Set(['Task queue is at limit', 'No task queue available and all Workers are busy']);
 
-/** The thread running the task died (exit, heap limit, pool closing): a transient fault, and Piscina starts a replacement. */
+/**
+ * The thread running the task died (exit, heap limit, pool closing): a transient fault, and Piscina starts a
+ * replacement.
+ */
 function isThreadLoss(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if ((error as { code?: unknown }).code === 'ERR_WORKER_OUT_OF_MEMORY') return true;
@@ -27,7 +30,10 @@ export interface RenderPoolOptions {
   maxQueue?: number;
   /** Heap ceiling per thread, so one pathological render cannot take the process down. */
   maxOldGenerationSizeMb?: number;
-  /** The thread entry file (default workers/render-thread); the fault tests point it at a fixture that crashes on demand. */
+  /**
+   * The thread entry file (default workers/render-thread); the fault tests point it at a fixture that crashes on
+   * demand.
+   */
   filename?: string;
 }
 
@@ -106,7 +112,10 @@ export class RenderPool {
     return this.#inFlight >= this.threads;
   }
 
-  /** Tasks waiting for a thread: cheap, unlike stats() (piscina's utilization summarises its run-time histogram on every read). */
+  /**
+   * Tasks waiting for a thread: cheap, unlike stats() (piscina's utilization summarises its run-time histogram on every
+   * read).
+   */
   queueSize(): number {
     return this.#pool.queueSize;
   }

@@ -1,4 +1,5 @@
-// Online backup and offline restore of the embedded SQLite database (better-sqlite3's backup API), for `qrm backup` and `qrm restore`.
+// Online backup and offline restore of the embedded SQLite database (better-sqlite3's backup API), for `qrm backup` and
+// `qrm restore`.
 import { existsSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
@@ -80,7 +81,10 @@ export interface RestoreResult extends BackupResult {
   previous: string | undefined;
 }
 
-/** True when some process (a server, a worker, another qrm) has the database open: in WAL mode every open connection holds a shared lock. */
+/**
+ * True when some process (a server, a worker, another qrm) has the database open: in WAL mode every open connection
+ * holds a shared lock.
+ */
 function inUse(file: string): boolean {
   const db = new Database(file, { fileMustExist: true, timeout: 0 });
   try {
@@ -111,7 +115,8 @@ export async function restoreDatabase(dataDir: string, from: string, now: Date =
   if (existsSync(target) && inUse(target)) {
     throw new BackupError(`${target} is open in another process (a server, a worker or another qrm): stop them, then run the restore again`);
   }
-  // Copied next to the target first, so the final step is a rename on the same file system (a new machine has no data directory yet).
+  // Copied next to the target first, so the final step is a rename on the same file system (a new machine has no data
+  // directory yet).
   mkdirSync(dirname(target), { recursive: true });
   const partial = partialPath(target);
   const source = new Database(backup, { readonly: true, fileMustExist: true });

@@ -1,4 +1,5 @@
-// CustomDomainStore on SQLite: the count limit checked and written in one immediate transaction, the hostname held by a unique index.
+// CustomDomainStore on SQLite: the count limit checked and written in one immediate transaction, the hostname held by a
+// unique index.
 import type { CustomDomain, DomainStatus } from '../../domain/custom-domain.js';
 import type { CustomDomainStore, NewCustomDomain } from '../../domain/ports/custom-domain-store.js';
 import type { SqliteDatabase } from './database.js';

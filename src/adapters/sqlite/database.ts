@@ -201,7 +201,8 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX logos_by_account ON logos (account_id, created_at);
   `,
-  // 8: a finished batch's webhook delivery, kept with the batch so a restart resumes it (state: due, delivered, abandoned).
+  // 8: a finished batch's webhook delivery, kept with the batch so a restart resumes it (state: due, delivered,
+  // abandoned).
   `
   ALTER TABLE batches ADD COLUMN webhook_state TEXT;
   ALTER TABLE batches ADD COLUMN webhook_attempts INTEGER NOT NULL DEFAULT 0;
@@ -263,7 +264,8 @@ export const MIGRATIONS: readonly string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX billing_events_by_age ON billing_events (received_at);
   `,
-  // 14: scan webhooks (per account), and the scans waiting for them, counted by the scan recorder in its own transaction.
+  // 14: scan webhooks (per account), and the scans waiting for them, counted by the scan recorder in its own
+  // transaction.
   `
   CREATE TABLE scan_webhooks (
     id TEXT PRIMARY KEY,
@@ -297,7 +299,8 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE batch_items ADD COLUMN code_id TEXT;
   `,
-  // 17: scan webhooks' outbox: the scans fanned out to each endpoint (sealed = 1: in its message being delivered), and the message.
+  // 17: scan webhooks' outbox: the scans fanned out to each endpoint (sealed = 1: in its message being delivered), and
+  // the message.
   `
   CREATE TABLE scan_webhook_outbox (
     endpoint_id TEXT PRIMARY KEY,
@@ -432,7 +435,10 @@ export const MIGRATIONS: readonly string[] = [
   `,
 ];
 
-/** Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's shape. */
+/**
+ * Brings the schema to `target` (default: the newest); upgrade tests stop earlier to write rows in a past release's
+ * shape.
+ */
 export function migrate(db: SqliteDatabase, target = MIGRATIONS.length): void {
   const current = db.pragma('user_version', { simple: true }) as number;
   for (let version = current; version < Math.min(target, MIGRATIONS.length); version++) {

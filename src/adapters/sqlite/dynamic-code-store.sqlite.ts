@@ -163,7 +163,10 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     );
   }
 
-  /** One new code's row (createWithinLimit and createManyWithinLimit both insert through here, inside their transaction). */
+  /**
+   * One new code's row (createWithinLimit and createManyWithinLimit both insert through here, inside their
+   * transaction).
+   */
   #insertRow(input: NewDynamicCode): DynamicCode {
     const at = input.createdAt.getTime();
     const vanity = input.vanity;

@@ -38,7 +38,8 @@ export class GroupCommitMeter implements UsageMeter {
     for (const item of batch) {
       // The inner meter's statements run synchronously inside this call (better-sqlite3), nested as savepoints.
       outcomes.push(this.#inner.reserve(item.input));
-      // On some errors (SQLITE_FULL, SQLITE_IOERR) SQLite rolls the whole transaction back: nothing of this batch is stored.
+      // On some errors (SQLITE_FULL, SQLITE_IOERR) SQLite rolls the whole transaction back: nothing of this batch is
+      // stored.
       if (!this.#db.inTransaction) return this.#failBatch(batch, outcomes);
     }
     try {

@@ -1,4 +1,5 @@
-// ScanEventSource on SQLite: the scans the recorder counted (scan_events_pending), fanned out to each endpoint's outbox and sealed into messages, each step one transaction.
+// ScanEventSource on SQLite: the scans the recorder counted (scan_events_pending), fanned out to each endpoint's outbox
+// and sealed into messages, each step one transaction.
 import type { CodeScans, ScanEventSource, ScanMessage } from '../../domain/ports/scan-webhooks.js';
 import type { DeviceClass } from '../../domain/scan.js';
 import type { SqliteDatabase } from './database.js';

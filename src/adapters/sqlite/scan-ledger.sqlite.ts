@@ -1,4 +1,5 @@
-// ScanLedger on SQLite: one row per code and UTC day, the device, language, arm, country, city and hour splits as JSON objects.
+// ScanLedger on SQLite: one row per code and UTC day, the device, language, arm, country, city and hour splits as JSON
+// objects.
 import type { ScanLedger } from '../../domain/ports/scan-ledger.js';
 import type { ScanDay } from '../../domain/scan.js';
 import type { SqliteDatabase } from './database.js';

@@ -43,7 +43,8 @@ export class SqliteScanRecorder implements ScanRecorder {
     this.#db = db;
     this.#maxPending = options.maxPending ?? 50_000;
     this.#selectDay = db.prepare<[string, string], ScanDayRow>(`SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day = ?`);
-    // An upsert, not OR REPLACE: a replace fires no delete trigger, and the code's all-time count would take the day twice.
+    // An upsert, not OR REPLACE: a replace fires no delete trigger, and the code's all-time count would take the day
+    // twice.
     this.#putDay = db.prepare<unknown[], unknown>(
       `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (${SCAN_DAY_VALUES}) ON CONFLICT (code_id, day) DO UPDATE SET ${SCAN_DAY_UPDATE}`,
     );
@@ -87,7 +88,8 @@ export class SqliteScanRecorder implements ScanRecorder {
     try {
       this.#db.transaction(() => this.#count(batch)).immediate();
     } catch {
-      // Busy past the timeout, disk full, read-only: the redirects were answered; these scans are reported, not retried.
+      // Busy past the timeout, disk full, read-only: the redirects were answered; these scans are reported, not
+      // retried.
       this.#lost += batch.length;
     }
   }
@@ -118,7 +120,9 @@ export class SqliteScanRecorder implements ScanRecorder {
     this.#prune(batch[0]!.at);
   }
 
-  /** The same scans, per account and code, for the scan webhooks: in this transaction, so they always equal the counts. */
+  /**
+   * The same scans, per account and code, for the scan webhooks: in this transaction, so they always equal the counts.
+   */
   #countEvents(batch: readonly Scan[]): void {
     const events = new Map<string, { accountId: string; codeId: string; scans: number; devices: Partial<Record<DeviceClass, number>> }>();
     for (const scan of batch) {

@@ -39,17 +39,24 @@ import { SqliteUsageLedger } from './usage-ledger.sqlite.js';
 import { GroupCommitMeter } from './group-commit-meter.js';
 import { SqliteUsageMeter } from './usage-meter.sqlite.js';
 
-/** How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is followed. */
+/**
+ * How long the embedded default trusts a cached slug: the delay before a change made by another process (qrm) is
+ * followed.
+ */
 const EMBEDDED_SLUG_TTL_MS = 1_000;
 /** How late another process's commit (qrm, the portal of another instance) may reach a scan's privacy setting. */
 const EMBEDDED_SCAN_PRIVACY_LAG_MS = 100;
-/** How late another process's commit (qrm revoking a signing key) may reach the cached signing keys: docs/signed-urls.md promises a second. */
+/**
+ * How late another process's commit (qrm revoking a signing key) may reach the cached signing keys: docs/signed-urls.md
+ * promises a second.
+ */
 const EMBEDDED_SIGNING_KEY_LAG_MS = 100;
 
 export interface SqliteStoresOptions {
   /**
    * Cache slug lookups in this process (default true). Off when SQLite is the system of record under
-   * Redis mode: there the Redis layer caches them, invalidated over pub/sub, and a second cache would hold stale targets.
+   * Redis mode: there the Redis layer caches them, invalidated over pub/sub, and a second cache would hold stale
+   * targets.
    */
   cacheSlugs?: boolean;
   /**
@@ -65,7 +72,9 @@ export function createSqliteStores(dataDir: string | ':memory:', options: Sqlite
   return sqliteStoresOn(openDatabase(dataDir), dataDir, options);
 }
 
-/** The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it. */
+/**
+ * The same stores over a connection the caller opened (the fault tests make it full or read-only); close() closes it.
+ */
 export function sqliteStoresOn(
   db: SqliteDatabase,
   dataDir: string | ':memory:' = ':memory:',
@@ -82,10 +91,12 @@ export function sqliteStoresOn(
   const signingKeys = unavailableOnFailure(new SqliteSigningKeyStore(db));
   const credentialBus = options.cacheCredentials === false ? undefined : new SqliteInvalidationBus(db);
   return {
-    // A key is resolved on every request: from memory, unless it was revoked or its plan changed (here or by another process).
+    // A key is resolved on every request: from memory, unless it was revoked or its plan changed (here or by another
+    // process).
     accounts: credentialBus ? new PlanChangePublishingAccountStore(accounts, credentialBus) : accounts,
     keys: credentialBus ? new CachedKeyStore(keys, credentialBus) : keys,
-    // A signed URL's key is looked up on every hit: data_version is read at most every 100 ms for it (API keys read it every time).
+    // A signed URL's key is looked up on every hit: data_version is read at most every 100 ms for it (API keys read it
+    // every time).
     signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, new ThrottledLivenessBus(credentialBus, EMBEDDED_SIGNING_KEY_LAG_MS)) : signingKeys,
     designs: unavailableOnFailure(new SqliteDesignStore(db)),
     auditLog: unavailableOnFailure(new SqliteAuditLog(db)),
@@ -95,7 +106,8 @@ export function sqliteStoresOn(
     usageLedger: unavailableOnFailure(new SqliteUsageLedger(db)),
     batches: unavailableOnFailure(new SqliteBatchStore(db)),
     batchResults: new FileBatchResults(resultsDir),
-    // Slugs cached for a second: this process's own changes drop them at once, another process's (qrm) show within the second.
+    // Slugs cached for a second: this process's own changes drop them at once, another process's (qrm) show within the
+    // second.
     codes: options.cacheSlugs === false ? codes : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
     domains: unavailableOnFailure(new SqliteCustomDomainStore(db)),
     scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),

@@ -1,4 +1,5 @@
-// UsageMeter on SQLite: burst, quota checks and counts in one IMMEDIATE transaction, exact under concurrency and across processes.
+// UsageMeter on SQLite: burst, quota checks and counts in one IMMEDIATE transaction, exact under concurrency and across
+// processes.
 import type { PeriodId } from '../../domain/period.js';
 import {
   BURST_WINDOW_MS,

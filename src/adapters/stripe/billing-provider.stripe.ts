@@ -10,7 +10,10 @@ import type { AdapterLog } from '../adapter-log.js';
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const SUBSCRIPTION_EVENTS = new Set(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted']);
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** Where Stripe's hosted pages live (Checkout, the customer portal); a stand-in or proxy at another STRIPE_API_URL serves them itself. */
+/**
+ * Where Stripe's hosted pages live (Checkout, the customer portal); a stand-in or proxy at another STRIPE_API_URL
+ * serves them itself.
+ */
 const STRIPE_PAGE_ORIGINS = ['https://checkout.stripe.com', 'https://billing.stripe.com'];
 const UNREACHABLE = 'the payment provider could not be reached or refused the request; retry shortly';
 

@@ -1,4 +1,5 @@
-// WebhookSender over fetch: resolves the target once, refuses private, loopback, link-local and IPv4-in-IPv6 addresses (SSRF), and connects to that very address.
+// WebhookSender over fetch: resolves the target once, refuses private, loopback, link-local and IPv4-in-IPv6 addresses
+// (SSRF), and connects to that very address.
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { BlockList, isIP } from 'node:net';
@@ -60,7 +61,10 @@ export class WebhookTargetRefused extends Error {
   override name = 'WebhookTargetRefused';
 }
 
-/** A connect-time lookup that answers only the address already checked: no second DNS answer can move the connection elsewhere. */
+/**
+ * A connect-time lookup that answers only the address already checked: no second DNS answer can move the connection
+ * elsewhere.
+ */
 function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   return (_hostname, options, callback) => {
     if (options.all) (callback as unknown as (error: null, addresses: ResolvedAddress[]) => void)(null, [pinned]);

@@ -25,7 +25,8 @@ export const BATCH_GROUPS_PER_THREAD = 2;
  * transaction and one refund call for the lot instead of one per item (bench/batch-cpu.ts measures it:
  * docs/decisions/batch-group-size.md).
  * Small enough that a group fits any account's share of the admission gate beside its synchronous renders,
- * and half a 2-thread instance's running room, so the one group rendering while requests are in flight leaves them the rest.
+ * and half a 2-thread instance's running room, so the one group rendering while requests are in flight leaves them the
+ * rest.
  */
 export const BATCH_GROUP_COST = 16;
 
@@ -52,7 +53,10 @@ export interface Batch {
   webhook?: BatchWebhookStatus | undefined;
 }
 
-/** A batch's webhook as callers see it: waiting (to finish, or for its next attempt), delivered, given up, or never sent (target refused). */
+/**
+ * A batch's webhook as callers see it: waiting (to finish, or for its next attempt), delivered, given up, or never sent
+ * (target refused).
+ */
 export interface BatchWebhookStatus {
   state: 'pending' | 'delivered' | 'failed' | 'refused';
   /** Attempts made so far. */
@@ -76,7 +80,10 @@ export interface BatchItem {
   type: QrType;
   fingerprint: string;
   spec: RenderSpec;
-  /** The dynamic code the item made (`dynamic` in the request): its image encodes the code's short URL, the spec's payload. */
+  /**
+   * The dynamic code the item made (`dynamic` in the request): its image encodes the code's short URL, the spec's
+   * payload.
+   */
   codeId?: string | undefined;
 }
 
@@ -85,7 +92,10 @@ export interface BatchItemState extends BatchItem {
   errorCode: string | undefined;
 }
 
-/** Where a finished batch's webhook stands: due (now or at its next attempt), delivered, given up, or refused (a target not allowed). */
+/**
+ * Where a finished batch's webhook stands: due (now or at its next attempt), delivered, given up, or refused (a target
+ * not allowed).
+ */
 export type WebhookState = 'due' | 'delivered' | 'abandoned' | 'refused';
 
 /** What one attempt leaves behind: delivered, due again at `retryAt`, refused, or (none of these) given up. */

@@ -85,7 +85,9 @@ function buildMailto(fields: EmailFields): string {
   return headers.length === 0 ? uri : `${uri}?${headers.join('&')}`;
 }
 
-/** A bare address becomes `mailto:<address>`; a ready URI is encoded as given: the caller decides what the code holds. */
+/**
+ * A bare address becomes `mailto:<address>`; a ready URI is encoded as given: the caller decides what the code holds.
+ */
 function fromString(content: string): string {
   if (MAILTO.test(content)) {
     checkMailto(content);

@@ -1,4 +1,5 @@
-// epc content: the European Payments Council SEPA credit transfer code (EPC069-12 v002, "GiroCode"), UTF-8, read back at ECC M.
+// epc content: the European Payments Council SEPA credit transfer code (EPC069-12 v002, "GiroCode"), UTF-8, read back
+// at ECC M.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { structuredContent } from './structured-content.js';

@@ -1,4 +1,5 @@
-// event content: ISO 8601 times in, an iCalendar VEVENT (RFC 5545) with UTC DTSTART/DTEND out, as ZXing's calendar parser reads it.
+// event content: ISO 8601 times in, an iCalendar VEVENT (RFC 5545) with UTC DTSTART/DTEND out, as ZXing's calendar
+// parser reads it.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { structuredContent } from './structured-content.js';

@@ -1,4 +1,5 @@
-// Reads the object form of content through its zod schema, turning the first issue into invalid_content naming the field.
+// Reads the object form of content through its zod schema, turning the first issue into invalid_content naming the
+// field.
 import type { z } from 'zod';
 import { invalidContent } from '../errors.js';
 

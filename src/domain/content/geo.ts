@@ -14,7 +14,9 @@ export const geoFieldsSchema = z.strictObject({
 });
 type GeoFields = z.infer<typeof geoFieldsSchema>;
 
-/** The shortest spelling that reads back as the same number, never in exponent notation (RFC 5870's grammar has none). */
+/**
+ * The shortest spelling that reads back as the same number, never in exponent notation (RFC 5870's grammar has none).
+ */
 function decimal(value: number): string {
   const shortest = String(value);
   return shortest.includes('e') ? trimTrailing(trimTrailing(value.toFixed(20), '0'), '.') : shortest;

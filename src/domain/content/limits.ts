@@ -22,7 +22,10 @@ export const MAX_PHONE_CHARS = 64;
 /** An e-mail address: 64-octet local part, `@`, 255-octet domain (RFC 5321 §4.5.3.1). */
 export const MAX_EMAIL_CHARS = 320;
 
-/** A string schema with its maximum, which the OpenAPI document shows as maxLength; `message` when a field's own rule says it better. */
+/**
+ * A string schema with its maximum, which the OpenAPI document shows as maxLength; `message` when a field's own rule
+ * says it better.
+ */
 export function boundedString(max: number, message = `must be at most ${max} characters`) {
   return z.string().max(max, message);
 }

@@ -43,7 +43,10 @@ function checkReady(payload: string): void {
   smsNumber(colon === -1 ? rest : rest.slice(0, colon), 'content');
 }
 
-/** A bare number becomes `SMSTO:<number>`; a ready `SMSTO:` string is encoded as given: the caller decides what the code holds. */
+/**
+ * A bare number becomes `SMSTO:<number>`; a ready `SMSTO:` string is encoded as given: the caller decides what the code
+ * holds.
+ */
 function fromString(content: string): string {
   if (!READY_PREFIX.test(content)) return `SMSTO:${smsNumber(content, 'content')}`;
   checkReady(content);

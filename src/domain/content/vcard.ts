@@ -1,4 +1,5 @@
-// vcard content: a vCard 3.0 contact card (CRLF, escaped, folded at 75 octets), built from fields or checked when ready.
+// vcard content: a vCard 3.0 contact card (CRLF, escaped, folded at 75 octets), built from fields or checked when
+// ready.
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString, MAX_EMAIL_CHARS, MAX_PHONE_CHARS, MAX_TEXT_CHARS } from './limits.js';

@@ -50,7 +50,10 @@ export interface AccountStore {
   setPlan(id: string, plan: PlanId): Promise<Account | undefined>;
   /** Returns the updated account, or undefined when there is no such account. */
   setScanPrivacy(id: string, scanPrivacy: ScanPrivacy): Promise<Account | undefined>;
-  /** How many accounts are on each plan that has any (start-up checks every one is in the catalogue; `qrm plans` shows them). */
+  /**
+   * How many accounts are on each plan that has any (start-up checks every one is in the catalogue; `qrm plans` shows
+   * them).
+   */
   countByPlan(): Promise<Map<PlanId, number>>;
   /** Returns the updated account, or undefined when there is no such account. */
   setBilling(id: string, billing: BillingState): Promise<Account | undefined>;

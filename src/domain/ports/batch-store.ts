@@ -61,7 +61,10 @@ export interface BatchStore {
   cancel(accountId: string, id: string, at: Date): Promise<{ batch: Batch; cancelled: BatchItem[] } | undefined>;
   /** Ids of batches still queued or running, oldest first: what a restarted embedded service resumes. */
   unfinished(limit: number): Promise<string[]>;
-  /** The account's webhook signing secret, made on first use (`whsec_` + base64 of 32 random bytes), the same for every later call. */
+  /**
+   * The account's webhook signing secret, made on first use (`whsec_` + base64 of 32 random bytes), the same for every
+   * later call.
+   */
   webhookSecret(accountId: string): Promise<string>;
   /**
    * The secrets that sign the account's webhooks at `now`: the current one first (made on first use), then the one a
@@ -75,7 +78,10 @@ export interface BatchStore {
   rotateWebhookSecret(accountId: string, previousUntil: Date): Promise<string>;
   /** Ids of batches whose webhook is due at `now` (not delivered, not given up, not held by a claim), soonest first. */
   dueWebhooks(now: Date, limit: number): Promise<string[]>;
-  /** Takes the batch's webhook for one attempt when it is due at `now`, holding it for `leaseMs`; undefined when it is not due. */
+  /**
+   * Takes the batch's webhook for one attempt when it is due at `now`, holding it for `leaseMs`; undefined when it is
+   * not due.
+   */
   claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<DueWebhook | undefined>;
   /** Records the outcome of the attempt a claim was taken for. */
   settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void>;

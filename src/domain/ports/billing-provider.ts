@@ -1,9 +1,12 @@
-// Port: the payment provider (Stripe) — Checkout, its customer portal, subscriptions read back, and signed webhook events.
+// Port: the payment provider (Stripe) — Checkout, its customer portal, subscriptions read back, and signed webhook
+// events.
 import type { SubscriptionSnapshot } from '../billing.js';
 
 /** A verified webhook event, reduced to what billing acts on. */
 export type BillingEvent =
-  /** A Checkout Session was paid for (or its subscription started): links the customer and subscription to the account. */
+  /**
+   * A Checkout Session was paid for (or its subscription started): links the customer and subscription to the account.
+   */
   | { id: string; kind: 'checkout_completed'; accountId: string | undefined; subscriptionId: string | undefined }
   /** A subscription was created, changed or ended: its current state is read back from the provider. */
   | { id: string; kind: 'subscription_changed'; subscriptionId: string }
@@ -13,7 +16,10 @@ export type BillingEvent =
 export interface CheckoutRequest {
   accountId: string;
   email: string;
-  /** The account's customer when it has one (a second purchase reuses it); otherwise the provider makes one from `email`. */
+  /**
+   * The account's customer when it has one (a second purchase reuses it); otherwise the provider makes one from
+   * `email`.
+   */
   customerId: string | undefined;
   priceId: string;
   successUrl: string;
@@ -27,10 +33,14 @@ export interface CheckoutRequest {
  *   ApiError `invalid_request`.
  * - The provider calls answer ApiError `unavailable` when the provider cannot be reached or refuses the call.
  * - `subscription` answers undefined for an id the provider does not know.
- * - `subscriptionsOf` lists every subscription bought for the account (its metadata) or held by the customer, any status.
+ * - `subscriptionsOf` lists every subscription bought for the account (its metadata) or held by the customer, any
+ *   status.
  */
 export interface BillingProvider {
-  /** Origins of the pages Checkout and the customer portal send the browser to: the portal's CSP lets its forms be redirected there. */
+  /**
+   * Origins of the pages Checkout and the customer portal send the browser to: the portal's CSP lets its forms be
+   * redirected there.
+   */
   readonly pageOrigins: readonly string[];
   verifyEvent(payload: Buffer, signature: string | undefined, receivedAt: Date): BillingEvent;
   /** A Checkout Session in subscription mode: the URL to send the browser to. */

@@ -32,7 +32,9 @@ export interface CustomDomainStore {
   transition(id: string, from: DomainStatus, to: DomainStatus): Promise<CustomDomain | undefined>;
   /** Records the outcome of a check of the domain. */
   noteCheck(id: string, at: Date, problem: string | null): Promise<void>;
-  /** Domains in `status` not checked since `before` (never-checked first, then the longest unchecked), at most `limit`. */
+  /**
+   * Domains in `status` not checked since `before` (never-checked first, then the longest unchecked), at most `limit`.
+   */
   due(status: DomainStatus, before: Date, limit: number): Promise<CustomDomain[]>;
   /** Pending domains created before `createdBefore` become expired; answers how many. */
   expirePending(createdBefore: Date): Promise<number>;

@@ -1,4 +1,5 @@
-// Port: the outbound check that a custom domain's hostname reaches this service (its verification URL answers the token).
+// Port: the outbound check that a custom domain's hostname reaches this service (its verification URL answers the
+// token).
 
 /**
  * `check` fetches `http://<hostname>/.well-known/qrm-domain/<token>` under the webhook address rules (no private or

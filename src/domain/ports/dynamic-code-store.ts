@@ -9,7 +9,10 @@ export interface NewDynamicCode {
   target: string;
   name: string | null;
   routing: CodeRouting;
-  /** A slug of its own on one of the account's custom domains (the caller has checked the domain is the account's and active). */
+  /**
+   * A slug of its own on one of the account's custom domains (the caller has checked the domain is the account's and
+   * active).
+   */
   vanity?: Vanity | undefined;
   createdAt: Date;
 }
@@ -18,7 +21,10 @@ export interface CodeChanges {
   target?: string | undefined;
   name?: string | null | undefined;
   status?: OwnerStatus | undefined;
-  /** The routing fields to replace; those absent keep their value (merged inside the store's write, so concurrent changes of different fields both land). */
+  /**
+   * The routing fields to replace; those absent keep their value (merged inside the store's write, so concurrent
+   * changes of different fields both land).
+   */
   routing?: Partial<CodeRouting> | undefined;
   /** Moves the code onto a custom domain slug, or (null) back to its random slug only. */
   vanity?: Vanity | null | undefined;
@@ -66,7 +72,10 @@ export interface CodeQuery {
  */
 export interface DynamicCodeStore {
   createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'>;
-  /** A batch's codes, all of them or none (one account's; the limit is checked for the lot at once); none with a vanity slug. */
+  /**
+   * A batch's codes, all of them or none (one account's; the limit is checked for the lot at once); none with a vanity
+   * slug.
+   */
   createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
   /** The account's codes that are not deleted and match the query, in its order, after its cursor. */
   list(accountId: string, query: CodeQuery): Promise<DynamicCode[]>;

@@ -20,7 +20,9 @@ export interface LogoNormaliser {
   thumbnail(png: Uint8Array, side: number): Promise<Uint8Array>;
 }
 
-/** Logos are drawn at a fraction of a code at most 2048 px wide: 512 px is plenty, and bounds what each render copies. */
+/**
+ * Logos are drawn at a fraction of a code at most 2048 px wide: 512 px is plenty, and bounds what each render copies.
+ */
 export const LOGO_MAX_SIDE = 512;
 /** Largest upload accepted (the route's body limit). */
 export const LOGO_MAX_UPLOAD_BYTES = 1_048_576;

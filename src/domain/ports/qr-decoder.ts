@@ -1,4 +1,5 @@
-// Port: reads the QR codes in an image (a photo of a print, a design of the caller's own), with every reader the service runs.
+// Port: reads the QR codes in an image (a photo of a print, a design of the caller's own), with every reader the
+// service runs.
 /** The readers the service runs in process; each code says what each of them read (null: that reader found no code). */
 export const DECODE_READERS = ['zxing', 'zbar', 'jsqr'] as const;
 export type DecodeReader = (typeof DECODE_READERS)[number];

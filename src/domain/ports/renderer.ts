@@ -1,4 +1,5 @@
-// Port: turns a render spec into image bytes, for a caller whose account is given its fair share of the render capacity.
+// Port: turns a render spec into image bytes, for a caller whose account is given its fair share of the render
+// capacity.
 import type { PlanId } from '../plan-catalogue.js';
 import type { RenderedImage } from '../rendered-image.js';
 import type { RenderSpec } from '../render-options.js';

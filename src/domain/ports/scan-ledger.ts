@@ -25,7 +25,10 @@ export interface ScanLedger {
   days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]>;
   /** Each code's scans on `fromDay` and after; codes without any are absent. One read for a page of codes. */
   scansSince(codeIds: readonly string[], fromDay: string): Promise<Map<string, number>>;
-  /** The days in [fromDay, toDay] with at least one scan of any of these codes, in no set order. One read for a page of codes. */
+  /**
+   * The days in [fromDay, toDay] with at least one scan of any of these codes, in no set order. One read for a page of
+   * codes.
+   */
   daysOfCodes(codeIds: readonly string[], fromDay: string, toDay: string): Promise<ScanDay[]>;
 }
 

@@ -1,4 +1,5 @@
-// Ports: the accounts' scan webhook endpoints (system of record), and the scans waiting to be told to them (counted and kept with the scans).
+// Ports: the accounts' scan webhook endpoints (system of record), and the scans waiting to be told to them (counted and
+// kept with the scans).
 import type { AccountScans } from '../scan.js';
 
 /** `code.scanned`: the scans since the last message; `domain.suspended`: a custom domain whose DNS proof was gone. */
@@ -43,10 +44,12 @@ export interface ScanMessage {
  * The scans waiting for the accounts' scan webhooks, stored where the scans are counted, so a restart loses none.
  * Contract (test/contracts/scan-events.contract.ts):
  * - the scan recorder counts every scan here, per account, in the same write as its statistics;
- * - `fanOut` moves an account's counted scans to each of the endpoints named, atomically and once (none named: dropped);
+ * - `fanOut` moves an account's counted scans to each of the endpoints named, atomically and once (none named:
+ *   dropped);
  * - `seal` answers the endpoint's message being delivered, else seals every scan waiting for it into a new message
  *   (`id`), else (nothing waiting) undefined and the endpoint is idle; scans fanned out meanwhile wait for the next;
- * - `settle` after an attempt: a `retryAt` keeps the message (one more attempt counted), none removes it; a stale id changes nothing.
+ * - `settle` after an attempt: a `retryAt` keeps the message (one more attempt counted), none removes it; a stale id
+ *   changes nothing.
  */
 export interface ScanEventSource {
   /** Accounts with counted scans not yet fanned out (at most `limit`). */

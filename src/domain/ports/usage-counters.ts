@@ -19,6 +19,8 @@ export interface UsageCounters {
   changed(period: PeriodId, limit: number): Promise<UsageSnapshot[]>;
   /** These snapshots are in the ledger: forget the changes they cover. Pass the objects `changed` returned. */
   acknowledge(snapshots: readonly UsageSnapshot[]): Promise<void>;
-  /** The period is archived: stop listing it and let its counters expire at `expireAt` (never later than already set). */
+  /**
+   * The period is archived: stop listing it and let its counters expire at `expireAt` (never later than already set).
+   */
   retire(period: PeriodId, expireAt: Date): Promise<void>;
 }

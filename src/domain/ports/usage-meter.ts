@@ -7,7 +7,9 @@ export interface Usage {
   qrs: number;
 }
 
-/** null: unlimited — that check is skipped (usage is still counted: the dashboard, `qrm usage` and the QR list show it). */
+/**
+ * null: unlimited — that check is skipped (usage is still counted: the dashboard, `qrm usage` and the QR list show it).
+ */
 export interface UsageLimits {
   requests: number | null;
   qrs: number | null;
@@ -61,7 +63,10 @@ export interface ReserveInput {
   period: PeriodId;
   qr: QrIdentity;
   limits: UsageLimits;
-  /** Omitted: no short-term ceiling and no burst window kept at all (generateQr omits it for a plan with an unlimited burst). */
+  /**
+   * Omitted: no short-term ceiling and no burst window kept at all (generateQr omits it for a plan with an unlimited
+   * burst).
+   */
   burst?: BurstLimit;
   /** The caller's clock: the code's generation time and the end of the burst window (the period is passed apart). */
   at: Date;
@@ -88,7 +93,10 @@ export interface BatchReserveInput {
 
 export type BatchReserveOutcome = { ok: true; usage: Usage } | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
 
-/** A call that is metered as a request but makes no code (a decode): the burst, then the monthly requests, checked and counted in one step. */
+/**
+ * A call that is metered as a request but makes no code (a decode): the burst, then the monthly requests, checked and
+ * counted in one step.
+ */
 export interface RequestReserveInput {
   accountId: string;
   period: PeriodId;
@@ -109,7 +117,10 @@ export type RequestReserveOutcome =
   | { ok: true; reservation: RequestReservation; usage: Usage; burst?: BurstUsage }
   | { ok: false; reason: 'rate_limited' | 'quota_exceeded'; usage: Usage; burst?: BurstUsage };
 
-/** Items of a batch given back (failed or cancelled); each (batchId, index) is refunded at most once, whoever asks again. */
+/**
+ * Items of a batch given back (failed or cancelled); each (batchId, index) is refunded at most once, whoever asks
+ * again.
+ */
 export interface BatchRefundInput {
   accountId: string;
   period: PeriodId;
@@ -147,7 +158,8 @@ export interface UsageMeter {
   admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome>;
   /**
    * One request and no QR (a decode): the burst (when given), then `limits.requests`, checked and counted in one
-   * atomic step, exactly as `reserve` does for those two; a refusal counts nothing. The QR count and list are untouched.
+   * atomic step, exactly as `reserve` does for those two; a refusal counts nothing. The QR count and list are
+   * untouched.
    */
   reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome>;
   /** Undoes one `reserveRequest`, at most once however often it is called; its burst slot stays taken. */

@@ -1,4 +1,5 @@
-// Finishes the generated OpenAPI document: problem+json where JSON was assumed, each route's `x-document` (non-JSON bodies, headers), common headers, no unused components.
+// Finishes the generated OpenAPI document: problem+json where JSON was assumed, each route's `x-document` (non-JSON
+// bodies, headers), common headers, no unused components.
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { HeaderDoc, OperationDoc, ResponseDoc } from './operation-doc.js';
 
@@ -36,7 +37,10 @@ const ROUTER_REFUSAL: Response = {
   content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
 };
 
-/** What any route that takes a body may answer before its body is read (body-guard): too slow, or too many uploads at once. */
+/**
+ * What any route that takes a body may answer before its body is read (body-guard): too slow, or too many uploads at
+ * once.
+ */
 const BODY_REFUSALS: Record<string, { code: string; why: string }> = {
   '408': { code: 'request_timeout', why: 'the body arrived slower than the server takes' },
   '429': { code: 'too_many_uploads', why: 'too many uploads in flight from this caller or address' },
@@ -104,7 +108,8 @@ export function finishDocument(input: Parameters<typeof jsonSchemaTransformObjec
     for (const operation of Object.values(operations)) applyOperationDoc(path, operation);
   }
   document.components = { ...document.components, headers: { ...document.components?.headers, ...COMMON_HEADERS } };
-  // zod's registry yields an input and an output schema for every named schema; only those something refers to are kept.
+  // zod's registry yields an input and an output schema for every named schema; only those something refers to are
+  // kept.
   const used = usedComponents(document);
   const keep = (kind: 'schemas' | 'headers') =>
     Object.fromEntries(Object.entries(document.components?.[kind] ?? {}).filter(([name]) => used.has(`#/components/${kind}/${name}`)));

@@ -1,4 +1,5 @@
-// What a route's zod schemas cannot say in OpenAPI: non-JSON bodies (images, ZIP, HTML, CSV, raw uploads), redirects and response headers.
+// What a route's zod schemas cannot say in OpenAPI: non-JSON bodies (images, ZIP, HTML, CSV, raw uploads), redirects
+// and response headers.
 export interface HeaderDoc {
   description: string;
   /** Sent on every answer of this status (the test helper's response validator checks it). */
@@ -58,7 +59,10 @@ export const header = {
   },
 } satisfies Record<string, HeaderDoc | ((description: string) => HeaderDoc)>;
 
-/** The quota headers (RateLimit-Policy, RateLimit, X-RateLimit-*) a metered answer carries: each absent when its dimension is unlimited. */
+/**
+ * The quota headers (RateLimit-Policy, RateLimit, X-RateLimit-*) a metered answer carries: each absent when its
+ * dimension is unlimited.
+ */
 export const QUOTA_HEADERS: Record<string, HeaderDoc> = {
   'RateLimit-Policy': {
     description: 'IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited dimensions left out).',

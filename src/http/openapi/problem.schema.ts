@@ -29,7 +29,8 @@ export function problemResponses(codes: readonly ErrorCode[]): Record<number, z.
 }
 
 /**
- * Errors any route can answer regardless of its own logic: a failure, shutdown, load shedding, and `not_found` on a Host
+ * Errors any route can answer regardless of its own logic: a failure, shutdown, load shedding, and `not_found` on a
+ * Host
  * that is not this service's own (a custom domain serves only its scans).
  */
 export const COMMON_ERRORS: readonly ErrorCode[] = ['internal_error', 'unavailable', 'overloaded', 'not_found'];

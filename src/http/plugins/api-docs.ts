@@ -1,4 +1,5 @@
-// API reference: the OpenAPI 3.1 document at /openapi.json and an interactive reference at /docs, both from the route schemas.
+// API reference: the OpenAPI 3.1 document at /openapi.json and an interactive reference at /docs, both from the route
+// schemas.
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';

@@ -1,4 +1,5 @@
-// Decorates a context with `audit(request, event)`, and requires each of its state-changing routes to say what it appends.
+// Decorates a context with `audit(request, event)`, and requires each of its state-changing routes to say what it
+// appends.
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Actor } from '../../domain/actor.js';
@@ -14,7 +15,9 @@ export type RouteAudit = readonly AuditAction[] | { exempt: string };
 declare module 'fastify' {
   interface FastifyInstance {
     audit(request: FastifyRequest, event: AuditEvent): Promise<void>;
-    /** Every state-changing route of the API and the portal with what it declared (what the audit-coverage test walks). */
+    /**
+     * Every state-changing route of the API and the portal with what it declared (what the audit-coverage test walks).
+     */
     auditedRoutes: AuditedRoute[];
   }
   interface FastifyContextConfig {
@@ -43,7 +46,9 @@ function isRouteAudit(value: unknown): value is RouteAudit {
   return typeof exempt === 'string' && exempt.length > 0;
 }
 
-/** onRoute: a state-changing route that does not declare its audit cannot be added, so none appends nothing by omission. */
+/**
+ * onRoute: a state-changing route that does not declare its audit cannot be added, so none appends nothing by omission.
+ */
 export function requireDeclaredAudit(table: AuditedRoute[]) {
   return function (route: RouteOptions): void {
     const methods = [route.method].flat().filter((method) => STATE_CHANGING.has(method));

@@ -1,4 +1,5 @@
-// Every body has an owner and a deadline before it is read: uploads capped per owner, bodies held to a minimum rate, unread ones dropped.
+// Every body has an owner and a deadline before it is read: uploads capped per owner, bodies held to a minimum rate,
+// unread ones dropped.
 import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,7 +14,10 @@ export interface BodyGuardOptions {
   uploadsPerAddress: number;
   /** The minimum rate of a body still arriving; `minBytesPerSecond` 0 turns it off. */
   pace: BodyPace;
-  /** Who the request's own context authenticated in onRequest (an API key, a portal session); undefined on anonymous routes. */
+  /**
+   * Who the request's own context authenticated in onRequest (an API key, a portal session); undefined on anonymous
+   * routes.
+   */
   callerOf: (request: FastifyRequest) => string | undefined;
 }
 

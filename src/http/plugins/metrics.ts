@@ -159,7 +159,8 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     if (request.problemCode && QUOTA_CODES.has(request.problemCode)) quotaRejections.inc({ reason: request.problemCode });
   });
 
-  // Digests of equal length, compared in constant time: the answer's timing says nothing about how much of the token matched.
+  // Digests of equal length, compared in constant time: the answer's timing says nothing about how much of the token
+  // matched.
   const expected = options.token ? createHash('sha256').update(`Bearer ${options.token}`).digest() : undefined;
   const authorized = (header: string | undefined) =>
     expected === undefined ||

@@ -1,4 +1,5 @@
-// X-Content-Type-Options: nosniff on every answer, so no browser ever reads an image or a problem document as something else.
+// X-Content-Type-Options: nosniff on every answer, so no browser ever reads an image or a problem document as something
+// else.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 

@@ -1,4 +1,5 @@
-// Load shedding with @fastify/under-pressure: past the event-loop or memory limits, 503 overloaded with Retry-After; liveness is never shed.
+// Load shedding with @fastify/under-pressure: past the event-loop or memory limits, 503 overloaded with Retry-After;
+// liveness is never shed.
 import underPressure, { type FastifyUnderPressureOptions } from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -24,7 +25,10 @@ export const NEVER_SHED = { pressureHandler: (): undefined => undefined };
 
 type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => unknown;
 
-/** under-pressure's types say `void`, but its handlePressure sends any non-null value returned and ends the request there. */
+/**
+ * under-pressure's types say `void`, but its handlePressure sends any non-null value returned and ends the request
+ * there.
+ */
 function sendsWhatItReturns(handler: PressureHandler): FastifyUnderPressureOptions['pressureHandler'] {
   return handler as FastifyUnderPressureOptions['pressureHandler'];
 }

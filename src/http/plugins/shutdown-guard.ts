@@ -1,4 +1,5 @@
-// Graceful shutdown at the HTTP edge: drain (still serving, connections closed after each answer), then refuse with 503.
+// Graceful shutdown at the HTTP edge: drain (still serving, connections closed after each answer), then refuse with
+// 503.
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/errors.js';

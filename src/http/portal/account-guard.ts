@@ -1,4 +1,5 @@
-// onRequest of every portal route: the account in use, the member acting in it, and the role the route's config requires.
+// onRequest of every portal route: the account in use, the member acting in it, and the role the route's config
+// requires.
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import type { Account, AccountStore } from '../../domain/ports/account-store.js';
@@ -51,7 +52,10 @@ export interface PortalRouteAccess {
   access: RouteAccess;
 }
 
-/** onRoute: a portal route without a declared access cannot be added, so none is open by omission; each is noted in `table`. */
+/**
+ * onRoute: a portal route without a declared access cannot be added, so none is open by omission; each is noted in
+ * `table`.
+ */
 export function requireDeclaredAccess(table: PortalRouteAccess[]) {
   return function (route: RouteOptions): void {
     const access = (route.config as { access?: unknown } | undefined)?.access;

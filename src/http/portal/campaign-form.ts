@@ -1,4 +1,5 @@
-// A dynamic code's campaign settings as the portal's form holds them (flat fields), both ways, checked by the API schema.
+// A dynamic code's campaign settings as the portal's form holds them (flat fields), both ways, checked by the API
+// schema.
 import { z } from 'zod';
 import { ROUTING_LIMITS, type CodeRouting, type RuleCondition, type SplitArm } from '../../domain/code-routing.js';
 import { TARGET_MAX_LENGTH } from '../../domain/dynamic-code.js';

@@ -1,4 +1,5 @@
-// The portal's charts as data: each one's rows are the table printed beside it and what portal charts.js draws (Chart.js).
+// The portal's charts as data: each one's rows are the table printed beside it and what portal charts.js draws
+// (Chart.js).
 import { DEVICE_CLASSES, UNKNOWN_COUNTRY, type DeviceClass } from '../../domain/scan.js';
 
 /** `columns`: bars per row in time order; `bars`: horizontal bars, one per category. */

@@ -1,4 +1,5 @@
-// Is this request from the machine itself, addressed to it by a local name? Decided by the socket and the Host, never by forwarding headers.
+// Is this request from the machine itself, addressed to it by a local name? Decided by the socket and the Host, never
+// by forwarding headers.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 

@@ -1,7 +1,10 @@
 // Where the portal's templates and static files live: beside this module in src/, which tsc does not copy to dist/.
 import { fileURLToPath } from 'node:url';
 
-/** Under tsx (tests, dev) this module is src/http/portal/portal-files.ts; built, it is dist/src/http/portal/portal-files.js. */
+/**
+ * Under tsx (tests, dev) this module is src/http/portal/portal-files.ts; built, it is
+ * dist/src/http/portal/portal-files.js.
+ */
 function portalSourceDir(): URL {
   const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
   return new URL(fromSource ? './' : '../../../../src/http/portal/', import.meta.url);

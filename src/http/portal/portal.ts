@@ -1,4 +1,5 @@
-// The developer portal: a sibling context of the API, mounted at /portal, with its own cookies, session, CSRF and headers.
+// The developer portal: a sibling context of the API, mounted at /portal, with its own cookies, session, CSRF and
+// headers.
 import { randomBytes } from 'node:crypto';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';

@@ -1,4 +1,5 @@
-// Per-address rate limits on portal sign-in and key creation (@fastify/rate-limit): in Redis when configured, so every instance shares them.
+// Per-address rate limits on portal sign-in and key creation (@fastify/rate-limit): in Redis when configured, so every
+// instance shares them.
 import { isIP } from 'node:net';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -53,14 +54,17 @@ export function addressBucket(ip: string): string {
     .join(':')}::/64`;
 }
 
-/** Registers @fastify/rate-limit on the portal context (no route is limited by default) and returns one hook per limit. */
+/**
+ * Registers @fastify/rate-limit on the portal context (no route is limited by default) and returns one hook per limit.
+ */
 export async function portalRateLimits(app: FastifyInstance, options: PortalRateLimitsOptions): Promise<PortalRateLimits> {
   await app.register(rateLimit, {
     global: false,
     ...(options.store ? { redis: options.store.redis, nameSpace: options.store.nameSpace } : {}),
     // Fail open while Redis is down: the session store is down with it, so these routes answer 503 anyway.
     skipOnError: true,
-    // The refusal is our problem document, which sets Retry-After itself; no X-RateLimit-* here (on the API they mean the monthly quota).
+    // The refusal is our problem document, which sets Retry-After itself; no X-RateLimit-* here (on the API they mean
+    // the monthly quota).
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': false },
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });

@@ -1,4 +1,5 @@
-// onRequest for every state-changing portal request: its session (and a CSRF token sent as a header) checked before a byte of the body is read.
+// onRequest for every state-changing portal request: its session (and a CSRF token sent as a header) checked before a
+// byte of the body is read.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ApiError } from '../../domain/errors.js';
 import { SIGN_IN_FIRST } from './account-guard.js';
@@ -9,7 +10,8 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const TOKEN_HEADERS = ['x-csrf-token', 'csrf-token', 'x-xsrf-token', 'xsrf-token'];
 
 /**
- * Refuses, before the body: a write without a live session (401 on the JSON API, 403 but for a form, which its route's own
+ * Refuses, before the body: a write without a live session (401 on the JSON API, 403 but for a form, which its route's
+ * own
  * onRequest answers: no token of it can be valid, and SameSite=Lax keeps the cookie off other sites' posts), a write a
  * browser marks as from another site, and any write but a url-encoded form without a valid token of this session in its
  * header. A form's `_csrf` field is checked once the form is read, by each route's `requireCsrf`; the route's own

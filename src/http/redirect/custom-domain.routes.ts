@@ -1,4 +1,5 @@
-// Custom domains, by Host: GET/POST /{slug} answers a vanity code's scan, GET /.well-known/qrm-domain/{token} the verification. Any other Host: as before (404).
+// Custom domains, by Host: GET/POST /{slug} answers a vanity code's scan, GET /.well-known/qrm-domain/{token} the
+// verification. Any other Host: as before (404).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -25,12 +26,15 @@ export interface CustomDomainRouteDeps extends ScanAnswerDeps {
 const PROBLEM = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
 export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = async (app, deps) => {
-  // Behind a trusted proxy (TRUST_PROXY) the client's Host arrives as X-Forwarded-Host: request.host reads it then, the Host header otherwise.
+  // Behind a trusted proxy (TRUST_PROXY) the client's Host arrives as X-Forwarded-Host: request.host reads it then, the
+  // Host header otherwise.
   const customHost = (request: FastifyRequest): string | undefined => deps.hosts.foreignHost(request.host);
 
   /**
-   * The scan on a custom domain: only an active domain's own account's codes answer. An unknown slug, or a domain not active
-   * (pending, suspended, expired), is the scan's 404 page; a Host that is no custom domain gets what any unknown path gets.
+   * The scan on a custom domain: only an active domain's own account's codes answer. An unknown slug, or a domain not
+   * active
+   * (pending, suspended, expired), is the scan's 404 page; a Host that is no custom domain gets what any unknown path
+   * gets.
    */
   const scanOn = async (request: FastifyRequest, reply: FastifyReply, submitted: string | null) => {
     const host = customHost(request);

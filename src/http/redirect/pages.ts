@@ -1,4 +1,5 @@
-// The small HTML pages a scan gets when there is nowhere to send it, or a password is asked for (no script, no external resources).
+// The small HTML pages a scan gets when there is nowhere to send it, or a password is asked for (no script, no external
+// resources).
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -36,7 +37,9 @@ export function tooManyGuessesHtml(retryAfterSeconds: number): string {
   );
 }
 
-/** The per-code ceiling: wrong passwords from many networks together; nobody's answer is checked until the window ends. */
+/**
+ * The per-code ceiling: wrong passwords from many networks together; nobody's answer is checked until the window ends.
+ */
 export function tooManyGuessesForCodeHtml(retryAfterSeconds: number): string {
   const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
   return page(

@@ -1,4 +1,5 @@
-// GET /r/{slug}: a dynamic code's scan — 302 to the target its rules choose, counted after the answer is sent; POST: its password form. No key, never metered.
+// GET /r/{slug}: a dynamic code's scan — 302 to the target its rules choose, counted after the answer is sent; POST:
+// its password form. No key, never metered.
 import formbody from '@fastify/formbody';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,13 +23,18 @@ export interface RedirectRouteDeps extends ScanAnswerDeps {
   scans: ScanRecorder;
   /** Custom domains: scans of `https://<hostname>/<slug>` arrive here by Host. */
   domains: Pick<CustomDomainStore, 'findByHostname'>;
-  /** This service's own hosts; on any other, `/r/` answers only the codes of the active custom domain the Host names. */
+  /**
+   * This service's own hosts; on any other, `/r/` answers only the codes of the active custom domain the Host names.
+   */
   hosts: ServiceHosts;
 }
 
 const params = z.object({ slug: z.string().describe('The slug of the short URL.') });
 
-/** The form's password; anything else a phone's browser could send (no field, another media type) is a wrong password, not an API error. */
+/**
+ * The form's password; anything else a phone's browser could send (no field, another media type) is a wrong password,
+ * not an API error.
+ */
 function submittedPassword(body: unknown): string {
   const password = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).password : undefined;
   return typeof password === 'string' ? password : '';
@@ -41,7 +47,8 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
   app.decorateRequest('scanVisitor', undefined);
   app.decorateRequest('scanPrivacy', undefined);
   await app.register(formbody, { bodyLimit: 2_048 });
-  // A scan is answered for a phone's browser: what fails before the handler (a body too large or unreadable, a media type no parser takes)
+  // A scan is answered for a phone's browser: what fails before the handler (a body too large or unreadable, a media
+  // type no parser takes)
   // is a small HTML page too, never a problem document.
   // Anything else (overload, a store down) goes on to the service's own handler.
   app.setErrorHandler(async (error: { statusCode?: number }, _request, reply) => {

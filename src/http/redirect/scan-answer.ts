@@ -1,4 +1,5 @@
-// What a scan of a dynamic code gets: the 302 its rules choose, the password form, or a page saying why not — shared by /r/{slug} and custom domains.
+// What a scan of a dynamic code gets: the 302 its rules choose, the password form, or a page saying why not — shared by
+// /r/{slug} and custom domains.
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { expiredTargetOf, isExpired, routedScan, type ScanContext } from '../../domain/code-routing.js';
@@ -55,7 +56,9 @@ function queryOf(url: string): string {
   return at === -1 ? '' : url.slice(at + 1);
 }
 
-/** The client's address bucket as the guess limiter keys it: a keyed hash (the operator's key), so no address is stored. */
+/**
+ * The client's address bucket as the guess limiter keys it: a keyed hash (the operator's key), so no address is stored.
+ */
 function guessAddressKey(key: Uint8Array, address: string): string {
   return createHmac('sha256', key).update('password-guesses\u0000').update(addressBucket(address)).digest('base64url').slice(0, 22);
 }

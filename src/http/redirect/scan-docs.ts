@@ -1,4 +1,5 @@
-// The OpenAPI description of a scan's answers and of the password form, shared by /r/{slug} and a custom domain's /{slug}.
+// The OpenAPI description of a scan's answers and of the password form, shared by /r/{slug} and a custom domain's
+// /{slug}.
 import { PASSWORD_LENGTH } from '../../domain/password-hash.js';
 import type { ResponseDoc } from '../openapi/operation-doc.js';
 
@@ -17,7 +18,9 @@ export const SCAN_RESPONSES: Record<string, ResponseDoc> = {
   '410': page('Paused, deleted or disabled code, or one past `expiresAt` / `maxScans` without an `expiredTarget`: a small HTML page.'),
 };
 
-/** The password form's request body and answers: the scan's, plus the refusals of a body the form cannot be read from. */
+/**
+ * The password form's request body and answers: the scan's, plus the refusals of a body the form cannot be read from.
+ */
 export function unlockFormDocument(scanResponses: Record<string, ResponseDoc>) {
   return {
     requestBody: {

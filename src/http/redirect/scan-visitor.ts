@@ -1,4 +1,5 @@
-// Who scanned, as far as a scan is counted: crawler or person (isbot), the place (never the address), the visitor digest.
+// Who scanned, as far as a scan is counted: crawler or person (isbot), the place (never the address), the visitor
+// digest.
 import type { FastifyRequest } from 'fastify';
 import type { GeoLookup } from '../../domain/ports/geo-lookup.js';
 import { visitorKey, type ScanPlace } from '../../domain/scan.js';

@@ -1,4 +1,5 @@
-// GET /i/{keyId}/{format}?…&exp=&sig=: a signed image URL (no API key), cacheable by browsers and CDNs; every answer we give is metered.
+// GET /i/{keyId}/{format}?…&exp=&sig=: a signed image URL (no API key), cacheable by browsers and CDNs; every answer we
+// give is metered.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { OUTPUT_FORMATS } from '../../domain/plan-catalogue.js';
@@ -37,7 +38,8 @@ export const SIGNED_IMAGE_ERRORS = [
   'not_found',
 ] as const;
 
-// A repeated parameter arrives as a list: it is refused by the handler, after the signature check, as every option problem is.
+// A repeated parameter arrives as a list: it is refused by the handler, after the signature check, as every option
+// problem is.
 const CACHE_CONTROL: HeaderDoc = {
   description: '`public, max-age=31536000, immutable`, or with `exp` a max-age of the seconds left until it.',
   required: true,
@@ -62,14 +64,19 @@ const SignedQuery = z.looseObject({
 export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = async (app, deps) => {
   const verifiedUrls = verifiedUrlMemo();
 
-  /** A verified URL: who signed it, what it asks for, and how long a cache may keep the answer (checked against the clock now). */
+  /**
+   * A verified URL: who signed it, what it asks for, and how long a cache may keep the answer (checked against the
+   * clock now).
+   */
   interface VerifiedRequest {
     signer: SigningIdentity;
     verified: VerifiedHit;
     maxAge: number;
   }
 
-  /** Signature, then expiry, then the options: each refusal in that order, so strangers learn nothing about the options. */
+  /**
+   * Signature, then expiry, then the options: each refusal in that order, so strangers learn nothing about the options.
+   */
   async function verify(raw: string, keyId: string, format: string): Promise<VerifiedRequest> {
     const question = raw.indexOf('?');
     const path = question === -1 ? raw : raw.slice(0, question);

@@ -1,4 +1,5 @@
-// A signed URL's query parameters as the generation body: the same fields, the same schema, dotted names for nested ones.
+// A signed URL's query parameters as the generation body: the same fields, the same schema, dotted names for nested
+// ones.
 import type { z } from 'zod';
 import { contentEncoderFor } from '../../domain/content/index.js';
 import { QR_TYPES } from '../../domain/content/types.js';
@@ -43,7 +44,9 @@ function fromZod(error: z.ZodError): ApiError {
   return new ApiError(code, fields.map((f) => `${f.field}: ${f.detail}`).join('; '), { fields });
 }
 
-/** The body a POST generate would have sent: 400 for a repeated, unknown or invalid parameter, as the JSON body gets. */
+/**
+ * The body a POST generate would have sent: 400 for a repeated, unknown or invalid parameter, as the JSON body gets.
+ */
 export function generateBodyOf(format: string, options: ReadonlyArray<readonly [string, string]>): GenerateBody {
   const body: Record<string, unknown> = { outputFormat: format };
   const seen = new Set<string>();

@@ -1,10 +1,13 @@
-// The signed URLs this instance has verified, by their exact text: a repeated hit (a browser or CDN revalidating) skips the query parse, the HMAC and the options' validation.
+// The signed URLs this instance has verified, by their exact text: a repeated hit (a browser or CDN revalidating) skips
+// the query parse, the HMAC and the options' validation.
 import { LRUCache } from 'lru-cache';
 import type { GenerateBody } from '../api/v1/generate.schema.js';
 import type { RequestedImage } from '../../services/render-spec.js';
 
 export interface VerifiedHit {
-  /** The key material the signature was checked with: a hit counts only while the key still opens to the same secret. */
+  /**
+   * The key material the signature was checked with: a hit counts only while the key still opens to the same secret.
+   */
   secret: string;
   expiresAt: number | undefined;
   /** The options as POST generate's body, validated: never mutated by the handler. */

@@ -1,4 +1,5 @@
-// POST /webhooks/stripe: Stripe's signed events, verified on the raw body and applied once (registered only with Stripe configured).
+// POST /webhooks/stripe: Stripe's signed events, verified on the raw body and applied once (registered only with Stripe
+// configured).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors.js';

@@ -1,4 +1,5 @@
-// What a render thread keeps between branded renders: shape tiles, resized logos, caption bands and scan verdicts, all bounded.
+// What a render thread keeps between branded renders: shape tiles, resized logos, caption bands and scan verdicts, all
+// bounded.
 import { LRUCache } from 'lru-cache';
 import type { DesignArt } from './design-raster.js';
 import type { ErrorCorrectionLevel } from '../../domain/render-options.js';
@@ -34,7 +35,9 @@ const SPARE_SCANLINE_BUFFERS = 4;
 
 const bytesOf = (value: { byteLength: number }) => Math.max(1, value.byteLength);
 const tileBytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile: { byteLength: number } | undefined) => sum + (tile?.byteLength ?? 0), 0);
-/** An art's tiles (colours, and palette indices when it has them), and what deflateDesign has kept of it (art.rowCodes). */
+/**
+ * An art's tiles (colours, and palette indices when it has them), and what deflateDesign has kept of it (art.rowCodes).
+ */
 const artBytes = (art: DesignArt) =>
   Math.max(1, tileBytes(art.rgba) + (art.indexed ? tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0) + (art.rowCodes?.kept.bytes ?? 0));
 
@@ -54,9 +57,15 @@ export class DesignCaches {
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests. */
   readonly classes = new LRUCache<string, DesignClass>({ max: 10_000 });
-  /** logoLeavesSpare by (symbol side, level, logo scale): asked for up to four levels a render, the same few answers each time. */
+  /**
+   * logoLeavesSpare by (symbol side, level, logo scale): asked for up to four levels a render, the same few answers
+   * each time.
+   */
   readonly #logoRules = new LRUCache<string, boolean>({ max: 4096 });
-  /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
+  /**
+   * Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared
+   * verdict.
+   */
   readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
   /** Scanline buffers of finished renders: a 512 px raster is 260 kB, costly to allocate and collect every render. */
@@ -70,7 +79,10 @@ export class DesignCaches {
     return buffer!.fill(0);
   }
 
-  /** Gives back a raster's scanlines once its image is written (nothing may hold them after): a few are kept, for the sizes last drawn. */
+  /**
+   * Gives back a raster's scanlines once its image is written (nothing may hold them after): a few are kept, for the
+   * sizes last drawn.
+   */
   recycleScanlines(buffer: Uint8Array): void {
     if (this.#spareScanlines.length === SPARE_SCANLINE_BUFFERS) this.#spareScanlines.shift();
     this.#spareScanlines.push(buffer);

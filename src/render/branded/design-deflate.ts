@@ -1,4 +1,5 @@
-// A design's PNG scanlines (palette indices, or RGBA past 256 colours) deflated from how they are drawn (tile rows at known places), never from pixels: the PNG path of a render whose scan verdict is known.
+// A design's PNG scanlines (palette indices, or RGBA past 256 colours) deflated from how they are drawn (tile rows at
+// known places), never from pixels: the PNG path of a render whose scan verdict is known.
 import { DEFLATE_WINDOW, DeflateTokens, MIN_COPY, type DeflateCode } from '../deflate/deflate-tokens.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import type { DesignLayout } from './design-layout.js';
@@ -25,11 +26,17 @@ export interface DesignRowCodes {
   finder: TileRows;
   logo?: TileRows | undefined;
   band?: TileRows | undefined;
-  /** Per symbol size, what each module is: drawn one by one, reserved (finder, cleared square), or an alignment square's. */
+  /**
+   * Per symbol size, what each module is: drawn one by one, reserved (finder, cleared square), or an alignment
+   * square's.
+   */
   cells: Map<number, Uint8Array>;
   /** The Huffman code of the design's first image: the next ones are written under it, with no counting. */
   code?: DeflateCode | undefined;
-  /** Bytes kept here so far (tile rows' sums, their token lists as first used): DesignCaches counts them in the art's size. */
+  /**
+   * Bytes kept here so far (tile rows' sums, their token lists as first used): DesignCaches counts them in the art's
+   * size.
+   */
   kept: { bytes: number };
   /** Span lists reused between renders: one per module row, one per module row under the logo, and the quiet zone's. */
   spans: { rows: SpanList[]; underLogo: SpanList[]; quiet: SpanList; quietUnderLogo: SpanList; renders: number };
@@ -81,7 +88,9 @@ function replayTokens(out: DeflateTokens, tokens: Uint32Array): void {
   }
 }
 
-/** A whole tile row: a copy of where the same bytes were last written, if that is in the window, else its own tokens. */
+/**
+ * A whole tile row: a copy of where the same bytes were last written, if that is in the window, else its own tokens.
+ */
 function writeTileRow(out: DeflateTokens, tiles: TileRows, lastAt: Float64Array, row: number, underAbove: boolean, sums: RowSums): number {
   const source = tiles.source[row]!;
   const at = out.position;
@@ -117,7 +126,10 @@ function writeSolid(out: DeflateTokens, value: number, length: number, previous:
   appendRun(sums, value, length, pixelBytes);
 }
 
-/** Part of a tile row (cut by the logo's box), `from` and `length` in pixels: its bytes as literals; returns its last pixel. */
+/**
+ * Part of a tile row (cut by the logo's box), `from` and `length` in pixels: its bytes as literals; returns its last
+ * pixel.
+ */
 function writePart(out: DeflateTokens, tiles: TileRows, row: number, from: number, length: number, sums: RowSums): number {
   const bytes = tiles.row(row);
   const start = from * tiles.pixelBytes;
@@ -221,7 +233,8 @@ function appendSums(sums: RowSums, codes: DesignRowCodes, at: TileRowsAt, kind: 
 }
 
 /**
- * The zlib stream of the design's PNG scanlines (each a filter byte 0, None, then palette indices or RGBA), as rasterDesign
+ * The zlib stream of the design's PNG scanlines (each a filter byte 0, None, then palette indices or RGBA), as
+ * rasterDesign
  * draws them: quiet zone, modules (a module tile row under each dark module), alignment squares, finders, the logo
  * over all of it, the caption band below. test/unit/design-deflate.test.ts holds the two equal, pixel for pixel.
  */
@@ -250,7 +263,9 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
     if (cut.madeFor !== render) list.withLogo(cut, logoBox.left, logoBox.side, scale).madeFor = render;
     return cut;
   };
-  /** Rows written so far, by what their bytes depend on (a number), with where and their sums: an equal row is one copy. */
+  /**
+   * Rows written so far, by what their bytes depend on (a number), with where and their sums: an equal row is one copy.
+   */
   const rows = new Map<number, number>();
   const rowAt: number[] = [];
   const rowSum: number[] = [];

@@ -1,4 +1,5 @@
-// Writes a branded design as PNG (8-bit palette when it uses at most 256 colours, truecolour with alpha otherwise): deflated from the design, or, as the baseline, from a drawn raster.
+// Writes a branded design as PNG (8-bit palette when it uses at most 256 colours, truecolour with alpha otherwise):
+// deflated from the design, or, as the baseline, from a drawn raster.
 import { deflateSync } from 'node:zlib';
 import { chunk, physChunk, PNG_SIGNATURE } from '../png-writer.js';
 import type { QrMatrix } from '../qr-matrix.js';
@@ -64,7 +65,8 @@ function paletteChunks(palette: Uint32Array): Buffer[] {
 
 /**
  * A drawn raster through zlib level 1, which no render uses: the baseline bench/branded-render.ts (pngWriterBench)
- * and test/unit/design-deflate.test.ts measure writeDeflatedDesignPng against. The palette form is a quarter of the bytes to filter and deflate, and decodes to exactly the pixels of
+ * and test/unit/design-deflate.test.ts measure writeDeflatedDesignPng against. The palette form is a quarter of the
+ * bytes to filter and deflate, and decodes to exactly the pixels of
  * the truecolour form. Filters the raster's scanlines in place: the raster is spent afterwards (write it last).
  */
 export function writeDesignPng(raster: Raster, dpi?: number): Buffer {

@@ -1,4 +1,5 @@
-// Draws a branded design from cached art (shaped module and finder tiles, the logo, the caption band): as palette indices when it can.
+// Draws a branded design from cached art (shaped module and finder tiles, the logo, the caption band): as palette
+// indices when it can.
 import sharp from 'sharp';
 import { designKey, logoPng, type Branding } from '../../domain/branding.js';
 import type { RenderSpec } from '../../domain/render-options.js';
@@ -29,7 +30,10 @@ interface Canvas<T extends Uint32Array | Uint8Array> {
 export interface ArtTiles<T extends Uint32Array | Uint8Array> {
   module: T;
   finder: T;
-  /** One pixel of the dark colour: the dark modules of the alignment squares (a shaped tile may hold no pixel fully dark). */
+  /**
+   * One pixel of the dark colour: the dark modules of the alignment squares (a shaped tile may hold no pixel fully
+   * dark).
+   */
   dark: T;
   logo?: T | undefined;
   band?: T | undefined;
@@ -42,7 +46,10 @@ export interface DesignArt {
   light: number;
   /** Whether alignment patterns are redrawn as square modules (see isAlignmentModule): every shape but the square. */
   squareAlignment: boolean;
-  /** For each pixel row of the module tile, the first row equal to it: a band row that repeats one above is copied whole. */
+  /**
+   * For each pixel row of the module tile, the first row equal to it: a band row that repeats one above is copied
+   * whole.
+   */
   moduleRowSource: Uint16Array;
   /** For each pixel row of the finder, logo and band tiles: 1 when it equals the row above (see repeatedRows). */
   sameAsAbove: { finder: Uint8Array; logo?: Uint8Array | undefined; band?: Uint8Array | undefined };
@@ -137,7 +144,10 @@ export async function designArt(spec: RenderSpec, branding: Branding, design: st
   return art;
 }
 
-/** Each row of a square tile mapped to the first row identical to it (shapes symmetric top to bottom repeat half their rows or more). */
+/**
+ * Each row of a square tile mapped to the first row identical to it (shapes symmetric top to bottom repeat half their
+ * rows or more).
+ */
 function rowSources(tile: Uint32Array, side: number): Uint16Array {
   const sources = new Uint16Array(side);
   for (let y = 0; y < side; y++) {
@@ -241,7 +251,10 @@ function squareAlignmentPatterns<T extends Uint32Array | Uint8Array>(
   }
 }
 
-/** Copies a square tile's rows into the canvas at (left, top), a row at a time (native copies: the finder and logo tiles are wide). */
+/**
+ * Copies a square tile's rows into the canvas at (left, top), a row at a time (native copies: the finder and logo tiles
+ * are wide).
+ */
 function blit<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, side: number, left: number, top: number): void {
   for (let y = 0; y < side; y++) canvas.data.set(tile.subarray(y * side, (y + 1) * side), canvas.first + (top + y) * canvas.stride + left);
 }

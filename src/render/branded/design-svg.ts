@@ -1,4 +1,5 @@
-// Writes a branded design as SVG: the same shapes as the raster, the logo as an embedded data: image, the caption as outlines.
+// Writes a branded design as SVG: the same shapes as the raster, the logo as an embedded data: image, the caption as
+// outlines.
 import { logoPng, type Branding } from '../../domain/branding.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { captionSvg } from '../frame/caption.js';
@@ -7,7 +8,10 @@ import { fillAttributes, svgDimensions } from '../svg-writer.js';
 import { alignmentCentres, finderOrigins, isAlignmentModule, isReservedModule, type DesignLayout } from './design-layout.js';
 import { finderPath, modulePath } from './shapes.js';
 
-/** The design's shapes as SVG path data in module units: the modules (nonzero fill) and the three finders (evenodd). SVG, PDF and EPS draw these. */
+/**
+ * The design's shapes as SVG path data in module units: the modules (nonzero fill) and the three finders (evenodd).
+ * SVG, PDF and EPS draw these.
+ */
 export function designPaths(branding: Branding, matrix: QrMatrix, layout: DesignLayout): { modules: string; finders: string } {
   const n = matrix.size;
   const modules: string[] = [];

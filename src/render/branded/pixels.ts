@@ -1,4 +1,5 @@
-// RGBA pixels packed one per 32-bit word (little-endian: r, g, b, a in memory order), coverage tiles of shapes, and tiles as palette indices.
+// RGBA pixels packed one per 32-bit word (little-endian: r, g, b, a in memory order), coverage tiles of shapes, and
+// tiles as palette indices.
 import { parseColour, type Rgba } from '../../domain/render-options.js';
 import type { Inside } from './shapes.js';
 
@@ -86,7 +87,10 @@ export function paletteOf(first: number, tiles: Array<Uint32Array | undefined>):
   return { palette: Uint32Array.from(slots.keys()), indexed };
 }
 
-/** Palette-index scanlines (a filter byte, then `width` indices, per row) back to packed RGBA: for the scan check and the WebP encoder, which take pixels. */
+/**
+ * Palette-index scanlines (a filter byte, then `width` indices, per row) back to packed RGBA: for the scan check and
+ * the WebP encoder, which take pixels.
+ */
 export function expandScanlines(scanlines: Uint8Array, palette: Uint32Array, width: number, height: number): Uint32Array {
   const pixels = new Uint32Array(width * height);
   for (let y = 0, at = 0; y < height; y++) {

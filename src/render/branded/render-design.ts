@@ -1,4 +1,5 @@
-// Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it scans.
+// Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it
+// scans.
 import sharp from 'sharp';
 import { designKey, largestLogoScale, LOGO_SCALE_LIMITS, logoFits, logoPng, type Branding } from '../../domain/branding.js';
 import { levelForLogo, levelsForLogo } from '../logo-level.js';
@@ -19,7 +20,10 @@ import { writeDesignSvg } from './design-svg.js';
 import { decodesTo } from './scan-check.js';
 import { noteCheck, readableAtAll, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
 
-/** sharp's lossless WebP at effort 1: the smallest-cost setting; branded images are full colour, beyond the plain path's two-colour VP8L writer. */
+/**
+ * sharp's lossless WebP at effort 1: the smallest-cost setting; branded images are full colour, beyond the plain path's
+ * two-colour VP8L writer.
+ */
 const BRANDED_WEBP_EFFORT = 1;
 
 /** A design that would not scan, with what to change; crosses threads as data (see render-task.ts). */
@@ -43,7 +47,8 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding, caches?: D
   const options = { eci: spec.eci === true }; // as the plain path: the ECI designator when the caller asked for it
   if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
   const levels = levelsForLogo(spec.errorCorrection, branding.errorCorrectionFixed);
-  // Each level's symbol size comes from its plan alone: only the chosen level's matrix is drawn (drawing is most of a matrix's cost).
+  // Each level's symbol size comes from its plan alone: only the chosen level's matrix is drawn (drawing is most of a
+  // matrix's cost).
   const rule = caches && ((size: number, level: ErrorCorrectionLevel) => caches.logoLeavesSpare(size, level, logo.scale));
   const chosen = levelForLogo(levels, logo.scale, (level) => plannedSymbol(spec.payload, level, options), rule);
   if ('symbol' in chosen) return { matrix: chosen.symbol.draw(), errorCorrection: chosen.level };
@@ -72,7 +77,10 @@ interface DesignChange {
   logoScale?: number;
 }
 
-/** How many changes a failed design is drawn and checked with before the refusal names one: each is a render and a check. */
+/**
+ * How many changes a failed design is drawn and checked with before the refusal names one: each is a render and a
+ * check.
+ */
 const CHANGES_TRIED = 3;
 /** A smaller logo is tried this much smaller: one step of the scales the reader corpus covers. */
 const LOGO_SCALE_STEP = 0.05;
@@ -95,7 +103,9 @@ function candidateChanges(spec: RenderSpec, branding: Branding): DesignChange[] 
 /** The scales an SVG design is read at: its own size, as a page shows it, and twice that, as a print rasterises it. */
 const SVG_CHECKED_SCALES = [1, 2];
 
-/** Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three. */
+/**
+ * Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three.
+ */
 async function svgReads(svg: Uint8Array, payload: string): Promise<boolean> {
   for (const scale of SVG_CHECKED_SCALES) {
     const { data, info } = await sharp(svg, { density: 72 * scale })
@@ -236,14 +246,18 @@ export async function drawDesign(spec: RenderSpec, branding: Branding, caches: D
     } catch (error) {
       if (!(error instanceof UnscannableDesignError) || last || higher === undefined) throw error;
       const raised = { ...attempt, errorCorrection: higher };
-      // A level up that no longer fits the size: this level's refusal, now naming a change that passes (its verdict is kept).
+      // A level up that no longer fits the size: this level's refusal, now naming a change that passes (its verdict is
+      // kept).
       if (drawableAt(raised, branding, caches)) attempt = raised;
       else last = true;
     }
   }
 }
 
-/** Whether the design can be drawn at the spec's level (its logo fits, its modules get their pixels), without drawing it. */
+/**
+ * Whether the design can be drawn at the spec's level (its logo fits, its modules get their pixels), without drawing
+ * it.
+ */
 function drawableAt(spec: RenderSpec, branding: Branding, caches: DesignCaches): boolean {
   try {
     const { matrix } = matrixForDesign(spec, branding, caches);
@@ -254,7 +268,9 @@ function drawableAt(spec: RenderSpec, branding: Branding, caches: DesignCaches):
   }
 }
 
-/** One drawing of the design at its level; `explain`: a failed check names a change that passes (else it is retried). */
+/**
+ * One drawing of the design at its level; `explain`: a failed check names a change that passes (else it is retried).
+ */
 async function renderMatrix(
   spec: RenderSpec,
   branding: Branding,
@@ -347,7 +363,10 @@ async function renderPrintDesign(
   return writeEps(art, branding.logo ? await epsLogo(logoPng(branding.logo), spec.lightColor) : undefined);
 }
 
-/** The logo as RGB rows composited onto the light colour (it sits on the light cleared square; PostScript has no transparency). */
+/**
+ * The logo as RGB rows composited onto the light colour (it sits on the light cleared square; PostScript has no
+ * transparency).
+ */
 async function epsLogo(png: Uint8Array, lightColor: string): Promise<EpsLogo> {
   const { r, g, b } = parseColour(lightColor);
   const { data, info } = await sharp(png).flatten({ background: { r, g, b } }).removeAlpha().raw().toBuffer({ resolveWithObject: true });

@@ -1,4 +1,5 @@
-// One image row of a design as spans (a colour, a run of modules, a finder's or the logo's row), made once a module row: what the deflate writer walks.
+// One image row of a design as spans (a colour, a run of modules, a finder's or the logo's row), made once a module
+// row: what the deflate writer walks.
 import type { QrMatrix } from '../qr-matrix.js';
 import { alignmentCentres, isReservedModule, type DesignLayout } from './design-layout.js';
 
@@ -6,7 +7,10 @@ const DRAWN = 0;
 const RESERVED = 1;
 const ALIGNMENT = 2;
 
-/** What each module of a symbol size is (see drawModules and squareAlignmentPatterns in design-raster.ts), kept in `known` per size. */
+/**
+ * What each module of a symbol size is (see drawModules and squareAlignmentPatterns in design-raster.ts), kept in
+ * `known` per size.
+ */
 export function cellKinds(known: Map<number, Uint8Array>, layout: DesignLayout, size: number, squareAlignment: boolean): Uint8Array {
   let cells = known.get(size);
   if (cells) return cells;
@@ -36,7 +40,10 @@ export const FINDER_PART = 5;
 export class SpanList {
   data = new Float64Array(64); // a packed RGBA colour needs 32 unsigned bits
   count = 0;
-  /** The render these spans were made for: a list is kept per module row (DesignRowCodes.spans) and made again per render. */
+  /**
+   * The render these spans were made for: a list is kept per module row (DesignRowCodes.spans) and made again per
+   * render.
+   */
   madeFor = -1;
 
   /** `kept`: where the list's bytes are counted (DesignRowCodes.kept), as it is made and grows. */

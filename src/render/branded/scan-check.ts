@@ -1,4 +1,5 @@
-// The scan guarantee: decodes a design's pixels with three independent decoders in process (zxing-wasm, zbar-wasm and jsQR) and says whether all read back the payload.
+// The scan guarantee: decodes a design's pixels with three independent decoders in process (zxing-wasm, zbar-wasm and
+// jsQR) and says whether all read back the payload.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { scanGrayBuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
@@ -41,7 +42,10 @@ export function jsqrText(rgba: Uint8Array, width: number, height: number): strin
 
 let scanner: Promise<ZBarScanner> | undefined;
 
-/** zbar set as the zbar tests run it (`zbarimg -Sdisable -Sqrcode.enable`): QR codes only. One per thread; its .wasm is read from the package. */
+/**
+ * zbar set as the zbar tests run it (`zbarimg -Sdisable -Sqrcode.enable`): QR codes only. One per thread; its .wasm is
+ * read from the package.
+ */
 function qrScanner(): Promise<ZBarScanner> {
   scanner ??= ZBarScanner.create().then((created) => {
     created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
@@ -90,7 +94,9 @@ export async function zbarReads(rgba: Uint8Array, width: number, height: number,
   return (await zbarCodes(rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
 }
 
-/** A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first). */
+/**
+ * A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first).
+ */
 export async function decodesTo(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
   if ((await zxingText(rgba, width, height)) !== payload) return false;
   if (!(await zbarReads(rgba, width, height, payload))) return false;

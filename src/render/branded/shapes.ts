@@ -1,4 +1,5 @@
-// Module and finder shapes, once as point-inside tests (for the raster) and once as SVG path data (for SVG): the same geometry.
+// Module and finder shapes, once as point-inside tests (for the raster) and once as SVG path data (for SVG): the same
+// geometry.
 import type { FinderShape, ModuleShape } from '../../domain/branding.js';
 
 /** Inside test in the shape's own units: a module is the unit square, a finder the 7 × 7 square. */
@@ -6,7 +7,8 @@ export type Inside = (x: number, y: number) => boolean;
 
 const DOT_RADIUS = 0.45;
 const MODULE_CORNER = 0.35;
-// Finder geometry (module units): outer ring 7 wide, hole 5 wide, centre 3 wide, with corner radii for the rounded shape.
+// Finder geometry (module units): outer ring 7 wide, hole 5 wide, centre 3 wide, with corner radii for the rounded
+// shape.
 const FINDER_CORNERS = { outer: 2, hole: 1.25, centre: 0.9 } as const;
 
 function inRoundedRect(x: number, y: number, left: number, top: number, side: number, radius: number): boolean {
@@ -71,7 +73,10 @@ export function finderInside(shape: FinderShape): Inside {
 
 const n = (v: number) => Number(v.toFixed(3)).toString();
 
-/** A rounded square as a path (radius 0: a plain square); drawn clockwise, so an anticlockwise one inside it is a hole under evenodd. */
+/**
+ * A rounded square as a path (radius 0: a plain square); drawn clockwise, so an anticlockwise one inside it is a hole
+ * under evenodd.
+ */
 function roundedRectPath(left: number, top: number, side: number, radius: number): string {
   if (radius === 0) return `M${n(left)} ${n(top)}h${n(side)}v${n(side)}h${n(-side)}z`;
   const straight = side - 2 * radius;
@@ -99,7 +104,10 @@ export function modulePath(shape: ModuleShape, x: number, y: number): string {
   }
 }
 
-/** Path data of one finder pattern with its top-left at (x, y); fill it with fill-rule evenodd (the ring is a hole in a disc). */
+/**
+ * Path data of one finder pattern with its top-left at (x, y); fill it with fill-rule evenodd (the ring is a hole in a
+ * disc).
+ */
 export function finderPath(shape: FinderShape, x: number, y: number): string {
   switch (shape) {
     case 'square':

@@ -1,4 +1,5 @@
-// When one scan verdict may stand for a design's new payloads: the image's and its design class's keys, the class rules, and the record of its checks.
+// When one scan verdict may stand for a design's new payloads: the image's and its design class's keys, the class
+// rules, and the record of its checks.
 import { createHash } from 'node:crypto';
 import type { Branding } from '../../domain/branding.js';
 import type { ErrorCorrectionLevel, RenderSpec } from '../../domain/render-options.js';

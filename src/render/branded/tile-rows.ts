@@ -1,11 +1,17 @@
-// A design's tiles row by row as the deflate writer needs them: which rows repeat, their byte sums (for Adler-32), and each row's own tokens.
+// A design's tiles row by row as the deflate writer needs them: which rows repeat, their byte sums (for Adler-32), and
+// each row's own tokens.
 import { MIN_COPY } from '../deflate/deflate-tokens.js';
 
-/** A tile (module, finder, logo or caption band) row by row as the encoder keeps it: each row's first identical row, sums, tokens. */
+/**
+ * A tile (module, finder, logo or caption band) row by row as the encoder keeps it: each row's first identical row,
+ * sums, tokens.
+ */
 export class TileRows {
   /** Each row's first identical row in the tile: rows with one source are the same bytes. */
   readonly source: Int32Array;
-  /** Per row: the sum of its bytes, and of each byte times its distance from the row's end (see DeflateTokens.addSums). */
+  /**
+   * Per row: the sum of its bytes, and of each byte times its distance from the row's end (see DeflateTokens.addSums).
+   */
   readonly sum: Float64Array;
   readonly weighted: Float64Array;
   /** Per row: its last pixel (a palette index, or packed RGBA as pixels.ts packs it). */
@@ -45,7 +51,10 @@ export class TileRows {
     return this.bytes.subarray(r * this.width, (r + 1) * this.width);
   }
 
-  /** Row r's tokens; `underAbove`: the image row above holds row r - 1 of this tile at the same place, so they may copy from it. */
+  /**
+   * Row r's tokens; `underAbove`: the image row above holds row r - 1 of this tile at the same place, so they may copy
+   * from it.
+   */
   tokens(r: number, underAbove: boolean): Uint32Array {
     if (underAbove && r > 0) return (this.#tokensUnderAbove[r] ??= this.#keep(tokensOf(this.row(r), this.row(r - 1), this.stride, this.pixelBytes)));
     return (this.#tokens[r] ??= this.#keep(tokensOf(this.row(r), undefined, this.stride, this.pixelBytes)));

@@ -1,4 +1,5 @@
-// A zlib stream (RFC 1950, 1951) from LZ77 tokens its caller already knows: literals and copies, in one dynamic-Huffman block whose code a caller may keep for its next streams.
+// A zlib stream (RFC 1950, 1951) from LZ77 tokens its caller already knows: literals and copies, in one dynamic-Huffman
+// block whose code a caller may keep for its next streams.
 import { canonicalCodes, huffmanLengths } from '../huffman-codes.js';
 
 /** How far back a copy may reach (RFC 1951 §2: a 32 kB window), and how long one copy may be. */
@@ -147,7 +148,10 @@ export class DeflateTokens {
     this.#tokens = new Uint32Array(expectedTokens);
   }
 
-  /** The code finish wrote the stream with: the one it was given, or one built from the stream's own counts (keep it for the next). */
+  /**
+   * The code finish wrote the stream with: the one it was given, or one built from the stream's own counts (keep it for
+   * the next).
+   */
   get code(): DeflateCode | undefined {
     return this.#code;
   }
@@ -234,7 +238,10 @@ export class DeflateTokens {
   }
 }
 
-/** The kept tokens under a code, with plain locals throughout (the loop runs once per token: each 8 bits out as soon as they are whole, as BitWriter.write does). */
+/**
+ * The kept tokens under a code, with plain locals throughout (the loop runs once per token: each 8 bits out as soon as
+ * they are whole, as BitWriter.write does).
+ */
 function writeTokenBits(out: BitSink, tokens: Uint32Array, count: number, code: DeflateCode): void {
   const { literalCodes, literalLengths, lengthBits, lengthCount, distanceCodes, distanceLengths } = code;
   const bytes = out.bytes;

@@ -1,4 +1,5 @@
-// The caption band as an SVG fragment: a filled band and the text as glyph outlines of the bundled font (no system font).
+// The caption band as an SVG fragment: a filled band and the text as glyph outlines of the bundled font (no system
+// font).
 import { fillAttributes as fill } from '../svg-writer.js';
 import { FRAME_FONT, FRAME_GLYPHS } from './frame-font.data.js';
 
@@ -8,7 +9,10 @@ const n = (v: number) => Number(v.toFixed(3)).toString();
 const CAP_SHARE = 0.42;
 const WIDTH_SHARE = 0.88;
 
-/** Where the caption's glyphs go: each glyph's path data (font units) at its x advance, placed by translate(left, baseline) scale(k). */
+/**
+ * Where the caption's glyphs go: each glyph's path data (font units) at its x advance, placed by translate(left,
+ * baseline) scale(k).
+ */
 export interface CaptionGeometry {
   left: number;
   baseline: number;

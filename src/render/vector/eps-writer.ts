@@ -1,4 +1,5 @@
-// Writes print art as Encapsulated PostScript (EPSF-3.0, LanguageLevel 3): small hand-written PostScript, DeviceCMYK for cmyk() inks.
+// Writes print art as Encapsulated PostScript (EPSF-3.0, LanguageLevel 3): small hand-written PostScript, DeviceCMYK
+// for cmyk() inks.
 import { deflateSync } from 'node:zlib';
 import { parseColour } from '../../domain/render-options.js';
 import { num, pathOps, rectOps, runOps } from './path-ops.js';

@@ -1,4 +1,5 @@
-// Path construction operators shared by the PDF content stream and the EPS (whose prolog defines m, l, c, h and re as PDF names them).
+// Path construction operators shared by the PDF content stream and the EPS (whose prolog defines m, l, c, h and re as
+// PDF names them).
 import { forEachDarkRun } from '../svg-writer.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import type { Placement } from './print-art.js';
@@ -23,7 +24,10 @@ export function pathOps(d: string, at: Placement): string {
   return ops.join('\n');
 }
 
-/** The dark runs as unit-high rectangles in module units (small integers), and the transformation matrix that scales modules to points. */
+/**
+ * The dark runs as unit-high rectangles in module units (small integers), and the transformation matrix that scales
+ * modules to points.
+ */
 export function runOps(matrix: QrMatrix, at: Placement): { transform: string; path: string } {
   const rects: string[] = [];
   forEachDarkRun(matrix, (x, y, length) => rects.push(`${x} ${y} ${length} 1 re`));

@@ -1,4 +1,5 @@
-// Writes print art as a one-page PDF with pdfkit: the page is the physical size, colours DeviceRGB or DeviceCMYK, the logo embedded.
+// Writes print art as a one-page PDF with pdfkit: the page is the physical size, colours DeviceRGB or DeviceCMYK, the
+// logo embedded.
 import { createRequire } from 'node:module';
 import type PDFKitDocument from 'pdfkit';
 import type { Cmyk } from '../../domain/print.js';
@@ -61,7 +62,8 @@ function newDocument(art: PrintArt): PDFKit.PDFDocument {
     // Uncompressed content: pdfkit deflates each stream at zlib's default level, a large share of a PDF's render
     // (docs/decisions/pdf-uncompressed.md); a code's content stream is only `re` operators, small for a print file.
     compress: false,
-    // No default font: nothing is set in type (the caption is outlines), and loading Helvetica's metrics costs a file read.
+    // No default font: nothing is set in type (the caption is outlines), and loading Helvetica's metrics costs a file
+    // read.
     font: null as unknown as string,
     info: { Producer: 'QR Manager', Creator: 'QR Manager', CreationDate: FIXED_DATE },
   });
@@ -82,7 +84,10 @@ export function writePdf(art: PrintArt): Uint8Array {
   return Buffer.concat(chunks);
 }
 
-/** Any art, a logo included: pdfkit splits a PNG's alpha channel into a soft mask asynchronously, and ends the file after. */
+/**
+ * Any art, a logo included: pdfkit splits a PNG's alpha channel into a soft mask asynchronously, and ends the file
+ * after.
+ */
 export function writePdfAsync(art: PrintArt): Promise<Uint8Array> {
   const doc = newDocument(art);
   const chunks: Buffer[] = [];

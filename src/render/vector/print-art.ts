@@ -1,4 +1,5 @@
-// What a PDF or EPS draws, in points from the top-left: the same module runs as SVG, the branded design's shapes, logo and caption.
+// What a PDF or EPS draws, in points from the top-left: the same module runs as SVG, the branded design's shapes, logo
+// and caption.
 import type { Branding } from '../../domain/branding.js';
 import { pointsFor, type Cmyk } from '../../domain/print.js';
 import type { RenderSpec } from '../../domain/render-options.js';
@@ -22,7 +23,9 @@ export interface Placement {
 
 export type Layer =
   | { kind: 'rect'; paint: Paint; x: number; y: number; width: number; height: number }
-  /** The dark modules of a plain code as runs of unit squares, in module units (exact squares, no anti-aliasing seams). */
+  /**
+   * The dark modules of a plain code as runs of unit squares, in module units (exact squares, no anti-aliasing seams).
+   */
   | { kind: 'runs'; paint: Paint; matrix: QrMatrix; at: Placement }
   /** SVG path data (shapes, glyphs) in its own units. */
   | { kind: 'path'; paint: Paint; evenOdd: boolean; d: string; at: Placement }
@@ -38,7 +41,10 @@ export interface PrintArt {
   background: Paint;
 }
 
-/** A branded design is laid out at this many layout units a module: whole units, so the raster layout's offsets are exact. */
+/**
+ * A branded design is laid out at this many layout units a module: whole units, so the raster layout's offsets are
+ * exact.
+ */
 export const UNITS_PER_MODULE = 8;
 
 /** The page side in points: sizeMm when given, else `size` read as points. */
@@ -68,7 +74,10 @@ export function plainArt(spec: RenderSpec, matrix: QrMatrix): PrintArt {
   };
 }
 
-/** The layout a branded print is drawn from: the raster's (design-layout.ts) at UNITS_PER_MODULE, so shapes, logo box and band agree with PNG and SVG. */
+/**
+ * The layout a branded print is drawn from: the raster's (design-layout.ts) at UNITS_PER_MODULE, so shapes, logo box
+ * and band agree with PNG and SVG.
+ */
 export function printLayout(spec: RenderSpec, matrix: QrMatrix, branding: Branding): DesignLayout {
   return designLayout(matrix, (matrix.size + 2 * spec.margin) * UNITS_PER_MODULE, spec.margin, branding);
 }

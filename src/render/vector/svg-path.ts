@@ -1,4 +1,5 @@
-// SVG path data (the shapes' and the caption font's) as absolute moves, lines and cubic curves: what PDF and PostScript draw.
+// SVG path data (the shapes' and the caption font's) as absolute moves, lines and cubic curves: what PDF and PostScript
+// draw.
 
 /** One drawing step in absolute coordinates: move, line, cubic Bézier, close. */
 export type Segment = { op: 'M' | 'L'; x: number; y: number } | { op: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number } | { op: 'Z' };

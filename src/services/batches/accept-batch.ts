@@ -1,4 +1,5 @@
-// Use case: accept a batch whole or not at all — limits, validation, one atomic reservation, then hand it to the renderers.
+// Use case: accept a batch whole or not at all — limits, validation, one atomic reservation, then hand it to the
+// renderers.
 import { newBatchId } from '../../domain/batches/batch-id.js';
 import type { Batch, BatchItem } from '../../domain/batches/batch.js';
 import { newSlug, type DynamicCode } from '../../domain/dynamic-code.js';
@@ -42,7 +43,10 @@ export interface BatchRequest {
   /** SHA-256 of the body as sent: a replay with the same key must match it. */
   requestHash: string;
   label: ItemLabel;
-  /** The origin dynamic items' short URLs are built on (PUBLIC_URL, or the listening address), as the codes API builds them. */
+  /**
+   * The origin dynamic items' short URLs are built on (PUBLIC_URL, or the listening address), as the codes API builds
+   * them.
+   */
   shortUrlBase: string;
 }
 
@@ -80,7 +84,8 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request
       extensions: { limit: plan.batchesInFlight },
     });
   }
-  // The plan's dynamic-code limit holds for the whole batch, before anything is reserved (and again, atomically, when the codes are made).
+  // The plan's dynamic-code limit holds for the whole batch, before anything is reserved (and again, atomically, when
+  // the codes are made).
   await assertRoomForCodes(deps, caller, items.filter((item) => item.draft).length);
   for (let attempt = 1; ; attempt++) {
     const accepted = await reserveAndStore(deps, caller, request, items);
@@ -161,7 +166,9 @@ async function reserveAndStore(
   return { batch, created: true, quota };
 }
 
-/** The batch's dynamic codes, in item order; a refusal (the plan's limit) or a taken slug gives the reservation back. */
+/**
+ * The batch's dynamic codes, in item order; a refusal (the plan's limit) or a taken slug gives the reservation back.
+ */
 async function madeCodes(deps: AcceptBatchDeps, caller: Caller, batch: Batch, items: readonly PreparedItem[]): Promise<DynamicCode[] | 'slug_taken'> {
   const drafts = items.flatMap((item) => (item.draft ? [item.draft] : []));
   if (drafts.length === 0) return [];

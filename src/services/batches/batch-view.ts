@@ -1,4 +1,5 @@
-// A batch as callers see it (API answers, webhook payloads, the portal): counts, status, ISO times and the archive's URL.
+// A batch as callers see it (API answers, webhook payloads, the portal): counts, status, ISO times and the archive's
+// URL.
 import type { Batch, BatchStatus, BatchWebhookStatus } from '../../domain/batches/batch.js';
 
 export interface BatchViewJson {

@@ -1,4 +1,5 @@
-// Use case: tell the caller a batch finished — a Standard Webhooks message signed with the account's secret, retried with backoff from the store.
+// Use case: tell the caller a batch finished — a Standard Webhooks message signed with the account's secret, retried
+// with backoff from the store.
 import { createHmac } from 'node:crypto';
 import type { Batch } from '../../domain/batches/batch.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
@@ -16,26 +17,34 @@ export interface BatchWebhookDeps {
 
 const DEFAULT_BACKOFF_MS = [1_000, 10_000, 60_000, 300_000, 1_800_000];
 
-/** How long a claimed attempt hides the webhook from other processes: more than one send can take (its timeout is 10 s). */
+/**
+ * How long a claimed attempt hides the webhook from other processes: more than one send can take (its timeout is 10 s).
+ */
 const CLAIM_LEASE_MS = 60_000;
 
 /** Due webhooks one sweep attempts, and how many of them at once. */
 const SWEEP_LIMIT = 100;
 const SWEEP_PARALLEL = 8;
 
-/** Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `id.timestamp.body`, keyed by the secret's bytes after `whsec_`. */
+/**
+ * Standard Webhooks: `v1,` + base64 HMAC-SHA256 over `id.timestamp.body`, keyed by the secret's bytes after `whsec_`.
+ */
 export function signWebhook(secret: string, id: string, timestamp: number, body: string): string {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
 }
 
-/** The `webhook-signature` header: one `v1,` signature per secret, space-separated (a rotation's overlap signs with two). */
+/**
+ * The `webhook-signature` header: one `v1,` signature per secret, space-separated (a rotation's overlap signs with
+ * two).
+ */
 export function webhookSignature(secrets: readonly string[], id: string, timestamp: number, body: string): string {
   return secrets.map((secret) => signWebhook(secret, id, timestamp, body)).join(' ');
 }
 
 /**
- * The event: its `timestamp` is when the batch finished (Standard Webhooks: the event's time), the same on every attempt.
+ * The event: its `timestamp` is when the batch finished (Standard Webhooks: the event's time), the same on every
+ * attempt.
  * The `webhook-timestamp` header is the attempt's own time, which receivers hold against replays.
  */
 export function webhookBody(batch: Batch, view: BatchViewJson): string {

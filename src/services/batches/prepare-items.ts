@@ -16,7 +16,10 @@ import { newCodeFields, type CampaignFields, type CodeDraft } from '../dynamic-c
 /** A problem document stays readable (and small) even when every item of a large batch is wrong. */
 const MAX_REPORTED_PROBLEMS = 1_000;
 
-/** `dynamic` in a batch item: a new dynamic code, made when the batch is accepted, whose short URL the item's image encodes. */
+/**
+ * `dynamic` in a batch item: a new dynamic code, made when the batch is accepted, whose short URL the item's image
+ * encodes.
+ */
 export type DynamicItemInput = { target: string; name?: string | null | undefined } & Omit<CampaignFields, 'password'>;
 
 /** A generate body and a `name`; with `dynamic`, no `content` (and `type` url or absent). */
@@ -27,7 +30,10 @@ export type BatchItemInput = Omit<GenerateQrInput, 'content' | 'type'> & {
   dynamic?: DynamicItemInput | undefined;
 };
 
-/** A validated item; one that makes a dynamic code carries the code to make (created once the batch's quota is reserved). */
+/**
+ * A validated item; one that makes a dynamic code carries the code to make (created once the batch's quota is
+ * reserved).
+ */
 export type PreparedItem = BatchItem & { draft?: CodeDraft | undefined };
 
 /** What a dynamic code encodes: `{base}/r/{slug}`, as the codes API answers `shortUrl`. */

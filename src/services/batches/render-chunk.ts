@@ -1,4 +1,5 @@
-// Use case: render one chunk of a batch — idempotent per item (batch id + index), so a chunk run twice loses and doubles nothing.
+// Use case: render one chunk of a batch — idempotent per item (batch id + index), so a chunk run twice loses and
+// doubles nothing.
 import { BATCH_GROUP_COST, isFinished, type Batch, type BatchItemState } from '../../domain/batches/batch.js';
 import { ApiError } from '../../domain/errors.js';
 import type { BatchResults } from '../../domain/ports/batch-results.js';

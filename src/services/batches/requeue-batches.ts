@@ -1,4 +1,5 @@
-// Use case: queue again the batches an API stored but never queued (it died between the two): chunk jobs are idempotent, so queuing twice is safe.
+// Use case: queue again the batches an API stored but never queued (it died between the two): chunk jobs are
+// idempotent, so queuing twice is safe.
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
 
@@ -8,7 +9,10 @@ export interface RequeueBatchesDeps {
   clock: () => Date;
 }
 
-/** Long past the store-then-queue step of one request: a batch still queued after this has lost its chunks, or waits behind others (then queuing adds nothing). */
+/**
+ * Long past the store-then-queue step of one request: a batch still queued after this has lost its chunks, or waits
+ * behind others (then queuing adds nothing).
+ */
 export const STALLED_QUEUED_MS = 60_000;
 
 const SCAN_LIMIT = 10_000;

@@ -1,4 +1,5 @@
-// epc content (EPC069-12 v002): the standard's published example byte for byte, segno's helper as an independent implementation, refusals naming the field.
+// epc content (EPC069-12 v002): the standard's published example byte for byte, segno's helper as an independent
+// implementation, refusals naming the field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { blames } from './blames.js';

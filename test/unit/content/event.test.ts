@@ -1,4 +1,5 @@
-// event content (iCalendar VEVENT, RFC 5545): UTC times, escaped text, CRLF lines folded past 75 octets (read back by python3-icalendar), refusals naming the field.
+// event content (iCalendar VEVENT, RFC 5545): UTC times, escaped text, CRLF lines folded past 75 octets (read back by
+// python3-icalendar), refusals naming the field.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';

@@ -1,4 +1,5 @@
-// mecard content: segno's MeCard byte for byte (NOTE for its MEMO), the name's last/first separator, refusals naming the field.
+// mecard content: segno's MeCard byte for byte (NOTE for its MEMO), the name's last/first separator, refusals naming
+// the field.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodeContent } from '../../../src/domain/content/index.js';
 import { blames } from './blames.js';

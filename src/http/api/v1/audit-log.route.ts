@@ -1,4 +1,5 @@
-// /api/v1/QRManager/audit-log: who changed what in the account, as JSON pages or a streamed CSV (read-only: no route edits an entry).
+// /api/v1/QRManager/audit-log: who changed what in the account, as JSON pages or a streamed CSV (read-only: no route
+// edits an entry).
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,4 +1,5 @@
-// What a batch post may cost before it is parsed: a byte limit earned by the caller's plan, checked from Content-Length and while streaming.
+// What a batch post may cost before it is parsed: a byte limit earned by the caller's plan, checked from Content-Length
+// and while streaming.
 import type { Plan } from '../../../domain/plan-catalogue.js';
 import { ApiError } from '../../../domain/errors.js';
 
@@ -26,7 +27,10 @@ export function batchBodyTooLarge(plan: Plan, limit: number, bytes: number): Api
   );
 }
 
-/** 413 batch_too_large for more items than the plan allows, found before any item is validated (`atLeast`: counting stopped there). */
+/**
+ * 413 batch_too_large for more items than the plan allows, found before any item is validated (`atLeast`: counting
+ * stopped there).
+ */
 export function tooManyBatchItems(plan: Plan, limit: number, items: number, atLeast = false): ApiError {
   return new ApiError('batch_too_large', `the ${plan.name} plan allows ${limit} items per batch; this one has ${atLeast ? 'more than ' + limit : items}`, {
     extensions: { limit, items },

@@ -1,4 +1,5 @@
-// CSV batch bodies, read as a stream: a header row naming the generate fields (plus `name`; logo.id, frame.text, dynamic.target for the nested ones), one item per row, reading stops past the plan's item limit.
+// CSV batch bodies, read as a stream: a header row naming the generate fields (plus `name`; logo.id, frame.text,
+// dynamic.target for the nested ones), one item per row, reading stops past the plan's item limit.
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
@@ -57,7 +58,8 @@ export class TooManyCsvRows extends Error {
 }
 
 function cell(column: string, value: string): unknown {
-  // Numbers and booleans as such when they look like them; anything else stays a string for the schema to refuse by name.
+  // Numbers and booleans as such when they look like them; anything else stays a string for the schema to refuse by
+  // name.
   if (NUMERIC.has(column) && /^\d{1,6}$/.test(value)) return Number(value);
   if (COUNT.has(column) && /^\d{1,12}$/.test(value)) return Number(value);
   if (DECIMAL.has(column) && /^\d{1,2}(?:\.\d{1,6})?$/.test(value)) return Number(value);
@@ -86,7 +88,8 @@ type CsvRecord = { record: Record<string, string>; info: { lines: number } };
 
 /**
  * Parses the CSV as it arrives, a chunk per event-loop turn, and stops reading past `maxItems` rows
- * (TooManyCsvRows) before anything is validated. Every bad line is then reported (`line N.field`); nothing is accepted in part.
+ * (TooManyCsvRows) before anything is validated. Every bad line is then reported (`line N.field`); nothing is accepted
+ * in part.
  * A failure of `source` (the body over its byte limit) rejects with that failure.
  */
 export async function readCsvBatch(source: Readable, maxItems: number | null): Promise<CsvBatch> {

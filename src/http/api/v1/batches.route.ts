@@ -29,7 +29,10 @@ export interface BatchesRouteDeps extends AcceptBatchDeps {
   results: BatchResults;
   /** Dynamic items' short URLs are built on it (else on the listening address), as the codes API's. */
   publicUrl: string | undefined;
-  /** The ceiling of every plan's batch body limit (BATCH_BODY_LIMIT_BYTES); each plan's own is derived from its maxBatchItems. */
+  /**
+   * The ceiling of every plan's batch body limit (BATCH_BODY_LIMIT_BYTES); each plan's own is derived from its
+   * maxBatchItems.
+   */
   bodyLimit: number;
 }
 
@@ -57,7 +60,8 @@ function idempotencyKeyOf(header: string | string[] | undefined): string | undef
 
 export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app, deps) => {
   app.decorateRequest('batchCsvLines', undefined);
-  // CSV is accepted here only; the rest of the API stays JSON-only. Read as a stream, it stops past the plan's item limit.
+  // CSV is accepted here only; the rest of the API stays JSON-only. Read as a stream, it stops past the plan's item
+  // limit.
   app.addContentTypeParser('text/csv', async (request: FastifyRequest, payload: Readable) => {
     const plan = deps.plans.get(callerOf(request).plan);
     try {

@@ -1,4 +1,5 @@
-// JSON with object keys in code-point order at every depth: equal values give equal text, whatever order they were sent in.
+// JSON with object keys in code-point order at every depth: equal values give equal text, whatever order they were sent
+// in.
 
 export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, inner: unknown) => {

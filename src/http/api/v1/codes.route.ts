@@ -1,4 +1,5 @@
-// /api/v1/QRManager/codes: dynamic codes — create, list, read, change, delete, their image (metered) and their scan statistics.
+// /api/v1/QRManager/codes: dynamic codes — create, list, read, change, delete, their image (metered) and their scan
+// statistics.
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

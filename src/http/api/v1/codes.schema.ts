@@ -1,4 +1,5 @@
-// Schemas of the dynamic-code endpoints: requests as validated and responses as serialised, documented in OpenAPI from the same source.
+// Schemas of the dynamic-code endpoints: requests as validated and responses as serialised, documented in OpenAPI from
+// the same source.
 import { z } from 'zod';
 import { ROUTING_LIMITS } from '../../../domain/code-routing.js';
 import { PASSWORD_LENGTH } from '../../../domain/password-hash.js';
@@ -122,7 +123,10 @@ const campaignFields = {
   password: password.nullable().optional(),
 };
 
-/** A batch item's `dynamic`: a code's fields as POST /codes takes them, but the password (write-only, set per code with PATCH). */
+/**
+ * A batch item's `dynamic`: a code's fields as POST /codes takes them, but the password (write-only, set per code with
+ * PATCH).
+ */
 const { password: _password, ...campaignFieldsButPassword } = campaignFields;
 export const BatchCodeFields = { target, name: name.nullable().optional(), ...campaignFieldsButPassword };
 
@@ -208,7 +212,8 @@ export const CodeImageQuery = z.strictObject({
     .optional()
     .describe(PrintFields.dpi.description ?? ''),
   eci: z.enum(['true', 'false']).optional().describe('`true`: text beyond ASCII as UTF-8 behind the ECI designator (a short URL is ASCII: no effect then).'),
-  // The branding options of POST /generate, flat: the nested logo and frame as logoId/logoScale and frameText/frameColor.
+  // The branding options of POST /generate, flat: the nested logo and frame as logoId/logoScale and
+  // frameText/frameColor.
   moduleShape: BrandingFields.moduleShape,
   finderShape: BrandingFields.finderShape,
   finderColor: BrandingFields.finderColor,

@@ -1,4 +1,5 @@
-// POST /api/v1/QRManager/decode: the QR codes in an uploaded image (a photo of a print, a design), with what each reader the service runs read.
+// POST /api/v1/QRManager/decode: the QR codes in an uploaded image (a photo of a print, a design), with what each
+// reader the service runs read.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
@@ -13,7 +14,9 @@ import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js
 import { callerOf } from './api-key-auth.js';
 import { keyWithScope } from './route-scope.js';
 
-/** An image body is at most this many bytes, and decodes to at most DECODE_MAX_PIXELS (a 12-megapixel phone photo fits). */
+/**
+ * An image body is at most this many bytes, and decodes to at most DECODE_MAX_PIXELS (a 12-megapixel phone photo fits).
+ */
 export const DECODE_MAX_BYTES = 8 * 1024 * 1024;
 export const DECODE_MAX_PIXELS = 16_000_000;
 const MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;

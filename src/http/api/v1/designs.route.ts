@@ -1,4 +1,5 @@
-// /api/v1/QRManager/designs: saved designs — create, list, read, change, delete. Each is validated and scannability-checked when saved.
+// /api/v1/QRManager/designs: saved designs — create, list, read, change, delete. Each is validated and
+// scannability-checked when saved.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DESIGN_NAME_MAX } from '../../../domain/design.js';

@@ -1,4 +1,5 @@
-// /api/v1/QRManager/domains: custom domains — add (pending until verified), list, read, verify now, delete when no code uses it.
+// /api/v1/QRManager/domains: custom domains — add (pending until verified), list, read, verify now, delete when no code
+// uses it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DOMAIN_STATUSES, HOSTNAME_MAX_LENGTH, proofName, verificationUrl, type CustomDomain } from '../../../domain/custom-domain.js';

@@ -49,7 +49,9 @@ export const PrintFields = {
     ),
 };
 
-/** The branding fields, shared by every request that draws a code (generate, and later batch items and dynamic codes). */
+/**
+ * The branding fields, shared by every request that draws a code (generate, and later batch items and dynamic codes).
+ */
 export const BrandingFields = {
   moduleShape: z.enum(MODULE_SHAPES).optional().describe('Shape of each dark module (default square).'),
   finderShape: z

@@ -41,7 +41,8 @@ function mediaTypeOf(header: string | undefined): LogoMediaType {
   const type = (header ?? '').split(';')[0]!.trim().toLowerCase();
   if ((LOGO_MEDIA_TYPES as readonly string[]).includes(type)) return type as LogoMediaType;
   if (type === 'image/svg+xml') {
-    // Refused rather than sanitised: an SVG can carry script, event handlers and external references, and a safe subset is a parser of its own.
+    // Refused rather than sanitised: an SVG can carry script, event handlers and external references, and a safe subset
+    // is a parser of its own.
     throw new ApiError(
       'unsupported_media_type',
       'SVG logos are refused (an SVG can carry scripts and external references); upload the logo as PNG, JPEG or WebP',

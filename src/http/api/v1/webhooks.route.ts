@@ -1,4 +1,5 @@
-// /api/v1/QRManager/webhooks: an account's webhooks — register an endpoint for `code.scanned` or `domain.suspended`, list them, delete one.
+// /api/v1/QRManager/webhooks: an account's webhooks — register an endpoint for `code.scanned` or `domain.suspended`,
+// list them, delete one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SCAN_WEBHOOK_EVENTS, type ScanWebhookEndpoint, type ScanWebhookStore } from '../../../domain/ports/scan-webhooks.js';

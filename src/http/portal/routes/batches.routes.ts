@@ -108,7 +108,8 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
       config: { access: 'codes.manage', audit: ['batch.created'] },
       schema: { hide: true, body: UploadForm },
       bodyLimit: options.bodyLimit * FORM_ENCODING_FACTOR,
-      // As the API: the account is known before the body is read, its plan sets the body limit, and an upload takes a burst slot.
+      // As the API: the account is known before the body is read, its plan sets the body limit, and an upload takes a
+      // burst slot.
       preParsing: async (request, reply, payload) => {
         const account = request.account!;
         const plan = options.plans.get(account.plan);

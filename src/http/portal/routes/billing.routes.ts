@@ -1,4 +1,5 @@
-// Self-serve billing in the portal: "Upgrade" opens Stripe Checkout, "Manage billing" the Stripe customer portal (only with Stripe configured).
+// Self-serve billing in the portal: "Upgrade" opens Stripe Checkout, "Manage billing" the Stripe customer portal (only
+// with Stripe configured).
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { BillingDeps } from '../../../services/billing.js';

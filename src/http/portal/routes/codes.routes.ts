@@ -257,7 +257,8 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   });
 
-  // The printable image: a generation like any other (it counts against the month's requests), as the API's image endpoint does.
+  // The printable image: a generation like any other (it counts against the month's requests), as the API's image
+  // endpoint does.
   app.get('/codes/:id/image.:format', { config: { access: 'generate' }, schema: { hide: true, params: ImageParams } }, async (request, reply) => {
     const code = await getCode(options, request.account!.id, request.params.id);
     const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));

@@ -1,4 +1,5 @@
-// The dashboard: plan, this month's requests and QRs against the plan, when they reset, and the account's scans as charts.
+// The dashboard: plan, this month's requests and QRs against the plan, when they reset, and the account's scans as
+// charts.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';

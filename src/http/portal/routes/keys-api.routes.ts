@@ -43,7 +43,8 @@ function keyView(key: ApiKeyRecord, now: Date): z.infer<typeof KeyView> {
 
 export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async (app, options) => {
   const { deps } = options;
-  // Reads need the session; writes need the session and its CSRF token in the X-CSRF-Token header, both before the body is read.
+  // Reads need the session; writes need the session and its CSRF token in the X-CSRF-Token header, both before the body
+  // is read.
   const write = { onRequest: app.requireCsrf };
 
   app.get(

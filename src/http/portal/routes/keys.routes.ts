@@ -26,7 +26,10 @@ const CreateKeyForm = z.object({
   name: z.string().max(1000).optional(),
   // A checkbox group posts one value or several; unknown scopes reach the service, which names them in its 400.
   scopes: z.union([z.string().max(64), z.array(z.string().max(64)).max(KEY_SCOPES.length)]).optional(),
-  /** Sent by the page's form beside its scope boxes, so no box ticked reads as no scope rather than the default (every scope). */
+  /**
+   * Sent by the page's form beside its scope boxes, so no box ticked reads as no scope rather than the default (every
+   * scope).
+   */
   scopeChoice: z.literal('1').optional(),
   expiresAt: z.string().max(32).optional(),
   _csrf: z.string().optional(),

@@ -1,4 +1,5 @@
-// Logo manager: the account's logos with previews, upload (the image itself as the body, from the page's script), delete.
+// Logo manager: the account's logos with previews, upload (the image itself as the body, from the page's script),
+// delete.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';

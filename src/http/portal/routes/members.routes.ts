@@ -61,7 +61,10 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
     );
   };
 
-  /** A refusal the page can show beside the form (a role too low, the last owner, a bad address); others go to the error page. */
+  /**
+   * A refusal the page can show beside the form (a role too low, the last owner, a bad address); others go to the error
+   * page.
+   */
   const shownOnPage = (error: unknown): error is ApiError =>
     error instanceof ApiError && ['invalid_request', 'last_owner', 'insufficient_role', 'not_found'].includes(error.code);
 

@@ -1,4 +1,5 @@
-// Sign-in with Google or Microsoft: @fastify/oauth2 (PKCE S256, state) on the endpoints discovered at start-up; the id_token checked by its verifier.
+// Sign-in with Google or Microsoft: @fastify/oauth2 (PKCE S256, state) on the endpoints discovered at start-up; the
+// id_token checked by its verifier.
 import oauth2, { type OAuth2Namespace } from '@fastify/oauth2';
 import { PROVIDER_LABELS } from '../providers.js';
 import type { FastifyRequest } from 'fastify';

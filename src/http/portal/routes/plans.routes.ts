@@ -1,4 +1,5 @@
-// The plans page: free against paid, what each includes, and how to move: Upgrade through Stripe when configured, else the operator.
+// The plans page: free against paid, what each includes, and how to move: Upgrade through Stripe when configured, else
+// the operator.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { isLive } from '../../../domain/billing.js';

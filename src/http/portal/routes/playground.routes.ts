@@ -305,7 +305,8 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       if (typeof image === 'string') return answer({ error: image }, image.startsWith('choose') ? 415 : 400);
       if (image.length > DECODE_MAX_BYTES) return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
       try {
-        // Metered as the API's decode is: one request, no QR, the playground's burst bucket; it counts whatever comes of the image.
+        // Metered as the API's decode is: one request, no QR, the playground's burst bucket; it counts whatever comes
+        // of the image.
         const metered = await meterRequest(options, { accountId: account.id, plan: account.plan }, 'decodes');
         const outcome = await decodeOrGiveBack(options, metered, { image, maxPixels: DECODE_MAX_PIXELS, accountId: account.id });
         if (!outcome.ok) return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
