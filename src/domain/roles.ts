@@ -33,6 +33,7 @@ export const PERMISSIONS = {
   'webhooks.manage': { allows: 'Add and delete webhooks', roles: ['owner', 'admin', 'developer'] },
   'domains.manage': { allows: 'Add, check and delete custom domains', roles: ['owner', 'admin'] },
   'members.read': { allows: 'See the members and the pending invitations', roles: ['owner', 'admin', 'developer', 'viewer'] },
+  'audit.read': { allows: 'Read the audit log (who changed what, when, from where)', roles: ['owner', 'admin'] },
   'members.manage': { allows: 'Invite, withdraw invitations, change and remove members who are not owners', roles: ['owner', 'admin'] },
   'owners.manage': { allows: 'Make, demote and remove owners (transfer the account)', roles: ['owner'] },
   'settings.manage': { allows: 'Change the account settings (how much of a scan is kept)', roles: ['owner', 'admin'] },

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type NavItem =
-  'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains' | 'members' | 'settings';
+  'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains' | 'members' | 'settings' | 'audit';
 
 export interface PageData {
   title: string;

@@ -18,6 +18,7 @@ import { portalActor } from './routes/keys.routes.js';
 import csrf from './csrf.plugin.js';
 import errorPages from './error-pages.plugin.js';
 import { assetsRoutes } from './routes/assets.routes.js';
+import { auditLogRoutes } from './routes/audit-log.routes.js';
 import { codesRoutes } from './routes/codes.routes.js';
 import { batchesRoutes } from './routes/batches.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
@@ -175,6 +176,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(playgroundRoutes, { base, ...deps, decoder: options.decoder, limits });
   await app.register(membersRoutes, { base, ...deps, publicUrl: config.publicUrl });
   await app.register(settingsRoutes, { base, ...deps });
+  await app.register(auditLogRoutes, { base, auditLog: adapters.auditLog });
   await app.register(plansRoutes, { base, ...deps, selfServe: adapters.billing !== undefined });
   // Only with Stripe configured (loadConfig then requires PUBLIC_URL): without it these routes do not exist.
   if (adapters.billing && config.publicUrl) {
