@@ -1,4 +1,4 @@
-// The portal's Audit log page: owners and admins read the entries, filter them, page through them and download them as CSV.
+// The portal's Audit log page: owners and admins read, filter and page through the entries, and download them as CSV.
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../helpers/app.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
