@@ -1,57 +1,7 @@
 // The layer rules of CONTRIBUTING.md, checked on every import in src/ and workers/: a file that imports what its layer
 // must not fails here, naming both.
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-
-const ROOT = resolve(import.meta.dirname, '..', '..');
-const SRC = join(ROOT, 'src');
-/** The worker processes' and threads' entries and wiring, beside src/ (the design card's layout). */
-const WORKERS = join(ROOT, 'workers');
-
-interface Import {
-  file: string;
-  /** `src/…` path of the imported file, or the package name. */
-  target: string;
-  typeOnly: boolean;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** Every static, re-exported and dynamic import of a file, resolved to a path under src/ or a package name. */
-function importsOf(path: string): Import[] {
-  const source = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.Latest, true);
-  const file = relative(ROOT, path);
-  const found: Import[] = [];
-  const add = (specifier: string, typeOnly: boolean) => {
-    const target = specifier.startsWith('.')
-      ? relative(ROOT, resolve(dirname(path), specifier)).replace(/\.js$/, '.ts')
-      : specifier.startsWith('@')
-        ? specifier.split('/').slice(0, 2).join('/')
-        : specifier.split('/')[0]!;
-    found.push({ file, target, typeOnly });
-  };
-  const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-      const typeOnly = ts.isImportDeclaration(node) ? (node.importClause?.isTypeOnly ?? false) : node.isTypeOnly;
-      add(node.moduleSpecifier.text, typeOnly);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)) {
-      add(node.arguments[0].text, false);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return found;
-}
-
-const IMPORTS = [...sourceFiles(SRC), ...sourceFiles(WORKERS)].flatMap(importsOf);
+import { SOURCE_IMPORTS as IMPORTS, type Import } from './source-imports.js';
 
 const isBuiltin = (target: string) => target.startsWith('node:');
 const within =
