@@ -4,7 +4,7 @@ import type { BillingState } from '../domain/billing.js';
 import type { PlanId } from '../domain/plan-catalogue.js';
 import type { ScanPrivacy } from '../domain/scan-privacy.js';
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../domain/ports/account-store.js';
-import type { InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 export class PlanChangePublishingAccountStore implements AccountStore {
   readonly #inner: AccountStore;

@@ -4,7 +4,7 @@ import type { Vanity } from '../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
 import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /** A vanity slug's cache key: `<hostname>/<slug>` (a random slug has no `/`, so the two never collide). */
 const vanityKey = (vanity: Pick<Vanity, 'hostname' | 'slug'>) => `${vanity.hostname}/${vanity.slug}`;

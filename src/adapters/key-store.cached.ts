@@ -2,7 +2,7 @@
 // or changed by another process.
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../domain/ports/key-store.js';
 import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /** TTL default 10 s, at most 10,000 credentials. */
 export type CachedKeyStoreOptions = InvalidatedCacheOptions;

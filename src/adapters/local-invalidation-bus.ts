@@ -1,5 +1,5 @@
 // InvalidationBus within one process (the embedded default): a change made here drops cached entries here at once.
-import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /** Always live: nothing can be missed inside one process. Other processes' changes are left to the cache's TTL. */
 export class LocalInvalidationBus implements InvalidationBus {

@@ -2,7 +2,7 @@
 // account's plan changes) over the invalidation bus.
 import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /**
  * Every hit on a signed URL resolves its key; this keeps that off the store. As the API keys' cache: a revocation

@@ -1,6 +1,6 @@
 // InvalidationBus decorator whose live() asks the wrapped bus at most once per interval: for a cache allowed a bounded
 // lag behind other processes' commits.
-import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /**
  * The embedded bus's live() reads SQLite's `PRAGMA data_version`, a cost on every signed URL hit

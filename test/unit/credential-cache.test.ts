@@ -2,7 +2,7 @@
 // cannot hear invalidations.
 import { describe, expect, it } from 'vitest';
 import { KEY_SCOPES } from '../../src/domain/key-scope.js';
-import type { Invalidation, InvalidationBus } from '../../src/adapters/redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../../src/domain/ports/invalidation-bus.js';
 import { CachedKeyStore } from '../../src/adapters/key-store.cached.js';
 import type { Credential, KeyStore } from '../../src/domain/ports/key-store.js';
 

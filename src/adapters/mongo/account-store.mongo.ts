@@ -4,7 +4,7 @@ import type { BillingState, SubscriptionStatus } from '../../domain/billing.js';
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { DEFAULT_SCAN_PRIVACY, isScanPrivacy, type ScanPrivacy } from '../../domain/scan-privacy.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { AccountDoc, BillingEventDoc } from './models.js';
 

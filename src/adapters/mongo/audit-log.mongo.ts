@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import type { AuditAction, AuditChanges, AuditEntry } from '../../domain/audit.js';
 import { decodeCursor, encodeCursor, type Page } from '../../domain/list-page.js';
 import type { AuditLog, AuditQuery, NewAuditEntry } from '../../domain/ports/audit-log.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import type { AuditEntryDoc } from './models.js';
 
 function toEntry(doc: AuditEntryDoc): AuditEntry {

@@ -4,7 +4,7 @@ import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-rou
 import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { CodeCountDoc, DynamicCodeDoc, VanitySlugDoc } from './models.js';
 

@@ -5,7 +5,7 @@ import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../../domain
 import type { Actor } from '../../domain/actor.js';
 import { scopesFromStore, scopesToStore } from '../../domain/key-scope.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import { insertInFreeSlot } from './active-slots.js';
 import type { AccountDoc, ApiKeyDoc } from './models.js';
 

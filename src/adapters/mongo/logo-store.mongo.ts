@@ -2,7 +2,7 @@
 // is.
 import type { Model } from 'mongoose';
 import type { LogoRecord, LogoStore, NewLogo, StoredLogo } from '../../domain/ports/logo-store.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { LogoDoc } from './models.js';
 

@@ -4,7 +4,7 @@ import type { Model } from 'mongoose';
 import type { AccountIdentity } from '../../domain/ports/account-store.js';
 import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { InvitationDoc, MemberDoc, OwnerCountDoc } from './member-models.js';
 

@@ -1,7 +1,7 @@
 // Scan webhook endpoints on MongoDB: the per-account limit held by a conditional counter, as the dynamic codes' is.
 import type { Model } from 'mongoose';
 import type { ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../../domain/ports/scan-webhooks.js';
-import { newId } from '../sqlite/ids.js';
+import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { ScanWebhookCountDoc, ScanWebhookDoc } from './models.js';
 

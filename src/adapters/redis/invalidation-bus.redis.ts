@@ -1,25 +1,7 @@
 // Cache invalidations over Redis pub/sub: a revocation, plan change or dynamic-code change on any instance reaches
 // every other at once.
+import type { Invalidation, InvalidationBus } from '../../domain/ports/invalidation-bus.js';
 import { createRedisClient, type AdapterLog, type RedisClient, type RedisTarget } from './connection.js';
-
-/**
- * Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a
- * revoked signing key.
- */
-export type Invalidation = { keyId: string } | { accountId: string } | { slug: string } | { signingKeyId: string };
-
-/** What the credential cache needs from a broadcast channel. */
-export interface InvalidationBus {
-  publish(invalidation: Invalidation): Promise<void>;
-  /**
-   * Adds a listener (the subscription starts with the first). `onResync` runs whenever messages may
-   * have been missed (a lost connection, a new subscription): the listener must forget what it cached.
-   */
-  listen(onMessage: (invalidation: Invalidation) => void, onResync: () => void): void;
-  /** True only while the subscription is confirmed and connected: otherwise a cache cannot trust what it holds. */
-  live(): boolean;
-  close(): Promise<void>;
-}
 
 export interface RedisInvalidationBusOptions {
   keyPrefix?: string;

@@ -4,7 +4,7 @@ import type { BillingState, SubscriptionStatus } from '../../domain/billing.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { DEFAULT_SCAN_PRIVACY, isScanPrivacy, type ScanPrivacy } from '../../domain/scan-privacy.js';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 /** How long an applied billing event's id is kept: Stripe retries a delivery for up to three days. */
 const BILLING_EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;

@@ -4,7 +4,7 @@ import type { AuditAction, AuditChanges, AuditEntry } from '../../domain/audit.j
 import { decodeCursor, encodeCursor, type Page } from '../../domain/list-page.js';
 import type { AuditLog, AuditQuery, NewAuditEntry } from '../../domain/ports/audit-log.js';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 interface AuditRow {
   id: string;

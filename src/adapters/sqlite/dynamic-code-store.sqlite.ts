@@ -5,7 +5,7 @@ import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-c
 import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 interface CodeRow {
   id: string;

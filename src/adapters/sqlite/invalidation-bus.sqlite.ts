@@ -1,6 +1,6 @@
 // InvalidationBus for the embedded default: this process's changes reach its caches at once, and so does any commit by
 // another process (qrm, a second instance) to the same file.
-import type { Invalidation, InvalidationBus } from '../redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../../domain/ports/invalidation-bus.js';
 import type { SqliteDatabase } from './database.js';
 
 interface Listener {

@@ -4,7 +4,7 @@ import type { Actor } from '../../domain/actor.js';
 import { scopesFromStore, scopesToStore } from '../../domain/key-scope.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 interface KeyRow {
   id: string;

@@ -1,7 +1,7 @@
 // LogoStore on SQLite: PNG blobs per account, the count limit checked and written in one immediate transaction.
 import type { LogoRecord, LogoStore, NewLogo, StoredLogo } from '../../domain/ports/logo-store.js';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 interface LogoRow {
   id: string;

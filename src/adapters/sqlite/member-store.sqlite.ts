@@ -3,7 +3,7 @@ import type { AccountIdentity } from '../../domain/ports/account-store.js';
 import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 interface MemberRow {
   id: string;

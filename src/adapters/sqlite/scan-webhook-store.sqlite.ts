@@ -1,7 +1,7 @@
 // Scan webhook endpoints on SQLite: the per-account limit checked and the insert made in one IMMEDIATE transaction.
 import type { ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../../domain/ports/scan-webhooks.js';
 import type { SqliteDatabase } from './database.js';
-import { newId } from './ids.js';
+import { newId } from '../../domain/record-id.js';
 
 interface EndpointRow {
   id: string;

@@ -1,0 +1,54 @@
+// Every port lives in src/domain/ports: a class that implements an interface implements one declared there.
+import { relative } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { importsOf, parse, ROOT, sourceFiles } from './source-imports.js';
+
+interface Implementation {
+  file: string;
+  className: string;
+  port: string;
+  /** `src/…` path of the file the interface comes from: its import, or the file itself when declared there. */
+  from: string;
+}
+
+/** Each `class … implements Port` in a file, and where Port comes from. */
+function implementationsIn(path: string): Implementation[] {
+  const file = relative(ROOT, path);
+  const importedFrom = new Map<string, string>();
+  for (const imp of importsOf(path)) for (const name of imp.names) importedFrom.set(name, imp.target);
+  const found: Implementation[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isClassDeclaration(node)) {
+      const implemented = node.heritageClauses?.filter((clause) => clause.token === ts.SyntaxKind.ImplementsKeyword) ?? [];
+      for (const type of implemented.flatMap((clause) => clause.types)) {
+        const port = type.expression.getText();
+        found.push({ file, className: node.name?.text ?? '(anonymous)', port, from: importedFrom.get(port) ?? file });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(parse(path));
+  return found;
+}
+
+const IMPLEMENTATIONS = sourceFiles().flatMap(implementationsIn);
+
+describe('ports', () => {
+  it('reads implements clauses (the check below would pass vacuously otherwise)', () => {
+    expect(IMPLEMENTATIONS).toContainEqual({
+      file: 'src/adapters/redis/invalidation-bus.redis.ts',
+      className: 'RedisInvalidationBus',
+      port: 'InvalidationBus',
+      from: 'src/domain/ports/invalidation-bus.ts',
+    });
+    expect(IMPLEMENTATIONS.length).toBeGreaterThan(40);
+  });
+
+  it('every interface an adapter (or service) implements is a port of src/domain/ports, never one declared beside an adapter', () => {
+    const stray = IMPLEMENTATIONS.filter((it) => !it.from.startsWith('src/domain/ports/')).map(
+      (it) => `${it.file}: ${it.className} implements ${it.port} from ${it.from}`,
+    );
+    expect(stray).toEqual([]);
+  });
+});
