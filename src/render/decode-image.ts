@@ -2,7 +2,7 @@
 // budget.
 import sharp from 'sharp';
 import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
-import { bytesSpell, jsqrText, loadDecoder, zbarCodes } from './branded/scan-check.js';
+import { bytesSpell, jsqrText, loadDecoder, zbarCodes, type ZbarReader } from './branded/scan-check.js';
 import { readBarcodes } from 'zxing-wasm/reader';
 import { JSQR_WHOLE_IMAGE_MAX_PIXELS, regionAround, SLOW_READER_MAX_PIXELS, wholeImage, type Region } from './decode-regions.js';
 
@@ -54,14 +54,15 @@ async function pixelsIn(pixels: Pixels, region: Region): Promise<Pixels> {
  * ZXing reads the whole image (its own pyramid: tolerant of rotation, inversion, small or soft codes, and quick even on
  * 16 megapixels). zbar and jsQR, far slower on large images, each read the region around every code ZXing found (or,
  * when it found none, the whole image) scaled down to what a code needs; each starts only while the budget lasts.
+ * `zbarReader` is the thread's own (the decode thread's entry keeps one).
  */
-export async function decodeImage(image: Uint8Array, maxPixels: number, budget: DecodeBudget): Promise<DecodeOutcome> {
+export async function decodeImage(image: Uint8Array, maxPixels: number, budget: DecodeBudget, zbarReader: ZbarReader): Promise<DecodeOutcome> {
   const now = budget.now ?? (() => performance.now());
   const deadline = now() + budget.budgetMs;
   const pixels = await pixelsOf(image, maxPixels);
   if ('ok' in pixels) return pixels;
   const { rgba, width, height } = pixels;
-  await loadDecoder();
+  await loadDecoder(zbarReader);
   const data = { data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, colorSpace: 'srgb' as const };
   // Tolerant, unlike the design check: a photo may be rotated, inverted, small or soft.
   const found = (
@@ -92,7 +93,7 @@ export async function decodeImage(image: Uint8Array, maxPixels: number, budget: 
     for (const region of regions) results.push(await read(await view(region)));
     return results;
   };
-  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) => zbarCodes(region.rgba, region.width, region.height));
+  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) => zbarCodes(zbarReader, region.rgba, region.width, region.height));
   const jsqr = await readEach('jsqr', JSQR_WHOLE_IMAGE_MAX_PIXELS, (region) => jsqrText(region.rgba, region.width, region.height) ?? null);
   const codes: DecodedCode[] = found.map((result, i) => {
     const zbarHere = zbar?.[i] ?? [];

@@ -18,14 +18,15 @@ const SPARE_MIN = 2;
  * Whether the logo's cleared square, read wrong in every codeword it touches, still leaves each block the spare
  * correction above. It depends on the version, the level and the square only: codeword placement and the block
  * interleave are fixed by the version and level (qr-codeword-map.ts), never by the data or the mask, so it holds
- * for every payload of the class or for none. A design without a logo touches nothing.
+ * for every payload of the class or for none. A design without a logo touches nothing. `codewordOf` is the
+ * version's codewordOfModules, when the caller keeps it.
  */
-export function logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, cleared: ModuleSquare): boolean {
+export function logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, cleared: ModuleSquare, codewordOf?: Int16Array): boolean {
   if (cleared.side === 0) return true;
   const version = (matrixSize - 17) / 4;
   const correctable = correctableErrorsPerBlock(version, level);
   const spare = Math.max(SPARE_MIN, Math.ceil(correctable * SPARE_SHARE));
-  return Math.max(...codewordsTouchedPerBlock(version, level, cleared)) <= correctable - spare;
+  return Math.max(...codewordsTouchedPerBlock(version, level, cleared, codewordOf)) <= correctable - spare;
 }
 
 /** The cleared square behind a logo of `scale`, centred, as design-layout.ts draws it. */

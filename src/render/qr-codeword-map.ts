@@ -22,18 +22,10 @@ function drawnWith(version: number, codewords: Uint8Array): Uint8Array {
  * NO_CODEWORD. Read off `qr`'s own placement, the one every matrix we draw goes through (qr-matrix.ts): a module
  * that changes between all-zero and all-one codewords carries data, and drawing once per bit of the codeword index
  * (codeword c all ones where bit k of c is set) spells out which codeword. Placement depends on the version only:
- * never on the data or the mask (a mask flips modules in place), nor on the level. Worked out once a version (40 tables
- * of at most 62 kB): a constant of the standard, as `qr` keeps its own placement per version.
+ * never on the data or the mask (a mask flips modules in place), nor on the level. Worked out on each call (at most
+ * 62 kB): a constant of the standard, kept by the caller that asks often (DesignCaches.codewordPlacement).
  */
 export function codewordOfModules(version: number): Int16Array {
-  let table = placements.get(version);
-  if (!table) placements.set(version, (table = placementOf(version)));
-  return table;
-}
-
-const placements = new Map<number, Int16Array>();
-
-function placementOf(version: number): Int16Array {
   const total = _BYTES[version - 1]!;
   const codewords = (byteOf: (codeword: number) => number) =>
     drawnWith(
@@ -92,9 +84,13 @@ export interface ModuleSquare {
 }
 
 /** For each Reed–Solomon block, how many of its codewords have at least one module inside `square`. */
-export function codewordsTouchedPerBlock(version: number, level: ErrorCorrectionLevel, square: ModuleSquare): number[] {
+export function codewordsTouchedPerBlock(
+  version: number,
+  level: ErrorCorrectionLevel,
+  square: ModuleSquare,
+  codewordOf: Int16Array = codewordOfModules(version),
+): number[] {
   const size = 17 + 4 * version;
-  const codewordOf = codewordOfModules(version);
   const blockOf = blockOfCodewords(version, level);
   const touched = new Uint8Array(blockOf.length);
   const from = Math.max(0, square.start);

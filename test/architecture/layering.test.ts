@@ -1,7 +1,8 @@
 // The layer rules of CONTRIBUTING.md, checked on every import in src/ and workers/: a file that imports what its layer
 // must not fails here, naming both.
 import { describe, expect, it } from 'vitest';
-import { SOURCE_IMPORTS as IMPORTS, type Import } from './source-imports.js';
+import { relative } from 'node:path';
+import { ROOT, SOURCE_IMPORTS as IMPORTS, sourceFiles, WORKERS, type Import } from './source-imports.js';
 
 const isBuiltin = (target: string) => target.startsWith('node:');
 const within =

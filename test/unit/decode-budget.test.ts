@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/render/decode-image.js';
+import { ZbarReader } from '../../src/render/branded/scan-check.js';
 import { JSQR_WHOLE_IMAGE_MAX_PIXELS, regionAround, SLOW_READER_MAX_PIXELS, wholeImage } from '../../src/render/decode-regions.js';
 import { renderImage } from '../../src/render/render-image.js';
 import { plainSpec } from '../helpers/render-fixtures.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
 
 describe('decodeImage on a budget', () => {
   it('reads a code in a large photo with ZXing, zbar and jsQR, the slow two on the region around it', async () => {
-    const outcome = await decodeImage(photo, MAX_PIXELS, { budgetMs: 60_000 });
+    const outcome = await decodeImage(photo, MAX_PIXELS, { budgetMs: 60_000 }, new ZbarReader());
     expect(outcome).toEqual({
       ok: true,
       codes: [{ text: content, version: expect.any(Number), errorCorrection: 'M', readers: { zxing: content, zbar: content, jsqr: content } }],
@@ -44,7 +45,7 @@ describe('decodeImage on a budget', () => {
   });
 
   it('skips the slow readers once the budget has run out, and says so; ZXing still reads', async () => {
-    const outcome = await decodeImage(photo, MAX_PIXELS, { budgetMs: 0 });
+    const outcome = await decodeImage(photo, MAX_PIXELS, { budgetMs: 0 }, new ZbarReader());
     expect(outcome).toEqual({
       ok: true,
       codes: [{ text: content, version: expect.any(Number), errorCorrection: 'M', readers: { zxing: content, zbar: null, jsqr: null } }],
@@ -55,7 +56,7 @@ describe('decodeImage on a budget', () => {
 
   it('abandons jsQR on a noise image when the budget runs out while zbar reads', async () => {
     // Start at 0 with a 1 s budget; zbar is checked at 10 ms, jsQR at 1,500 ms.
-    const outcome = await decodeImage(noise, MAX_PIXELS, { budgetMs: 1_000, now: steppedClock(0, 10, 1_500) });
+    const outcome = await decodeImage(noise, MAX_PIXELS, { budgetMs: 1_000, now: steppedClock(0, 10, 1_500) }, new ZbarReader());
     expect(outcome).toEqual({ ok: true, codes: [], readersRan: ['zxing', 'zbar'], readersSkipped: ['jsqr'] });
   });
 });

@@ -4,7 +4,8 @@ import { LRUCache } from 'lru-cache';
 import type { DesignArt } from './design-raster.js';
 import type { ErrorCorrectionLevel } from '../../domain/render-options.js';
 import { clearedSquare, logoLeavesSpare } from '../logo-level.js';
-import { loadDecoder } from './scan-check.js';
+import { codewordOfModules } from '../qr-codeword-map.js';
+import { loadDecoder, ZbarReader } from './scan-check.js';
 
 export interface RawImage {
   width: number;
@@ -62,12 +63,13 @@ export class DesignCaches {
    * each time.
    */
   readonly #logoRules = new LRUCache<string, boolean>({ max: 4096 });
-  /**
-   * Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared
-   * verdict.
-   */
+  /** codewordOfModules by version: 40 tables of at most 62 kB, a constant of the standard worked out once each. */
+  readonly #placements = new Map<number, Int16Array>();
+  /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
   readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
+  /** This thread's zbar scanner, for the scan check's second reader. */
+  readonly zbar = new ZbarReader();
   /** Scanline buffers of finished renders: a 512 px raster is 260 kB, costly to allocate and collect every render. */
   readonly #spareScanlines: Uint8Array[] = [];
 
@@ -102,13 +104,23 @@ export class DesignCaches {
   logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, scale: number): boolean {
     const key = `${matrixSize}:${level}:${scale}`;
     let holds = this.#logoRules.get(key);
-    if (holds === undefined) this.#logoRules.set(key, (holds = logoLeavesSpare(matrixSize, level, clearedSquare(matrixSize, scale))));
+    if (holds === undefined) {
+      holds = logoLeavesSpare(matrixSize, level, clearedSquare(matrixSize, scale), this.codewordPlacement((matrixSize - 17) / 4));
+      this.#logoRules.set(key, holds);
+    }
     return holds;
+  }
+
+  /** codewordOfModules(version), remembered. */
+  codewordPlacement(version: number): Int16Array {
+    let table = this.#placements.get(version);
+    if (!table) this.#placements.set(version, (table = codewordOfModules(version)));
+    return table;
   }
 
   /** The in-process decoder, loaded on the first scan check of this thread. */
   decoderReady(): Promise<void> {
-    this.#decoder ??= loadDecoder();
+    this.#decoder ??= loadDecoder(this.zbar);
     return this.#decoder;
   }
 }

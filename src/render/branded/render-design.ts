@@ -17,7 +17,7 @@ import { designLayout, type DesignLayout } from './design-layout.js';
 import { designArt, rasterDesign, rasterPixels, type Raster } from './design-raster.js';
 import { writeDeflatedDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
-import { decodesTo } from './scan-check.js';
+import { decodesTo, type ZbarReader } from './scan-check.js';
 import { noteCheck, readableAtAll, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
 
 /**
@@ -103,16 +103,14 @@ function candidateChanges(spec: RenderSpec, branding: Branding): DesignChange[] 
 /** The scales an SVG design is read at: its own size, as a page shows it, and twice that, as a print rasterises it. */
 const SVG_CHECKED_SCALES = [1, 2];
 
-/**
- * Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three.
- */
-async function svgReads(svg: Uint8Array, payload: string): Promise<boolean> {
+/** Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three. */
+async function svgReads(zbar: ZbarReader, svg: Uint8Array, payload: string): Promise<boolean> {
   for (const scale of SVG_CHECKED_SCALES) {
     const { data, info } = await sharp(svg, { density: 72 * scale })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (!(await decodesTo(data, info.width, info.height, payload))) return false;
+    if (!(await decodesTo(zbar, data, info.width, info.height, payload))) return false;
   }
   return true;
 }
@@ -126,11 +124,11 @@ async function designReads(
   layout: DesignLayout,
   caches: DesignCaches,
 ): Promise<boolean> {
-  if (kind === 'svg') return svgReads(Buffer.from(writeDesignSvg(spec, branding, matrix, layout)), spec.payload);
+  if (kind === 'svg') return svgReads(caches.zbar, Buffer.from(writeDesignSvg(spec, branding, matrix, layout)), spec.payload);
   const raster = await rasterDesign(spec, branding, matrix, layout, caches);
   const { rgba, width, height } = scanImage(raster);
   try {
-    return await decodesTo(rgba, width, height, spec.payload);
+    return await decodesTo(caches.zbar, rgba, width, height, spec.payload);
   } finally {
     if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
   }
@@ -286,7 +284,7 @@ async function renderMatrix(
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
     const keys = verdictKeys('svg', spec, matrix.size, errorCorrection, branding, design, layout.cleared);
-    await assertScans(caches, keys, spec, branding, layout, () => svgReads(svg, spec.payload), 'svg', explain);
+    await assertScans(caches, keys, spec, branding, layout, () => svgReads(caches.zbar, svg, spec.payload), 'svg', explain);
     return svg;
   }
   // Drawn only when something needs the pixels, the scan check or WebP, and then once for both.
@@ -294,7 +292,7 @@ async function renderMatrix(
   const image = async () => (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
   const reads = async () => {
     const { rgba, width, height } = await image();
-    return decodesTo(rgba, width, height, spec.payload);
+    return decodesTo(caches.zbar, rgba, width, height, spec.payload);
   };
   try {
     await assertScans(
@@ -350,7 +348,7 @@ async function renderPrintDesign(
       layout,
       async () => {
         const { rgba, width, height } = scanImage((held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design)));
-        return decodesTo(rgba, width, height, raster.payload);
+        return decodesTo(caches.zbar, rgba, width, height, raster.payload);
       },
       'raster',
       explain,

@@ -14,8 +14,8 @@ const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
  * package instead, so the check never touches the network. The library keeps the module once per thread;
  * DesignCaches calls this once before the first check.
  */
-export async function loadDecoder(): Promise<void> {
-  await qrScanner();
+export async function loadDecoder(zbar: ZbarReader): Promise<void> {
+  await zbar.scanner();
   const wasm = readFileSync(createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm'));
   const wasmBinary = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer;
   await prepareZXingModule({ overrides: { wasmBinary }, equalityFn: () => true, fireImmediately: true });
@@ -40,22 +40,24 @@ export function jsqrText(rgba: Uint8Array, width: number, height: number): strin
   return jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, { inversionAttempts: 'dontInvert' })?.data;
 }
 
-let scanner: Promise<ZBarScanner> | undefined;
-
 /**
- * zbar set as the zbar tests run it (`zbarimg -Sdisable -Sqrcode.enable`): QR codes only. One per thread; its .wasm is
- * read from the package.
+ * zbar set as the zbar tests run it (`zbarimg -Sdisable -Sqrcode.enable`): QR codes only; its .wasm is read from the
+ * package. One per thread, owned by what reads there (DesignCaches, the decode thread's entry); made on first use.
  */
-function qrScanner(): Promise<ZBarScanner> {
-  scanner ??= ZBarScanner.create().then((created) => {
-    created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
-    created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
-    // The bytes as coded: this build's charset guess is not zbarimg's (it took UTF-8 holding "—" for Shift_JIS where
-    // zbarimg, with glibc's iconv, reads it right), and which charset a zbar app shows is the charset policy's part.
-    created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
-    return created;
-  });
-  return scanner;
+export class ZbarReader {
+  #scanner: Promise<ZBarScanner> | undefined;
+
+  scanner(): Promise<ZBarScanner> {
+    this.#scanner ??= ZBarScanner.create().then((created) => {
+      created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
+      created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
+      // The bytes as coded: this build's charset guess is not zbarimg's (it took UTF-8 holding "—" for Shift_JIS where
+      // zbarimg, with glibc's iconv, reads it right), and which charset a zbar app shows is the charset policy's part.
+      created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
+      return created;
+    });
+    return this.#scanner;
+  }
 }
 
 const SHIFT_JIS = new TextDecoder('shift_jis');
@@ -64,8 +66,8 @@ const SHIFT_JIS = new TextDecoder('shift_jis');
  * The QR codes zbar (its WebAssembly build, the library zbarimg and many Linux and Android apps use) finds in an
  * image, as the bytes they carry (binary mode: no charset conversion).
  */
-export async function zbarCodes(rgba: Uint8Array, width: number, height: number): Promise<Buffer[]> {
-  const symbols = await scanGrayBuffer(intensities(rgba).buffer as ArrayBuffer, width, height, await qrScanner());
+export async function zbarCodes(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number): Promise<Buffer[]> {
+  const symbols = await scanGrayBuffer(intensities(rgba).buffer as ArrayBuffer, width, height, await zbar.scanner());
   return symbols.map((symbol) => Buffer.from(symbol.data.buffer, symbol.data.byteOffset, symbol.data.byteLength));
 }
 
@@ -90,15 +92,13 @@ export function bytesSpell(bytes: Buffer, text: string): boolean {
  * what this decides is whether zbar finds and samples the design; which charset a zbar app shows is the charset
  * policy's part (docs/charsets.md).
  */
-export async function zbarReads(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
-  return (await zbarCodes(rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
+export async function zbarReads(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+  return (await zbarCodes(zbar, rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
 }
 
-/**
- * A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first).
- */
-export async function decodesTo(rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+/** A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first). */
+export async function decodesTo(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
   if ((await zxingText(rgba, width, height)) !== payload) return false;
-  if (!(await zbarReads(rgba, width, height, payload))) return false;
+  if (!(await zbarReads(zbar, rgba, width, height, payload))) return false;
   return jsqrText(rgba, width, height) === payload;
 }

@@ -12,7 +12,7 @@ export interface VerdictKeys {
   image: string;
   designClass: string;
   /** Whether the class may share a verdict at all (its finders, and the logo rule), computed once per class. */
-  eligible: () => boolean;
+  eligible: (caches: DesignCaches) => boolean;
 }
 
 /**
@@ -44,9 +44,15 @@ function finderShapeShares(branding: Branding): boolean {
 export const SHARED_LOGO_SCALE_MAX = 0.25;
 
 /** Whether a class may share its verdict at all: its finders, its logo's scale, and the logo rule (logoLeavesSpare). */
-function classMayShare(branding: Branding, matrixSize: number, errorCorrection: ErrorCorrectionLevel, cleared: DesignLayout['cleared']): boolean {
+function classMayShare(
+  caches: DesignCaches,
+  branding: Branding,
+  matrixSize: number,
+  errorCorrection: ErrorCorrectionLevel,
+  cleared: DesignLayout['cleared'],
+): boolean {
   if (!finderShapeShares(branding) || (branding.logo?.scale ?? 0) > SHARED_LOGO_SCALE_MAX) return false;
-  return logoLeavesSpare(matrixSize, errorCorrection, cleared);
+  return logoLeavesSpare(matrixSize, errorCorrection, cleared, caches.codewordPlacement((matrixSize - 17) / 4));
 }
 
 /**
@@ -68,7 +74,7 @@ export function readableAtAll(payload: string): boolean {
 /** A payload's own check, counted for its class: a pass towards the shared verdict, a failure against it for good. */
 export function noteCheck(caches: DesignCaches, keys: VerdictKeys, passed: boolean): void {
   let known = caches.classes.get(keys.designClass);
-  if (!known) caches.classes.set(keys.designClass, (known = { eligible: keys.eligible(), passed: new Set(), failed: false }));
+  if (!known) caches.classes.set(keys.designClass, (known = { eligible: keys.eligible(caches), passed: new Set(), failed: false }));
   if (!passed) known.failed = true;
   else if (known.passed.size < SHARED_VERDICT_PASSES) known.passed.add(keys.image);
 }
@@ -109,6 +115,6 @@ export function verdictKeys(
       .update(JSON.stringify([...pixels, matrixSize]))
       .update(design)
       .digest('base64'),
-    eligible: () => classMayShare(branding, matrixSize, errorCorrection, cleared),
+    eligible: (caches) => classMayShare(caches, branding, matrixSize, errorCorrection, cleared),
   };
 }
