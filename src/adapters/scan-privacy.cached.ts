@@ -4,7 +4,7 @@ import type { AccountStore } from '../domain/ports/account-store.js';
 import type { ScanPrivacyLookup } from '../domain/ports/scan-privacy-lookup.js';
 import { DEFAULT_SCAN_PRIVACY, type ScanPrivacy } from '../domain/scan-privacy.js';
 import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from './redis/invalidation-bus.redis.js';
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /**
  * Every recorded scan asks for its account's setting; this keeps that off the store. A change goes through the
