@@ -1,8 +1,8 @@
-// No adapter reaches into another technology's adapters: what two of them share lives in src/domain or src/adapters/*.ts.
+// No adapter reaches into another technology's adapters: what two share lives in src/domain or src/adapters/*.ts.
 import { describe, expect, it } from 'vitest';
 import { SOURCE_IMPORTS } from './source-imports.js';
 
-/** The technology folder of an adapter file (`redis`, `sqlite`, …), or undefined for the shared files of src/adapters. */
+/** The technology folder of an adapter file (`redis`, `sqlite`, …), or undefined for src/adapters' shared files. */
 function technologyOf(path: string): string | undefined {
   const [, folder, rest] = /^src\/adapters\/([^/]+)\/(.+)$/.exec(path) ?? [];
   return rest === undefined ? undefined : folder;

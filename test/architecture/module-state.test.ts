@@ -1,4 +1,5 @@
-// No module-level mutable state in src/domain, src/services and src/render: what a module remembers, an object its caller owns holds.
+// No module-level mutable state in src/domain, src/services and src/render: what a module remembers, an object its
+// caller owns holds.
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';

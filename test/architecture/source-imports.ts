@@ -1,4 +1,5 @@
-// The import graph of src/ and workers/, read with the TypeScript compiler: every import of every file, resolved, for the architecture tests.
+// The import graph of src/ and workers/, read with the TypeScript compiler: every import of every file, resolved, for
+// the architecture tests.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';

@@ -1,6 +1,9 @@
 // Port: cache invalidations broadcast to every process sharing the stores (revocations, plan changes, dynamic codes).
 
-/** Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a revoked signing key. */
+/**
+ * Drop one key, every key of an account (its plan changed), a dynamic code's slug (its target or status changed), or a
+ * revoked signing key.
+ */
 export type Invalidation = { keyId: string } | { accountId: string } | { slug: string } | { signingKeyId: string };
 
 /**

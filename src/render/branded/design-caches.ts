@@ -65,7 +65,10 @@ export class DesignCaches {
   readonly #logoRules = new LRUCache<string, boolean>({ max: 4096 });
   /** codewordOfModules by version: 40 tables of at most 62 kB, a constant of the standard worked out once each. */
   readonly #placements = new Map<number, Int16Array>();
-  /** Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared verdict. */
+  /**
+   * Counted, not timed: how a test or a benchmark sees which images were decoded and which went out on a shared
+   * verdict.
+   */
   readonly scanCounts: ScanCounts = { decoded: 0, shared: 0 };
   #decoder: Promise<void> | undefined;
   /** This thread's zbar scanner, for the scan check's second reader. */

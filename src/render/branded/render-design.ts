@@ -103,7 +103,9 @@ function candidateChanges(spec: RenderSpec, branding: Branding): DesignChange[] 
 /** The scales an SVG design is read at: its own size, as a page shows it, and twice that, as a print rasterises it. */
 const SVG_CHECKED_SCALES = [1, 2];
 
-/** Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three. */
+/**
+ * Whether the SVG, as librsvg (sharp's SVG loader) draws it at each checked scale, reads back the payload on all three.
+ */
 async function svgReads(zbar: ZbarReader, svg: Uint8Array, payload: string): Promise<boolean> {
   for (const scale of SVG_CHECKED_SCALES) {
     const { data, info } = await sharp(svg, { density: 72 * scale })

@@ -96,7 +96,9 @@ export async function zbarReads(zbar: ZbarReader, rgba: Uint8Array, width: numbe
   return (await zbarCodes(zbar, rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
 }
 
-/** A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first). */
+/**
+ * A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first).
+ */
 export async function decodesTo(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
   if ((await zxingText(rgba, width, height)) !== payload) return false;
   if (!(await zbarReads(zbar, rgba, width, height, payload))) return false;
