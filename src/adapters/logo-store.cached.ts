@@ -39,6 +39,12 @@ export class CachedLogoStore implements LogoStore {
     return logo;
   }
 
+  // The name is not drawn, but a cached copy must not answer with the old one.
+  async rename(accountId: string, id: string, name: string): Promise<LogoRecord | undefined> {
+    this.#cache.delete(`${accountId}\u0000${id}`);
+    return this.#inner.rename(accountId, id, name);
+  }
+
   async delete(accountId: string, id: string): Promise<boolean> {
     this.#cache.delete(`${accountId}\u0000${id}`);
     return this.#inner.delete(accountId, id);

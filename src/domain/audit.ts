@@ -30,6 +30,7 @@ export const AUDIT_ACTIONS = [
   'design.deleted',
   'logo.created',
   'logo.deleted',
+  'logo.renamed',
   'batch.created',
   'batch.cancelled',
 ] as const;

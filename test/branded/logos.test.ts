@@ -135,3 +135,67 @@ describe('GET and DELETE /api/v1/QRManager/logos', () => {
     expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } })).json().items).toHaveLength(1);
   });
 });
+
+describe('named logos: ?name= on upload, PATCH /api/v1/QRManager/logos/{id}', () => {
+  const headers = (key: string) => ({ 'x-api-key': key, 'content-type': 'application/json' });
+
+  it('keeps the name given on upload, lists it, and names an unnamed upload "Untitled logo"', async () => {
+    const { key } = await t.newCaller('pro');
+    const png = await logoPng();
+    const named = await t.app.inject({
+      method: 'POST',
+      url: `${LOGOS_URL}?name=${encodeURIComponent('  Acme mark ')}`,
+      headers: { 'x-api-key': key, 'content-type': 'image/png' },
+      payload: png,
+    });
+    expect(named.statusCode).toBe(201);
+    expect(named.json()).toMatchObject({ name: 'Acme mark' });
+    expect((await uploadLogo(t.app, key, png, 'image/png')).json()).toMatchObject({ name: 'Untitled logo' });
+    const list = await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } });
+    // Both uploaded at the test clock's one instant: their order is not the point.
+    expect(
+      list
+        .json()
+        .items.map((logo: { name: string }) => logo.name)
+        .sort(),
+    ).toEqual(['Acme mark', 'Untitled logo']);
+  });
+
+  it('renames a logo; the new name is what later reads and lists show', async () => {
+    const { key } = await t.newCaller('pro');
+    const id = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
+    const renamed = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(key), payload: { name: 'Spring poster' } });
+    expect(renamed.statusCode).toBe(200);
+    expect(renamed.json()).toMatchObject({ id, name: 'Spring poster', width: 240, height: 160 });
+    const list = await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } });
+    expect(list.json().items).toEqual([renamed.json()]);
+  });
+
+  it('refuses a blank, overlong or control-character name, and a field it does not know, with 400 naming it', async () => {
+    const { key } = await t.newCaller('pro');
+    const id = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
+    for (const payload of [{ name: '   ' }, { name: 'x'.repeat(65) }, { name: 'a\nb' }, { name: 'ok', colour: 'red' }, {}]) {
+      const res = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(key), payload });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json().code).toBe('invalid_request');
+    }
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `${LOGOS_URL}?name=${'y'.repeat(65)}`,
+      headers: { 'x-api-key': key, 'content-type': 'image/png' },
+      payload: await logoPng(),
+    });
+    expect(upload.statusCode).toBe(400);
+    expect(upload.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
+  });
+
+  it("answers 404 for another account's logo and leaves its name alone", async () => {
+    const owner = await t.newCaller('pro');
+    const other = await t.newCaller('pro');
+    const id = (await uploadLogo(t.app, owner.key, await logoPng(), 'image/png')).json().id;
+    const res = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(other.key), payload: { name: 'mine now' } });
+    expect(res.statusCode).toBe(404);
+    const list = await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } });
+    expect(list.json().items[0].name).toBe('Untitled logo');
+  });
+});

@@ -24,6 +24,7 @@ import { auditLogContract } from './audit-log.contract.js';
 import { memberStoreContract } from './member-store.contract.js';
 import { signingKeyStoreContract } from './signing-key-store.contract.js';
 import { designStoreContract } from './design-store.contract.js';
+import { logoStoreContract } from './logo-store.contract.js';
 import { customDomainStoreContract } from './custom-domain-store.contract.js';
 import { scanLedgerContract } from './scan-ledger.contract.js';
 import { usageLedgerContract } from './usage-ledger.contract.js';
@@ -109,6 +110,7 @@ describe(TITLE, () => {
   auditLogContract('mongodb', async () => stores);
   signingKeyStoreContract('mongodb', async () => stores);
   designStoreContract('mongodb', async () => stores);
+  logoStoreContract('mongodb', async () => stores);
   customDomainStoreContract('mongodb', async () => stores);
   memberStoreContract('mongodb', async () => stores);
   usageLedgerContract('mongodb', () => stores.usageLedger);

@@ -119,6 +119,8 @@ const RECIPES: Record<string, () => Promise<LightMyRequestResponse>> = {
   'POST /api/v1/QRManager/domains/:id/verify': async () => api('POST', `${API}/domains/${await pendingDomain()}/verify`),
   'DELETE /api/v1/QRManager/domains/:id': async () => api('DELETE', `${API}/domains/${await pendingDomain()}`),
   'POST /api/v1/QRManager/logos': async () => api('POST', `${API}/logos`, await logoPng()),
+  'PATCH /api/v1/QRManager/logos/:id': async () =>
+    api('PATCH', `${API}/logos/${(await created(await api('POST', `${API}/logos`, await logoPng()))).id}`, { name: 'renamed' }),
   'DELETE /api/v1/QRManager/logos/:id': async () => api('DELETE', `${API}/logos/${(await created(await api('POST', `${API}/logos`, await logoPng()))).id}`),
   'POST /api/v1/QRManager/signing-keys': () => api('POST', `${API}/signing-keys`, { name: 'cdn' }),
   'DELETE /api/v1/QRManager/signing-keys/:id': async () =>
@@ -170,6 +172,8 @@ const RECIPES: Record<string, () => Promise<LightMyRequestResponse>> = {
       headers: { 'content-type': 'image/png', 'x-csrf-token': owner.csrf, origin: 'http://localhost' },
       payload: await logoPng(),
     }),
+  'POST /portal/logos/:id/rename': async () =>
+    form(`/portal/logos/${(await created(await api('POST', `${API}/logos`, await logoPng()))).id}/rename`, { name: 'renamed' }),
   'POST /portal/logos/:id/delete': async () => form(`/portal/logos/${(await created(await api('POST', `${API}/logos`, await logoPng()))).id}/delete`),
   'POST /portal/signing': () => form('/portal/signing', { name: 'portal-cdn' }),
   'POST /portal/signing/:id/revoke': async () => form(`/portal/signing/${(await created(await api('POST', `${API}/signing-keys`, { name: 'y' }))).id}/revoke`),

@@ -59,7 +59,7 @@ describe('the portal Logos page', () => {
       .png()
       .toBuffer();
     const created = await t.stores.logos.createWithinLimit(
-      { accountId: account!.id, png, width: 512, height: 340, digest: 'digest-a', createdAt: t.clock.now },
+      { accountId: account!.id, name: 'mark', png, width: 512, height: 340, digest: 'digest-a', createdAt: t.clock.now },
       25,
     );
     if (created === 'limit_reached') throw new Error('the logo should be stored');

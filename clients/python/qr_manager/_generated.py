@@ -163,6 +163,7 @@ DecodedCode = TypedDict("DecodedCode", {
 
 Logo = TypedDict("Logo", {
     "id": str,
+    "name": str,
     "mediaType": Literal["image/png"],
     "width": int,
     "height": int,
@@ -299,7 +300,7 @@ AuditEntry = TypedDict("AuditEntry", {
     "id": str,
     "at": str,
     "actor": "Actor",
-    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "settings.changed", "code.created", "code.updated", "code.deleted", "code.stats_erased", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "webhook.secret_rotated", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "batch.created", "batch.cancelled"],
+    "action": Literal["invitation.created", "invitation.withdrawn", "member.joined", "member.role_changed", "member.removed", "api_key.created", "api_key.revoked", "signing_key.created", "signing_key.revoked", "plan.changed", "settings.changed", "code.created", "code.updated", "code.deleted", "code.stats_erased", "domain.created", "domain.verified", "domain.deleted", "webhook.created", "webhook.deleted", "webhook.secret_rotated", "design.created", "design.updated", "design.deleted", "logo.created", "logo.deleted", "logo.renamed", "batch.created", "batch.cancelled"],
     "target": dict[str, Any],
     "ip": Any,
     "userAgent": Any,
@@ -333,6 +334,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "getBatchArchive": ("GET", "/api/v1/QRManager/batches/{id}/archive"),
     "uploadLogo": ("POST", "/api/v1/QRManager/logos"),
     "listLogos": ("GET", "/api/v1/QRManager/logos"),
+    "renameLogo": ("PATCH", "/api/v1/QRManager/logos/{id}"),
     "deleteLogo": ("DELETE", "/api/v1/QRManager/logos/{id}"),
     "decodeImage": ("POST", "/api/v1/QRManager/decode"),
     "createScanWebhook": ("POST", "/api/v1/QRManager/webhooks"),
@@ -458,6 +460,10 @@ class GeneratedOperations:
     def list_logos(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """List the account's logos, newest first (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/logos", None, query, headers)
+
+    def rename_logo(self, id: str, body: Any, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Rename a logo (2xx JSON: Logo). Body media types: application/json."""
+        return self._call("PATCH", f"/api/v1/QRManager/logos/{_quote(id)}", body, query, headers)
 
     def delete_logo(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Delete a logo."""

@@ -183,5 +183,7 @@ class QrManager(GeneratedOperations):
         """The account's scans across all its dynamic codes: a series per day, totals, the top codes, devices."""
         return cast(dict[str, Any], self._json(self._expect(self.account_scan_stats(query=query or None), 200)))
 
-    def upload_logo_bytes(self, image: bytes, media_type: str = "image/png") -> Logo:
-        return cast(Logo, self._json(self._expect(self.upload_logo(image, headers={"Content-Type": media_type}), 201)))
+    def upload_logo_bytes(self, image: bytes, media_type: str = "image/png", name: Optional[str] = None) -> Logo:
+        query = {} if name is None else {"name": name}
+        answer = self.upload_logo(image, query=query, headers={"Content-Type": media_type})
+        return cast(Logo, self._json(self._expect(answer, 201)))

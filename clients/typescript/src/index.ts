@@ -184,11 +184,13 @@ export class QrManager {
   }
 
   /** Uploads a logo: the image itself (PNG, JPEG or WebP) as the body. */
-  async uploadLogo(image: Uint8Array | Blob, mediaType: 'image/png' | 'image/jpeg' | 'image/webp'): Promise<Logo> {
+  /** `name` is what the portal's pickers show (default "Untitled logo"); rename later with `PATCH /logos/{id}`. */
+  async uploadLogo(image: Uint8Array | Blob, mediaType: 'image/png' | 'image/jpeg' | 'image/webp', options: { name?: string } = {}): Promise<Logo> {
     const blob = image instanceof Blob ? image : new Blob([image as Uint8Array<ArrayBuffer>], { type: mediaType });
     const { data, error, response } = await this.api.POST('/api/v1/QRManager/logos', {
       body: blob as unknown as string,
       headers: { 'Content-Type': mediaType },
+      params: { query: options.name === undefined ? {} : { name: options.name } },
       bodySerializer: (body) => body as unknown as Blob,
     });
     if (!data) throw await problemOf(response, error);

@@ -1,17 +1,26 @@
 // LogoStore on MongoDB: PNG bytes per account; the count limit held by a per-account unique slot, as the keys' limit
 // is.
 import type { Model } from 'mongoose';
-import type { LogoRecord, LogoStore, NewLogo, StoredLogo } from '../../domain/ports/logo-store.js';
+import { DEFAULT_LOGO_NAME, type LogoRecord, type LogoStore, type NewLogo, type StoredLogo } from '../../domain/ports/logo-store.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { LogoDoc } from './models.js';
 
-const RECORD_FIELDS = { accountId: 1, width: 1, height: 1, digest: 1, createdAt: 1, bytes: { $binarySize: '$png' } } as const;
+const RECORD_FIELDS = {
+  accountId: 1,
+  name: { $ifNull: ['$name', DEFAULT_LOGO_NAME] },
+  width: 1,
+  height: 1,
+  digest: 1,
+  createdAt: 1,
+  bytes: { $binarySize: '$png' },
+} as const;
 
 function toRecord(doc: Omit<LogoDoc, 'png' | 'slot'> & { bytes: number }): LogoRecord {
   return {
     id: doc._id,
     accountId: doc.accountId,
+    name: doc.name ?? DEFAULT_LOGO_NAME,
     mediaType: 'image/png',
     width: doc.width,
     height: doc.height,
@@ -44,6 +53,7 @@ export class MongoLogoStore implements LogoStore {
       const doc = {
         _id: newId('logo'),
         accountId: input.accountId,
+        name: input.name,
         png: Buffer.from(input.png),
         width: input.width,
         height: input.height,
@@ -62,8 +72,13 @@ export class MongoLogoStore implements LogoStore {
   }
 
   async list(accountId: string): Promise<LogoRecord[]> {
+    return this.#records({ accountId });
+  }
+
+  /** The logos matching `match`, newest first, without their bytes (only their size). */
+  async #records(match: Record<string, string>): Promise<LogoRecord[]> {
     const docs = await this.#logos.aggregate<Omit<LogoDoc, 'png' | 'slot'> & { bytes: number }>([
-      { $match: { accountId } },
+      { $match: match },
       { $sort: { createdAt: -1, _id: 1 } },
       { $project: RECORD_FIELDS },
     ]);
@@ -77,6 +92,13 @@ export class MongoLogoStore implements LogoStore {
     const raw = doc.png as unknown as Uint8Array | { buffer: Uint8Array };
     const png = raw instanceof Uint8Array ? raw : raw.buffer;
     return { ...toRecord({ ...doc, bytes: png.byteLength }), png };
+  }
+
+  async rename(accountId: string, id: string, name: string): Promise<LogoRecord | undefined> {
+    const result = await this.#logos.updateOne({ _id: id, accountId }, { $set: { name } });
+    if (result.matchedCount === 0) return undefined;
+    const [doc] = await this.#records({ _id: id, accountId });
+    return doc;
   }
 
   async delete(accountId: string, id: string): Promise<boolean> {

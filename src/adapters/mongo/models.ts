@@ -1,6 +1,7 @@
 // The MongoDB collections of the system of record, with the unique indexes that make its rules atomic.
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { WebhookState } from '../../domain/batches/batch.js';
+import { DEFAULT_LOGO_NAME } from '../../domain/ports/logo-store.js';
 import { invitationSchema, memberSchema, ownerCountSchema, type InvitationDoc, type MemberDoc, type OwnerCountDoc } from './member-models.js';
 
 export interface AccountDoc {
@@ -88,6 +89,7 @@ export interface UsageQrDoc {
 export interface LogoDoc {
   _id: string;
   accountId: string;
+  name: string;
   png: Buffer;
   width: number;
   height: number;
@@ -474,6 +476,8 @@ function logoSchema(): Schema<LogoDoc> {
     {
       _id: { type: String, required: true },
       accountId: { type: String, required: true },
+      // Logos stored before names existed read as the default name.
+      name: { type: String, required: true, default: DEFAULT_LOGO_NAME },
       png: { type: Buffer, required: true },
       width: { type: Number, required: true },
       height: { type: Number, required: true },

@@ -433,6 +433,10 @@ export const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE accounts ADD COLUMN scan_privacy TEXT;
   `,
+  // 27: logos have a name people pick them by.
+  `
+  ALTER TABLE logos ADD COLUMN name TEXT NOT NULL DEFAULT 'Untitled logo';
+  `,
 ];
 
 /**

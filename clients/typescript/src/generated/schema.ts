@@ -302,7 +302,11 @@ export interface paths {
         delete: operations["deleteLogo"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Rename a logo
+         * @description Changes the name only: the image, and the designs and requests naming the logo by id, stay.
+         */
+        patch: operations["renameLogo"];
         trace?: never;
     };
     "/api/v1/QRManager/decode": {
@@ -1094,6 +1098,8 @@ export interface components {
         };
         Logo: {
             id: string;
+            /** @description What the logo is called (the portal shows it instead of the id). */
+            name: string;
             /**
              * @description Every logo is stored re-encoded as PNG, metadata stripped.
              * @constant
@@ -1321,7 +1327,7 @@ export interface components {
             at: string;
             actor: components["schemas"]["Actor"];
             /** @enum {string} */
-            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+            action: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "logo.renamed" | "batch.created" | "batch.cancelled";
             target: {
                 type: string;
                 id: string;
@@ -3749,7 +3755,10 @@ export interface operations {
     };
     uploadLogo: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The logo's name (default "Untitled logo"); the body is the image itself. */
+                name?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3942,6 +3951,118 @@ export interface operations {
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `internal_error` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `unavailable`, `overloaded` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    renameLogo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description At most 64 characters, no control characters. */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Logo"];
+                };
+            };
+            /** @description Problem: `invalid_request` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `missing_api_key`, `invalid_api_key`, `expired_api_key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `insufficient_scope` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `not_found` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `request_timeout` (the body arrived slower than the server takes). */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: `too_many_uploads` (too many uploads in flight from this caller or address). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6089,7 +6210,7 @@ export interface operations {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
                 /** @description Only this action. */
-                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "logo.renamed" | "batch.created" | "batch.cancelled";
                 /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */
@@ -6184,7 +6305,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only this action. */
-                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "batch.created" | "batch.cancelled";
+                action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "logo.renamed" | "batch.created" | "batch.cancelled";
                 /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */

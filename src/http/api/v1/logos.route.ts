@@ -1,11 +1,12 @@
-// /api/v1/QRManager/logos: upload a logo as the raw image body, list the account's logos, delete one.
+// /api/v1/QRManager/logos: upload a logo as the raw image body (its name in the query), list, rename and delete logos.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
-import type { LogoRecord } from '../../../domain/ports/logo-store.js';
+import { DEFAULT_LOGO_NAME, LOGO_NAME_MAX, type LogoRecord } from '../../../domain/ports/logo-store.js';
 import { takeBurstSlot } from '../../../services/burst.js';
-import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
+import { deleteLogo, listLogos, renameLogo, uploadLogo, type LogoDeps } from '../../../services/logos.js';
+import { label } from './label.js';
 import { binaryContent, header } from '../../openapi/operation-doc.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
@@ -17,6 +18,7 @@ import { keyWithScope } from './route-scope.js';
 const Logo = z
   .object({
     id: z.string(),
+    name: z.string().describe('What the logo is called (the portal shows it instead of the id).'),
     mediaType: z.literal('image/png').describe('Every logo is stored re-encoded as PNG, metadata stripped.'),
     width: z.number().int(),
     height: z.number().int(),
@@ -26,8 +28,25 @@ const Logo = z
   .meta({ id: 'Logo' });
 
 function logoView(logo: LogoRecord): z.infer<typeof Logo> {
-  return { id: logo.id, mediaType: logo.mediaType, width: logo.width, height: logo.height, bytes: logo.bytes, createdAt: logo.createdAt.toISOString() };
+  return {
+    id: logo.id,
+    name: logo.name,
+    mediaType: logo.mediaType,
+    width: logo.width,
+    height: logo.height,
+    bytes: logo.bytes,
+    createdAt: logo.createdAt.toISOString(),
+  };
 }
+
+/** A logo's name: what the portal's pickers show. */
+export const LogoName = label(LOGO_NAME_MAX, 1)
+  .refine((name) => name.trim().length > 0, 'must not be blank')
+  .describe(`At most ${LOGO_NAME_MAX} characters, no control characters.`);
+const UploadQuery = z.strictObject({
+  name: LogoName.optional().describe(`The logo's name (default "${DEFAULT_LOGO_NAME}"); the body is the image itself.`),
+});
+const Params = z.object({ id: z.string().min(1).max(64) });
 
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 
@@ -75,6 +94,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
           "Each plan keeps a number of logos (the plan's `logos` figure). Use the returned id as `logo.id` when generating.",
         tags: ['logos'],
         security: keyWithScope('logos'),
+        querystring: UploadQuery,
         response: {
           201: Logo,
           ...problemResponses([
@@ -97,13 +117,13 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
     async (request, reply) => {
       const mediaType = mediaTypeOf(request.headers['content-type']);
       if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the logo image itself');
-      const logo = await uploadLogo(deps, callerOf(request), request.body, mediaType);
+      const logo = await uploadLogo(deps, callerOf(request), request.body, mediaType, request.query.name?.trim());
       await app.audit(request, {
         accountId: callerOf(request).accountId,
         plan: callerOf(request).plan,
         action: 'logo.created',
         target: { type: 'logo', id: logo.id },
-        changes: { mediaType },
+        changes: { mediaType, name: logo.name },
       });
       return reply.code(201).header('Location', `/api/v1/QRManager/logos/${logo.id}`).send(logoView(logo));
     },
@@ -127,6 +147,34 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
     },
   );
 
+  app.patch(
+    '/QRManager/logos/:id',
+    {
+      config: { audit: ['logo.renamed'] },
+      schema: {
+        operationId: 'renameLogo',
+        summary: 'Rename a logo',
+        description: 'Changes the name only: the image, and the designs and requests naming the logo by id, stay.',
+        tags: ['logos'],
+        security: keyWithScope('logos'),
+        params: Params,
+        body: z.strictObject({ name: LogoName }),
+        response: { 200: Logo, ...problemResponses(['invalid_request', 'not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+      },
+    },
+    async (request) => {
+      const logo = await renameLogo(deps, callerOf(request).accountId, request.params.id, request.body.name.trim());
+      await app.audit(request, {
+        accountId: callerOf(request).accountId,
+        plan: callerOf(request).plan,
+        action: 'logo.renamed',
+        target: { type: 'logo', id: logo.id },
+        changes: { name: logo.name },
+      });
+      return logoView(logo);
+    },
+  );
+
   app.delete(
     '/QRManager/logos/:id',
     {
@@ -136,7 +184,7 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         summary: 'Delete a logo',
         tags: ['logos'],
         security: keyWithScope('logos'),
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: Params,
         response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
       },
     },

@@ -46,7 +46,9 @@ document.addEventListener('DOMContentLoaded', () => {
       const file = upload.querySelector('input[type="file"]').files[0];
       const error = document.getElementById('logo-error');
       if (!file) return;
-      const response = await fetch(upload.action, {
+      // The name goes in the query, as in the API: the body is the image itself.
+      const name = upload.querySelector('input[name="name"]').value.trim();
+      const response = await fetch(name ? `${upload.action}?name=${encodeURIComponent(name)}` : upload.action, {
         method: 'POST',
         body: file,
         headers: { 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content },

@@ -1,15 +1,16 @@
-// Logo manager: the account's logos with previews, upload (the image itself as the body, from the page's script),
-// delete.
+// Logo manager: the account's logos with previews and names; upload (the image as the body, from the page's script),
+// rename, delete.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import { DEFAULT_LOGO_NAME, LOGO_NAME_MAX } from '../../../domain/ports/logo-store.js';
 import { LOGO_MAX_UPLOAD_BYTES, LOGO_MEDIA_TYPES, type LogoMediaType } from '../../../domain/ports/logo-normaliser.js';
 import { takeBurstSlot } from '../../../services/burst.js';
-import { deleteLogo, listLogos, uploadLogo, type LogoDeps } from '../../../services/logos.js';
-import { logoTooLarge } from '../../api/v1/logos.route.js';
+import { deleteLogo, listLogos, renameLogo, uploadLogo, type LogoDeps } from '../../../services/logos.js';
+import { LogoName, logoTooLarge } from '../../api/v1/logos.route.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
 import { renderPage } from '../page.js';
 
@@ -18,7 +19,13 @@ export interface LogosRoutesOptions extends LogoDeps {
   accounts: AccountStore;
 }
 
-const NOTICES = { uploaded: 'The logo was uploaded. Use it in the playground or as `logo.id` in the API.', deleted: 'The logo was deleted.' } as const;
+const NOTICES = {
+  uploaded: 'The logo was uploaded. Use it in the playground or as `logo.id` in the API.',
+  renamed: 'The logo was renamed.',
+  deleted: 'The logo was deleted.',
+} as const;
+const UploadQuery = z.strictObject({ name: LogoName.optional() });
+const RenameForm = z.object({ _csrf: z.string().optional(), name: z.string() });
 const LogosQuery = z.object({ notice: z.string().max(32).optional() });
 const LogoParams = z.object({ id: z.string().min(1).max(64) });
 const ThumbnailQuery = z.object({ v: z.string().max(64).optional() });
@@ -39,7 +46,16 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
       preview: `${base}/logos/${encodeURIComponent(record.id)}/thumbnail?v=${encodeURIComponent(record.digest)}`,
     }));
     const limit = options.plans.get(account.plan).logos;
-    return renderPage(request, reply, 'logos', { title: 'Logos', nav: 'logos', logos, limit, maxBytes: LOGO_MAX_UPLOAD_BYTES, ...extra }, status);
+    const page = {
+      title: 'Logos',
+      nav: 'logos' as const,
+      logos,
+      limit,
+      maxBytes: LOGO_MAX_UPLOAD_BYTES,
+      nameMax: LOGO_NAME_MAX,
+      defaultName: DEFAULT_LOGO_NAME,
+    };
+    return renderPage(request, reply, 'logos', { ...page, ...extra }, status);
   };
 
   app.get('/logos', { config: { access: 'read' }, schema: { hide: true, querystring: LogosQuery } }, async (request, reply) => {
@@ -57,7 +73,7 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     {
       config: { access: 'designs.manage', audit: ['logo.created'] },
       bodyLimit: LOGO_MAX_UPLOAD_BYTES,
-      schema: { hide: true },
+      schema: { hide: true, querystring: UploadQuery },
       onRequest: admitUpload,
       preHandler: app.requireCsrf,
     },
@@ -65,8 +81,10 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
       const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
       try {
         if (!Buffer.isBuffer(request.body)) throw new ApiError('unsupported_media_type', 'choose a PNG, JPEG or WebP file');
-        const logo = await uploadLogo(options, { accountId: request.account!.id, plan: request.account!.plan }, request.body, mediaType);
-        await app.audit(request, { accountId: request.account!.id, action: 'logo.created', target: { type: 'logo', id: logo.id }, changes: { mediaType } });
+        const owner = { accountId: request.account!.id, plan: request.account!.plan };
+        const logo = await uploadLogo(options, owner, request.body, mediaType, request.query.name?.trim());
+        const created = { type: 'logo' as const, id: logo.id };
+        await app.audit(request, { accountId: owner.accountId, action: 'logo.created', target: created, changes: { mediaType, name: logo.name } });
         return reply.code(201).send({ id: logo.id });
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
@@ -92,6 +110,25 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
         thumbnails.set(stored.digest, png);
       }
       return reply.type('image/png').send(Buffer.from(png.buffer, png.byteOffset, png.byteLength));
+    },
+  );
+
+  app.post(
+    '/logos/:id/rename',
+    {
+      config: { access: 'designs.manage', audit: ['logo.renamed'] },
+      schema: { hide: true, params: LogoParams, body: RenameForm },
+      preHandler: app.requireCsrf,
+    },
+    async (request, reply) => {
+      const name = LogoName.safeParse(request.body.name);
+      if (!name.success) {
+        return logosPage(request, reply, { error: `A logo's name is 1 to ${LOGO_NAME_MAX} characters, not blank, without control characters.` }, 400);
+      }
+      const logo = await renameLogo(options, request.account!.id, request.params.id, name.data.trim());
+      const target = { type: 'logo' as const, id: logo.id };
+      await app.audit(request, { accountId: request.account!.id, action: 'logo.renamed', target, changes: { name: logo.name } });
+      return reply.redirect(`${base}/logos?notice=renamed`, 303);
     },
   );
 
