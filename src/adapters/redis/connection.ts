@@ -152,18 +152,8 @@ export async function closeRedisClient(client: RedisClient): Promise<void> {
 }
 
 const OUTAGE_REPLIES = /^(LOADING|BUSY|MISCONF|READONLY|OOM|MASTERDOWN|NOREPLICAS|CLUSTERDOWN|TRYAGAIN|NOTREADY)\b/;
-const OUTAGE_MESSAGES = new RegExp(
-  [
-    "Stream isn't writeable",
-    'Connection is closed',
-    'Command timed out',
-    "Cluster isn't ready",
-    'Failed to refresh slots cache',
-    'None of startup nodes',
-    'Too many Cluster redirections',
-    'ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN',
-  ].join('|'),
-);
+const OUTAGE_MESSAGES =
+  /Stream isn't writeable|Connection is closed|Command timed out|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes|Too many Cluster redirections|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENOTFOUND|EAI_AGAIN/;
 
 /**
  * True for failures of Redis itself (down, unreachable, loading, out of memory); false for bugs such as a Lua error.
