@@ -6,40 +6,72 @@ import tseslint from 'typescript-eslint';
 
 /** What the portal's one browser script may use (it runs in the page, not in Node). */
 const BROWSER_GLOBALS = Object.fromEntries(
-  ['document', 'window', 'navigator', 'fetch', 'setTimeout', 'URLSearchParams', 'FormData', 'DOMParser', 'console', 'clearTimeout', 'FileReader'].map(
-    (name) => [name, 'readonly'],
-  ),
+  [
+    'document',
+    'window',
+    'navigator',
+    'fetch',
+    'setTimeout',
+    'URLSearchParams',
+    'FormData',
+    'DOMParser',
+    'console',
+    'clearTimeout',
+    'FileReader',
+  ].map((name) => [name, 'readonly']),
 );
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'coverage/', 'test-output/', 'clients/typescript/src/generated/', 'clients/typescript/dist/'] },
+  {
+    ignores: [
+      'dist/',
+      'data/',
+      'coverage/',
+      'test-output/',
+      'clients/typescript/src/generated/',
+      'clients/typescript/dist/',
+    ],
+  },
   js.configs.recommended,
   tseslint.configs.strict,
   {
-    languageOptions: { ecmaVersion: 2022, sourceType: 'module', globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      ecmaVersion: 2022,
+      sourceType: 'module',
+      globals: { process: 'readonly', Buffer: 'readonly', console: 'readonly' },
+    },
     rules: {
       // tsconfig has noUncheckedIndexedAccess: `rows[y]!` inside a loop bounded by the array is how this codebase says
       // "the index is in range"; a rewrite of every such site would add branches that cannot run.
       '@typescript-eslint/no-non-null-assertion': 'off',
       // `_name` marks a parameter a signature needs but the body does not.
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
       'no-restricted-syntax': [
         'error',
         {
           selector: "TSNonNullExpression > MemberExpression[property.name='credential']",
-          message: 'use callerOf(request) (src/http/api/v1/api-key-auth.ts): it says why the caller is there, and fails loudly where it is not',
+          message:
+            'use callerOf(request) (src/http/api/v1/api-key-auth.ts): it says why the caller is there, and ' +
+            'fails loudly where it is not',
         },
       ],
     },
   },
   { files: ['src/http/portal/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: BROWSER_GLOBALS } },
   prettier,
-  // After Prettier's config, which turns max-len off: comments within 120 columns (Prettier cannot wrap them); a URL
-  // may run over. Generated data (*.data.ts) is exempt.
+  // After Prettier's config, which turns max-len off: Prettier wraps code at 120 columns, this holds what it cannot
+  // wrap (comments, strings) to the same width. A URL, a regular expression and a template literal's text (output
+  // whose line breaks are content: SQL, help text, generated files) may run over; generated data (*.data.ts) is exempt.
   {
     ignores: ['**/*.data.ts'],
     rules: {
-      'max-len': ['error', { code: 160, comments: 120, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+      'max-len': [
+        'error',
+        { code: 120, comments: 120, ignoreUrls: true, ignoreRegExpLiterals: true, ignoreTemplateLiterals: true },
+      ],
     },
   },
 );

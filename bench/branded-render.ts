@@ -40,14 +40,35 @@ async function cpuMicrosPerRender(count: number, render: (payload: string) => un
  */
 async function benchBranding(frame = false): Promise<Branding> {
   const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
-  const logo = { id: 'bench-logo', digest: createHash('sha256').update(png).digest('base64url'), png: new Uint8Array(png), scale: 0.2 };
+  const logo = {
+    id: 'bench-logo',
+    digest: createHash('sha256').update(png).digest('base64url'),
+    png: new Uint8Array(png),
+    scale: 0.2,
+  };
   const caption = frame ? { frame: { text: 'SCAN ME', color: '#1d3557ff' } } : {};
-  return { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', logo, errorCorrectionFixed: false, ...caption };
+  return {
+    moduleShape: 'rounded',
+    finderShape: 'rounded',
+    finderColor: '#c1121fff',
+    logo,
+    errorCorrectionFixed: false,
+    ...caption,
+  };
 }
 
 /** Row c's request (512 px PNG, margin 4, level M, black on white), with the design when given. */
 function benchSpec(payload: string, branding: Branding | undefined): RenderSpec {
-  return { payload, format: 'png', size: 512, margin: 4, errorCorrection: 'M', darkColor: '#000000ff', lightColor: '#ffffffff', branding };
+  return {
+    payload,
+    format: 'png',
+    size: 512,
+    margin: 4,
+    errorCorrection: 'M',
+    darkColor: '#000000ff',
+    lightColor: '#ffffffff',
+    branding,
+  };
 }
 
 /**
@@ -70,7 +91,10 @@ export async function brandedRenderBench(count = 500, only?: 'plain' | 'branded'
 
 export function brandedRenderLine(result: BrandedRenderResult): string {
   const { plainMicros, brandedMicros, renders } = result;
-  return `plain PNG ${plainMicros.toFixed(0)} µs CPU/render, branded PNG ${brandedMicros.toFixed(0)} µs (${(brandedMicros / plainMicros).toFixed(2)}×), ${renders} unique payloads each`;
+  return (
+    `plain PNG ${plainMicros.toFixed(0)} µs CPU/render, branded PNG ${brandedMicros.toFixed(0)} µs (` +
+    `${(brandedMicros / plainMicros).toFixed(2)}×), ${renders} unique payloads each`
+  );
 }
 
 // node dist/bench/branded-render.js (BENCH_RENDERS, BENCH_ROUNDS): a few rounds, to see the spread on a busy machine.
@@ -115,13 +139,20 @@ export async function pngWriterBench(count = 500, rounds = 4, frame = false): Pr
       if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
     }
     const rasterZlib = Number(process.hrtime.bigint() - started) / 1e3;
-    if (round > 0) [totals.rasterZlib, totals.rasterZlibBytes] = [totals.rasterZlib + rasterZlib, totals.rasterZlibBytes + bytes];
+    if (round > 0)
+      [totals.rasterZlib, totals.rasterZlibBytes] = [totals.rasterZlib + rasterZlib, totals.rasterZlibBytes + bytes];
     started = process.hrtime.bigint();
     bytes = 0;
     for (const { spec, matrix, layout } of inputs)
-      bytes += writeDeflatedDesignPng(await designArt(spec, branding, design, layout, caches), matrix, layout, 512).length;
+      bytes += writeDeflatedDesignPng(
+        await designArt(spec, branding, design, layout, caches),
+        matrix,
+        layout,
+        512,
+      ).length;
     const deflated = Number(process.hrtime.bigint() - started) / 1e3;
-    if (round > 0) [totals.deflated, totals.deflatedBytes] = [totals.deflated + deflated, totals.deflatedBytes + bytes]; // round 0 warms up
+    // round 0 warms up
+    if (round > 0) [totals.deflated, totals.deflatedBytes] = [totals.deflated + deflated, totals.deflatedBytes + bytes];
   }
   const per = count * rounds;
   return {
@@ -134,5 +165,9 @@ export async function pngWriterBench(count = 500, rounds = 4, frame = false): Pr
 
 export function pngWriterLine(result: PngWriterResult): string {
   const { rasterZlibMicros, deflatedMicros, rasterZlibBytes, deflatedBytes } = result;
-  return `raster + zlib level 1 ${rasterZlibMicros.toFixed(0)} µs and ${rasterZlibBytes.toFixed(0)} B a PNG, deflated from the design ${deflatedMicros.toFixed(0)} µs (${(deflatedMicros / rasterZlibMicros).toFixed(2)}×) and ${deflatedBytes.toFixed(0)} B`;
+  return (
+    `raster + zlib level 1 ${rasterZlibMicros.toFixed(0)} µs and ${rasterZlibBytes.toFixed(0)} B a PNG, deflated ` +
+    `from the design ${deflatedMicros.toFixed(0)} µs (${(deflatedMicros / rasterZlibMicros).toFixed(2)}×) and ` +
+    `${deflatedBytes.toFixed(0)} B`
+  );
 }

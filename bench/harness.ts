@@ -24,7 +24,9 @@ export const GENERATE_PATH = '/api/v1/QRManager/generate';
  * BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood, startup; i-batch,
  * i-idle, i-during run together, and c-inline with c-thread) and writes no report.
  */
-export const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim())) : undefined;
+export const ONLY = process.env.BENCH_ONLY
+  ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim()))
+  : undefined;
 
 export function wanted(...ids: readonly string[]): boolean {
   return !ONLY || ids.some((id) => ONLY.has(id));
@@ -35,7 +37,8 @@ const uniqueUrl = () => `https://example.com/item/${++sequence}-${(sequence * 26
 
 /** A generate body: unique content (a new code each request) or the same code every time. */
 export function body(outputFormat: string, unique: boolean): () => string {
-  return () => JSON.stringify({ content: unique ? uniqueUrl() : 'https://example.com/repeated', type: 'url', outputFormat });
+  return () =>
+    JSON.stringify({ content: unique ? uniqueUrl() : 'https://example.com/repeated', type: 'url', outputFormat });
 }
 
 /** Our built service, started on a data directory of its own, with business-plan keys over ACCOUNTS accounts. */
@@ -57,7 +60,8 @@ export async function ourService(extraEnv: Record<string, string>, nodeArgs: str
   const dataDir = mkdtempSync(join(tmpdir(), 'qrm-bench-'));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'info', ...extraEnv };
   const keys: string[] = [];
-  for (let i = 0; i < ACCOUNTS; i++) keys.push(...createAccountKeys(env, `bench${i}@example.com`, 'business', KEYS_PER_ACCOUNT));
+  for (let i = 0; i < ACCOUNTS; i++)
+    keys.push(...createAccountKeys(env, `bench${i}@example.com`, 'business', KEYS_PER_ACCOUNT));
   const server = await startApi(env, nodeArgs);
   return { server, keys, dataDir, env };
 }
@@ -68,7 +72,11 @@ export async function stopService(service: Service): Promise<void> {
 }
 
 /** Runs `use` on a service of its own, stopped and removed afterwards whatever happens. */
-export async function withService<T>(extraEnv: Record<string, string>, use: (service: Service) => Promise<T>, nodeArgs: string[] = []): Promise<T> {
+export async function withService<T>(
+  extraEnv: Record<string, string>,
+  use: (service: Service) => Promise<T>,
+  nodeArgs: string[] = [],
+): Promise<T> {
   const service = await ourService(extraEnv, nodeArgs);
   try {
     return await use(service);
@@ -88,7 +96,11 @@ export interface NeighbourService {
  * Runs `use` on a NeighbourService (LOG_LEVEL warn), stopped and removed afterwards whatever happens: the
  * noisy-neighbour rows.
  */
-export async function withNeighbours<T>(tag: string, use: (service: NeighbourService) => Promise<T>, options: { inspectPort?: number } = {}): Promise<T> {
+export async function withNeighbours<T>(
+  tag: string,
+  use: (service: NeighbourService) => Promise<T>,
+  options: { inspectPort?: number } = {},
+): Promise<T> {
   const dataDir = mkdtempSync(join(tmpdir(), `qrm-bench-${tag}-`));
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn' };
   try {
@@ -128,7 +140,12 @@ export async function withRedis<T>(use: (url: string) => Promise<T>): Promise<T 
   if (spawnSync('redis-server', ['--version']).status !== 0) return undefined;
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'qrm-bench-redis-'));
-  const redis = await startProcess('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], {}, port);
+  const redis = await startProcess(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    {},
+    port,
+  );
   try {
     return await use(`redis://127.0.0.1:${port}`);
   } finally {
@@ -175,7 +192,8 @@ export interface Figures {
 }
 
 /** The report's prose sections a scenario may fill (bench/report.ts places them). */
-export type SectionName = 'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro' | 'capacity' | 'startup';
+export type SectionName =
+  'profile' | 'sizes' | 'flood' | 'floodWindows' | 'decode' | 'soak' | 'micro' | 'capacity' | 'startup';
 
 export interface Outcome {
   rows?: Row[];

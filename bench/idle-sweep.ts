@@ -1,5 +1,10 @@
 // What one idle sweep of the 16,384 slot buckets costs Redis: a command per bucket, or one script reading the existing.
-import { closeRedisClient, createRedisClient, settleConnection, type RedisClient } from '../src/adapters/redis/connection.js';
+import {
+  closeRedisClient,
+  createRedisClient,
+  settleConnection,
+  type RedisClient,
+} from '../src/adapters/redis/connection.js';
 import { eachBucket, nonEmptyBuckets } from '../src/adapters/redis/slot-tags.js';
 import { startRedisCluster } from '../test/helpers/redis-cluster.js';
 import { withRedis } from './harness.js';
@@ -16,14 +21,22 @@ export interface SweepCost {
 const keyOf = (tag: string) => `qrm:scan-events:${tag}:accounts`;
 
 /** The two ways turn about, `sweeps` each a round, so the machine's drift falls on both; 16 buckets hold work. */
-async function compare(client: RedisClient, ports: number[], where: string, rounds: number, sweeps: number): Promise<SweepCost[]> {
+async function compare(
+  client: RedisClient,
+  ports: number[],
+  where: string,
+  rounds: number,
+  sweeps: number,
+): Promise<SweepCost[]> {
   const ways: Record<string, () => Promise<unknown>> = {
-    'a command per bucket (pipelines)': () => eachBucket(client, (pipeline, tag) => pipeline.srandmember(keyOf(tag), 100)),
+    'a command per bucket (pipelines)': () =>
+      eachBucket(client, (pipeline, tag) => pipeline.srandmember(keyOf(tag), 100)),
     'one script per master, existing buckets only': () => nonEmptyBuckets(client, keyOf, { members: 100 }),
   };
   const totals = new Map(Object.keys(ways).map((way) => [way, { cpu: 0, wall: 0 }]));
   for (let slot = 0; slot < 16; slot++) await client.sadd(keyOf(`{b${slot}}`), `acc_${slot}`);
-  const redisCpu = async () => (await Promise.all(ports.map((port) => redisSnapshot(port)))).reduce((sum, s) => sum + s.cpuMicros, 0);
+  const redisCpu = async () =>
+    (await Promise.all(ports.map((port) => redisSnapshot(port)))).reduce((sum, s) => sum + s.cpuMicros, 0);
   for (let round = 0; round < rounds; round++) {
     for (const [way, sweep] of Object.entries(ways)) {
       const before = await redisCpu();

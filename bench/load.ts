@@ -32,7 +32,11 @@ export async function drive(
 ): Promise<AutocannonResult> {
   const request: AutocannonRequest = {
     method: 'POST',
-    setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json', ...headersFor() }, body: makeBody() }),
+    setupRequest: (req) => ({
+      ...req,
+      headers: { 'content-type': 'application/json', ...headersFor() },
+      body: makeBody(),
+    }),
   };
   return autocannon({
     url,
@@ -45,7 +49,13 @@ export async function drive(
 }
 
 /** One autocannon run as a table row, without printing it (rowOf prints; other scenarios print their own checks). */
-export function measuredRow(id: string, name: string, result: AutocannonResult, server: Started, cpuUsed?: number): Row {
+export function measuredRow(
+  id: string,
+  name: string,
+  result: AutocannonResult,
+  server: Started,
+  cpuUsed?: number,
+): Row {
   return {
     id,
     name,
@@ -62,7 +72,9 @@ export function measuredRow(id: string, name: string, result: AutocannonResult, 
 export function rowOf(id: string, name: string, result: AutocannonResult, server: Started, cpuUsed?: number): Row {
   const row = measuredRow(id, name, result, server, cpuUsed);
   console.log(
-    `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, non-2xx ${row.non2xx}, errors ${row.errors}${row.cpuMicros === undefined ? '' : `, server CPU ${row.cpuMicros.toFixed(0)} µs/request`}`,
+    `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)}` +
+      ` MiB, non-2xx ${row.non2xx}, errors ${row.errors}` +
+      `${row.cpuMicros === undefined ? '' : `, server CPU ${row.cpuMicros.toFixed(0)} µs/request`}`,
   );
   return row;
 }

@@ -21,7 +21,10 @@ export async function measure(name: string, op: (i: number) => unknown, seconds 
 export function machineLine(): string {
   const os = require_os();
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  return `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${os.platform()} ${os.release()}`;
+  return (
+    `${os.cpus().length} × ${cpu}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ` +
+    `${os.platform()} ${os.release()}`
+  );
 }
 
 import * as nodeOs from 'node:os';

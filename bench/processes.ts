@@ -10,7 +10,9 @@ export async function freePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -32,7 +34,13 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-export async function startProcess(command: string, args: string[], env: Record<string, string>, port: number, timeoutMs = 20_000): Promise<Started> {
+export async function startProcess(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  timeoutMs = 20_000,
+): Promise<Started> {
   const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   const deadline = Date.now() + timeoutMs;
   while (!(await portOpen(port))) {
@@ -89,9 +97,15 @@ export function rssMiB(pid: number | undefined): number {
  */
 export function createAccountKeys(env: NodeJS.ProcessEnv, email: string, plan: string, keys: number): string[] {
   const cli = join(import.meta.dirname, '..', 'src', 'entries', 'qrm.js');
-  execFileSync(process.execPath, [cli, 'accounts', 'create', '--email', email, '--plan', plan], { env, stdio: 'ignore' });
+  execFileSync(process.execPath, [cli, 'accounts', 'create', '--email', email, '--plan', plan], {
+    env,
+    stdio: 'ignore',
+  });
   return Array.from({ length: keys }, (_, k) =>
-    execFileSync(process.execPath, [cli, 'keys', 'create', '--email', email, '--name', `bench ${k}`], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+    execFileSync(process.execPath, [cli, 'keys', 'create', '--email', email, '--name', `bench ${k}`], {
+      env,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    })
       .toString()
       .trim(),
   );

@@ -24,7 +24,9 @@ async function info(port: number, ...args: string[]): Promise<string> {
 export async function redisSnapshot(port: number): Promise<RedisSnapshot> {
   const calls = new Map<string, number>();
   const micros = new Map<string, number>();
-  for (const match of (await info(port, 'INFO', 'commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm)) {
+  for (const match of (await info(port, 'INFO', 'commandstats')).matchAll(
+    /^cmdstat_([^:]+):calls=(\d+),usec=(\d+)/gm,
+  )) {
     calls.set(match[1]!, Number(match[2]));
     micros.set(match[1]!, Number(match[3]));
   }
@@ -37,7 +39,11 @@ export async function redisSnapshot(port: number): Promise<RedisSnapshot> {
 const SNAPSHOT_COMMANDS = new Set(['info', 'dbsize', 'monitor']);
 
 /** Calls (or µs) per command between two snapshots, without the INFO and DBSIZE the snapshots themselves cost. */
-export function callsBetween(before: RedisSnapshot, after: RedisSnapshot, figure: 'calls' | 'micros' = 'calls'): Map<string, number> {
+export function callsBetween(
+  before: RedisSnapshot,
+  after: RedisSnapshot,
+  figure: 'calls' | 'micros' = 'calls',
+): Map<string, number> {
   const out = new Map<string, number>();
   for (const [name, value] of after[figure]) {
     if (SNAPSHOT_COMMANDS.has(name)) continue;

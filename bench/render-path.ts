@@ -14,7 +14,10 @@ async function sharpLosslessWebp(png: Buffer): Promise<Buffer> {
   return sharp(png).webp({ lossless: true, effort: 1 }).toBuffer();
 }
 
-const URLS = Array.from({ length: 1000 }, (_, i) => `https://example.com/p/${i}/${(i * 7919).toString(36).padStart(8, 'x')}`);
+const URLS = Array.from(
+  { length: 1000 },
+  (_, i) => `https://example.com/p/${i}/${(i * 7919).toString(36).padStart(8, 'x')}`,
+);
 const BLACK = '#000000ff';
 const WHITE = '#ffffffff';
 
@@ -28,16 +31,34 @@ export async function renderPathBench(seconds = 1): Promise<RenderPathResult> {
   const matrix = buildMatrix(url(0), 'M');
   const layout = layoutFor(matrix, 512, 4);
 
-  rows.push(await measure('matrix: qrcode.create (short URL)', (i) => QRCode.create(url(i), { errorCorrectionLevel: 'M' }), seconds));
+  rows.push(
+    await measure(
+      'matrix: qrcode.create (short URL)',
+      (i) => QRCode.create(url(i), { errorCorrectionLevel: 'M' }),
+      seconds,
+    ),
+  );
   rows.push(await measure('matrix: qr (short URL) — used', (i) => buildMatrix(url(i), 'M'), seconds));
 
   const naive = await QRCode.toBuffer(url(0), { width: 512, errorCorrectionLevel: 'M' });
-  rows.push({ ...(await measure('png: qrcode.toBuffer 512 px (pngjs RGBA)', (i) => QRCode.toBuffer(url(i), { width: 512 }), seconds)), bytes: naive.length });
+  rows.push({
+    ...(await measure(
+      'png: qrcode.toBuffer 512 px (pngjs RGBA)',
+      (i) => QRCode.toBuffer(url(i), { width: 512 }),
+      seconds,
+    )),
+    bytes: naive.length,
+  });
   // The writer before: every scanline unfiltered (level 3 was used), the alternative to filtering the repeats Up.
-  const unfiltered = (level: number) => pngFile(layout, BLACK, WHITE, deflateSync(expandScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
+  const unfiltered = (level: number) =>
+    pngFile(layout, BLACK, WHITE, deflateSync(expandScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }));
   for (const level of [1, 3]) {
     rows.push({
-      ...(await measure(`png: 1-bit palette, rows unfiltered, node:zlib level ${level}, 512 px`, () => unfiltered(level), seconds)),
+      ...(await measure(
+        `png: 1-bit palette, rows unfiltered, node:zlib level ${level}, 512 px`,
+        () => unfiltered(level),
+        seconds,
+      )),
       bytes: unfiltered(level).length,
     });
   }
@@ -54,13 +75,19 @@ export async function renderPathBench(seconds = 1): Promise<RenderPathResult> {
   }
   // sharp (libwebp, lossless effort 1) was the WebP writer before ours: kept here as the alternative it replaced.
   const sharpWebp = () => sharpLosslessWebp(writePng(matrix, layout, BLACK, WHITE));
-  rows.push({ ...(await measure('webp: sharp lossless effort 1 from our PNG, 512 px', sharpWebp, seconds)), bytes: (await sharpWebp()).length });
+  rows.push({
+    ...(await measure('webp: sharp lossless effort 1 from our PNG, 512 px', sharpWebp, seconds)),
+    bytes: (await sharpWebp()).length,
+  });
   rows.push({
     ...(await measure('webp: our VP8L writer, 512 px — used', () => writeWebp(matrix, layout, BLACK, WHITE), seconds)),
     bytes: writeWebp(matrix, layout, BLACK, WHITE).length,
   });
   const svg = writeSvg(matrix, 512, 4, BLACK, WHITE);
-  rows.push({ ...(await measure('svg: one path of runs', () => writeSvg(matrix, 512, 4, BLACK, WHITE), seconds)), bytes: Buffer.byteLength(svg) });
+  rows.push({
+    ...(await measure('svg: one path of runs', () => writeSvg(matrix, 512, 4, BLACK, WHITE), seconds)),
+    bytes: Buffer.byteLength(svg),
+  });
   const qrcodeSvg = await QRCode.toString(url(0), { type: 'svg', width: 512 });
   rows.push({
     ...(await measure('svg: qrcode.toString', (i) => QRCode.toString(url(i), { type: 'svg', width: 512 }), seconds)),
@@ -73,7 +100,8 @@ export function renderPathTable(result: RenderPathResult): string {
   const lines = ['| operation | ops/s (1 thread) | µs/op | bytes |', '|---|---:|---:|---:|'];
   for (const row of result.rows) {
     lines.push(
-      `| ${row.name} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${row.microsPerOp.toFixed(1)} | ${row.bytes?.toLocaleString('en-US') ?? ''} |`,
+      `| ${row.name} | ${Math.round(row.opsPerSecond).toLocaleString('en-US')} | ${row.microsPerOp.toFixed(1)}` +
+        ` | ${row.bytes?.toLocaleString('en-US') ?? ''} |`,
     );
   }
   return lines.join('\n');

@@ -4,7 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { ACCOUNTS, CONNECTIONS, DURATION, KEYS_PER_ACCOUNT, WARMUP, type Figures, type SectionName } from './harness.js';
+import {
+  ACCOUNTS,
+  CONNECTIONS,
+  DURATION,
+  KEYS_PER_ACCOUNT,
+  WARMUP,
+  type Figures,
+  type SectionName,
+} from './harness.js';
 import type { Row } from './load.js';
 import { batchTargets } from './scenarios/batches.js';
 import { SIDE_BY_SIDE_SLICES } from './scenarios/generate.js';
@@ -16,7 +24,9 @@ export function table(rows: Row[]): string {
   ];
   for (const r of rows) {
     lines.push(
-      `| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} | ${r.cpuMicros === undefined ? '' : r.cpuMicros.toFixed(0)} |`,
+      `| ${r.id} | ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} | ${r.p99} | ` +
+        `${r.rssMiB.toFixed(0)} | ${r.non2xx} | ${r.errors} | ` +
+        `${r.cpuMicros === undefined ? '' : r.cpuMicros.toFixed(0)} |`,
     );
   }
   return lines.join('\n');
@@ -26,8 +36,14 @@ export function table(rows: Row[]): string {
 function keeps(withIt: Row | undefined, without: Row | undefined, layer: string): string {
   if (!withIt || !without) return '';
   const value = withIt.rps / without.rps;
-  const byCpu = withIt.cpuMicros && without.cpuMicros ? ` (by server CPU: ${(without.cpuMicros / withIt.cpuMicros).toFixed(2)})` : '';
-  return `| ${withIt.id}/${without.id} | ${value.toFixed(2)}${byCpu} | > 1 keeps ${layer} | ${value > 1 ? 'pays' : 'does NOT pay'} |`;
+  const byCpu =
+    withIt.cpuMicros && without.cpuMicros
+      ? ` (by server CPU: ${(without.cpuMicros / withIt.cpuMicros).toFixed(2)})`
+      : '';
+  return (
+    `| ${withIt.id}/${without.id} | ${value.toFixed(2)}${byCpu} | > 1 keeps ${layer} | ` +
+    `${value > 1 ? 'pays' : 'does NOT pay'} |`
+  );
 }
 
 const seconds = (ms: number | undefined) => (ms === undefined ? undefined : ms / 1000);
@@ -44,7 +60,9 @@ export function ratios(rows: Row[], figures: Figures): string {
     return `| ${x}/${y} | ${value.toFixed(2)}${byCpu} | ${label} | ${value >= target ? 'met' : 'NOT met'} |`;
   };
   const atMost = (name: string, value: number | undefined, target: number, label: string) =>
-    value === undefined ? `| ${name} | — | ${label} | not measured |` : `| ${name} | ${value.toFixed(2)} | ${label} | ${value <= target ? 'met' : 'NOT met'} |`;
+    value === undefined
+      ? `| ${name} | — | ${label} | not measured |`
+      : `| ${name} | ${value.toFixed(2)} | ${label} | ${value <= target ? 'met' : 'NOT met'} |`;
   const c = get('c');
   return [
     '| ratio | value | target | |',
@@ -52,12 +70,42 @@ export function ratios(rows: Row[], figures: Figures): string {
     ratio('c', 'e', 0.7, '≥ 0.7: auth + metering cost at most 30% of the best-possible render'),
     ratio('f-webp', 'c', 0.9, '≥ 0.9: WebP at PNG speed'),
     atMost('WebP bytes / PNG bytes', figures.webpOverPng, 0.8, '≤ 0.8 for the same code'),
-    atMost('bystander p99 beside the flood / alone', figures.floodP99Ratio, 2, '≤ 2: one account cannot take the instance'),
-    atMost('the same, alternating windows (h-windows)', figures.floodWindowsP99Ratio, 2, '≤ 2: median of three idle / flood windows'),
-    atMost('16 MP noise decode, s (d-noise)', seconds(figures.decodeNoiseMs), 5, '≤ 5 s: one image never holds a decode thread long'),
-    atMost('small decode beside the noise flood, s (d-bystander)', seconds(figures.decodeBesideFloodMs), 1, "≤ 1 s: another account's images never wait"),
-    atMost('u-stalled p99 / u-idle p99', figures.stalledP99Ratio, 2, '≤ 2: stalled uploads cannot slow another account'),
-    atMost('RSS after stalled uploads and a major GC / idle', figures.stalledRssRatio, 1.2, '≤ 1.2: an aborted upload holds no memory'),
+    atMost(
+      'bystander p99 beside the flood / alone',
+      figures.floodP99Ratio,
+      2,
+      '≤ 2: one account cannot take the instance',
+    ),
+    atMost(
+      'the same, alternating windows (h-windows)',
+      figures.floodWindowsP99Ratio,
+      2,
+      '≤ 2: median of three idle / flood windows',
+    ),
+    atMost(
+      '16 MP noise decode, s (d-noise)',
+      seconds(figures.decodeNoiseMs),
+      5,
+      '≤ 5 s: one image never holds a decode thread long',
+    ),
+    atMost(
+      'small decode beside the noise flood, s (d-bystander)',
+      seconds(figures.decodeBesideFloodMs),
+      1,
+      "≤ 1 s: another account's images never wait",
+    ),
+    atMost(
+      'u-stalled p99 / u-idle p99',
+      figures.stalledP99Ratio,
+      2,
+      '≤ 2: stalled uploads cannot slow another account',
+    ),
+    atMost(
+      'RSS after stalled uploads and a major GC / idle',
+      figures.stalledRssRatio,
+      1.2,
+      '≤ 1.2: an aborted upload holds no memory',
+    ),
     atMost(
       'start-up to /healthz / bare Fastify listen (t-api)',
       figures.startupRatio,
@@ -66,25 +114,54 @@ export function ratios(rows: Row[], figures: Figures): string {
     ),
     ratio('d', 'b', 0.5, '≥ 0.5: a repeated code runs at half the HTTP ceiling or better'),
     ratio('f-pdf', 'c', 0.5, '≥ 0.5: a PDF at a physical size at half PNG speed or better'),
-    ratio('s-signed', 'b', 0.6, '≥ 0.6: a signed image URL revalidated (304, metered) at 0.6 of the HTTP ceiling or better'),
+    ratio(
+      's-signed',
+      'b',
+      0.6,
+      '≥ 0.6: a signed image URL revalidated (304, metered) at 0.6 of the HTTP ceiling or better',
+    ),
     ratio(
       'h-branded',
       'c',
       1 / 3,
-      '≥ 0.33: a branded PNG with a cached logo costs at most 3× a plain PNG (every payload new: checked until its design class shares a verdict)',
+      '≥ 0.33: a branded PNG with a cached logo costs at most 3× a plain PNG (every payload new: checked until ' +
+        'its design class shares a verdict)',
     ),
     ratio('h-branded-repeat', 'c', 1 / 3, "≥ 0.33: the same with payloads repeated (each image's verdict cached)"),
     ratio('c', 'a', 20, '≥ 20: twenty times what a user would write instead'),
-    ratio('r', 'b', 0.5, '≥ 0.5: the dynamic-code redirect, counting on, at half the HTTP ceiling or better (embedded)'),
+    ratio(
+      'r',
+      'b',
+      0.5,
+      '≥ 0.5: the dynamic-code redirect, counting on, at half the HTTP ceiling or better (embedded)',
+    ),
     ratio('r-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
-    ratio('r-rules', 'b', 0.5, '≥ 0.5: the redirect of a code with three rules and a UTM, at half the HTTP ceiling or better (embedded)'),
+    ratio(
+      'r-rules',
+      'b',
+      0.5,
+      '≥ 0.5: the redirect of a code with three rules and a UTM, at half the HTTP ceiling or better (embedded)',
+    ),
     ratio('r-rules-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
-    ratio('r-split', 'b', 0.5, '≥ 0.5: the redirect of a code with three rules, a UTM and a 50/50 split, at half the HTTP ceiling or better (embedded)'),
+    ratio(
+      'r-split',
+      'b',
+      0.5,
+      '≥ 0.5: the redirect of a code with three rules, a UTM and a 50/50 split, at half the HTTP ceiling or ' +
+        'better (embedded)',
+    ),
     ratio('r-split-redis', 'b', 0.5, '≥ 0.5: the same in Redis mode'),
     ...batchTargets(get),
-    c ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |` : '',
+    c
+      ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ` +
+        `${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |`
+      : '',
     keeps(c, get('c-pool'), 'small renders grouped per turn rather than one pool task each'),
-    keeps(get('c-thread'), get('c-inline'), 'small renders on a free thread rather than on the event loop (RENDER_SMALL_ON_POOL)'),
+    keeps(
+      get('c-thread'),
+      get('c-inline'),
+      'small renders on a free thread rather than on the event loop (RENDER_SMALL_ON_POOL)',
+    ),
   ].join('\n');
 }
 
@@ -97,7 +174,8 @@ export interface Results {
 export function report(results: Results, startedAt: Date): string {
   const { rows, figures, sections } = results;
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD']).stdout?.toString().trim() || 'unknown';
-  const hardware = `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`;
+  const hardware =
+    `${cpus().length} × ` + `${cpus()[0]?.model ?? 'unknown CPU'}, ` + `${Math.round(totalmem() / 2 ** 30)} GiB RAM`;
   const machine = `${hardware}, ${platform()} ${release()}, Node ${process.version}`;
   return `# Benchmarks
 

@@ -96,7 +96,8 @@ async function main(): Promise<void> {
   }
   if (ONLY) {
     console.log(
-      `\n${table(results.rows)}\n\n${ratios(results.rows, results.figures)}\n\n${Object.values(results.sections).join('\n\n')}\n\n` +
+      `\n${table(results.rows)}\n\n${ratios(results.rows, results.figures)}\n\n` +
+        `${Object.values(results.sections).join('\n\n')}\n\n` +
         'BENCH_ONLY run: docs/BENCHMARKS.md left as it was.',
     );
     return;

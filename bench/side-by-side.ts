@@ -16,7 +16,14 @@ export interface Side {
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
 
 /** One side's slices as a row: throughput and CPU totals over the slices, p50 and p99 the median slice's. */
-export function rowOfSlices(id: string, name: string, runs: AutocannonResult[], cpuUsed: number, seconds: number, pid: number | undefined): Row {
+export function rowOfSlices(
+  id: string,
+  name: string,
+  runs: AutocannonResult[],
+  cpuUsed: number,
+  seconds: number,
+  pid: number | undefined,
+): Row {
   const requests = runs.reduce((sum, run) => sum + run.requests.total, 0);
   return {
     id,
@@ -37,9 +44,16 @@ export function rowOfSlices(id: string, name: string, runs: AutocannonResult[], 
  * seconds/slices, turn about, after one warm-up each: throughput and CPU are totals over the slices,
  * p50 and p99 the median of the slices' (percentiles of slices cannot be merged exactly).
  */
-export async function sideBySide(sides: [Side, Side], seconds: number, warmupSeconds: number, slices: number, options: DriveOptions): Promise<[Row, Row]> {
+export async function sideBySide(
+  sides: [Side, Side],
+  seconds: number,
+  warmupSeconds: number,
+  slices: number,
+  options: DriveOptions,
+): Promise<[Row, Row]> {
   const sliceSeconds = Math.max(1, Math.round(seconds / slices));
-  for (const side of sides) if (warmupSeconds > 0) await drive(side.url, side.headersFor, side.makeBody, warmupSeconds, options);
+  for (const side of sides)
+    if (warmupSeconds > 0) await drive(side.url, side.headersFor, side.makeBody, warmupSeconds, options);
   const results: AutocannonResult[][] = [[], []];
   const cpu = [0, 0];
   for (let slice = 0; slice < slices; slice++) {
@@ -53,7 +67,8 @@ export async function sideBySide(sides: [Side, Side], seconds: number, warmupSec
     const runs = results[i]!;
     const row = rowOfSlices(side.id, side.name, runs, cpu[i]!, sliceSeconds * slices, side.server.child.pid);
     console.log(
-      `${row.id}: ${Math.round(row.rps)} req/s (${slices} slices of ${sliceSeconds} s, turn about with ${sides[1 - i]!.id}: ` +
+      `${row.id}: ${Math.round(row.rps)} req/s (${slices} slices of ${sliceSeconds} s, turn about with ` +
+        `${sides[1 - i]!.id}: ` +
         `${runs.map((run) => Math.round(run.requests.average)).join(', ')}), p50 ${row.p50} ms, p99 ${row.p99} ms, ` +
         `non-2xx ${row.non2xx}, errors ${row.errors}, server CPU ${row.cpuMicros!.toFixed(0)} µs/request`,
     );

@@ -51,7 +51,10 @@ export function tscPath(root) {
 
 /** `npm run build` without npm: compiles the project with its tsconfig; true when tsc succeeded. */
 export function buildDist(root, tsc) {
-  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], { cwd: root, stdio: ['ignore', 'inherit', 'inherit'] });
+  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   return build.status === 0;
 }
 

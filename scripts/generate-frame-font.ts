@@ -12,9 +12,10 @@ const licence = require.resolve('@fontsource/inter/LICENSE');
 const font = opentype.loadSync(fontFile);
 
 /** Printable ASCII and Latin-1: what a caption may contain (the request schema holds it to these). */
-const CHARACTERS = [...Array.from({ length: 0x7e - 0x20 + 1 }, (_, i) => 0x20 + i), ...Array.from({ length: 0xff - 0xa0 + 1 }, (_, i) => 0xa0 + i)].map((c) =>
-  String.fromCharCode(c),
-);
+const CHARACTERS = [
+  ...Array.from({ length: 0x7e - 0x20 + 1 }, (_, i) => 0x20 + i),
+  ...Array.from({ length: 0xff - 0xa0 + 1 }, (_, i) => 0xa0 + i),
+].map((c) => String.fromCharCode(c));
 
 const glyphs: Record<string, [number, string]> = {};
 for (const ch of CHARACTERS) {

@@ -10,7 +10,9 @@ const tsc = tscPath(root);
 // The Docker build installs dependencies before it copies the sources in (and builds explicitly afterwards): nothing to
 // build yet.
 if (!tsc || !existsSync(join(root, 'tsconfig.json')) || !existsSync(join(root, 'src'))) {
-  process.stderr.write('qr-manager: prepare: no sources or no TypeScript here; not building (run `npm run build` when they are)\n');
+  process.stderr.write(
+    'qr-manager: prepare: no sources or no TypeScript here; not building (run `npm run build` when they are)\n',
+  );
   process.exit(0);
 }
 process.exit(buildDist(root, tsc) && buildClient(root, tsc) ? 0 : 1);

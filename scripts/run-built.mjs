@@ -17,10 +17,13 @@ if (!entry) {
 const freshness = buildFreshness(root, entry);
 if (freshness.state !== 'fresh') {
   // stderr only: `KEY=$(npm run --silent qrm -- keys create ...)` must still capture the secret alone.
-  const why = freshness.state === 'missing' ? `${entry} is missing (never built)` : `${entry} is older than ${freshness.changed}`;
+  const why =
+    freshness.state === 'missing' ? `${entry} is missing (never built)` : `${entry} is older than ${freshness.changed}`;
   const tsc = tscPath(root);
   if (!tsc) {
-    process.stderr.write(`qr-manager: ${why}, and TypeScript is not installed to rebuild it: run \`npm ci\`, then \`npm run build\`\n`);
+    process.stderr.write(
+      `qr-manager: ${why}, and TypeScript is not installed to rebuild it: run \`npm ci\`, then \`npm run build\`\n`,
+    );
     process.exit(1);
   }
   process.stderr.write(`qr-manager: ${why}; building once (npm run build)...\n`);

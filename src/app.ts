@@ -63,10 +63,19 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   const app = Fastify({
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'], censor: '[redacted]' },
+      redact: {
+        paths: [
+          'req.headers["x-api-key"]',
+          'req.headers.cookie',
+          'req.headers.authorization',
+          'res.headers["set-cookie"]',
+        ],
+        censor: '[redacted]',
+      },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    logController: new LogController({ disableRequestLogging: true }), // request-log writes one line per request instead of two
+    // request-log writes one line per request instead of two
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     // Node's backstops for a request that never finishes arriving, and a socket that goes quiet; body-guard cuts slow
     // bodies first.
@@ -108,7 +117,12 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     uploadsPerCaller: config.uploadsPerCaller,
     uploadsPerAddress: config.uploadsPerAddress,
     pace: { minBytesPerSecond: config.bodyMinBytesPerSecond, windowMs: config.bodyRateWindowMs },
-    callerOf: (request) => (request.credential ? `key:${request.credential.keyId}` : request.session ? `session:${request.session.id}` : undefined),
+    callerOf: (request) =>
+      request.credential
+        ? `key:${request.credential.keyId}`
+        : request.session
+          ? `session:${request.session.id}`
+          : undefined,
   });
   const lifecycle = new Lifecycle();
   await app.register(shutdownGuard, { lifecycle });
@@ -121,7 +135,10 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
     token: config.metricsToken,
   });
   await app.register(health, { probes: adapters.probes, draining: () => lifecycle.phase !== 'serving' });
-  await app.register(overloadGuard, { maxEventLoopDelayMs: config.maxEventLoopDelayMs, maxHeapUsedBytes: config.maxHeapUsedBytes });
+  await app.register(overloadGuard, {
+    maxEventLoopDelayMs: config.maxEventLoopDelayMs,
+    maxHeapUsedBytes: config.maxHeapUsedBytes,
+  });
 
   const renderer = adapters.renderer;
   renderer.listen({
@@ -138,9 +155,25 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(strictQuery);
       await api.register(requestsInFlight, { counter: services.requestsInFlight });
       await api.register(apiKeyAuth, { keys: adapters.keys, keyPepper: config.keyPepper, lastUsed, clock });
-      await api.register(auditTrail, { deps: { auditLog: adapters.auditLog, accounts: adapters.accounts, plans, clock }, actorOf: keyActorOf });
-      await api.register(generateRoute, { plans, meter: adapters.meter, renderer, clock, logos, designs: adapters.designs });
-      await api.register(codesRoute, { ...adapters, renderer, clock, publicUrl: config.publicUrl, uniqueCounting: services.uniqueCounting });
+      await api.register(auditTrail, {
+        deps: { auditLog: adapters.auditLog, accounts: adapters.accounts, plans, clock },
+        actorOf: keyActorOf,
+      });
+      await api.register(generateRoute, {
+        plans,
+        meter: adapters.meter,
+        renderer,
+        clock,
+        logos,
+        designs: adapters.designs,
+      });
+      await api.register(codesRoute, {
+        ...adapters,
+        renderer,
+        clock,
+        publicUrl: config.publicUrl,
+        uniqueCounting: services.uniqueCounting,
+      });
       await api.register(accountStatsRoute, { ...adapters, clock, uniqueCounting: services.uniqueCounting });
       if (adapters.batches && adapters.batchResults && services.batchQueue) {
         await api.register(batchesRoute, {
@@ -171,11 +204,25 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
         probe: services.domainProbe,
         dns: services.domainDns,
       });
-      await api.register(signingKeysRoute, { signingKeys: adapters.signingKeys, signingSeal: adapters.signingSeal, clock });
-      await api.register(keysRoute, { accounts: adapters.accounts, keys: adapters.keys, keyPepper: config.keyPepper, clock });
+      await api.register(signingKeysRoute, {
+        signingKeys: adapters.signingKeys,
+        signingSeal: adapters.signingSeal,
+        clock,
+      });
+      await api.register(keysRoute, {
+        accounts: adapters.accounts,
+        keys: adapters.keys,
+        keyPepper: config.keyPepper,
+        clock,
+      });
       await api.register(auditLogRoute, { auditLog: adapters.auditLog });
       await api.register(settingsRoute, { accounts: adapters.accounts });
-      await api.register(membersRoute, { accounts: adapters.accounts, members: adapters.members, clock, publicUrl: config.publicUrl });
+      await api.register(membersRoute, {
+        accounts: adapters.accounts,
+        members: adapters.members,
+        clock,
+        publicUrl: config.publicUrl,
+      });
     },
     { prefix: '/api/v1' },
   );
@@ -208,7 +255,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
 
   // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by
   // qrm.
-  if (adapters.billing) await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
+  if (adapters.billing)
+    await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
   app.decorate('portalRoutes', []); // filled as the portal's routes are added, each with its declared access

@@ -84,14 +84,30 @@ export const EnvSchema = z.object({
   // The official library's host, port and protocol come from it: tests and stand-ins point it elsewhere.
   STRIPE_API_URL: z
     .url()
-    .refine((value) => /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname === '/', 'must be an http(s) origin with no path')
+    .refine(
+      (value) => /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname === '/',
+      'must be an http(s) origin with no path',
+    )
     .default('https://api.stripe.com'),
   DNS_SERVERS: z
     .string()
-    .refine(isNameserverList, 'must be comma-separated nameserver addresses, each an IP with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:53)')
+    .refine(
+      isNameserverList,
+      'must be comma-separated nameserver addresses, each an IP with an optional port (1.1.1.1, ' +
+        '127.0.0.1:5353, [::1]:53)',
+    )
     .optional(),
-  ALLOWED_HOSTS: z.string().refine(isHostList, 'must be comma-separated hostnames (no scheme, port or path)').optional(),
-  TRUST_PROXY: z.string().refine(isTrustProxy, 'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)').optional(),
+  ALLOWED_HOSTS: z
+    .string()
+    .refine(isHostList, 'must be comma-separated hostnames (no scheme, port or path)')
+    .optional(),
+  TRUST_PROXY: z
+    .string()
+    .refine(
+      isTrustProxy,
+      'must be a hop count, or comma-separated proxy addresses or CIDRs (e.g. 10.0.0.0/8, loopback)',
+    )
+    .optional(),
   GEOIP_CITY_DB: z.string().min(1).max(4096).optional(),
 });
 
@@ -144,14 +160,23 @@ export interface StripeConfig {
 function stripeApi(url: string): StripeConfig['api'] {
   const parsed = new URL(url);
   const protocol = parsed.protocol === 'http:' ? 'http' : 'https';
-  return { protocol, host: parsed.hostname, port: parsed.port === '' ? (protocol === 'http' ? 80 : 443) : Number(parsed.port) };
+  return {
+    protocol,
+    host: parsed.hostname,
+    port: parsed.port === '' ? (protocol === 'http' ? 80 : 443) : Number(parsed.port),
+  };
 }
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-function provider(id: string | undefined, secret: string | undefined, issuer: string, prefix: string): OidcProviderConfig | undefined {
+function provider(
+  id: string | undefined,
+  secret: string | undefined,
+  issuer: string,
+  prefix: string,
+): OidcProviderConfig | undefined {
   if (!id && !secret) return undefined;
   if (!id || !secret) throw new ConfigError(`${prefix}_CLIENT_ID and ${prefix}_CLIENT_SECRET must be set together`);
   return { clientId: id, clientSecret: secret, issuer };
@@ -184,19 +209,25 @@ function clusterNodes(list: string): RedisClusterSeeds {
     try {
       url = new URL(/^[a-z]+:\/\//i.test(entry) ? entry : `redis://${entry}`);
     } catch {
-      throw new ConfigError(`REDIS_CLUSTER_NODES: ${JSON.stringify(entry.replace(/\/\/[^@/]*@/, '//…@'))} is not host:port`);
+      throw new ConfigError(
+        `REDIS_CLUSTER_NODES: ${JSON.stringify(entry.replace(/\/\/[^@/]*@/, '//…@'))} is not host:port`,
+      );
     }
-    if (!/^rediss?:$/.test(url.protocol)) throw new ConfigError('REDIS_CLUSTER_NODES: entries are host:port, redis:// or rediss:// URLs');
+    if (!/^rediss?:$/.test(url.protocol))
+      throw new ConfigError('REDIS_CLUSTER_NODES: entries are host:port, redis:// or rediss:// URLs');
     const port = Number(url.port || 6379);
     if (url.hostname === '' || (url.pathname !== '' && url.pathname !== '/')) {
-      throw new ConfigError(`REDIS_CLUSTER_NODES: ${JSON.stringify(url.host)} must be host:port (a cluster has no database number)`);
+      throw new ConfigError(
+        `REDIS_CLUSTER_NODES: ${JSON.stringify(url.host)} must be host:port (a cluster has no database number)`,
+      );
     }
     schemes.add(url.protocol);
     seeds.nodes.push({ host: url.hostname.replace(/^\[|\]$/g, ''), port });
     if (url.username) seeds.username = decodeURIComponent(url.username);
     if (url.password) seeds.password = decodeURIComponent(url.password);
   }
-  if (schemes.size > 1) throw new ConfigError('REDIS_CLUSTER_NODES: mix of redis:// and rediss:// entries; a cluster is all TLS or none');
+  if (schemes.size > 1)
+    throw new ConfigError('REDIS_CLUSTER_NODES: mix of redis:// and rediss:// entries; a cluster is all TLS or none');
   seeds.tls = schemes.has('rediss:');
   return seeds;
 }
@@ -208,11 +239,16 @@ function clusterNodes(list: string): RedisClusterSeeds {
 const ConfigSchema = EnvSchema.transform((e) => {
   const google = provider(e.GOOGLE_CLIENT_ID, e.GOOGLE_CLIENT_SECRET, e.GOOGLE_ISSUER, 'GOOGLE');
   const microsoft = provider(e.MICROSOFT_CLIENT_ID, e.MICROSOFT_CLIENT_SECRET, e.MICROSOFT_ISSUER, 'MICROSOFT');
-  if ((google || microsoft) && !e.SESSION_SECRET) throw new ConfigError('SESSION_SECRET: required when a sign-in provider is configured');
-  if ((google || microsoft) && !e.PUBLIC_URL) throw new ConfigError('PUBLIC_URL: required when a sign-in provider is configured (OAuth redirect URIs)');
-  if (e.REDIS_URL && !/^rediss?:$/.test(new URL(e.REDIS_URL).protocol)) throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
+  if ((google || microsoft) && !e.SESSION_SECRET)
+    throw new ConfigError('SESSION_SECRET: required when a sign-in provider is configured');
+  if ((google || microsoft) && !e.PUBLIC_URL)
+    throw new ConfigError('PUBLIC_URL: required when a sign-in provider is configured (OAuth redirect URIs)');
+  if (e.REDIS_URL && !/^rediss?:$/.test(new URL(e.REDIS_URL).protocol))
+    throw new ConfigError('REDIS_URL: must be a redis:// or rediss:// URL');
   if (e.REDIS_URL && e.REDIS_CLUSTER_NODES) {
-    throw new ConfigError('REDIS_URL and REDIS_CLUSTER_NODES: set one of them (a single Redis, or the seed nodes of a Redis Cluster)');
+    throw new ConfigError(
+      'REDIS_URL and REDIS_CLUSTER_NODES: set one of them (a single Redis, or the seed nodes of a Redis Cluster)',
+    );
   }
   const redis: RedisTarget | undefined = e.REDIS_CLUSTER_NODES
     ? { cluster: clusterNodes(e.REDIS_CLUSTER_NODES) }
@@ -222,12 +258,17 @@ const ConfigSchema = EnvSchema.transform((e) => {
   // Production metering, the credential cache and the jobs run on Redis: MongoDB alone has no meter. The one place this
   // rule lives.
   if (e.MONGODB_URL && !redis) {
-    throw new ConfigError('MONGODB_URL: needs REDIS_URL or REDIS_CLUSTER_NODES as well (production metering and jobs run on Redis)');
+    throw new ConfigError(
+      'MONGODB_URL: needs REDIS_URL or REDIS_CLUSTER_NODES as well (production metering and jobs run on Redis)',
+    );
   }
   if (!e.STRIPE_SECRET_KEY !== !e.STRIPE_WEBHOOK_SECRET) {
-    throw new ConfigError('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together (a purchase is applied by its webhook)');
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together (a purchase is applied by its webhook)',
+    );
   }
-  if (e.STRIPE_SECRET_KEY && !e.PUBLIC_URL) throw new ConfigError("PUBLIC_URL: required when Stripe is configured (Checkout's return URLs)");
+  if (e.STRIPE_SECRET_KEY && !e.PUBLIC_URL)
+    throw new ConfigError("PUBLIC_URL: required when Stripe is configured (Checkout's return URLs)");
   const stripe: StripeConfig | undefined =
     e.STRIPE_SECRET_KEY && e.STRIPE_WEBHOOK_SECRET
       ? { secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET, api: stripeApi(e.STRIPE_API_URL) }
@@ -324,8 +365,12 @@ const ConfigSchema = EnvSchema.transform((e) => {
     /** Nameservers asked for custom domains' TXT proofs; empty: the system's. */
     dnsServers: e.DNS_SERVERS === undefined ? [] : e.DNS_SERVERS.split(',').map((server) => server.trim()),
     /** Hostnames besides PUBLIC_URL's (and loopback) on which the API, portal and signed URLs answer. */
-    allowedHosts: e.ALLOWED_HOSTS === undefined ? [] : e.ALLOWED_HOSTS.split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')),
-    trustProxy: e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
+    allowedHosts:
+      e.ALLOWED_HOSTS === undefined
+        ? []
+        : e.ALLOWED_HOSTS.split(',').map((host) => host.trim().toLowerCase().replace(/\.$/, '')),
+    trustProxy:
+      e.TRUST_PROXY === undefined ? undefined : /^\d+$/.test(e.TRUST_PROXY) ? Number(e.TRUST_PROXY) : e.TRUST_PROXY,
     /**
      * A MaxMind or DB-IP city `.mmdb` file: scans also get a region and city; undefined: country only (the shipped
      * database).

@@ -3,7 +3,14 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigError } from './config.js';
-import { FEATURE_FIGURES, featureDefaults, OUTPUT_FORMATS, PlanCatalogue, type FeatureFigures, type Plan } from './domain/plan-catalogue.js';
+import {
+  FEATURE_FIGURES,
+  featureDefaults,
+  OUTPUT_FORMATS,
+  PlanCatalogue,
+  type FeatureFigures,
+  type Plan,
+} from './domain/plan-catalogue.js';
 
 // Ids appear in URLs, CSS classes and `qrm --plan`: short and plain.
 const PLAN_ID = /^[a-z0-9][a-z0-9_-]{0,31}$/;
@@ -22,7 +29,11 @@ const PlanEntry = z.strictObject({
   qrsPerMonth: limit,
   burstPerSecond: z.number().int().min(1).max(1e9).nullable(),
   formats: z
-    .array(z.enum(OUTPUT_FORMATS, { error: (issue) => `unknown format ${JSON.stringify(issue.input)} (known: ${OUTPUT_FORMATS.join(', ')})` }))
+    .array(
+      z.enum(OUTPUT_FORMATS, {
+        error: (issue) => `unknown format ${JSON.stringify(issue.input)} (known: ${OUTPUT_FORMATS.join(', ')})`,
+      }),
+    )
     .min(1)
     .max(OUTPUT_FORMATS.length)
     .refine((formats) => new Set(formats).size === formats.length, 'lists a format twice'),
@@ -48,7 +59,8 @@ export const PlansFileSchema = z
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.plans.forEach((plan, index) => {
-      if (seen.has(plan.id)) ctx.addIssue({ code: 'custom', path: ['plans', index, 'id'], message: `plan "${plan.id}" is defined twice` });
+      if (seen.has(plan.id))
+        ctx.addIssue({ code: 'custom', path: ['plans', index, 'id'], message: `plan "${plan.id}" is defined twice` });
       seen.add(plan.id);
     });
     // A subscription's price names its plan: one price, one plan.
@@ -57,7 +69,11 @@ export const PlansFileSchema = z
       if (plan.stripePriceId === undefined) return;
       const other = prices.get(plan.stripePriceId);
       if (other !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['plans', index, 'stripePriceId'], message: `is plan "${other}"'s price too (one price, one plan)` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['plans', index, 'stripePriceId'],
+          message: `is plan "${other}"'s price too (one price, one plan)`,
+        });
       }
       if (plan.id === file.default) {
         ctx.addIssue({
@@ -68,7 +84,12 @@ export const PlansFileSchema = z
       }
       prices.set(plan.stripePriceId, plan.id);
     });
-    if (!seen.has(file.default)) ctx.addIssue({ code: 'custom', path: ['default'], message: `names plan "${file.default}", which the file does not define` });
+    if (!seen.has(file.default))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['default'],
+        message: `names plan "${file.default}", which the file does not define`,
+      });
   });
 
 /** "plans[1] (plan "pro").formats[2]": the field, and the plan it belongs to when the file names one. */
@@ -96,7 +117,9 @@ export function parsePlansFile(text: string, fileName: string): PlanCatalogue {
   }
   const parsed = PlansFileSchema.safeParse(raw);
   if (!parsed.success) {
-    const problems = parsed.error.issues.slice(0, 10).map((issue) => `${describePath(issue.path, raw)}: ${issue.message}`);
+    const problems = parsed.error.issues
+      .slice(0, 10)
+      .map((issue) => `${describePath(issue.path, raw)}: ${issue.message}`);
     throw new ConfigError(`${where}: ${problems.join('; ')}`);
   }
   const plans: Plan[] = parsed.data.plans.map((entry) => {
@@ -105,7 +128,17 @@ export function parsePlansFile(text: string, fileName: string): PlanCatalogue {
       FEATURE_FIGURES.map((figure) => [figure, entry[figure] === undefined ? defaults[figure] : entry[figure]]),
     ) as FeatureFigures;
     const { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats, stripePriceId } = entry;
-    return { id, name, monthlyPriceUsd, requestsPerMonth, qrsPerMonth, burstPerSecond, formats, ...features, ...(stripePriceId ? { stripePriceId } : {}) };
+    return {
+      id,
+      name,
+      monthlyPriceUsd,
+      requestsPerMonth,
+      qrsPerMonth,
+      burstPerSecond,
+      formats,
+      ...features,
+      ...(stripePriceId ? { stripePriceId } : {}),
+    };
   });
   return new PlanCatalogue(plans, parsed.data.default);
 }
@@ -125,7 +158,9 @@ export function loadPlanCatalogue(plansFile: string | undefined): PlanCatalogue 
     if (bytes.byteLength > MAX_FILE_BYTES) throw new Error(`larger than ${MAX_FILE_BYTES} bytes`);
     text = bytes.toString('utf8');
   } catch (error) {
-    throw new ConfigError(`QR_PLANS_FILE ${fileName}: cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    throw new ConfigError(
+      `QR_PLANS_FILE ${fileName}: cannot be read (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return parsePlansFile(text, fileName);
 }

@@ -20,10 +20,15 @@ export interface JobsProcess {
   close(): Promise<void>;
 }
 
-export async function createJobsProcess(config: Config & { redis: RedisTarget }, log: AdapterLog): Promise<JobsProcess> {
+export async function createJobsProcess(
+  config: Config & { redis: RedisTarget },
+  log: AdapterLog,
+): Promise<JobsProcess> {
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
-  const batchQueue = stores.batches ? new BullRenderQueue({ redis: config.redis, prefix: bullPrefix(), log }) : undefined;
+  const batchQueue = stores.batches
+    ? new BullRenderQueue({ redis: config.redis, prefix: bullPrefix(), log })
+    : undefined;
   const webhookSender = createWebhookSender(config);
   const jobs = bindJobs({
     ...stores,

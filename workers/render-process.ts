@@ -17,7 +17,10 @@ export interface RenderProcess {
   close(): Promise<void>;
 }
 
-export async function createRenderProcess(config: Config & { redis: RedisTarget }, log: AdapterLog): Promise<RenderProcess> {
+export async function createRenderProcess(
+  config: Config & { redis: RedisTarget },
+  log: AdapterLog,
+): Promise<RenderProcess> {
   // The plans file first, as in the API: the render share of each account follows the operator's plans.
   const plans = loadPlanCatalogue(config.plansFile);
   const stores = await createStores(config, { log });

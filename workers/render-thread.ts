@@ -3,7 +3,12 @@
 import { writeItemFile } from '../src/adapters/files/batch-results.files.js';
 import type { RenderSpec } from '../src/domain/render-options.js';
 import { DesignCaches } from '../src/render/branded/design-caches.js';
-import { renderThreadTask, type RenderTaskResult, type StoredGroupTask, type StoredTaskResult } from '../src/render/render-task.js';
+import {
+  renderThreadTask,
+  type RenderTaskResult,
+  type StoredGroupTask,
+  type StoredTaskResult,
+} from '../src/render/render-task.js';
 
 // This file is the thread's composition root: the thread's caches for branded designs live as long as the thread.
 const caches = new DesignCaches();

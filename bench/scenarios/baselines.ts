@@ -19,6 +19,14 @@ export function baselineScenario(id: 'a' | 'b' | 'e', skip: () => boolean = () =
   return {
     ids: [id],
     run: async () =>
-      skip() ? {} : { rows: [await withBaseline(script, (server) => measureRow(id, name, server, '/generate', () => ({}), body('png', id !== 'b')))] },
+      skip()
+        ? {}
+        : {
+            rows: [
+              await withBaseline(script, (server) =>
+                measureRow(id, name, server, '/generate', () => ({}), body('png', id !== 'b')),
+              ),
+            ],
+          },
   };
 }

@@ -28,7 +28,10 @@ function threadTimes(pid: number): Map<string, ThreadTimes> {
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       const [, waitNs] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ');
       const name = tid === String(pid) ? 'main' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}#${tid}`;
-      times.set(name, { cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND, waited: Number(waitNs) / 1e9 });
+      times.set(name, {
+        cpu: (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND,
+        waited: Number(waitNs) / 1e9,
+      });
     } catch {
       // the thread ended between the listing and the read
     }
@@ -63,11 +66,19 @@ async function batchCpu(): Promise<void> {
     const pid = server.child.pid!;
     const tag = Date.now();
     const body = JSON.stringify({
-      items: Array.from({ length: ITEMS }, (_, i) => ({ content: `https://example.com/batch/${tag}/${i}`, type: 'url', outputFormat: 'png' })),
+      items: Array.from({ length: ITEMS }, (_, i) => ({
+        content: `https://example.com/batch/${tag}/${i}`,
+        type: 'url',
+        outputFormat: 'png',
+      })),
     });
     const before = threadTimes(pid);
     const started = performance.now();
-    const res = await fetch(`${base}/api/v1/QRManager/batches`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
+    const res = await fetch(`${base}/api/v1/QRManager/batches`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body,
+    });
     if (res.status !== 202) throw new Error(`batch refused: ${res.status} ${await res.text()}`);
     const acceptedMs = performance.now() - started;
     const { id } = (await res.json()) as { id: string };

@@ -10,7 +10,14 @@ import { body, measureRow, ourService, type BenchScenario } from '../harness.js'
 
 export interface BatchBenchHelpers {
   ourService(env: Record<string, string>): Promise<Service>;
-  scenario(id: string, name: string, server: Service['server'], path: string, headers: () => Record<string, string>, body: () => string): Promise<Row>;
+  scenario(
+    id: string,
+    name: string,
+    server: Service['server'],
+    path: string,
+    headers: () => Record<string, string>,
+    body: () => string,
+  ): Promise<Row>;
   rotatingKey(keys: string[]): () => Record<string, string>;
   body(format: string, unique: boolean): () => string;
   rssMiB(pid: number | undefined): number;
@@ -33,19 +40,36 @@ export async function startBatch(base: string, key: string, items: number): Prom
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key },
     body: JSON.stringify({
-      items: Array.from({ length: items }, (_, i) => ({ content: `https://example.com/batch/${tag}/${i}`, type: 'url', outputFormat: 'png' })),
+      items: Array.from({ length: items }, (_, i) => ({
+        content: `https://example.com/batch/${tag}/${i}`,
+        type: 'url',
+        outputFormat: 'png',
+      })),
     }),
   });
   if (res.status !== 202) throw new Error(`batch refused: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: string }).id;
 }
 
-async function batchState(base: string, key: string, id: string): Promise<{ status: string; succeeded: number; failed: number }> {
-  return (await (await fetch(`${base}${BATCHES}/${id}`, { headers: { 'x-api-key': key } })).json()) as { status: string; succeeded: number; failed: number };
+async function batchState(
+  base: string,
+  key: string,
+  id: string,
+): Promise<{ status: string; succeeded: number; failed: number }> {
+  return (await (await fetch(`${base}${BATCHES}/${id}`, { headers: { 'x-api-key': key } })).json()) as {
+    status: string;
+    succeeded: number;
+    failed: number;
+  };
 }
 
 /** Polls the batch until it is neither queued nor running, or `timeoutMs` passed; answers its last state. */
-export async function untilFinished(base: string, key: string, id: string, timeoutMs: number): Promise<{ status: string; succeeded: number; failed: number }> {
+export async function untilFinished(
+  base: string,
+  key: string,
+  id: string,
+  timeoutMs: number,
+): Promise<{ status: string; succeeded: number; failed: number }> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const state = await batchState(base, key, id);
@@ -70,7 +94,10 @@ export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
     const done = await untilFinished(base, key, id, 30 * 60_000);
     const seconds = (performance.now() - started) / 1000;
     const itemsPerSecond = done.succeeded / seconds;
-    console.log(`i-batch: ${done.succeeded} items in ${seconds.toFixed(1)} s = ${Math.round(itemsPerSecond)} items/s (${done.status}, ${done.failed} failed)`);
+    console.log(
+      `i-batch: ${done.succeeded} items in ${seconds.toFixed(1)} s = ${Math.round(itemsPerSecond)} items/s (` +
+        `${done.status}, ${done.failed} failed)`,
+    );
     rows.push({
       id: 'i-batch',
       name: `ours, one batch of ${ITEMS.toLocaleString('en-US')} unique PNGs (items/s, accepted → completed)`,
@@ -83,12 +110,31 @@ export async function batchScenarios(h: BatchBenchHelpers): Promise<Row[]> {
     });
 
     const headers = h.rotatingKey(service.keys.slice(1));
-    rows.push(await h.scenario('i-idle', 'ours, PNG, unique content, no batch running', service.server, GENERATE, headers, h.body('png', true)));
+    rows.push(
+      await h.scenario(
+        'i-idle',
+        'ours, PNG, unique content, no batch running',
+        service.server,
+        GENERATE,
+        headers,
+        h.body('png', true),
+      ),
+    );
     // A batch large enough to outlast warm-up and measurement, cancelled afterwards.
     const during = await startBatch(base, key, Math.min(50_000, ITEMS * 5));
-    rows.push(await h.scenario('i-during', 'ours, PNG, unique content, while a batch renders', service.server, GENERATE, headers, h.body('png', true)));
+    rows.push(
+      await h.scenario(
+        'i-during',
+        'ours, PNG, unique content, while a batch renders',
+        service.server,
+        GENERATE,
+        headers,
+        h.body('png', true),
+      ),
+    );
     const state = await batchState(base, key, during);
-    if (state.status !== 'running') console.log(`i-during: the batch was ${state.status} by the end of the measurement; lengthen BENCH_BATCH_ITEMS`);
+    if (state.status !== 'running')
+      console.log(`i-during: the batch was ${state.status} by the end of the measurement; lengthen BENCH_BATCH_ITEMS`);
     await fetch(`${base}${BATCHES}/${during}`, { method: 'DELETE', headers: { 'x-api-key': key } });
   } finally {
     await service.server.stop();
@@ -106,11 +152,13 @@ export function batchTargets(get: (id: string) => Row | undefined): string[] {
   const lines: string[] = [];
   if (batch && inline)
     lines.push(
-      `| i-batch/e | ${(batch.rps / inline.rps).toFixed(2)} | ≥ 1: batch items/s at least the best-possible inline render's req/s | ${batch.rps >= inline.rps ? 'met' : 'NOT met'} |`,
+      `| i-batch/e | ${(batch.rps / inline.rps).toFixed(2)} | ≥ 1: batch items/s at least the best-possible ` +
+        `inline render's req/s | ${batch.rps >= inline.rps ? 'met' : 'NOT met'} |`,
     );
   if (idle && during)
     lines.push(
-      `| p99 i-during/i-idle | ${(during.p99 / Math.max(idle.p99, 0.001)).toFixed(2)} | ≤ 2: sync PNG p99 during a batch | ${during.p99 <= 2 * idle.p99 ? 'met' : 'NOT met'} |`,
+      `| p99 i-during/i-idle | ${(during.p99 / Math.max(idle.p99, 0.001)).toFixed(2)} | ≤ 2: sync PNG p99 ` +
+        `during a batch | ${during.p99 <= 2 * idle.p99 ? 'met' : 'NOT met'} |`,
     );
   return lines;
 }

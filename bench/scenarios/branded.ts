@@ -39,7 +39,9 @@ export async function brandedScenario<Row>(
   }
   const listed = async (key: string) =>
     (
-      (await (await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/logos`, { headers: { 'x-api-key': key } })).json()) as {
+      (await (
+        await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/logos`, { headers: { 'x-api-key': key } })
+      ).json()) as {
         items: Array<{ id: string }>;
       }
     ).items[0]!.id;
@@ -67,10 +69,16 @@ export async function brandedScenario<Row>(
     });
   };
   if (payloads === 'repeat')
-    return run('h-branded-repeat', `ours, branded PNG as h-branded, ${REPEATED_PAYLOADS} URLs repeated (scan verdicts cached)`, headersFor, makeBody);
+    return run(
+      'h-branded-repeat',
+      `ours, branded PNG as h-branded, ${REPEATED_PAYLOADS} URLs repeated (scan verdicts cached)`,
+      headersFor,
+      makeBody,
+    );
   return run(
     'h-branded',
-    'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content (a scan check until the design class shares its verdict)',
+    'ours, branded PNG (rounded shapes, cached logo at 0.2), unique content (a scan check until the design ' +
+      'class shares its verdict)',
     headersFor,
     makeBody,
   );
@@ -81,7 +89,8 @@ export const brandedRowScenario: BenchScenario = {
   ids: ['h-branded', 'h-branded-repeat'],
   run: async (context) => {
     const embedded = await context.embedded();
-    const measure: Scenario<Row> = (id, name, headersFor, makeBody) => measureRow(id, name, embedded.server, GENERATE_PATH, headersFor, makeBody);
+    const measure: Scenario<Row> = (id, name, headersFor, makeBody) =>
+      measureRow(id, name, embedded.server, GENERATE_PATH, headersFor, makeBody);
     const rows: Row[] = [];
     if (wanted('h-branded')) rows.push(await brandedScenario(embedded, measure, 'fresh'));
     if (wanted('h-branded-repeat')) rows.push(await brandedScenario(embedded, measure, 'repeat'));

@@ -64,13 +64,15 @@ function generate(server: Started, key: string, content: string): Promise<void> 
 const SWEEP_COMMANDS = new Set(['srandmember', 'hgetall']);
 
 const sum = (values: Iterable<number>) => [...values].reduce((total, value) => total + value, 0);
-const without = (counts: Map<string, number>, left: ReadonlySet<string>) => new Map([...counts].filter(([name]) => !left.has(name)));
+const without = (counts: Map<string, number>, left: ReadonlySet<string>) =>
+  new Map([...counts].filter(([name]) => !left.has(name)));
 
 /**
  * The µs of the commands clients sent: a script's time (EVALSHA's usec) already holds the commands it ran, which
  * commandstats counts again under their own names.
  */
-const clientSent = (micros: Map<string, number>, client: Map<string, number>) => new Map([...micros].filter(([name]) => client.has(name)));
+const clientSent = (micros: Map<string, number>, client: Map<string, number>) =>
+  new Map([...micros].filter(([name]) => client.has(name)));
 
 /** What the processes do with no request at all (sweeps of the bucket sets, queues' polling), per second. */
 interface Background {
@@ -109,7 +111,13 @@ async function background(port: number, server: Started): Promise<Background> {
  * One kind of request, run twice: once for the calls and the µs Redis spent running them, once under MONITOR for who
  * sent them (it costs Redis CPU). `ignored`: commands of background sweeps running beside, left out.
  */
-async function opCost(kind: string, port: number, server: Started, run: () => Promise<void>, ignored: ReadonlySet<string> = new Set()): Promise<OpCost> {
+async function opCost(
+  kind: string,
+  port: number,
+  server: Started,
+  run: () => Promise<void>,
+  ignored: ReadonlySet<string> = new Set(),
+): Promise<OpCost> {
   const before = await redisSnapshot(port);
   const apiBefore = cpuSeconds(server.child.pid);
   await run();
@@ -125,7 +133,8 @@ async function opCost(kind: string, port: number, server: Started, run: () => Pr
     commands: without(callsBetween(before, after), ignored),
     clientCommands: sum(without(tally.client, ignored).values()) / COUNT,
     scriptCommands: sum(without(tally.script, ignored).values()) / COUNT,
-    redisMicros: sum(clientSent(without(callsBetween(before, after, 'micros'), ignored), tally.client).values()) / COUNT,
+    redisMicros:
+      sum(clientSent(without(callsBetween(before, after, 'micros'), ignored), tally.client).values()) / COUNT,
     redisCpuMicros: ignored.size === 0 ? (after.cpuMicros - before.cpuMicros) / COUNT : undefined,
     apiMicros,
     keysAdded: (after.keys - before.keys) / COUNT,
@@ -152,7 +161,10 @@ async function runBatch(server: Started, key: string): Promise<void> {
  * A process with no port of its own (workers/jobs.js or render.js) on the service's environment; stopped by SIGTERM.
  */
 function startWorker(entry: string, env: NodeJS.ProcessEnv): { child: ChildProcess; stop(): Promise<void> } {
-  const child = spawn(NODE, [join(import.meta.dirname, '..', '..', 'workers', entry)], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(NODE, [join(import.meta.dirname, '..', '..', 'workers', entry)], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   return {
     child,
     async stop() {
@@ -181,12 +193,21 @@ async function nodeCosts(): Promise<{ idle: Background; costs: OpCost[] } | unde
  * Generates and scans with the API process alone (they need no other; the jobs process's sweeps would swamp their
  * figures), then the batch item with the jobs and render processes beside it, their idle work taken off.
  */
-async function measureAll(port: number, server: Started, key: string, env: NodeJS.ProcessEnv): Promise<{ idle: Background; costs: OpCost[] }> {
+async function measureAll(
+  port: number,
+  server: Started,
+  key: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ idle: Background; costs: OpCost[] }> {
   const slug = await createCode(server, key);
   const scan = () =>
     times(COUNT, async (i) => {
-      const agent = `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${i % 7} like Mac OS X) Mobile/15E148 bench-${sequence}-${i}`;
-      const res = await fetch(`http://127.0.0.1:${server.port}/r/${slug}`, { redirect: 'manual', headers: { 'user-agent': agent } });
+      const agent =
+        `Mozilla/5.0 (iPhone; CPU iPhone OS 17_${i % 7}` + ` like Mac OS X) Mobile/15E148 bench-${sequence}-` + `${i}`;
+      const res = await fetch(`http://127.0.0.1:${server.port}/r/${slug}`, {
+        redirect: 'manual',
+        headers: { 'user-agent': agent },
+      });
       if (res.status !== 302) throw new Error(`scan answered ${res.status}`);
       await res.arrayBuffer();
     });
@@ -222,20 +243,28 @@ function nodeTable({ idle, costs }: { idle: Background; costs: OpCost[] }): stri
   const total = (commands: Map<string, number>) => [...commands.values()].reduce((sum, calls) => sum + calls, 0);
   const lines = costs.map(
     (c) =>
-      `| ${c.kind} | ${c.clientCommands.toFixed(1)} | ${c.scriptCommands.toFixed(1)} | ${(total(c.commands) / COUNT).toFixed(1)} | ` +
-      `${top(c.commands, COUNT)} | ${c.redisMicros.toFixed(0)} | ${c.redisCpuMicros?.toFixed(0) ?? '—'} | ${c.apiMicros.toFixed(0)} | ` +
+      `| ${c.kind} | ${c.clientCommands.toFixed(1)} | ${c.scriptCommands.toFixed(1)} | ` +
+      `${(total(c.commands) / COUNT).toFixed(1)} | ` +
+      (`${top(c.commands, COUNT)} | ${c.redisMicros.toFixed(0)} | ${c.redisCpuMicros?.toFixed(0) ?? '—'} | ` +
+        `${c.apiMicros.toFixed(0)} | `) +
       `${c.keysAdded.toFixed(2)} |`,
   );
   const idleLine =
-    `| no requests: the jobs and render processes idle, per second | ${idle.clientCommands.toFixed(0)} | ${idle.scriptCommands.toFixed(0)} | ${total(idle.commands).toFixed(0)} | ` +
-    `${top(idle.commands, 1)} | ${idle.redisMicros.toFixed(0)} | ${idle.redisCpuMicros.toFixed(0)} | ${idle.apiMicros.toFixed(0)} | — |`;
+    `| no requests: the jobs and render processes idle, per second | ${idle.clientCommands.toFixed(0)} | ` +
+    `${idle.scriptCommands.toFixed(0)} | ${total(idle.commands).toFixed(0)} | ` +
+    (`${top(idle.commands, 1)} | ${idle.redisMicros.toFixed(0)} | ${idle.redisCpuMicros.toFixed(0)} | ` +
+      `${idle.apiMicros.toFixed(0)} | — |`);
   return [
-    `One Redis node (REDIS_URL), ${COUNT} requests of each kind, ${CONCURRENCY} at a time: generates and scans on the API ` +
-      'process alone, batch items with the jobs and render processes beside it (the jobs process sweeps bucket sets: its ' +
-      `SRANDMEMBER and HGETALL are left out of the batch row and given in the last, idle row, measured over ${IDLE_SECONDS} s). ` +
+    `One Redis node (REDIS_URL), ${COUNT} requests of each kind, ${CONCURRENCY} at a time: generates and scans ` +
+      `on the API ` +
+      ('process alone, batch items with the jobs and render processes beside it (the jobs process sweeps bucket ' +
+        'sets: its ') +
+      (`SRANDMEMBER and HGETALL are left out of the batch row and given in the last, idle row, measured over ` +
+        `${IDLE_SECONDS} s). `) +
       'Per request; Redis µs is commandstats time of the commands clients sent (a script holds those it ran):',
     '',
-    '| request | commands sent (round trips) | commands run by scripts | commands in all | most called | Redis µs running them | Redis CPU µs | API CPU µs | keys added |',
+    '| request | commands sent (round trips) | commands run by scripts | commands in all | most called | Redis ' +
+      'µs running them | Redis CPU µs | API CPU µs | keys added |',
     '|---|---|---|---|---|---|---|---|---|',
     ...lines,
     idleLine,
@@ -249,7 +278,10 @@ async function clusterSpread(): Promise<string> {
   const env = { ...process.env, QR_DATA_DIR: dataDir, LOG_LEVEL: 'warn', REDIS_CLUSTER_NODES: cluster.seeds };
   const servers: Started[] = [];
   try {
-    const keys = Array.from({ length: CLUSTER_ACCOUNTS }, (_, a) => createAccountKeys(env, `cap${a}@example.com`, 'business', 1)[0]!);
+    const keys = Array.from(
+      { length: CLUSTER_ACCOUNTS },
+      (_, a) => createAccountKeys(env, `cap${a}@example.com`, 'business', 1)[0]!,
+    );
     servers.push(await startApi(env), await startApi(env));
     const masters = await cluster.masters();
     const before = await Promise.all(masters.map((port) => redisSnapshot(port)));
@@ -265,17 +297,23 @@ async function clusterSpread(): Promise<string> {
     );
     await settle();
     const after = await Promise.all(masters.map((port) => redisSnapshot(port)));
-    const commands = masters.map((_, m) => [...callsBetween(before[m]!, after[m]!).values()].reduce((sum, calls) => sum + calls, 0));
+    const commands = masters.map((_, m) =>
+      [...callsBetween(before[m]!, after[m]!).values()].reduce((sum, calls) => sum + calls, 0),
+    );
     const keyCounts = after.map((snapshot) => snapshot.keys);
-    const share = (values: number[], i: number) => `${((100 * values[i]!) / values.reduce((a, b) => a + b, 0)).toFixed(0)}%`;
+    const share = (values: number[], i: number) =>
+      `${((100 * values[i]!) / values.reduce((a, b) => a + b, 0)).toFixed(0)}%`;
     const spread = (values: number[]) => (Math.max(...values) / Math.max(1, Math.min(...values))).toFixed(2);
     return [
-      `Two API processes on a local 3-master + 3-replica Redis Cluster, ${requests} unique generates (${CLUSTER_ACCOUNTS} business ` +
+      `Two API processes on a local 3-master + 3-replica Redis Cluster, ${requests} unique generates (` +
+        `${CLUSTER_ACCOUNTS} business ` +
         `accounts, one key each, the instances alternating):`,
       '',
       '| master | keys | share | commands | share |',
       '|---|---|---|---|---|',
-      ...masters.map((port, m) => `| ${m + 1} | ${keyCounts[m]} | ${share(keyCounts, m)} | ${commands[m]} | ${share(commands, m)} |`),
+      ...masters.map(
+        (port, m) => `| ${m + 1} | ${keyCounts[m]} | ${share(keyCounts, m)} | ${commands[m]} | ${share(commands, m)} |`,
+      ),
       '',
       `max/min across masters: keys ${spread(keyCounts)}, commands ${spread(commands)}.`,
     ].join('\n');
@@ -292,6 +330,10 @@ export const capacityScenario: BenchScenario = {
     const costs = await nodeCosts();
     const node = costs ? nodeTable(costs) : 'Skipped: redis-server is not installed.';
     const cluster = await clusterSpread();
-    return { sections: { capacity: `${node}\n\n${cluster}\n\nAccounts in the single-node rows: ${ACCOUNTS} (the first one's key).` } };
+    return {
+      sections: {
+        capacity: `${node}\n\n${cluster}\n\nAccounts in the single-node rows: ${ACCOUNTS} (the first one's key).`,
+      },
+    };
   },
 };

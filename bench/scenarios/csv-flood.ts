@@ -32,7 +32,8 @@ const BATCHES = '/api/v1/QRManager/batches';
 function bigCsv(): Buffer {
   const rows = ['content,type,outputFormat,name'];
   const path = 'abcdefghijklmnopqrstuvwxyz'.repeat(3);
-  for (let i = 0; i < 99_999; i++) rows.push(`https://example.com/item/${String(i).padStart(6, '0')}/${path},url,png,n${i}`);
+  for (let i = 0; i < 99_999; i++)
+    rows.push(`https://example.com/item/${String(i).padStart(6, '0')}/${path},url,png,n${i}`);
   return Buffer.from(`${rows.join('\n')}\n`);
 }
 
@@ -43,7 +44,13 @@ function bigCsv(): Buffer {
 function postCsv(port: number, key: string, body: Buffer): Promise<string> {
   return new Promise((resolve) => {
     const req = request(
-      { host: '127.0.0.1', port, method: 'POST', path: BATCHES, headers: { 'content-type': 'text/csv', 'content-length': body.length, 'x-api-key': key } },
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'POST',
+        path: BATCHES,
+        headers: { 'content-type': 'text/csv', 'content-length': body.length, 'x-api-key': key },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(String(res.statusCode)));
@@ -70,7 +77,9 @@ async function flood(port: number, key: string): Promise<void> {
       while (Date.now() < until) {
         const started = Date.now();
         statuses.push(await postCsv(port, key, csv));
-        await new Promise((r) => setTimeout(r, Math.max(0, Math.min(UPLOAD_GAP_MS - (Date.now() - started), until - Date.now()))));
+        await new Promise((r) =>
+          setTimeout(r, Math.max(0, Math.min(UPLOAD_GAP_MS - (Date.now() - started), until - Date.now()))),
+        );
       }
     };
     await Promise.all(Array.from({ length: PARALLEL_UPLOADS }, uploader));
@@ -91,7 +100,9 @@ interface Flooder {
 
 /** Starts the flooder process; resolves once its CSV is built and it waits for its first round. */
 async function floodInChild(port: number, key: string): Promise<Flooder> {
-  const child = spawn(NODE, [fileURLToPath(import.meta.url), 'flood', String(port), key], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(NODE, [fileURLToPath(import.meta.url), 'flood', String(port), key], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => {
     const line = await lines.next();
@@ -115,10 +126,18 @@ function tally(values: string[]): string {
 }
 
 /** One condition's slices as a row (side-by-side.ts), printed with each slice's p99. */
-function slicedRow(id: string, name: string, runs: AutocannonResult[], cpuUsed: number, seconds: number, pid: number | undefined): Row {
+function slicedRow(
+  id: string,
+  name: string,
+  runs: AutocannonResult[],
+  cpuUsed: number,
+  seconds: number,
+  pid: number | undefined,
+): Row {
   const row = rowOfSlices(id, name, runs, cpuUsed, seconds, pid);
   console.log(
-    `${id}: ${Math.round(row.rps)} req/s, p99 of the ${runs.length} slices ${runs.map((run) => run.latency.p99).join(', ')} ms (median ${row.p99}), ` +
+    `${id}: ${Math.round(row.rps)} req/s, p99 of the ${runs.length} slices ` +
+      `${runs.map((run) => run.latency.p99).join(', ')} ms (median ${row.p99}), ` +
       `non-2xx ${row.non2xx}, errors ${row.errors}, server CPU ${row.cpuMicros!.toFixed(0)} µs/request`,
   );
   return row;
@@ -179,7 +198,11 @@ export async function csvFlood(): Promise<Row[]> {
         const [idle, idleHealth] = await Promise.all([neighbour(slice), poller(slice)]);
         cpu.idle += serverCpu() - at;
         at = serverCpu();
-        const [flooded, round, floodHealth] = await Promise.all([neighbour(slice), flooder.round(slice), poller(slice)]);
+        const [flooded, round, floodHealth] = await Promise.all([
+          neighbour(slice),
+          flooder.round(slice),
+          poller(slice),
+        ]);
         cpu.flood += serverCpu() - at;
         idleRuns.push(idle);
         floodRuns.push(flooded);
@@ -209,12 +232,18 @@ export async function csvFlood(): Promise<Row[]> {
       `${statuses.length} posts of ${(bytes / 1e6).toFixed(1)} MB (${tally(statuses)}); ` +
       `/healthz ${tally(health.map((h) => h.status))}, slowest ${slowestHealth.toFixed(0)} ms`;
     console.log(`o-csv: ${note}`);
-    floodRow.name = `the same account while a free key posts ${PARALLEL_UPLOADS} × ~14 MB CSV batches at a time (${note}): median-slice p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× and /healthz always 200 — ${verdict}`;
+    floodRow.name =
+      `the same account while a free key posts ${PARALLEL_UPLOADS} × ~14 MB CSV batches at a time (${note}): ` +
+      `median-slice p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× and /healthz always 200 — ` +
+      `${verdict}`;
     return [idleRow, floodRow];
   });
 }
 
-export const csvFloodScenario: BenchScenario = { ids: ['o-idle', 'o-csv'], run: async () => ({ rows: await csvFlood() }) };
+export const csvFloodScenario: BenchScenario = {
+  ids: ['o-idle', 'o-csv'],
+  run: async () => ({ rows: await csvFlood() }),
+};
 
 // Runs alone too: `npm run build && node dist/bench/scenarios/csv-flood.js`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -42,7 +42,8 @@ async function inTurn(count: number, send: () => Promise<Answer>): Promise<Answe
   return answers;
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.ceil((p / 100) * values.length) - 1)]!;
 
 function rowOfAnswers(id: string, name: string, answers: Answer[], seconds: number, server: Started): Row {
   const ms = answers.map((answer) => answer.ms);
@@ -83,7 +84,12 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
         await fetch(`http://127.0.0.1:${port}/api/v1/QRManager/generate`, {
           method: 'POST',
           headers: { 'x-api-key': bystanderKey!, 'content-type': 'application/json' },
-          body: JSON.stringify({ content: 'https://example.com/bystander', type: 'url', outputFormat: 'png', size: 256 }),
+          body: JSON.stringify({
+            content: 'https://example.com/bystander',
+            type: 'url',
+            outputFormat: 'png',
+            size: 256,
+          }),
         })
       ).arrayBuffer(),
     );
@@ -117,8 +123,10 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
     const besideMax = Math.max(...beside.map((answer) => answer.ms));
     const verdict = (value: number, target: number) => (value <= target ? 'met' : 'NOT met');
     const summary =
-      `A ${side} × ${side} grey-noise JPEG (${(noise.length / 1e6).toFixed(1)} MB): ${statuses(alone)} alone, median ${Math.round(noiseP50)} ms ` +
-      `(target ≤ ${NOISE_TARGET_MS} ms — ${verdict(noiseP50, NOISE_TARGET_MS)}); under the flood ${statuses(flood)}, the slowest ${Math.round(floodMax)} ms. ` +
+      `A ${side} × ${side} grey-noise JPEG (${(noise.length / 1e6).toFixed(1)} MB): ${statuses(alone)} alone, ` +
+      `median ${Math.round(noiseP50)} ms ` +
+      (`(target ≤ ${NOISE_TARGET_MS} ms — ${verdict(noiseP50, NOISE_TARGET_MS)}); under the flood ` +
+        `${statuses(flood)}, the slowest ${Math.round(floodMax)} ms. `) +
       `Another account's 256 px decode: p99 ${Math.round(
         percentile(
           idle.map((a) => a.ms),
@@ -134,9 +142,27 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
       `(target ≤ ${BYSTANDER_TARGET_MS} ms — ${verdict(besideMax, BYSTANDER_TARGET_MS)}); ${statuses(beside)}.`;
     console.log(summary);
     const rows = [
-      rowOfAnswers('d-noise', `16 MP noise JPEG decoded, one at a time (${statuses(alone)})`, alone, aloneSeconds, server),
-      rowOfAnswers('d-idle', '256 px decode, one at a time, alone', idle, (idle.reduce((sum, a) => sum + a.ms, 0) || 1) / 1000, server),
-      rowOfAnswers('d-bystander', `the same beside another account's ${FLOOD_IN_FLIGHT} noise images in flight`, beside, besideSeconds, server),
+      rowOfAnswers(
+        'd-noise',
+        `16 MP noise JPEG decoded, one at a time (${statuses(alone)})`,
+        alone,
+        aloneSeconds,
+        server,
+      ),
+      rowOfAnswers(
+        'd-idle',
+        '256 px decode, one at a time, alone',
+        idle,
+        (idle.reduce((sum, a) => sum + a.ms, 0) || 1) / 1000,
+        server,
+      ),
+      rowOfAnswers(
+        'd-bystander',
+        `the same beside another account's ${FLOOD_IN_FLIGHT} noise images in flight`,
+        beside,
+        besideSeconds,
+        server,
+      ),
     ];
     return { rows, summary, noiseMs: noiseP50, besideMs: besideMax };
   } finally {
@@ -149,6 +175,10 @@ export const decodeBudgetScenario: BenchScenario = {
   ids: ['d-noise', 'd-idle', 'd-bystander'],
   run: async () => {
     const result = await decodeBudget();
-    return { rows: result.rows, figures: { decodeNoiseMs: result.noiseMs, decodeBesideFloodMs: result.besideMs }, sections: { decode: result.summary } };
+    return {
+      rows: result.rows,
+      figures: { decodeNoiseMs: result.noiseMs, decodeBesideFloodMs: result.besideMs },
+      sections: { decode: result.summary },
+    };
   },
 };

@@ -39,24 +39,37 @@ export async function floodWindows(): Promise<FloodWindowsResult> {
   let server: Started | undefined;
   try {
     const bystanderKeys = createAccountKeys(env, 'bystander@example.com', 'business', KEYS_PER_ACCOUNT);
-    const floodKeys = Array.from({ length: ROUNDS }, (_, i) => createAccountKeys(env, `flood${i}@example.com`, 'free', 5));
+    const floodKeys = Array.from({ length: ROUNDS }, (_, i) =>
+      createAccountKeys(env, `flood${i}@example.com`, 'free', 5),
+    );
     server = await startApi(env);
     const { port } = server;
     const url = `http://127.0.0.1:${port}/api/v1/QRManager/generate`;
     let sequence = 0;
     const bystanderBody = () => {
       const n = ++sequence;
-      return JSON.stringify({ content: `https://example.com/bystander/${n}`, type: 'url', outputFormat: n % 2 === 0 ? 'png' : 'webp', size: 512 });
+      return JSON.stringify({
+        content: `https://example.com/bystander/${n}`,
+        type: 'url',
+        outputFormat: n % 2 === 0 ? 'png' : 'webp',
+        size: 512,
+      });
     };
     const bystander = (seconds: number) =>
-      drive(url, rotatingKey(bystanderKeys), bystanderBody, seconds, { connections: BYSTANDER_CONNECTIONS, overallRate: BYSTANDER_RATE });
+      drive(url, rotatingKey(bystanderKeys), bystanderBody, seconds, {
+        connections: BYSTANDER_CONNECTIONS,
+        overallRate: BYSTANDER_RATE,
+      });
     if (WARMUP > 0) await bystander(WARMUP);
     const idle: AutocannonResult[] = [];
     const beside: AutocannonResult[] = [];
     const floods: AutocannonResult[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       idle.push(await bystander(WINDOW));
-      const [during, flood] = await Promise.all([bystander(WINDOW), floodFromAnotherProcess(url, floodKeys[round]!, WINDOW)]);
+      const [during, flood] = await Promise.all([
+        bystander(WINDOW),
+        floodFromAnotherProcess(url, floodKeys[round]!, WINDOW),
+      ]);
       beside.push(during);
       floods.push(flood);
     }
@@ -71,14 +84,21 @@ export async function floodWindows(): Promise<FloodWindowsResult> {
       .join(' / ');
     const verdict = ratio <= MAX_RATIO ? 'met' : 'NOT met';
     const summary =
-      `Alternating windows of ${WINDOW} s (idle, flood) × ${ROUNDS}, bystander at ${BYSTANDER_RATE}/s: p99 alone → beside the flood ${pairs}; ` +
+      `Alternating windows of ${WINDOW} s (idle, flood) × ${ROUNDS}, bystander at ${BYSTANDER_RATE}/s: p99 ` +
+      `alone → beside the flood ${pairs}; ` +
       `median ${ratio.toFixed(2)}×, target ≤ ${MAX_RATIO}× — ${verdict}. Flood answers per window: ${floodAnswers}.`;
     console.log(summary);
     const rows = [
-      measuredRow('h-win-idle', `bystander 512 px at ${BYSTANDER_RATE}/s alone (median of ${ROUNDS} windows)`, medianWindow(idle), server),
+      measuredRow(
+        'h-win-idle',
+        `bystander 512 px at ${BYSTANDER_RATE}/s alone (median of ${ROUNDS} windows)`,
+        medianWindow(idle),
+        server,
+      ),
       measuredRow(
         'h-win-flood',
-        `the same beside a free account's 2048 px WebP flood, 5 keys × 10/s (median of ${ROUNDS}): p99 ${ratio.toFixed(2)}× alone — ${verdict}`,
+        `the same beside a free account's 2048 px WebP flood, 5 keys × 10/s (median of ${ROUNDS}): p99 ` +
+          `${ratio.toFixed(2)}× alone — ${verdict}`,
         medianWindow(beside),
         server,
       ),
@@ -94,6 +114,10 @@ export const floodWindowsScenario: BenchScenario = {
   ids: ['h-windows'],
   run: async () => {
     const result = await floodWindows();
-    return { rows: result.rows, figures: { floodWindowsP99Ratio: result.ratio }, sections: { floodWindows: result.summary } };
+    return {
+      rows: result.rows,
+      figures: { floodWindowsP99Ratio: result.ratio },
+      sections: { floodWindows: result.summary },
+    };
   },
 };

@@ -50,11 +50,17 @@ export function floodFromAnotherProcess(url: string, keys: string[], seconds: nu
     const result = await drive(${JSON.stringify(url)}, rotatingKey(${JSON.stringify(keys)}), body, ${seconds}, { connections: ${FLOOD_CONNECTIONS}, overallRate: ${FLOOD_RATE} });
     process.stdout.write(JSON.stringify(result));`;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.once('error', reject);
-    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(output) as AutocannonResult) : reject(new Error(`flood driver exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0
+        ? resolve(JSON.parse(output) as AutocannonResult)
+        : reject(new Error(`flood driver exited with ${code}`)),
+    );
   });
 }
 
@@ -62,13 +68,22 @@ export function floodFromAnotherProcess(url: string, keys: string[], seconds: nu
  * The free account's 500 requests a month last its measured window at 50 a second (BENCH_DURATION ≤ 10 s);
  * a new dark colour each time defeats the image cache, and the payload stays one QR code.
  */
-export async function floodScenario(service: FloodService, seconds: number, warmupSeconds: number): Promise<FloodResult> {
+export async function floodScenario(
+  service: FloodService,
+  seconds: number,
+  warmupSeconds: number,
+): Promise<FloodResult> {
   const url = `http://127.0.0.1:${service.server.port}/api/v1/QRManager/generate`;
   const floodKeys = createAccountKeys(service.env, 'flood@example.com', 'free', FLOOD_KEYS);
   let sequence = 0;
   const bystanderBody = () => {
     const n = ++sequence;
-    return JSON.stringify({ content: `https://example.com/bystander/${n}`, type: 'url', outputFormat: n % 2 === 0 ? 'png' : 'webp', size: 512 });
+    return JSON.stringify({
+      content: `https://example.com/bystander/${n}`,
+      type: 'url',
+      outputFormat: n % 2 === 0 ? 'png' : 'webp',
+      size: 512,
+    });
   };
   const bystander = { connections: BYSTANDER_CONNECTIONS };
 

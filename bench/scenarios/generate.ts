@@ -1,6 +1,16 @@
 // Rows c, d, f-webp and f-svg: POST /generate through the whole service on the shared embedded service; c beside e turn
 // about when both run.
-import { body, DURATION, GENERATE_PATH, LOAD, measureRow, wanted, WARMUP, withBaseline, type BenchScenario } from '../harness.js';
+import {
+  body,
+  DURATION,
+  GENERATE_PATH,
+  LOAD,
+  measureRow,
+  wanted,
+  WARMUP,
+  withBaseline,
+  type BenchScenario,
+} from '../harness.js';
 import { rotatingKey } from '../load.js';
 import { sideBySide } from '../side-by-side.js';
 import { E_NAME } from './baselines.js';
@@ -30,7 +40,14 @@ export const generateScenario: BenchScenario = {
         ...(await withBaseline('best-inline.js', (best) =>
           sideBySide(
             [
-              { id: 'e', name: E_NAME, server: best, url: `http://127.0.0.1:${best.port}/generate`, headersFor: () => ({}), makeBody: body('png', true) },
+              {
+                id: 'e',
+                name: E_NAME,
+                server: best,
+                url: `http://127.0.0.1:${best.port}/generate`,
+                headersFor: () => ({}),
+                makeBody: body('png', true),
+              },
               {
                 id: 'c',
                 name: C_NAME,
@@ -49,7 +66,8 @@ export const generateScenario: BenchScenario = {
       );
     }
     for (const [id, name, makeBody] of ROWS) {
-      if (wanted(id) && !(id === 'c' && eBesideC())) rows.push(await measureRow(id, name, service.server, GENERATE_PATH, headers, makeBody));
+      if (wanted(id) && !(id === 'c' && eBesideC()))
+        rows.push(await measureRow(id, name, service.server, GENERATE_PATH, headers, makeBody));
     }
     return { rows };
   },

@@ -36,7 +36,13 @@ function worstBodies(): string[] {
 }
 
 /** Cycles over the bodies with one key. */
-function send(port: number, key: string, bodies: string[], seconds: number, options: { connections: number; overallRate?: number }) {
+function send(
+  port: number,
+  key: string,
+  bodies: string[],
+  seconds: number,
+  options: { connections: number; overallRate?: number },
+) {
   let i = 0;
   return drive(
     `http://127.0.0.1:${port}${PATH}`,
@@ -55,7 +61,8 @@ export async function hostileNeighbour(): Promise<Row[]> {
     const neighbourBodies = Array.from({ length: 64 }, (_, i) =>
       JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
     );
-    const neighbour = (seconds: number) => send(port, neighbourKey, neighbourBodies, seconds, { connections: NEIGHBOUR_CONNECTIONS });
+    const neighbour = (seconds: number) =>
+      send(port, neighbourKey, neighbourBodies, seconds, { connections: NEIGHBOUR_CONNECTIONS });
     if (WARMUP > 0) await neighbour(WARMUP);
     const idle = await neighbour(DURATION);
     const [attacked, attack] = await Promise.all([
@@ -70,7 +77,8 @@ export async function hostileNeighbour(): Promise<Row[]> {
       rowOf('n-idle', 'ours, one account generating on an otherwise idle server', idle, server),
       rowOf(
         'n-hostile',
-        `the same account while a free key sends worst-case bad bodies at its burst of ${FREE_BURST}/s (${attackNote}): p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× — ${verdict}`,
+        `the same account while a free key sends worst-case bad bodies at its burst of ${FREE_BURST}/s (` +
+          `${attackNote}): p99 ${ratio.toFixed(2)}× idle, target ≤ ${MAX_P99_RATIO}× — ${verdict}`,
         attacked,
         server,
       ),
@@ -82,4 +90,7 @@ export async function hostileNeighbour(): Promise<Row[]> {
 // Runs alone too: `npm run build && node dist/bench/scenarios/hostile-neighbour.js`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await hostileNeighbour();
 
-export const hostileNeighbourScenario: BenchScenario = { ids: ['n-idle', 'n-hostile'], run: async () => ({ rows: await hostileNeighbour() }) };
+export const hostileNeighbourScenario: BenchScenario = {
+  ids: ['n-idle', 'n-hostile'],
+  run: async () => ({ rows: await hostileNeighbour() }),
+};

@@ -6,13 +6,25 @@ import { rotatingKey } from '../load.js';
 let sequence = 0;
 
 /** A 30 mm PDF of a new code each request: pdfkit's document, our module runs, the page at the physical size. */
-const pdfBody = () => JSON.stringify({ content: `https://example.com/print/${++sequence}`, type: 'url', outputFormat: 'pdf', sizeMm: 30 });
+const pdfBody = () =>
+  JSON.stringify({ content: `https://example.com/print/${++sequence}`, type: 'url', outputFormat: 'pdf', sizeMm: 30 });
 
 export const printScenario: BenchScenario = {
   ids: ['f-pdf'],
   run: async (context) => {
     if (!wanted('f-pdf')) return {};
     const service = await context.embedded();
-    return { rows: [await measureRow('f-pdf', 'ours, PDF 30 mm, unique content', service.server, GENERATE_PATH, rotatingKey(service.keys), pdfBody)] };
+    return {
+      rows: [
+        await measureRow(
+          'f-pdf',
+          'ours, PDF 30 mm, unique content',
+          service.server,
+          GENERATE_PATH,
+          rotatingKey(service.keys),
+          pdfBody,
+        ),
+      ],
+    };
   },
 };

@@ -20,10 +20,19 @@ const CATEGORIES: Array<[string, (fn: string, url: string) => boolean]> = [
   ['idle (event loop waiting)', (fn) => fn === '(idle)'],
   ['garbage collection', (fn) => fn === '(garbage collector)'],
   ['render: QR matrix (qr)', (_fn, url) => url.includes('node_modules/qr/') || url.includes('render/qr-matrix')],
-  ['render: PNG (scanlines + deflate)', (fn, url) => url.includes('render/png-writer') || url === 'node:zlib' || fn === 'processChunkSync'],
-  ['render: other (layout, WebP, SVG, routing)', (_fn, url) => url.includes('/src/render/') || url.includes('adapters/render/')],
+  [
+    'render: PNG (scanlines + deflate)',
+    (fn, url) => url.includes('render/png-writer') || url === 'node:zlib' || fn === 'processChunkSync',
+  ],
+  [
+    'render: other (layout, WebP, SVG, routing)',
+    (_fn, url) => url.includes('/src/render/') || url.includes('adapters/render/'),
+  ],
   ['metering + key lookup (SQLite)', (_fn, url) => url.includes('better-sqlite3') || url.includes('adapters/sqlite/')],
-  ['logging (pino)', (_fn, url) => url.includes('node_modules/pino') || url.includes('sonic-boom') || url.includes('fast-redact')],
+  [
+    'logging (pino)',
+    (_fn, url) => url.includes('node_modules/pino') || url.includes('sonic-boom') || url.includes('fast-redact'),
+  ],
   ['metrics (prom-client)', (_fn, url) => url.includes('prom-client')],
   ['validation (zod)', (_fn, url) => url.includes('node_modules/zod')],
   [
@@ -54,12 +63,14 @@ export function summariseProfile(profileDir: string): string {
   profile.samples.forEach((id, i) => {
     const frame = byId.get(id)!.callFrame;
     const delta = profile.timeDeltas[i] ?? 0;
-    const category = CATEGORIES.find(([, test]) => test(frame.functionName, frame.url))?.[0] ?? 'other (V8, node internals)';
+    const category =
+      CATEGORIES.find(([, test]) => test(frame.functionName, frame.url))?.[0] ?? 'other (V8, node internals)';
     totals.set(category, (totals.get(category) ?? 0) + delta);
     all += delta;
   });
   const lines = ['| where the main thread spends its time (self time) | share |', '|---|---:|'];
-  for (const [category, micros] of [...totals].sort((a, b) => b[1] - a[1])) lines.push(`| ${category} | ${((micros / all) * 100).toFixed(1)}% |`);
+  for (const [category, micros] of [...totals].sort((a, b) => b[1] - a[1]))
+    lines.push(`| ${category} | ${((micros / all) * 100).toFixed(1)}% |`);
   return lines.join('\n');
 }
 
@@ -71,7 +82,14 @@ export const profileScenario: BenchScenario = {
     // The profile is written when the service exits, which withService waits for.
     await withService(
       {},
-      (profiled) => drive(`http://127.0.0.1:${profiled.server.port}${GENERATE_PATH}`, rotatingKey(profiled.keys), body('png', true), DURATION, LOAD),
+      (profiled) =>
+        drive(
+          `http://127.0.0.1:${profiled.server.port}${GENERATE_PATH}`,
+          rotatingKey(profiled.keys),
+          body('png', true),
+          DURATION,
+          LOAD,
+        ),
       ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
     );
     try {

@@ -61,7 +61,8 @@ async function createCode(service: RedirectService, campaign: Campaign): Promise
     headers: { 'content-type': 'application/json', 'x-api-key': service.keys[0]! },
     body: JSON.stringify({ target: 'https://example.com/landing?from=qr', name: 'bench', ...CAMPAIGNS[campaign] }),
   });
-  if (res.status !== 201) throw new Error(`creating the bench's dynamic code failed: ${res.status} ${await res.text()}`);
+  if (res.status !== 201)
+    throw new Error(`creating the bench's dynamic code failed: ${res.status} ${await res.text()}`);
   return (await res.json()) as { id: string; slug: string };
 }
 
@@ -75,7 +76,10 @@ function scan(url: string, seconds: number, connections: number): Promise<Autoca
     requests: [
       {
         method: 'GET',
-        setupRequest: (req) => ({ ...req, headers: { 'user-agent': USER_AGENTS[i++ % USER_AGENTS.length]!, 'accept-language': 'pt-BR,pt;q=0.9' } }),
+        setupRequest: (req) => ({
+          ...req,
+          headers: { 'user-agent': USER_AGENTS[i++ % USER_AGENTS.length]!, 'accept-language': 'pt-BR,pt;q=0.9' },
+        }),
       },
     ],
   });
@@ -83,7 +87,9 @@ function scan(url: string, seconds: number, connections: number): Promise<Autoca
 
 /** Scans counted so far (embedded default: the stats read the store the redirect writes). */
 async function countedScans(service: RedirectService, codeId: string): Promise<number> {
-  const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/codes/${codeId}/stats`, { headers: { 'x-api-key': service.keys[0]! } });
+  const res = await fetch(`http://127.0.0.1:${service.server.port}/api/v1/QRManager/codes/${codeId}/stats`, {
+    headers: { 'x-api-key': service.keys[0]! },
+  });
   return ((await res.json()) as { totals: { scans: number } }).totals.scans;
 }
 
@@ -118,7 +124,8 @@ export async function redirectScenario(
     check = `${scans} of ${sent} scans counted`;
   }
   console.log(
-    `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)} MiB, unexpected ${unexpected}, errors ${row.errors}; ${check}`,
+    `${id}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, RSS ${row.rssMiB.toFixed(0)}` +
+      ` MiB, unexpected ${unexpected}, errors ${row.errors}; ${check}`,
   );
   return row;
 }
@@ -131,7 +138,13 @@ export const redirectEmbeddedScenario: BenchScenario = {
   run: async () => ({
     rows: [
       await withService({}, (service) =>
-        redirectScenario('r', 'ours, dynamic-code redirect (302) with scan counting, embedded SQLite', service, REDIRECT, 'stats'),
+        redirectScenario(
+          'r',
+          'ours, dynamic-code redirect (302) with scan counting, embedded SQLite',
+          service,
+          REDIRECT,
+          'stats',
+        ),
       ),
     ],
   }),
@@ -143,7 +156,13 @@ export const redirectRedisScenario: BenchScenario = {
   run: async () => {
     const row = await withRedis((url) =>
       withService({ REDIS_URL: url }, (service) =>
-        redirectScenario('r-redis', 'ours, dynamic-code redirect (302) with scan counting, Redis mode', service, REDIRECT, 'metric'),
+        redirectScenario(
+          'r-redis',
+          'ours, dynamic-code redirect (302) with scan counting, Redis mode',
+          service,
+          REDIRECT,
+          'metric',
+        ),
       ),
     );
     return { rows: row ? [row] : [] };
@@ -158,7 +177,14 @@ export const redirectRulesEmbeddedScenario: BenchScenario = {
   run: async () => ({
     rows: [
       await withService({}, (service) =>
-        redirectScenario('r-rules', 'ours, redirect of a code with three rules and a UTM, counting on, embedded', service, REDIRECT, 'stats', 'rules'),
+        redirectScenario(
+          'r-rules',
+          'ours, redirect of a code with three rules and a UTM, counting on, embedded',
+          service,
+          REDIRECT,
+          'stats',
+          'rules',
+        ),
       ),
     ],
   }),
@@ -170,7 +196,14 @@ export const redirectRulesRedisScenario: BenchScenario = {
   run: async () => {
     const row = await withRedis((url) =>
       withService({ REDIS_URL: url }, (service) =>
-        redirectScenario('r-rules-redis', 'ours, redirect of a code with three rules and a UTM, counting on, Redis mode', service, REDIRECT, 'metric', 'rules'),
+        redirectScenario(
+          'r-rules-redis',
+          'ours, redirect of a code with three rules and a UTM, counting on, Redis mode',
+          service,
+          REDIRECT,
+          'metric',
+          'rules',
+        ),
       ),
     );
     return { rows: row ? [row] : [] };

@@ -9,8 +9,22 @@ export const redisGenerateScenario: BenchScenario = {
       withService({ REDIS_URL: url }, async (service) => {
         const headers = rotatingKey(service.keys);
         return [
-          await measureRow('g-c', 'ours, PNG, unique content, Redis mode', service.server, GENERATE_PATH, headers, body('png', true)),
-          await measureRow('g-d', 'ours, PNG, repeated content, Redis mode', service.server, GENERATE_PATH, headers, body('png', false)),
+          await measureRow(
+            'g-c',
+            'ours, PNG, unique content, Redis mode',
+            service.server,
+            GENERATE_PATH,
+            headers,
+            body('png', true),
+          ),
+          await measureRow(
+            'g-d',
+            'ours, PNG, repeated content, Redis mode',
+            service.server,
+            GENERATE_PATH,
+            headers,
+            body('png', false),
+          ),
         ];
       }),
     );

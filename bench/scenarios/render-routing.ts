@@ -1,6 +1,18 @@
 // Rows c-pool, c-thread and c-inline: scenario c with the render routing changed, to show each routing layer pays for
 // itself.
-import { body, DURATION, GENERATE_PATH, LOAD, measureRow, ourService, stopService, WARMUP, withService, type BenchScenario, type Service } from '../harness.js';
+import {
+  body,
+  DURATION,
+  GENERATE_PATH,
+  LOAD,
+  measureRow,
+  ourService,
+  stopService,
+  WARMUP,
+  withService,
+  type BenchScenario,
+  type Service,
+} from '../harness.js';
 import { rotatingKey } from '../load.js';
 import { sideBySide, type Side } from '../side-by-side.js';
 import { SIDE_BY_SIDE_SLICES } from './generate.js';
@@ -37,12 +49,23 @@ const side = (id: string, name: string, service: Service): Side => ({
 export const threadBesideInlineScenario: BenchScenario = {
   ids: ['c-inline'],
   run: async () => {
-    const services = await Promise.all([ourService({ RENDER_SMALL_ON_POOL: 'true' }), ourService({ RENDER_SMALL_ON_POOL: 'false' })]);
+    const services = await Promise.all([
+      ourService({ RENDER_SMALL_ON_POOL: 'true' }),
+      ourService({ RENDER_SMALL_ON_POOL: 'false' }),
+    ]);
     try {
       const rows = await sideBySide(
         [
-          side('c-thread', 'ours, PNG, unique content, small renders grouped onto a free thread (the default)', services[0]),
-          side('c-inline', 'ours, PNG, unique content, small renders drawn on the event loop (RENDER_SMALL_ON_POOL=false)', services[1]),
+          side(
+            'c-thread',
+            'ours, PNG, unique content, small renders grouped onto a free thread (the default)',
+            services[0],
+          ),
+          side(
+            'c-inline',
+            'ours, PNG, unique content, small renders drawn on the event loop (RENDER_SMALL_ON_POOL=false)',
+            services[1],
+          ),
         ],
         DURATION,
         WARMUP,

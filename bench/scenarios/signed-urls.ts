@@ -30,7 +30,13 @@ const BENCH_PLANS = {
 };
 
 function hits(url: string, etag: string, seconds: number) {
-  return autocannon({ url, connections: CONNECTIONS, duration: seconds, timeout: 10, requests: [{ method: 'GET', headers: { 'if-none-match': etag } }] });
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    timeout: 10,
+    requests: [{ method: 'GET', headers: { 'if-none-match': etag } }],
+  });
 }
 
 export const signedUrlScenario: BenchScenario = {
@@ -47,12 +53,14 @@ export const signedUrlScenario: BenchScenario = {
           headers: { 'content-type': 'application/json', 'x-api-key': service.keys[0]! },
           body: JSON.stringify({ name: 'bench' }),
         });
-        if (created.status !== 201) throw new Error(`creating the bench's signing key failed: ${created.status} ${await created.text()}`);
+        if (created.status !== 201)
+          throw new Error(`creating the bench's signing key failed: ${created.status} ${await created.text()}`);
         const key = (await created.json()) as { id: string; secret: string };
         const url = `${base}${signedImagePath(key.id, key.secret, 'png', { content: 'https://example.com/embedded', type: 'url', size: 256 })}`;
         const first = await fetch(url);
         const etag = first.headers.get('etag');
-        if (first.status !== 200 || !etag) throw new Error(`the signed URL did not answer an image: ${first.status} ${await first.text()}`);
+        if (first.status !== 200 || !etag)
+          throw new Error(`the signed URL did not answer an image: ${first.status} ${await first.text()}`);
         if (WARMUP > 0) await hits(url, etag, WARMUP);
         const cpuBefore = cpuSeconds(service.server.child.pid);
         const result = await hits(url, etag, DURATION);

@@ -28,8 +28,14 @@ export const sizesScenario: BenchScenario = {
     const service = await context.embedded();
     const content = 'https://example.com/menu?table=12';
     const naive = await QRCode.toBuffer(content, { width: 512, errorCorrectionLevel: 'M' });
-    const lines = ['| image (512 px, ECC M, same code) | bytes | vs qrcode.toBuffer | lossless | zbar + ZXing decode |', '|---|---:|---:|---|---|'];
-    lines.push(`| qrcode.toBuffer PNG (baseline) | ${naive.length} | 100% | yes | ${decodes(naive, 'png', content) ? 'yes' : 'NO'} |`);
+    const lines = [
+      '| image (512 px, ECC M, same code) | bytes | vs qrcode.toBuffer | lossless | zbar + ZXing decode |',
+      '|---|---:|---:|---|---|',
+    ];
+    lines.push(
+      `| qrcode.toBuffer PNG (baseline) | ${naive.length} | 100% | yes | ` +
+        `${decodes(naive, 'png', content) ? 'yes' : 'NO'} |`,
+    );
     const sizes: Record<string, number> = {};
     for (const format of ['png', 'webp', 'svg']) {
       const res = await fetch(`http://127.0.0.1:${service.server.port}${GENERATE_PATH}`, {
@@ -40,11 +46,16 @@ export const sizesScenario: BenchScenario = {
       const bytes = Buffer.from(await res.arrayBuffer());
       sizes[format] = bytes.length;
       lines.push(
-        `| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`,
+        `| ours ${format.toUpperCase()} | ${bytes.length} | ${((bytes.length / naive.length) * 100).toFixed(0)}` +
+          `% | yes | ${decodes(bytes, format, content) ? 'yes' : 'NO'} |`,
       );
     }
     const webpOverPng = sizes.webp! / sizes.png!;
-    lines.push('', `WebP is ${webpOverPng.toFixed(2)}× our PNG's bytes, ${(100 - webpOverPng * 100).toFixed(0)}% smaller (the spec says "up to 30% smaller").`);
+    lines.push(
+      '',
+      `WebP is ${webpOverPng.toFixed(2)}× our PNG's bytes, ${(100 - webpOverPng * 100).toFixed(0)}% smaller ` +
+        `(the spec says "up to 30% smaller").`,
+    );
     return { figures: { webpOverPng }, sections: { sizes: lines.join('\n') } };
   },
 };

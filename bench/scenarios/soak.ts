@@ -20,19 +20,29 @@ export const soakScenario: BenchScenario = {
     const first = samples[0]![1];
     const last = samples.at(-1)![1];
     const peak = Math.max(...samples.map(([, rss]) => rss));
-    const mid = samples.reduce((best, sample) => (Math.abs(sample[0] - SOAK / 2) < Math.abs(best[0] - SOAK / 2) ? sample : best))[1];
-    console.log(`soak: ${Math.round(result.requests.average)} req/s over ${SOAK}s, RSS ${first.toFixed(0)} → ${last.toFixed(0)} MiB (peak ${peak.toFixed(0)})`);
+    const mid = samples.reduce((best, sample) =>
+      Math.abs(sample[0] - SOAK / 2) < Math.abs(best[0] - SOAK / 2) ? sample : best,
+    )[1];
+    console.log(
+      `soak: ${Math.round(result.requests.average)} req/s over ${SOAK}s, RSS ${first.toFixed(0)} → ` +
+        `${last.toFixed(0)} MiB (peak ${peak.toFixed(0)})`,
+    );
     const soak = [
-      `Scenario c (unique PNG, full auth + metering) for ${SOAK} s: ${Math.round(result.requests.average).toLocaleString('en-US')} req/s, ` +
-        `p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ${result.errors + result.timeouts} errors.`,
+      `Scenario c (unique PNG, full auth + metering) for ${SOAK} s: ` +
+        `${Math.round(result.requests.average).toLocaleString('en-US')} req/s, ` +
+        (`p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx, ` +
+          `${result.errors + result.timeouts} errors.`),
       '',
       `| t (s) | ${samples.map(([t]) => t).join(' | ')} |`,
       `|---|${samples.map(() => '---:').join('|')}|`,
       `| RSS (MiB) | ${samples.map(([, rss]) => rss.toFixed(0)).join(' | ')} |`,
       '',
-      `RSS at start ${first.toFixed(0)} MiB, at end ${last.toFixed(0)} MiB (${(((last - first) / first) * 100).toFixed(1)}%), peak ${peak.toFixed(0)} MiB. ` +
-        `Over the second half, once the image cache (IMAGE_CACHE_MB, default 64) is full: ${mid.toFixed(0)} → ${last.toFixed(0)} MiB ` +
-        `(${(((last - mid) / mid) * 100).toFixed(1)}%). Growth in the first half is the bounded cache filling, not a leak.`,
+      `RSS at start ${first.toFixed(0)} MiB, at end ${last.toFixed(0)} MiB (` +
+        `${(((last - first) / first) * 100).toFixed(1)}%), peak ${peak.toFixed(0)} MiB. ` +
+        (`Over the second half, once the image cache (IMAGE_CACHE_MB, default 64) is full: ${mid.toFixed(0)} → ` +
+          `${last.toFixed(0)} MiB `) +
+        (`(${(((last - mid) / mid) * 100).toFixed(1)}%). Growth in the first half is the bounded cache filling, ` +
+          `not a leak.`),
     ].join('\n');
     return { sections: { soak } };
   },

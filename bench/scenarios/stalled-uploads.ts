@@ -29,9 +29,20 @@ const SETTLE_SECONDS = 5;
  * One stalled upload: the head and all but the last byte of the body, then nothing; what the server answered, if
  * anything.
  */
-function stall(port: number, path: string, headers: Record<string, string>, body: Buffer, answers: Map<string, number>): Socket {
+function stall(
+  port: number,
+  path: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  answers: Map<string, number>,
+): Socket {
   const socket = connect(port, '127.0.0.1');
-  const head = [`POST ${path} HTTP/1.1`, 'host: localhost', `content-length: ${body.length}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `POST ${path} HTTP/1.1`,
+    'host: localhost',
+    `content-length: ${body.length}`,
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   socket.write(`${head.join('\r\n')}\r\n\r\n`);
   socket.write(body.subarray(0, body.length - 1));
   let first = true;
@@ -71,9 +82,12 @@ async function attack(port: number, freeKey: string): Promise<void> {
   const stopped = new Promise<void>((resolve) => process.stdin.once('end', resolve).resume());
   let stopping = false;
   void stopped.then(() => (stopping = true));
-  for (let i = 0; i < ANONYMOUS_UPLOADS; i++) sockets.push(stall(port, '/portal/playground/decode', { 'content-type': 'image/png' }, body, anonymous));
+  for (let i = 0; i < ANONYMOUS_UPLOADS; i++)
+    sockets.push(stall(port, '/portal/playground/decode', { 'content-type': 'image/png' }, body, anonymous));
   for (let i = 0; i < KEYED_UPLOADS && !stopping; i++) {
-    sockets.push(stall(port, '/api/v1/QRManager/decode', { 'content-type': 'image/png', 'x-api-key': freeKey }, body, keyed));
+    sockets.push(
+      stall(port, '/api/v1/QRManager/decode', { 'content-type': 'image/png', 'x-api-key': freeKey }, body, keyed),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1000 / KEYED_PER_SECOND));
   }
   await stopped;
@@ -84,7 +98,9 @@ async function attack(port: number, freeKey: string): Promise<void> {
 
 /** Starts the attacker process; `stop` makes it hang up and resolves with what its uploads got. */
 function attackInChild(port: number, freeKey: string): { stop(): Promise<AttackTally> } {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'attack', String(port), freeKey], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), 'attack', String(port), freeKey], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   return {
     stop: async () => {
@@ -109,7 +125,9 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
     async ({ server, neighbourKey, intruderKey: freeKey }) => {
       const { port } = server;
       const pid = server.child.pid;
-      const bodies = Array.from({ length: 64 }, (_, i) => JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }));
+      const bodies = Array.from({ length: 64 }, (_, i) =>
+        JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
+      );
       let next = 0;
       const neighbour = (seconds: number) =>
         drive(
@@ -150,9 +168,12 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
         rowOf('u-idle', 'ours, one account generating on an otherwise idle server', idle, server),
         rowOf(
           'u-stalled',
-          `the same account while ${ANONYMOUS_UPLOADS} anonymous playground decodes (${tally(anonymous)}) and ${KEYED_UPLOADS} free-key decodes ` +
-            `(${tally(keyed)}) each send all but the last byte of 8 MiB: p99 ${p99Ratio.toFixed(2)}× idle (≤ ${MAX_P99_RATIO}×); RSS idle ` +
-            `${rssIdle.toFixed(0)}, peak ${peak.toFixed(0)}, ${SETTLE_SECONDS} s after ${rssServing.toFixed(0)}, after a major GC ` +
+          `the same account while ${ANONYMOUS_UPLOADS} anonymous playground decodes (${tally(anonymous)}) and ` +
+            `${KEYED_UPLOADS} free-key decodes ` +
+            (`(${tally(keyed)}) each send all but the last byte of 8 MiB: p99 ${p99Ratio.toFixed(2)}× idle (≤ ` +
+              `${MAX_P99_RATIO}×); RSS idle `) +
+            (`${rssIdle.toFixed(0)}, peak ${peak.toFixed(0)}, ${SETTLE_SECONDS} s after ${rssServing.toFixed(0)}` +
+              `, after a major GC `) +
             `${rssAfter.toFixed(0)} MiB = ${rssRatio.toFixed(2)}× idle ` +
             `(≤ ${MAX_RSS_RATIO}×) — ${verdict}`,
           attacked,

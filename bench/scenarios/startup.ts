@@ -17,7 +17,10 @@ const TARGET = 2.5;
 async function untilHealthy(args: string[], env: NodeJS.ProcessEnv): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(NODE, args, { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(NODE, args, {
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   try {
     const deadline = started + 60_000;
@@ -67,11 +70,16 @@ const CONTENDERS: Contender[] = [
     name: '`npm start`, embedded default, until /healthz answers',
     time: (env) => untilHealthy([RUN_BUILT, 'dist/src/entries/api.js'], env),
   },
-  { id: 't-qrm-plans', name: '`qrm plans` until it exits', time: (env) => untilExit([RUN_BUILT, 'dist/src/entries/qrm.js', 'plans'], env) },
+  {
+    id: 't-qrm-plans',
+    name: '`qrm plans` until it exits',
+    time: (env) => untilExit([RUN_BUILT, 'dist/src/entries/qrm.js', 'plans'], env),
+  },
   {
     id: 't-qrm-keys',
     name: '`qrm keys list --email E` until it exits',
-    time: (env) => untilExit([RUN_BUILT, 'dist/src/entries/qrm.js', 'keys', 'list', '--email', 'startup@example.com'], env),
+    time: (env) =>
+      untilExit([RUN_BUILT, 'dist/src/entries/qrm.js', 'keys', 'list', '--email', 'startup@example.com'], env),
   },
 ];
 
@@ -86,7 +94,8 @@ export async function startupTimes(): Promise<{ section: string; apiOverBare: nu
     }
     const bare = median(times.get('t-bare')!);
     const lines = [
-      `Median of ${ROUNDS} rounds, each round starting every contender once, in turn (from \`spawn\` to the answer or the exit).`,
+      `Median of ${ROUNDS} rounds, each round starting every contender once, in turn (from \`spawn\` to the ` +
+        `answer or the exit).`,
       '',
       '| | contender | median (ms) | min (ms) | max (ms) | / bare Fastify | target |',
       '|---|---|---:|---:|---:|---:|---|',
@@ -96,7 +105,8 @@ export async function startupTimes(): Promise<{ section: string; apiOverBare: nu
       const ratio = median(all) / bare;
       const target = contender.id === 't-bare' ? '' : `≤ ${TARGET}: ${ratio <= TARGET ? 'met' : 'NOT met'}`;
       lines.push(
-        `| ${contender.id} | ${contender.name} | ${ms(median(all))} | ${ms(Math.min(...all))} | ${ms(Math.max(...all))} | ${ratio.toFixed(2)} | ${target} |`,
+        `| ${contender.id} | ${contender.name} | ${ms(median(all))} | ${ms(Math.min(...all))} | ` +
+          `${ms(Math.max(...all))} | ${ratio.toFixed(2)} | ${target} |`,
       );
     }
     return { section: lines.join('\n'), apiOverBare: median(times.get('t-api')!) / bare };

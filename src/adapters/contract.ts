@@ -160,7 +160,9 @@ export interface StoreAdapters {
  * A configured sign-in provider: its endpoints and id_token verifier, or `unavailable` when discovery failed at
  * start-up.
  */
-export type OidcSignIn = { status: 'ready'; authorizationEndpoint: string; tokenEndpoint: string; verifier: IdTokenVerifier } | { status: 'unavailable' };
+export type OidcSignIn =
+  | { status: 'ready'; authorizationEndpoint: string; tokenEndpoint: string; verifier: IdTokenVerifier }
+  | { status: 'unavailable' };
 
 /**
  * The renderer as the app sees it: the port, plus its gauges for /metrics and each render and cache answer as it
@@ -177,7 +179,11 @@ export interface ObservableRenderer extends Renderer {
    * Batch items in groups: one pool task for several specs, each answered with its bytes or its refusal; given
    * `files` (BatchResults.localPaths), the thread writes each image there and answers 'stored'.
    */
-  renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>>;
+  renderManyOnPool(
+    specs: RenderSpec[],
+    caller: RenderCaller,
+    files?: string[],
+  ): Promise<Array<Uint8Array | 'stored' | ApiError>>;
   /** One listener (the app's metrics); the app that set it clears it on close. */
   listen(events: RenderEvents | undefined): void;
 }

@@ -82,10 +82,16 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
    */
   async #changedCode(code: DynamicCode, before: DynamicCode | undefined): Promise<void> {
     await this.#changed(code.slug);
-    for (const vanity of new Set([code.vanity, before?.vanity].flatMap((v) => (v ? [vanityKey(v)] : [])))) await this.#changed(vanity);
+    for (const vanity of new Set([code.vanity, before?.vanity].flatMap((v) => (v ? [vanityKey(v)] : []))))
+      await this.#changed(vanity);
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    changes: CodeChanges,
+    at: Date,
+  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
     const before = changes.vanity === undefined ? undefined : await this.#inner.get(accountId, id);
     const updated = await this.#inner.update(accountId, id, changes, at);
     if (updated && updated !== 'disabled' && updated !== 'vanity_taken') await this.#changedCode(updated, before);
@@ -105,11 +111,17 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     return disabled;
   }
 
-  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
+  createWithinLimit(
+    input: NewDynamicCode,
+    maxCodes: number,
+  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
     return this.#inner.createWithinLimit(input, maxCodes);
   }
 
-  createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+  createManyWithinLimit(
+    inputs: readonly NewDynamicCode[],
+    maxCodes: number,
+  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
     return this.#inner.createManyWithinLimit(inputs, maxCodes);
   }
 

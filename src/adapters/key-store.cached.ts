@@ -26,9 +26,12 @@ export class CachedKeyStore implements KeyStore {
   }
 
   #invalidate(invalidation: Invalidation): void {
-    if ('slug' in invalidation || 'signingKeyId' in invalidation) return; // a dynamic code's or a signing key's, not an API key's
+    // a dynamic code's or a signing key's, not an API key's
+    if ('slug' in invalidation || 'signingKeyId' in invalidation) return;
     this.#cache.deleteWhere((credential) =>
-      'keyId' in invalidation ? credential.keyId === invalidation.keyId : credential.accountId === invalidation.accountId,
+      'keyId' in invalidation
+        ? credential.keyId === invalidation.keyId
+        : credential.accountId === invalidation.accountId,
     );
   }
 

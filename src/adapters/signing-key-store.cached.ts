@@ -1,6 +1,11 @@
 // SigningKeyStore decorator: active signing keys cached per instance, dropped on every instance when revoked (or the
 // account's plan changes) over the invalidation bus.
-import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../domain/ports/signing-key-store.js';
+import type {
+  NewSigningKey,
+  SigningCredential,
+  SigningKeyRecord,
+  SigningKeyStore,
+} from '../domain/ports/signing-key-store.js';
 import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
@@ -23,7 +28,8 @@ export class CachedSigningKeyStore implements SigningKeyStore {
 
   #invalidate(invalidation: Invalidation): void {
     if ('signingKeyId' in invalidation) this.#cache.delete(invalidation.signingKeyId);
-    else if ('accountId' in invalidation) this.#cache.deleteWhere((credential) => credential.accountId === invalidation.accountId);
+    else if ('accountId' in invalidation)
+      this.#cache.deleteWhere((credential) => credential.accountId === invalidation.accountId);
   }
 
   startListening(): void {

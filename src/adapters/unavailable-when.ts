@@ -5,7 +5,11 @@ import { ApiError } from '../domain/errors.js';
  * Every method of the adapter, unchanged, except that errors `isOutage` recognises become ApiError
  * `unavailable` with Retry-After: 1. Anything else (a bug, a rule) passes through as it was thrown.
  */
-export function unavailableWhen<T extends object>(adapter: T, isOutage: (error: unknown) => boolean, detail: string): T {
+export function unavailableWhen<T extends object>(
+  adapter: T,
+  isOutage: (error: unknown) => boolean,
+  detail: string,
+): T {
   return new Proxy(adapter, {
     get(target, property) {
       const value: unknown = Reflect.get(target, property, target);

@@ -81,16 +81,27 @@ export interface ApiServices {
   close(): Promise<void>;
 }
 
-export async function createApiAdapters(config: Config, log: AdapterLog, overrides: ApiOverrides = {}): Promise<Adapters> {
+export async function createApiAdapters(
+  config: Config,
+  log: AdapterLog,
+  overrides: ApiOverrides = {},
+): Promise<Adapters> {
   // The plans file is read before anything opens: a mistake in it stops start-up at once.
   const plans = loadPlanCatalogue(config.plansFile);
   const stores = overrides.stores ?? (await createStores(config, { log, ...overrides }));
   try {
-    const renderer = createRenderPipeline(config, { log, plans, ...(overrides.renderPool ? { pool: overrides.renderPool } : {}) });
+    const renderer = createRenderPipeline(config, {
+      log,
+      plans,
+      ...(overrides.renderPool ? { pool: overrides.renderPool } : {}),
+    });
     const signIn = await discoverSignIns(config, log, overrides.discoveryTimeoutMs);
     const billing = await createBillingProvider(config, log);
     if (billing && !plans.plans.some((plan) => plan.stripePriceId)) {
-      log.warn({}, 'stripe: STRIPE_SECRET_KEY is set but no plan names a stripePriceId: nothing can be bought (QR_PLANS_FILE)');
+      log.warn(
+        {},
+        'stripe: STRIPE_SECRET_KEY is set but no plan names a stripePriceId: nothing can be bought (QR_PLANS_FILE)',
+      );
     }
     return {
       ...stores,
@@ -143,14 +154,26 @@ export async function createApiServices(config: Config, log: AdapterLog, options
           }),
           {
             log,
-            everyMs: { 'last-used-flush': options.lastUsedFlushMs ?? 5_000, 'batch-webhooks': 5_000, 'scan-webhooks': 1_000 },
+            everyMs: {
+              'last-used-flush': options.lastUsedFlushMs ?? 5_000,
+              'batch-webhooks': 5_000,
+              'scan-webhooks': 1_000,
+            },
             runOnStop: ['last-used-flush'],
           },
         );
   jobs?.start();
   const requestsInFlight = new RequestsInFlight();
-  const decoder = new PiscinaQrDecoder({ budgetMs: config.decodeBudgetMs, ...(config.decodeThreads ? { threads: config.decodeThreads } : {}) });
-  const batchQueue = await createBatchQueue(config, adapters, { clock, log, webhookSender, syncBusy: () => requestsInFlight.busy() });
+  const decoder = new PiscinaQrDecoder({
+    budgetMs: config.decodeBudgetMs,
+    ...(config.decodeThreads ? { threads: config.decodeThreads } : {}),
+  });
+  const batchQueue = await createBatchQueue(config, adapters, {
+    clock,
+    log,
+    webhookSender,
+    syncBusy: () => requestsInFlight.busy(),
+  });
   return {
     adapters,
     clock,

@@ -19,7 +19,12 @@ export interface RunningBatchQueue {
 }
 
 /** What runs when a batch finishes: its webhook, sent in the background by whichever process finished it. */
-export function batchFinishHook(batches: BatchStore, sender: WebhookSender, clock: () => Date, log: AdapterLog): NonNullable<RenderChunkDeps['onFinished']> {
+export function batchFinishHook(
+  batches: BatchStore,
+  sender: WebhookSender,
+  clock: () => Date,
+  log: AdapterLog,
+): NonNullable<RenderChunkDeps['onFinished']> {
   return webhookOnFinish({ batches, sender, clock, sleep: unrefSleep, log });
 }
 

@@ -25,7 +25,14 @@ export async function createCliAdapters(config: Config): Promise<CliAdapters> {
   const plans = loadPlanCatalogue(config.plansFile);
   const stores = await createStores(config);
   // Stripe's errors go to stderr: qrm has no log of its own.
-  const stderr = (details: object, message: string) => process.stderr.write(`qrm: ${message} ${JSON.stringify(details)}\n`);
+  const stderr = (details: object, message: string) =>
+    process.stderr.write(`qrm: ${message} ${JSON.stringify(details)}\n`);
   const billing = await createBillingProvider(config, { info() {}, warn: stderr, error: stderr });
-  return { stores, plans, deps: { ...stores, keyPepper: config.keyPepper, clock: () => new Date(), plans }, billing, close: () => stores.close() };
+  return {
+    stores,
+    plans,
+    deps: { ...stores, keyPepper: config.keyPepper, clock: () => new Date(), plans },
+    billing,
+    close: () => stores.close(),
+  };
 }

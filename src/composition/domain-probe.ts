@@ -9,7 +9,10 @@ import type { TxtLookup } from '../domain/ports/txt-lookup.js';
 import { serviceVersion } from './service-version.js';
 
 export function createDomainProbe(config: Pick<Config, 'webhookAllowPrivate'>): DomainProbe {
-  return new FetchDomainProbe({ allowPrivate: config.webhookAllowPrivate, userAgent: `QR-Manager-Domain-Check/${serviceVersion()}` });
+  return new FetchDomainProbe({
+    allowPrivate: config.webhookAllowPrivate,
+    userAgent: `QR-Manager-Domain-Check/${serviceVersion()}`,
+  });
 }
 
 export function createTxtLookup(config: Pick<Config, 'dnsServers'>): TxtLookup {

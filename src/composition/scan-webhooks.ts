@@ -13,5 +13,12 @@ export function scanWebhookDispatcher(
   log: AdapterLog,
 ): ScanWebhookDispatcher | undefined {
   if (!stores.batches) return undefined;
-  return new ScanWebhookDispatcher({ scanEvents: stores.scanEvents, scanWebhooks: stores.scanWebhooks, secrets: stores.batches, sender, clock, log });
+  return new ScanWebhookDispatcher({
+    scanEvents: stores.scanEvents,
+    scanWebhooks: stores.scanWebhooks,
+    secrets: stores.batches,
+    sender,
+    clock,
+    log,
+  });
 }

@@ -10,7 +10,11 @@ import { PROVIDER_LABELS } from '../http/portal/providers.js';
  * to itself, and an identity provider that is down must not stop the API from starting (its sign-in route
  * answers 503 until restart instead).
  */
-export async function discoverSignIns(config: Pick<Config, 'google' | 'microsoft'>, log: AdapterLog, timeoutMs?: number): Promise<Adapters['signIn']> {
+export async function discoverSignIns(
+  config: Pick<Config, 'google' | 'microsoft'>,
+  log: AdapterLog,
+  timeoutMs?: number,
+): Promise<Adapters['signIn']> {
   const signIn: Adapters['signIn'] = {};
   for (const provider of ['google', 'microsoft'] as const) {
     const client = config[provider];
@@ -21,9 +25,17 @@ export async function discoverSignIns(config: Pick<Config, 'google' | 'microsoft
       // jose loads only when a provider is configured: the embedded default's local sign-in never needs it.
       const { JoseIdTokenVerifier } = await import('../adapters/oidc/id-token-verifier.jose.js');
       const verifier = new JoseIdTokenVerifier({ metadata, clientId: client.clientId });
-      entry = { status: 'ready', authorizationEndpoint: metadata.authorizationEndpoint, tokenEndpoint: metadata.tokenEndpoint, verifier };
+      entry = {
+        status: 'ready',
+        authorizationEndpoint: metadata.authorizationEndpoint,
+        tokenEndpoint: metadata.tokenEndpoint,
+        verifier,
+      };
     } catch (error) {
-      log.error({ err: error, provider }, `${PROVIDER_LABELS[provider]} sign-in is unavailable until restart: OIDC discovery failed`);
+      log.error(
+        { err: error, provider },
+        `${PROVIDER_LABELS[provider]} sign-in is unavailable until restart: OIDC discovery failed`,
+      );
       entry = { status: 'unavailable' };
     }
     signIn[provider] = entry;

@@ -27,7 +27,10 @@ export interface StoreOptions {
  *   needed).
  * Redis and MongoDB code is loaded only when configured, so the embedded default starts without it.
  */
-export async function createStores(config: Pick<Config, 'dataDir' | 'redis' | 'mongodbUrl'>, options: StoreOptions = {}): Promise<StoreAdapters> {
+export async function createStores(
+  config: Pick<Config, 'dataDir' | 'redis' | 'mongodbUrl'>,
+  options: StoreOptions = {},
+): Promise<StoreAdapters> {
   const sqliteLog = options.log ? { log: options.log } : {};
   if (!config.redis) return createSqliteStores(config.dataDir, sqliteLog);
   let records;

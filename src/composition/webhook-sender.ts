@@ -4,5 +4,8 @@ import type { Config } from '../config.js';
 import { serviceVersion } from './service-version.js';
 
 export function createWebhookSender(config: Pick<Config, 'webhookAllowPrivate'>): FetchWebhookSender {
-  return new FetchWebhookSender({ allowPrivate: config.webhookAllowPrivate, userAgent: `QR-Manager-Webhooks/${serviceVersion()}` });
+  return new FetchWebhookSender({
+    allowPrivate: config.webhookAllowPrivate,
+    userAgent: `QR-Manager-Webhooks/${serviceVersion()}`,
+  });
 }

@@ -11,7 +11,11 @@ const BASE62_ONLY = /^[0-9A-Za-z]+$/;
 
 /** Prefix, length and alphabet: checked apart so every pattern stays a literal the ReDoS guard can read. */
 function hasKeyShape(candidate: string): boolean {
-  return candidate.length === API_KEY_LENGTH && candidate.startsWith(API_KEY_PREFIX) && BASE62_ONLY.test(candidate.slice(API_KEY_PREFIX.length));
+  return (
+    candidate.length === API_KEY_LENGTH &&
+    candidate.startsWith(API_KEY_PREFIX) &&
+    BASE62_ONLY.test(candidate.slice(API_KEY_PREFIX.length))
+  );
 }
 
 function toBase62(value: number, width: number): string {
@@ -50,7 +54,9 @@ export function isWellFormedApiKey(candidate: string): boolean {
  * sets one (a stolen database then cannot be checked against guessed keys without the secret).
  */
 export function hashApiKey(key: string, pepper: string | undefined): string {
-  return pepper ? createHmac('sha256', pepper).update(key).digest('hex') : createHash('sha256').update(key).digest('hex');
+  return pepper
+    ? createHmac('sha256', pepper).update(key).digest('hex')
+    : createHash('sha256').update(key).digest('hex');
 }
 
 /** What the portal shows to tell keys apart: the prefix and the last four characters. */
@@ -62,7 +68,10 @@ export function apiKeyHint(key: string): string {
 export const MAX_ACTIVE_KEYS = 5;
 
 /** A key's state at `now`: revoked, past its `expiresAt` (the same instant authentication refuses it), or active. */
-export function apiKeyStatus(key: { revokedAt?: Date | undefined; expiresAt?: Date | undefined }, now: Date): 'active' | 'revoked' | 'expired' {
+export function apiKeyStatus(
+  key: { revokedAt?: Date | undefined; expiresAt?: Date | undefined },
+  now: Date,
+): 'active' | 'revoked' | 'expired' {
   if (key.revokedAt) return 'revoked';
   return key.expiresAt !== undefined && key.expiresAt.getTime() <= now.getTime() ? 'expired' : 'active';
 }

@@ -73,11 +73,13 @@ const MAX_TEXT = 500;
  * `[redacted]`, and long text is cut. A use case cannot store a secret through it by mistake.
  */
 export function safeChanges(changes: AuditChanges): AuditChanges {
-  const clean = (value: string) => (SECRET_VALUE.test(value) ? '[redacted]' : value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value);
+  const clean = (value: string) =>
+    SECRET_VALUE.test(value) ? '[redacted]' : value.length > MAX_TEXT ? `${value.slice(0, MAX_TEXT)}…` : value;
   const out: AuditChanges = {};
   for (const [field, value] of Object.entries(changes)) {
     if (SECRET_FIELD.test(field)) continue;
-    out[field] = typeof value === 'string' ? clean(value) : Array.isArray(value) ? value.slice(0, 50).map(clean) : value;
+    out[field] =
+      typeof value === 'string' ? clean(value) : Array.isArray(value) ? value.slice(0, 50).map(clean) : value;
   }
   return out;
 }

@@ -3,7 +3,16 @@
 import type { PlanCatalogue, PlanId } from './plan-catalogue.js';
 
 /** Stripe's subscription statuses, as the provider reports them. */
-export const SUBSCRIPTION_STATUSES = ['active', 'trialing', 'past_due', 'incomplete', 'incomplete_expired', 'unpaid', 'paused', 'canceled'] as const;
+export const SUBSCRIPTION_STATUSES = [
+  'active',
+  'trialing',
+  'past_due',
+  'incomplete',
+  'incomplete_expired',
+  'unpaid',
+  'paused',
+  'canceled',
+] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export function isSubscriptionStatus(value: string): value is SubscriptionStatus {

@@ -97,7 +97,9 @@ const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8}){0,4}$/;
 export const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /** Problems of the rules, limits and targets, each naming its field (`rules[2].target`), beside zod's shape checks. */
-export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTarget'> & { split?: SplitArm[] | null }): FieldProblem[] {
+export function routingProblems(
+  routing: Pick<CodeRouting, 'rules' | 'expiredTarget'> & { split?: SplitArm[] | null },
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (routing.split) problems.push(...splitProblems(routing.split, 'split'));
   routing.rules.forEach((rule, i) => {
@@ -122,13 +124,21 @@ export function routingProblems(routing: Pick<CodeRouting, 'rules' | 'expiredTar
       condition.city,
     ];
     if (named.every((c) => c === undefined)) {
-      problems.push({ field: `${at}.if`, detail: 'must name at least one condition (device, language, after, before, query, country, region, city)' });
+      problems.push({
+        field: `${at}.if`,
+        detail: 'must name at least one condition (device, language, after, before, query, country, region, city)',
+      });
     }
     for (const code of condition.country ?? []) {
-      if (!COUNTRY_CODE.test(code)) problems.push({ field: `${at}.if.country`, detail: `"${code}" is not an ISO 3166-1 alpha-2 country code such as BR` });
+      if (!COUNTRY_CODE.test(code))
+        problems.push({
+          field: `${at}.if.country`,
+          detail: `"${code}" is not an ISO 3166-1 alpha-2 country code such as BR`,
+        });
     }
     for (const tag of condition.language ?? []) {
-      if (!LANGUAGE_TAG.test(tag)) problems.push({ field: `${at}.if.language`, detail: `"${tag}" is not a language tag such as pt or pt-BR` });
+      if (!LANGUAGE_TAG.test(tag))
+        problems.push({ field: `${at}.if.language`, detail: `"${tag}" is not a language tag such as pt or pt-BR` });
     }
     if (condition.after !== undefined && condition.before !== undefined && condition.after >= condition.before) {
       problems.push({ field: `${at}.if.before`, detail: 'must be later than after' });
@@ -155,7 +165,10 @@ export function splitProblems(split: readonly SplitArm[], at: string): FieldProb
   });
   const total = split.reduce((sum, arm) => sum + arm.weight, 0);
   if (total !== ROUTING_LIMITS.splitWeightTotal) {
-    problems.push({ field: at, detail: `the weights must add up to ${ROUTING_LIMITS.splitWeightTotal} (they add up to ${total})` });
+    problems.push({
+      field: at,
+      detail: `the weights must add up to ${ROUTING_LIMITS.splitWeightTotal} (they add up to ${total})`,
+    });
   }
   return problems;
 }
@@ -300,7 +313,9 @@ export function routedScan(routing: CodeRouting, target: string, scan: ScanConte
 
 /** The expired target, decorated like any other. */
 export function expiredTargetOf(routing: CodeRouting, scan: ScanContext): string | undefined {
-  return routing.expiredTarget === null ? undefined : decoratedTarget(routing, routing.expiredTarget, new ParsedScan(scan));
+  return routing.expiredTarget === null
+    ? undefined
+    : decoratedTarget(routing, routing.expiredTarget, new ParsedScan(scan));
 }
 
 const UTM_FIELDS = ['source', 'medium', 'campaign', 'term', 'content'] as const;

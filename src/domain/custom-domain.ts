@@ -83,7 +83,8 @@ export function normalisedHostname(input: string): { hostname: string } | { prob
   if (trimmed.length === 0) return { problem: 'must not be empty' };
   if (trimmed.length > HOSTNAME_MAX_LENGTH) return { problem: `must be at most ${HOSTNAME_MAX_LENGTH} characters` };
   if (trimmed.startsWith('[') || isIP(trimmed) !== 0) return { problem: 'must be a hostname, not an IP address' };
-  if (/[/:?#@\s\\]/u.test(trimmed)) return { problem: 'must be a bare hostname (no scheme, port, path or credentials)' };
+  if (/[/:?#@\s\\]/u.test(trimmed))
+    return { problem: 'must be a bare hostname (no scheme, port, path or credentials)' };
   const withoutDot = trimmed.endsWith('.') ? trimmed.slice(0, -1) : trimmed;
   const ascii = domainToASCII(withoutDot);
   if (ascii === '' || ascii.length > HOSTNAME_MAX_LENGTH) return { problem: 'is not a valid hostname' };
@@ -91,7 +92,13 @@ export function normalisedHostname(input: string): { hostname: string } | { prob
   const labels = ascii.split('.');
   if (labels.length < 2) return { problem: 'must have at least two labels (e.g. go.example.com)' };
   for (const label of labels) {
-    if (label.length === 0 || label.length > 63 || !LABEL_CHARACTERS.test(label) || label.startsWith('-') || label.endsWith('-')) {
+    if (
+      label.length === 0 ||
+      label.length > 63 ||
+      !LABEL_CHARACTERS.test(label) ||
+      label.startsWith('-') ||
+      label.endsWith('-')
+    ) {
       return { problem: 'is not a valid hostname (labels of 1–63 letters, digits and inner hyphens)' };
     }
   }
@@ -105,7 +112,8 @@ export function normalisedHostname(input: string): { hostname: string } | { prob
  * The hostname a request's Host header names: lowercase, without port or trailing dot; undefined when it names none.
  */
 export function hostOf(hostHeader: string | undefined): string | undefined {
-  if (hostHeader === undefined || hostHeader.length === 0 || hostHeader.length > HOSTNAME_MAX_LENGTH + 7) return undefined;
+  if (hostHeader === undefined || hostHeader.length === 0 || hostHeader.length > HOSTNAME_MAX_LENGTH + 7)
+    return undefined;
   let host = hostHeader.toLowerCase();
   if (host.startsWith('[')) return undefined;
   const colon = host.indexOf(':');

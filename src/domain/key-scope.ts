@@ -28,7 +28,8 @@ export function checkedScopes(requested: readonly string[] | undefined, field = 
   if (requested === undefined) return [...KEY_SCOPES];
   const unknown = requested.filter((scope) => !isKeyScope(scope));
   if (requested.length === 0 || unknown.length > 0) {
-    const detail = `one or more of ${KEY_SCOPES.join(', ')}${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}`;
+    const detail =
+      `one or more of ${KEY_SCOPES.join(', ')}` + `${unknown.length > 0 ? ` (unknown: ${unknown.join(', ')})` : ''}`;
     throw new ApiError('invalid_request', `${field}: ${detail}`, { fields: [{ field, detail }] });
   }
   // Kept in the catalogue's order, each once, so two keys with the same rights read the same.
@@ -38,9 +39,13 @@ export function checkedScopes(requested: readonly string[] | undefined, field = 
 /** Throws 403 insufficient_scope naming the scope the call needs when the key does not hold it. */
 export function requireScope(granted: readonly KeyScope[], required: KeyScope): void {
   if (granted.includes(required)) return;
-  throw new ApiError('insufficient_scope', `this API key lacks the \`${required}\` scope this call needs; make a key with it`, {
-    extensions: { requiredScope: required },
-  });
+  throw new ApiError(
+    'insufficient_scope',
+    `this API key lacks the \`${required}\` scope this call needs; make a key with it`,
+    {
+      extensions: { requiredScope: required },
+    },
+  );
 }
 
 /**

@@ -9,7 +9,9 @@ const KEY_BYTES = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize('NFC'), salt, KEY_BYTES, { ...options, maxmem: 64 * 1024 * 1024 }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 
@@ -26,6 +28,10 @@ export async function passwordMatches(password: string, hash: string): Promise<b
   const match = HASH.exec(hash);
   if (!match) return false;
   const expected = Buffer.from(match[5]!, 'base64url');
-  const key = await derive(password, Buffer.from(match[4]!, 'base64url'), { N: Number(match[1]), r: Number(match[2]), p: Number(match[3]) });
+  const key = await derive(password, Buffer.from(match[4]!, 'base64url'), {
+    N: Number(match[1]),
+    r: Number(match[2]),
+    p: Number(match[3]),
+  });
   return key.length === expected.length && timingSafeEqual(key, expected);
 }

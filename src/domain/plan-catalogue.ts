@@ -40,7 +40,15 @@ export interface Plan {
 }
 
 /** The figures later features add: optional in a plans file, where absent means the default below. */
-export const FEATURE_FIGURES = ['activeDynamicCodes', 'maxBatchItems', 'batchesInFlight', 'logos', 'designs', 'customDomains', 'auditLogDays'] as const;
+export const FEATURE_FIGURES = [
+  'activeDynamicCodes',
+  'maxBatchItems',
+  'batchesInFlight',
+  'logos',
+  'designs',
+  'customDomains',
+  'auditLogDays',
+] as const;
 export type FeatureFigure = (typeof FEATURE_FIGURES)[number];
 export type FeatureFigures = Record<FeatureFigure, Limit>;
 
@@ -49,9 +57,33 @@ export type FeatureFigures = Record<FeatureFigure, Limit>;
  * plan's figures; any other plan takes the free plan's when it costs nothing, the pro plan's when paid.
  */
 export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigures> = {
-  free: { activeDynamicCodes: 5, maxBatchItems: 100, batchesInFlight: 1, logos: 1, designs: 3, customDomains: 0, auditLogDays: 30 },
-  pro: { activeDynamicCodes: 1_000, maxBatchItems: 10_000, batchesInFlight: 3, logos: 25, designs: 100, customDomains: 3, auditLogDays: 90 },
-  business: { activeDynamicCodes: 50_000, maxBatchItems: 50_000, batchesInFlight: 10, logos: 250, designs: 1_000, customDomains: 20, auditLogDays: 365 },
+  free: {
+    activeDynamicCodes: 5,
+    maxBatchItems: 100,
+    batchesInFlight: 1,
+    logos: 1,
+    designs: 3,
+    customDomains: 0,
+    auditLogDays: 30,
+  },
+  pro: {
+    activeDynamicCodes: 1_000,
+    maxBatchItems: 10_000,
+    batchesInFlight: 3,
+    logos: 25,
+    designs: 100,
+    customDomains: 3,
+    auditLogDays: 90,
+  },
+  business: {
+    activeDynamicCodes: 50_000,
+    maxBatchItems: 50_000,
+    batchesInFlight: 10,
+    logos: 250,
+    designs: 1_000,
+    customDomains: 20,
+    auditLogDays: 365,
+  },
 };
 
 export function featureDefaults(planId: PlanId, monthlyPriceUsd: number): FeatureFigures {
@@ -111,7 +143,9 @@ export class PlanCatalogue {
   constructor(plans: readonly Plan[], defaultPlanId: PlanId) {
     this.plans = plans;
     this.#byId = new Map(plans.map((plan) => [plan.id, plan]));
-    this.#byStripePrice = new Map(plans.flatMap((plan) => (plan.stripePriceId === undefined ? [] : [[plan.stripePriceId, plan] as const])));
+    this.#byStripePrice = new Map(
+      plans.flatMap((plan) => (plan.stripePriceId === undefined ? [] : [[plan.stripePriceId, plan] as const])),
+    );
     const fallback = this.#byId.get(defaultPlanId);
     if (!fallback) throw new UnknownPlanError(defaultPlanId);
     this.defaultPlan = fallback;
@@ -145,13 +179,19 @@ export class PlanCatalogue {
       const limit = limitOf(other);
       return other.id !== plan.id && (limit === null || limit > current);
     });
-    return larger.reduce<Plan | undefined>((best, other) => (best === undefined || other.monthlyPriceUsd < best.monthlyPriceUsd ? other : best), undefined);
+    return larger.reduce<Plan | undefined>(
+      (best, other) => (best === undefined || other.monthlyPriceUsd < best.monthlyPriceUsd ? other : best),
+      undefined,
+    );
   }
 
   /** The cheapest plan that offers a format, for the upgrade hint in a 403. */
   cheapestWithFormat(format: OutputFormat): Plan | undefined {
     const offering = this.plans.filter((plan) => planAllowsFormat(plan, format));
-    return offering.reduce<Plan | undefined>((best, plan) => (best === undefined || plan.monthlyPriceUsd < best.monthlyPriceUsd ? plan : best), undefined);
+    return offering.reduce<Plan | undefined>(
+      (best, plan) => (best === undefined || plan.monthlyPriceUsd < best.monthlyPriceUsd ? plan : best),
+      undefined,
+    );
   }
 }
 

@@ -64,7 +64,11 @@ export function pointsFor(sizeMm: number): number {
  * The smallest side (mm, rounded up to a tenth) at which each of `totalModules` (code and quiet zone) prints at least
  * `minModuleMm` wide, and for a raster at least `minModulePixels` whole pixels at `dpi`.
  */
-export function smallestSizeMm(totalModules: number, minModuleMm: number, raster?: { dpi: number; minModulePixels: number }): number {
+export function smallestSizeMm(
+  totalModules: number,
+  minModuleMm: number,
+  raster?: { dpi: number; minModulePixels: number },
+): number {
   let mm = totalModules * minModuleMm;
   if (raster) mm = Math.max(mm, ((totalModules * raster.minModulePixels + 0.5) / raster.dpi) * MM_PER_INCH);
   const tenths = Math.ceil(mm * 10 - 1e-9) / 10;
@@ -72,7 +76,12 @@ export function smallestSizeMm(totalModules: number, minModuleMm: number, raster
 }
 
 /** Whether the modules of a code printed at `sizeMm` are wide enough (the rule smallestSizeMm inverts). */
-export function modulesPrintable(sizeMm: number, totalModules: number, minModuleMm: number, raster?: { dpi: number; minModulePixels: number }): boolean {
+export function modulesPrintable(
+  sizeMm: number,
+  totalModules: number,
+  minModuleMm: number,
+  raster?: { dpi: number; minModulePixels: number },
+): boolean {
   if (sizeMm / totalModules < minModuleMm - 1e-9) return false;
   return raster === undefined || Math.floor(pixelsFor(sizeMm, raster.dpi) / totalModules) >= raster.minModulePixels;
 }

@@ -39,6 +39,8 @@ export function quotaState(plan: Plan, usage: Usage, now: Date, burst?: BurstUsa
     resetAt,
     windowSeconds: Math.round((resetAt.getTime() - periodStart(now).getTime()) / 1000),
     secondsToReset: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000)),
-    ...(burst && burstLimit !== null ? { burst: { limit: burstLimit, remaining: Math.max(0, burstLimit - burst.used) } } : {}),
+    ...(burst && burstLimit !== null
+      ? { burst: { limit: burstLimit, remaining: Math.max(0, burstLimit - burst.used) } }
+      : {}),
   };
 }

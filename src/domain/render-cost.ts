@@ -8,5 +8,7 @@ import type { RenderSpec } from './render-options.js';
 const UNIT_PIXELS = 512 * 512;
 
 export function renderCost(spec: Pick<RenderSpec, 'format' | 'size'>): number {
-  return spec.format === 'svg' || spec.format === 'pdf' || spec.format === 'eps' ? 1 : Math.max(1, (spec.size * spec.size) / UNIT_PIXELS);
+  return spec.format === 'svg' || spec.format === 'pdf' || spec.format === 'eps'
+    ? 1
+    : Math.max(1, (spec.size * spec.size) / UNIT_PIXELS);
 }

@@ -12,7 +12,8 @@ export const RENDER_VERSION = 4;
  */
 export function renderIdentity(spec: RenderSpec): string {
   return (
-    `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}` +
+    `${RENDER_VERSION}|${spec.format}|${spec.size}|${spec.margin}|${spec.errorCorrection}|${spec.darkColor}|` +
+    `${spec.lightColor}|${spec.eci === true ? 'eci' : ''}|${spec.payload}` +
     brandingSuffix(spec) +
     printSuffix(spec)
   );
@@ -23,7 +24,11 @@ export function renderIdentity(spec: RenderSpec): string {
  * request hashes once) and the render options spelled out.
  */
 export function renderTag(fingerprint: string, spec: RenderSpec): string {
-  return `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}${spec.eci === true ? '-eci' : ''}-v${RENDER_VERSION}${spec.branding ? `-${designDigest(spec.branding)}` : ''}${printSuffix(spec).replaceAll('|', '-')}"`;
+  return (
+    `"${fingerprint.slice(0, 32)}-${spec.format}-${spec.size}-${spec.margin}-${spec.errorCorrection}-` +
+    `${spec.darkColor.slice(1)}-${spec.lightColor.slice(1)}${spec.eci === true ? '-eci' : ''}-v${RENDER_VERSION}` +
+    `${spec.branding ? `-${designDigest(spec.branding)}` : ''}${printSuffix(spec).replaceAll('|', '-')}"`
+  );
 }
 
 /** RFC 9110 If-None-Match with weak comparison: true when the client already holds `etag`. */

@@ -91,12 +91,21 @@ export function contrastRatio(a: Rgba, b: Rgba): number {
  * Rejects colour pairs a scanner cannot read: too little contrast, or dark modules lighter than
  * the background (inverted codes are read by few scanners).
  */
-export function assertScannableColours(darkColor: string, lightColor: string, darkField = 'darkColor', lightField = 'lightColor'): void {
+export function assertScannableColours(
+  darkColor: string,
+  lightColor: string,
+  darkField = 'darkColor',
+  lightField = 'lightColor',
+): void {
   assertContrast(darkColor, lightColor, darkField, lightField);
   if (relativeLuminance(overWhite(parseColour(darkColor))) > relativeLuminance(overWhite(parseColour(lightColor)))) {
-    throw new ApiError('invalid_request', `${darkField} must be darker than ${lightField}: most scanners cannot read inverted codes`, {
-      fields: [{ field: darkField, detail: `must be darker than ${lightField}` }],
-    });
+    throw new ApiError(
+      'invalid_request',
+      `${darkField} must be darker than ${lightField}: most scanners cannot read inverted codes`,
+      {
+        fields: [{ field: darkField, detail: `must be darker than ${lightField}` }],
+      },
+    );
   }
 }
 
@@ -107,8 +116,12 @@ export function assertScannableColours(darkColor: string, lightColor: string, da
 export function assertContrast(colour: string, other: string, field: string, otherField: string): void {
   const ratio = contrastRatio(parseColour(colour), parseColour(other));
   if (ratio < MIN_CONTRAST_RATIO) {
-    throw new ApiError('invalid_request', `${field} and ${otherField} contrast ${ratio.toFixed(2)}:1, below the ${MIN_CONTRAST_RATIO}:1 a scanner needs`, {
-      fields: [{ field, detail: `contrast with ${otherField} must be at least ${MIN_CONTRAST_RATIO}:1` }],
-    });
+    throw new ApiError(
+      'invalid_request',
+      `${field} and ${otherField} contrast ${ratio.toFixed(2)}:1, below the ${MIN_CONTRAST_RATIO}:1 a scanner needs`,
+      {
+        fields: [{ field, detail: `contrast with ${otherField} must be at least ${MIN_CONTRAST_RATIO}:1` }],
+      },
+    );
   }
 }

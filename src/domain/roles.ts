@@ -24,17 +24,29 @@ export const PERMISSIONS = {
     allows: 'See codes, QRs, batches, designs, logos, domains, keys (hints only), signing keys, webhooks, usage, stats',
     roles: ['owner', 'admin', 'developer', 'viewer'],
   },
-  'plans.read': { allows: 'See the plans and the account in use', roles: ['owner', 'admin', 'developer', 'viewer', 'billing'] },
+  'plans.read': {
+    allows: 'See the plans and the account in use',
+    roles: ['owner', 'admin', 'developer', 'viewer', 'billing'],
+  },
   generate: { allows: 'Generate and decode codes in the portal playground', roles: ['owner', 'admin', 'developer'] },
   'keys.manage': { allows: 'Create and revoke API keys', roles: ['owner', 'admin', 'developer'] },
-  'codes.manage': { allows: 'Create, change and delete dynamic codes and batches', roles: ['owner', 'admin', 'developer'] },
+  'codes.manage': {
+    allows: 'Create, change and delete dynamic codes and batches',
+    roles: ['owner', 'admin', 'developer'],
+  },
   'designs.manage': { allows: 'Save and delete designs and logos', roles: ['owner', 'admin', 'developer'] },
   'signing-keys.manage': { allows: 'Create and revoke signing keys', roles: ['owner', 'admin', 'developer'] },
   'webhooks.manage': { allows: 'Add and delete webhooks', roles: ['owner', 'admin', 'developer'] },
   'domains.manage': { allows: 'Add, check and delete custom domains', roles: ['owner', 'admin'] },
-  'members.read': { allows: 'See the members and the pending invitations', roles: ['owner', 'admin', 'developer', 'viewer'] },
+  'members.read': {
+    allows: 'See the members and the pending invitations',
+    roles: ['owner', 'admin', 'developer', 'viewer'],
+  },
   'audit.read': { allows: 'Read the audit log (who changed what, when, from where)', roles: ['owner', 'admin'] },
-  'members.manage': { allows: 'Invite, withdraw invitations, change and remove members who are not owners', roles: ['owner', 'admin'] },
+  'members.manage': {
+    allows: 'Invite, withdraw invitations, change and remove members who are not owners',
+    roles: ['owner', 'admin'],
+  },
   'owners.manage': { allows: 'Make, demote and remove owners (transfer the account)', roles: ['owner'] },
   'settings.manage': { allows: 'Change the account settings (how much of a scan is kept)', roles: ['owner', 'admin'] },
   'billing.manage': { allows: 'Change the plan and manage billing', roles: ['owner', 'admin', 'billing'] },
@@ -65,7 +77,9 @@ export function permissionTableMarkdown(): string {
   const rule = `|---|---|${ROLES.map(() => ':-:').join('|')}|`;
   const rows = PERMISSION_NAMES.map((name) => {
     const row: PermissionRow = PERMISSIONS[name];
-    return `| \`${name}\` | ${row.allows} | ${ROLES.map((role) => (row.roles.includes(role) ? '✓' : '')).join(' | ')} |`;
+    return (
+      `| \`${name}\` | ${row.allows} | ${ROLES.map((role) => (row.roles.includes(role) ? '✓' : '')).join(' | ')}` + ` |`
+    );
   });
   return [header, rule, ...rows].join('\n');
 }

@@ -23,7 +23,12 @@ export function asksNotToBeTracked(headers: Record<string, string | string[] | u
  * What a scan keeps of where it came from and who made it: the place trimmed to the level, the visitor only with a
  * place.
  */
-export function keptOfScan(privacy: ScanPrivacy, notTracked: boolean, place: ScanPlace | null, visitor: string): Pick<Scan, 'place' | 'visitor' | 'anonymous'> {
+export function keptOfScan(
+  privacy: ScanPrivacy,
+  notTracked: boolean,
+  place: ScanPlace | null,
+  visitor: string,
+): Pick<Scan, 'place' | 'visitor' | 'anonymous'> {
   if (privacy === 'none' || notTracked) return { place: null, visitor: null, anonymous: true };
   if (privacy === 'city' || place === null) return { place, visitor, anonymous: false };
   return { place: { country: place.country }, visitor, anonymous: false };

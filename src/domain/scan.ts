@@ -63,7 +63,20 @@ export interface ScanDay {
 
 /** A day with nothing counted yet. */
 export function emptyScanDay(codeId: string, day: string): ScanDay {
-  return { codeId, day, scans: 0, uniques: 0, bots: 0, devices: {}, languages: {}, arms: {}, countries: {}, cities: {}, hours: {}, hourUniques: {} };
+  return {
+    codeId,
+    day,
+    scans: 0,
+    uniques: 0,
+    bots: 0,
+    devices: {},
+    languages: {},
+    arms: {},
+    countries: {},
+    cities: {},
+    hours: {},
+    hourUniques: {},
+  };
 }
 
 function increment(counts: Record<string, number>, key: string): void {

@@ -32,7 +32,9 @@ export function rfc3986(value: string): string {
  * Sorted on the encoded strings (ASCII, so every language's plain string order agrees).
  */
 export function canonicalString(path: string, params: ReadonlyArray<readonly [string, string]>): string {
-  const pairs = params.filter(([name]) => name !== 'sig').map(([name, value]) => [rfc3986(name), rfc3986(value)] as const);
+  const pairs = params
+    .filter(([name]) => name !== 'sig')
+    .map(([name, value]) => [rfc3986(name), rfc3986(value)] as const);
   pairs.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   return `${path}?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`;
 }
@@ -50,7 +52,12 @@ export function signatureMatches(secret: string, canonical: string, presented: s
 }
 
 /** A complete signed URL path and query, as the SDK helpers build it: what the tests and the docs' script do too. */
-export function signedImagePath(keyId: string, secret: string, format: string, params: Record<string, string | number | boolean>): string {
+export function signedImagePath(
+  keyId: string,
+  secret: string,
+  format: string,
+  params: Record<string, string | number | boolean>,
+): string {
   const path = `/i/${rfc3986(keyId)}/${rfc3986(format)}`;
   const pairs = Object.entries(params).map(([name, value]) => [name, String(value)] as const);
   const canonical = canonicalString(path, pairs);

@@ -11,6 +11,12 @@ const POINT_BITS = 2 ** 48;
  * address which arm it gets. One visitor keeps one point for a code all UTC day, on every instance.
  */
 export function splitPointOf(key: Uint8Array, visitor: string, codeId: string, at: Date): number {
-  const digest = createHmac('sha256', key).update(visitor).update('\u0000').update(dayOf(at)).update('\u0000').update(codeId).digest();
+  const digest = createHmac('sha256', key)
+    .update(visitor)
+    .update('\u0000')
+    .update(dayOf(at))
+    .update('\u0000')
+    .update(codeId)
+    .digest();
   return (digest.readUIntBE(0, 6) / POINT_BITS) * 100;
 }

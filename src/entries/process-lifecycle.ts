@@ -27,7 +27,11 @@ export function configOrExit<C extends Config = Config>(label: string, requires?
  * Runs a long-running process entry: its configuration (configOrExit), then `main`; a failure to start prints why and
  * exits 1.
  */
-export function runProcess<C extends Config = Config>(label: string, main: (config: C) => Promise<void>, requires?: (config: Config) => C): void {
+export function runProcess<C extends Config = Config>(
+  label: string,
+  main: (config: C) => Promise<void>,
+  requires?: (config: Config) => C,
+): void {
   main(configOrExit(label, requires)).catch((error: unknown) => {
     process.stderr.write(`${label}: failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

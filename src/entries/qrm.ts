@@ -56,7 +56,8 @@ class UsageError extends Error {}
 
 function planOption(plans: PlanCatalogue, value: string | undefined, fallback?: PlanId): PlanId {
   if (value === undefined && fallback) return fallback;
-  if (value === undefined || !plans.has(value)) throw new UsageError(`--plan must be one of ${plans.plans.map((plan) => plan.id).join(', ')}`);
+  if (value === undefined || !plans.has(value))
+    throw new UsageError(`--plan must be one of ${plans.plans.map((plan) => plan.id).join(', ')}`);
   return value;
 }
 
@@ -65,15 +66,24 @@ function limitText(limit: Limit): string {
 }
 
 /** backup and restore touch only the embedded SQLite file: they open no store and connect to nothing. */
-async function runFileCommand(command: 'backup' | 'restore', config: Config, file: string, print: (human: string, data: unknown) => void): Promise<void> {
+async function runFileCommand(
+  command: 'backup' | 'restore',
+  config: Config,
+  file: string,
+  print: (human: string, data: unknown) => void,
+): Promise<void> {
   if (config.mongodbUrl) {
     throw new UsageError(
-      `${command}: the system of record is MongoDB (MONGODB_URL): back it up with mongodump and restore with mongorestore (README, Production)`,
+      `${command}: the system of record is MongoDB (MONGODB_URL): back it up with mongodump and restore with ` +
+        `mongorestore (README, Production)`,
     );
   }
   if (config.redis) {
     // Counters reach SQLite through the jobs process's rollup (every minute): the copy has them up to the last rollup.
-    process.stderr.write(`qrm: REDIS_URL is set: this month's counters are in Redis; the ${command} holds them up to the last usage rollup\n`);
+    process.stderr.write(
+      `qrm: REDIS_URL is set: this month's counters are in Redis; the ${command} holds them up to the last ` +
+        `usage rollup\n`,
+    );
   }
   if (command === 'backup') {
     const result = await backupDatabase(config.dataDir, file);
@@ -88,7 +98,8 @@ async function runFileCommand(command: 'backup' | 'restore', config: Config, fil
 /** --expires as an ISO 8601 instant with its zone (a bare date or local time would depend on the operator's clock). */
 function expiresOption(value: string): Date {
   const at = /(Z|[+-]\d{2}:\d{2})$/.test(value) ? new Date(value) : new Date(Number.NaN);
-  if (Number.isNaN(at.getTime())) throw new UsageError('--expires must be an ISO 8601 instant with its zone, e.g. 2027-01-31T00:00:00Z');
+  if (Number.isNaN(at.getTime()))
+    throw new UsageError('--expires must be an ISO 8601 instant with its zone, e.g. 2027-01-31T00:00:00Z');
   return at;
 }
 
@@ -135,7 +146,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
   if (command === 'redis migrate-keys') {
     const moved = await migrateRedisKeys(config);
     print(
-      `moved ${moved.accountMonths} account-months of counters, ${moved.scanEventAccounts} accounts' waiting scan events, ${moved.endpoints} webhook outboxes`,
+      `moved ${moved.accountMonths} account-months of counters, ${moved.scanEventAccounts} accounts' waiting ` +
+        `scan events, ${moved.endpoints} webhook outboxes`,
       moved,
     );
     return;
@@ -165,14 +177,19 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const listing = await listPlans(plans, stores.accounts);
         const lines = listing.map(
           (p) =>
-            `${p.id}${p.isDefault ? ' (default)' : ''}  ${p.name}  $${p.monthlyPriceUsd}/month  requests/month ${limitText(p.requestsPerMonth)}  QRs/month ${limitText(p.qrsPerMonth)}  ` +
+            `${p.id}${p.isDefault ? ' (default)' : ''}  ${p.name}  $${p.monthlyPriceUsd}/month  requests/month ` +
+            `${limitText(p.requestsPerMonth)}  QRs/month ${limitText(p.qrsPerMonth)}  ` +
             `burst/s ${limitText(p.burstPerSecond)}  formats ${p.formats.join(',')}  accounts ${p.accounts}`,
         );
         print(`${plansSource(config.plansFile)}\n${lines.join('\n')}`, listing);
         return;
       }
       case 'accounts create': {
-        const account = await createLocalAccount(deps, required(values.email, '--email'), planOption(plans, values.plan, plans.defaultPlan.id));
+        const account = await createLocalAccount(
+          deps,
+          required(values.email, '--email'),
+          planOption(plans, values.plan, plans.defaultPlan.id),
+        );
         print(`account ${account.id} ${account.email} plan=${account.plan}`, account);
         return;
       }
@@ -191,8 +208,13 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       case 'accounts privacy': {
         const account = await target();
         const level = values['scan-privacy'];
-        if (level !== undefined && !isScanPrivacy(level)) throw new UsageError(`--scan-privacy must be one of ${SCAN_PRIVACY_LEVELS.join(', ')}`);
-        const settings = await changeAccountSettings({ accounts: stores.accounts }, account.id, level === undefined ? {} : { scanPrivacy: level });
+        if (level !== undefined && !isScanPrivacy(level))
+          throw new UsageError(`--scan-privacy must be one of ${SCAN_PRIVACY_LEVELS.join(', ')}`);
+        const settings = await changeAccountSettings(
+          { accounts: stores.accounts },
+          account.id,
+          level === undefined ? {} : { scanPrivacy: level },
+        );
         if (settings.scanPrivacy !== account.scanPrivacy) {
           await appendAudit(deps, OPERATOR_CONTEXT, {
             accountId: account.id,
@@ -201,7 +223,10 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
             changes: { scanPrivacy: settings.scanPrivacy },
           });
         }
-        print(`account ${account.id} ${account.email} scanPrivacy=${settings.scanPrivacy}`, { accountId: account.id, ...settings });
+        print(`account ${account.id} ${account.email} scanPrivacy=${settings.scanPrivacy}`, {
+          accountId: account.id,
+          ...settings,
+        });
         return;
       }
       case 'keys create': {
@@ -214,20 +239,30 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
           accountId: issued.key.accountId,
           action: 'api_key.created',
           target: { type: 'api_key', id: issued.key.id },
-          changes: { name: issued.key.name, hint: issued.key.hint, scopes: issued.key.scopes, expiresAt: issued.key.expiresAt?.toISOString() ?? null },
+          changes: {
+            name: issued.key.name,
+            hint: issued.key.hint,
+            scopes: issued.key.scopes,
+            expiresAt: issued.key.expiresAt?.toISOString() ?? null,
+          },
         });
         // The secret alone on stdout, so `KEY=$(qrm keys create ...)` works; the rest goes to stderr.
         out(values.json ? JSON.stringify({ secret: issued.secret, key: issued.key }) : issued.secret);
-        if (!values.json) process.stderr.write(`created key ${issued.key.id} (${issued.key.hint}); the secret is shown only this once\n`);
+        if (!values.json)
+          process.stderr.write(
+            `created key ${issued.key.id} (${issued.key.hint}); the secret is shown only this once\n`,
+          );
         return;
       }
       case 'keys list': {
         const keys = await listKeys(deps, (await target()).id);
         const now = deps.clock();
-        const status = (k: (typeof keys)[number]) => (k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active ');
+        const status = (k: (typeof keys)[number]) =>
+          k.revokedAt ? 'revoked' : k.expiresAt && k.expiresAt <= now ? 'expired' : 'active ';
         const lines = keys.map(
           (k) =>
-            `${k.id}  ${k.hint}  ${status(k)}  scopes ${k.scopes.length === KEY_SCOPES.length ? 'all' : k.scopes.join(',')}  ` +
+            `${k.id}  ${k.hint}  ${status(k)}  scopes ` +
+            `${k.scopes.length === KEY_SCOPES.length ? 'all' : k.scopes.join(',')}  ` +
             `expires ${k.expiresAt?.toISOString() ?? 'never'}  created ${k.createdAt.toISOString()}  ` +
             `last used ${k.lastUsedAt?.toISOString() ?? 'never'}  ${k.name}`,
         );
@@ -236,7 +271,11 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       }
       case 'keys revoke': {
         const key = await revokeKey(deps, (await target()).id, required(values.id, '--id'));
-        await appendAudit(deps, OPERATOR_CONTEXT, { accountId: key.accountId, action: 'api_key.revoked', target: { type: 'api_key', id: key.id } });
+        await appendAudit(deps, OPERATOR_CONTEXT, {
+          accountId: key.accountId,
+          action: 'api_key.revoked',
+          target: { type: 'api_key', id: key.id },
+        });
         print(`revoked ${key.id} (${key.hint}) at ${key.revokedAt?.toISOString()}`, key);
         return;
       }
@@ -246,7 +285,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const q = report.quota;
         print(
           `${account.email} plan=${account.plan} period=${report.period}\n` +
-            `requests ${report.requests}/${limitText(q.requestLimit)}  QRs ${report.qrs}/${limitText(q.qrLimit)}  resets ${q.resetAt.toISOString()}`,
+            (`requests ${report.requests}/${limitText(q.requestLimit)}  QRs ${report.qrs}/` +
+              `${limitText(q.qrLimit)}  resets ${q.resetAt.toISOString()}`),
           report,
         );
         return;
@@ -255,7 +295,8 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const codes = await allCodes(deps, (await target()).id);
         const lines = codes.map(
           (c) =>
-            `${c.id}  ${c.slug}  ${c.status.padEnd(8)}  created ${c.createdAt.toISOString()}  ${c.target}${c.name ? `  (${c.name})` : ''}${c.disabledReason ? `  disabled: ${c.disabledReason}` : ''}`,
+            `${c.id}  ${c.slug}  ${c.status.padEnd(8)}  created ${c.createdAt.toISOString()}  ${c.target}` +
+            `${c.name ? `  (${c.name})` : ''}${c.disabledReason ? `  disabled: ${c.disabledReason}` : ''}`,
         );
         print(lines.join('\n') || '(no dynamic codes)', codes);
         return;
@@ -270,13 +311,17 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const domains = await listDomains(stores, (await target()).id);
         const lines = domains.map(
           (d) =>
-            `${d.id}  ${d.hostname}  ${d.status.padEnd(7)}  created ${d.createdAt.toISOString()}  ${d.status === 'pending' ? verificationUrl(d) : `verified ${d.verifiedAt?.toISOString()}`}`,
+            `${d.id}  ${d.hostname}  ${d.status.padEnd(7)}  created ${d.createdAt.toISOString()}  ` +
+            `${d.status === 'pending' ? verificationUrl(d) : `verified ${d.verifiedAt?.toISOString()}`}`,
         );
         print(lines.join('\n') || '(no custom domains)', domains);
         return;
       }
       case 'domains verify': {
-        const domain = await activateByHostname({ domains: stores.domains, clock: deps.clock }, required(values.hostname, '--hostname'));
+        const domain = await activateByHostname(
+          { domains: stores.domains, clock: deps.clock },
+          required(values.hostname, '--hostname'),
+        );
         print(`${domain.hostname} (${domain.id}) is active since ${domain.verifiedAt?.toISOString()}`, domain);
         return;
       }
@@ -292,17 +337,27 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       }
       case 'billing sync': {
         if (!adapters.billing)
-          throw new UsageError('billing sync: Stripe is not configured (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET as the server has them)');
+          throw new UsageError(
+            'billing sync: Stripe is not configured (set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET as the ' +
+              'server has them)',
+          );
         const account = await target();
         // Through the same stores as the server: in production the plan change is pushed to every instance.
-        const result = await syncBilling({ accounts: stores.accounts, billing: adapters.billing, plans, clock: deps.clock }, account);
+        const result = await syncBilling(
+          { accounts: stores.accounts, billing: adapters.billing, plans, clock: deps.clock },
+          account,
+        );
         const { before, after } = result;
-        print(`${after.email} plan ${before.plan} -> ${after.plan}; ${billingSummary(after.billing)}${result.reason ? ` (${result.reason})` : ''}`, {
-          accountId: after.id,
-          before: { plan: before.plan, billing: before.billing ?? null },
-          after: { plan: after.plan, billing: after.billing ?? null },
-          reason: result.reason ?? null,
-        });
+        print(
+          `${after.email} plan ${before.plan} -> ${after.plan}; ${billingSummary(after.billing)}` +
+            `${result.reason ? ` (${result.reason})` : ''}`,
+          {
+            accountId: after.id,
+            before: { plan: before.plan, billing: before.billing ?? null },
+            after: { plan: after.plan, billing: after.billing ?? null },
+            reason: result.reason ?? null,
+          },
+        );
         return;
       }
       default:
@@ -323,13 +378,15 @@ function assertServersDatabase(config: Config, create: boolean): void {
   if (existsSync(file)) return;
   throw new Error(
     `no database at ${file} (QR_DATA_DIR is unset, so ./data is read from ${process.cwd()}); ` +
-      "run qrm with the server's QR_DATA_DIR, or from the directory the server runs in, or pass --create to start a new database here",
+      ("run qrm with the server's QR_DATA_DIR, or from the directory the server runs in, or pass --create to " +
+        'start a new database here'),
   );
 }
 
 run(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
   if (error instanceof UsageError) process.stderr.write(`qrm: ${error.message}\n\n${USAGE}\n`);
-  else if (error instanceof ApiError || error instanceof ConfigError || error instanceof BackupError) process.stderr.write(`qrm: ${error.message}\n`);
+  else if (error instanceof ApiError || error instanceof ConfigError || error instanceof BackupError)
+    process.stderr.write(`qrm: ${error.message}\n`);
   else process.stderr.write(`qrm: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
 });

@@ -7,7 +7,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * Throws `tooLarge()` when the declared length is over `limit` (the connection is closed: the client may still be
  * sending).
  */
-export function refuseDeclaredOver(request: FastifyRequest, reply: FastifyReply, limit: number, tooLarge: (bytes: number) => Error): void {
+export function refuseDeclaredOver(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  limit: number,
+  tooLarge: (bytes: number) => Error,
+): void {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     reply.header('connection', 'close');

@@ -9,9 +9,14 @@ import { setQuotaHeaders } from './quota-headers.js';
 const REVALIDATE = 'private, max-age=0, must-revalidate';
 
 /** Quota headers whenever the answer was metered (a 304 only where every answer counts, as for signed URLs). */
-export function sendGeneratedImage(reply: FastifyReply, result: GeneratedQr | NotModifiedQr, cacheControl = REVALIDATE): FastifyReply {
+export function sendGeneratedImage(
+  reply: FastifyReply,
+  result: GeneratedQr | NotModifiedQr,
+  cacheControl = REVALIDATE,
+): FastifyReply {
   if (result.quota) setQuotaHeaders(reply, result.quota);
-  if (result.notModified) return reply.code(304).header('ETag', result.etag).header('Cache-Control', cacheControl).send();
+  if (result.notModified)
+    return reply.code(304).header('ETag', result.etag).header('Cache-Control', cacheControl).send();
   return reply
     .code(200)
     .header('Content-Type', IMAGE_MEDIA_TYPES[result.format])

@@ -54,7 +54,9 @@ export function contentCapacity(payload: string, level: ErrorCorrectionLevel, ec
       unit: 'digits',
       limit,
       length: codePoints.length,
-      detail: `the content is ${number(codePoints.length)} digits, written in numeric mode; ${at} a QR code holds at most ${number(limit)} digits`,
+      detail:
+        `the content is ${number(codePoints.length)} digits, written in numeric mode; ${at} a QR code holds at ` +
+        `most ${number(limit)} digits`,
     };
   }
   if (codePoints.every(isAlphanumeric)) {
@@ -65,7 +67,8 @@ export function contentCapacity(payload: string, level: ErrorCorrectionLevel, ec
       limit,
       length: codePoints.length,
       detail:
-        `the content is ${number(codePoints.length)} characters of digits, capital letters and $%*+-./: and space, written in alphanumeric mode; ` +
+        `the content is ${number(codePoints.length)} characters of digits, capital letters and $%*+-./: and ` +
+        `space, written in alphanumeric mode; ` +
         `${at} a QR code holds at most ${number(limit)} of them`,
     };
   }
@@ -77,7 +80,8 @@ export function contentCapacity(payload: string, level: ErrorCorrectionLevel, ec
       limit,
       length: codePoints.length,
       detail:
-        `the content is ${number(codePoints.length)} ASCII characters, written one byte each (runs of digits or capitals packed tighter); ` +
+        `the content is ${number(codePoints.length)} ASCII characters, written one byte each (runs of digits ` +
+        `or capitals packed tighter); ` +
         `${at} a QR code holds at most ${number(limit)} bytes`,
     };
   }
@@ -90,7 +94,8 @@ export function contentCapacity(payload: string, level: ErrorCorrectionLevel, ec
       limit,
       length: codePoints.length,
       detail:
-        `the content is ${number(codePoints.length)} characters that Kanji mode carries (Japanese, and the Greek and Cyrillic of JIS X 0208), ` +
+        `the content is ${number(codePoints.length)} characters that Kanji mode carries (Japanese, and the ` +
+        `Greek and Cyrillic of JIS X 0208), ` +
         `written 13 bits a character (ASCII beside it one byte each); ` +
         `${at} a QR code holds at most ${number(limit)} Kanji characters`,
     };
@@ -105,6 +110,8 @@ export function contentCapacity(payload: string, level: ErrorCorrectionLevel, ec
     unit: 'bytes',
     limit,
     length: utf8.length,
-    detail: `the content is ${number(utf8.length)} bytes of UTF-8, written ${how}; ${at} a QR code holds at most ${number(limit)} such bytes`,
+    detail:
+      `the content is ${number(utf8.length)} bytes of UTF-8, written ${how}; ${at} a QR code holds at most ` +
+      `${number(limit)} such bytes`,
   };
 }

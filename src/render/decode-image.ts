@@ -4,7 +4,13 @@ import sharp from 'sharp';
 import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
 import { bytesSpell, jsqrText, loadDecoder, zbarCodes, type ZbarReader } from './branded/scan-check.js';
 import { readBarcodes } from 'zxing-wasm/reader';
-import { JSQR_WHOLE_IMAGE_MAX_PIXELS, regionAround, SLOW_READER_MAX_PIXELS, wholeImage, type Region } from './decode-regions.js';
+import {
+  JSQR_WHOLE_IMAGE_MAX_PIXELS,
+  regionAround,
+  SLOW_READER_MAX_PIXELS,
+  wholeImage,
+  type Region,
+} from './decode-regions.js';
 
 const LEVELS = new Set(['L', 'M', 'Q', 'H']);
 
@@ -31,11 +37,16 @@ export interface DecodeTask {
 /** Pixels as RGBA, EXIF orientation applied; refused before decoding when the header declares more than `maxPixels`. */
 async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<Pixels | DecodeOutcome> {
   try {
-    const { data, info } = await sharp(image, { limitInputPixels: maxPixels }).rotate().ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+    const { data, info } = await sharp(image, { limitInputPixels: maxPixels })
+      .rotate()
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     return { rgba: data, width: info.width, height: info.height };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/pixel limit/i.test(message)) return { ok: false, reason: 'too_many_pixels', detail: `the image has more than ${maxPixels} pixels` };
+    if (/pixel limit/i.test(message))
+      return { ok: false, reason: 'too_many_pixels', detail: `the image has more than ${maxPixels} pixels` };
     return { ok: false, reason: 'unreadable_image', detail: 'the body is not a readable PNG, JPEG or WebP image' };
   }
 }
@@ -46,7 +57,10 @@ async function pixelsIn(pixels: Pixels, region: Region): Promise<Pixels> {
   if (whole && region.scaledWidth === pixels.width && region.scaledHeight === pixels.height) return pixels;
   let image = sharp(pixels.rgba, { raw: { width: pixels.width, height: pixels.height, channels: 4 } });
   if (!whole) image = image.extract({ left: region.left, top: region.top, width: region.width, height: region.height });
-  const { data, info } = await image.resize(region.scaledWidth, region.scaledHeight, { fit: 'fill' }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await image
+    .resize(region.scaledWidth, region.scaledHeight, { fit: 'fill' })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { rgba: data, width: info.width, height: info.height };
 }
 
@@ -56,14 +70,24 @@ async function pixelsIn(pixels: Pixels, region: Region): Promise<Pixels> {
  * when it found none, the whole image) scaled down to what a code needs; each starts only while the budget lasts.
  * `zbarReader` is the thread's own (the decode thread's entry keeps one).
  */
-export async function decodeImage(image: Uint8Array, maxPixels: number, budget: DecodeBudget, zbarReader: ZbarReader): Promise<DecodeOutcome> {
+export async function decodeImage(
+  image: Uint8Array,
+  maxPixels: number,
+  budget: DecodeBudget,
+  zbarReader: ZbarReader,
+): Promise<DecodeOutcome> {
   const now = budget.now ?? (() => performance.now());
   const deadline = now() + budget.budgetMs;
   const pixels = await pixelsOf(image, maxPixels);
   if ('ok' in pixels) return pixels;
   const { rgba, width, height } = pixels;
   await loadDecoder(zbarReader);
-  const data = { data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, colorSpace: 'srgb' as const };
+  const data = {
+    data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength),
+    width,
+    height,
+    colorSpace: 'srgb' as const,
+  };
   // Tolerant, unlike the design check: a photo may be rotated, inverted, small or soft.
   const found = (
     await readBarcodes(data as unknown as ImageData, {
@@ -78,11 +102,17 @@ export async function decodeImage(image: Uint8Array, maxPixels: number, budget: 
   const readersRan: DecodeReader[] = ['zxing'];
   const readersSkipped: DecodeReader[] = [];
   // Around each code ZXing found; else the whole image, scaled to what each reader can afford.
-  const codeRegions = found.map((result) => regionAround(result.position, Number.parseInt(result.version, 10), width, height));
+  const codeRegions = found.map((result) =>
+    regionAround(result.position, Number.parseInt(result.version, 10), width, height),
+  );
   const views = new Map<Region, Promise<Pixels>>();
   const view = (region: Region) => views.get(region) ?? views.set(region, pixelsIn(pixels, region)).get(region)!;
   /** What a reader read in each region, or undefined when the budget had run out before it started. */
-  const readEach = async <T>(reader: DecodeReader, wholeMaxPixels: number, read: (region: Pixels) => T | Promise<T>): Promise<T[] | undefined> => {
+  const readEach = async <T>(
+    reader: DecodeReader,
+    wholeMaxPixels: number,
+    read: (region: Pixels) => T | Promise<T>,
+  ): Promise<T[] | undefined> => {
     if (now() >= deadline) {
       readersSkipped.push(reader);
       return undefined;
@@ -93,8 +123,14 @@ export async function decodeImage(image: Uint8Array, maxPixels: number, budget: 
     for (const region of regions) results.push(await read(await view(region)));
     return results;
   };
-  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) => zbarCodes(zbarReader, region.rgba, region.width, region.height));
-  const jsqr = await readEach('jsqr', JSQR_WHOLE_IMAGE_MAX_PIXELS, (region) => jsqrText(region.rgba, region.width, region.height) ?? null);
+  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) =>
+    zbarCodes(zbarReader, region.rgba, region.width, region.height),
+  );
+  const jsqr = await readEach(
+    'jsqr',
+    JSQR_WHOLE_IMAGE_MAX_PIXELS,
+    (region) => jsqrText(region.rgba, region.width, region.height) ?? null,
+  );
   const codes: DecodedCode[] = found.map((result, i) => {
     const zbarHere = zbar?.[i] ?? [];
     const jsqrHere = jsqr?.[i] ?? null;
@@ -109,14 +145,23 @@ export async function decodeImage(image: Uint8Array, maxPixels: number, budget: 
       version: Number.parseInt(result.version, 10) || null,
       errorCorrection: LEVELS.has(result.ecLevel) ? (result.ecLevel as DecodedCode['errorCorrection']) : null,
       // jsQR reads one code per region: credited to the code it was cut around when it read its text, or the only code.
-      readers: { zxing: result.text, zbar: zbarText, jsqr: jsqrHere !== null && (jsqrHere === result.text || found.length === 1) ? jsqrHere : null },
+      readers: {
+        zxing: result.text,
+        zbar: zbarText,
+        jsqr: jsqrHere !== null && (jsqrHere === result.text || found.length === 1) ? jsqrHere : null,
+      },
     };
   });
   if (found.length === 0) {
     const zbarText = zbar?.[0]?.[0]?.toString('utf8') ?? null;
     const jsqrRead = jsqr?.[0] ?? null;
     if (zbarText !== null || jsqrRead !== null)
-      codes.push({ text: (jsqrRead ?? zbarText)!, version: null, errorCorrection: null, readers: { zxing: null, zbar: zbarText, jsqr: jsqrRead } });
+      codes.push({
+        text: (jsqrRead ?? zbarText)!,
+        version: null,
+        errorCorrection: null,
+        readers: { zxing: null, zbar: zbarText, jsqr: jsqrRead },
+      });
   }
   return { ok: true, codes, readersRan, readersSkipped };
 }

@@ -26,7 +26,12 @@ const PIXELS_PER_MODULE = 8;
 const MARGIN_MODULES = 6;
 
 /** The side lengths that keep the region within `maxPixels` (and never larger than it is). */
-function scaled(width: number, height: number, factor: number, maxPixels: number): { scaledWidth: number; scaledHeight: number } {
+function scaled(
+  width: number,
+  height: number,
+  factor: number,
+  maxPixels: number,
+): { scaledWidth: number; scaledHeight: number } {
   const fit = Math.min(1, factor, Math.sqrt(maxPixels / (width * height)));
   return { scaledWidth: Math.max(1, Math.round(width * fit)), scaledHeight: Math.max(1, Math.round(height * fit)) };
 }
@@ -40,7 +45,13 @@ export function wholeImage(width: number, height: number, maxPixels = SLOW_READE
  * The region around a code ZXing found (its corners and version), with its quiet zone, clipped to the image; scaled
  * so a module is about PIXELS_PER_MODULE pixels (a code that is already smaller is left as it is).
  */
-export function regionAround(position: Corners, version: number, width: number, height: number, maxPixels = SLOW_READER_MAX_PIXELS): Region {
+export function regionAround(
+  position: Corners,
+  version: number,
+  width: number,
+  height: number,
+  maxPixels = SLOW_READER_MAX_PIXELS,
+): Region {
   const corners = [position.topLeft, position.topRight, position.bottomLeft, position.bottomRight];
   const xs = corners.map((point) => point.x);
   const ys = corners.map((point) => point.y);
@@ -54,5 +65,11 @@ export function regionAround(position: Corners, version: number, width: number, 
   const regionWidth = Math.max(1, right - left);
   const regionHeight = Math.max(1, bottom - top);
   const factor = (modules * PIXELS_PER_MODULE) / side;
-  return { left, top, width: regionWidth, height: regionHeight, ...scaled(regionWidth, regionHeight, factor, maxPixels) };
+  return {
+    left,
+    top,
+    width: regionWidth,
+    height: regionHeight,
+    ...scaled(regionWidth, regionHeight, factor, maxPixels),
+  };
 }

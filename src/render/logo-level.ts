@@ -21,7 +21,12 @@ const SPARE_MIN = 2;
  * for every payload of the class or for none. A design without a logo touches nothing. `codewordOf` is the
  * version's codewordOfModules, when the caller keeps it.
  */
-export function logoLeavesSpare(matrixSize: number, level: ErrorCorrectionLevel, cleared: ModuleSquare, codewordOf?: Int16Array): boolean {
+export function logoLeavesSpare(
+  matrixSize: number,
+  level: ErrorCorrectionLevel,
+  cleared: ModuleSquare,
+  codewordOf?: Int16Array,
+): boolean {
   if (cleared.side === 0) return true;
   const version = (matrixSize - 17) / 4;
   const correctable = correctableErrorsPerBlock(version, level);
@@ -47,7 +52,8 @@ export function levelsForLogo(requested: ErrorCorrectionLevel, fixed: boolean): 
  * The level a logo is drawn at and its symbol; or the level the payload outgrew first; or, fitting at none, the last
  * level's symbol side.
  */
-export type LogoLevel<S> = { level: ErrorCorrectionLevel; symbol: S } | { tooLong: ErrorCorrectionLevel } | { fitsNone: number };
+export type LogoLevel<S> =
+  { level: ErrorCorrectionLevel; symbol: S } | { tooLong: ErrorCorrectionLevel } | { fitsNone: number };
 
 /**
  * The level a logo is drawn at when the caller left the level open, from the levels to try (lowest first, at least
@@ -61,7 +67,8 @@ export function levelForLogo<S extends { size: number }>(
   levels: readonly ErrorCorrectionLevel[],
   scale: number,
   symbolAt: (level: ErrorCorrectionLevel) => S | undefined,
-  leavesSpare: (matrixSize: number, level: ErrorCorrectionLevel) => boolean = (size, level) => logoLeavesSpare(size, level, clearedSquare(size, scale)),
+  leavesSpare: (matrixSize: number, level: ErrorCorrectionLevel) => boolean = (size, level) =>
+    logoLeavesSpare(size, level, clearedSquare(size, scale)),
 ): LogoLevel<S> {
   let firstFit: { level: ErrorCorrectionLevel; symbol: S } | undefined;
   let lastSize = 0;

@@ -70,7 +70,13 @@ export function physChunk(dpi: number): Buffer {
 }
 
 /** The PNG file around a finished IDAT (zlib stream of the scanlines); with `dpi`, its pHYs. */
-export function pngFile(layout: ImageLayout, darkColor: string, lightColor: string, idat: Uint8Array, dpi?: number): Buffer {
+export function pngFile(
+  layout: ImageLayout,
+  darkColor: string,
+  lightColor: string,
+  idat: Uint8Array,
+  dpi?: number,
+): Buffer {
   const dark = parseColour(darkColor);
   const light = parseColour(lightColor);
   const header = Buffer.alloc(13);
@@ -87,6 +93,19 @@ export function pngFile(layout: ImageLayout, darkColor: string, lightColor: stri
   return Buffer.concat(parts);
 }
 
-export function writePng(matrix: QrMatrix, layout: ImageLayout, darkColor: string, lightColor: string, level = PNG_DEFLATE_LEVEL, dpi?: number): Buffer {
-  return pngFile(layout, darkColor, lightColor, deflateSync(filteredScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }), dpi);
+export function writePng(
+  matrix: QrMatrix,
+  layout: ImageLayout,
+  darkColor: string,
+  lightColor: string,
+  level = PNG_DEFLATE_LEVEL,
+  dpi?: number,
+): Buffer {
+  return pngFile(
+    layout,
+    darkColor,
+    lightColor,
+    deflateSync(filteredScanlines(packedRows(matrix, layout, PNG_ROWS)), { level }),
+    dpi,
+  );
 }

@@ -13,7 +13,8 @@ function drawnWith(version: number, codewords: Uint8Array): Uint8Array {
   // `qr` reuses the matrix it returns on its next call: read it out at once (as qr-matrix.ts does).
   const { size, words, v } = _tests.drawSymbol(version, 'low', codewords, 0, true);
   const modules = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
   return modules;
 }
 
@@ -56,7 +57,8 @@ export function blockOfCodewords(version: number, level: ErrorCorrectionLevel): 
   const { total, blockCount, eccPerBlock, shortBlocks, shortLength } = blockShape(version, ECC_NAMES[level]);
   const out = new Uint8Array(total);
   let at = 0;
-  for (let i = 0; i <= shortLength; i++) for (let b = 0; b < blockCount; b++) if (i < shortLength || b >= shortBlocks) out[at++] = b;
+  for (let i = 0; i <= shortLength; i++)
+    for (let b = 0; b < blockCount; b++) if (i < shortLength || b >= shortBlocks) out[at++] = b;
   for (let i = 0; i < eccPerBlock; i++) for (let b = 0; b < blockCount; b++) out[at++] = b;
   return out;
 }

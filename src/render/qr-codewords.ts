@@ -1,9 +1,20 @@
 // Turns planned segments into a QR symbol's final codewords: bit stream, padding, Reed–Solomon blocks interleaved.
 import { _BYTES, _ECC_BLOCKS, _GF256, _tests, _WORDS_PER_BLOCK, type ErrorCorrection } from 'qr';
 import { kanjiValue, type KanjiTable } from './kanji-table.js';
-import { ALPHANUMERIC_CHARS, halfwidthKatakanaByte, type ByteCharset, type Segment, type SegmentMode } from './qr-segments.js';
+import {
+  ALPHANUMERIC_CHARS,
+  halfwidthKatakanaByte,
+  type ByteCharset,
+  type Segment,
+  type SegmentMode,
+} from './qr-segments.js';
 
-const MODE_INDICATOR: Record<SegmentMode, number> = { numeric: 0b0001, alphanumeric: 0b0010, byte: 0b0100, kanji: 0b1000 };
+const MODE_INDICATOR: Record<SegmentMode, number> = {
+  numeric: 0b0001,
+  alphanumeric: 0b0010,
+  byte: 0b0100,
+  kanji: 0b1000,
+};
 const ECI_INDICATOR = 0b0111;
 /** ECI assignment number of UTF-8 (AIM ECI specification). */
 export const ECI_UTF8 = 26;
@@ -20,12 +31,17 @@ class BitWriter {
     this.bytes = new Uint8Array(capacityBytes);
   }
   push(value: number, bits: number): void {
-    for (let i = bits - 1; i >= 0; i--, this.length++) if ((value >>> i) & 1) this.bytes[this.length >>> 3]! |= 0x80 >>> (this.length & 7);
+    for (let i = bits - 1; i >= 0; i--, this.length++)
+      if ((value >>> i) & 1) this.bytes[this.length >>> 3]! |= 0x80 >>> (this.length & 7);
   }
 }
 
 /** The bytes of a byte segment; the planner only put characters there that the charset carries. */
-export function segmentBytes(codePoints: readonly number[], charset: ByteCharset, kanji: KanjiTable | undefined): Uint8Array {
+export function segmentBytes(
+  codePoints: readonly number[],
+  charset: ByteCharset,
+  kanji: KanjiTable | undefined,
+): Uint8Array {
   if (charset === 'utf8') return Buffer.from(String.fromCodePoint(...codePoints), 'utf8');
   if (charset !== 'shift_jis') return Uint8Array.from(codePoints); // ascii and latin1: each code point is its byte
   const out: number[] = [];
@@ -37,7 +53,13 @@ export function segmentBytes(codePoints: readonly number[], charset: ByteCharset
   return Uint8Array.from(out);
 }
 
-function writeSegment(out: BitWriter, segment: Segment, charset: ByteCharset, countBits: Record<SegmentMode, number>, kanji: KanjiTable | undefined): void {
+function writeSegment(
+  out: BitWriter,
+  segment: Segment,
+  charset: ByteCharset,
+  countBits: Record<SegmentMode, number>,
+  kanji: KanjiTable | undefined,
+): void {
   const chars = segment.codePoints;
   out.push(MODE_INDICATOR[segment.mode], 4);
   switch (segment.mode) {
@@ -51,7 +73,11 @@ function writeSegment(out: BitWriter, segment: Segment, charset: ByteCharset, co
     case 'alphanumeric':
       out.push(chars.length, countBits.alphanumeric);
       for (let i = 0; i + 1 < chars.length; i += 2) {
-        out.push(ALPHANUMERIC_CHARS.indexOf(String.fromCodePoint(chars[i]!)) * 45 + ALPHANUMERIC_CHARS.indexOf(String.fromCodePoint(chars[i + 1]!)), 11);
+        out.push(
+          ALPHANUMERIC_CHARS.indexOf(String.fromCodePoint(chars[i]!)) * 45 +
+            ALPHANUMERIC_CHARS.indexOf(String.fromCodePoint(chars[i + 1]!)),
+          11,
+        );
       }
       if (chars.length % 2) out.push(ALPHANUMERIC_CHARS.indexOf(String.fromCodePoint(chars[chars.length - 1]!)), 6);
       return;
@@ -72,7 +98,8 @@ function rsGenerator(degree: number): Uint8Array {
   const gen = new Uint8Array(degree); // coefficients after the leading x^degree, highest first
   gen[degree - 1] = 1;
   for (let i = 0, root = 1; i < degree; i++) {
-    for (let j = 0; j < degree; j++) gen[j] = (gen[j] ? exp[log[gen[j]!]! + log[root]!]! : 0) ^ (j + 1 < degree ? gen[j + 1]! : 0);
+    for (let j = 0; j < degree; j++)
+      gen[j] = (gen[j] ? exp[log[gen[j]!]! + log[root]!]! : 0) ^ (j + 1 < degree ? gen[j + 1]! : 0);
     root = exp[log[root]! + 1]!;
   }
   return gen;
@@ -94,7 +121,13 @@ export function blockShape(version: number, ecc: ErrorCorrection): BlockShape {
   const total = _BYTES[version - 1]!;
   const eccPerBlock = _WORDS_PER_BLOCK[ecc][version - 1]!;
   const blockCount = _ECC_BLOCKS[ecc][version - 1]!;
-  return { total, blockCount, eccPerBlock, shortBlocks: blockCount - (total % blockCount), shortLength: Math.floor(total / blockCount) - eccPerBlock };
+  return {
+    total,
+    blockCount,
+    eccPerBlock,
+    shortBlocks: blockCount - (total % blockCount),
+    shortLength: Math.floor(total / blockCount) - eccPerBlock,
+  };
 }
 
 /**

@@ -71,7 +71,9 @@ export function zbarReadsAsUtf8(run: Uint8Array): boolean {
 }
 
 function utf8ReadBare(plan: SegmentPlan): boolean {
-  return plan.segments.every((segment) => segment.mode !== 'byte' || zbarReadsAsUtf8(segmentBytes(segment.codePoints, 'utf8', undefined)));
+  return plan.segments.every(
+    (segment) => segment.mode !== 'byte' || zbarReadsAsUtf8(segmentBytes(segment.codePoints, 'utf8', undefined)),
+  );
 }
 
 /**
@@ -86,7 +88,11 @@ function utf8ReadBare(plan: SegmentPlan): boolean {
 function policyFor(codePoints: readonly number[], options: EncodingOptions): Candidate[] {
   if (codePoints.every((c) => c < 0x80)) return [{ encoding: ENCODINGS.ascii }];
   if (options.eci) return [{ encoding: ENCODINGS['utf8+eci'] }];
-  return [{ encoding: ENCODINGS['utf8+eci'] }, { encoding: ENCODINGS['kanji+ascii'] }, { encoding: ENCODINGS.utf8, readBack: utf8ReadBare }];
+  return [
+    { encoding: ENCODINGS['utf8+eci'] },
+    { encoding: ENCODINGS['kanji+ascii'] },
+    { encoding: ENCODINGS.utf8, readBack: utf8ReadBare },
+  ];
 }
 
 /**
@@ -99,7 +105,11 @@ interface Candidate {
 }
 
 /** The smallest symbol for the text in these encodings, then the fewest bits; undefined when none fits version 40. */
-export function symbolIn(codePoints: readonly number[], ecc: ErrorCorrection, candidates: ReadonlyArray<Encoding | Candidate>): SymbolContent | undefined {
+export function symbolIn(
+  codePoints: readonly number[],
+  ecc: ErrorCorrection,
+  candidates: ReadonlyArray<Encoding | Candidate>,
+): SymbolContent | undefined {
   // Ranges are tried in order and the first that fits wins: every version of a later range is larger.
   for (const [rangeIndex, [first, last]] of VERSION_RANGES.entries()) {
     const countBits = COUNT_BITS[rangeIndex]!;
@@ -113,7 +123,16 @@ export function symbolIn(codePoints: readonly number[], ecc: ErrorCorrection, ca
       while (version <= last && dataCapacityBits(version, ecc) < bits) version++;
       if (version > last) continue;
       if (!best || version < best.version || (version === best.version && bits < best.bits)) {
-        best = { version, ecc, segments: plan.segments, charset: encoding.charset, countBits, kanji: encoding.kanji, eci: encoding.eci, bits };
+        best = {
+          version,
+          ecc,
+          segments: plan.segments,
+          charset: encoding.charset,
+          countBits,
+          kanji: encoding.kanji,
+          eci: encoding.eci,
+          bits,
+        };
       }
     }
     if (best) return best;
@@ -122,7 +141,11 @@ export function symbolIn(codePoints: readonly number[], ecc: ErrorCorrection, ca
 }
 
 /** The symbol the service draws for a payload: the smallest the charset policy allows. */
-export function chooseSymbol(payload: string, ecc: ErrorCorrection, options: EncodingOptions): SymbolContent | undefined {
+export function chooseSymbol(
+  payload: string,
+  ecc: ErrorCorrection,
+  options: EncodingOptions,
+): SymbolContent | undefined {
   const codePoints = Array.from(payload, (ch) => ch.codePointAt(0)!);
   return symbolIn(codePoints, ecc, policyFor(codePoints, options));
 }

@@ -19,7 +19,12 @@ export interface QrMatrix {
  */
 export { BYTE_CAPACITY };
 
-export const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' };
+export const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = {
+  L: 'low',
+  M: 'medium',
+  Q: 'quartile',
+  H: 'high',
+};
 
 export class PayloadTooLongError extends Error {
   constructor(readonly limit: number) {
@@ -37,7 +42,11 @@ export interface PlannedSymbol {
  * The symbol `payload` needs at `errorCorrection` (undefined: too long), without drawing it: drawing is
  * most of a matrix's cost, so a caller choosing between levels draws only the one it keeps.
  */
-export function plannedSymbol(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): PlannedSymbol | undefined {
+export function plannedSymbol(
+  payload: string,
+  errorCorrection: ErrorCorrectionLevel,
+  options: EncodingOptions = { eci: false },
+): PlannedSymbol | undefined {
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
   return content && { size: 17 + 4 * content.version, draw: () => drawSymbol(content) };
 }
@@ -48,7 +57,11 @@ export function plannedSymbol(payload: string, errorCorrection: ErrorCorrectionL
  * and version bits stay `qr`'s drawSymbol. It is reached through `_tests`, not public API: the
  * version is pinned in package.json and test/unit/qr-matrix.test.ts checks it against `qr`'s own encoder.
  */
-export function buildMatrix(payload: string, errorCorrection: ErrorCorrectionLevel, options: EncodingOptions = { eci: false }): QrMatrix {
+export function buildMatrix(
+  payload: string,
+  errorCorrection: ErrorCorrectionLevel,
+  options: EncodingOptions = { eci: false },
+): QrMatrix {
   const content = chooseSymbol(payload, ECC_NAMES[errorCorrection], options);
   if (!content) throw new PayloadTooLongError(BYTE_CAPACITY[errorCorrection]);
   return drawSymbol(content);
@@ -64,6 +77,7 @@ export function drawSymbol(content: SymbolContent): QrMatrix {
   const symbol = _tests.drawSymbol(content.version, content.ecc, symbolCodewords(content));
   const { size, words, v } = symbol;
   const modules = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
   return { size, modules };
 }

@@ -59,7 +59,9 @@ const OVERLINE_IN_JIS_ROMAN = 0x7e;
 
 /** The Shift-JIS byte of a half-width katakana (0xA1–0xDF), or undefined. */
 export function halfwidthKatakanaByte(codePoint: number): number | undefined {
-  return codePoint >= HALFWIDTH_KATAKANA[0] && codePoint <= HALFWIDTH_KATAKANA[1] ? codePoint - 0xff61 + 0xa1 : undefined;
+  return codePoint >= HALFWIDTH_KATAKANA[0] && codePoint <= HALFWIDTH_KATAKANA[1]
+    ? codePoint - 0xff61 + 0xa1
+    : undefined;
 }
 
 /** Bytes one character takes in byte mode under a charset, or 0 when the charset cannot carry it. */
@@ -67,7 +69,8 @@ export function byteLength(codePoint: number, charset: ByteCharset, kanji?: Read
   // Beside Kanji, byte runs are read as Shift-JIS, where (to glibc, so zbar) 0x5C and 0x7E are ¥ and ‾: \\ and ~ cannot
   // go.
   if (kanji && (codePoint === YEN_IN_JIS_ROMAN || codePoint === OVERLINE_IN_JIS_ROMAN)) return 0;
-  if (charset === 'shift_jis' && codePoint >= 0x80) return halfwidthKatakanaByte(codePoint) !== undefined ? 1 : kanji?.has(codePoint) ? 2 : 0;
+  if (charset === 'shift_jis' && codePoint >= 0x80)
+    return halfwidthKatakanaByte(codePoint) !== undefined ? 1 : kanji?.has(codePoint) ? 2 : 0;
   if (codePoint < 0x80) return 1;
   if (charset === 'ascii') return 0;
   if (charset === 'latin1') return codePoint <= 0xff ? 1 : 0;

@@ -25,9 +25,19 @@ export function drawImage(spec: RenderSpec): RenderedImage {
 function writeImage(spec: RenderSpec, matrix: QrMatrix): Uint8Array {
   switch (spec.format) {
     case 'png':
-      return writePng(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor, undefined, spec.dpi);
+      return writePng(
+        matrix,
+        layoutFor(matrix, spec.size, spec.margin),
+        spec.darkColor,
+        spec.lightColor,
+        undefined,
+        spec.dpi,
+      );
     case 'webp':
-      return withWebpDensity(writeWebp(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor), spec.dpi);
+      return withWebpDensity(
+        writeWebp(matrix, layoutFor(matrix, spec.size, spec.margin), spec.darkColor, spec.lightColor),
+        spec.dpi,
+      );
     case 'svg':
       // Drawn from the matrix, yet held to the rasters' smallest size: symbolFit, the check before metering, promises
       // it.

@@ -13,7 +13,8 @@ import type { SymbolFit } from './symbol-fit.js';
  * scan check's.
  */
 export type RenderRefusal =
-  Exclude<SymbolFit, { ok: true }> | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
+  | Exclude<SymbolFit, { ok: true }>
+  | { ok: false; reason: 'unscannable'; detail: string; changes: string[]; maxLogoScale?: number | undefined };
 
 export type RenderTaskResult = { ok: true; bytes: Uint8Array; symbol: DrawnSymbol } | RenderRefusal;
 
@@ -40,9 +41,16 @@ export function renderThreadTask(
 // Errors travel as data: class identity does not survive structured clone between threads.
 function failure(error: unknown): RenderRefusal {
   if (error instanceof PayloadTooLongError) return { ok: false, reason: 'too_long', limit: error.limit };
-  if (error instanceof SizeTooSmallError) return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };
+  if (error instanceof SizeTooSmallError)
+    return { ok: false, reason: 'size_too_small', minimumSize: error.minimumSize };
   if (error instanceof UnscannableDesignError)
-    return { ok: false, reason: 'unscannable', detail: error.message, changes: error.changes, maxLogoScale: error.maxLogoScale };
+    return {
+      ok: false,
+      reason: 'unscannable',
+      detail: error.message,
+      changes: error.changes,
+      maxLogoScale: error.maxLogoScale,
+    };
   throw error;
 }
 

@@ -45,7 +45,14 @@ export function svgDimensions(width: number, height: number, sizeMm: number | un
   return `width="${mm(sizeMm)}mm" height="${mm((sizeMm * height) / width)}mm"`;
 }
 
-export function writeSvg(matrix: QrMatrix, size: number, margin: number, darkColor: string, lightColor: string, sizeMm?: number): string {
+export function writeSvg(
+  matrix: QrMatrix,
+  size: number,
+  margin: number,
+  darkColor: string,
+  lightColor: string,
+  sizeMm?: number,
+): string {
   const total = matrix.size + 2 * margin;
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" ${svgDimensions(size, size, sizeMm)} viewBox="0 0 ${total} ${total}" shape-rendering="crispEdges">` +

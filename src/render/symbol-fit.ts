@@ -7,7 +7,10 @@ import { chooseSymbol } from './qr-encoding.js';
 import { BYTE_CAPACITY, ECC_NAMES } from './qr-matrix.js';
 import { COUNT_BITS, halfwidthKatakanaByte, isAlphanumeric } from './qr-segments.js';
 
-export type SymbolFit = { ok: true } | { ok: false; reason: 'too_long'; limit: number } | { ok: false; reason: 'size_too_small'; minimumSize: number };
+export type SymbolFit =
+  | { ok: true }
+  | { ok: false; reason: 'too_long'; limit: number }
+  | { ok: false; reason: 'size_too_small'; minimumSize: number };
 
 const MODE_INDICATOR_BITS = 4;
 const ECI_HEADER_BITS = 12;
@@ -32,7 +35,11 @@ function byteSegmentVersion(spec: RenderSpec): number | undefined {
   const ecc = ECC_NAMES[spec.errorCorrection];
   for (let version = 1; version <= 40; version++) {
     const countBits = COUNT_BITS[version < 10 ? 0 : version < 27 ? 1 : 2]!.byte;
-    if (bytes < 2 ** countBits && eciBits + MODE_INDICATOR_BITS + countBits + 8 * bytes <= dataCapacityBits(version, ecc)) return version;
+    if (
+      bytes < 2 ** countBits &&
+      eciBits + MODE_INDICATOR_BITS + countBits + 8 * bytes <= dataCapacityBits(version, ecc)
+    )
+      return version;
   }
   return undefined;
 }
@@ -48,7 +55,14 @@ function leastDataSixths(payload: string): number {
   let sixths = 0;
   for (const ch of payload) {
     const c = ch.codePointAt(0)!;
-    sixths += c >= 0x30 && c <= 0x39 ? 20 : isAlphanumeric(c) ? 33 : c < 0x100 || halfwidthKatakanaByte(c) !== undefined ? 48 : 78;
+    sixths +=
+      c >= 0x30 && c <= 0x39
+        ? 20
+        : isAlphanumeric(c)
+          ? 33
+          : c < 0x100 || halfwidthKatakanaByte(c) !== undefined
+            ? 48
+            : 78;
   }
   return sixths;
 }
@@ -93,7 +107,11 @@ export function drawnModules(spec: RenderSpec): number | undefined {
   let size: number | undefined;
   if (!logo) size = symbolAt(spec.errorCorrection)?.size;
   else {
-    const chosen = levelForLogo(levelsForLogo(spec.errorCorrection, spec.branding!.errorCorrectionFixed), logo.scale, symbolAt);
+    const chosen = levelForLogo(
+      levelsForLogo(spec.errorCorrection, spec.branding!.errorCorrectionFixed),
+      logo.scale,
+      symbolAt,
+    );
     if (!('tooLong' in chosen)) size = 'symbol' in chosen ? chosen.symbol.size : chosen.fitsNone;
   }
   return size === undefined ? undefined : size + 2 * spec.margin;

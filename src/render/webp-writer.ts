@@ -191,7 +191,10 @@ function writePaletteImage(out: BitWriter, pixels: readonly [Rgba, Rgba]): void 
 /** The palette is sent as differences: each entry minus the one before, per channel, modulo 256. */
 function paletteDeltas(light: Rgba, dark: Rgba): [Rgba, Rgba] {
   const delta = (a: number, b: number) => (a - b) & 0xff;
-  return [light, { r: delta(dark.r, light.r), g: delta(dark.g, light.g), b: delta(dark.b, light.b), a: delta(dark.a, light.a) }];
+  return [
+    light,
+    { r: delta(dark.r, light.r), g: delta(dark.g, light.g), b: delta(dark.b, light.b), a: delta(dark.a, light.a) },
+  ];
 }
 
 function vp8lStream(matrix: QrMatrix, layout: ImageLayout, light: Rgba, dark: Rgba): Uint8Array {

@@ -5,7 +5,11 @@ import type { CustomDomainStore } from '../domain/ports/custom-domain-store.js';
 export type DomainLookup = Pick<CustomDomainStore, 'get' | 'findByHostname'>;
 
 /** Undefined for a name that is no domain of this account (another account's hostname answers the same). */
-export async function accountDomain(domains: DomainLookup, accountId: string, name: string): Promise<CustomDomain | undefined> {
+export async function accountDomain(
+  domains: DomainLookup,
+  accountId: string,
+  name: string,
+): Promise<CustomDomain | undefined> {
   if (DOMAIN_ID.test(name)) return domains.get(accountId, name);
   const normalised = normalisedHostname(name);
   if ('problem' in normalised) return undefined;

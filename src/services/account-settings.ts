@@ -16,7 +16,11 @@ export async function accountSettings(deps: AccountSettingsDeps, accountId: stri
 }
 
 /** Applies the fields given (an empty change reads the settings back); 404 when the account is gone. */
-export async function changeAccountSettings(deps: AccountSettingsDeps, accountId: string, changes: Partial<AccountSettings>): Promise<AccountSettings> {
+export async function changeAccountSettings(
+  deps: AccountSettingsDeps,
+  accountId: string,
+  changes: Partial<AccountSettings>,
+): Promise<AccountSettings> {
   if (changes.scanPrivacy === undefined) return accountSettings(deps, accountId);
   const account = await deps.accounts.setScanPrivacy(accountId, changes.scanPrivacy);
   if (!account) throw new ApiError('not_found', 'no such account');

@@ -85,7 +85,8 @@ export async function accountStats(
   for (;;) {
     const page = await deps.codes.list(accountId, { limit: PAGE_SIZE.max, after });
     const byId = new Map(page.map((code) => [code.id, code]));
-    for (const day of await deps.scanLedger.daysOfCodes([...byId.keys()], dayOf(from), dayOf(to))) count(byId.get(day.codeId)!, day);
+    for (const day of await deps.scanLedger.daysOfCodes([...byId.keys()], dayOf(from), dayOf(to)))
+      count(byId.get(day.codeId)!, day);
     if (page.length < PAGE_SIZE.max) break;
     const last = page.at(-1)!;
     after = { createdAt: last.createdAt, id: last.id };
@@ -108,7 +109,12 @@ export async function accountStats(
   const scanned = [...perCode.values()].filter((c) => c.scans > 0);
   totals.codesScanned = scanned.length;
   const topCodes = scanned
-    .sort((a, b) => b.scans - a.scans || b.code.createdAt.getTime() - a.code.createdAt.getTime() || a.code.id.localeCompare(b.code.id))
+    .sort(
+      (a, b) =>
+        b.scans - a.scans ||
+        b.code.createdAt.getTime() - a.code.createdAt.getTime() ||
+        a.code.id.localeCompare(b.code.id),
+    )
     .slice(0, TOP_CODES)
     .map(({ code, scans }) => ({ codeId: code.id, slug: code.vanity?.slug ?? code.slug, name: code.name, scans }));
   return { from: dayOf(from), to: dayOf(to), interval, totals, series, topCodes, devices, countries };

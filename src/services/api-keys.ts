@@ -52,7 +52,12 @@ function checkedExpiry(expiresAt: Date | undefined, now: Date): Date | undefined
   return expiresAt;
 }
 
-export async function issueKey(deps: ApiKeyDeps, accountId: string, name?: string, options: KeyOptions = {}): Promise<IssuedKey> {
+export async function issueKey(
+  deps: ApiKeyDeps,
+  accountId: string,
+  name?: string,
+  options: KeyOptions = {},
+): Promise<IssuedKey> {
   const keyName = checkedName(name);
   const scopes = checkedScopes(options.scopes);
   const now = deps.clock();
@@ -74,15 +79,23 @@ export async function issueKey(deps: ApiKeyDeps, accountId: string, name?: strin
     MAX_ACTIVE_KEYS,
   );
   if (created === 'limit_reached') {
-    throw new ApiError('key_limit_reached', `an account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one to create another`, {
-      extensions: { limit: MAX_ACTIVE_KEYS },
-    });
+    throw new ApiError(
+      'key_limit_reached',
+      `an account may hold at most ${MAX_ACTIVE_KEYS} active keys; revoke one to create another`,
+      {
+        extensions: { limit: MAX_ACTIVE_KEYS },
+      },
+    );
   }
   return { secret, key: created };
 }
 
 /** The account's keys, newest first; `createdBy` keeps those one member (or the operator) made. */
-export async function listKeys(deps: Pick<ApiKeyDeps, 'keys'>, accountId: string, filter: { createdBy?: string } = {}): Promise<ApiKeyRecord[]> {
+export async function listKeys(
+  deps: Pick<ApiKeyDeps, 'keys'>,
+  accountId: string,
+  filter: { createdBy?: string } = {},
+): Promise<ApiKeyRecord[]> {
   const keys = await deps.keys.list(accountId);
   return filter.createdBy === undefined ? keys : keys.filter((key) => key.createdBy?.id === filter.createdBy);
 }

@@ -1,5 +1,12 @@
 // Use cases of the audit log: append an entry (the one way every state change is recorded), read it, sweep it.
-import { safeChanges, type AuditAction, type AuditChanges, type AuditContext, type AuditEntry, type AuditTarget } from '../domain/audit.js';
+import {
+  safeChanges,
+  type AuditAction,
+  type AuditChanges,
+  type AuditContext,
+  type AuditEntry,
+  type AuditTarget,
+} from '../domain/audit.js';
 import { csvCell } from '../domain/csv-cell.js';
 import type { Page } from '../domain/list-page.js';
 import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
@@ -44,25 +51,46 @@ export async function appendAudit(deps: AuditDeps, context: AuditContext, event:
   });
 }
 
-export async function listAudit(deps: Pick<AuditDeps, 'auditLog'>, accountId: string, query: AuditQuery): Promise<Page<AuditEntry>> {
+export async function listAudit(
+  deps: Pick<AuditDeps, 'auditLog'>,
+  accountId: string,
+  query: AuditQuery,
+): Promise<Page<AuditEntry>> {
   return deps.auditLog.list(accountId, query);
 }
 
 /** The retention job: drops the entries past their plan's `auditLogDays`. */
-export async function sweepAuditLog(deps: { auditLog: Pick<AuditLog, 'deleteExpired'>; clock: () => Date }): Promise<number> {
+export async function sweepAuditLog(deps: {
+  auditLog: Pick<AuditLog, 'deleteExpired'>;
+  clock: () => Date;
+}): Promise<number> {
   return deps.auditLog.deleteExpired(deps.clock());
 }
 
 export const AUDIT_CSV_HEADER = 'at,action,actor_type,actor_id,actor_label,target_type,target_id,ip,user_agent,changes';
 
 /** The entries matching `query` as CSV lines (header first), read a page at a time so memory stays bounded. */
-export async function* auditCsvLines(deps: Pick<AuditDeps, 'auditLog'>, accountId: string, query: Omit<AuditQuery, 'limit' | 'cursor'>) {
+export async function* auditCsvLines(
+  deps: Pick<AuditDeps, 'auditLog'>,
+  accountId: string,
+  query: Omit<AuditQuery, 'limit' | 'cursor'>,
+) {
   yield `${AUDIT_CSV_HEADER}\r\n`;
   let cursor: string | undefined;
   do {
     const page = await deps.auditLog.list(accountId, { ...query, limit: 100, cursor });
     for (const e of page.items) {
-      const cells = [e.at.toISOString(), e.action, e.actor.type, e.actor.id, e.actor.label, e.target.type, e.target.id, e.ip ?? '', e.userAgent ?? ''];
+      const cells = [
+        e.at.toISOString(),
+        e.action,
+        e.actor.type,
+        e.actor.id,
+        e.actor.label,
+        e.target.type,
+        e.target.id,
+        e.ip ?? '',
+        e.userAgent ?? '',
+      ];
       yield `${[...cells, JSON.stringify(e.changes)].map(csvCell).join(',')}\r\n`;
     }
     cursor = page.nextCursor ?? undefined;

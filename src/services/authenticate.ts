@@ -11,16 +11,24 @@ export interface AuthenticateDeps {
 
 export async function authenticate(deps: AuthenticateDeps, presented: string | undefined): Promise<Credential> {
   if (presented === undefined || presented === '') {
-    throw new ApiError('missing_api_key', 'send your API key in the X-API-Key header; create one in the developer portal or with `qrm keys create`');
+    throw new ApiError(
+      'missing_api_key',
+      'send your API key in the X-API-Key header; create one in the developer portal or with `qrm keys create`',
+    );
   }
   // The checksum rejects typos and junk before any store lookup.
-  if (!isWellFormedApiKey(presented)) throw new ApiError('invalid_api_key', 'the API key is malformed (wrong prefix, length or checksum)');
+  if (!isWellFormedApiKey(presented))
+    throw new ApiError('invalid_api_key', 'the API key is malformed (wrong prefix, length or checksum)');
   const credential = await deps.keys.findActiveCredential(hashApiKey(presented, deps.keyPepper));
   if (!credential) throw new ApiError('invalid_api_key', 'the API key is unknown or has been revoked');
   if (credential.expiresAt !== undefined && apiKeyStatus(credential, deps.clock()) === 'expired') {
-    throw new ApiError('expired_api_key', `the API key expired at ${credential.expiresAt.toISOString()}; make a new one`, {
-      extensions: { expiredAt: credential.expiresAt.toISOString() },
-    });
+    throw new ApiError(
+      'expired_api_key',
+      `the API key expired at ${credential.expiresAt.toISOString()}; make a new one`,
+      {
+        extensions: { expiredAt: credential.expiresAt.toISOString() },
+      },
+    );
   }
   return credential;
 }

@@ -86,7 +86,11 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
   // it every few seconds).
   { name: 'batch-webhooks', pattern: '* * * * *', run: (deps) => sweepWebhooks(deps) },
   // Every second (six fields, seconds first): scan webhooks carry the scans since their last message.
-  { name: 'scan-webhooks', pattern: '* * * * * *', run: (deps) => deps.scanWebhookDispatcher?.tick() ?? Promise.resolve(0) },
+  {
+    name: 'scan-webhooks',
+    pattern: '* * * * * *',
+    run: (deps) => deps.scanWebhookDispatcher?.tick() ?? Promise.resolve(0),
+  },
   // Custom domains: unproved claims whose TXT record now holds their token become active (each asked at most every
   // 5 minutes), claims pending 7 days expire, active domains are re-checked daily and suspended when their proof is
   // gone.
@@ -109,14 +113,26 @@ async function verifyDomains(deps: BackgroundJobDeps): Promise<unknown> {
     clock: deps.clock,
     suspended: async (domain) => {
       if (!scanWebhooks || !batches || !webhookSender) return;
-      await tellDomainSuspended({ scanWebhooks, secrets: batches, sender: webhookSender, clock: deps.clock, ...(deps.log ? { log: deps.log } : {}) }, domain);
+      await tellDomainSuspended(
+        {
+          scanWebhooks,
+          secrets: batches,
+          sender: webhookSender,
+          clock: deps.clock,
+          ...(deps.log ? { log: deps.log } : {}),
+        },
+        domain,
+      );
     },
   });
 }
 
 function expireFinishedBatches(deps: BackgroundJobDeps): Promise<number> {
   if (!deps.batches || !deps.batchResults || deps.batchRetentionMs === undefined) return Promise.resolve(0);
-  return expireBatches({ batches: deps.batches, results: deps.batchResults }, new Date(deps.clock().getTime() - deps.batchRetentionMs));
+  return expireBatches(
+    { batches: deps.batches, results: deps.batchResults },
+    new Date(deps.clock().getTime() - deps.batchRetentionMs),
+  );
 }
 
 function requeueBatches(deps: BackgroundJobDeps): Promise<number> {
@@ -126,7 +142,12 @@ function requeueBatches(deps: BackgroundJobDeps): Promise<number> {
 
 function sweepWebhooks(deps: BackgroundJobDeps): Promise<number> {
   if (!deps.batches || !deps.webhookSender) return Promise.resolve(0);
-  return deliverDueWebhooks({ batches: deps.batches, sender: deps.webhookSender, clock: deps.clock, ...(deps.log ? { log: deps.log } : {}) });
+  return deliverDueWebhooks({
+    batches: deps.batches,
+    sender: deps.webhookSender,
+    clock: deps.clock,
+    ...(deps.log ? { log: deps.log } : {}),
+  });
 }
 
 /** A job with its dependencies bound, ready for a runner. */

@@ -28,12 +28,21 @@ export interface ReturnUrls {
 }
 
 /** A Checkout Session for a plan the account can buy: the URL the browser goes to. */
-export async function startCheckout(deps: BillingDeps, account: Account, planId: string, urls: ReturnUrls): Promise<string> {
+export async function startCheckout(
+  deps: BillingDeps,
+  account: Account,
+  planId: string,
+  urls: ReturnUrls,
+): Promise<string> {
   const plan = deps.plans.has(planId) ? deps.plans.get(planId) : undefined;
   if (!plan) throw invalidField('plan', `no plan "${planId.slice(0, 32)}"`);
-  if (!isSelfServe(plan)) throw invalidField('plan', `${plan.name} cannot be bought here (it has no Stripe price); ask the operator`);
+  if (!isSelfServe(plan))
+    throw invalidField('plan', `${plan.name} cannot be bought here (it has no Stripe price); ask the operator`);
   if (isLive(account.billing?.status)) {
-    throw new ApiError('already_subscribed', 'you already have a subscription: change or cancel it in "Manage billing" instead of buying a second one');
+    throw new ApiError(
+      'already_subscribed',
+      'you already have a subscription: change or cancel it in "Manage billing" instead of buying a second one',
+    );
   }
   const { url } = await deps.billing.createCheckout({
     accountId: account.id,
@@ -67,9 +76,17 @@ export interface AppliedSubscription {
  * subscription's, never the order events came in: an older subscription ending does not end the current one,
  * and applying the same state twice changes nothing.
  */
-export async function applySubscription(deps: BillingDeps, account: Account, subscription: SubscriptionSnapshot): Promise<AppliedSubscription> {
+export async function applySubscription(
+  deps: BillingDeps,
+  account: Account,
+  subscription: SubscriptionSnapshot,
+): Promise<AppliedSubscription> {
   if (!supersedes(account.billing, subscription)) {
-    return { outcome: 'ignored', account, reason: `subscription ${subscription.id} (${subscription.status}) is not the account's live one` };
+    return {
+      outcome: 'ignored',
+      account,
+      reason: `subscription ${subscription.id} (${subscription.status}) is not the account's live one`,
+    };
   }
   let current = (await deps.accounts.setBilling(account.id, billingStateOf(subscription, deps.clock()))) ?? account;
   const decision = planForSubscription(deps.plans, subscription);
@@ -81,7 +98,8 @@ export async function applySubscription(deps: BillingDeps, account: Account, sub
 
 /** The account a subscription belongs to: its checkout metadata, else the customer linked to an account. */
 async function accountOf(deps: BillingDeps, subscription: SubscriptionSnapshot): Promise<Account | undefined> {
-  const byMetadata = subscription.accountId === undefined ? undefined : await deps.accounts.findById(subscription.accountId);
+  const byMetadata =
+    subscription.accountId === undefined ? undefined : await deps.accounts.findById(subscription.accountId);
   return byMetadata ?? (await deps.accounts.findByBillingCustomer(subscription.customerId));
 }
 
@@ -90,7 +108,11 @@ async function accountOf(deps: BillingDeps, subscription: SubscriptionSnapshot):
  * applied from the subscription as the provider holds it now, so events that arrive late or out of order cannot
  * undo a newer state. The event is noted only once applied: a failure answers an error and Stripe delivers it again.
  */
-export async function handleBillingEvent(deps: BillingDeps, event: BillingEvent, log?: BillingLog): Promise<BillingOutcome> {
+export async function handleBillingEvent(
+  deps: BillingDeps,
+  event: BillingEvent,
+  log?: BillingLog,
+): Promise<BillingOutcome> {
   if (await deps.accounts.hasBillingEvent(event.id)) return 'duplicate';
   const outcome = await applyEvent(deps, event, log);
   await deps.accounts.noteBillingEvent(event.id, deps.clock());
@@ -102,12 +124,20 @@ export interface BillingLog {
 }
 
 /** Whether the subscription itself names the account: its checkout metadata, or a customer already linked to it. */
-async function subscriptionNames(deps: BillingDeps, account: Account, subscription: SubscriptionSnapshot): Promise<boolean> {
+async function subscriptionNames(
+  deps: BillingDeps,
+  account: Account,
+  subscription: SubscriptionSnapshot,
+): Promise<boolean> {
   if (subscription.accountId === account.id || account.billing?.customerId === subscription.customerId) return true;
   return (await deps.accounts.findByBillingCustomer(subscription.customerId))?.id === account.id;
 }
 
-async function applyEvent(deps: BillingDeps, event: BillingEvent, log: BillingLog | undefined): Promise<'applied' | 'ignored'> {
+async function applyEvent(
+  deps: BillingDeps,
+  event: BillingEvent,
+  log: BillingLog | undefined,
+): Promise<'applied' | 'ignored'> {
   if (event.kind === 'other' || event.subscriptionId === undefined) return 'ignored';
   const subscription = await deps.billing.subscription(event.subscriptionId);
   if (!subscription) return 'ignored';
@@ -121,8 +151,14 @@ async function applyEvent(deps: BillingDeps, event: BillingEvent, log: BillingLo
   // agrees.
   if (!(await subscriptionNames(deps, account, subscription))) {
     log?.warn(
-      { stripeEvent: event.id, accountId: account.id, subscriptionId: subscription.id, subscriptionAccountId: subscription.accountId ?? null },
-      "checkout session ignored: its subscription's metadata and customer do not name the account its client_reference_id names",
+      {
+        stripeEvent: event.id,
+        accountId: account.id,
+        subscriptionId: subscription.id,
+        subscriptionAccountId: subscription.accountId ?? null,
+      },
+      "checkout session ignored: its subscription's metadata and customer do not name the account its " +
+        'client_reference_id names',
     );
     return 'ignored';
   }
@@ -148,16 +184,31 @@ export async function syncBilling(deps: BillingDeps, account: Account): Promise<
     if (again) found.push(again);
   }
   const subscription = decidingSubscription(found);
-  if (!subscription) return { before: account, after: account, subscription, reason: 'the payment provider holds no subscription for this account' };
+  if (!subscription)
+    return {
+      before: account,
+      after: account,
+      subscription,
+      reason: 'the payment provider holds no subscription for this account',
+    };
   // The deciding subscription stands for the account as a whole, whatever the store last held.
-  const unlinked: Account = account.billing ? { ...account, billing: { ...account.billing, subscriptionId: undefined } } : account;
+  const unlinked: Account = account.billing
+    ? { ...account, billing: { ...account.billing, subscriptionId: undefined } }
+    : account;
   const applied = await applySubscription(deps, unlinked, subscription);
-  return { before: account, after: applied.account, subscription, ...(applied.reason ? { reason: applied.reason } : {}) };
+  return {
+    before: account,
+    after: applied.account,
+    subscription,
+    ...(applied.reason ? { reason: applied.reason } : {}),
+  };
 }
 
 /** What `qrm billing show` and the portal say of an account's billing. */
 export function billingSummary(billing: BillingState | undefined): string {
   if (!billing) return 'no billing account (never bought a plan)';
   const period = billing.currentPeriodEnd ? ` until ${billing.currentPeriodEnd.toISOString()}` : '';
-  return `customer ${billing.customerId}, subscription ${billing.subscriptionId ?? '(none)'} ${billing.status ?? ''}${period}`.replace(/\s+/g, ' ').trim();
+  return `customer ${billing.customerId}, subscription ${billing.subscriptionId ?? '(none)'} ${billing.status ?? ''}${period}`
+    .replace(/\s+/g, ' ')
+    .trim();
 }

@@ -29,11 +29,15 @@ export function burstKeyOf(caller: BurstCaller): string {
 export async function takeBurstSlot(deps: BurstDeps, caller: BurstCaller, what: string): Promise<void> {
   const plan = deps.plans.get(caller.plan);
   if (plan.burstPerSecond === null) return;
-  const outcome = await deps.meter.admitBurst({ accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond }, deps.clock());
+  const outcome = await deps.meter.admitBurst(
+    { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond },
+    deps.clock(),
+  );
   if (outcome.ok) return;
   throw new ApiError(
     'rate_limited',
-    `the ${plan.name} plan allows ${plan.burstPerSecond} calls a second per API key, ${what} included; slow down and retry in a second (nothing was counted)`,
+    `the ${plan.name} plan allows ${plan.burstPerSecond} calls a second per API key, ${what} included; slow ` +
+      `down and retry in a second (nothing was counted)`,
     { retryAfterSeconds: 1, extensions: { limit: plan.burstPerSecond } },
   );
 }

@@ -18,7 +18,10 @@ export const CLOSE_GRACE_MS = 3 * 24 * 60 * 60 * 1000;
  * a closed period is no longer listed, so a second run finds nothing to do. A period whose changes
  * could not all be archived in this run stays open for the next.
  */
-export async function closePeriod(deps: ClosePeriodDeps, options: ClosePeriodOptions = {}): Promise<{ closed: PeriodId[]; open: PeriodId[] }> {
+export async function closePeriod(
+  deps: ClosePeriodDeps,
+  options: ClosePeriodOptions = {},
+): Promise<{ closed: PeriodId[]; open: PeriodId[] }> {
   const { usageCounters, usageLedger } = deps;
   if (!usageCounters || !usageLedger) return { closed: [], open: [] };
   const now = deps.clock();

@@ -41,10 +41,16 @@ function notFound(): ApiError {
   return new ApiError('not_found', 'no custom domain with this id on your account');
 }
 
-export async function addDomain(deps: CustomDomainDeps, owner: Owner, input: { hostname: string }): Promise<CustomDomain> {
+export async function addDomain(
+  deps: CustomDomainDeps,
+  owner: Owner,
+  input: { hostname: string },
+): Promise<CustomDomain> {
   const plan = deps.plans.get(owner.plan);
   if (plan.customDomains === 0) {
-    throw new ApiError('plan_upgrade_required', `custom domains are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
+    throw new ApiError('plan_upgrade_required', `custom domains are not included in the ${plan.name} plan`, {
+      extensions: { plan: plan.id },
+    });
   }
   const normalised = normalisedHostname(input.hostname);
   if ('problem' in normalised) throw invalidField('hostname', normalised.problem);
@@ -59,9 +65,13 @@ export async function addDomain(deps: CustomDomainDeps, owner: Owner, input: { h
   );
   if (created === 'hostname_taken') throw new ApiError('hostname_taken', `${hostname} is already registered`);
   if (created === 'limit_reached') {
-    throw new ApiError('domain_limit_reached', `the ${plan.name} plan allows ${plan.customDomains} custom domains; delete one to add another`, {
-      extensions: { limit: plan.customDomains },
-    });
+    throw new ApiError(
+      'domain_limit_reached',
+      `the ${plan.name} plan allows ${plan.customDomains} custom domains; delete one to add another`,
+      {
+        extensions: { limit: plan.customDomains },
+      },
+    );
   }
   return created;
 }
@@ -75,11 +85,15 @@ async function refuseWhileProvedForAnother(dns: TxtLookup, hostname: string): Pr
   try {
     values = await dns.txt(proofName(hostname));
   } catch (error) {
-    if (error instanceof DnsUnavailable) throw new ApiError('unavailable', `DNS did not answer for ${proofName(hostname)}; try again shortly`);
+    if (error instanceof DnsUnavailable)
+      throw new ApiError('unavailable', `DNS did not answer for ${proofName(hostname)}; try again shortly`);
     throw error;
   }
   if (values.some((value) => TOKEN_PATTERN.test(value.trim()))) {
-    throw new ApiError('hostname_taken', `${hostname} is still proved for an earlier claim: remove the TXT record ${proofName(hostname)} first`);
+    throw new ApiError(
+      'hostname_taken',
+      `${hostname} is still proved for an earlier claim: remove the TXT record ${proofName(hostname)} first`,
+    );
   }
 }
 
@@ -87,7 +101,11 @@ export function listDomains(deps: Pick<CustomDomainDeps, 'domains'>, accountId: 
   return deps.domains.list(accountId);
 }
 
-export async function getDomain(deps: Pick<CustomDomainDeps, 'domains'>, accountId: string, id: string): Promise<CustomDomain> {
+export async function getDomain(
+  deps: Pick<CustomDomainDeps, 'domains'>,
+  accountId: string,
+  id: string,
+): Promise<CustomDomain> {
   const domain = DOMAIN_ID.test(id) ? await deps.domains.get(accountId, id) : undefined;
   if (!domain) throw notFound();
   return domain;
@@ -100,7 +118,9 @@ export async function deleteDomain(deps: CustomDomainDeps, accountId: string, id
   const domain = await getDomain(deps, accountId, id);
   const codes = await deps.codes.countOnDomain(domain.id);
   if (codes > 0) {
-    throw new ApiError('domain_in_use', `${codes} code(s) use ${domain.hostname}; move or delete them first`, { extensions: { codes } });
+    throw new ApiError('domain_in_use', `${codes} code(s) use ${domain.hostname}; move or delete them first`, {
+      extensions: { codes },
+    });
   }
   if (!(await deps.domains.remove(accountId, id))) throw notFound();
 }
@@ -120,7 +140,10 @@ export async function verifyDomain(
  * still
  * applies: without its TXT record the domain is suspended a day later.
  */
-export async function activateByHostname(deps: Pick<CustomDomainDeps, 'domains' | 'clock'>, hostname: string): Promise<CustomDomain> {
+export async function activateByHostname(
+  deps: Pick<CustomDomainDeps, 'domains' | 'clock'>,
+  hostname: string,
+): Promise<CustomDomain> {
   const normalised = normalisedHostname(hostname);
   if ('problem' in normalised) throw invalidField('hostname', normalised.problem);
   const domain = await deps.domains.findByHostname(normalised.hostname);
@@ -149,10 +172,16 @@ export async function verificationAnswer(
  * The vanity a code asks for (`domain` id and `slug`), checked: the domain must be this account's and active, the slug
  * 3–64 of a-z 0-9 - _. Another account's domain answers like a missing one.
  */
-export async function vanityFor(deps: { domains: DomainLookup }, accountId: string, domainName: string, slug: string): Promise<Vanity> {
+export async function vanityFor(
+  deps: { domains: DomainLookup },
+  accountId: string,
+  domainName: string,
+  slug: string,
+): Promise<Vanity> {
   if (!VANITY_SLUG_PATTERN.test(slug)) throw invalidField('slug', '3 to 64 of a-z, 0-9, - and _');
   const domain = await accountDomain(deps.domains, accountId, domainName);
   if (!domain) throw invalidField('domain', 'no custom domain with this id or hostname on your account');
-  if (domain.status !== 'active') throw invalidField('domain', `${domain.hostname} is not active (status ${domain.status})`);
+  if (domain.status !== 'active')
+    throw invalidField('domain', `${domain.hostname} is not active (status ${domain.status})`);
   return { domainId: domain.id, hostname: domain.hostname, slug };
 }

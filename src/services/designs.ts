@@ -36,8 +36,14 @@ function checkedName(name: string): string {
 /** A problem about a field of the options names it as `options.<field>`, as the request body spells it. */
 function underOptions(error: unknown): unknown {
   if (!(error instanceof ApiError) || !error.fields) return error;
-  const fields = error.fields.map((f) => ({ ...f, field: f.field.startsWith('options.') ? f.field : `options.${f.field}` }));
-  return new ApiError(error.code, error.message, { fields, ...(error.extensions ? { extensions: error.extensions } : {}) });
+  const fields = error.fields.map((f) => ({
+    ...f,
+    field: f.field.startsWith('options.') ? f.field : `options.${f.field}`,
+  }));
+  return new ApiError(error.code, error.message, {
+    fields,
+    ...(error.extensions ? { extensions: error.extensions } : {}),
+  });
 }
 
 /**
@@ -48,8 +54,14 @@ async function assertUsable(deps: DesignDeps, owner: Owner, options: DesignOptio
   // A design in cmyk() inks is a print design: checked as the PDF it is for (a PNG cannot carry them);
   // and so is one with a physical size but no dpi (a PNG at 300 dpi would bound sizeMm by its pixels).
   const print =
-    [options.darkColor, options.lightColor].some((colour) => colour?.startsWith('cmyk(')) || (options.sizeMm !== undefined && options.dpi === undefined);
-  const input: GenerateQrInput = { ...options, content: SAMPLE_CONTENT, type: 'url', outputFormat: print ? 'pdf' : 'png' };
+    [options.darkColor, options.lightColor].some((colour) => colour?.startsWith('cmyk(')) ||
+    (options.sizeMm !== undefined && options.dpi === undefined);
+  const input: GenerateQrInput = {
+    ...options,
+    content: SAMPLE_CONTENT,
+    type: 'url',
+    outputFormat: print ? 'pdf' : 'png',
+  };
   if (print) delete input.dpi;
   try {
     let spec = renderSpecOf(input, SAMPLE_CONTENT);
@@ -63,10 +75,16 @@ async function assertUsable(deps: DesignDeps, owner: Owner, options: DesignOptio
   }
 }
 
-export async function createDesign(deps: DesignDeps, owner: Owner, input: { name: string; options: DesignOptions }): Promise<DesignRecord> {
+export async function createDesign(
+  deps: DesignDeps,
+  owner: Owner,
+  input: { name: string; options: DesignOptions },
+): Promise<DesignRecord> {
   const plan = deps.plans.get(owner.plan);
   if (plan.designs === 0)
-    throw new ApiError('plan_upgrade_required', `saved designs are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
+    throw new ApiError('plan_upgrade_required', `saved designs are not included in the ${plan.name} plan`, {
+      extensions: { plan: plan.id },
+    });
   const name = checkedName(input.name);
   await assertUsable(deps, owner, input.options);
   const created = await deps.designs.createWithinLimit(
@@ -74,9 +92,13 @@ export async function createDesign(deps: DesignDeps, owner: Owner, input: { name
     plan.designs,
   );
   if (created === 'limit_reached') {
-    throw new ApiError('design_limit_reached', `the ${plan.name} plan keeps at most ${plan.designs} designs; delete one to save another`, {
-      extensions: { limit: plan.designs },
-    });
+    throw new ApiError(
+      'design_limit_reached',
+      `the ${plan.name} plan keeps at most ${plan.designs} designs; delete one to save another`,
+      {
+        extensions: { limit: plan.designs },
+      },
+    );
   }
   return created;
 }
@@ -94,7 +116,11 @@ export async function updateDesign(
   return updated;
 }
 
-export async function getDesign(deps: Pick<DesignDeps, 'designs'>, accountId: string, id: string): Promise<DesignRecord> {
+export async function getDesign(
+  deps: Pick<DesignDeps, 'designs'>,
+  accountId: string,
+  id: string,
+): Promise<DesignRecord> {
   const design = await deps.designs.get(accountId, id);
   if (!design) throw new ApiError('not_found', 'no design with this id in your account');
   return design;
@@ -105,7 +131,8 @@ export function listDesigns(deps: Pick<DesignDeps, 'designs'>, accountId: string
 }
 
 export async function deleteDesign(deps: Pick<DesignDeps, 'designs'>, accountId: string, id: string): Promise<void> {
-  if (!(await deps.designs.delete(accountId, id))) throw new ApiError('not_found', 'no design with this id in your account');
+  if (!(await deps.designs.delete(accountId, id)))
+    throw new ApiError('not_found', 'no design with this id in your account');
 }
 
 /**

@@ -30,7 +30,8 @@ export async function readProof(dns: TxtLookup, domain: Pick<CustomDomain, 'host
     return { proved: false, dnsDown: true, problem: `DNS did not answer for ${name}; it is asked again later` };
   }
   if (values.some((value) => value.trim() === domain.token)) return { proved: true };
-  const problem = values.length === 0 ? `no TXT record ${name}` : `the TXT record ${name} does not hold this domain's token`;
+  const problem =
+    values.length === 0 ? `no TXT record ${name}` : `the TXT record ${name} does not hold this domain's token`;
   return { proved: false, dnsDown: false, problem };
 }
 
@@ -76,17 +77,27 @@ async function recheckActive(deps: DomainSweepDeps, domain: CustomDomain): Promi
 }
 
 /** The background job: expires old claims, proves the due unproved ones, re-checks the due active ones. */
-export async function sweepDomains(deps: DomainSweepDeps): Promise<{ expired: number; activated: number; suspended: number }> {
+export async function sweepDomains(
+  deps: DomainSweepDeps,
+): Promise<{ expired: number; activated: number; suspended: number }> {
   const now = deps.clock().getTime();
   const expired = await deps.domains.expirePending(new Date(now - PENDING_LIFETIME_MS));
   let activated = 0;
   for (const status of ['pending', 'suspended'] as const) {
-    for (const domain of await deps.domains.due(status, new Date(now - PROOF_SCHEDULE.unprovedEveryMs), PROOF_SCHEDULE.perRun)) {
+    for (const domain of await deps.domains.due(
+      status,
+      new Date(now - PROOF_SCHEDULE.unprovedEveryMs),
+      PROOF_SCHEDULE.perRun,
+    )) {
       if ((await proveDomain(deps, domain)).status === 'active') activated++;
     }
   }
   let suspended = 0;
-  for (const domain of await deps.domains.due('active', new Date(now - PROOF_SCHEDULE.activeEveryMs), PROOF_SCHEDULE.perRun)) {
+  for (const domain of await deps.domains.due(
+    'active',
+    new Date(now - PROOF_SCHEDULE.activeEveryMs),
+    PROOF_SCHEDULE.perRun,
+  )) {
     if (await recheckActive(deps, domain)) suspended++;
   }
   return { expired, activated, suspended };

@@ -19,7 +19,12 @@ export function domainSuspendedBody(domain: CustomDomain, at: Date): string {
   return JSON.stringify({
     type: 'domain.suspended',
     timestamp: at.toISOString(),
-    data: { id: domain.id, hostname: domain.hostname, status: domain.status, problem: domain.lastCheck?.problem ?? null },
+    data: {
+      id: domain.id,
+      hostname: domain.hostname,
+      status: domain.status,
+      problem: domain.lastCheck?.problem ?? null,
+    },
   });
 }
 
@@ -28,17 +33,28 @@ export function domainSuspendedBody(domain: CustomDomain, at: Date): string {
  * logged.
  */
 export async function tellDomainSuspended(deps: DomainWebhookDeps, domain: CustomDomain): Promise<number> {
-  const endpoints = (await deps.scanWebhooks.list(domain.accountId)).filter((e) => e.events.includes('domain.suspended'));
+  const endpoints = (await deps.scanWebhooks.list(domain.accountId)).filter((e) =>
+    e.events.includes('domain.suspended'),
+  );
   if (endpoints.length === 0) return 0;
   const at = deps.clock();
   const body = domainSuspendedBody(domain, at);
   const id = `msg_${domain.id}_suspended_${at.getTime()}`;
   const timestamp = Math.floor(at.getTime() / 1000);
-  const signature = webhookSignature(await deps.secrets.webhookSigningSecrets(domain.accountId, at), id, timestamp, body);
+  const signature = webhookSignature(
+    await deps.secrets.webhookSigningSecrets(domain.accountId, at),
+    id,
+    timestamp,
+    body,
+  );
   let delivered = 0;
   for (const endpoint of endpoints) {
     try {
-      const status = await deps.sender.send(endpoint.url, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }, body);
+      const status = await deps.sender.send(
+        endpoint.url,
+        { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature },
+        body,
+      );
       if (status >= 200 && status < 300) delivered++;
       else deps.log?.warn({ webhookId: endpoint.id, status }, 'domain.suspended webhook answered with an error');
     } catch (error) {

@@ -9,10 +9,24 @@ import {
   type DynamicCode,
   type OwnerStatus,
 } from '../domain/dynamic-code.js';
-import { NO_ROUTING, routingProblems, type CodeRouting, type RedirectRule, type SplitArm, type Utm } from '../domain/code-routing.js';
+import {
+  NO_ROUTING,
+  routingProblems,
+  type CodeRouting,
+  type RedirectRule,
+  type SplitArm,
+  type Utm,
+} from '../domain/code-routing.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { hashPassword } from '../domain/password-hash.js';
-import { decodeCountCursor, decodeCursor, encodeCountCursor, encodeCursor, PAGE_SIZE, type Page } from '../domain/list-page.js';
+import {
+  decodeCountCursor,
+  decodeCursor,
+  encodeCountCursor,
+  encodeCursor,
+  PAGE_SIZE,
+  type Page,
+} from '../domain/list-page.js';
 import { dynamicCodeLimit, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
 import type { CodeCursor, CodeOrder, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
 import type { Vanity } from '../domain/custom-domain.js';
@@ -87,7 +101,12 @@ export interface VanityFields {
   slug?: string | undefined;
 }
 
-async function vanityOf(deps: Pick<DynamicCodeDeps, 'domains'>, accountId: string, domainId: string, slug: string | undefined): Promise<Vanity> {
+async function vanityOf(
+  deps: Pick<DynamicCodeDeps, 'domains'>,
+  accountId: string,
+  domainId: string,
+  slug: string | undefined,
+): Promise<Vanity> {
   if (slug === undefined) throw invalidField('slug', 'a code on a custom domain needs a slug of its own there');
   if (!deps.domains) throw invalidField('domain', 'custom domains are not available here');
   return vanityFor({ domains: deps.domains }, accountId, domainId, slug);
@@ -119,14 +138,23 @@ async function routingChanges(input: CampaignFields): Promise<Partial<CodeRoutin
     });
   }
   if (input.split !== undefined) changes.split = input.split;
-  if (input.expiresAt !== undefined) changes.expiresAt = input.expiresAt === null ? null : normalisedInstant(input.expiresAt);
+  if (input.expiresAt !== undefined)
+    changes.expiresAt = input.expiresAt === null ? null : normalisedInstant(input.expiresAt);
   if (input.maxScans !== undefined) changes.maxScans = input.maxScans;
   if (input.expiredTarget !== undefined) changes.expiredTarget = input.expiredTarget;
   if (input.forwardQuery !== undefined) changes.forwardQuery = input.forwardQuery;
   if (input.utm !== undefined) changes.utm = input.utm;
-  const problems = routingProblems({ rules: changes.rules ?? [], split: changes.split ?? null, expiredTarget: changes.expiredTarget ?? null });
-  if (problems.length > 0) throw new ApiError('invalid_request', problems.map((p) => `${p.field}: ${p.detail}`).join('; '), { fields: problems });
-  if (input.password !== undefined) changes.passwordHash = input.password === null ? null : await hashPassword(input.password);
+  const problems = routingProblems({
+    rules: changes.rules ?? [],
+    split: changes.split ?? null,
+    expiredTarget: changes.expiredTarget ?? null,
+  });
+  if (problems.length > 0)
+    throw new ApiError('invalid_request', problems.map((p) => `${p.field}: ${p.detail}`).join('; '), {
+      fields: problems,
+    });
+  if (input.password !== undefined)
+    changes.passwordHash = input.password === null ? null : await hashPassword(input.password);
   return changes;
 }
 
@@ -134,11 +162,17 @@ async function routingChanges(input: CampaignFields): Promise<Partial<CodeRoutin
  * The code's `target` as a create or change gives it: with a default split, its first arm's (a different `target`
  * beside the split is refused, never dropped); undefined when the request names neither.
  */
-function defaultTarget(input: { target?: string | undefined; split?: SplitArm[] | null | undefined }): string | undefined {
+function defaultTarget(input: {
+  target?: string | undefined;
+  split?: SplitArm[] | null | undefined;
+}): string | undefined {
   const first = input.split?.[0]?.target;
   if (first === undefined) return input.target === undefined ? undefined : checkedTarget(input.target);
   if (input.target !== undefined && input.target !== first) {
-    throw invalidField('target', "with `split`, the code's target is its first arm's: give `split` alone, or a matching target");
+    throw invalidField(
+      'target',
+      "with `split`, the code's target is its first arm's: give `split` alone, or a matching target",
+    );
   }
   return first;
 }
@@ -158,21 +192,36 @@ export async function createCode(
   const name = checkedName(input.name);
   if (input.slug !== undefined && (input.domain === undefined || input.domain === null))
     throw invalidField('slug', 'needs `domain`: a slug of its own exists only on a custom domain');
-  const vanity = input.domain === undefined || input.domain === null ? undefined : await vanityOf(deps, owner.accountId, input.domain, input.slug);
+  const vanity =
+    input.domain === undefined || input.domain === null
+      ? undefined
+      : await vanityOf(deps, owner.accountId, input.domain, input.slug);
   const routing: CodeRouting = { ...NO_ROUTING, ...(await routingChanges(input)) };
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
   for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
     const created = await deps.codes.createWithinLimit(
-      { accountId: owner.accountId, slug: newSlug(), target, name, routing, ...(vanity ? { vanity } : {}), createdAt: deps.clock() },
+      {
+        accountId: owner.accountId,
+        slug: newSlug(),
+        target,
+        name,
+        routing,
+        ...(vanity ? { vanity } : {}),
+        createdAt: deps.clock(),
+      },
       limit ?? UNLIMITED_CODES,
     );
     if (created === 'slug_taken') continue;
     if (created === 'vanity_taken') throw slugTaken(vanity!);
     if (created === 'limit_reached') {
-      throw new ApiError('code_limit_reached', `the ${plan.name} plan allows ${limit} dynamic codes at once; delete one to create another`, {
-        extensions: { limit },
-      });
+      throw new ApiError(
+        'code_limit_reached',
+        `the ${plan.name} plan allows ${limit} dynamic codes at once; delete one to create another`,
+        {
+          extensions: { limit },
+        },
+      );
     }
     return created;
   }
@@ -183,7 +232,11 @@ export async function createCode(
 export async function newCodeFields(
   input: { target?: string | undefined; name?: string | null | undefined } & CampaignFields,
 ): Promise<Pick<NewDynamicCode, 'target' | 'name' | 'routing'>> {
-  return { target: requiredTarget(input), name: checkedName(input.name), routing: { ...NO_ROUTING, ...(await routingChanges(input)) } };
+  return {
+    target: requiredTarget(input),
+    name: checkedName(input.name),
+    routing: { ...NO_ROUTING, ...(await routingChanges(input)) },
+  };
 }
 
 /** A batch's new codes, each with its slug already drawn (its image was made for it). */
@@ -192,7 +245,8 @@ export type CodeDraft = Pick<NewDynamicCode, 'slug' | 'target' | 'name' | 'routi
 function codeLimitReached(planName: string, limit: number, held: number, needed: number): ApiError {
   return new ApiError(
     'code_limit_reached',
-    `the ${planName} plan allows ${limit} dynamic codes at once; this account holds ${held} and the batch makes ${needed} more; nothing was accepted or counted`,
+    `the ${planName} plan allows ${limit} dynamic codes at once; this account holds ${held} and the batch ` +
+      `makes ${needed} more; nothing was accepted or counted`,
     { extensions: { limit, held, needed } },
   );
 }
@@ -201,7 +255,11 @@ function codeLimitReached(planName: string, limit: number, held: number, needed:
  * Refuses (409 `code_limit_reached`) when the account has no room for `needed` more codes: a cheap check before
  * anything is reserved.
  */
-export async function assertRoomForCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'plans'>, owner: CodeOwner, needed: number): Promise<void> {
+export async function assertRoomForCodes(
+  deps: Pick<DynamicCodeDeps, 'codes' | 'plans'>,
+  owner: CodeOwner,
+  needed: number,
+): Promise<void> {
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
   if (limit === null || needed === 0) return;
@@ -214,7 +272,11 @@ export async function assertRoomForCodes(deps: Pick<DynamicCodeDeps, 'codes' | '
  * atomically);
  * `slug_taken` when a drawn slug was taken meanwhile (the caller draws again).
  */
-export async function createCodes(deps: DynamicCodeDeps, owner: CodeOwner, drafts: readonly CodeDraft[]): Promise<DynamicCode[] | 'slug_taken'> {
+export async function createCodes(
+  deps: DynamicCodeDeps,
+  owner: CodeOwner,
+  drafts: readonly CodeDraft[],
+): Promise<DynamicCode[] | 'slug_taken'> {
   const plan = deps.plans.get(owner.plan);
   const limit = dynamicCodeLimit(plan);
   const at = deps.clock();
@@ -222,7 +284,8 @@ export async function createCodes(deps: DynamicCodeDeps, owner: CodeOwner, draft
     drafts.map((draft) => ({ ...draft, accountId: owner.accountId, createdAt: at })),
     limit ?? UNLIMITED_CODES,
   );
-  if (created === 'limit_reached') throw codeLimitReached(plan.name, limit ?? UNLIMITED_CODES, await deps.codes.count(owner.accountId), drafts.length);
+  if (created === 'limit_reached')
+    throw codeLimitReached(plan.name, limit ?? UNLIMITED_CODES, await deps.codes.count(owner.accountId), drafts.length);
   return created;
 }
 
@@ -247,13 +310,23 @@ export interface CodeListQuery {
 export const CODE_SORTS = ['created', '-created', 'scans', '-scans'] as const;
 export type CodeSort = (typeof CODE_SORTS)[number];
 
-const ORDER_OF_SORT: Record<CodeSort, CodeOrder> = { created: 'oldest', '-created': 'newest', scans: 'least-scanned', '-scans': 'most-scanned' };
+const ORDER_OF_SORT: Record<CodeSort, CodeOrder> = {
+  created: 'oldest',
+  '-created': 'newest',
+  scans: 'least-scanned',
+  '-scans': 'most-scanned',
+};
 
-export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>, accountId: string, page: CodeListQuery): Promise<CodePage> {
+export async function listCodes(
+  deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>,
+  accountId: string,
+  page: CodeListQuery,
+): Promise<CodePage> {
   const limit = page.limit ?? PAGE_SIZE.default;
   const order = ORDER_OF_SORT[page.sort ?? '-created'];
   const byScans = order === 'most-scanned' || order === 'least-scanned';
-  const after = page.cursor === undefined ? undefined : byScans ? decodeCountCursor(page.cursor) : decodeCursor(page.cursor);
+  const after =
+    page.cursor === undefined ? undefined : byScans ? decodeCountCursor(page.cursor) : decodeCursor(page.cursor);
   let domainId: string | undefined;
   if (page.domain !== undefined) {
     const domain = deps.domains ? await accountDomain(deps.domains, accountId, page.domain) : undefined;
@@ -276,7 +349,11 @@ export async function listCodes(deps: Pick<DynamicCodeDeps, 'codes' | 'domains'>
   return { items: shown, nextCursor: more ? (byScans ? encodeCountCursor(last) : encodeCursor(last)) : null };
 }
 
-export async function getCode(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: string, id: string): Promise<DynamicCode> {
+export async function getCode(
+  deps: Pick<DynamicCodeDeps, 'codes'>,
+  accountId: string,
+  id: string,
+): Promise<DynamicCode> {
   const code = await deps.codes.get(accountId, id);
   if (!code) throw notFound();
   return code;
@@ -291,9 +368,15 @@ export interface CodeUpdate extends CampaignFields, VanityFields {
 /**
  * The vanity a change asks for: undefined (unchanged), null (back to the random slug only), or where the code moves.
  */
-async function vanityChange(deps: DynamicCodeDeps, accountId: string, id: string, update: VanityFields): Promise<Vanity | null | undefined> {
+async function vanityChange(
+  deps: DynamicCodeDeps,
+  accountId: string,
+  id: string,
+  update: VanityFields,
+): Promise<Vanity | null | undefined> {
   if (update.domain === null) {
-    if (update.slug !== undefined) throw invalidField('slug', 'a code leaving its custom domain has no slug of its own');
+    if (update.slug !== undefined)
+      throw invalidField('slug', 'a code leaving its custom domain has no slug of its own');
     return null;
   }
   if (update.domain !== undefined) return vanityOf(deps, accountId, update.domain, update.slug);
@@ -305,7 +388,12 @@ async function vanityChange(deps: DynamicCodeDeps, accountId: string, id: string
   return vanityOf(deps, accountId, current.vanity.domainId, update.slug);
 }
 
-export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: string, update: CodeUpdate): Promise<DynamicCode> {
+export async function updateCode(
+  deps: DynamicCodeDeps,
+  accountId: string,
+  id: string,
+  update: CodeUpdate,
+): Promise<DynamicCode> {
   const vanity = await vanityChange(deps, accountId, id, update);
   const routing = await routingChanges(update);
   // A target given alone sends the default to it again: the split it had ends.
@@ -319,7 +407,11 @@ export async function updateCode(deps: DynamicCodeDeps, accountId: string, id: s
   };
   const updated = await deps.codes.update(accountId, id, changes, deps.clock());
   if (updated === 'vanity_taken') throw slugTaken(vanity!);
-  if (updated === 'disabled') throw new ApiError('code_disabled', 'this code was disabled by an operator and cannot be changed; it can still be deleted');
+  if (updated === 'disabled')
+    throw new ApiError(
+      'code_disabled',
+      'this code was disabled by an operator and cannot be changed; it can still be deleted',
+    );
   if (!updated) throw notFound();
   return updated;
 }
@@ -345,7 +437,8 @@ export async function allCodes(deps: Pick<DynamicCodeDeps, 'codes'>, accountId: 
 export async function disableCode(deps: DynamicCodeDeps, slug: string, reason: string): Promise<DynamicCode> {
   if (!SLUG_PATTERN.test(slug)) throw invalidField('slug', 'not a dynamic-code slug (8 letters and digits)');
   const trimmed = reason.trim();
-  if (trimmed.length === 0 || trimmed.length > DISABLED_REASON_MAX_LENGTH) throw invalidField('reason', `1 to ${DISABLED_REASON_MAX_LENGTH} characters`);
+  if (trimmed.length === 0 || trimmed.length > DISABLED_REASON_MAX_LENGTH)
+    throw invalidField('reason', `1 to ${DISABLED_REASON_MAX_LENGTH} characters`);
   const disabled = await deps.codes.disableBySlug(slug, trimmed, deps.clock());
   if (!disabled) throw new ApiError('not_found', `no dynamic code with slug ${slug}`);
   return disabled;

@@ -14,7 +14,10 @@ export interface FlushLastUsedOptions {
 }
 
 /** Returns how many keys were written. A failed write leaves the batch in the log for the next run. */
-export async function flushLastUsed(deps: FlushLastUsedDeps, options: FlushLastUsedOptions = {}): Promise<{ written: number }> {
+export async function flushLastUsed(
+  deps: FlushLastUsedDeps,
+  options: FlushLastUsedOptions = {},
+): Promise<{ written: number }> {
   const batchSize = options.batchSize ?? 500;
   const maxBatches = options.maxBatches ?? 20;
   let written = 0;

@@ -1,7 +1,14 @@
 // Use case: generate one QR image for an authenticated caller — design, plan check, what to render, metering, render.
 import { ApiError } from '../domain/errors.js';
 import { periodOf } from '../domain/period.js';
-import { biggerPlanHint, planAllowsFormat, type OutputFormat, type Plan, type PlanCatalogue, type PlanId } from '../domain/plan-catalogue.js';
+import {
+  biggerPlanHint,
+  planAllowsFormat,
+  type OutputFormat,
+  type Plan,
+  type PlanCatalogue,
+  type PlanId,
+} from '../domain/plan-catalogue.js';
 import type { Credential } from '../domain/ports/key-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import type { DrawnSymbol } from '../domain/rendered-image.js';
@@ -62,13 +69,18 @@ function planAllowing(plans: PlanCatalogue, planId: PlanId, format: OutputFormat
   const upgrade = plans.cheapestWithFormat(format);
   throw new ApiError(
     'plan_upgrade_required',
-    `${format} output is not included in the ${plan.name} plan${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`,
+    `${format} output is not included in the ${plan.name} plan` +
+      `${upgrade ? `; it is available from the ${upgrade.name} plan` : ''}`,
     { extensions: { plan: plan.id, ...(upgrade ? { requiredPlan: upgrade.id } : {}) } },
   );
 }
 
 /** The request's design applied, its plan checked (before the content: a format the plan lacks is refused first). */
-async function prepared(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<{ plan: Plan; image: RequestedImage }> {
+async function prepared(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  input: GenerateQrInput,
+): Promise<{ plan: Plan; image: RequestedImage }> {
   if (input.design !== undefined) input = await applyDesign(deps, caller.accountId, input);
   const plan = planAllowing(deps.plans, caller.plan, input.outputFormat);
   return { plan, image: await requestedImage(deps, caller.accountId, input) };
@@ -76,7 +88,12 @@ async function prepared(deps: GenerateQrDeps, caller: Caller, input: GenerateQrI
 
 /** Without conditions the answer is always an image; with If-None-Match it may be "not modified". */
 export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<GeneratedQr>;
-export async function generateQr(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr>;
+export async function generateQr(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  input: GenerateQrInput,
+  conditions: Conditions,
+): Promise<GeneratedQr | NotModifiedQr>;
 export async function generateQr(
   deps: GenerateQrDeps,
   caller: Caller,
@@ -91,17 +108,32 @@ export async function generateQr(
  * generateQr in two steps, for a caller that keeps the image of fields it hands in again and again (a signed URL
  * whose fields depend on nothing stored, `dependsOnFieldsAlone`): the image first, refused as generateQr refuses…
  */
-export async function prepareImage(deps: GenerateQrDeps, caller: Caller, input: GenerateQrInput): Promise<RequestedImage> {
+export async function prepareImage(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  input: GenerateQrInput,
+): Promise<RequestedImage> {
   return (await prepared(deps, caller, input)).image;
 }
 
 /** …then its answer, the plan checked again (it may have changed since the image was prepared). */
-export async function generateImage(deps: GenerateQrDeps, caller: Caller, image: RequestedImage, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr> {
+export async function generateImage(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  image: RequestedImage,
+  conditions: Conditions,
+): Promise<GeneratedQr | NotModifiedQr> {
   return answer(deps, caller, planAllowing(deps.plans, caller.plan, image.spec.format), image, conditions);
 }
 
 /** If-None-Match, then metering, then the render; a render that fails gives its reservation back. */
-async function answer(deps: GenerateQrDeps, caller: Caller, plan: Plan, image: RequestedImage, conditions: Conditions): Promise<GeneratedQr | NotModifiedQr> {
+async function answer(
+  deps: GenerateQrDeps,
+  caller: Caller,
+  plan: Plan,
+  image: RequestedImage,
+  conditions: Conditions,
+): Promise<GeneratedQr | NotModifiedQr> {
   const { type, payload, spec, fingerprint, etag } = image;
   const notModified = matchesIfNoneMatch(conditions.ifNoneMatch, etag);
   if (notModified && !conditions.meterNotModified) return { notModified: true, etag };
@@ -116,7 +148,9 @@ async function answer(deps: GenerateQrDeps, caller: Caller, plan: Plan, image: R
     limits: { requests: plan.requestsPerMonth, qrs: plan.qrsPerMonth },
     at: now,
     // An unlimited burst keeps no window at all: no counter work for a dimension that is never refused.
-    ...(plan.burstPerSecond === null ? {} : { burst: { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
+    ...(plan.burstPerSecond === null
+      ? {}
+      : { burst: { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);
   if (!outcome.ok) {
@@ -131,9 +165,11 @@ async function answer(deps: GenerateQrDeps, caller: Caller, plan: Plan, image: R
     const requests = outcome.reason === 'quota_exceeded';
     const detail =
       (requests
-        ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ${quota.resetAt.toISOString()}`
+        ? `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month; the quota resets at ` +
+          `${quota.resetAt.toISOString()}`
         : `the ${plan.name} plan allows ${plan.qrsPerMonth} distinct QR codes a month; ` +
-          `codes already generated this month can still be regenerated, and the quota resets at ${quota.resetAt.toISOString()}`) +
+          (`codes already generated this month can still be regenerated, and the quota resets at ` +
+            `${quota.resetAt.toISOString()}`)) +
       biggerPlanHint(deps.plans, plan, requests ? 'requestsPerMonth' : 'qrsPerMonth');
     throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota });
   }

@@ -53,18 +53,26 @@ export async function listInvitations(deps: MemberDeps, accountId: string): Prom
   return deps.members.listInvitations(accountId, deps.clock());
 }
 
-export async function withdrawInvitation(deps: MemberDeps, actor: Actor, accountId: string, id: string): Promise<Invitation> {
+export async function withdrawInvitation(
+  deps: MemberDeps,
+  actor: Actor,
+  accountId: string,
+  id: string,
+): Promise<Invitation> {
   assertAllowed(roleOf(actor), 'members.manage');
   const withdrawn = await deps.members.withdrawInvitation(accountId, id);
   if (!withdrawn) throw new ApiError('not_found', 'no pending invitation with this id in this account');
   return withdrawn;
 }
 
-const NO_INVITATION = 'this invitation does not exist, has expired, was withdrawn or was already used; ask for a new one';
+const NO_INVITATION =
+  'this invitation does not exist, has expired, was withdrawn or was already used; ask for a new one';
 
 /** The pending invitation behind a token (the accept page shows it before the click). */
 export async function pendingInvitation(deps: MemberDeps, token: string): Promise<Invitation> {
-  const found = TOKEN_SHAPE.test(token) ? await deps.members.findInvitationByToken(invitationTokenHash(token), deps.clock()) : undefined;
+  const found = TOKEN_SHAPE.test(token)
+    ? await deps.members.findInvitationByToken(invitationTokenHash(token), deps.clock())
+    : undefined;
   if (!found) throw new ApiError('not_found', NO_INVITATION);
   return found;
 }
@@ -81,7 +89,10 @@ export async function acceptInvitation(
 ): Promise<{ member: Member; invitation: Invitation }> {
   const invitation = await pendingInvitation(deps, token);
   if (signedIn.email.trim().toLowerCase() !== invitation.email) {
-    throw new ApiError('invitation_email_mismatch', 'this invitation was sent to another e-mail address: sign in as that address to accept it');
+    throw new ApiError(
+      'invitation_email_mismatch',
+      'this invitation was sent to another e-mail address: sign in as that address to accept it',
+    );
   }
   const taken = await deps.members.takeInvitation(invitation.tokenHash, deps.clock());
   if (!taken) throw new ApiError('not_found', NO_INVITATION);

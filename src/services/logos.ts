@@ -30,33 +30,50 @@ export async function uploadLogo(
   name: string = DEFAULT_LOGO_NAME,
 ): Promise<LogoRecord> {
   const plan = deps.plans.get(owner.plan);
-  if (plan.logos === 0) throw new ApiError('plan_upgrade_required', `logos are not included in the ${plan.name} plan`, { extensions: { plan: plan.id } });
+  if (plan.logos === 0)
+    throw new ApiError('plan_upgrade_required', `logos are not included in the ${plan.name} plan`, {
+      extensions: { plan: plan.id },
+    });
   // The limit before the decode: a full account must not cost a decode (the store checks again, atomically, when it
   // writes).
-  if (plan.logos !== null && (await deps.logos.list(owner.accountId)).length >= plan.logos) throw logoLimitReached(plan.name, plan.logos);
+  if (plan.logos !== null && (await deps.logos.list(owner.accountId)).length >= plan.logos)
+    throw logoLimitReached(plan.name, plan.logos);
   const logo = await deps.normaliser.normalise(bytes, mediaType);
   const digest = createHash('sha256').update(logo.png).digest('base64url');
-  const created = await deps.logos.createWithinLimit({ accountId: owner.accountId, name, ...logo, digest, createdAt: deps.clock() }, plan.logos);
+  const created = await deps.logos.createWithinLimit(
+    { accountId: owner.accountId, name, ...logo, digest, createdAt: deps.clock() },
+    plan.logos,
+  );
   if (created === 'limit_reached') throw logoLimitReached(plan.name, plan.logos ?? 0);
   return created;
 }
 
 function logoLimitReached(planName: string, limit: number): ApiError {
-  return new ApiError('logo_limit_reached', `the ${planName} plan keeps at most ${limit} logos; delete one to upload another`, {
-    extensions: { limit },
-  });
+  return new ApiError(
+    'logo_limit_reached',
+    `the ${planName} plan keeps at most ${limit} logos; delete one to upload another`,
+    {
+      extensions: { limit },
+    },
+  );
 }
 
 export function listLogos(deps: Pick<LogoDeps, 'logos'>, accountId: string): Promise<LogoRecord[]> {
   return deps.logos.list(accountId);
 }
 
-export async function renameLogo(deps: Pick<LogoDeps, 'logos'>, accountId: string, id: string, name: string): Promise<LogoRecord> {
+export async function renameLogo(
+  deps: Pick<LogoDeps, 'logos'>,
+  accountId: string,
+  id: string,
+  name: string,
+): Promise<LogoRecord> {
   const renamed = await deps.logos.rename(accountId, id, name);
   if (!renamed) throw new ApiError('not_found', 'no logo with this id in your account');
   return renamed;
 }
 
 export async function deleteLogo(deps: Pick<LogoDeps, 'logos'>, accountId: string, id: string): Promise<void> {
-  if (!(await deps.logos.delete(accountId, id))) throw new ApiError('not_found', 'no logo with this id in your account');
+  if (!(await deps.logos.delete(accountId, id)))
+    throw new ApiError('not_found', 'no logo with this id in your account');
 }

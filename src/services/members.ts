@@ -30,7 +30,12 @@ function sameIdentity(a: AccountIdentity, b: AccountIdentity): boolean {
  * The identity's membership of the account. An account that has no member at all (made before members existed, or
  * just now) gets its own identity as its owner here: existing accounts upgrade in place on first use.
  */
-export async function membershipIn(deps: Pick<MemberDeps, 'members'>, account: Account, identity: AccountIdentity, email: string): Promise<Member | undefined> {
+export async function membershipIn(
+  deps: Pick<MemberDeps, 'members'>,
+  account: Account,
+  identity: AccountIdentity,
+  email: string,
+): Promise<Member | undefined> {
   const found = await deps.members.findByIdentity(account.id, identity);
   if (found || !sameIdentity(account.identity, identity)) return found;
   const founder = { accountId: account.id, identity, email, role: 'owner' as const, joinedAt: account.createdAt };
@@ -41,13 +46,20 @@ export async function membershipIn(deps: Pick<MemberDeps, 'members'>, account: A
 export function assertAllowed(role: Role, permission: Permission): void {
   if (roleAllows(role, permission)) return;
   const needed = roleNeededFor(permission);
-  throw new ApiError('insufficient_role', `your role (${role}) does not allow this; it needs the ${needed} role or one above it`, {
-    extensions: { requiredRole: needed, role },
-  });
+  throw new ApiError(
+    'insufficient_role',
+    `your role (${role}) does not allow this; it needs the ${needed} role or one above it`,
+    {
+      extensions: { requiredRole: needed, role },
+    },
+  );
 }
 
 /** The account's members, oldest first; an account that never had one lists its own identity as its owner. */
-export async function listMembers(deps: Pick<MemberDeps, 'members'> & { accounts: AccountStore }, accountId: string): Promise<Member[]> {
+export async function listMembers(
+  deps: Pick<MemberDeps, 'members'> & { accounts: AccountStore },
+  accountId: string,
+): Promise<Member[]> {
   const account = await deps.accounts.findById(accountId);
   if (account) await membershipIn(deps, account, account.identity, account.email);
   return deps.members.list(accountId);
@@ -67,7 +79,13 @@ async function memberToChange(deps: MemberDeps, accountId: string, id: string): 
   return member;
 }
 
-export async function changeRole(deps: MemberDeps, actor: Actor, accountId: string, id: string, role: Role): Promise<Member> {
+export async function changeRole(
+  deps: MemberDeps,
+  actor: Actor,
+  accountId: string,
+  id: string,
+  role: Role,
+): Promise<Member> {
   const current = await memberToChange(deps, accountId, id);
   assertAllowed(roleOf(actor), permissionToChangeMember(current.role, role));
   return outcome(await deps.members.setRole(accountId, id, role));

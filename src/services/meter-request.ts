@@ -28,19 +28,23 @@ export async function meterRequest(deps: MeterRequestDeps, caller: BurstCaller, 
     period: periodOf(now),
     limits: { requests: plan.requestsPerMonth },
     at: now,
-    ...(plan.burstPerSecond === null ? {} : { burst: { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
+    ...(plan.burstPerSecond === null
+      ? {}
+      : { burst: { accountId: caller.accountId, key: burstKeyOf(caller), perSecond: plan.burstPerSecond } }),
   });
   const quota = quotaState(plan, outcome.usage, now, outcome.burst);
   if (outcome.ok) return { reservation: outcome.reservation, quota };
   if (outcome.reason === 'rate_limited')
     throw new ApiError(
       'rate_limited',
-      `the ${plan.name} plan allows ${plan.burstPerSecond} calls a second per API key, ${what} included; slow down and retry in a second (nothing was counted)`,
+      `the ${plan.name} plan allows ${plan.burstPerSecond} calls a second per API key, ${what} included; slow ` +
+        `down and retry in a second (nothing was counted)`,
       { retryAfterSeconds: 1, quota, extensions: { limit: plan.burstPerSecond } },
     );
   throw new ApiError(
     'quota_exceeded',
-    `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month, ${what} included; the quota resets at ${quota.resetAt.toISOString()}`,
+    `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month, ${what} included; the quota ` +
+      `resets at ${quota.resetAt.toISOString()}`,
     { retryAfterSeconds: quota.secondsToReset, quota },
   );
 }

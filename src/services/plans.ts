@@ -12,13 +12,20 @@ export class OrphanedPlanError extends Error {
  * Checked once at start: an account on a plan the catalogue lacks (a plan removed from the file)
  * stops start-up with a message naming the source, the plan and the field, never a 500 later.
  */
-export async function assertAccountsOnKnownPlans(plans: PlanCatalogue, accounts: Pick<AccountStore, 'countByPlan'>, source: string): Promise<void> {
+export async function assertAccountsOnKnownPlans(
+  plans: PlanCatalogue,
+  accounts: Pick<AccountStore, 'countByPlan'>,
+  source: string,
+): Promise<void> {
   const counts = await accounts.countByPlan();
   const missing = [...counts].filter(([plan]) => !plans.has(plan));
   if (missing.length === 0) return;
-  const named = missing.map(([plan, count]) => `plan "${plan.slice(0, 32)}" (${count} account${count === 1 ? '' : 's'})`).join(', ');
+  const named = missing
+    .map(([plan, count]) => `plan "${plan.slice(0, 32)}" (${count} account${count === 1 ? '' : 's'})`)
+    .join(', ');
   throw new OrphanedPlanError(
-    `${source}: plans: does not define ${named}; add the plan back, or move its accounts first with \`qrm accounts plan\` (the plans it defines: ${plans.plans.map((p) => p.id).join(', ')})`,
+    `${source}: plans: does not define ${named}; add the plan back, or move its accounts first with \`qrm ` +
+      `accounts plan\` (the plans it defines: ${plans.plans.map((p) => p.id).join(', ')})`,
   );
 }
 
@@ -28,7 +35,14 @@ export interface PlanListing extends Plan {
 }
 
 /** Every plan of the catalogue with how many accounts are on it. */
-export async function listPlans(plans: PlanCatalogue, accounts: Pick<AccountStore, 'countByPlan'>): Promise<PlanListing[]> {
+export async function listPlans(
+  plans: PlanCatalogue,
+  accounts: Pick<AccountStore, 'countByPlan'>,
+): Promise<PlanListing[]> {
   const counts: Map<PlanId, number> = await accounts.countByPlan();
-  return plans.plans.map((plan) => ({ ...plan, accounts: counts.get(plan.id) ?? 0, isDefault: plan.id === plans.defaultPlan.id }));
+  return plans.plans.map((plan) => ({
+    ...plan,
+    accounts: counts.get(plan.id) ?? 0,
+    isDefault: plan.id === plans.defaultPlan.id,
+  }));
 }

@@ -2,7 +2,16 @@
 import { createHash } from 'node:crypto';
 import { contentEncoderFor, encodeContent, type QrType } from '../domain/content/index.js';
 import { ApiError, invalidField } from '../domain/errors.js';
-import { cmykToHex, DPI_LIMITS, isPrintFormat, isRasterFormat, MM_PER_INCH, parseCmyk, pixelsFor, type Cmyk } from '../domain/print.js';
+import {
+  cmykToHex,
+  DPI_LIMITS,
+  isPrintFormat,
+  isRasterFormat,
+  MM_PER_INCH,
+  parseCmyk,
+  pixelsFor,
+  type Cmyk,
+} from '../domain/print.js';
 import type { OutputFormat } from '../domain/plan-catalogue.js';
 import { LOGO_SCALE_LIMITS, type Branding } from '../domain/branding.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
@@ -49,21 +58,32 @@ export function isBranded(input: GenerateQrInput): boolean {
  * The design in canonical form, every colour pair held to the contrast rule, the logo read from the caller's own
  * account.
  */
-export async function brandingOf(deps: RenderSpecDeps, accountId: string, input: GenerateQrInput, darkColor: string, lightColor: string): Promise<Branding> {
+export async function brandingOf(
+  deps: RenderSpecDeps,
+  accountId: string,
+  input: GenerateQrInput,
+  darkColor: string,
+  lightColor: string,
+): Promise<Branding> {
   const finderColor = input.finderColor === undefined ? darkColor : canonicalColour(input.finderColor);
   if (input.outputFormat === 'eps') {
     for (const [field, value] of [
       ['finderColor', input.finderColor],
       ['frame.color', input.frame?.color],
     ] as const) {
-      if (value !== undefined && !canonicalColour(value).endsWith('ff')) throw invalidField(field, 'eps has no transparency: give #RRGGBB');
+      if (value !== undefined && !canonicalColour(value).endsWith('ff'))
+        throw invalidField(field, 'eps has no transparency: give #RRGGBB');
     }
   }
   assertScannableColours(finderColor, lightColor, 'finderColor', 'lightColor');
   let frame: Branding['frame'];
   if (input.frame) {
-    frame = { text: input.frame.text, color: input.frame.color === undefined ? darkColor : canonicalColour(input.frame.color) };
-    assertContrast(frame.color, lightColor, 'frame.color', 'lightColor'); // the caption is drawn in lightColor on the band
+    frame = {
+      text: input.frame.text,
+      color: input.frame.color === undefined ? darkColor : canonicalColour(input.frame.color),
+    };
+    // the caption is drawn in lightColor on the band
+    assertContrast(frame.color, lightColor, 'frame.color', 'lightColor');
   }
   let logo: Branding['logo'];
   if (input.logo) {
@@ -72,7 +92,12 @@ export async function brandingOf(deps: RenderSpecDeps, accountId: string, input:
       throw new ApiError('invalid_request', 'logo.id: no logo with this id in your account', {
         fields: [{ field: 'logo.id', detail: 'no logo with this id in your account' }],
       });
-    logo = { id: input.logo.id, digest: stored.digest, png: stored.png, scale: input.logo.scale ?? LOGO_SCALE_LIMITS.default };
+    logo = {
+      id: input.logo.id,
+      digest: stored.digest,
+      png: stored.png,
+      scale: input.logo.scale ?? LOGO_SCALE_LIMITS.default,
+    };
   }
   return {
     moduleShape: input.moduleShape ?? 'square',
@@ -85,16 +110,23 @@ export async function brandingOf(deps: RenderSpecDeps, accountId: string, input:
 }
 
 /** A colour field as the renderer takes it: canonical hex, and for pdf and eps a cmyk() ink with its hex equivalent. */
-function inkOf(value: string | undefined, fallback: string, field: string, format: OutputFormat): { hex: string; ink?: Cmyk } {
+function inkOf(
+  value: string | undefined,
+  fallback: string,
+  field: string,
+  format: OutputFormat,
+): { hex: string; ink?: Cmyk } {
   if (value === undefined) return { hex: canonicalColour(fallback) };
   const ink = parseCmyk(value, field);
   if (ink === undefined) {
     const hex = canonicalColour(value);
     // PostScript has no transparency: an alpha colour would be drawn opaque.
-    if (format === 'eps' && !hex.endsWith('ff')) throw invalidField(field, 'eps has no transparency: give #RRGGBB (or cmyk())');
+    if (format === 'eps' && !hex.endsWith('ff'))
+      throw invalidField(field, 'eps has no transparency: give #RRGGBB (or cmyk())');
     return { hex };
   }
-  if (!isPrintFormat(format)) throw invalidField(field, `cmyk() colours are written only in pdf and eps; give #RRGGBB for ${format}`);
+  if (!isPrintFormat(format))
+    throw invalidField(field, `cmyk() colours are written only in pdf and eps; give #RRGGBB for ${format}`);
   return { hex: cmykToHex(ink), ink };
 }
 
@@ -104,9 +136,11 @@ function inkOf(value: string | undefined, fallback: string, field: string, forma
  */
 function printOf(input: GenerateQrInput): Pick<RenderSpec, 'size' | 'sizeMm' | 'dpi'> {
   const { sizeMm, dpi } = input;
-  if (sizeMm !== undefined && input.size !== undefined) throw invalidField('sizeMm', 'give sizeMm (physical) or size (pixels), not both');
+  if (sizeMm !== undefined && input.size !== undefined)
+    throw invalidField('sizeMm', 'give sizeMm (physical) or size (pixels), not both');
   if (!isRasterFormat(input.outputFormat)) {
-    if (dpi !== undefined) throw invalidField('dpi', `dpi applies to png and webp; ${input.outputFormat} is drawn as vectors at sizeMm`);
+    if (dpi !== undefined)
+      throw invalidField('dpi', `dpi applies to png and webp; ${input.outputFormat} is drawn as vectors at sizeMm`);
     return { size: input.size ?? SIZE_LIMITS.default, ...(sizeMm === undefined ? {} : { sizeMm }) };
   }
   if (sizeMm === undefined) return { size: input.size ?? SIZE_LIMITS.default, ...(dpi === undefined ? {} : { dpi }) };
@@ -118,8 +152,14 @@ function printOf(input: GenerateQrInput): Pick<RenderSpec, 'size' | 'sizeMm' | '
       size > SIZE_LIMITS.max
         ? Math.floor((SIZE_LIMITS.max / resolution) * MM_PER_INCH * 10) / 10
         : Math.ceil((SIZE_LIMITS.min / resolution) * MM_PER_INCH * 10) / 10;
-    const detail = `${sizeMm} mm at ${resolution} dpi is ${size} px; images are ${SIZE_LIMITS.min}–${SIZE_LIMITS.max} px, so at ${resolution} dpi sizeMm is ${bound === 'maximumSizeMm' ? 'at most' : 'at least'} ${limitMm} (or lower the dpi)`;
-    throw new ApiError('invalid_request', `sizeMm: ${detail}`, { fields: [{ field: 'sizeMm', detail }], extensions: { [bound]: limitMm } });
+    const detail =
+      `${sizeMm} mm at ${resolution} dpi is ${size} px; images are ${SIZE_LIMITS.min}–${SIZE_LIMITS.max} px, so ` +
+      `at ${resolution} dpi sizeMm is ${bound === 'maximumSizeMm' ? 'at most' : 'at least'} ${limitMm} (or lower ` +
+      `the dpi)`;
+    throw new ApiError('invalid_request', `sizeMm: ${detail}`, {
+      fields: [{ field: 'sizeMm', detail }],
+      extensions: { [bound]: limitMm },
+    });
   }
   return { size, sizeMm, dpi: resolution };
 }
@@ -148,7 +188,9 @@ export function renderSpecOf(input: GenerateQrInput, payload: string): RenderSpe
     ...(input.eci ? { eci: true } : {}),
     ...(sizeMm === undefined ? {} : { sizeMm }),
     ...(dpi === undefined ? {} : { dpi }),
-    ...(dark.ink || light.ink ? { inks: { ...(dark.ink ? { dark: dark.ink } : {}), ...(light.ink ? { light: light.ink } : {}) } } : {}),
+    ...(dark.ink || light.ink
+      ? { inks: { ...(dark.ink ? { dark: dark.ink } : {}), ...(light.ink ? { light: light.ink } : {}) } }
+      : {}),
   };
 }
 
@@ -158,7 +200,12 @@ export function qrFingerprint(type: QrType, payload: string): string {
 }
 
 /** The render spec with the branding when the request asks for it (the logo read from the caller's own account). */
-export async function fullSpecOf(deps: RenderSpecDeps, accountId: string, input: GenerateQrInput, payload: string): Promise<RenderSpec> {
+export async function fullSpecOf(
+  deps: RenderSpecDeps,
+  accountId: string,
+  input: GenerateQrInput,
+  payload: string,
+): Promise<RenderSpec> {
   const spec = renderSpecOf(input, payload);
   if (!isBranded(input)) return spec;
   return { ...spec, branding: await brandingOf(deps, accountId, input, spec.darkColor, spec.lightColor) };
@@ -176,7 +223,11 @@ export interface RequestedImage {
 }
 
 /** The image a request (its design already applied) asks for; refusals name the field. */
-export async function requestedImage(deps: RenderSpecDeps, accountId: string, input: GenerateQrInput): Promise<RequestedImage> {
+export async function requestedImage(
+  deps: RenderSpecDeps,
+  accountId: string,
+  input: GenerateQrInput,
+): Promise<RequestedImage> {
   const payload = encodeContent(input.type, input.content);
   const spec = await fullSpecOf(deps, accountId, input, payload);
   const fingerprint = qrFingerprint(input.type, payload);

@@ -59,7 +59,10 @@ export interface ScanSummary {
 }
 
 /** The scan summary of each code given, by id: one ledger read for a whole page. */
-export async function scanSummaries(deps: Pick<ScanStatsDeps, 'scanLedger' | 'clock'>, codes: readonly DynamicCode[]): Promise<Map<string, ScanSummary>> {
+export async function scanSummaries(
+  deps: Pick<ScanStatsDeps, 'scanLedger' | 'clock'>,
+  codes: readonly DynamicCode[],
+): Promise<Map<string, ScanSummary>> {
   const fromDay = dayOf(new Date(deps.clock().getTime() - (STATS_DEFAULT_DAYS - 1) * DAY_MS));
   const recent =
     codes.length === 0
@@ -73,16 +76,19 @@ export async function scanSummaries(deps: Pick<ScanStatsDeps, 'scanLedger' | 'cl
 
 function parsedDay(field: string, value: string): Date {
   const at = new Date(`${value}T00:00:00Z`);
-  if (!DAY.test(value) || Number.isNaN(at.getTime()) || dayOf(at) !== value) throw invalidField(field, 'a date as YYYY-MM-DD');
+  if (!DAY.test(value) || Number.isNaN(at.getTime()) || dayOf(at) !== value)
+    throw invalidField(field, 'a date as YYYY-MM-DD');
   return at;
 }
 
 /** The range asked for, or the last 30 days up to today (UTC). */
 export function statsRange(today: Date, from: string | undefined, to: string | undefined): { from: Date; to: Date } {
   const end = to === undefined ? parsedDay('to', dayOf(today)) : parsedDay('to', to);
-  const start = from === undefined ? new Date(end.getTime() - (STATS_DEFAULT_DAYS - 1) * DAY_MS) : parsedDay('from', from);
+  const start =
+    from === undefined ? new Date(end.getTime() - (STATS_DEFAULT_DAYS - 1) * DAY_MS) : parsedDay('from', from);
   if (start > end) throw invalidField('from', 'must not be after `to`');
-  if ((end.getTime() - start.getTime()) / DAY_MS + 1 > STATS_MAX_DAYS) throw invalidField('from', `the range may span at most ${STATS_MAX_DAYS} days`);
+  if ((end.getTime() - start.getTime()) / DAY_MS + 1 > STATS_MAX_DAYS)
+    throw invalidField('from', `the range may span at most ${STATS_MAX_DAYS} days`);
   return { from: start, to: end };
 }
 
@@ -109,7 +115,8 @@ export async function codeStats(
   for (let at = from.getTime(); at <= to.getTime(); at += DAY_MS) {
     const day = dayOf(new Date(at));
     const counts = stored.get(day);
-    if (interval === 'day') series.push({ at: new Date(at).toISOString(), scans: counts?.scans ?? 0, uniqueScanners: counts?.uniques ?? 0 });
+    if (interval === 'day')
+      series.push({ at: new Date(at).toISOString(), scans: counts?.scans ?? 0, uniqueScanners: counts?.uniques ?? 0 });
     else {
       for (let hour = 0; hour < 24; hour++) {
         const key = String(hour).padStart(2, '0');
@@ -122,9 +129,11 @@ export async function codeStats(
     totals.scans += counts.scans;
     totals.uniqueScanners += counts.uniques;
     totals.bots += counts.bots;
-    for (const [country, scans] of Object.entries(counts.countries)) countries[country] = (countries[country] ?? 0) + scans;
+    for (const [country, scans] of Object.entries(counts.countries))
+      countries[country] = (countries[country] ?? 0) + scans;
     for (const device of DEVICE_CLASSES) devices[device] += counts.devices[device] ?? 0;
-    for (const [language, scans] of Object.entries(counts.languages)) languages.set(language, (languages.get(language) ?? 0) + scans);
+    for (const [language, scans] of Object.entries(counts.languages))
+      languages.set(language, (languages.get(language) ?? 0) + scans);
     for (const [arm, scans] of Object.entries(counts.arms)) arms[arm] = (arms[arm] ?? 0) + scans;
   }
   return {
@@ -137,9 +146,14 @@ export async function codeStats(
     devices,
     countries,
     ...(cities.size === 0 ? {} : { cities: topCities(cities) }),
-    languages: [...languages].map(([language, scans]) => ({ language, scans })).sort((a, b) => b.scans - a.scans || a.language.localeCompare(b.language)),
+    languages: [...languages]
+      .map(([language, scans]) => ({ language, scans }))
+      .sort((a, b) => b.scans - a.scans || a.language.localeCompare(b.language)),
     arms,
-    uniqueScanners: { counting: deps.uniqueCounting, relativeStandardError: deps.uniqueCounting === 'hyperloglog' ? 0.0081 : 0 },
+    uniqueScanners: {
+      counting: deps.uniqueCounting,
+      relativeStandardError: deps.uniqueCounting === 'hyperloglog' ? 0.0081 : 0,
+    },
   };
 }
 

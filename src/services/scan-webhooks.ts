@@ -3,7 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError } from '../domain/errors.js';
 import type { BatchStore } from '../domain/ports/batch-store.js';
-import type { ScanEventSource, ScanMessage, ScanWebhookEndpoint, ScanWebhookEvent, ScanWebhookStore } from '../domain/ports/scan-webhooks.js';
+import type {
+  ScanEventSource,
+  ScanMessage,
+  ScanWebhookEndpoint,
+  ScanWebhookEvent,
+  ScanWebhookStore,
+} from '../domain/ports/scan-webhooks.js';
 import type { WebhookSender } from '../domain/ports/webhook-sender.js';
 import { DEVICE_CLASSES, type DeviceClass } from '../domain/scan.js';
 import { webhookSignature } from './batches/batch-webhook.js';
@@ -21,15 +27,24 @@ export async function createScanWebhook(
     SCAN_WEBHOOK_LIMIT,
   );
   if (created === 'limit_reached') {
-    throw new ApiError('webhook_limit_reached', `an account may register at most ${SCAN_WEBHOOK_LIMIT} scan webhooks; delete one first`, {
-      extensions: { limit: SCAN_WEBHOOK_LIMIT },
-    });
+    throw new ApiError(
+      'webhook_limit_reached',
+      `an account may register at most ${SCAN_WEBHOOK_LIMIT} scan webhooks; delete one first`,
+      {
+        extensions: { limit: SCAN_WEBHOOK_LIMIT },
+      },
+    );
   }
   return created;
 }
 
-export async function deleteScanWebhook(deps: { scanWebhooks: ScanWebhookStore }, accountId: string, id: string): Promise<void> {
-  if (!(await deps.scanWebhooks.remove(accountId, id))) throw new ApiError('not_found', 'no such webhook on this account');
+export async function deleteScanWebhook(
+  deps: { scanWebhooks: ScanWebhookStore },
+  accountId: string,
+  id: string,
+): Promise<void> {
+  if (!(await deps.scanWebhooks.remove(accountId, id)))
+    throw new ApiError('not_found', 'no such webhook on this account');
 }
 
 export interface ScanWebhookDispatcherDeps {
@@ -54,7 +69,12 @@ const TAKES_PER_TICK = 20;
 export interface CodeScannedPayload {
   type: 'code.scanned';
   timestamp: string;
-  data: { from: string; to: string; scans: number; codes: Array<{ id: string; scans: number; devices: Record<DeviceClass, number> }> };
+  data: {
+    from: string;
+    to: string;
+    scans: number;
+    codes: Array<{ id: string; scans: number; devices: Record<DeviceClass, number> }>;
+  };
 }
 
 const allDevices = (devices: Partial<Record<DeviceClass, number>>) =>
@@ -62,11 +82,20 @@ const allDevices = (devices: Partial<Record<DeviceClass, number>>) =>
 
 /** The message's body: the same bytes on every attempt (it is made from what was sealed, never from the clock). */
 export function codeScannedBody(message: ScanMessage): string {
-  const codes = message.codes.map((code) => ({ id: code.codeId, scans: code.scans, devices: allDevices(code.devices) }));
+  const codes = message.codes.map((code) => ({
+    id: code.codeId,
+    scans: code.scans,
+    devices: allDevices(code.devices),
+  }));
   const payload: CodeScannedPayload = {
     type: 'code.scanned',
     timestamp: message.to.toISOString(),
-    data: { from: message.from.toISOString(), to: message.to.toISOString(), scans: codes.reduce((n, c) => n + c.scans, 0), codes },
+    data: {
+      from: message.from.toISOString(),
+      to: message.to.toISOString(),
+      scans: codes.reduce((n, c) => n + c.scans, 0),
+      codes,
+    },
   };
   return JSON.stringify(payload);
 }
@@ -121,7 +150,12 @@ export class ScanWebhookDispatcher {
 
   /** True when a message was sent (whatever the answer). */
   async #attempt(endpoint: ScanWebhookEndpoint, now: Date): Promise<boolean> {
-    const message = await this.#deps.scanEvents.seal(endpoint.accountId, endpoint.id, `msg_${randomBytes(12).toString('base64url')}`, now);
+    const message = await this.#deps.scanEvents.seal(
+      endpoint.accountId,
+      endpoint.id,
+      `msg_${randomBytes(12).toString('base64url')}`,
+      now,
+    );
     if (!message || message.nextAt.getTime() > now.getTime()) return false;
     const body = codeScannedBody(message);
     const timestamp = Math.floor(now.getTime() / 1000);
@@ -130,12 +164,19 @@ export class ScanWebhookDispatcher {
       const secrets = await this.#deps.secrets.webhookSigningSecrets(endpoint.accountId, now);
       const status = await this.#deps.sender.send(
         endpoint.url,
-        { 'webhook-id': message.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': webhookSignature(secrets, message.id, timestamp, body) },
+        {
+          'webhook-id': message.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': webhookSignature(secrets, message.id, timestamp, body),
+        },
         body,
       );
       outcome = status >= 200 && status < 300 ? 'delivered' : 'retry';
       if (outcome === 'retry')
-        this.#deps.log?.warn({ webhookId: endpoint.id, status, attempt: message.attempts + 1 }, 'scan webhook answered with an error; will retry');
+        this.#deps.log?.warn(
+          { webhookId: endpoint.id, status, attempt: message.attempts + 1 },
+          'scan webhook answered with an error; will retry',
+        );
     } catch (error) {
       // A target the operator does not allow stays refused, as for batch webhooks.
       outcome = error instanceof Error && error.name === 'WebhookTargetRefused' ? 'refused' : 'retry';
@@ -147,8 +188,14 @@ export class ScanWebhookDispatcher {
     const attempts = message.attempts + 1;
     const waits = this.#deps.backoffMs ?? DEFAULT_BACKOFF_MS;
     const retry = outcome === 'retry' && attempts <= waits.length;
-    if (outcome !== 'delivered' && !retry) this.#deps.log?.warn({ webhookId: endpoint.id, attempts }, 'scan webhook message given up');
-    await this.#deps.scanEvents.settle(endpoint.accountId, endpoint.id, message.id, retry ? new Date(now.getTime() + waits[attempts - 1]!) : undefined);
+    if (outcome !== 'delivered' && !retry)
+      this.#deps.log?.warn({ webhookId: endpoint.id, attempts }, 'scan webhook message given up');
+    await this.#deps.scanEvents.settle(
+      endpoint.accountId,
+      endpoint.id,
+      message.id,
+      retry ? new Date(now.getTime() + waits[attempts - 1]!) : undefined,
+    );
     return true;
   }
 }

@@ -28,7 +28,12 @@ export function sessionIdOf(token: string): string {
 
 export async function openSession(
   deps: SessionDeps,
-  input: { accountId?: string | undefined; activeAccountId?: string | undefined; pendingSignIn?: PendingSignIn | undefined; ttlMs: number },
+  input: {
+    accountId?: string | undefined;
+    activeAccountId?: string | undefined;
+    pendingSignIn?: PendingSignIn | undefined;
+    ttlMs: number;
+  },
 ): Promise<IssuedSession> {
   const token = randomBytes(32).toString('base64url');
   const now = deps.clock();

@@ -7,7 +7,16 @@ import type { Account, AccountStore } from '../domain/ports/account-store.js';
 import type { IdTokenVerifier } from '../domain/ports/id-token-verifier.js';
 import type { OidcProvider, PendingSignIn } from '../domain/ports/session-store.js';
 import { accountForIdentity, createLocalAccount } from './accounts.js';
-import { endSession, openSession, resolveSession, SIGN_IN_TTL_MS, SIGNED_IN_TTL_MS, takeSession, type IssuedSession, type SessionDeps } from './sessions.js';
+import {
+  endSession,
+  openSession,
+  resolveSession,
+  SIGN_IN_TTL_MS,
+  SIGNED_IN_TTL_MS,
+  takeSession,
+  type IssuedSession,
+  type SessionDeps,
+} from './sessions.js';
 
 export interface SignInDeps extends SessionDeps {
   accounts: AccountStore;
@@ -42,14 +51,23 @@ function sameSecret(a: string, b: string): boolean {
  * Starts a provider sign-in: the state and nonce live server-side in a short pre-sign-in session
  * whose token only this browser holds. The browser's current session, if any, ends here.
  */
-export async function beginProviderSignIn(deps: SessionDeps, provider: OidcProvider, currentToken: string | undefined): Promise<StartedSignIn> {
+export async function beginProviderSignIn(
+  deps: SessionDeps,
+  provider: OidcProvider,
+  currentToken: string | undefined,
+): Promise<StartedSignIn> {
   await endSession(deps, currentToken);
-  const pendingSignIn: PendingSignIn = { provider, state: randomBytes(24).toString('base64url'), nonce: randomBytes(24).toString('base64url') };
+  const pendingSignIn: PendingSignIn = {
+    provider,
+    state: randomBytes(24).toString('base64url'),
+    nonce: randomBytes(24).toString('base64url'),
+  };
   const session = await openSession(deps, { pendingSignIn, ttlMs: SIGN_IN_TTL_MS });
   return { session, state: pendingSignIn.state, nonce: pendingSignIn.nonce };
 }
 
-const NOT_STARTED_HERE = 'this sign-in was not started in this browser, has expired, or was already used; please sign in again';
+const NOT_STARTED_HERE =
+  'this sign-in was not started in this browser, has expired, or was already used; please sign in again';
 
 /**
  * Claims the sign-in in progress for the callback's `state`. Single use: the pre-sign-in session is
@@ -65,14 +83,23 @@ export async function claimPendingSignIn(
   const current = await resolveSession(deps, token);
   if (!current?.pendingSignIn) throw new ApiError('forbidden', NOT_STARTED_HERE);
   const pending = (await takeSession(deps, token))?.pendingSignIn;
-  if (!pending || pending.provider !== provider || returnedState === undefined || !sameSecret(pending.state, returnedState)) {
+  if (
+    !pending ||
+    pending.provider !== provider ||
+    returnedState === undefined ||
+    !sameSecret(pending.state, returnedState)
+  ) {
     throw new ApiError('forbidden', NOT_STARTED_HERE);
   }
   return pending;
 }
 
 /** Verifies the id_token against the claimed nonce; the first sign-in of an identity creates a free account. */
-export async function completeProviderSignIn(deps: ProviderSignInDeps, idToken: string | undefined, pending: PendingSignIn): Promise<SignedIn> {
+export async function completeProviderSignIn(
+  deps: ProviderSignInDeps,
+  idToken: string | undefined,
+  pending: PendingSignIn,
+): Promise<SignedIn> {
   if (!idToken) throw new ApiError('unauthorized', 'the identity provider returned no id_token; please sign in again');
   const verified = await deps.verifier.verify(idToken, pending.nonce);
   const account = await accountForIdentity(deps, verified.identity, verified.email);
@@ -88,7 +115,11 @@ export async function openSignInFormSession(deps: SessionDeps): Promise<IssuedSe
  * Local sign-in (no provider configured; the HTTP layer allows it from loopback only): the e-mail
  * address is the identity under the `local` provider, the same account `qrm accounts create` makes.
  */
-export async function localSignIn(deps: SignInDeps, currentToken: string | undefined, email: string): Promise<SignedIn> {
+export async function localSignIn(
+  deps: SignInDeps,
+  currentToken: string | undefined,
+  email: string,
+): Promise<SignedIn> {
   const account = await createLocalAccount(deps, email, deps.plans.defaultPlan.id);
   await endSession(deps, currentToken);
   return { account, session: await openSession(deps, { accountId: account.id, ttlMs: SIGNED_IN_TTL_MS }) };

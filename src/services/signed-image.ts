@@ -25,20 +25,30 @@ export async function verifySignedUrl(
   keyId: string,
   params: Array<[string, string]>,
 ): Promise<VerifiedUrl> {
-  if (params.length > MAX_SIGNED_PARAMS) throw new ApiError('invalid_request', `a signed URL carries at most ${MAX_SIGNED_PARAMS} query parameters`);
+  if (params.length > MAX_SIGNED_PARAMS)
+    throw new ApiError('invalid_request', `a signed URL carries at most ${MAX_SIGNED_PARAMS} query parameters`);
   const sigs = params.filter(([name]) => name === 'sig');
   if (sigs.length !== 1)
-    throw new ApiError('invalid_signature', sigs.length === 0 ? 'the URL has no sig parameter' : 'the URL has more than one sig parameter');
+    throw new ApiError(
+      'invalid_signature',
+      sigs.length === 0 ? 'the URL has no sig parameter' : 'the URL has more than one sig parameter',
+    );
   const signer = await activeSigningKey(deps, keyId);
-  if (!signer || !signatureMatches(signer.secret, canonicalString(path, params), sigs[0]![1])) throw new ApiError('invalid_signature', BAD_SIGNATURE);
+  if (!signer || !signatureMatches(signer.secret, canonicalString(path, params), sigs[0]![1]))
+    throw new ApiError('invalid_signature', BAD_SIGNATURE);
 
   const exps = params.filter(([name]) => name === 'exp');
-  if (exps.length > 1) throw new ApiError('invalid_request', 'exp: given more than once', { fields: [{ field: 'exp', detail: 'given more than once' }] });
+  if (exps.length > 1)
+    throw new ApiError('invalid_request', 'exp: given more than once', {
+      fields: [{ field: 'exp', detail: 'given more than once' }],
+    });
   let expiresAt: number | undefined;
   if (exps.length === 1) {
     const raw = exps[0]![1];
     if (!/^\d{1,12}$/.test(raw))
-      throw new ApiError('invalid_request', 'exp: unix seconds', { fields: [{ field: 'exp', detail: 'unix seconds (an integer)' }] });
+      throw new ApiError('invalid_request', 'exp: unix seconds', {
+        fields: [{ field: 'exp', detail: 'unix seconds (an integer)' }],
+      });
     expiresAt = Number(raw);
   }
   return { signer, expiresAt, options: params.filter(([name]) => name !== 'sig' && name !== 'exp') };
@@ -48,6 +58,10 @@ export async function verifySignedUrl(
 export function maxAgeSeconds(expiresAt: number | undefined, now: Date): number {
   if (expiresAt === undefined) return SIGNED_MAX_AGE_SECONDS;
   const remaining = expiresAt - Math.floor(now.getTime() / 1000);
-  if (remaining <= 0) throw new ApiError('url_expired', `this URL expired at ${new Date(expiresAt * 1000).toISOString()}; sign a new one`);
+  if (remaining <= 0)
+    throw new ApiError(
+      'url_expired',
+      `this URL expired at ${new Date(expiresAt * 1000).toISOString()}; sign a new one`,
+    );
   return Math.min(SIGNED_MAX_AGE_SECONDS, remaining);
 }

@@ -31,7 +31,11 @@ export function checkedSigningKeyName(name: string | undefined): string {
   return trimmed;
 }
 
-export async function createSigningKey(deps: SigningKeyDeps, accountId: string, name?: string): Promise<CreatedSigningKey> {
+export async function createSigningKey(
+  deps: SigningKeyDeps,
+  accountId: string,
+  name?: string,
+): Promise<CreatedSigningKey> {
   const keyName = checkedSigningKeyName(name);
   const id = newSigningKeyId();
   const secret = newSigningSecret();
@@ -40,18 +44,29 @@ export async function createSigningKey(deps: SigningKeyDeps, accountId: string, 
     MAX_ACTIVE_SIGNING_KEYS,
   );
   if (created === 'limit_reached') {
-    throw new ApiError('key_limit_reached', `an account may hold at most ${MAX_ACTIVE_SIGNING_KEYS} active signing keys; revoke one to create another`, {
-      extensions: { limit: MAX_ACTIVE_SIGNING_KEYS },
-    });
+    throw new ApiError(
+      'key_limit_reached',
+      `an account may hold at most ${MAX_ACTIVE_SIGNING_KEYS} active signing keys; revoke one to create another`,
+      {
+        extensions: { limit: MAX_ACTIVE_SIGNING_KEYS },
+      },
+    );
   }
   return { key: created, secret };
 }
 
-export function listSigningKeys(deps: Pick<SigningKeyDeps, 'signingKeys'>, accountId: string): Promise<SigningKeyRecord[]> {
+export function listSigningKeys(
+  deps: Pick<SigningKeyDeps, 'signingKeys'>,
+  accountId: string,
+): Promise<SigningKeyRecord[]> {
   return deps.signingKeys.list(accountId);
 }
 
-export async function revokeSigningKey(deps: SigningKeyDeps, accountId: string, keyId: string): Promise<SigningKeyRecord> {
+export async function revokeSigningKey(
+  deps: SigningKeyDeps,
+  accountId: string,
+  keyId: string,
+): Promise<SigningKeyRecord> {
   const revoked = await deps.signingKeys.revoke(accountId, keyId, deps.clock());
   // Another tenant's key id answers exactly like a missing one: no existence oracle.
   if (!revoked) throw new ApiError('not_found', 'no such signing key on this account');
@@ -66,7 +81,10 @@ export interface SigningIdentity {
 }
 
 /** The active key a URL names, with its secret opened; undefined for an unknown, revoked or unreadable key. */
-export async function activeSigningKey(deps: Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>, keyId: string): Promise<SigningIdentity | undefined> {
+export async function activeSigningKey(
+  deps: Pick<SigningKeyDeps, 'signingKeys' | 'signingSeal'>,
+  keyId: string,
+): Promise<SigningIdentity | undefined> {
   if (!SIGNING_KEY_ID.test(keyId)) return undefined;
   const credential = await deps.signingKeys.findActive(keyId);
   if (!credential) return undefined;

@@ -6,7 +6,16 @@ import { dayOf, DEVICE_CLASSES, type ScanDay } from '../domain/scan.js';
 import { getCode, PAGE_SIZE } from './dynamic-codes.js';
 import { statsRange, type ScanStatsDeps } from './scan-stats.js';
 
-export const STATS_CSV_HEADER = ['day', 'code_id', 'slug', 'country', 'arm', 'scans', 'unique_scanners', ...DEVICE_CLASSES].join(',');
+export const STATS_CSV_HEADER = [
+  'day',
+  'code_id',
+  'slug',
+  'country',
+  'arm',
+  'scans',
+  'unique_scanners',
+  ...DEVICE_CLASSES,
+].join(',');
 
 const DAY_MS = 86_400_000;
 const NO_DEVICES = DEVICE_CLASSES.map(() => '').join(',');
@@ -24,7 +33,8 @@ function rows(day: string, code: DynamicCode, counts: ScanDay | undefined): stri
   for (const [country, scans] of sortedSlices(counts.countries)) {
     text += `${day},${code.id},${code.slug},${csvCell(country)},,${scans},,${NO_DEVICES}\r\n`;
   }
-  for (const [arm, scans] of sortedSlices(counts.arms)) text += `${day},${code.id},${code.slug},,${csvCell(arm)},${scans},,${NO_DEVICES}\r\n`;
+  for (const [arm, scans] of sortedSlices(counts.arms))
+    text += `${day},${code.id},${code.slug},,${csvCell(arm)},${scans},,${NO_DEVICES}\r\n`;
   return text;
 }
 
@@ -76,7 +86,8 @@ export async function accountStatsCsv(
       const page = await deps.codes.list(accountId, { limit: PAGE_SIZE.max, after });
       for (const code of page) {
         let chunk = '';
-        for (const day of await deps.scanLedger.days(code.id, dayOf(from), dayOf(to))) chunk += rows(day.day, code, day);
+        for (const day of await deps.scanLedger.days(code.id, dayOf(from), dayOf(to)))
+          chunk += rows(day.day, code, day);
         if (chunk !== '') yield chunk;
       }
       if (page.length < PAGE_SIZE.max) return;

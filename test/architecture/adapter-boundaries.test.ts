@@ -30,7 +30,9 @@ const crossings = SOURCE_IMPORTS.filter((imp) => {
 
 describe('adapter boundaries', () => {
   it('sees the imports between adapter folders (the check below would pass vacuously otherwise)', () => {
-    expect(crossings.map((imp) => `${imp.file} -> ${imp.target}`)).toContain('src/adapters/queue/job-queue.bullmq.ts -> src/adapters/redis/connection.ts');
+    expect(crossings.map((imp) => `${imp.file} -> ${imp.target}`)).toContain(
+      'src/adapters/queue/job-queue.bullmq.ts -> src/adapters/redis/connection.ts',
+    );
   });
 
   it("no adapter imports another technology's adapter files, outside the named public entries", () => {

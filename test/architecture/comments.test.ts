@@ -50,10 +50,12 @@ const HISTORY: { what: string; pattern: RegExp }[] = [
   { what: 'a measured difference', pattern: /\d(?:\.\d+)?% (?:faster|slower|more|less|fewer|larger|smaller)\b/ },
 ];
 
-const FINDINGS = [...sourceFiles(SRC), ...sourceFiles(join(ROOT, 'workers'))].flatMap(commentsOf).flatMap(({ at, text }) => {
-  const prose = text.replace(/`[^`\n]*`/g, '``');
-  return HISTORY.filter(({ pattern }) => pattern.test(prose)).map(({ what }) => `${at}: ${what}`);
-});
+const FINDINGS = [...sourceFiles(SRC), ...sourceFiles(join(ROOT, 'workers'))]
+  .flatMap(commentsOf)
+  .flatMap(({ at, text }) => {
+    const prose = text.replace(/`[^`\n]*`/g, '``');
+    return HISTORY.filter(({ pattern }) => pattern.test(prose)).map(({ what }) => `${at}: ${what}`);
+  });
 
 describe('comments in src/', () => {
   it('carry no issue number, date or measured figure (those go to docs/BENCHMARKS.md or docs/decisions/)', () => {

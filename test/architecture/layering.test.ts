@@ -11,10 +11,26 @@ const within =
     folders.some((folder) => target.startsWith(`src/${folder}/`));
 /** What src/render draws and reads images with. */
 const IMAGING_LIBRARIES = ['qr', 'sharp', 'zxing-wasm', '@undecaf/zbar-wasm', 'jsqr', 'pdfkit'];
-const DRIVERS = ['ioredis', 'mongoose', 'mongodb', 'better-sqlite3', 'bullmq', 'piscina', 'fastify', 'sharp', 'stripe', 'undici'];
+const DRIVERS = [
+  'ioredis',
+  'mongoose',
+  'mongodb',
+  'better-sqlite3',
+  'bullmq',
+  'piscina',
+  'fastify',
+  'sharp',
+  'stripe',
+  'undici',
+];
 
 /** Each layer: which files it covers, and what one of its imports may be. */
-const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (imp: Import) => boolean; why: string }> = [
+const RULES: Array<{
+  layer: string;
+  files: (file: string) => boolean;
+  allowed: (imp: Import) => boolean;
+  why: string;
+}> = [
   {
     layer: 'src/domain',
     files: within('domain'),
@@ -43,7 +59,9 @@ const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (
       (file === 'src/render/vector/pdf-writer.ts' && target === 'node:module') ||
       // Caches live in a DesignCaches object its caller owns (one per render thread), never in module state.
       (file === 'src/render/branded/design-caches.ts' && target === 'lru-cache'),
-    why: 'draws images: src/domain, the imaging libraries and zlib, caches only in DesignCaches (owned by its caller); never a store, a service, an adapter, HTTP or other I/O',
+    why:
+      'draws images: src/domain, the imaging libraries and zlib, caches only in DesignCaches (owned by its ' +
+      'caller); never a store, a service, an adapter, HTTP or other I/O',
   },
   {
     layer: 'src/adapters',
@@ -55,7 +73,9 @@ const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (
       // The queue runners run use cases (a batch chunk, a background job): only they may reach into services.
       (within('services')(target) && file.startsWith('src/adapters/queue/')) ||
       !target.startsWith('src/'),
-    why: 'one port implementation per file: src/domain, drivers and src/render; never loadConfig, composition, HTTP or (outside the queue runners) services',
+    why:
+      'one port implementation per file: src/domain, drivers and src/render; never loadConfig, composition, HTTP ' +
+      'or (outside the queue runners) services',
   },
   {
     layer: 'src/http',
@@ -65,7 +85,9 @@ const RULES: Array<{ layer: string; files: (file: string) => boolean; allowed: (
       (target === 'src/adapters/contract.ts' && typeOnly) ||
       (target === 'src/config.ts' && typeOnly) ||
       (!target.startsWith('src/') && !DRIVERS.filter((d) => d !== 'fastify').includes(target)),
-    why: 'routes and plugins: src/domain, src/services and the Adapters contract (as types); never an adapter, a driver or a composition root',
+    why:
+      'routes and plugins: src/domain, src/services and the Adapters contract (as types); never an adapter, a ' +
+      'driver or a composition root',
   },
 ];
 
@@ -73,7 +95,11 @@ describe('layering', () => {
   it('reads imports of every kind (the check below would pass vacuously otherwise)', () => {
     const targets = IMPORTS.map((imp) => `${imp.file} -> ${imp.target}`);
     expect(targets).toContain('src/app.ts -> src/composition/api.ts');
-    expect(IMPORTS.some((imp) => imp.file.startsWith('src/composition/') && imp.target === 'src/adapters/mongo/mongo-stores.ts')).toBe(true); // a dynamic import()
+    expect(
+      IMPORTS.some(
+        (imp) => imp.file.startsWith('src/composition/') && imp.target === 'src/adapters/mongo/mongo-stores.ts',
+      ),
+    ).toBe(true); // a dynamic import()
     expect(IMPORTS.some((imp) => imp.typeOnly && imp.target === 'src/adapters/contract.ts')).toBe(true);
     expect(targets).toContain('workers/jobs.ts -> workers/jobs-process.ts');
   });
@@ -83,14 +109,22 @@ describe('layering', () => {
       sourceFiles(WORKERS)
         .map((path) => relative(ROOT, path))
         .sort(),
-    ).toEqual(['decode-thread.ts', 'jobs-process.ts', 'jobs.ts', 'render-process.ts', 'render-thread.ts', 'render.ts'].map((name) => `workers/${name}`));
-    const broken = IMPORTS.filter((imp) => imp.file.startsWith('src/') && imp.target.startsWith('workers/')).map((imp) => `${imp.file} imports ${imp.target}`);
+    ).toEqual(
+      ['decode-thread.ts', 'jobs-process.ts', 'jobs.ts', 'render-process.ts', 'render-thread.ts', 'render.ts'].map(
+        (name) => `workers/${name}`,
+      ),
+    );
+    const broken = IMPORTS.filter((imp) => imp.file.startsWith('src/') && imp.target.startsWith('workers/')).map(
+      (imp) => `${imp.file} imports ${imp.target}`,
+    );
     expect(broken).toEqual([]);
   });
 
   for (const rule of RULES) {
     it(`${rule.layer}: ${rule.why}`, () => {
-      const broken = IMPORTS.filter((imp) => rule.files(imp.file) && !rule.allowed(imp)).map((imp) => `${imp.file} imports ${imp.target}`);
+      const broken = IMPORTS.filter((imp) => rule.files(imp.file) && !rule.allowed(imp)).map(
+        (imp) => `${imp.file} imports ${imp.target}`,
+      );
       expect(broken).toEqual([]);
     });
   }
@@ -100,15 +134,19 @@ describe('layering', () => {
     expect(broken).toEqual([]);
   });
 
-  it('only the composition roots, the entries, workers/ and buildApp import a concrete adapter from outside src/adapters', () => {
-    const broken = IMPORTS.filter(
-      (imp) =>
-        imp.target.startsWith('src/adapters/') &&
-        imp.target !== 'src/adapters/contract.ts' &&
-        !imp.file.startsWith('src/adapters/') &&
-        !within('composition', 'entries')(imp.file) &&
-        !imp.file.startsWith('workers/'),
-    ).map((imp) => `${imp.file} imports ${imp.target}`);
-    expect(broken).toEqual([]);
-  });
+  it(
+    'only the composition roots, the entries, workers/ and buildApp import a concrete adapter from outside ' +
+      'src/adapters',
+    () => {
+      const broken = IMPORTS.filter(
+        (imp) =>
+          imp.target.startsWith('src/adapters/') &&
+          imp.target !== 'src/adapters/contract.ts' &&
+          !imp.file.startsWith('src/adapters/') &&
+          !within('composition', 'entries')(imp.file) &&
+          !imp.file.startsWith('workers/'),
+      ).map((imp) => `${imp.file} imports ${imp.target}`);
+      expect(broken).toEqual([]);
+    },
+  );
 });

@@ -8,7 +8,21 @@ import { parse, ROOT, SRC, sourceFiles } from './source-imports.js';
 /** Constructors and literals whose value is a container that can change after the module has loaded. */
 const CONTAINER = /^(new (Map|Set|WeakMap|WeakSet|Array|LRUCache)\b|\[|\{)/;
 /** Calls and assignments that change a container in place. */
-const MUTATORS = ['set', 'add', 'delete', 'clear', 'push', 'pop', 'shift', 'unshift', 'splice', 'sort', 'reverse', 'fill', 'copyWithin'];
+const MUTATORS = [
+  'set',
+  'add',
+  'delete',
+  'clear',
+  'push',
+  'pop',
+  'shift',
+  'unshift',
+  'splice',
+  'sort',
+  'reverse',
+  'fill',
+  'copyWithin',
+];
 
 /** The top-level state of one file: `let` and `var` bindings, and containers a function of the file changes. */
 function moduleStateIn(file: string, source: ts.SourceFile): string[] {
@@ -28,13 +42,25 @@ function moduleStateIn(file: string, source: ts.SourceFile): string[] {
   const changed = new Set<string>();
   const visit = (node: ts.Node) => {
     // name.set(…), name.push(…), …
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression)) {
-      if (containers.has(node.expression.expression.text) && MUTATORS.includes(node.expression.name.text)) changed.add(node.expression.expression.text);
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ts.isIdentifier(node.expression.expression)
+    ) {
+      if (containers.has(node.expression.expression.text) && MUTATORS.includes(node.expression.name.text))
+        changed.add(node.expression.expression.text);
     }
     // name[i] = …, name.field = …
-    if (ts.isBinaryExpression(node) && node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && node.operatorToken.kind <= ts.SyntaxKind.LastAssignment) {
+    if (
+      ts.isBinaryExpression(node) &&
+      node.operatorToken.kind >= ts.SyntaxKind.FirstAssignment &&
+      node.operatorToken.kind <= ts.SyntaxKind.LastAssignment
+    ) {
       const target = node.left;
-      if ((ts.isElementAccessExpression(target) || ts.isPropertyAccessExpression(target)) && ts.isIdentifier(target.expression)) {
+      if (
+        (ts.isElementAccessExpression(target) || ts.isPropertyAccessExpression(target)) &&
+        ts.isIdentifier(target.expression)
+      ) {
         if (containers.has(target.expression.text)) changed.add(target.expression.text);
       }
     }
@@ -57,11 +83,19 @@ describe('module state', () => {
       'export function note(key: string) { seen.set(key, 1); table[0] = 3; return LEVELS.has(key) && hits; }',
     ].join('\n');
     const found = moduleStateIn('probe.ts', ts.createSourceFile('probe.ts', code, ts.ScriptTarget.Latest, true));
-    expect(found).toEqual(['probe.ts: top-level let hits', 'probe.ts: top-level seen changed after load', 'probe.ts: top-level table changed after load']);
+    expect(found).toEqual([
+      'probe.ts: top-level let hits',
+      'probe.ts: top-level seen changed after load',
+      'probe.ts: top-level table changed after load',
+    ]);
     expect(CHECKED.length).toBeGreaterThan(100);
   });
 
-  it('src/domain, src/services and src/render keep no module-level mutable state (no top-level let, no shared container changed)', () => {
-    expect(CHECKED.flatMap((path) => moduleStateIn(relative(ROOT, path), parse(path)))).toEqual([]);
-  });
+  it(
+    'src/domain, src/services and src/render keep no module-level mutable state (no top-level let, no shared ' +
+      'container changed)',
+    () => {
+      expect(CHECKED.flatMap((path) => moduleStateIn(relative(ROOT, path), parse(path)))).toEqual([]);
+    },
+  );
 });

@@ -20,7 +20,8 @@ function implementationsIn(path: string): Implementation[] {
   const found: Implementation[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isClassDeclaration(node)) {
-      const implemented = node.heritageClauses?.filter((clause) => clause.token === ts.SyntaxKind.ImplementsKeyword) ?? [];
+      const implemented =
+        node.heritageClauses?.filter((clause) => clause.token === ts.SyntaxKind.ImplementsKeyword) ?? [];
       for (const type of implemented.flatMap((clause) => clause.types)) {
         const port = type.expression.getText();
         found.push({ file, className: node.name?.text ?? '(anonymous)', port, from: importedFrom.get(port) ?? file });
@@ -45,10 +46,14 @@ describe('ports', () => {
     expect(IMPLEMENTATIONS.length).toBeGreaterThan(40);
   });
 
-  it('every interface an adapter (or service) implements is a port of src/domain/ports, never one declared beside an adapter', () => {
-    const stray = IMPLEMENTATIONS.filter((it) => !it.from.startsWith('src/domain/ports/')).map(
-      (it) => `${it.file}: ${it.className} implements ${it.port} from ${it.from}`,
-    );
-    expect(stray).toEqual([]);
-  });
+  it(
+    'every interface an adapter (or service) implements is a port of src/domain/ports, never one declared beside ' +
+      'an adapter',
+    () => {
+      const stray = IMPLEMENTATIONS.filter((it) => !it.from.startsWith('src/domain/ports/')).map(
+        (it) => `${it.file}: ${it.className} implements ${it.port} from ${it.from}`,
+      );
+      expect(stray).toEqual([]);
+    },
+  );
 });

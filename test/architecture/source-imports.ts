@@ -44,7 +44,10 @@ function bindingsOf(node: ts.ImportDeclaration | ts.ExportDeclaration): { names:
     if (!clause) return { names: ['*'], typeOnly: node.isTypeOnly };
     if (ts.isNamespaceExport(clause)) return { names: ['*'], typeOnly: node.isTypeOnly };
     const names = clause.elements.map((element) => (element.propertyName ?? element.name).text);
-    return { names, typeOnly: node.isTypeOnly || (names.length > 0 && clause.elements.every((element) => element.isTypeOnly)) };
+    return {
+      names,
+      typeOnly: node.isTypeOnly || (names.length > 0 && clause.elements.every((element) => element.isTypeOnly)),
+    };
   }
   const clause = node.importClause;
   if (!clause) return { names: [], typeOnly: false };
@@ -70,10 +73,18 @@ export function importsOf(path: string): Import[] {
     found.push({ file, target, specifier, typeOnly, dynamic, names });
   };
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       const { names, typeOnly } = bindingsOf(node);
       add(node.moduleSpecifier.text, typeOnly, false, names);
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && ts.isStringLiteral(node.arguments[0]!)) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      ts.isStringLiteral(node.arguments[0]!)
+    ) {
       add(node.arguments[0].text, false, true, ['*']);
     }
     ts.forEachChild(node, visit);

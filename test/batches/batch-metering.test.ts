@@ -22,7 +22,11 @@ afterAll(async () => {
   await sqlite.close();
 });
 
-const code = (n: number) => ({ fingerprint: qrFingerprint('url', `https://example.com/${n}`), type: 'url' as const, payload: `https://example.com/${n}` });
+const code = (n: number) => ({
+  fingerprint: qrFingerprint('url', `https://example.com/${n}`),
+  type: 'url' as const,
+  payload: `https://example.com/${n}`,
+});
 const at = new Date('2026-11-10T12:00:00Z');
 const period = '2026-11';
 let seq = 0;
@@ -34,7 +38,13 @@ describe.each([
   it('reserves a batch whole: a repeated code costs a request but one QR', async () => {
     const meter = meterFor();
     const accountId = `acc_whole${++seq}`;
-    const outcome = await meter.reserveBatch({ accountId, period, qrs: [code(1), code(2), code(1)], limits: { requests: 10, qrs: 5 }, at });
+    const outcome = await meter.reserveBatch({
+      accountId,
+      period,
+      qrs: [code(1), code(2), code(1)],
+      limits: { requests: 10, qrs: 5 },
+      at,
+    });
     expect(outcome).toEqual({ ok: true, usage: { requests: 3, qrs: 2 } });
     expect(await meter.usage(accountId, period)).toEqual({ requests: 3, qrs: 2 });
   });
@@ -43,8 +53,19 @@ describe.each([
     const meter = meterFor();
     const accountId = `acc_refuse${++seq}`;
     await meter.reserveBatch({ accountId, period, qrs: [code(1)], limits: { requests: 10, qrs: 3 }, at });
-    const tooManyQrs = await meter.reserveBatch({ accountId, period, qrs: [code(1), code(2), code(3), code(4)], limits: { requests: 10, qrs: 3 }, at });
-    expect(tooManyQrs).toEqual({ ok: false, reason: 'qr_quota_exceeded', usage: { requests: 1, qrs: 1 }, needed: { requests: 4, qrs: 3 } });
+    const tooManyQrs = await meter.reserveBatch({
+      accountId,
+      period,
+      qrs: [code(1), code(2), code(3), code(4)],
+      limits: { requests: 10, qrs: 3 },
+      at,
+    });
+    expect(tooManyQrs).toEqual({
+      ok: false,
+      reason: 'qr_quota_exceeded',
+      usage: { requests: 1, qrs: 1 },
+      needed: { requests: 4, qrs: 3 },
+    });
     const tooManyRequests = await meter.reserveBatch({
       accountId,
       period,
@@ -56,17 +77,26 @@ describe.each([
     expect(await meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
   });
 
-  it('refunds each item of a batch once, however often asked; a code leaves the QR count with its last item', async () => {
-    const meter = meterFor();
-    const accountId = `acc_refund${++seq}`;
-    await meter.reserveBatch({ accountId, period, qrs: [code(1), code(2), code(2)], limits: { requests: 10, qrs: 5 }, at });
-    const items = [
-      { index: 0, fingerprint: code(1).fingerprint },
-      { index: 1, fingerprint: code(2).fingerprint },
-    ];
-    expect(await meter.refundBatchItems({ accountId, period, batchId: 'bat_one', items })).toBe(2);
-    expect(await meter.refundBatchItems({ accountId, period, batchId: 'bat_one', items })).toBe(0);
-    expect(await meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
-    expect((await meter.qrs(accountId, period, 10)).map((qr) => qr.payload)).toEqual(['https://example.com/2']);
-  });
+  it(
+    'refunds each item of a batch once, however often ' + 'asked; a code leaves the QR count with its last item',
+    async () => {
+      const meter = meterFor();
+      const accountId = `acc_refund${++seq}`;
+      await meter.reserveBatch({
+        accountId,
+        period,
+        qrs: [code(1), code(2), code(2)],
+        limits: { requests: 10, qrs: 5 },
+        at,
+      });
+      const items = [
+        { index: 0, fingerprint: code(1).fingerprint },
+        { index: 1, fingerprint: code(2).fingerprint },
+      ];
+      expect(await meter.refundBatchItems({ accountId, period, batchId: 'bat_one', items })).toBe(2);
+      expect(await meter.refundBatchItems({ accountId, period, batchId: 'bat_one', items })).toBe(0);
+      expect(await meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
+      expect((await meter.qrs(accountId, period, 10)).map((qr) => qr.payload)).toEqual(['https://example.com/2']);
+    },
+  );
 });

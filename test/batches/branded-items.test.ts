@@ -34,47 +34,57 @@ async function colours(path: string): Promise<number> {
 }
 
 async function archiveOf(key: string, id: string) {
-  const archive = await t.app.inject({ method: 'GET', url: `${BATCHES_URL}/${id}/archive`, headers: { 'x-api-key': key } });
+  const archive = await t.app.inject({
+    method: 'GET',
+    url: `${BATCHES_URL}/${id}/archive`,
+    headers: { 'x-api-key': key },
+  });
   expect(archive.statusCode).toBe(200);
   return unpackArchive(archive.rawPayload);
 }
 
 describe('branded batch items', () => {
-  it('are drawn with their logo, shapes, finder colour and frame, and every file reads exactly on ZXing, zbar and jsQR', async () => {
-    const { key } = await t.newCaller('pro');
-    const logo = await newLogo(key);
-    const designs = [
-      { logo: { id: logo, scale: 0.2 }, errorCorrection: 'H' },
-      { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#1d3557' },
-      { moduleShape: 'dots', logo: { id: logo, scale: 0.15 } },
-      { frame: { text: 'SCAN ME' }, finderColor: '#7b2cbf' },
-    ];
-    const items = Array.from({ length: 12 }, (_, i) => ({
-      content: `https://example.com/branded-batch/${i}`,
-      type: 'url',
-      outputFormat: 'png',
-      size: 400,
-      ...designs[i % 4],
-    }));
-    const res = await postBatch(t.app, key, { items });
-    expect(res.statusCode, res.body).toBe(202);
-    const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
-    const unpacked = await archiveOf(key, done.id);
-    try {
-      const rows = unpacked.manifest.slice(1);
-      expect(rows.map((row) => [row[0], row[3], row[4]])).toEqual(items.map((_, i) => [String(i), 'succeeded', '']));
-      const paths = rows.map((row) => join(unpacked.dir, row[2]!));
-      // Every file is branded: more than the two colours of a plain black-and-white code.
-      for (const path of paths) expect(await colours(path)).toBeGreaterThan(2);
-      const decoded = await decodePngFiles(paths);
-      const misread = rows.flatMap((row, i) =>
-        READERS.every((r) => decoded[i]![r] === items[Number(row[0])]!.content) ? [] : [{ item: items[Number(row[0])], ...decoded[i] }],
-      );
-      expect(misread).toEqual([]);
-    } finally {
-      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-    }
-  });
+  it(
+    'are drawn with their logo, shapes, finder colour and frame, and every file reads exactly on ZXing, zbar and ' +
+      'jsQR',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const logo = await newLogo(key);
+      const designs = [
+        { logo: { id: logo, scale: 0.2 }, errorCorrection: 'H' },
+        { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#1d3557' },
+        { moduleShape: 'dots', logo: { id: logo, scale: 0.15 } },
+        { frame: { text: 'SCAN ME' }, finderColor: '#7b2cbf' },
+      ];
+      const items = Array.from({ length: 12 }, (_, i) => ({
+        content: `https://example.com/branded-batch/${i}`,
+        type: 'url',
+        outputFormat: 'png',
+        size: 400,
+        ...designs[i % 4],
+      }));
+      const res = await postBatch(t.app, key, { items });
+      expect(res.statusCode, res.body).toBe(202);
+      const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
+      const unpacked = await archiveOf(key, done.id);
+      try {
+        const rows = unpacked.manifest.slice(1);
+        expect(rows.map((row) => [row[0], row[3], row[4]])).toEqual(items.map((_, i) => [String(i), 'succeeded', '']));
+        const paths = rows.map((row) => join(unpacked.dir, row[2]!));
+        // Every file is branded: more than the two colours of a plain black-and-white code.
+        for (const path of paths) expect(await colours(path)).toBeGreaterThan(2);
+        const decoded = await decodePngFiles(paths);
+        const misread = rows.flatMap((row, i) =>
+          READERS.every((r) => decoded[i]![r] === items[Number(row[0])]!.content)
+            ? []
+            : [{ item: items[Number(row[0])], ...decoded[i] }],
+        );
+        expect(misread).toEqual([]);
+      } finally {
+        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+      }
+    },
+  );
 
   it("refuses the whole batch up front, naming each item, when a logo id is unknown or another account's", async () => {
     const { key } = await t.newCaller('pro');
@@ -93,28 +103,38 @@ describe('branded batch items', () => {
     expect(problem.errors.map((e) => e.field)).toEqual(['items.1.logo.id', 'items.2.logo.id']);
   });
 
-  it('takes the branding options as CSV columns (logo.id, logo.scale, moduleShape, finderShape, finderColor, frame.text, eci)', async () => {
-    const { key } = await t.newCaller('pro');
-    const logo = await newLogo(key);
-    const csv = [
-      'content,type,outputFormat,size,errorCorrection,moduleShape,finderShape,finderColor,logo.id,logo.scale,frame.text,eci',
-      `https://example.com/csv/0,url,png,400,H,rounded,rounded,#1d3557,${logo},0.2,,`,
-      `Olá São Paulo,text,png,400,,square,square,,,,SCAN ME,true`,
-    ].join('\n');
-    const res = await t.app.inject({ method: 'POST', url: BATCHES_URL, headers: { 'x-api-key': key, 'content-type': 'text/csv' }, payload: csv });
-    expect(res.statusCode, res.body).toBe(202);
-    const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
-    expect(done).toMatchObject({ succeeded: 2, failed: 0 });
-    const unpacked = await archiveOf(key, done.id);
-    try {
-      const paths = unpacked.manifest.slice(1).map((row) => join(unpacked.dir, row[2]!));
-      for (const path of paths) expect(await colours(path)).toBeGreaterThan(2);
-      const decoded = await decodePngFiles(paths);
-      expect(decoded.map((d) => d.jsqr)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
-      expect(decoded.map((d) => d.zbar)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
-      expect(decoded.map((d) => d.zxing)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
-    } finally {
-      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-    }
-  });
+  it(
+    'takes the branding options as CSV columns (logo.id, logo.scale, moduleShape, finderShape, finderColor, ' +
+      'frame.text, eci)',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const logo = await newLogo(key);
+      const csv = [
+        'content,type,outputFormat,size,errorCorrection,moduleShape,finderShape,finderColor,logo.id,logo.scale,fr' +
+          'ame.text,eci',
+        `https://example.com/csv/0,url,png,400,H,rounded,rounded,#1d3557,${logo},0.2,,`,
+        `Olá São Paulo,text,png,400,,square,square,,,,SCAN ME,true`,
+      ].join('\n');
+      const res = await t.app.inject({
+        method: 'POST',
+        url: BATCHES_URL,
+        headers: { 'x-api-key': key, 'content-type': 'text/csv' },
+        payload: csv,
+      });
+      expect(res.statusCode, res.body).toBe(202);
+      const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
+      expect(done).toMatchObject({ succeeded: 2, failed: 0 });
+      const unpacked = await archiveOf(key, done.id);
+      try {
+        const paths = unpacked.manifest.slice(1).map((row) => join(unpacked.dir, row[2]!));
+        for (const path of paths) expect(await colours(path)).toBeGreaterThan(2);
+        const decoded = await decodePngFiles(paths);
+        expect(decoded.map((d) => d.jsqr)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
+        expect(decoded.map((d) => d.zbar)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
+        expect(decoded.map((d) => d.zxing)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
+      } finally {
+        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+      }
+    },
+  );
 });

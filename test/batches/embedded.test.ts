@@ -25,41 +25,51 @@ async function usageOf(accountId: string) {
 }
 
 describe('a batch of 300 unique URLs on the embedded default', () => {
-  it('completes; every file in the archive decodes with zbar and ZXing; the manifest is complete; the quota moved by exactly the succeeded count', async () => {
-    const { key, accountId } = await t.newCaller('pro');
-    const items = urlItems(300, 'print-run', { size: 256 }).map((item, i) => (i % 3 === 0 ? { ...item, name: `ticket ${i}` } : item));
-    const res = await postBatch(t.app, key, { items });
-    expect(res.statusCode, res.body).toBe(202);
-    const accepted = JSON.parse(res.body) as { id: string; status: string; total: number };
-    expect(res.headers.location).toBe(`${BATCHES_URL}/${accepted.id}`);
-    expect(accepted).toMatchObject({ status: 'queued', total: 300 });
+  it(
+    'completes; every file in the archive decodes with zbar and ZXing; the manifest is complete; the quota moved ' +
+      'by exactly the succeeded count',
+    async () => {
+      const { key, accountId } = await t.newCaller('pro');
+      const items = urlItems(300, 'print-run', { size: 256 }).map((item, i) =>
+        i % 3 === 0 ? { ...item, name: `ticket ${i}` } : item,
+      );
+      const res = await postBatch(t.app, key, { items });
+      expect(res.statusCode, res.body).toBe(202);
+      const accepted = JSON.parse(res.body) as { id: string; status: string; total: number };
+      expect(res.headers.location).toBe(`${BATCHES_URL}/${accepted.id}`);
+      expect(accepted).toMatchObject({ status: 'queued', total: 300 });
 
-    const done = await waitForBatch(get(key), accepted.id);
-    expect(done).toMatchObject({ status: 'completed', total: 300, succeeded: 300, failed: 0, cancelled: 0 });
-    expect(await usageOf(accountId)).toEqual({ requests: 300, qrs: 300 });
+      const done = await waitForBatch(get(key), accepted.id);
+      expect(done).toMatchObject({ status: 'completed', total: 300, succeeded: 300, failed: 0, cancelled: 0 });
+      expect(await usageOf(accountId)).toEqual({ requests: 300, qrs: 300 });
 
-    const archive = await t.app.inject({ method: 'GET', url: `${BATCHES_URL}/${accepted.id}/archive`, headers: { 'x-api-key': key } });
-    expect(archive.statusCode).toBe(200);
-    expect(archive.headers['content-type']).toBe('application/zip');
-    const unpacked = await unpackArchive(archive.rawPayload);
-    try {
-      const [header, ...rows] = unpacked.manifest;
-      expect(header).toEqual(['index', 'name', 'file', 'status', 'error', 'codeId', 'shortUrl']);
-      expect(rows.map((row) => Number(row[0]))).toEqual(Array.from({ length: 300 }, (_, i) => i));
-      expect(rows[3]).toEqual(['3', 'ticket 3', 'ticket-3.png', 'succeeded', '', '', '']);
-      expect(rows[299]).toEqual(['299', '', '299.png', 'succeeded', '', '', '']);
-      const succeeded = rows.filter((row) => row[3] === 'succeeded');
-      expect(unpacked.files).toEqual([...succeeded.map((row) => row[2]!), 'manifest.csv'].sort());
+      const archive = await t.app.inject({
+        method: 'GET',
+        url: `${BATCHES_URL}/${accepted.id}/archive`,
+        headers: { 'x-api-key': key },
+      });
+      expect(archive.statusCode).toBe(200);
+      expect(archive.headers['content-type']).toBe('application/zip');
+      const unpacked = await unpackArchive(archive.rawPayload);
+      try {
+        const [header, ...rows] = unpacked.manifest;
+        expect(header).toEqual(['index', 'name', 'file', 'status', 'error', 'codeId', 'shortUrl']);
+        expect(rows.map((row) => Number(row[0]))).toEqual(Array.from({ length: 300 }, (_, i) => i));
+        expect(rows[3]).toEqual(['3', 'ticket 3', 'ticket-3.png', 'succeeded', '', '', '']);
+        expect(rows[299]).toEqual(['299', '', '299.png', 'succeeded', '', '', '']);
+        const succeeded = rows.filter((row) => row[3] === 'succeeded');
+        expect(unpacked.files).toEqual([...succeeded.map((row) => row[2]!), 'manifest.csv'].sort());
 
-      const decoded = await decodePngFiles(succeeded.map((row) => join(unpacked.dir, row[2]!)));
-      const expected = succeeded.map((row) => `https://example.com/print-run/${row[0]}`);
-      expect(decoded.map((d) => d.zbar)).toEqual(expected);
-      expect(decoded.map((d) => d.zxing)).toEqual(expected);
-      expect(decoded.map((d) => d.jsqr)).toEqual(expected);
-    } finally {
-      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-    }
-  });
+        const decoded = await decodePngFiles(succeeded.map((row) => join(unpacked.dir, row[2]!)));
+        const expected = succeeded.map((row) => `https://example.com/print-run/${row[0]}`);
+        expect(decoded.map((d) => d.zbar)).toEqual(expected);
+        expect(decoded.map((d) => d.zxing)).toEqual(expected);
+        expect(decoded.map((d) => d.jsqr)).toEqual(expected);
+      } finally {
+        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+      }
+    },
+  );
 });
 
 describe('acceptance is all or nothing', () => {
@@ -77,7 +87,10 @@ describe('acceptance is all or nothing', () => {
     expect(problem.errors.map((e) => e.field).sort()).toEqual(['items.3.type']);
     // Shapes first (the schema), then content: with the type fixed, the content problems are all listed.
     items[3] = { ...items[3]!, type: 'url' };
-    const second = JSON.parse((await postBatch(t.app, key, { items })).body) as { code: string; errors: Array<{ field: string }> };
+    const second = JSON.parse((await postBatch(t.app, key, { items })).body) as {
+      code: string;
+      errors: Array<{ field: string }>;
+    };
     expect(second.code).toBe('invalid_request');
     expect(second.errors.map((e) => e.field).sort()).toEqual(['items.1.content', 'items.4.darkColor', 'items.5.size']);
     expect(await usageOf(accountId)).toEqual({ requests: 0, qrs: 0 });
@@ -91,7 +104,11 @@ describe('acceptance is all or nothing', () => {
     const res = await postBatch(t.app, key, { items: urlItems(4, 'overflow') });
     expect(res.statusCode).toBe(429);
     const problem = JSON.parse(res.body) as { code: string; needed: unknown; remaining: unknown };
-    expect(problem).toMatchObject({ code: 'qr_quota_exceeded', needed: { requests: 4, qrs: 4 }, remaining: { requests: 498, qrs: 3 } });
+    expect(problem).toMatchObject({
+      code: 'qr_quota_exceeded',
+      needed: { requests: 4, qrs: 4 },
+      remaining: { requests: 498, qrs: 3 },
+    });
     expect(await usageOf(accountId)).toEqual({ requests: 2, qrs: 2 });
   });
 
@@ -104,38 +121,53 @@ describe('acceptance is all or nothing', () => {
 });
 
 describe('Idempotency-Key', () => {
-  it('a replay with the same key and body returns the same batch and creates nothing new; another body is refused', async () => {
-    const { key, accountId } = await t.newCaller('pro');
-    const body = { items: urlItems(3, 'idem') };
-    const first = await postBatch(t.app, key, body, { 'idempotency-key': 'order-42' });
-    const replay = await postBatch(t.app, key, body, { 'idempotency-key': 'order-42' });
-    expect(first.statusCode).toBe(202);
-    expect(replay.statusCode).toBe(202);
-    expect(replay.headers['idempotent-replayed']).toBe('true');
-    const id = (JSON.parse(first.body) as { id: string }).id;
-    expect((JSON.parse(replay.body) as { id: string }).id).toBe(id);
-    await waitForBatch(get(key), id);
-    const list = JSON.parse((await get(key)(BATCHES_URL)).body) as { items: unknown[] };
-    expect(list.items).toHaveLength(1);
-    expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 3 });
+  it(
+    'a replay with the same key and body returns the same ' + 'batch and creates nothing new; another body is refused',
+    async () => {
+      const { key, accountId } = await t.newCaller('pro');
+      const body = { items: urlItems(3, 'idem') };
+      const first = await postBatch(t.app, key, body, { 'idempotency-key': 'order-42' });
+      const replay = await postBatch(t.app, key, body, { 'idempotency-key': 'order-42' });
+      expect(first.statusCode).toBe(202);
+      expect(replay.statusCode).toBe(202);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const id = (JSON.parse(first.body) as { id: string }).id;
+      expect((JSON.parse(replay.body) as { id: string }).id).toBe(id);
+      await waitForBatch(get(key), id);
+      const list = JSON.parse((await get(key)(BATCHES_URL)).body) as { items: unknown[] };
+      expect(list.items).toHaveLength(1);
+      expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 3 });
 
-    const other = await postBatch(t.app, key, { items: urlItems(4, 'idem') }, { 'idempotency-key': 'order-42' });
-    expect(other.statusCode).toBe(422);
-    expect(JSON.parse(other.body)).toMatchObject({ code: 'idempotency_key_reused', batchId: id });
-  });
+      const other = await postBatch(t.app, key, { items: urlItems(4, 'idem') }, { 'idempotency-key': 'order-42' });
+      expect(other.statusCode).toBe(422);
+      expect(JSON.parse(other.body)).toMatchObject({ code: 'idempotency_key_reused', batchId: id });
+    },
+  );
 });
 
 describe('CSV bodies', () => {
   it('renders a CSV upload and names a bad row by its line', async () => {
     const { key } = await t.newCaller('pro');
-    const csv = 'content,type,outputFormat,size,name\r\nhttps://example.com/a,url,png,128,first\r\n"WIFI:T:WPA;S:home;P:pass;;",wifi,webp,,second\r\n';
-    const res = await t.app.inject({ method: 'POST', url: BATCHES_URL, headers: { 'content-type': 'text/csv', 'x-api-key': key }, payload: csv });
+    const csv =
+      'content,type,outputFormat,size,name\r\nhttps://example.com/a,url,png,128,first\r\n"WIFI:T:WPA;S:home;P:pass;;",wifi,webp,,second\r\n';
+    const res = await t.app.inject({
+      method: 'POST',
+      url: BATCHES_URL,
+      headers: { 'content-type': 'text/csv', 'x-api-key': key },
+      payload: csv,
+    });
     expect(res.statusCode, res.body).toBe(202);
     const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
     expect(done).toMatchObject({ status: 'completed', succeeded: 2 });
 
-    const bad = 'content,type,outputFormat\r\nhttps://example.com/a,url,png\r\nhello,fax,png\r\nhttps://example.com/c,url,gif\r\n';
-    const refused = await t.app.inject({ method: 'POST', url: BATCHES_URL, headers: { 'content-type': 'text/csv', 'x-api-key': key }, payload: bad });
+    const bad =
+      'content,type,outputFormat\r\nhttps://example.com/a,url,png\r\nhello,fax,png\r\nhttps://example.com/c,url,gif\r\n';
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: BATCHES_URL,
+      headers: { 'content-type': 'text/csv', 'x-api-key': key },
+      payload: bad,
+    });
     expect(refused.statusCode).toBe(400);
     const fields = (JSON.parse(refused.body) as { errors: Array<{ field: string }> }).errors.map((e) => e.field).sort();
     expect(fields).toEqual(['line 3.type', 'line 4.outputFormat']);
@@ -143,35 +175,50 @@ describe('CSV bodies', () => {
 });
 
 describe('cancel, list, delete', () => {
-  it('cancelling refunds every unrendered item; the list is newest first and paginated; a finished batch can be deleted', async () => {
-    const { key, accountId } = await t.newCaller('pro');
-    const small = JSON.parse((await postBatch(t.app, key, { items: urlItems(2, 'older') })).body) as { id: string };
-    await waitForBatch(get(key), small.id);
-    const big = JSON.parse((await postBatch(t.app, key, { items: urlItems(1_000, 'cancel', { size: 1024 }) })).body) as { id: string };
-    const cancel = await t.app.inject({ method: 'DELETE', url: `${BATCHES_URL}/${big.id}`, headers: { 'x-api-key': key } });
-    expect(cancel.statusCode).toBe(200);
-    const cancelled = await waitForBatch(get(key), big.id);
-    expect(cancelled.status).toBe('cancelled');
-    expect(cancelled.cancelled).toBeGreaterThan(0);
-    expect(cancelled.succeeded + cancelled.cancelled).toBe(1_000);
-    expect((await usageOf(accountId)).requests).toBe(2 + cancelled.succeeded);
+  it(
+    'cancelling refunds every unrendered item; the list is newest first and paginated; a finished batch can be ' +
+      'deleted',
+    async () => {
+      const { key, accountId } = await t.newCaller('pro');
+      const small = JSON.parse((await postBatch(t.app, key, { items: urlItems(2, 'older') })).body) as { id: string };
+      await waitForBatch(get(key), small.id);
+      const big = JSON.parse(
+        (await postBatch(t.app, key, { items: urlItems(1_000, 'cancel', { size: 1024 }) })).body,
+      ) as { id: string };
+      const cancel = await t.app.inject({
+        method: 'DELETE',
+        url: `${BATCHES_URL}/${big.id}`,
+        headers: { 'x-api-key': key },
+      });
+      expect(cancel.statusCode).toBe(200);
+      const cancelled = await waitForBatch(get(key), big.id);
+      expect(cancelled.status).toBe('cancelled');
+      expect(cancelled.cancelled).toBeGreaterThan(0);
+      expect(cancelled.succeeded + cancelled.cancelled).toBe(1_000);
+      expect((await usageOf(accountId)).requests).toBe(2 + cancelled.succeeded);
 
-    type BatchPage = { items: Array<{ id: string }>; nextCursor: string | null };
-    const page1 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1`)).body) as BatchPage;
-    expect(page1.items.map((b) => b.id)).toEqual([big.id]);
-    const page2 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1&cursor=${page1.nextCursor}`)).body) as BatchPage;
-    expect(page2.items.map((b) => b.id)).toEqual([small.id]);
-    expect(page2.nextCursor).toBeNull();
+      type BatchPage = { items: Array<{ id: string }>; nextCursor: string | null };
+      const page1 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1`)).body) as BatchPage;
+      expect(page1.items.map((b) => b.id)).toEqual([big.id]);
+      const page2 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1&cursor=${page1.nextCursor}`)).body) as BatchPage;
+      expect(page2.items.map((b) => b.id)).toEqual([small.id]);
+      expect(page2.nextCursor).toBeNull();
 
-    const del = await t.app.inject({ method: 'DELETE', url: `${BATCHES_URL}/${small.id}`, headers: { 'x-api-key': key } });
-    expect(del.statusCode).toBe(204);
-    expect((await get(key)(`${BATCHES_URL}/${small.id}`)).statusCode).toBe(404);
-  });
+      const del = await t.app.inject({
+        method: 'DELETE',
+        url: `${BATCHES_URL}/${small.id}`,
+        headers: { 'x-api-key': key },
+      });
+      expect(del.statusCode).toBe(204);
+      expect((await get(key)(`${BATCHES_URL}/${small.id}`)).statusCode).toBe(404);
+    },
+  );
 
   it("another account's batch is not found", async () => {
     const owner = await t.newCaller('pro');
     const stranger = await t.newCaller('pro');
-    const id = (JSON.parse((await postBatch(t.app, owner.key, { items: urlItems(1, 'mine') })).body) as { id: string }).id;
+    const id = (JSON.parse((await postBatch(t.app, owner.key, { items: urlItems(1, 'mine') })).body) as { id: string })
+      .id;
     expect((await get(stranger.key)(`${BATCHES_URL}/${id}`)).statusCode).toBe(404);
     expect((await get(stranger.key)(`${BATCHES_URL}/${id}/archive`)).statusCode).toBe(404);
   });
@@ -184,9 +231,13 @@ describe('retention', () => {
     await waitForBatch(get(key), id);
     const job = BACKGROUND_JOBS.find((j) => j.name === 'batch-expiry')!;
     const deps = { ...t.stores, lastUsed: new LastUsedBuffer(), batchRetentionMs: t.config.batchRetentionMs };
-    expect(await job.run({ ...deps, clock: () => new Date(t.clock.now.getTime() + t.config.batchRetentionMs - 60_000) })).toBe(0);
+    expect(
+      await job.run({ ...deps, clock: () => new Date(t.clock.now.getTime() + t.config.batchRetentionMs - 60_000) }),
+    ).toBe(0);
     expect(await t.stores.batchResults!.open(id, 0)).toBeDefined();
-    expect(await job.run({ ...deps, clock: () => new Date(t.clock.now.getTime() + t.config.batchRetentionMs + 60_000) })).toBeGreaterThanOrEqual(1);
+    expect(
+      await job.run({ ...deps, clock: () => new Date(t.clock.now.getTime() + t.config.batchRetentionMs + 60_000) }),
+    ).toBeGreaterThanOrEqual(1);
     expect((await get(key)(`${BATCHES_URL}/${id}`)).statusCode).toBe(404);
     expect(await t.stores.batchResults!.open(id, 0)).toBeUndefined();
   });

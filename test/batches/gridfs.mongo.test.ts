@@ -33,7 +33,14 @@ beforeAll(async () => {
   renderDir = await mkdtemp(join(tmpdir(), 'qrm-gridfs-render-'));
   t = await createTestApp({ dataDir, redis: { url: redis.url, keyPrefix: 'qrm:' }, env: { MONGODB_URL: mongoUrl } });
   renderer = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
-    env: { ...process.env, REDIS_URL: redis.url, MONGODB_URL: mongoUrl, QR_DATA_DIR: renderDir, RENDER_THREADS: '1', LOG_LEVEL: 'warn' },
+    env: {
+      ...process.env,
+      REDIS_URL: redis.url,
+      MONGODB_URL: mongoUrl,
+      QR_DATA_DIR: renderDir,
+      RENDER_THREADS: '1',
+      LOG_LEVEL: 'warn',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
 }, 30_000);
@@ -53,33 +60,50 @@ afterAll(async () => {
 });
 
 describe(`batch results in GridFS, against ${mongoTargetLabel()}`, () => {
-  it('keeps every rendered item in GridFS (none on local disk), serves them in the archive, and deletes them on expiry', async () => {
-    const { key } = await t.newCaller('pro');
-    const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
-    const res = await postBatch(t.app, key, { items: urlItems(ITEMS, 'gridfs') });
-    expect(res.statusCode, res.body).toBe(202);
-    const { id } = JSON.parse(res.body) as { id: string };
-    expect(await waitForBatch(get, id, 90_000)).toMatchObject({ status: 'completed', total: ITEMS, succeeded: ITEMS, failed: 0 });
-    expect(existsSync(join(dataDir, 'batches'))).toBe(false);
-    expect(await readdir(renderDir)).toEqual([]);
+  it(
+    'keeps every rendered item in GridFS (none on local disk), serves them in the archive, and deletes them on ' +
+      'expiry',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+      const res = await postBatch(t.app, key, { items: urlItems(ITEMS, 'gridfs') });
+      expect(res.statusCode, res.body).toBe(202);
+      const { id } = JSON.parse(res.body) as { id: string };
+      expect(await waitForBatch(get, id, 90_000)).toMatchObject({
+        status: 'completed',
+        total: ITEMS,
+        succeeded: ITEMS,
+        failed: 0,
+      });
+      expect(existsSync(join(dataDir, 'batches'))).toBe(false);
+      expect(await readdir(renderDir)).toEqual([]);
 
-    const archive = await get(`${BATCHES_URL}/${id}/archive`);
-    expect(archive.statusCode).toBe(200);
-    const unpacked = await unpackArchive(archive.rawPayload);
-    try {
-      const rows = unpacked.manifest.slice(1);
-      expect(rows.map((row) => [row[0], row[3]])).toEqual(Array.from({ length: ITEMS }, (_, i) => [String(i), 'succeeded']));
-      const decoded = await decodePngFiles(rows.map((row) => join(unpacked.dir, row[2]!)));
-      const expected = rows.map((row) => `https://example.com/gridfs/${row[0]}`);
-      expect(decoded.map((d) => d.zbar)).toEqual(expected);
-      expect(decoded.map((d) => d.zxing)).toEqual(expected);
-      expect(decoded.map((d) => d.jsqr)).toEqual(expected);
-    } finally {
-      await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-    }
+      const archive = await get(`${BATCHES_URL}/${id}/archive`);
+      expect(archive.statusCode).toBe(200);
+      const unpacked = await unpackArchive(archive.rawPayload);
+      try {
+        const rows = unpacked.manifest.slice(1);
+        expect(rows.map((row) => [row[0], row[3]])).toEqual(
+          Array.from({ length: ITEMS }, (_, i) => [String(i), 'succeeded']),
+        );
+        const decoded = await decodePngFiles(rows.map((row) => join(unpacked.dir, row[2]!)));
+        const expected = rows.map((row) => `https://example.com/gridfs/${row[0]}`);
+        expect(decoded.map((d) => d.zbar)).toEqual(expected);
+        expect(decoded.map((d) => d.zxing)).toEqual(expected);
+        expect(decoded.map((d) => d.jsqr)).toEqual(expected);
+      } finally {
+        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+      }
 
-    // Retention: the expiry job's service, with a cut-off after the batch finished.
-    expect(await expireBatches({ batches: t.stores.batches!, results: t.stores.batchResults! }, new Date(Date.now() + 60_000))).toBeGreaterThanOrEqual(1);
-    for (let index = 0; index < ITEMS; index++) expect(await t.stores.batchResults!.open(id, index)).toBeUndefined();
-  }, 120_000);
+      // Retention: the expiry job's service, with a cut-off after the batch finished.
+      expect(
+        await expireBatches(
+          { batches: t.stores.batches!, results: t.stores.batchResults! },
+          new Date(Date.now() + 60_000),
+        ),
+      ).toBeGreaterThanOrEqual(1);
+      for (let index = 0; index < ITEMS; index++) expect(await t.stores.batchResults!.open(id, index)).toBeUndefined();
+    },
+    120_000,
+  );
 });

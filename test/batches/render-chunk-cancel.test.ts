@@ -23,7 +23,12 @@ const TOTAL = BATCH_GROUP_COST * 4;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'qrm-chunk-cancel-'));
 const stores = createSqliteStores(':memory:');
-const pipeline = createRenderPipeline({ renderThreads: 1, renderMaxQueue: 256, renderInlineMaxPixels: 0, imageCacheBytes: 0 });
+const pipeline = createRenderPipeline({
+  renderThreads: 1,
+  renderMaxQueue: 256,
+  renderInlineMaxPixels: 0,
+  imageCacheBytes: 0,
+});
 afterAll(async () => {
   await pipeline.close();
   await stores.close?.();
@@ -37,71 +42,91 @@ function batchOf(total: number): { batch: Batch; items: BatchItem[] } {
 
 /** The real store, files and meter, one group at a time, rendered by `renderMany` (which wraps the real pipeline). */
 function chunkDeps(results: FileBatchResults, renderMany: RenderChunkDeps['renderer']['renderMany']): RenderChunkDeps {
-  return { batches: stores.batches!, results, meter: stores.meter, logos: stores.logos, clock: () => NOW, concurrency: 1, renderer: { renderMany } };
+  return {
+    batches: stores.batches!,
+    results,
+    meter: stores.meter,
+    logos: stores.logos,
+    clock: () => NOW,
+    concurrency: 1,
+    renderer: { renderMany },
+  };
 }
 
 describe('renderChunk and a cancel', () => {
-  it('renders no group of the chunk after the one during which the batch was cancelled, and counts exactly', async () => {
-    const batches = stores.batches!;
-    const results = new FileBatchResults(dataDir);
-    const { batch, items } = batchOf(TOTAL);
-    await batches.create(batch, items);
-    let groupsRendered = 0;
-    const deps = chunkDeps(results, async (specs, caller, files) => {
-      groupsRendered++;
-      const outcomes = await pipeline.renderManyOnPool(specs, caller, files!);
-      // The owner cancels while the first group renders: its items are still pending, so they are cancelled too.
-      if (groupsRendered === 1) await batches.cancel(ACCOUNT, batch.id, NOW);
-      return outcomes;
-    });
-    const moved = await renderChunk(deps, { batchId: batch.id, from: 0, to: TOTAL });
-    expect(groupsRendered).toBe(1);
-    expect(moved).toBe(0);
-    const after = (await batches.getById(batch.id))!;
-    expect(after).toMatchObject({ status: 'cancelled', succeeded: 0, failed: 0, cancelled: TOTAL });
-    // The one group's files were written before its items were found cancelled; each is a whole, readable code.
-    const dir = join(dataDir, 'batches', batch.id);
-    const files = readdirSync(dir);
-    expect(files).toHaveLength(BATCH_GROUP_COST);
-    const decoded = await decodePngFiles(files.map((file) => join(dir, file)));
-    expect(decoded.map((d) => d.zbar).sort()).toEqual(files.map((file) => `https://example.com/cancel/${file}`).sort());
-    expect(decoded.every((d) => d.zbar === d.zxing && d.zbar === d.jsqr)).toBe(true);
-  });
+  it(
+    'renders no group of the chunk after the one during ' + 'which the batch was cancelled, and counts exactly',
+    async () => {
+      const batches = stores.batches!;
+      const results = new FileBatchResults(dataDir);
+      const { batch, items } = batchOf(TOTAL);
+      await batches.create(batch, items);
+      let groupsRendered = 0;
+      const deps = chunkDeps(results, async (specs, caller, files) => {
+        groupsRendered++;
+        const outcomes = await pipeline.renderManyOnPool(specs, caller, files!);
+        // The owner cancels while the first group renders: its items are still pending, so they are cancelled too.
+        if (groupsRendered === 1) await batches.cancel(ACCOUNT, batch.id, NOW);
+        return outcomes;
+      });
+      const moved = await renderChunk(deps, { batchId: batch.id, from: 0, to: TOTAL });
+      expect(groupsRendered).toBe(1);
+      expect(moved).toBe(0);
+      const after = (await batches.getById(batch.id))!;
+      expect(after).toMatchObject({ status: 'cancelled', succeeded: 0, failed: 0, cancelled: TOTAL });
+      // The one group's files were written before its items were found cancelled; each is a whole, readable code.
+      const dir = join(dataDir, 'batches', batch.id);
+      const files = readdirSync(dir);
+      expect(files).toHaveLength(BATCH_GROUP_COST);
+      const decoded = await decodePngFiles(files.map((file) => join(dir, file)));
+      expect(decoded.map((d) => d.zbar).sort()).toEqual(
+        files.map((file) => `https://example.com/cancel/${file}`).sort(),
+      );
+      expect(decoded.every((d) => d.zbar === d.zxing && d.zbar === d.jsqr)).toBe(true);
+    },
+  );
 
-  it('answers a retried DELETE with the cancelled batch, unchanged, while its group is drawn; the DELETE after deletes it', async () => {
-    const batches = stores.batches!;
-    const results = new FileBatchResults(dataDir);
-    const { batch, items } = batchOf(TOTAL);
-    await batches.create(batch, items);
-    let entered!: () => void;
-    const groupStarted = new Promise<void>((resolve) => (entered = resolve));
-    let release!: () => void;
-    const groupMayFinish = new Promise<void>((resolve) => (release = resolve));
-    const runner = new InProcessBatchRunner(
-      chunkDeps(results, async (specs, caller, files) => {
-        entered();
-        await groupMayFinish;
-        return pipeline.renderManyOnPool(specs, caller, files!);
-      }),
-    );
-    const deps = { batches, results, meter: stores.meter, clock: () => NOW, queue: runner };
-    await runner.enqueue(batch);
-    await groupStarted;
+  it(
+    'answers a retried DELETE with the cancelled batch, unchanged, while its group is drawn; the DELETE after ' +
+      'deletes it',
+    async () => {
+      const batches = stores.batches!;
+      const results = new FileBatchResults(dataDir);
+      const { batch, items } = batchOf(TOTAL);
+      await batches.create(batch, items);
+      let entered!: () => void;
+      const groupStarted = new Promise<void>((resolve) => (entered = resolve));
+      let release!: () => void;
+      const groupMayFinish = new Promise<void>((resolve) => (release = resolve));
+      const runner = new InProcessBatchRunner(
+        chunkDeps(results, async (specs, caller, files) => {
+          entered();
+          await groupMayFinish;
+          return pipeline.renderManyOnPool(specs, caller, files!);
+        }),
+      );
+      const deps = { batches, results, meter: stores.meter, clock: () => NOW, queue: runner };
+      await runner.enqueue(batch);
+      await groupStarted;
 
-    expect(await cancelOrDeleteBatch(deps, ACCOUNT, batch.id)).toMatchObject({ status: 'cancelled', cancelled: TOTAL });
-    // The client did not hear the 200 and sends its DELETE again: the group is still being drawn, so nothing changes.
-    expect(await runner.rendering(batch.id)).toBe(true);
-    expect(await cancelOrDeleteBatch(deps, ACCOUNT, batch.id)).toMatchObject({ id: batch.id, status: 'cancelled' });
-    expect(await batches.getById(batch.id)).toMatchObject({ status: 'cancelled' });
+      expect(await cancelOrDeleteBatch(deps, ACCOUNT, batch.id)).toMatchObject({
+        status: 'cancelled',
+        cancelled: TOTAL,
+      });
+      // The client did not hear the 200 and sends its DELETE again: the group is still being drawn, so nothing changes.
+      expect(await runner.rendering(batch.id)).toBe(true);
+      expect(await cancelOrDeleteBatch(deps, ACCOUNT, batch.id)).toMatchObject({ id: batch.id, status: 'cancelled' });
+      expect(await batches.getById(batch.id)).toMatchObject({ status: 'cancelled' });
 
-    release();
-    await waitFor('the cancelled chunk to settle', async () => !(await runner.rendering(batch.id)));
-    const dir = join(dataDir, 'batches', batch.id);
-    expect(readdirSync(dir)).toHaveLength(BATCH_GROUP_COST);
+      release();
+      await waitFor('the cancelled chunk to settle', async () => !(await runner.rendering(batch.id)));
+      const dir = join(dataDir, 'batches', batch.id);
+      expect(readdirSync(dir)).toHaveLength(BATCH_GROUP_COST);
 
-    expect(await cancelOrDeleteBatch(deps, ACCOUNT, batch.id)).toBeUndefined();
-    expect(await batches.getById(batch.id)).toBeUndefined();
-    expect(existsSync(dir)).toBe(false);
-    await runner.stop();
-  });
+      expect(await cancelOrDeleteBatch(deps, ACCOUNT, batch.id)).toBeUndefined();
+      expect(await batches.getById(batch.id)).toBeUndefined();
+      expect(existsSync(dir)).toBe(false);
+      await runner.stop();
+    },
+  );
 });

@@ -35,7 +35,12 @@ describe('a batch webhook whose server is killed between attempts', () => {
   it('is sent again by the restarted server, with the same webhook-id, and delivered once', async () => {
     await runCli(['accounts', 'create', '--email', 'hooks@example.com'], env);
     const key = (await runCli(['keys', 'create', '--email', 'hooks@example.com', '--name', 'ci'], env)).stdout.trim();
-    const items = Array.from({ length: 3 }, (_, i) => ({ content: `https://example.com/restart/${i}`, type: 'url', outputFormat: 'png', size: 128 }));
+    const items = Array.from({ length: 3 }, (_, i) => ({
+      content: `https://example.com/restart/${i}`,
+      type: 'url',
+      outputFormat: 'png',
+      size: 128,
+    }));
     const res = await fetch(`${server!.baseUrl}${BATCHES_URL}`, {
       method: 'POST',
       headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
@@ -48,9 +53,13 @@ describe('a batch webhook whose server is killed between attempts', () => {
     // Once the failed attempt is on record (a retry due in 1 s), the server is SIGKILLed before it makes that retry.
     const stores = createSqliteStores(dataDir);
     try {
-      await waitFor('the failed attempt on record', async () => (await stores.batches!.dueWebhooks(new Date(Date.now() + 5_000), 100)).includes(id), {
-        intervalMs: 10,
-      });
+      await waitFor(
+        'the failed attempt on record',
+        async () => (await stores.batches!.dueWebhooks(new Date(Date.now() + 5_000), 100)).includes(id),
+        {
+          intervalMs: 10,
+        },
+      );
     } finally {
       await stores.close();
     }
@@ -66,13 +75,20 @@ describe('a batch webhook whose server is killed between attempts', () => {
           webhook: { state: string; attempts: number };
         }
       ).webhook;
-    await waitFor('the delivery to be on record', async () => (await view()).state === 'delivered', { timeoutMs: 10_000, intervalMs: 50 });
+    await waitFor('the delivery to be on record', async () => (await view()).state === 'delivered', {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
     // Where a duplicate would come from: a sweep an hour on, past every retry time, over the same store. It finds
     // nothing owed.
     const swept = createSqliteStores(dataDir);
     try {
       const anHourOn = new Date(Date.now() + 3_600_000);
-      await deliverDueWebhooks({ batches: swept.batches!, sender: new FetchWebhookSender({ allowPrivate: true }), clock: () => anHourOn });
+      await deliverDueWebhooks({
+        batches: swept.batches!,
+        sender: new FetchWebhookSender({ allowPrivate: true }),
+        clock: () => anHourOn,
+      });
     } finally {
       await swept.close();
     }
@@ -87,7 +103,10 @@ describe('a batch webhook whose server is killed between attempts', () => {
         expect(message.headers['webhook-id']).toBe(`msg_${id}`);
         expect(verifyWebhook(secret, message)).toBe(true);
       }
-      expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({ type: 'batch.completed', data: { id, status: 'completed', succeeded: 3 } });
+      expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({
+        type: 'batch.completed',
+        data: { id, status: 'completed', succeeded: 3 },
+      });
       expect(await after.batches!.dueWebhooks(new Date(Date.now() + 3_600_000), 100)).not.toContain(id);
     } finally {
       await after.close();

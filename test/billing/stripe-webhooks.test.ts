@@ -42,49 +42,80 @@ const PERIOD_END = Math.floor(Date.UTC(2031, 5, 30) / 1000);
 /** A free account with a key, and the subscription Stripe would hold for it once bought. */
 async function newBuyer() {
   const n = ++seq;
-  const deps = { accounts: a.stores.accounts, keys: a.stores.keys, keyPepper: a.config.keyPepper, clock: () => new Date() };
+  const deps = {
+    accounts: a.stores.accounts,
+    keys: a.stores.keys,
+    keyPepper: a.config.keyPepper,
+    clock: () => new Date(),
+  };
   const account = await createLocalAccount(deps, `buyer${n}-${Date.now()}@example.com`, 'free');
   const key = (await issueKey(deps, account.id, 'billing')).secret;
   const subscription = (status: string, price = PRO_PRICE) =>
-    stripe.putSubscription({ id: `sub_t${n}`, customer: `cus_t${n}`, status, price, accountId: account.id, periodEnd: PERIOD_END, created: 1_900_000_000 + n });
+    stripe.putSubscription({
+      id: `sub_t${n}`,
+      customer: `cus_t${n}`,
+      status,
+      price,
+      accountId: account.id,
+      periodEnd: PERIOD_END,
+      created: 1_900_000_000 + n,
+    });
   return { account, key, subscription, customerId: `cus_t${n}`, subscriptionId: `sub_t${n}` };
 }
 
-const svgOn = async (t: TestApp, key: string) => (await generate(t.app, key, { content: 'billing', type: 'text', outputFormat: 'svg' })).statusCode;
+const svgOn = async (t: TestApp, key: string) =>
+  (await generate(t.app, key, { content: 'billing', type: 'text', outputFormat: 'svg' })).statusCode;
 const planOf = async (accountId: string) => (await a.stores.accounts.findById(accountId))?.plan;
 
 describe('POST /webhooks/stripe', () => {
-  it('moves the account to pro on every instance for a signed customer.subscription.updated of the pro price, and its replay changes nothing', async () => {
-    const buyer = await newBuyer();
-    expect(await svgOn(b, buyer.key)).toBe(403); // B holds the free plan in its credential cache
-    const event = stripe.signedEvent('customer.subscription.updated', buyer.subscription('active'));
+  it(
+    'moves the account to pro on every instance for a signed customer.subscription.updated of the pro price, and ' +
+      'its replay changes nothing',
+    async () => {
+      const buyer = await newBuyer();
+      expect(await svgOn(b, buyer.key)).toBe(403); // B holds the free plan in its credential cache
+      const event = stripe.signedEvent('customer.subscription.updated', buyer.subscription('active'));
 
-    const res = await deliver(a.app, event);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ received: true, outcome: 'applied' });
-    await waitFor('B to allow svg', async () => (await svgOn(b, buyer.key)) === 200, { timeoutMs: 10_000, intervalMs: 20 });
-    expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({
-      plan: 'pro',
-      billing: { customerId: buyer.customerId, subscriptionId: buyer.subscriptionId, status: 'active', currentPeriodEnd: new Date(PERIOD_END * 1000) },
-    });
+      const res = await deliver(a.app, event);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ received: true, outcome: 'applied' });
+      await waitFor('B to allow svg', async () => (await svgOn(b, buyer.key)) === 200, {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      });
+      expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({
+        plan: 'pro',
+        billing: {
+          customerId: buyer.customerId,
+          subscriptionId: buyer.subscriptionId,
+          status: 'active',
+          currentPeriodEnd: new Date(PERIOD_END * 1000),
+        },
+      });
 
-    // Stripe now says cancelled: were the replay applied again, it would read that and end the plan.
-    buyer.subscription('canceled');
-    const calls = stripe.requests.length;
-    const replay = await deliver(b.app, event);
-    expect(replay.statusCode).toBe(200);
-    expect(replay.json()).toEqual({ received: true, outcome: 'duplicate' });
-    expect(stripe.requests.length).toBe(calls);
-    expect(await planOf(buyer.account.id)).toBe('pro');
-  });
+      // Stripe now says cancelled: were the replay applied again, it would read that and end the plan.
+      buyer.subscription('canceled');
+      const calls = stripe.requests.length;
+      const replay = await deliver(b.app, event);
+      expect(replay.statusCode).toBe(200);
+      expect(replay.json()).toEqual({ received: true, outcome: 'duplicate' });
+      expect(stripe.requests.length).toBe(calls);
+      expect(await planOf(buyer.account.id)).toBe('pro');
+    },
+  );
 
   it('refuses a forged, altered, stale or unsigned event with 400 and changes nothing', async () => {
     const buyer = await newBuyer();
     const active = buyer.subscription('active');
-    const forged = stripe.signedEvent('customer.subscription.updated', active, { secret: 'whsec_not_the_endpoint_secret' });
+    const forged = stripe.signedEvent('customer.subscription.updated', active, {
+      secret: 'whsec_not_the_endpoint_secret',
+    });
     const genuine = stripe.signedEvent('customer.subscription.updated', active);
     const altered = { ...genuine, payload: genuine.payload.replace(buyer.subscriptionId, 'sub_someone_else') };
-    const stale = stripe.signedEvent('customer.subscription.updated', active, { id: genuine.id, timestampSeconds: Math.floor(Date.now() / 1000) - 600 });
+    const stale = stripe.signedEvent('customer.subscription.updated', active, {
+      id: genuine.id,
+      timestampSeconds: Math.floor(Date.now() / 1000) - 600,
+    });
     const { 'stripe-signature': _dropped, ...unsigned } = genuine.headers;
     const calls = stripe.requests.length;
     for (const [what, res] of [
@@ -105,23 +136,30 @@ describe('POST /webhooks/stripe', () => {
     expect(await planOf(buyer.account.id)).toBe('pro');
   });
 
-  it('returns the account to the default plan on customer.subscription.deleted, and a late update cannot bring the plan back', async () => {
-    const buyer = await newBuyer();
-    const created = stripe.signedEvent('customer.subscription.created', buyer.subscription('active'));
-    const lateUpdate = stripe.signedEvent('customer.subscription.updated', buyer.subscription('active'));
-    expect((await deliver(a.app, created)).statusCode).toBe(200);
-    await waitFor('B to allow svg', async () => (await svgOn(b, buyer.key)) === 200, { timeoutMs: 2_000 });
+  it(
+    'returns the account to the default plan on customer.subscription.deleted, and a late update cannot bring ' +
+      'the plan back',
+    async () => {
+      const buyer = await newBuyer();
+      const created = stripe.signedEvent('customer.subscription.created', buyer.subscription('active'));
+      const lateUpdate = stripe.signedEvent('customer.subscription.updated', buyer.subscription('active'));
+      expect((await deliver(a.app, created)).statusCode).toBe(200);
+      await waitFor('B to allow svg', async () => (await svgOn(b, buyer.key)) === 200, { timeoutMs: 2_000 });
 
-    const deleted = stripe.signedEvent('customer.subscription.deleted', buyer.subscription('canceled'));
-    expect((await deliver(b.app, deleted)).json()).toEqual({ received: true, outcome: 'applied' });
-    await waitFor('A to refuse svg again', async () => (await svgOn(a, buyer.key)) === 403, { timeoutMs: 2_000 });
-    expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({ plan: 'free', billing: { status: 'canceled' } });
+      const deleted = stripe.signedEvent('customer.subscription.deleted', buyer.subscription('canceled'));
+      expect((await deliver(b.app, deleted)).json()).toEqual({ received: true, outcome: 'applied' });
+      await waitFor('A to refuse svg again', async () => (await svgOn(a, buyer.key)) === 403, { timeoutMs: 2_000 });
+      expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({
+        plan: 'free',
+        billing: { status: 'canceled' },
+      });
 
-    // Delivered after the deletion although made before it: the subscription Stripe holds is what counts.
-    expect((await deliver(a.app, lateUpdate)).statusCode).toBe(200);
-    expect(await planOf(buyer.account.id)).toBe('free');
-    expect(await svgOn(b, buyer.key)).toBe(403);
-  });
+      // Delivered after the deletion although made before it: the subscription Stripe holds is what counts.
+      expect((await deliver(a.app, lateUpdate)).statusCode).toBe(200);
+      expect(await planOf(buyer.account.id)).toBe('free');
+      expect(await svgOn(b, buyer.key)).toBe(403);
+    },
+  );
 
   it('keeps the plan while a payment is past due, and says so on every portal page', async () => {
     const buyer = await newBuyer();
@@ -131,7 +169,10 @@ describe('POST /webhooks/stripe', () => {
     expect(await planOf(buyer.account.id)).toBe('pro');
     expect((await browser.get('/portal/')).body).not.toContain('id="past-due"');
     await deliver(a.app, stripe.signedEvent('customer.subscription.updated', buyer.subscription('past_due')));
-    expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({ plan: 'pro', billing: { status: 'past_due' } });
+    expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({
+      plan: 'pro',
+      billing: { status: 'past_due' },
+    });
     expect(await svgOn(b, buyer.key)).toBe(200);
     for (const page of ['/portal/', '/portal/keys', '/portal/plans']) {
       const res = await browser.get(page);
@@ -154,7 +195,10 @@ describe('POST /webhooks/stripe', () => {
       customer: buyer.customerId,
       subscription: buyer.subscriptionId,
     };
-    expect((await deliver(a.app, stripe.signedEvent('checkout.session.completed', session))).json()).toEqual({ received: true, outcome: 'applied' });
+    expect((await deliver(a.app, stripe.signedEvent('checkout.session.completed', session))).json()).toEqual({
+      received: true,
+      outcome: 'applied',
+    });
     expect(await a.stores.accounts.findById(buyer.account.id)).toMatchObject({
       plan: 'business',
       billing: { customerId: buyer.customerId, subscriptionId: buyer.subscriptionId, status: 'active' },
@@ -162,40 +206,55 @@ describe('POST /webhooks/stripe', () => {
     expect((await a.stores.accounts.findByBillingCustomer(buyer.customerId))?.id).toBe(buyer.account.id);
   });
 
-  it('ignores, and logs, a checkout.session.completed whose client_reference_id names an account its subscription does not', async () => {
-    const victim = await newBuyer();
-    const payer = await newBuyer();
-    // Bought by another account (its metadata and customer), with the victim's id put in the session's
-    // client_reference_id.
-    payer.subscription('active', BUSINESS_PRICE);
-    const crossed = (id: string, subscription: string, customer: string) => ({
-      id,
-      object: 'checkout.session',
-      mode: 'subscription',
-      client_reference_id: victim.account.id,
-      customer,
-      subscription,
-    });
-    const first = await deliver(a.app, stripe.signedEvent('checkout.session.completed', crossed('cs_test_crossed', payer.subscriptionId, payer.customerId)));
-    expect(first.json()).toEqual({ received: true, outcome: 'ignored' });
-    // A subscription without metadata, for a customer linked to no account: ignored too.
-    const bare = stripe.putSubscription({
-      id: `${victim.subscriptionId}_bare`,
-      customer: `${victim.customerId}_bare`,
-      status: 'active',
-      price: BUSINESS_PRICE,
-      periodEnd: PERIOD_END,
-      created: 1_990_000_001,
-    });
-    const second = await deliver(
-      a.app,
-      stripe.signedEvent('checkout.session.completed', crossed('cs_test_bare', bare.id as string, `${victim.customerId}_bare`)),
-    );
-    expect(second.json()).toEqual({ received: true, outcome: 'ignored' });
-    const after = await a.stores.accounts.findById(victim.account.id);
-    expect([after?.plan, after?.billing]).toEqual(['free', undefined]);
-    expect(a.logs.filter((line) => line.includes('checkout session ignored') && line.includes(victim.account.id))).toHaveLength(2);
-  });
+  it(
+    'ignores, and logs, a checkout.session.completed whose client_reference_id names an account its subscription ' +
+      'does not',
+    async () => {
+      const victim = await newBuyer();
+      const payer = await newBuyer();
+      // Bought by another account (its metadata and customer), with the victim's id put in the session's
+      // client_reference_id.
+      payer.subscription('active', BUSINESS_PRICE);
+      const crossed = (id: string, subscription: string, customer: string) => ({
+        id,
+        object: 'checkout.session',
+        mode: 'subscription',
+        client_reference_id: victim.account.id,
+        customer,
+        subscription,
+      });
+      const first = await deliver(
+        a.app,
+        stripe.signedEvent(
+          'checkout.session.completed',
+          crossed('cs_test_crossed', payer.subscriptionId, payer.customerId),
+        ),
+      );
+      expect(first.json()).toEqual({ received: true, outcome: 'ignored' });
+      // A subscription without metadata, for a customer linked to no account: ignored too.
+      const bare = stripe.putSubscription({
+        id: `${victim.subscriptionId}_bare`,
+        customer: `${victim.customerId}_bare`,
+        status: 'active',
+        price: BUSINESS_PRICE,
+        periodEnd: PERIOD_END,
+        created: 1_990_000_001,
+      });
+      const second = await deliver(
+        a.app,
+        stripe.signedEvent(
+          'checkout.session.completed',
+          crossed('cs_test_bare', bare.id as string, `${victim.customerId}_bare`),
+        ),
+      );
+      expect(second.json()).toEqual({ received: true, outcome: 'ignored' });
+      const after = await a.stores.accounts.findById(victim.account.id);
+      expect([after?.plan, after?.billing]).toEqual(['free', undefined]);
+      expect(
+        a.logs.filter((line) => line.includes('checkout session ignored') && line.includes(victim.account.id)),
+      ).toHaveLength(2);
+    },
+  );
 
   it('finds the account by its customer when a subscription carries no account in its metadata', async () => {
     const buyer = await newBuyer();
@@ -209,7 +268,9 @@ describe('POST /webhooks/stripe', () => {
       periodEnd: PERIOD_END,
       created: 1_990_000_000,
     });
-    expect((await deliver(a.app, stripe.signedEvent('customer.subscription.created', manual))).json()).toMatchObject({ outcome: 'applied' });
+    expect((await deliver(a.app, stripe.signedEvent('customer.subscription.created', manual))).json()).toMatchObject({
+      outcome: 'applied',
+    });
     expect(await planOf(buyer.account.id)).toBe('business');
   });
 
@@ -217,7 +278,12 @@ describe('POST /webhooks/stripe', () => {
     const signer = stripe.signedEvent('customer.subscription.updated', {});
     for (const payload of ['{"id":"evt_x","type":"customer.subscription.updated"}', 'not json', '{}']) {
       const signature = stripe.sign(payload);
-      const res = await a.app.inject({ method: 'POST', url: '/webhooks/stripe', headers: { ...signer.headers, 'stripe-signature': signature }, payload });
+      const res = await a.app.inject({
+        method: 'POST',
+        url: '/webhooks/stripe',
+        headers: { ...signer.headers, 'stripe-signature': signature },
+        payload,
+      });
       expect(res.statusCode, payload).toBe(400);
       expect(res.json(), payload).toMatchObject({ code: 'invalid_request' });
     }
@@ -235,12 +301,21 @@ describe('POST /webhooks/stripe', () => {
       periodEnd: PERIOD_END,
       created: 1,
     });
-    expect((await deliver(a.app, stripe.signedEvent('customer.subscription.updated', stranger))).json()).toEqual({ received: true, outcome: 'ignored' });
+    expect((await deliver(a.app, stripe.signedEvent('customer.subscription.updated', stranger))).json()).toEqual({
+      received: true,
+      outcome: 'ignored',
+    });
   });
 
   it('is documented in the OpenAPI document as a public operation', async () => {
     const document = (await a.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { operationId: string; security: unknown[]; responses: Record<string, unknown>; requestBody: unknown }>>;
+      paths: Record<
+        string,
+        Record<
+          string,
+          { operationId: string; security: unknown[]; responses: Record<string, unknown>; requestBody: unknown }
+        >
+      >;
     };
     const operation = document.paths['/webhooks/stripe']!.post!;
     expect(operation.operationId).toBe('receiveStripeEvent');
@@ -264,18 +339,23 @@ describe('the portal with Stripe configured', () => {
   }
 
   const upgradeForm = (plan: string) =>
-    new RegExp(`<input type="hidden" name="plan" value="${plan}">\\s*<button type="submit" class="primary">Upgrade</button>`);
+    new RegExp(
+      `<input type="hidden" name="plan" value="${plan}">\\s*<button type="submit" class="primary">Upgrade</button>`,
+    );
 
-  it('offers Upgrade on each plan that names a Stripe price, and says which paid plan cannot be bought here', async () => {
-    const { browser } = await signedIn();
-    const page = (await browser.get('/portal/plans')).body;
-    expect(page).toMatch(upgradeForm('pro'));
-    expect(page).toMatch(upgradeForm('business'));
-    expect(page).not.toMatch(upgradeForm('enterprise'));
-    expect(page).not.toMatch(upgradeForm('free'));
-    expect(page).toMatch(/id="plan-enterprise"[\s\S]*Not available self-serve/);
-    expect(page).not.toContain('an upgrade is an operator action');
-  });
+  it(
+    'offers Upgrade on each plan that names a Stripe ' + 'price, and says which paid plan cannot be bought ' + 'here',
+    async () => {
+      const { browser } = await signedIn();
+      const page = (await browser.get('/portal/plans')).body;
+      expect(page).toMatch(upgradeForm('pro'));
+      expect(page).toMatch(upgradeForm('business'));
+      expect(page).not.toMatch(upgradeForm('enterprise'));
+      expect(page).not.toMatch(upgradeForm('free'));
+      expect(page).toMatch(/id="plan-enterprise"[\s\S]*Not available self-serve/);
+      expect(page).not.toContain('an upgrade is an operator action');
+    },
+  );
 
   it('answers Upgrade with a 303 to a Checkout Session in subscription mode for the account', async () => {
     const { buyer, browser, csrf } = await signedIn();
@@ -316,7 +396,9 @@ describe('the portal with Stripe configured', () => {
     await deliver(a.app, stripe.signedEvent('customer.subscription.created', buyer.subscription('active')));
     const page = (await browser.get('/portal/plans')).body;
     expect(page).not.toMatch(upgradeForm('business'));
-    expect((await browser.postForm('/portal/billing/checkout', { plan: 'business', _csrf: csrf })).statusCode).toBe(409);
+    expect((await browser.postForm('/portal/billing/checkout', { plan: 'business', _csrf: csrf })).statusCode).toBe(
+      409,
+    );
   });
 
   it("opens the Stripe customer portal for the account's customer on Manage billing, once it has one", async () => {
@@ -331,6 +413,9 @@ describe('the portal with Stripe configured', () => {
     const res = await browser.postForm('/portal/billing/manage', { _csrf: csrf });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toMatch(new RegExp(`^${stripe.url}/portal/bps_standin_\\d+$`));
-    expect(stripe.requests.at(-1)).toMatchObject({ path: '/v1/billing_portal/sessions', form: { customer: buyer.customerId, return_url: PLANS_PAGE } });
+    expect(stripe.requests.at(-1)).toMatchObject({
+      path: '/v1/billing_portal/sessions',
+      form: { customer: buyer.customerId, return_url: PLANS_PAGE },
+    });
   });
 });

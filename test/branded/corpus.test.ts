@@ -34,7 +34,9 @@ const CORPUS = pairwise({
 describe('branded codes, pairwise corpus', () => {
   it('covers every pair of values of every two dimensions', () => {
     const pairs = new Set(
-      CORPUS.flatMap((row) => Object.entries(row).flatMap(([a, va], i, all) => all.slice(i + 1).map(([b, vb]) => `${a}=${va}&${b}=${vb}`))),
+      CORPUS.flatMap((row) =>
+        Object.entries(row).flatMap(([a, va], i, all) => all.slice(i + 1).map(([b, vb]) => `${a}=${va}&${b}=${vb}`)),
+      ),
     );
     // 3·3 + 3·3 + 3·4 + 3·3 + 3·2 (moduleShape) + 3·3 + 3·4 + 3·3 + 3·2 (finderShape) + 3·4 + 3·3 + 3·2 (logo) + 4·3 +
     // 4·2 + 3·2
@@ -42,7 +44,9 @@ describe('branded codes, pairwise corpus', () => {
   });
 
   CORPUS.forEach((row, index) => {
-    const name = `${row.moduleShape} modules, ${row.finderShape} finders, logo ${row.logoScale || 'none'}, ECC ${row.errorCorrection}, ${row.outputFormat}, ${row.palette}`;
+    const name =
+      `${row.moduleShape} modules, ${row.finderShape} finders, logo ${row.logoScale || 'none'}, ECC ` +
+      `${row.errorCorrection}, ${row.outputFormat}, ${row.palette}`;
     it(`${name}: a 200 decodes to the exact payload; a refusal names the largest logo that fits`, async () => {
       const content = `https://example.com/branded/${index}?q=${'x'.repeat(index * 7)}`;
       const res = await generate(t.app, key, {

@@ -27,11 +27,26 @@ const URLS = [
 const DESIGNS: Array<{ name: string; request: Record<string, unknown> }> = [
   {
     name: 'ECC H, rounded modules, square finders, a logo at 0.15, 256 px, a caption',
-    request: { errorCorrection: 'H', moduleShape: 'rounded', finderShape: 'square', logo: 0.15, size: 256, frame: 'SCAN ME', outputFormat: 'png' },
+    request: {
+      errorCorrection: 'H',
+      moduleShape: 'rounded',
+      finderShape: 'square',
+      logo: 0.15,
+      size: 256,
+      frame: 'SCAN ME',
+      outputFormat: 'png',
+    },
   },
   {
     name: 'ECC Q, rounded modules, square finders, no logo, 256 px, a caption',
-    request: { errorCorrection: 'Q', moduleShape: 'rounded', finderShape: 'square', size: 256, frame: 'SCAN ME', outputFormat: 'png' },
+    request: {
+      errorCorrection: 'Q',
+      moduleShape: 'rounded',
+      finderShape: 'square',
+      size: 256,
+      frame: 'SCAN ME',
+      outputFormat: 'png',
+    },
   },
   {
     name: 'ECC Q, rounded modules and finders, no logo, 256 px WebP',
@@ -45,10 +60,20 @@ const DESIGNS: Array<{ name: string; request: Record<string, unknown> }> = [
     name: 'ECC H, rounded modules, square finders, logo 0.25, 800 px',
     request: { errorCorrection: 'H', moduleShape: 'rounded', logo: 0.25, size: 800, outputFormat: 'png' },
   },
-  { name: 'ECC Q, dots, logo 0.2, 400 px', request: { errorCorrection: 'Q', moduleShape: 'dots', logo: 0.2, size: 400, outputFormat: 'png' } },
+  {
+    name: 'ECC Q, dots, logo 0.2, 400 px',
+    request: { errorCorrection: 'Q', moduleShape: 'dots', logo: 0.2, size: 400, outputFormat: 'png' },
+  },
   {
     name: 'ECC H, dots, rounded finders, logo 0.25, 400 px',
-    request: { errorCorrection: 'H', moduleShape: 'dots', finderShape: 'rounded', logo: 0.25, size: 400, outputFormat: 'png' },
+    request: {
+      errorCorrection: 'H',
+      moduleShape: 'dots',
+      finderShape: 'rounded',
+      logo: 0.25,
+      size: 400,
+      outputFormat: 'png',
+    },
   },
   {
     name: 'ECC Q, dots, circle finders, no logo, 256 px SVG',
@@ -71,15 +96,28 @@ function body(design: Record<string, unknown>, content: string): Record<string, 
 
 describe('designs the scan check used to refuse are drawn so that they pass', () => {
   it('answers each with an image that ZXing, zbar and jsQR read exactly', async () => {
-    const cases = DESIGNS.flatMap(({ name, request }) => URLS.map((content) => ({ name, content, request: body(request, content) })));
+    const cases = DESIGNS.flatMap(({ name, request }) =>
+      URLS.map((content) => ({ name, content, request: body(request, content) })),
+    );
     const answers = await Promise.all(cases.map((c) => generate(t.app, key, c.request)));
-    const refused = answers.flatMap((res, i) => (res.statusCode === 200 ? [] : [{ name: cases[i]!.name, content: cases[i]!.content, problem: res.json() }]));
+    const refused = answers.flatMap((res, i) =>
+      res.statusCode === 200 ? [] : [{ name: cases[i]!.name, content: cases[i]!.content, problem: res.json() }],
+    );
     expect(refused).toEqual([]);
-    const decoded = await decodeImages(answers.map((res, i) => ({ bytes: res.rawPayload, format: cases[i]!.request.outputFormat as ImageFormat })));
-    expect(decoded.map((d, i) => ({ name: cases[i]!.name, ...d }))).toEqual(cases.map((c) => ({ name: c.name, ...readByAll(c.content) })));
+    const decoded = await decodeImages(
+      answers.map((res, i) => ({ bytes: res.rawPayload, format: cases[i]!.request.outputFormat as ImageFormat })),
+    );
+    expect(decoded.map((d, i) => ({ name: cases[i]!.name, ...d }))).toEqual(
+      cases.map((c) => ({ name: c.name, ...readByAll(c.content) })),
+    );
     // The headers name the symbol drawn, as jsQR (version) and ZXing (level) read it; never below the level asked.
-    const read = await readSymbols(answers.map((res, i) => ({ bytes: res.rawPayload, format: cases[i]!.request.outputFormat as ImageFormat })));
-    const named = answers.map((res) => ({ version: Number(res.headers['qr-version']), errorCorrection: res.headers['qr-error-correction'] }));
+    const read = await readSymbols(
+      answers.map((res, i) => ({ bytes: res.rawPayload, format: cases[i]!.request.outputFormat as ImageFormat })),
+    );
+    const named = answers.map((res) => ({
+      version: Number(res.headers['qr-version']),
+      errorCorrection: res.headers['qr-error-correction'],
+    }));
     expect(named).toEqual(read);
     const rank = (level: unknown) => 'LMQH'.indexOf(String(level));
     expect(named.filter((n, i) => rank(n.errorCorrection) < rank(cases[i]!.request.errorCorrection))).toEqual([]);

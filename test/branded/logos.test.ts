@@ -17,7 +17,12 @@ describe('POST /api/v1/QRManager/logos', () => {
     const { key } = await t.newCaller('pro');
     const res = await uploadLogo(t.app, key, await logoPng(), 'image/png');
     expect(res.statusCode).toBe(201);
-    expect(res.json()).toMatchObject({ id: expect.stringMatching(/^logo_/), mediaType: 'image/png', width: 240, height: 160 });
+    expect(res.json()).toMatchObject({
+      id: expect.stringMatching(/^logo_/),
+      mediaType: 'image/png',
+      width: 240,
+      height: 160,
+    });
     expect(res.headers.location).toBe(`${LOGOS_URL}/${res.json().id}`);
   });
 
@@ -65,15 +70,20 @@ describe('POST /api/v1/QRManager/logos', () => {
 
   it('refuses an SVG logo with 415 and says why', async () => {
     const { key } = await t.newCaller('pro');
-    const hostile = '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><image href="https://evil.example/x.png"/></svg>';
+    const hostile =
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><image href="https://evil.example/x.png"/></svg>';
     const res = await uploadLogo(t.app, key, hostile, 'image/svg+xml');
     expect(res.statusCode).toBe(415);
-    expect(res.json()).toMatchObject({ code: 'unsupported_media_type', detail: expect.stringContaining('SVG logos are refused') });
+    expect(res.json()).toMatchObject({
+      code: 'unsupported_media_type',
+      detail: expect.stringContaining('SVG logos are refused'),
+    });
   });
 
   it('refuses a hostile SVG dressed up as a PNG before any decoder reads it', async () => {
     const { key } = await t.newCaller('pro');
-    const hostile = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
+    const hostile =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>alert(1)</script><rect width="10" height="10"/></svg>';
     for (const type of ['image/png', 'image/jpeg', 'image/webp']) {
       const res = await uploadLogo(t.app, key, hostile, type);
       expect(res.statusCode).toBe(400);
@@ -105,7 +115,12 @@ describe('POST /api/v1/QRManager/logos', () => {
   });
 
   it('needs an API key', async () => {
-    const res = await t.app.inject({ method: 'POST', url: LOGOS_URL, headers: { 'content-type': 'image/png' }, payload: await logoPng() });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: LOGOS_URL,
+      headers: { 'content-type': 'image/png' },
+      payload: await logoPng(),
+    });
     expect(res.statusCode).toBe(401);
   });
 });
@@ -118,7 +133,9 @@ describe('GET and DELETE /api/v1/QRManager/logos', () => {
     expect(list.json().items.map((l: { id: string }) => l.id)).toEqual([id]);
     const del = await t.app.inject({ method: 'DELETE', url: `${LOGOS_URL}/${id}`, headers: { 'x-api-key': key } });
     expect(del.statusCode).toBe(204);
-    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } })).json().items).toEqual([]);
+    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } })).json().items).toEqual(
+      [],
+    );
     expect((await uploadLogo(t.app, key, await logoPng(), 'image/png')).statusCode).toBe(201);
   });
 
@@ -126,13 +143,26 @@ describe('GET and DELETE /api/v1/QRManager/logos', () => {
     const owner = await t.newCaller('pro');
     const other = await t.newCaller('pro');
     const id = (await uploadLogo(t.app, owner.key, await logoPng(), 'image/png')).json().id;
-    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': other.key } })).json().items).toEqual([]);
-    const use = await generate(t.app, other.key, { content: 'https://example.com', type: 'url', outputFormat: 'png', logo: { id } });
+    expect(
+      (await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': other.key } })).json().items,
+    ).toEqual([]);
+    const use = await generate(t.app, other.key, {
+      content: 'https://example.com',
+      type: 'url',
+      outputFormat: 'png',
+      logo: { id },
+    });
     expect(use.statusCode).toBe(400);
     expect(use.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'logo.id' }] });
-    const del = await t.app.inject({ method: 'DELETE', url: `${LOGOS_URL}/${id}`, headers: { 'x-api-key': other.key } });
+    const del = await t.app.inject({
+      method: 'DELETE',
+      url: `${LOGOS_URL}/${id}`,
+      headers: { 'x-api-key': other.key },
+    });
     expect(del.statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } })).json().items).toHaveLength(1);
+    expect(
+      (await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } })).json().items,
+    ).toHaveLength(1);
   });
 });
 
@@ -164,36 +194,55 @@ describe('named logos: ?name= on upload, PATCH /api/v1/QRManager/logos/{id}', ()
   it('renames a logo; the new name is what later reads and lists show', async () => {
     const { key } = await t.newCaller('pro');
     const id = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
-    const renamed = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(key), payload: { name: 'Spring poster' } });
+    const renamed = await t.app.inject({
+      method: 'PATCH',
+      url: `${LOGOS_URL}/${id}`,
+      headers: headers(key),
+      payload: { name: 'Spring poster' },
+    });
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ id, name: 'Spring poster', width: 240, height: 160 });
     const list = await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': key } });
     expect(list.json().items).toEqual([renamed.json()]);
   });
 
-  it('refuses a blank, overlong or control-character name, and a field it does not know, with 400 naming it', async () => {
-    const { key } = await t.newCaller('pro');
-    const id = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
-    for (const payload of [{ name: '   ' }, { name: 'x'.repeat(65) }, { name: 'a\nb' }, { name: 'ok', colour: 'red' }, {}]) {
-      const res = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(key), payload });
-      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
-      expect(res.json().code).toBe('invalid_request');
-    }
-    const upload = await t.app.inject({
-      method: 'POST',
-      url: `${LOGOS_URL}?name=${'y'.repeat(65)}`,
-      headers: { 'x-api-key': key, 'content-type': 'image/png' },
-      payload: await logoPng(),
-    });
-    expect(upload.statusCode).toBe(400);
-    expect(upload.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
-  });
+  it(
+    'refuses a blank, overlong or control-character ' + 'name, and a field it does not know, with 400 naming ' + 'it',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const id = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
+      for (const payload of [
+        { name: '   ' },
+        { name: 'x'.repeat(65) },
+        { name: 'a\nb' },
+        { name: 'ok', colour: 'red' },
+        {},
+      ]) {
+        const res = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(key), payload });
+        expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(res.json().code).toBe('invalid_request');
+      }
+      const upload = await t.app.inject({
+        method: 'POST',
+        url: `${LOGOS_URL}?name=${'y'.repeat(65)}`,
+        headers: { 'x-api-key': key, 'content-type': 'image/png' },
+        payload: await logoPng(),
+      });
+      expect(upload.statusCode).toBe(400);
+      expect(upload.json()).toMatchObject({ code: 'invalid_request', errors: [{ field: 'name' }] });
+    },
+  );
 
   it("answers 404 for another account's logo and leaves its name alone", async () => {
     const owner = await t.newCaller('pro');
     const other = await t.newCaller('pro');
     const id = (await uploadLogo(t.app, owner.key, await logoPng(), 'image/png')).json().id;
-    const res = await t.app.inject({ method: 'PATCH', url: `${LOGOS_URL}/${id}`, headers: headers(other.key), payload: { name: 'mine now' } });
+    const res = await t.app.inject({
+      method: 'PATCH',
+      url: `${LOGOS_URL}/${id}`,
+      headers: headers(other.key),
+      payload: { name: 'mine now' },
+    });
     expect(res.statusCode).toBe(404);
     const list = await t.app.inject({ method: 'GET', url: LOGOS_URL, headers: { 'x-api-key': owner.key } });
     expect(list.json().items[0].name).toBe('Untitled logo');

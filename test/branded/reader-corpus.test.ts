@@ -25,11 +25,21 @@ afterAll(async () => t.close());
 const content = fc.oneof(
   fc.webUrl({ withQueryParameters: true }).map((url) => ({ type: 'url', content: url })),
   fc
-    .constantFrom('Olá, São Paulo', 'Héllo, wörld', '東京都渋谷区 2024年', 'Привет мир 😀', 'José Müller, Seán', 'ＡＢＣ ｱｲｳ café')
+    .constantFrom(
+      'Olá, São Paulo',
+      'Héllo, wörld',
+      '東京都渋谷区 2024年',
+      'Привет мир 😀',
+      'José Müller, Seán',
+      'ＡＢＣ ｱｲｳ café',
+    )
     .map((text) => ({ type: 'text', content: text })),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 60 }).map((text) => ({ type: 'text', content: text })),
   fc
-    .record({ ssid: fc.constantFrom('Café Wi-Fi', 'home;net', 'Ñandú'), password: fc.string({ unit: 'grapheme-ascii', minLength: 8, maxLength: 20 }) })
+    .record({
+      ssid: fc.constantFrom('Café Wi-Fi', 'home;net', 'Ñandú'),
+      password: fc.string({ unit: 'grapheme-ascii', minLength: 8, maxLength: 20 }),
+    })
     .map((fields) => ({
       type: 'wifi',
       content: { ...fields, encryption: 'WPA' },
@@ -38,7 +48,9 @@ const content = fc.oneof(
     type: 'vcard',
     content: { firstName, lastName, phone: '+34 600 000 000' },
   })),
-  fc.constantFrom('Doe,John', 'Müller,José', 'Lovelace, Ada').map((name) => ({ type: 'mecard', content: { name, phone: '+441234567890' } })),
+  fc
+    .constantFrom('Doe,John', 'Müller,José', 'Lovelace, Ada')
+    .map((name) => ({ type: 'mecard', content: { name, phone: '+441234567890' } })),
 );
 
 const plain = fc.record({
@@ -64,11 +76,18 @@ interface Case {
 }
 
 /** Every request sent (sixteen at a time on the one app), its answer kept: the image, or the refusal. */
-async function answers(cases: Case[]): Promise<Array<{ status: number; body: Buffer; json?: Record<string, unknown> }>> {
+async function answers(
+  cases: Case[],
+): Promise<Array<{ status: number; body: Buffer; json?: Record<string, unknown> }>> {
   const out: Array<{ status: number; body: Buffer; json?: Record<string, unknown> }> = [];
   for (let i = 0; i < cases.length; i += 16) {
     const slice = await Promise.all(cases.slice(i, i + 16).map((c) => generate(t.app, key, c.request)));
-    for (const res of slice) out.push({ status: res.statusCode, body: res.rawPayload, ...(res.statusCode === 200 ? {} : { json: res.json() }) });
+    for (const res of slice)
+      out.push({
+        status: res.statusCode,
+        body: res.rawPayload,
+        ...(res.statusCode === 200 ? {} : { json: res.json() }),
+      });
   }
   return out;
 }
@@ -80,8 +99,13 @@ async function payloadOf(request: Record<string, unknown>): Promise<string> {
 }
 
 /** A request with one change a refusal names made to it, when the change can be made mechanically. */
-function withChange(request: Record<string, unknown>, change: string, problem: Record<string, unknown>): Record<string, unknown> | undefined {
-  if (change.startsWith('set logo.scale')) return { ...request, logo: { ...(request.logo as object), scale: problem.maxLogoScale } };
+function withChange(
+  request: Record<string, unknown>,
+  change: string,
+  problem: Record<string, unknown>,
+): Record<string, unknown> | undefined {
+  if (change.startsWith('set logo.scale'))
+    return { ...request, logo: { ...(request.logo as object), scale: problem.maxLogoScale } };
   if (change === 'errorCorrection "H"') return { ...request, errorCorrection: 'H' };
   if (change === 'finderShape "square"') return { ...request, finderShape: 'square' };
   if (change === 'moduleShape "square"') return { ...request, moduleShape: 'square' };
@@ -113,7 +137,9 @@ describe('every image reads back exactly on ZXing, zbar and jsQR', () => {
     }));
     const got = await answers(cases);
     // A refusal is only ever the documented one: content too long, or a size too small for it.
-    const refused = got.flatMap((g, i) => (g.status === 200 ? [] : [{ request: cases[i]!.request, status: g.status, code: g.json?.code }]));
+    const refused = got.flatMap((g, i) =>
+      g.status === 200 ? [] : [{ request: cases[i]!.request, status: g.status, code: g.json?.code }],
+    );
     expect(refused.filter((r) => r.code !== 'content_too_long' && r.code !== 'invalid_request')).toEqual([]);
     const drawn = got.flatMap((g, i) => (g.status === 200 ? [i] : []));
     expect(drawn.length).toBeGreaterThanOrEqual(300);
@@ -122,39 +148,57 @@ describe('every image reads back exactly on ZXing, zbar and jsQR', () => {
     expect(misreads(cases, decoded, expected, drawn)).toEqual([]);
   }, 240_000);
 
-  it('220 branded requests at ECC Q/H, 256–1024 px: every module and finder shape, finder colours, logos up to 0.25, frames, SVG as librsvg draws it; fewer than 10% refused, each refusal naming a change that passes', async () => {
-    const cases: Case[] = BRANDED_DESIGNS.map((b) => ({ request: brandedRequest(b, logoId), format: b.outputFormat as ImageFormat, ownSize: true }));
-    const got = await answers(cases);
-    const refused = got.flatMap((g, i) => (g.status === 200 ? [] : [{ i, request: cases[i]!.request, status: g.status, problem: g.json }]));
-    expect(refused.filter((r) => r.status !== 422 || r.problem?.code !== 'unscannable_design')).toEqual([]);
-    console.info(`branded corpus: ${refused.length} of ${cases.length} refused (${((100 * refused.length) / cases.length).toFixed(1)}%)`);
-    expect(refused.length, JSON.stringify(refused.slice(0, 5))).toBeLessThan(cases.length * 0.1);
-    // Each refusal names a change that passes: asked again with its first change, the design is drawn; so it is with
-    // the
-    // level left out, when the answer says to raise it (the level is then chosen for the logo).
-    const retried = refused.flatMap((r) => {
-      const changes = (r.problem?.changes as string[] | undefined) ?? [];
-      const first = withChange(r.request, changes[0] ?? '', r.problem!);
-      expect(first, JSON.stringify(r)).toBeDefined();
-      const { errorCorrection: _fixed, ...levelLeftOut } = r.request;
-      const levelChosen = { ...cases[r.i]!, request: levelLeftOut };
-      const again = { ...cases[r.i]!, request: first! };
-      return changes.some((change) => change.startsWith('raise errorCorrection')) ? [again, levelChosen] : [again];
-    });
-    const retriedAnswers = await answers(retried);
-    expect(retriedAnswers.map((a) => a.status)).toEqual(retried.map(() => 200));
-    cases.push(...retried);
-    got.push(...retriedAnswers);
-    const drawn = got.flatMap((g, i) => (g.status === 200 ? [i] : []));
-    const expected = cases.map((c) => c.request.content as string);
-    const decoded = await decodeImages(drawn.map((i) => ({ bytes: got[i]!.body, format: cases[i]!.format, ownSize: cases[i]!.ownSize })));
-    expect(misreads(cases, decoded, expected, drawn)).toEqual([]);
-    // Every SVG answered is read again as librsvg draws it at twice its size, as a print rasterises it: the service
-    // checks an SVG at both sizes (docs/branding.md).
-    const svgs = drawn.filter((i) => cases[i]!.format === 'svg');
-    for (const zoom of SVG_ZOOMS) {
-      const scaled = await decodeImages(svgs.map((i) => ({ bytes: got[i]!.body, format: 'svg' as const, ownSize: true, zoom })));
-      expect(misreads(cases, scaled, expected, svgs), `SVGs drawn at ${zoom}×`).toEqual([]);
-    }
-  }, 360_000);
+  it(
+    '220 branded requests at ECC Q/H, 256–1024 px: every module and finder shape, finder colours, logos up to ' +
+      '0.25, frames, SVG as librsvg draws it; fewer than 10% refused, each refusal naming a change that passes',
+    async () => {
+      const cases: Case[] = BRANDED_DESIGNS.map((b) => ({
+        request: brandedRequest(b, logoId),
+        format: b.outputFormat as ImageFormat,
+        ownSize: true,
+      }));
+      const got = await answers(cases);
+      const refused = got.flatMap((g, i) =>
+        g.status === 200 ? [] : [{ i, request: cases[i]!.request, status: g.status, problem: g.json }],
+      );
+      expect(refused.filter((r) => r.status !== 422 || r.problem?.code !== 'unscannable_design')).toEqual([]);
+      console.info(
+        `branded corpus: ${refused.length} of ${cases.length} refused (` +
+          `${((100 * refused.length) / cases.length).toFixed(1)}%)`,
+      );
+      expect(refused.length, JSON.stringify(refused.slice(0, 5))).toBeLessThan(cases.length * 0.1);
+      // Each refusal names a change that passes: asked again with its first change, the design is drawn; so it is with
+      // the
+      // level left out, when the answer says to raise it (the level is then chosen for the logo).
+      const retried = refused.flatMap((r) => {
+        const changes = (r.problem?.changes as string[] | undefined) ?? [];
+        const first = withChange(r.request, changes[0] ?? '', r.problem!);
+        expect(first, JSON.stringify(r)).toBeDefined();
+        const { errorCorrection: _fixed, ...levelLeftOut } = r.request;
+        const levelChosen = { ...cases[r.i]!, request: levelLeftOut };
+        const again = { ...cases[r.i]!, request: first! };
+        return changes.some((change) => change.startsWith('raise errorCorrection')) ? [again, levelChosen] : [again];
+      });
+      const retriedAnswers = await answers(retried);
+      expect(retriedAnswers.map((a) => a.status)).toEqual(retried.map(() => 200));
+      cases.push(...retried);
+      got.push(...retriedAnswers);
+      const drawn = got.flatMap((g, i) => (g.status === 200 ? [i] : []));
+      const expected = cases.map((c) => c.request.content as string);
+      const decoded = await decodeImages(
+        drawn.map((i) => ({ bytes: got[i]!.body, format: cases[i]!.format, ownSize: cases[i]!.ownSize })),
+      );
+      expect(misreads(cases, decoded, expected, drawn)).toEqual([]);
+      // Every SVG answered is read again as librsvg draws it at twice its size, as a print rasterises it: the service
+      // checks an SVG at both sizes (docs/branding.md).
+      const svgs = drawn.filter((i) => cases[i]!.format === 'svg');
+      for (const zoom of SVG_ZOOMS) {
+        const scaled = await decodeImages(
+          svgs.map((i) => ({ bytes: got[i]!.body, format: 'svg' as const, ownSize: true, zoom })),
+        );
+        expect(misreads(cases, scaled, expected, svgs), `SVGs drawn at ${zoom}×`).toEqual([]);
+      }
+    },
+    360_000,
+  );
 });

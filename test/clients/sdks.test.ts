@@ -37,7 +37,9 @@ beforeAll(async () => {
   proKey = (await runCli(['keys', 'create', '--email', 'sdk@example.com', '--name', 'sdk'], env)).stdout.trim();
   freeKey = (await runCli(['keys', 'create', '--email', 'sdk-free@example.com', '--name', 'sdk'], env)).stdout.trim();
   await runCli(['accounts', 'create', '--email', 'sdk-python-free@example.com'], env);
-  pythonFreeKey = (await runCli(['keys', 'create', '--email', 'sdk-python-free@example.com', '--name', 'sdk'], env)).stdout.trim();
+  pythonFreeKey = (
+    await runCli(['keys', 'create', '--email', 'sdk-python-free@example.com', '--name', 'sdk'], env)
+  ).stdout.trim();
   await runCli(['accounts', 'create', '--email', 'sdk-quota@example.com'], env);
   quotaKey = (await runCli(['keys', 'create', '--email', 'sdk-quota@example.com', '--name', 'sdk'], env)).stdout.trim();
 }, 180_000);
@@ -57,7 +59,12 @@ async function bytesOf(stream: ReadableStream<Uint8Array>): Promise<Buffer> {
 describe('the TypeScript SDK (clients/typescript)', () => {
   it('generates a PNG that every reader reads back', async () => {
     const client = new QrManager({ baseUrl: server.baseUrl, apiKey: proKey });
-    const png = await client.generate({ content: 'hello from typescript', type: 'text', outputFormat: 'png', size: 256 });
+    const png = await client.generate({
+      content: 'hello from typescript',
+      type: 'text',
+      outputFormat: 'png',
+      size: 256,
+    });
     expect(png).toBeInstanceOf(Uint8Array);
     expect(await decodeQr(png, 'png')).toEqual(readByAll('hello from typescript'));
   });
@@ -77,7 +84,9 @@ describe('the TypeScript SDK (clients/typescript)', () => {
     expect(done).toMatchObject({ status: 'completed', succeeded: 3 });
     const archive = await unpackArchive(await bytesOf(await client.archive(batch.id)));
     expect(archive.files).toEqual(['manifest.csv', 'ts-0.png', 'ts-1.png', 'ts-2.png']);
-    expect(await decodeQr(await readFile(join(archive.dir, 'ts-1.png')), 'png')).toEqual(readByAll('https://example.com/ts/1'));
+    expect(await decodeQr(await readFile(join(archive.dir, 'ts-1.png')), 'png')).toEqual(
+      readByAll('https://example.com/ts/1'),
+    );
   });
 
   it('creates a dynamic code, draws it and reads its stats', async () => {
@@ -86,7 +95,10 @@ describe('the TypeScript SDK (clients/typescript)', () => {
     const png = await client.codeImage(code.id, { size: 256 });
     expect(await decodeQr(png, 'png')).toEqual(readByAll(code.shortUrl));
     // A person's phone (a fetch without a browser's User-Agent is counted as a bot, apart).
-    const scanned = await fetch(`${server.baseUrl}/r/${code.slug}`, { redirect: 'manual', headers: { 'user-agent': USER_AGENTS.ios } });
+    const scanned = await fetch(`${server.baseUrl}/r/${code.slug}`, {
+      redirect: 'manual',
+      headers: { 'user-agent': USER_AGENTS.ios },
+    });
     expect(scanned.headers.get('location')).toBe('https://example.com/ts-target');
     // The scan is counted after its answer: its stats show it once it is written, and show it once.
     const stats = await waitFor('the scan in the code stats', async () => {
@@ -107,21 +119,35 @@ describe('the TypeScript SDK (clients/typescript)', () => {
     expect(error).toMatchObject({ status: 401, code: 'invalid_api_key' });
   });
 
-  it("waits out 429 rate_limited by its Retry-After: a burst past the free plan's 10 a second all succeeds", async () => {
-    const client = new QrManager({ baseUrl: server.baseUrl, apiKey: freeKey });
-    const images = await Promise.all(Array.from({ length: 14 }, () => client.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 })));
-    expect(images.every((png) => png[0] === 0x89)).toBe(true);
-    const noRetries = new QrManager({ baseUrl: server.baseUrl, apiKey: freeKey, retries: 0 });
-    const answers = await Promise.allSettled(
-      Array.from({ length: 14 }, () => noRetries.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 })),
-    );
-    expect(answers.some((a) => a.status === 'rejected' && (a.reason as QrManagerError).code === 'rate_limited')).toBe(true);
-  });
+  it(
+    'waits out 429 rate_limited by its Retry-After: a ' + "burst past the free plan's 10 a second all succeeds",
+    async () => {
+      const client = new QrManager({ baseUrl: server.baseUrl, apiKey: freeKey });
+      const images = await Promise.all(
+        Array.from({ length: 14 }, () =>
+          client.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 }),
+        ),
+      );
+      expect(images.every((png) => png[0] === 0x89)).toBe(true);
+      const noRetries = new QrManager({ baseUrl: server.baseUrl, apiKey: freeKey, retries: 0 });
+      const answers = await Promise.allSettled(
+        Array.from({ length: 14 }, () =>
+          noRetries.generate({ content: 'burst', type: 'text', outputFormat: 'png', size: 128 }),
+        ),
+      );
+      expect(answers.some((a) => a.status === 'rejected' && (a.reason as QrManagerError).code === 'rate_limited')).toBe(
+        true,
+      );
+    },
+  );
 
   it("raises the free plan's quota 429 at once, with resetsAt at the start of next month (UTC)", async () => {
     const client = new QrManager({ baseUrl: server.baseUrl, apiKey: quotaKey });
-    for (let i = 0; i < 5; i++) await client.generate({ content: `quota ${i}`, type: 'text', outputFormat: 'png', size: 128 });
-    const error = (await client.generate({ content: 'quota 5', type: 'text', outputFormat: 'png', size: 128 }).catch((e: unknown) => e)) as QrManagerError;
+    for (let i = 0; i < 5; i++)
+      await client.generate({ content: `quota ${i}`, type: 'text', outputFormat: 'png', size: 128 });
+    const error = (await client
+      .generate({ content: 'quota 5', type: 'text', outputFormat: 'png', size: 128 })
+      .catch((e: unknown) => e)) as QrManagerError;
     expect(error).toBeInstanceOf(QrManagerError);
     expect(error.code).toBe('qr_quota_exceeded');
     const now = new Date();
@@ -170,7 +196,9 @@ describe('the TypeScript SDK (clients/typescript)', () => {
 
     it('retries 503s only while the waits together stay within maxWaitMs', async () => {
       answering(problem(503, 'overloaded', '1'));
-      const error = await new QrManager({ baseUrl: stubUrl, apiKey: 'k', maxWaitMs: 1_500 }).generate(body).catch((e: unknown) => e);
+      const error = await new QrManager({ baseUrl: stubUrl, apiKey: 'k', maxWaitMs: 1_500 })
+        .generate(body)
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 503, code: 'overloaded' });
       expect(requests).toBe(2);
     });
@@ -178,18 +206,28 @@ describe('the TypeScript SDK (clients/typescript)', () => {
 });
 
 describe('the Python SDK (clients/python)', () => {
-  it('passes its own unittest suite against the server: PNG, batch and archive, dynamic code and stats, errors', async () => {
-    const { stdout, stderr } = await exec('python3', ['-m', 'unittest', 'discover', '-s', 'clients/python/tests', '-v'], {
-      env: { ...process.env, QRM_BASE_URL: server.baseUrl, QRM_API_KEY: proKey, QRM_FREE_API_KEY: pythonFreeKey },
-      timeout: 120_000,
-    }).catch((error: { stdout: string; stderr: string }) => {
-      throw new Error(`python3 -m unittest failed:\n${error.stdout}\n${error.stderr}`);
-    });
-    const report = stdout + stderr;
-    expect(report).toMatch(/Ran 5 tests/);
-    expect(report).toMatch(/\nOK\n/);
-    expect(report).not.toMatch(/skipped/);
-  }, 120_000);
+  it(
+    'passes its own unittest suite against the server: ' +
+      'PNG, batch and archive, dynamic code and stats, ' +
+      'errors',
+    async () => {
+      const { stdout, stderr } = await exec(
+        'python3',
+        ['-m', 'unittest', 'discover', '-s', 'clients/python/tests', '-v'],
+        {
+          env: { ...process.env, QRM_BASE_URL: server.baseUrl, QRM_API_KEY: proKey, QRM_FREE_API_KEY: pythonFreeKey },
+          timeout: 120_000,
+        },
+      ).catch((error: { stdout: string; stderr: string }) => {
+        throw new Error(`python3 -m unittest failed:\n${error.stdout}\n${error.stderr}`);
+      });
+      const report = stdout + stderr;
+      expect(report).toMatch(/Ran 5 tests/);
+      expect(report).toMatch(/\nOK\n/);
+      expect(report).not.toMatch(/skipped/);
+    },
+    120_000,
+  );
 });
 
 /** A README's shell lines run by bash in `cwd`, with the checkout's path for the README's `/path/to/qr-manager`. */

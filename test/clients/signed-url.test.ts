@@ -11,10 +11,21 @@ import { newSigningKey } from '../helpers/signed-urls.js';
 
 const run = promisify(execFile);
 const KEY = { id: 'sk_3mLd0Qk2Vt9xY7bN1cRa', secret: 'qrs_bXktc2lnbmluZy1zZWNyZXQtZm9yLWRvY3MtZXhhbXBsZQ' };
-const PARAMS = { type: 'url', content: 'https://example.com/menu?table=4&lang=fr', size: 300, darkColor: '#1A2B3C', 'frame.text': "Scan me (it's free)!" };
+const PARAMS = {
+  type: 'url',
+  content: 'https://example.com/menu?table=4&lang=fr',
+  size: 300,
+  darkColor: '#1A2B3C',
+  'frame.text': "Scan me (it's free)!",
+};
 const t = useTestApp();
 
-async function pythonSignedUrl(keyId: string, secret: string, params: Record<string, string | number>, expires?: number): Promise<string> {
+async function pythonSignedUrl(
+  keyId: string,
+  secret: string,
+  params: Record<string, string | number>,
+  expires?: number,
+): Promise<string> {
   const script = [
     'import json, sys',
     "sys.path.insert(0, 'clients/python')",
@@ -22,7 +33,11 @@ async function pythonSignedUrl(keyId: string, secret: string, params: Record<str
     'a = json.loads(sys.argv[1])',
     "print(signed_image_url(a['base'], a['keyId'], a['secret'], 'png', a['params'], expires=a.get('expires')))",
   ].join('\n');
-  const { stdout } = await run('python3', ['-c', script, JSON.stringify({ base: 'https://qr.example.com', keyId, secret, params, expires })]);
+  const { stdout } = await run('python3', [
+    '-c',
+    script,
+    JSON.stringify({ base: 'https://qr.example.com', keyId, secret, params, expires }),
+  ]);
   return stdout.trim();
 }
 

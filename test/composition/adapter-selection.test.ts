@@ -34,7 +34,9 @@ describe('adapter selection', () => {
   });
 
   it('with REDIS_URL alone meters on Redis over the SQLite store, and leaves the jobs to the worker', async () => {
-    const stores = await createStores(loadConfig({ QR_DATA_DIR: ':memory:', REDIS_URL: redis.url }), { redisKeyPrefix: `t-${randomUUID()}:` });
+    const stores = await createStores(loadConfig({ QR_DATA_DIR: ':memory:', REDIS_URL: redis.url }), {
+      redisKeyPrefix: `t-${randomUUID()}:`,
+    });
     try {
       expect(Object.keys(stores.probes).sort()).toEqual(['redis', 'sqlite']);
       expect(stores.jobs).toBe('jobs-process');
@@ -54,35 +56,40 @@ describe('adapter selection', () => {
   });
 
   // A real server when MONGODB_URL is set, else the wire-level stand-in: it shows the wiring, not MongoDB's behaviour.
-  it(`with REDIS_URL + MONGODB_URL keeps records, batches included, in MongoDB and batch results in GridFS, nothing in QR_DATA_DIR (${mongoTargetLabel()})`, async () => {
-    const mongo = await startMongoTarget();
-    const dataDir = await mkdtemp(join(tmpdir(), 'qrm-selection-'));
-    const dbName = `qrm_selection_${randomUUID().slice(0, 8)}`;
-    try {
-      const config = loadConfig({ QR_DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongo.url });
-      const stores = await createStores(config, { redisKeyPrefix: `t-${randomUUID()}:`, mongoDbName: dbName });
+  it(
+    `with REDIS_URL + MONGODB_URL keeps records, batches included, in MongoDB and batch results in GridFS, ` +
+      `nothing in QR_DATA_DIR (${mongoTargetLabel()})`,
+    async () => {
+      const mongo = await startMongoTarget();
+      const dataDir = await mkdtemp(join(tmpdir(), 'qrm-selection-'));
+      const dbName = `qrm_selection_${randomUUID().slice(0, 8)}`;
       try {
-        expect(Object.keys(stores.probes).sort()).toEqual(['mongo', 'redis']);
-        expect(stores.batches).toBeDefined();
-        const batchId = newBatchId(new Date());
-        await stores.batchResults!.put(batchId, 0, new Uint8Array([1, 2, 3]));
-        const read: Buffer[] = [];
-        for await (const chunk of (await stores.batchResults!.open(batchId, 0))!) read.push(chunk as Buffer);
-        expect(Buffer.concat(read)).toEqual(Buffer.from([1, 2, 3]));
-        // Not on the local disk: every instance reads it from MongoDB.
-        expect(existsSync(join(dataDir, 'batches'))).toBe(false);
-        expect(stores.batches!.constructor.name).not.toBe('SqliteBatchStore');
-        await stores.batches!.webhookSecret('acc_selection');
-        expect(await readdir(dataDir)).toEqual([]);
+        const config = loadConfig({ QR_DATA_DIR: dataDir, REDIS_URL: redis.url, MONGODB_URL: mongo.url });
+        const stores = await createStores(config, { redisKeyPrefix: `t-${randomUUID()}:`, mongoDbName: dbName });
+        try {
+          expect(Object.keys(stores.probes).sort()).toEqual(['mongo', 'redis']);
+          expect(stores.batches).toBeDefined();
+          const batchId = newBatchId(new Date());
+          await stores.batchResults!.put(batchId, 0, new Uint8Array([1, 2, 3]));
+          const read: Buffer[] = [];
+          for await (const chunk of (await stores.batchResults!.open(batchId, 0))!) read.push(chunk as Buffer);
+          expect(Buffer.concat(read)).toEqual(Buffer.from([1, 2, 3]));
+          // Not on the local disk: every instance reads it from MongoDB.
+          expect(existsSync(join(dataDir, 'batches'))).toBe(false);
+          expect(stores.batches!.constructor.name).not.toBe('SqliteBatchStore');
+          await stores.batches!.webhookSecret('acc_selection');
+          expect(await readdir(dataDir)).toEqual([]);
+        } finally {
+          await stores.close();
+          await dropDatabase(mongo.url, dbName);
+        }
       } finally {
-        await stores.close();
-        await dropDatabase(mongo.url, dbName);
+        await mongo.stop();
+        await rm(dataDir, { recursive: true, force: true });
       }
-    } finally {
-      await mongo.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  }, 30_000);
+    },
+    30_000,
+  );
 
   it('refuses MONGODB_URL without REDIS_URL, and URLs of the wrong kind', () => {
     expect(() => loadConfig({ MONGODB_URL: 'mongodb://localhost:27017/qrm' })).toThrow(ConfigError);
@@ -92,7 +99,10 @@ describe('adapter selection', () => {
   });
 
   it('accepts a replica-set MongoDB URL with several hosts', () => {
-    const config = loadConfig({ REDIS_URL: 'redis://r:6379', MONGODB_URL: 'mongodb://a:27017,b:27017/qrm?replicaSet=rs0' });
+    const config = loadConfig({
+      REDIS_URL: 'redis://r:6379',
+      MONGODB_URL: 'mongodb://a:27017,b:27017/qrm?replicaSet=rs0',
+    });
     expect(config.mongodbUrl).toBe('mongodb://a:27017,b:27017/qrm?replicaSet=rs0');
   });
 });

@@ -10,7 +10,12 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
     it('creates an account and finds it by id, identity and e-mail', async () => {
       const store = await makeStore();
       const subject = unique();
-      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'google', subject }, createdAt: new Date() });
+      const created = await store.create({
+        email: `${subject}@example.com`,
+        plan: 'free',
+        identity: { provider: 'google', subject },
+        createdAt: new Date(),
+      });
       expect(await store.findById(created.id)).toEqual(created);
       expect(await store.findByIdentity({ provider: 'google', subject })).toEqual(created);
       expect(await store.findByEmail(`${subject}@example.com`)).toEqual([created]);
@@ -30,8 +35,18 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
     it('keeps accounts of different identities apart even when they share an e-mail', async () => {
       const store = await makeStore();
       const email = `${unique()}@example.com`;
-      const google = await store.create({ email, plan: 'free', identity: { provider: 'google', subject: unique() }, createdAt: new Date(1000) });
-      const microsoft = await store.create({ email, plan: 'free', identity: { provider: 'microsoft', subject: unique() }, createdAt: new Date(2000) });
+      const google = await store.create({
+        email,
+        plan: 'free',
+        identity: { provider: 'google', subject: unique() },
+        createdAt: new Date(1000),
+      });
+      const microsoft = await store.create({
+        email,
+        plan: 'free',
+        identity: { provider: 'microsoft', subject: unique() },
+        createdAt: new Date(2000),
+      });
       expect(google.id).not.toBe(microsoft.id);
       expect((await store.findByEmail(email)).map((a) => a.id)).toEqual([google.id, microsoft.id]);
     });
@@ -41,7 +56,12 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
       // A plan id of this run alone: the store may hold other cases' accounts.
       const [gold, silver] = [`gold-${unique().slice(2, 10)}`, `silver-${unique().slice(2, 10)}`];
       const make = (plan: string) =>
-        store.create({ email: `${unique()}@example.com`, plan, identity: { provider: 'local', subject: unique() }, createdAt: new Date() });
+        store.create({
+          email: `${unique()}@example.com`,
+          plan,
+          identity: { provider: 'local', subject: unique() },
+          createdAt: new Date(),
+        });
       const first = await make(gold);
       await make(gold);
       await make(silver);
@@ -54,7 +74,12 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
     it('keeps scan privacy at country until it is changed, and keeps a change apart from the plan', async () => {
       const store = await makeStore();
       const subject = unique();
-      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const created = await store.create({
+        email: `${subject}@example.com`,
+        plan: 'free',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       expect(created.scanPrivacy).toBe('country');
       expect((await store.setScanPrivacy(created.id, 'none'))?.scanPrivacy).toBe('none');
       await store.setPlan(created.id, 'pro');
@@ -66,7 +91,12 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
     it('changes the plan, and reports a missing account as undefined', async () => {
       const store = await makeStore();
       const subject = unique();
-      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const created = await store.create({
+        email: `${subject}@example.com`,
+        plan: 'free',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       expect((await store.setPlan(created.id, 'business'))?.plan).toBe('business');
       expect((await store.findById(created.id))?.plan).toBe('business');
       expect(await store.setPlan('acc_missing', 'pro')).toBeUndefined();
@@ -76,7 +106,12 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
     it('keeps the billing state apart from the plan, and finds the account by its billing customer', async () => {
       const store = await makeStore();
       const subject = unique();
-      const created = await store.create({ email: `${subject}@example.com`, plan: 'free', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const created = await store.create({
+        email: `${subject}@example.com`,
+        plan: 'free',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       expect(created.billing).toBeUndefined();
       const customerId = `cus_${unique()}`;
       const billing = {
@@ -93,7 +128,13 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
       expect((await store.findByBillingCustomer(customerId))?.id).toBe(created.id);
       expect(await store.findByBillingCustomer(`cus_${unique()}`)).toBeUndefined();
       // A state without a subscription (a customer whose subscription is not known yet) replaces the whole state.
-      const linkedOnly = { customerId, subscriptionId: undefined, status: undefined, currentPeriodEnd: undefined, updatedAt: new Date(Date.UTC(2031, 0, 2)) };
+      const linkedOnly = {
+        customerId,
+        subscriptionId: undefined,
+        status: undefined,
+        currentPeriodEnd: undefined,
+        updatedAt: new Date(Date.UTC(2031, 0, 2)),
+      };
       await store.setBilling(created.id, linkedOnly);
       expect((await store.findById(created.id))?.billing).toEqual(linkedOnly);
       expect(await store.setBilling('acc_missing', billing)).toBeUndefined();

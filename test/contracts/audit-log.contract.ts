@@ -44,9 +44,13 @@ export function auditLogContract(adapterName: string, makeStores: () => Promise<
       const { auditLog } = await makeStores();
       const account = `acc_${randomUUID()}`;
       for (let i = 0; i < 5; i++) await auditLog.append(entry(account, 10_000 + i * 1_000));
-      await auditLog.append(entry(account, 10_000, { action: 'api_key.created', actor: { type: 'operator', id: 'qrm', label: 'qrm' } }));
+      await auditLog.append(
+        entry(account, 10_000, { action: 'api_key.created', actor: { type: 'operator', id: 'qrm', label: 'qrm' } }),
+      );
       expect((await auditLog.list(account, { limit: 10, action: 'api_key.created' })).items).toHaveLength(1);
-      expect((await auditLog.list(account, { limit: 10, actorId: 'qrm' })).items.map((e) => e.action)).toEqual(['api_key.created']);
+      expect((await auditLog.list(account, { limit: 10, actorId: 'qrm' })).items.map((e) => e.action)).toEqual([
+        'api_key.created',
+      ]);
       const window = await auditLog.list(account, { limit: 10, from: new Date(11_000), to: new Date(13_000) });
       expect(window.items.map((e) => e.at.getTime())).toEqual([12_000, 11_000]);
       const seen: string[] = [];

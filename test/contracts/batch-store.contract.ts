@@ -85,21 +85,24 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       expect(await store.items(batch.id, 5, 10)).toEqual([]);
     });
 
-    it('creates nothing for an idempotency key the account already used, and answers with the first batch', async () => {
-      const store = await make();
-      const owner = account();
-      const first = newBatch(owner, 3, { idempotencyKey: 'order-77' });
-      await store.create(first, itemsOf(3));
-      const replay = newBatch(owner, 4, { idempotencyKey: 'order-77' });
-      expect(await store.create(replay, itemsOf(4))).toEqual({ batch: first, created: false });
-      expect(await store.getById(replay.id)).toBeUndefined();
-      expect(await store.items(replay.id, 0, 10)).toEqual([]);
-      expect(await store.byIdempotencyKey(owner, 'order-77')).toEqual(first);
-      // Keys belong to their account: the same key elsewhere is a new batch.
-      const elsewhere = newBatch(account(), 2, { idempotencyKey: 'order-77' });
-      expect((await store.create(elsewhere, itemsOf(2))).created).toBe(true);
-      expect(await store.inFlight(owner)).toBe(1);
-    });
+    it(
+      'creates nothing for an idempotency key the ' + 'account already used, and answers with the first ' + 'batch',
+      async () => {
+        const store = await make();
+        const owner = account();
+        const first = newBatch(owner, 3, { idempotencyKey: 'order-77' });
+        await store.create(first, itemsOf(3));
+        const replay = newBatch(owner, 4, { idempotencyKey: 'order-77' });
+        expect(await store.create(replay, itemsOf(4))).toEqual({ batch: first, created: false });
+        expect(await store.getById(replay.id)).toBeUndefined();
+        expect(await store.items(replay.id, 0, 10)).toEqual([]);
+        expect(await store.byIdempotencyKey(owner, 'order-77')).toEqual(first);
+        // Keys belong to their account: the same key elsewhere is a new batch.
+        const elsewhere = newBatch(account(), 2, { idempotencyKey: 'order-77' });
+        expect((await store.create(elsewhere, itemsOf(2))).created).toBe(true);
+        expect(await store.inFlight(owner)).toBe(1);
+      },
+    );
 
     it('lists an account’s batches newest first, a page at a time', async () => {
       const store = await make();
@@ -129,9 +132,21 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       await store.markRunning(batch.id, at(2));
       expect(await store.getById(batch.id)).toMatchObject({ status: 'running', startedAt: at(1) });
 
-      expect((await store.finishItems(batch.id, [...succeeded(0), { index: 1, state: 'failed', errorCode: 'content_too_long' }], at(3))).moved).toBe(2);
+      expect(
+        (
+          await store.finishItems(
+            batch.id,
+            [...succeeded(0), { index: 1, state: 'failed', errorCode: 'content_too_long' }],
+            at(3),
+          )
+        ).moved,
+      ).toBe(2);
       // The same group again (a chunk re-run after a crash) moves and counts nothing.
-      const again = await store.finishItems(batch.id, [...succeeded(0), { index: 1, state: 'failed', errorCode: 'content_too_long' }], at(4));
+      const again = await store.finishItems(
+        batch.id,
+        [...succeeded(0), { index: 1, state: 'failed', errorCode: 'content_too_long' }],
+        at(4),
+      );
       expect(again.moved).toBe(0);
       expect(again.batch).toMatchObject({ status: 'running', succeeded: 1, failed: 1 });
       expect(await store.inFlight(owner)).toBe(1);
@@ -139,7 +154,12 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       const last = await store.finishItems(batch.id, succeeded(2, 3), at(5));
       expect(last.moved).toBe(2);
       expect(last.batch).toMatchObject({ status: 'completed', succeeded: 3, failed: 1, finishedAt: at(5) });
-      expect(await store.getById(batch.id)).toMatchObject({ status: 'completed', succeeded: 3, failed: 1, finishedAt: at(5) });
+      expect(await store.getById(batch.id)).toMatchObject({
+        status: 'completed',
+        succeeded: 3,
+        failed: 1,
+        finishedAt: at(5),
+      });
       expect((await store.items(batch.id, 0, 4)).map((item) => [item.state, item.errorCode])).toEqual([
         ['succeeded', undefined],
         ['failed', 'content_too_long'],
@@ -154,7 +174,10 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       const store = await make();
       const batch = newBatch(account(), 30);
       await store.create(batch, itemsOf(30));
-      const groups = [succeeded(...Array.from({ length: 20 }, (_, i) => i)), succeeded(...Array.from({ length: 20 }, (_, i) => i + 10))];
+      const groups = [
+        succeeded(...Array.from({ length: 20 }, (_, i) => i)),
+        succeeded(...Array.from({ length: 20 }, (_, i) => i + 10)),
+      ];
       const outcomes = await Promise.all(groups.map((group) => store.finishItems(batch.id, group, at(1))));
       expect(outcomes[0]!.moved + outcomes[1]!.moved).toBe(30);
       expect(await store.getById(batch.id)).toMatchObject({ status: 'completed', succeeded: 30, failed: 0 });
@@ -191,26 +214,29 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       expect(await store.getById(batch.id)).toMatchObject({ status: 'cancelled', succeeded: 2, cancelled: 3 });
     });
 
-    it('resumes unfinished batches oldest first, expires finished ones, and removes a batch with its items', async () => {
-      const store = await make();
-      const owner = account();
-      const older = newBatch(owner, 1);
-      const newer = newBatch(owner, 1);
-      await store.create(older, itemsOf(1));
-      await store.create(newer, itemsOf(1));
-      const unfinished = await store.unfinished(10_000);
-      expect(unfinished.indexOf(older.id)).toBeLessThan(unfinished.indexOf(newer.id));
-      expect(unfinished.indexOf(older.id)).toBeGreaterThanOrEqual(0);
+    it(
+      'resumes unfinished batches oldest first, expires ' + 'finished ones, and removes a batch with its items',
+      async () => {
+        const store = await make();
+        const owner = account();
+        const older = newBatch(owner, 1);
+        const newer = newBatch(owner, 1);
+        await store.create(older, itemsOf(1));
+        await store.create(newer, itemsOf(1));
+        const unfinished = await store.unfinished(10_000);
+        expect(unfinished.indexOf(older.id)).toBeLessThan(unfinished.indexOf(newer.id));
+        expect(unfinished.indexOf(older.id)).toBeGreaterThanOrEqual(0);
 
-      await store.finishItems(older.id, succeeded(0), at(10));
-      expect(await store.finishedBefore(at(11), 10_000)).toContain(older.id);
-      expect(await store.finishedBefore(at(10), 10_000)).not.toContain(older.id);
-      expect(await store.remove(older.id)).toBe(true);
-      expect(await store.remove(older.id)).toBe(false);
-      expect(await store.getById(older.id)).toBeUndefined();
-      expect(await store.items(older.id, 0, 1)).toEqual([]);
-      expect(await store.getById(newer.id)).toBeDefined();
-    });
+        await store.finishItems(older.id, succeeded(0), at(10));
+        expect(await store.finishedBefore(at(11), 10_000)).toContain(older.id);
+        expect(await store.finishedBefore(at(10), 10_000)).not.toContain(older.id);
+        expect(await store.remove(older.id)).toBe(true);
+        expect(await store.remove(older.id)).toBe(false);
+        expect(await store.getById(older.id)).toBeUndefined();
+        expect(await store.items(older.id, 0, 1)).toEqual([]);
+        expect(await store.getById(newer.id)).toBeDefined();
+      },
+    );
 
     it('makes one webhook signing secret per account, the same every time', async () => {
       const store = await make();
@@ -221,55 +247,76 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       expect(await store.webhookSecret(account())).not.toBe(secret);
     });
 
-    it('rotates the webhook secret: the replaced one signs beside it until its overlap ends, an older one no more', async () => {
-      const store = await make();
-      const owner = account();
-      const first = await store.webhookSecret(owner);
-      expect(await store.webhookSigningSecrets(owner, at(0))).toEqual([first]);
-      const second = await store.rotateWebhookSecret(owner, at(100));
-      expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-      expect(await store.webhookSecret(owner)).toBe(second);
-      expect(await store.webhookSigningSecrets(owner, at(99))).toEqual([second, first]);
-      expect(await store.webhookSigningSecrets(owner, at(100))).toEqual([second]);
-      const third = await store.rotateWebhookSecret(owner, at(200));
-      expect(await store.webhookSigningSecrets(owner, at(50))).toEqual([third, second]);
-      expect(await store.webhookSigningSecrets(account(), at(0))).toHaveLength(1);
-    });
+    it(
+      'rotates the webhook secret: the replaced one signs ' + 'beside it until its overlap ends, an older one no more',
+      async () => {
+        const store = await make();
+        const owner = account();
+        const first = await store.webhookSecret(owner);
+        expect(await store.webhookSigningSecrets(owner, at(0))).toEqual([first]);
+        const second = await store.rotateWebhookSecret(owner, at(100));
+        expect(second).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+        expect(await store.webhookSecret(owner)).toBe(second);
+        expect(await store.webhookSigningSecrets(owner, at(99))).toEqual([second, first]);
+        expect(await store.webhookSigningSecrets(owner, at(100))).toEqual([second]);
+        const third = await store.rotateWebhookSecret(owner, at(200));
+        expect(await store.webhookSigningSecrets(owner, at(50))).toEqual([third, second]);
+        expect(await store.webhookSigningSecrets(account(), at(0))).toHaveLength(1);
+      },
+    );
 
-    it('makes the webhook due when the batch finishes, hands each attempt to one claimant, and keeps the schedule', async () => {
-      const store = await make();
-      const withHook = newBatch(account(), 1, { webhookUrl: 'https://hooks.example.com/qr' });
-      const withoutHook = newBatch(account(), 1);
-      await store.create(withHook, itemsOf(1));
-      await store.create(withoutHook, itemsOf(1));
-      expect(await store.claimWebhook(withHook.id, at(100), 60_000)).toBeUndefined(); // not finished yet
-      await store.finishItems(withHook.id, succeeded(0), at(10));
-      await store.finishItems(withoutHook.id, succeeded(0), at(10));
-      expect(await store.dueWebhooks(at(9), 10_000)).not.toContain(withHook.id);
-      const due = await store.dueWebhooks(at(10), 10_000);
-      expect(due).toContain(withHook.id);
-      expect(due).not.toContain(withoutHook.id);
+    it(
+      'makes the webhook due when the batch finishes, hands ' + 'each attempt to one claimant, and keeps the schedule',
+      async () => {
+        const store = await make();
+        const withHook = newBatch(account(), 1, { webhookUrl: 'https://hooks.example.com/qr' });
+        const withoutHook = newBatch(account(), 1);
+        await store.create(withHook, itemsOf(1));
+        await store.create(withoutHook, itemsOf(1));
+        expect(await store.claimWebhook(withHook.id, at(100), 60_000)).toBeUndefined(); // not finished yet
+        await store.finishItems(withHook.id, succeeded(0), at(10));
+        await store.finishItems(withoutHook.id, succeeded(0), at(10));
+        expect(await store.dueWebhooks(at(9), 10_000)).not.toContain(withHook.id);
+        const due = await store.dueWebhooks(at(10), 10_000);
+        expect(due).toContain(withHook.id);
+        expect(due).not.toContain(withoutHook.id);
 
-      // Two processes race for the attempt: one gets it, and it stays hidden for the lease.
-      const claims = await Promise.all([store.claimWebhook(withHook.id, at(11), 60_000), store.claimWebhook(withHook.id, at(11), 60_000)]);
-      const won = claims.filter((claim) => claim !== undefined);
-      expect(won).toHaveLength(1);
-      expect(won[0]).toMatchObject({ attempts: 0, batch: { id: withHook.id, status: 'completed', webhookUrl: 'https://hooks.example.com/qr' } });
-      expect(await store.dueWebhooks(at(70), 10_000)).not.toContain(withHook.id);
-      // A claimant that died: the lease runs out and the attempt is anyone's again.
-      const retaken = await store.claimWebhook(withHook.id, at(72), 60_000);
-      expect(retaken?.attempts).toBe(0);
+        // Two processes race for the attempt: one gets it, and it stays hidden for the lease.
+        const claims = await Promise.all([
+          store.claimWebhook(withHook.id, at(11), 60_000),
+          store.claimWebhook(withHook.id, at(11), 60_000),
+        ]);
+        const won = claims.filter((claim) => claim !== undefined);
+        expect(won).toHaveLength(1);
+        expect(won[0]).toMatchObject({
+          attempts: 0,
+          batch: { id: withHook.id, status: 'completed', webhookUrl: 'https://hooks.example.com/qr' },
+        });
+        expect(await store.dueWebhooks(at(70), 10_000)).not.toContain(withHook.id);
+        // A claimant that died: the lease runs out and the attempt is anyone's again.
+        const retaken = await store.claimWebhook(withHook.id, at(72), 60_000);
+        expect(retaken?.attempts).toBe(0);
 
-      await store.settleWebhook(withHook.id, { attempts: 1, delivered: false, retryAt: at(200), error: 'the target answered HTTP 500' });
-      expect((await store.getById(withHook.id))?.webhook).toEqual({ state: 'pending', attempts: 1, lastError: 'the target answered HTTP 500' });
-      expect(await store.claimWebhook(withHook.id, at(199), 60_000)).toBeUndefined();
-      expect(await store.dueWebhooks(at(200), 10_000)).toContain(withHook.id);
-      expect((await store.claimWebhook(withHook.id, at(200), 60_000))?.attempts).toBe(1);
-      await store.settleWebhook(withHook.id, { attempts: 2, delivered: true });
-      expect((await store.getById(withHook.id))?.webhook).toEqual({ state: 'delivered', attempts: 2 });
-      expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(withHook.id);
-      expect(await store.claimWebhook(withHook.id, at(100_000), 60_000)).toBeUndefined();
-    });
+        await store.settleWebhook(withHook.id, {
+          attempts: 1,
+          delivered: false,
+          retryAt: at(200),
+          error: 'the target answered HTTP 500',
+        });
+        expect((await store.getById(withHook.id))?.webhook).toEqual({
+          state: 'pending',
+          attempts: 1,
+          lastError: 'the target answered HTTP 500',
+        });
+        expect(await store.claimWebhook(withHook.id, at(199), 60_000)).toBeUndefined();
+        expect(await store.dueWebhooks(at(200), 10_000)).toContain(withHook.id);
+        expect((await store.claimWebhook(withHook.id, at(200), 60_000))?.attempts).toBe(1);
+        await store.settleWebhook(withHook.id, { attempts: 2, delivered: true });
+        expect((await store.getById(withHook.id))?.webhook).toEqual({ state: 'delivered', attempts: 2 });
+        expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(withHook.id);
+        expect(await store.claimWebhook(withHook.id, at(100_000), 60_000)).toBeUndefined();
+      },
+    );
 
     it('stops asking once delivery is given up', async () => {
       const store = await make();
@@ -278,7 +325,11 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       await store.finishItems(batch.id, succeeded(0), at(0));
       await store.claimWebhook(batch.id, at(1), 60_000);
       await store.settleWebhook(batch.id, { attempts: 6, delivered: false, error: 'fetch failed' });
-      expect((await store.getById(batch.id))?.webhook).toEqual({ state: 'failed', attempts: 6, lastError: 'fetch failed' });
+      expect((await store.getById(batch.id))?.webhook).toEqual({
+        state: 'failed',
+        attempts: 6,
+        lastError: 'fetch failed',
+      });
       expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(batch.id);
       expect(await store.claimWebhook(batch.id, at(100_000), 60_000)).toBeUndefined();
     });
@@ -290,7 +341,11 @@ export function batchStoreContract(adapterName: string, make: () => Promise<Batc
       await store.finishItems(refused.id, succeeded(0), at(0));
       await store.claimWebhook(refused.id, at(1), 60_000);
       await store.settleWebhook(refused.id, { attempts: 1, delivered: false, refused: true, error: 'private address' });
-      expect((await store.getById(refused.id))?.webhook).toEqual({ state: 'refused', attempts: 1, lastError: 'private address' });
+      expect((await store.getById(refused.id))?.webhook).toEqual({
+        state: 'refused',
+        attempts: 1,
+        lastError: 'private address',
+      });
       expect(await store.dueWebhooks(at(100_000), 10_000)).not.toContain(refused.id);
 
       const owner = account();

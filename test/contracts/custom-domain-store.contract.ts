@@ -5,13 +5,21 @@ import { newDomainId, newVerificationToken } from '../../src/domain/custom-domai
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { CustomDomainStore } from '../../src/domain/ports/custom-domain-store.js';
 
-export function customDomainStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; domains: CustomDomainStore }>): void {
+export function customDomainStoreContract(
+  adapterName: string,
+  makeStores: () => Promise<{ accounts: AccountStore; domains: CustomDomainStore }>,
+): void {
   describe(`CustomDomainStore contract: ${adapterName}`, () => {
     /** A new account; `on` shares the stores of an earlier setup (two tenants of one system of record). */
     async function setup(on?: { accounts: AccountStore; domains: CustomDomainStore }) {
       const { accounts, domains } = on ?? (await makeStores());
       const subject = `cd-${randomUUID()}`;
-      const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const account = await accounts.create({
+        email: `${subject}@example.com`,
+        plan: 'pro',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       const newDomain = (hostname = `h${randomUUID().slice(0, 8)}.example.com`) => ({
         id: newDomainId(),
         accountId: account.id,
@@ -30,7 +38,11 @@ export function customDomainStoreContract(adapterName: string, makeStores: () =>
       expect(await domains.get(account.id, input.id)).toEqual(expected);
       expect(await domains.findByHostname(input.hostname)).toEqual(expected);
       expect(await domains.list(account.id)).toEqual([expected]);
-      expect(await domains.activate(input.id, new Date(2_000))).toEqual({ ...expected, status: 'active', verifiedAt: new Date(2_000) });
+      expect(await domains.activate(input.id, new Date(2_000))).toEqual({
+        ...expected,
+        status: 'active',
+        verifiedAt: new Date(2_000),
+      });
       expect((await domains.activate(input.id, new Date(3_000)))?.verifiedAt).toEqual(new Date(2_000));
       expect(await domains.activate(newDomainId(), new Date())).toBeUndefined();
       expect(await domains.remove(account.id, input.id)).toBe(true);
@@ -79,35 +91,51 @@ export function customDomainStoreContract(adapterName: string, makeStores: () =>
       expect(due).not.toContain(active.id);
       expect((await domains.due('active', new Date(20_000), 1_000)).map((d) => d.id)).toContain(active.id);
       expect((await domains.due('pending', new Date(10_000), 1_000)).map((d) => d.id)).not.toContain(checked.id);
-      expect((await domains.findByHostname(checked.hostname))?.lastCheck).toEqual({ at: new Date(10_000), problem: 'no TXT record' });
+      expect((await domains.findByHostname(checked.hostname))?.lastCheck).toEqual({
+        at: new Date(10_000),
+        problem: 'no TXT record',
+      });
     });
 
-    it('changes a status only from the one named; suspended domains are activated again keeping their first verifiedAt', async () => {
-      const { domains, newDomain } = await setup();
-      const input = newDomain();
-      await domains.createWithinLimit(input, null);
-      expect(await domains.transition(input.id, 'active', 'suspended')).toBeUndefined();
-      await domains.activate(input.id, new Date(2_000));
-      expect(await domains.transition(input.id, 'active', 'suspended')).toMatchObject({ status: 'suspended', verifiedAt: new Date(2_000) });
-      expect(await domains.transition(input.id, 'active', 'suspended')).toBeUndefined();
-      expect(await domains.activate(input.id, new Date(9_000))).toMatchObject({ status: 'active', verifiedAt: new Date(2_000) });
-    });
+    it(
+      'changes a status only from the one named; suspended domains are activated again keeping their first ' +
+        'verifiedAt',
+      async () => {
+        const { domains, newDomain } = await setup();
+        const input = newDomain();
+        await domains.createWithinLimit(input, null);
+        expect(await domains.transition(input.id, 'active', 'suspended')).toBeUndefined();
+        await domains.activate(input.id, new Date(2_000));
+        expect(await domains.transition(input.id, 'active', 'suspended')).toMatchObject({
+          status: 'suspended',
+          verifiedAt: new Date(2_000),
+        });
+        expect(await domains.transition(input.id, 'active', 'suspended')).toBeUndefined();
+        expect(await domains.activate(input.id, new Date(9_000))).toMatchObject({
+          status: 'active',
+          verifiedAt: new Date(2_000),
+        });
+      },
+    );
 
-    it('expires pending domains created before a time, and releases an expired hostname (only an expired one)', async () => {
-      const { domains, account, newDomain } = await setup();
-      const old = { ...newDomain(), createdAt: new Date(1_000) };
-      const young = { ...newDomain(), createdAt: new Date(50_000) };
-      const provedOld = { ...newDomain(), createdAt: new Date(1_000) };
-      for (const d of [old, young, provedOld]) await domains.createWithinLimit(d, null);
-      await domains.activate(provedOld.id, new Date(2_000));
-      expect(await domains.releaseExpired(old.hostname)).toBe(false);
-      expect(await domains.expirePending(new Date(10_000))).toBeGreaterThanOrEqual(1);
-      expect((await domains.get(account.id, old.id))?.status).toBe('expired');
-      expect((await domains.get(account.id, young.id))?.status).toBe('pending');
-      expect((await domains.get(account.id, provedOld.id))?.status).toBe('active');
-      expect(await domains.releaseExpired(provedOld.hostname)).toBe(false);
-      expect(await domains.releaseExpired(old.hostname)).toBe(true);
-      expect(await domains.findByHostname(old.hostname)).toBeUndefined();
-    });
+    it(
+      'expires pending domains created before a time, and ' + 'releases an expired hostname (only an expired one)',
+      async () => {
+        const { domains, account, newDomain } = await setup();
+        const old = { ...newDomain(), createdAt: new Date(1_000) };
+        const young = { ...newDomain(), createdAt: new Date(50_000) };
+        const provedOld = { ...newDomain(), createdAt: new Date(1_000) };
+        for (const d of [old, young, provedOld]) await domains.createWithinLimit(d, null);
+        await domains.activate(provedOld.id, new Date(2_000));
+        expect(await domains.releaseExpired(old.hostname)).toBe(false);
+        expect(await domains.expirePending(new Date(10_000))).toBeGreaterThanOrEqual(1);
+        expect((await domains.get(account.id, old.id))?.status).toBe('expired');
+        expect((await domains.get(account.id, young.id))?.status).toBe('pending');
+        expect((await domains.get(account.id, provedOld.id))?.status).toBe('active');
+        expect(await domains.releaseExpired(provedOld.hostname)).toBe(false);
+        expect(await domains.releaseExpired(old.hostname)).toBe(true);
+        expect(await domains.findByHostname(old.hostname)).toBeUndefined();
+      },
+    );
   });
 }

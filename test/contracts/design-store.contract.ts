@@ -5,12 +5,20 @@ import { newDesignId } from '../../src/domain/design.js';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { DesignStore } from '../../src/domain/ports/design-store.js';
 
-export function designStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; designs: DesignStore }>): void {
+export function designStoreContract(
+  adapterName: string,
+  makeStores: () => Promise<{ accounts: AccountStore; designs: DesignStore }>,
+): void {
   describe(`DesignStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, designs } = await makeStores();
       const subject = `d-${randomUUID()}`;
-      const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const account = await accounts.create({
+        email: `${subject}@example.com`,
+        plan: 'pro',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       const newDesign = (name = 'd') => ({
         id: newDesignId(),
         accountId: account.id,
@@ -25,7 +33,14 @@ export function designStoreContract(adapterName: string, makeStores: () => Promi
       const { designs, account, newDesign } = await setup();
       const input = newDesign('brand');
       const created = await designs.createWithinLimit(input, 10);
-      const expected = { id: input.id, accountId: account.id, name: 'brand', options: input.options, createdAt: new Date(1_000), updatedAt: new Date(1_000) };
+      const expected = {
+        id: input.id,
+        accountId: account.id,
+        name: 'brand',
+        options: input.options,
+        createdAt: new Date(1_000),
+        updatedAt: new Date(1_000),
+      };
       expect(created).toEqual(expected);
       expect(await designs.get(account.id, input.id)).toEqual(expected);
       expect(await designs.list(account.id)).toEqual([expected]);
@@ -34,7 +49,9 @@ export function designStoreContract(adapterName: string, makeStores: () => Promi
         name: 'renamed',
         updatedAt: new Date(2_000),
       });
-      expect((await designs.update(account.id, input.id, { options: { margin: 1 } }, new Date(3_000)))?.options).toEqual({ margin: 1 });
+      expect(
+        (await designs.update(account.id, input.id, { options: { margin: 1 } }, new Date(3_000)))?.options,
+      ).toEqual({ margin: 1 });
       expect(await designs.delete(account.id, input.id)).toBe(true);
       expect(await designs.get(account.id, input.id)).toBeUndefined();
       expect(await designs.delete(account.id, input.id)).toBe(false);
@@ -42,7 +59,9 @@ export function designStoreContract(adapterName: string, makeStores: () => Promi
 
     it('never holds more than the limit, even under concurrent creation; null is unlimited', async () => {
       const { designs, account, newDesign } = await setup();
-      const results = await Promise.all(Array.from({ length: 8 }, (_, i) => designs.createWithinLimit(newDesign(`d${i}`), 3)));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => designs.createWithinLimit(newDesign(`d${i}`), 3)),
+      );
       expect(results.filter((r) => r !== 'limit_reached')).toHaveLength(3);
       expect(await designs.list(account.id)).toHaveLength(3);
       expect(await designs.createWithinLimit(newDesign(), null)).not.toBe('limit_reached');

@@ -6,12 +6,20 @@ import type { KeyStore, NewApiKey } from '../../src/domain/ports/key-store.js';
 import { OPERATOR_ACTOR } from '../../src/domain/actor.js';
 import { KEY_SCOPES } from '../../src/domain/key-scope.js';
 
-export function keyStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; keys: KeyStore }>): void {
+export function keyStoreContract(
+  adapterName: string,
+  makeStores: () => Promise<{ accounts: AccountStore; keys: KeyStore }>,
+): void {
   describe(`KeyStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, keys } = await makeStores();
       const subject = `k-${randomUUID()}`;
-      const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const account = await accounts.create({
+        email: `${subject}@example.com`,
+        plan: 'pro',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       const newKey = (name = 'k', extra: Partial<NewApiKey> = {}): NewApiKey => ({
         accountId: account.id,
         name,
@@ -42,20 +50,40 @@ export function keyStoreContract(adapterName: string, makeStores: () => Promise<
       expect(await keys.findActiveCredential('no-such-hash')).toBeUndefined();
     });
 
-    it("keeps a key's scopes, expiry and maker, and resolves an expired key with its expiry for the caller to refuse", async () => {
-      const { keys, account, newKey } = await setup();
-      const maker = { type: 'member' as const, id: 'mem_1', label: 'dev@example.com' };
-      const input = newKey('narrow', { scopes: ['codes:read', 'generate'], expiresAt: new Date(1_000), createdBy: maker });
-      const created = await keys.createWithinLimit(input, 5);
-      if (created === 'limit_reached') throw new Error('unexpected limit');
-      expect(created).toMatchObject({ scopes: ['generate', 'codes:read'], expiresAt: new Date(1_000), createdBy: maker });
-      expect(await keys.findActiveCredential(input.hash)).toMatchObject({ scopes: ['generate', 'codes:read'], expiresAt: new Date(1_000) });
-      expect((await keys.list(account.id))[0]).toMatchObject({ scopes: ['generate', 'codes:read'], createdBy: maker });
-    });
+    it(
+      "keeps a key's scopes, expiry and maker, and resolves an expired key with its expiry for the caller to " +
+        'refuse',
+      async () => {
+        const { keys, account, newKey } = await setup();
+        const maker = { type: 'member' as const, id: 'mem_1', label: 'dev@example.com' };
+        const input = newKey('narrow', {
+          scopes: ['codes:read', 'generate'],
+          expiresAt: new Date(1_000),
+          createdBy: maker,
+        });
+        const created = await keys.createWithinLimit(input, 5);
+        if (created === 'limit_reached') throw new Error('unexpected limit');
+        expect(created).toMatchObject({
+          scopes: ['generate', 'codes:read'],
+          expiresAt: new Date(1_000),
+          createdBy: maker,
+        });
+        expect(await keys.findActiveCredential(input.hash)).toMatchObject({
+          scopes: ['generate', 'codes:read'],
+          expiresAt: new Date(1_000),
+        });
+        expect((await keys.list(account.id))[0]).toMatchObject({
+          scopes: ['generate', 'codes:read'],
+          createdBy: maker,
+        });
+      },
+    );
 
     it('never holds more than the limit of active keys, even under concurrent creation', async () => {
       const { keys, account, newKey } = await setup();
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => keys.createWithinLimit(newKey(`k${i}`), 5)));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => keys.createWithinLimit(newKey(`k${i}`), 5)),
+      );
       expect(results.filter((r) => r !== 'limit_reached')).toHaveLength(5);
       expect((await keys.list(account.id)).filter((k) => !k.revokedAt)).toHaveLength(5);
     });

@@ -4,13 +4,21 @@ import { describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { LogoStore, NewLogo } from '../../src/domain/ports/logo-store.js';
 
-export function logoStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; logos: LogoStore }>): void {
+export function logoStoreContract(
+  adapterName: string,
+  makeStores: () => Promise<{ accounts: AccountStore; logos: LogoStore }>,
+): void {
   describe(`LogoStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, logos } = await makeStores();
       const newAccount = async () => {
         const subject = `l-${randomUUID()}`;
-        return accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
+        return accounts.create({
+          email: `${subject}@example.com`,
+          plan: 'pro',
+          identity: { provider: 'local', subject },
+          createdAt: new Date(),
+        });
       };
       const account = await newAccount();
       const newLogo = (name: string, createdAt = new Date(1_000)): NewLogo => ({

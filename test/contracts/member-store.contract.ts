@@ -17,7 +17,12 @@ export function memberStoreContract(adapterName: string, makeStores: () => Promi
     async function setup(on?: Stores) {
       const stores = on ?? (await makeStores());
       const founder = identity();
-      const account = await stores.accounts.create({ email: founder.subject, plan: 'free', identity: founder, createdAt: new Date() });
+      const account = await stores.accounts.create({
+        email: founder.subject,
+        plan: 'free',
+        identity: founder,
+        createdAt: new Date(),
+      });
       const member = (who: AccountIdentity, role: Role, at = 1_000): NewMember => ({
         accountId: account.id,
         identity: who,
@@ -28,17 +33,20 @@ export function memberStoreContract(adapterName: string, makeStores: () => Promi
       return { ...stores, account, founder, member };
     }
 
-    it('adds a member once per identity and finds it by id, by identity and among the identity’s memberships', async () => {
-      const { members, account, member } = await setup();
-      const who = identity();
-      const added = await members.add(member(who, 'viewer'));
-      expect(added).toEqual({ id: expect.stringMatching(/^mem_/), ...member(who, 'viewer') });
-      expect(await members.add(member(who, 'admin', 2_000))).toEqual(added);
-      expect(await members.find(account.id, added.id)).toEqual(added);
-      expect(await members.findByIdentity(account.id, who)).toEqual(added);
-      expect(await members.membershipsOf(who)).toEqual([added]);
-      expect(await members.list(account.id)).toEqual([added]);
-    });
+    it(
+      'adds a member once per identity and finds it by ' + 'id, by identity and among the identity’s ' + 'memberships',
+      async () => {
+        const { members, account, member } = await setup();
+        const who = identity();
+        const added = await members.add(member(who, 'viewer'));
+        expect(added).toEqual({ id: expect.stringMatching(/^mem_/), ...member(who, 'viewer') });
+        expect(await members.add(member(who, 'admin', 2_000))).toEqual(added);
+        expect(await members.find(account.id, added.id)).toEqual(added);
+        expect(await members.findByIdentity(account.id, who)).toEqual(added);
+        expect(await members.membershipsOf(who)).toEqual([added]);
+        expect(await members.list(account.id)).toEqual([added]);
+      },
+    );
 
     it('lists an identity’s memberships across accounts, and each account’s members only, oldest first', async () => {
       const first = await setup();
@@ -83,7 +91,10 @@ export function memberStoreContract(adapterName: string, makeStores: () => Promi
       const { members, account, founder, member } = await setup();
       const a = (await members.addFounder(member(founder, 'owner')))!;
       const b = await members.add(member(identity(), 'owner', 2_000));
-      const outcomes = await Promise.all([members.setRole(account.id, a.id, 'viewer'), members.setRole(account.id, b.id, 'viewer')]);
+      const outcomes = await Promise.all([
+        members.setRole(account.id, a.id, 'viewer'),
+        members.setRole(account.id, b.id, 'viewer'),
+      ]);
       expect(outcomes.filter((o) => o === 'last_owner').length).toBeGreaterThanOrEqual(1);
       expect((await members.list(account.id)).filter((m) => m.role === 'owner').length).toBeGreaterThanOrEqual(1);
     });
@@ -110,7 +121,10 @@ export function memberStoreContract(adapterName: string, makeStores: () => Promi
       expect(await members.findInvitationByToken(kept.tokenHash, now)).toEqual(kept);
       expect(await members.findInvitationByToken(expired.tokenHash, now)).toBeUndefined();
       expect(await members.takeInvitation(expired.tokenHash, now)).toBeUndefined();
-      const takes = await Promise.all([members.takeInvitation(kept.tokenHash, now), members.takeInvitation(kept.tokenHash, now)]);
+      const takes = await Promise.all([
+        members.takeInvitation(kept.tokenHash, now),
+        members.takeInvitation(kept.tokenHash, now),
+      ]);
       expect(takes.filter((t) => t !== undefined)).toEqual([kept]);
       expect(await members.findInvitationByToken(kept.tokenHash, now)).toBeUndefined();
 

@@ -138,7 +138,11 @@ describe(TITLE, () => {
       const db = inspector.db!;
       // No chunk outlives its file (the contract's cases run one at a time, so no upload is half-done here).
       const allFiles = await db.collection('batchResults.files').distinct('_id');
-      expect(await db.collection('batchResults.chunks').distinct('files_id', { files_id: { $nin: allFiles } }, { comment: INSPECTOR })).toEqual([]);
+      expect(
+        await db
+          .collection('batchResults.chunks')
+          .distinct('files_id', { files_id: { $nin: allFiles } }, { comment: INSPECTOR }),
+      ).toEqual([]);
       return db.collection('batchResults.files').countDocuments({ 'metadata.batchId': batchId });
     },
   }));
@@ -147,7 +151,9 @@ describe(TITLE, () => {
   it('declares each shard key of the table on its model, every unique index starting with it', async () => {
     const models = Object.values(defineMongoModels(mongoose.createConnection())) as Array<Model<unknown>>;
     const declared = Object.fromEntries(
-      models.filter((model) => model.schema.get('shardKey')).map((model) => [model.collection.collectionName, model.schema.get('shardKey')]),
+      models
+        .filter((model) => model.schema.get('shardKey'))
+        .map((model) => [model.collection.collectionName, model.schema.get('shardKey')]),
     );
     const { 'batchResults.chunks': gridfsChunks, ...modelled } = SHARD_KEYS;
     expect(gridfsChunks).toEqual({ files_id: 1, n: 1 });
@@ -156,7 +162,11 @@ describe(TITLE, () => {
       const key = Object.keys((model.schema.get('shardKey') as Record<string, number> | undefined) ?? {});
       if (key.length === 0) continue;
       for (const [fields, options] of model.schema.indexes()) {
-        if (options.unique) expect(Object.keys(fields).slice(0, key.length), `${model.collection.collectionName} ${JSON.stringify(fields)}`).toEqual(key);
+        if (options.unique)
+          expect(
+            Object.keys(fields).slice(0, key.length),
+            `${model.collection.collectionName} ${JSON.stringify(fields)}`,
+          ).toEqual(key);
       }
     }
   });
@@ -165,9 +175,13 @@ describe(TITLE, () => {
     'sends every command on a sharded collection with its shard key in the filter (the upserts with all of it)',
     async () => {
       const commands = (await readRecordedCommands(RECORDED)).filter(({ doc }) => doc.comment !== INSPECTOR);
-      const sharded = commands.filter(({ command, doc }) => typeof doc[command] === 'string' && (doc[command] as string) in SHARD_KEYS);
+      const sharded = commands.filter(
+        ({ command, doc }) => typeof doc[command] === 'string' && (doc[command] as string) in SHARD_KEYS,
+      );
       // Every sharded collection was reached by the suites: the check below covered something on each.
-      expect(new Set(sharded.map(({ command, doc }) => doc[command] as string))).toEqual(new Set(Object.keys(SHARD_KEYS)));
+      expect(new Set(sharded.map(({ command, doc }) => doc[command] as string))).toEqual(
+        new Set(Object.keys(SHARD_KEYS)),
+      );
       expect(shardKeyProblems(commands, SHARD_KEYS)).toEqual([]);
     },
   );

@@ -83,7 +83,10 @@ signingKeyStoreContract('sqlite + redis signing-key cache', async () => {
   return { accounts: stores.accounts, signingKeys: new CachedSigningKeyStore(stores.signingKeys, bus(prefix())) };
 });
 
-accountStoreContract('sqlite + redis plan-change events', () => new PlanChangePublishingAccountStore(sqlite().accounts, bus(prefix())));
+accountStoreContract(
+  'sqlite + redis plan-change events',
+  () => new PlanChangePublishingAccountStore(sqlite().accounts, bus(prefix())),
+);
 
 lastUsedLogContract(
   'redis',
@@ -106,7 +109,10 @@ scanAllowanceContract('redis', () => new RedisScanAllowance(client, { keyPrefix:
 guessLimiterContract('redis', () => new RedisGuessLimiter(client, { keyPrefix: prefix() }));
 scanEventSourceContract('redis (counted in the scan script)', async () => {
   const keyPrefix = prefix();
-  return { recorder: new RedisScanCounter(client, { keyPrefix }), events: new RedisScanEventSource(client, { keyPrefix }) };
+  return {
+    recorder: new RedisScanCounter(client, { keyPrefix }),
+    events: new RedisScanEventSource(client, { keyPrefix }),
+  };
 });
 
 // Recorded in Redis, then rolled up into a SQLite ledger: the path production takes.

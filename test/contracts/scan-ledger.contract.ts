@@ -29,7 +29,10 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
         day(codeId, '2026-04-01', 9),
         day(`dyn_${randomUUID()}`, '2026-03-01', 7),
       ]);
-      expect(await ledger.days(codeId, '2026-03-01', '2026-03-31')).toEqual([day(codeId, '2026-03-01', 2), day(codeId, '2026-03-02', 4)]);
+      expect(await ledger.days(codeId, '2026-03-01', '2026-03-31')).toEqual([
+        day(codeId, '2026-03-01', 2),
+        day(codeId, '2026-03-02', 4),
+      ]);
     });
 
     it('changes nothing when a snapshot is applied again, or an older one arrives late', async () => {
@@ -46,7 +49,12 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
     it('sums each code of a page from a day on, leaving out codes without a scan', async () => {
       const ledger = await makeLedger();
       const [a, b, quiet] = [`dyn_${randomUUID()}`, `dyn_${randomUUID()}`, `dyn_${randomUUID()}`];
-      await ledger.apply([day(a, '2026-02-27', 100), day(a, '2026-03-01', 2), day(a, '2026-03-05', 3), day(b, '2026-03-02', 7)]);
+      await ledger.apply([
+        day(a, '2026-02-27', 100),
+        day(a, '2026-03-01', 2),
+        day(a, '2026-03-05', 3),
+        day(b, '2026-03-02', 7),
+      ]);
       expect(await ledger.scansSince([a, b, quiet], '2026-02-28')).toEqual(
         new Map([
           [a, 5],
@@ -58,9 +66,17 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
     it("returns a page of codes' days within a range, and nothing of codes outside the page", async () => {
       const ledger = await makeLedger();
       const [a, b, other] = [`dyn_${randomUUID()}`, `dyn_${randomUUID()}`, `dyn_${randomUUID()}`];
-      await ledger.apply([day(a, '2026-02-27', 100), day(a, '2026-03-01', 2), day(b, '2026-03-02', 7), day(other, '2026-03-01', 9)]);
+      await ledger.apply([
+        day(a, '2026-02-27', 100),
+        day(a, '2026-03-01', 2),
+        day(b, '2026-03-02', 7),
+        day(other, '2026-03-01', 9),
+      ]);
       const days = await ledger.daysOfCodes([a, b], '2026-02-28', '2026-03-31');
-      expect(days.sort((x, y) => x.day.localeCompare(y.day))).toEqual([day(a, '2026-03-01', 2), day(b, '2026-03-02', 7)]);
+      expect(days.sort((x, y) => x.day.localeCompare(y.day))).toEqual([
+        day(a, '2026-03-01', 2),
+        day(b, '2026-03-02', 7),
+      ]);
       expect(await ledger.daysOfCodes([], '2026-01-01', '2026-12-31')).toEqual([]);
     });
 
@@ -91,56 +107,79 @@ export function scanRecorderContract(
   uniquesTolerance = 0,
 ): void {
   describe(`ScanRecorder contract: ${adapterName}`, () => {
-    it('counts every scan once, each visitor once a day, with the device, language, split arm, country, city and hour split, bots apart', async () => {
-      const { recorder, read } = await make();
-      const codeId = `dyn_${randomUUID()}`;
-      const at = new Date(Date.UTC(2026, 2, 1, 12));
-      for (let i = 0; i < 300; i++)
+    it(
+      'counts every scan once, each visitor once a day, with the device, language, split arm, country, city and ' +
+        'hour split, bots apart',
+      async () => {
+        const { recorder, read } = await make();
+        const codeId = `dyn_${randomUUID()}`;
+        const at = new Date(Date.UTC(2026, 2, 1, 12));
+        for (let i = 0; i < 300; i++)
+          recorder.record({
+            codeId,
+            accountId: 'acc_test',
+            at,
+            visitor: `v${i % 30}`,
+            device: i % 3 === 0 ? 'ios' : 'android',
+            language: i % 2 === 0 ? 'en' : 'pt',
+            ...(i % 5 === 0 ? {} : { arm: i % 5 === 1 ? 'rules[0]:1' : 'default:0' }),
+            place:
+              i % 4 === 0
+                ? { country: 'BR', region: 'São Paulo', city: 'Campinas' }
+                : i % 4 === 1
+                  ? { country: 'US' }
+                  : null,
+            bot: false,
+          });
+        // Crawlers and link previews: counted apart, in no split and as no visitor.
+        for (let i = 0; i < 7; i++)
+          recorder.record({
+            codeId,
+            accountId: 'acc_test',
+            at,
+            visitor: `bot${i}`,
+            device: 'other',
+            language: 'en',
+            place: null,
+            bot: true,
+          });
         recorder.record({
           codeId,
           accountId: 'acc_test',
-          at,
-          visitor: `v${i % 30}`,
-          device: i % 3 === 0 ? 'ios' : 'android',
-          language: i % 2 === 0 ? 'en' : 'pt',
-          ...(i % 5 === 0 ? {} : { arm: i % 5 === 1 ? 'rules[0]:1' : 'default:0' }),
-          place: i % 4 === 0 ? { country: 'BR', region: 'São Paulo', city: 'Campinas' } : i % 4 === 1 ? { country: 'US' } : null,
+          at: new Date(Date.UTC(2026, 2, 2, 1)),
+          visitor: 'v0',
+          device: 'desktop',
+          language: 'other',
+          place: null,
           bot: false,
         });
-      // Crawlers and link previews: counted apart, in no split and as no visitor.
-      for (let i = 0; i < 7; i++)
-        recorder.record({ codeId, accountId: 'acc_test', at, visitor: `bot${i}`, device: 'other', language: 'en', place: null, bot: true });
-      recorder.record({
-        codeId,
-        accountId: 'acc_test',
-        at: new Date(Date.UTC(2026, 2, 2, 1)),
-        visitor: 'v0',
-        device: 'desktop',
-        language: 'other',
-        place: null,
-        bot: false,
-      });
-      await recorder.flush();
-      const firstDay = await read(codeId, '2026-03-01');
-      expect(firstDay).toEqual({
-        codeId,
-        day: '2026-03-01',
-        scans: 300,
-        uniques: expect.any(Number),
-        bots: 7,
-        devices: { ios: 100, android: 200 },
-        languages: { en: 150, pt: 150 },
-        arms: { 'default:0': 180, 'rules[0]:1': 60 },
-        countries: { BR: 75, US: 75, other: 150 },
-        cities: { 'BR|São Paulo|Campinas': 75 },
-        hours: { '12': 300 },
-        hourUniques: { '12': expect.any(Number) },
-      });
-      expect(Math.abs((firstDay?.uniques ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
-      expect(Math.abs((firstDay?.hourUniques['12'] ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
-      // The same visitor on the next day counts again there: the salt changes every day.
-      expect(await read(codeId, '2026-03-02')).toMatchObject({ scans: 1, uniques: 1, devices: { desktop: 1 }, arms: {} });
-      expect(recorder.unrecorded()).toBe(0);
-    });
+        await recorder.flush();
+        const firstDay = await read(codeId, '2026-03-01');
+        expect(firstDay).toEqual({
+          codeId,
+          day: '2026-03-01',
+          scans: 300,
+          uniques: expect.any(Number),
+          bots: 7,
+          devices: { ios: 100, android: 200 },
+          languages: { en: 150, pt: 150 },
+          arms: { 'default:0': 180, 'rules[0]:1': 60 },
+          countries: { BR: 75, US: 75, other: 150 },
+          cities: { 'BR|São Paulo|Campinas': 75 },
+          hours: { '12': 300 },
+          hourUniques: { '12': expect.any(Number) },
+        });
+        expect(Math.abs((firstDay?.uniques ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
+        expect(Math.abs((firstDay?.hourUniques['12'] ?? 0) - 30)).toBeLessThanOrEqual(uniquesTolerance);
+        // The same visitor on the next day counts again there: the salt changes every day.
+        expect(await read(codeId, '2026-03-02')).toMatchObject({
+          scans: 1,
+          uniques: 1,
+          devices: { desktop: 1 },
+          arms: {},
+        });
+        expect(recorder.unrecorded()).toBe(0);
+      },
+    );
   });
 }

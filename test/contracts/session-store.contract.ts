@@ -23,7 +23,10 @@ export function sessionStoreContract(adapterName: string, makeStore: () => Promi
     it('finds a session exactly as it was stored', async () => {
       const store = await makeStore();
       const signedIn = session();
-      const pending = session({ accountId: undefined, pendingSignIn: { provider: 'microsoft', state: 'st-1', nonce: 'n-1' } });
+      const pending = session({
+        accountId: undefined,
+        pendingSignIn: { provider: 'microsoft', state: 'st-1', nonce: 'n-1' },
+      });
       const inAnotherAccount = session({ activeAccountId: `acc-${randomUUID()}` });
       await store.create(signedIn);
       await store.create(pending);

@@ -5,12 +5,20 @@ import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { SigningKeyStore } from '../../src/domain/ports/signing-key-store.js';
 import { newSigningKeyId } from '../../src/domain/signed-url.js';
 
-export function signingKeyStoreContract(adapterName: string, makeStores: () => Promise<{ accounts: AccountStore; signingKeys: SigningKeyStore }>): void {
+export function signingKeyStoreContract(
+  adapterName: string,
+  makeStores: () => Promise<{ accounts: AccountStore; signingKeys: SigningKeyStore }>,
+): void {
   describe(`SigningKeyStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, signingKeys } = await makeStores();
       const subject = `s-${randomUUID()}`;
-      const account = await accounts.create({ email: `${subject}@example.com`, plan: 'pro', identity: { provider: 'local', subject }, createdAt: new Date() });
+      const account = await accounts.create({
+        email: `${subject}@example.com`,
+        plan: 'pro',
+        identity: { provider: 'local', subject },
+        createdAt: new Date(),
+      });
       const newKey = (name = 'k') => ({
         id: newSigningKeyId(),
         accountId: account.id,
@@ -25,21 +33,38 @@ export function signingKeyStoreContract(adapterName: string, makeStores: () => P
       const { signingKeys, account, newKey } = await setup();
       const input = newKey('mail');
       const created = await signingKeys.createWithinLimit(input, 5);
-      expect(created).toEqual({ id: input.id, accountId: account.id, name: 'mail', createdAt: new Date(1_000), revokedAt: undefined });
-      expect(await signingKeys.findActive(input.id)).toEqual({ keyId: input.id, accountId: account.id, plan: 'pro', sealedSecret: input.sealedSecret });
+      expect(created).toEqual({
+        id: input.id,
+        accountId: account.id,
+        name: 'mail',
+        createdAt: new Date(1_000),
+        revokedAt: undefined,
+      });
+      expect(await signingKeys.findActive(input.id)).toEqual({
+        keyId: input.id,
+        accountId: account.id,
+        plan: 'pro',
+        sealedSecret: input.sealedSecret,
+      });
       expect(await signingKeys.findActive(newSigningKeyId())).toBeUndefined();
     });
 
-    it('never holds more than the limit of active keys, even under concurrent creation, and a revoked key frees its place', async () => {
-      const { signingKeys, account, newKey } = await setup();
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => signingKeys.createWithinLimit(newKey(`k${i}`), 5)));
-      const created = results.filter((r) => r !== 'limit_reached');
-      expect(created).toHaveLength(5);
-      expect(await signingKeys.createWithinLimit(newKey(), 5)).toBe('limit_reached');
-      await signingKeys.revoke(account.id, created[0]!.id, new Date());
-      expect(await signingKeys.createWithinLimit(newKey(), 5)).not.toBe('limit_reached');
-      expect((await signingKeys.list(account.id)).filter((k) => !k.revokedAt)).toHaveLength(5);
-    });
+    it(
+      'never holds more than the limit of active keys, even under concurrent creation, and a revoked key frees ' +
+        'its place',
+      async () => {
+        const { signingKeys, account, newKey } = await setup();
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => signingKeys.createWithinLimit(newKey(`k${i}`), 5)),
+        );
+        const created = results.filter((r) => r !== 'limit_reached');
+        expect(created).toHaveLength(5);
+        expect(await signingKeys.createWithinLimit(newKey(), 5)).toBe('limit_reached');
+        await signingKeys.revoke(account.id, created[0]!.id, new Date());
+        expect(await signingKeys.createWithinLimit(newKey(), 5)).not.toBe('limit_reached');
+        expect((await signingKeys.list(account.id)).filter((k) => !k.revokedAt)).toHaveLength(5);
+      },
+    );
 
     it('stops resolving a key the moment it is revoked, and keeps the first revocation time', async () => {
       const { signingKeys, account, newKey } = await setup();

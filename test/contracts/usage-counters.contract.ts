@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import type { UsageCounters } from '../../src/domain/ports/usage-counters.js';
 import type { QrIdentity, UsageMeter } from '../../src/domain/ports/usage-meter.js';
 
-export function usageCountersContract(adapterName: string, make: () => Promise<{ meter: UsageMeter; counters: UsageCounters }>): void {
+export function usageCountersContract(
+  adapterName: string,
+  make: () => Promise<{ meter: UsageMeter; counters: UsageCounters }>,
+): void {
   describe(`UsageCounters contract: ${adapterName}`, () => {
     const period = '2026-11';
     const at = new Date('2026-11-15T12:00:00Z');

@@ -13,7 +13,10 @@ const DOCS = join(ROOT, 'docs');
 /** README.md and every page in docs/, whoever wrote it (a page added later is read too). */
 function docsText(): string {
   const pages = readdirSync(DOCS).filter((name) => name.endsWith('.md') && name !== 'BENCHMARKS.md');
-  return [readFileSync(join(ROOT, 'README.md'), 'utf8'), ...pages.map((name) => readFileSync(join(DOCS, name), 'utf8'))].join('\n');
+  return [
+    readFileSync(join(ROOT, 'README.md'), 'utf8'),
+    ...pages.map((name) => readFileSync(join(DOCS, name), 'utf8')),
+  ].join('\n');
 }
 
 const escape = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
@@ -32,9 +35,13 @@ function documented(lines: string[], method: string, path: string): boolean {
 describe('the docs', () => {
   const t = useTestApp();
 
-  it('docs/configuration.md is what `npm run docs:config` writes from the config schema (run it after changing a variable)', () => {
-    expect(readFileSync(join(DOCS, 'configuration.md'), 'utf8')).toBe(configurationMarkdown());
-  });
+  it(
+    'docs/configuration.md is what `npm run docs:config` writes from the config schema (run it after changing a ' +
+      'variable)',
+    () => {
+      expect(readFileSync(join(DOCS, 'configuration.md'), 'utf8')).toBe(configurationMarkdown());
+    },
+  );
 
   it('docs/teams.md shows the roles permission table exactly as the domain holds it', () => {
     const page = readFileSync(join(DOCS, 'teams.md'), 'utf8');
@@ -53,12 +60,16 @@ describe('the docs', () => {
     );
     expect(operations.length).toBeGreaterThan(10);
     const lines = docsText().split('\n');
-    const missing = operations.filter(([method, path]) => !documented(lines, method, path)).map(([method, path]) => `${method.toUpperCase()} ${path}`);
+    const missing = operations
+      .filter(([method, path]) => !documented(lines, method, path))
+      .map(([method, path]) => `${method.toUpperCase()} ${path}`);
     expect(missing).toEqual([]);
   });
 
   it('finds an operation only where the page names it (the check above is not vacuous)', () => {
-    expect(documented(['`GET /api/v1/QRManager/codes/{id}` reads one'], 'get', '/api/v1/QRManager/codes/{id}')).toBe(true);
+    expect(documented(['`GET /api/v1/QRManager/codes/{id}` reads one'], 'get', '/api/v1/QRManager/codes/{id}')).toBe(
+      true,
+    );
     expect(documented(['`GET /api/v1/QRManager/codes/{id}/stats`'], 'get', '/api/v1/QRManager/codes/{id}')).toBe(false);
     expect(documented(['`POST /api/v1/QRManager/codes/{id}`'], 'get', '/api/v1/QRManager/codes/{id}')).toBe(false);
   });

@@ -39,22 +39,31 @@ describe('qrm codes', () => {
     const listed = await runCli(['codes', 'list', '--email', 'owner@example.com'], env);
     expect(listed.stdout).toContain(`${kept.slug}  active`);
     expect(listed.stdout).toContain('https://phishing.example/login');
-    const json = JSON.parse((await runCli(['codes', 'list', '--email', 'owner@example.com', '--json'], env)).stdout) as Array<{ id: string }>;
+    const json = JSON.parse(
+      (await runCli(['codes', 'list', '--email', 'owner@example.com', '--json'], env)).stdout,
+    ) as Array<{ id: string }>;
     expect(json.map((c) => c.id)).toEqual([abused.id, kept.id]);
 
     const disabled = await runCli(['codes', 'disable', '--slug', abused.slug, '--reason', 'phishing report #42'], env);
     expect(disabled.stdout).toContain(`disabled ${abused.slug}`);
 
     // Another process changed the database: the server's one-second slug cache lets it through within that second.
-    await waitFor('the server to answer 410 for the disabled code', async () => (await scan(t.app, abused.slug)).statusCode === 410, {
-      timeoutMs: 2_000,
-      intervalMs: 50,
-    });
+    await waitFor(
+      'the server to answer 410 for the disabled code',
+      async () => (await scan(t.app, abused.slug)).statusCode === 410,
+      {
+        timeoutMs: 2_000,
+        intervalMs: 50,
+      },
+    );
     expect((await scan(t.app, kept.slug)).statusCode).toBe(302);
     const retry = await api.patch(abused.id, { status: 'active' });
     expect(retry.statusCode).toBe(409);
     expect(retry.json()).toMatchObject({ code: 'code_disabled' });
-    expect((await api.get(abused.id)).json()).toMatchObject({ status: 'disabled', disabledReason: 'phishing report #42' });
+    expect((await api.get(abused.id)).json()).toMatchObject({
+      status: 'disabled',
+      disabledReason: 'phishing report #42',
+    });
     await expect(runCli(['codes', 'disable', '--slug', 'nope', '--reason', 'x'], env)).rejects.toThrow(/slug/);
   }, 60_000);
 });

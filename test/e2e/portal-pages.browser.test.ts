@@ -33,7 +33,12 @@ beforeAll(async () => {
   await t.app.listen({ port, host: '127.0.0.1' });
   const deps = { ...t.stores, keyPepper: t.config.keyPepper, clock: () => t.clock.now };
   accountId = (await createLocalAccount(deps, EMAIL, 'business')).id;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true, timeout: 30_000 });
+  browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+    timeout: 30_000,
+  });
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(WAIT_MS);
   page.setDefaultNavigationTimeout(WAIT_MS);
@@ -74,7 +79,13 @@ async function barPixels(p: Page, selector: string): Promise<number> {
     const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
     let count = 0;
     for (let i = 0; i < data.length; i += 4) {
-      if (data[i + 3]! > 200 && Math.abs(data[i]! - 0x2f) < 24 && Math.abs(data[i + 1]! - 0x5b) < 24 && Math.abs(data[i + 2]! - 0xea) < 24) count++;
+      if (
+        data[i + 3]! > 200 &&
+        Math.abs(data[i]! - 0x2f) < 24 &&
+        Math.abs(data[i + 1]! - 0x5b) < 24 &&
+        Math.abs(data[i + 2]! - 0xea) < 24
+      )
+        count++;
     }
     return count;
   });
@@ -109,14 +120,18 @@ describe('the portal pages in Chromium', () => {
 
         await finish(batch, 0, 4);
         await page.locator(`${row} progress[value="4"]`).waitFor();
-        await expect(page.locator(`${row} progress`).getAttribute('aria-label')).resolves.toBe('Running: 4 of 10 items done');
+        await expect(page.locator(`${row} progress`).getAttribute('aria-label')).resolves.toBe(
+          'Running: 4 of 10 items done',
+        );
         await expect(page.locator(`${row} [data-summary]`).innerText()).resolves.toBe('4 rendered of 10');
 
         await finish(batch, 4, 10);
         await page.locator(`${row} a:has-text("Download ZIP")`).waitFor();
         await expect(page.locator(`${row} [data-status]`).innerText()).resolves.toBe('completed');
         await expect(page.locator(`${row} progress`).getAttribute('class')).resolves.toBe('batch-completed');
-        await expect(page.locator(`${row} a:has-text("Download ZIP")`).getAttribute('href')).resolves.toBe(`/portal/batches/${batch.id}/archive`);
+        await expect(page.locator(`${row} a:has-text("Download ZIP")`).getAttribute('href')).resolves.toBe(
+          `/portal/batches/${batch.id}/archive`,
+        );
         expect(await onScreen(page, `${row} progress`)).toBe(true);
         expect(await onScreen(page, `${row} a:has-text("Download ZIP")`)).toBe(true);
 
@@ -138,9 +153,18 @@ describe('the portal pages in Chromium', () => {
     async (width) => {
       await page.setViewportSize({ width, height: 900 });
       const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
-      const code = await createCode(deps, { accountId, plan: 'business' }, { target: 'https://example.com/menu', name: `Menu at ${width}` });
+      const code = await createCode(
+        deps,
+        { accountId, plan: 'business' },
+        { target: 'https://example.com/menu', name: `Menu at ${width}` },
+      );
       for (let i = 0; i < 8; i++)
-        await t.app.inject({ method: 'GET', url: `/r/${code.slug}`, remoteAddress: `10.9.0.${i}`, headers: { 'user-agent': USER_AGENTS.ios } });
+        await t.app.inject({
+          method: 'GET',
+          url: `/r/${code.slug}`,
+          remoteAddress: `10.9.0.${i}`,
+          headers: { 'user-agent': USER_AGENTS.ios },
+        });
       await t.stores.scans.flush();
       const usage = () => t.stores.meter.usage(accountId, periodOf(t.clock.now));
       const before = await usage();
@@ -168,7 +192,10 @@ describe('the portal pages in Chromium', () => {
       await expect(page.locator('[data-field="expiresAt"]').innerText()).resolves.toBe('2031-12-31 23:30:00 UTC');
       await expect(page.locator('[data-field="maxScans"]').innerText()).resolves.toBe('500 scans');
       await expect(page.locator('#campaign-max-scans').inputValue()).resolves.toBe('500');
-      expect((await getCode(deps, accountId, code.id)).routing).toMatchObject({ expiresAt: '2031-12-31T23:30:00.000Z', maxScans: 500 });
+      expect((await getCode(deps, accountId, code.id)).routing).toMatchObject({
+        expiresAt: '2031-12-31T23:30:00.000Z',
+        maxScans: 500,
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       expect(await seriousAxeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
@@ -187,7 +214,10 @@ describe('the portal pages in Chromium', () => {
       await preview.waitFor();
       const shown = async () => Buffer.from((await preview.getAttribute('src'))!.split(',')[1]!, 'base64');
       const previewReads = (text: string) =>
-        waitFor(`the live preview to read ${text}`, async () => (await decodeQr(await shown(), 'png')).zbar === text, { timeoutMs: WAIT_MS, intervalMs: 200 });
+        waitFor(`the live preview to read ${text}`, async () => (await decodeQr(await shown(), 'png')).zbar === text, {
+          timeoutMs: WAIT_MS,
+          intervalMs: 200,
+        });
 
       // Typing redraws the preview after a pause; what it shows decodes to what was typed.
       await page.locator('#type').selectOption('text');
@@ -209,7 +239,10 @@ describe('the portal pages in Chromium', () => {
       await previewReads(payload);
       await page.getByRole('button', { name: 'Generate' }).click();
       await page.locator('img.generated').waitFor();
-      const generated = Buffer.from((await page.locator('img.generated').getAttribute('src'))!.split(',')[1]!, 'base64');
+      const generated = Buffer.from(
+        (await page.locator('img.generated').getAttribute('src'))!.split(',')[1]!,
+        'base64',
+      );
       expect(await decodeQr(generated, 'png')).toEqual(readByAll(payload));
       expect((await usage()).requests).toBe(before.requests + 1);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
@@ -248,7 +281,11 @@ describe('the portal pages in Chromium', () => {
     async (width) => {
       await page.setViewportSize({ width, height: 900 });
       const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
-      const code = await createCode(deps, { accountId, plan: 'business' }, { target: 'https://example.com/dash', name: `Dashboard ${width}` });
+      const code = await createCode(
+        deps,
+        { accountId, plan: 'business' },
+        { target: 'https://example.com/dash', name: `Dashboard ${width}` },
+      );
       const visitors = ['200.147.67.142', '200.147.67.143', '200.147.67.144', '8.8.8.8', '10.8.0.1'];
       const headers = { 'user-agent': USER_AGENTS.android };
       for (const ip of visitors) {

@@ -143,7 +143,9 @@ describe.each([
       await expect(row.count()).resolves.toBe(1);
       await expect(row.locator('.payload').innerText()).resolves.toBe(content);
       await expect(row.locator('.generations').innerText()).resolves.toBe('1 time');
-      await expect(row.locator('img.thumb').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
+      await expect(
+        row.locator('img.thumb').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0),
+      ).resolves.toBe(true);
       await screenshot(page, `${provider}-5-qrs`);
 
       // The playground generates with the account's quota.
@@ -159,7 +161,8 @@ describe.each([
 
       // Read it back in the page (no reload), then a photo of it chosen as a file: each reader's text is shown.
       const readers = page.locator('#decode-result table.decoded tbody tr');
-      const shown = async () => (await readers.allInnerTexts()).map((row) => row.replace(/^\w+/, (reader) => reader.toLowerCase()));
+      const shown = async () =>
+        (await readers.allInnerTexts()).map((row) => row.replace(/^\w+/, (reader) => reader.toLowerCase()));
       await page.getByRole('button', { name: 'Read it back' }).click();
       await readers.first().waitFor();
       expect(await shown()).toEqual([

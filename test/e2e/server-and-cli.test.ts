@@ -65,7 +65,9 @@ describe('the server and qrm on the embedded default', () => {
   it('changes plans through qrm and explains bad commands', async () => {
     const upgraded = await runCli(['accounts', 'plan', '--email', 'dev@example.com', '--plan', 'pro'], env);
     expect(upgraded.stdout).toContain('plan=pro');
-    await expect(runCli(['accounts', 'plan', '--email', 'dev@example.com', '--plan', 'gold'], env)).rejects.toMatchObject({
+    await expect(
+      runCli(['accounts', 'plan', '--email', 'dev@example.com', '--plan', 'gold'], env),
+    ).rejects.toMatchObject({
       stderr: expect.stringContaining('--plan must be one of free, pro, business'),
     });
   }, 60_000);

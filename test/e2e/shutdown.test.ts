@@ -35,7 +35,12 @@ describe('graceful shutdown', () => {
       fetch(`${server.baseUrl}/api/v1/QRManager/generate`, {
         method: 'POST',
         headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
-        body: JSON.stringify({ content: `https://example.com/shutdown/${i}`, type: 'url', outputFormat: 'webp', size: 2048 }),
+        body: JSON.stringify({
+          content: `https://example.com/shutdown/${i}`,
+          type: 'url',
+          outputFormat: 'webp',
+          size: 2048,
+        }),
         signal: AbortSignal.timeout(30_000),
       }).then(async (res) => {
         const bytes = new Uint8Array(await res.arrayBuffer());

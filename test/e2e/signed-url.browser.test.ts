@@ -43,7 +43,10 @@ beforeAll(async () => {
   sitePort = await freePort();
   site = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html' });
-    response.end(`<!doctype html><body style="margin:0;background:#fff"><img id="qr" alt="QR code" src="${imageUrl.replaceAll('&', '&amp;')}"></body>`);
+    response.end(
+      `<!doctype html><body style="margin:0;background:#fff"><img id="qr" alt="QR code" src="` +
+        `${imageUrl.replaceAll('&', '&amp;')}"></body>`,
+    );
   });
   await new Promise<void>((resolve) => site.listen(sitePort, '127.0.0.1', resolve));
 }, 60_000);
@@ -54,42 +57,48 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-it("loads a signed URL made by the docs' script in an <img> of another site's page, and the code on screen scans", async () => {
-  const caller = await t.newCaller('free');
-  const signing = await newSigningKey(t.app, caller.key, 'browser');
-  const script = join(dir, 'sign.mjs');
-  await writeFile(script, docsScript());
-  const { stdout } = await run(process.execPath, [script], {
-    env: { ...process.env, QR_BASE_URL: base, QR_SIGNING_KEY_ID: signing.id, QR_SIGNING_SECRET: signing.secret },
-  });
-  imageUrl = stdout.trim();
-  expect(imageUrl.startsWith(`${base}/i/${signing.id}/png?`)).toBe(true);
+it(
+  "loads a signed URL made by the docs' script in an " +
+    "<img> of another site's page, and the code on screen " +
+    'scans',
+  async () => {
+    const caller = await t.newCaller('free');
+    const signing = await newSigningKey(t.app, caller.key, 'browser');
+    const script = join(dir, 'sign.mjs');
+    await writeFile(script, docsScript());
+    const { stdout } = await run(process.execPath, [script], {
+      env: { ...process.env, QR_BASE_URL: base, QR_SIGNING_KEY_ID: signing.id, QR_SIGNING_SECRET: signing.secret },
+    });
+    imageUrl = stdout.trim();
+    expect(imageUrl.startsWith(`${base}/i/${signing.id}/png?`)).toBe(true);
 
-  const profile = await mkdtemp(join(dir, 'chromium-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-    timeout: 30_000,
-  });
-  try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    const answers: number[] = [];
-    page.on('response', (response) => {
-      if (response.url().startsWith(`${base}/i/`)) answers.push(response.status());
+    const profile = await mkdtemp(join(dir, 'chromium-'));
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      args: CHROMIUM_ARGS,
+      headless: true,
+      timeout: 30_000,
     });
-    await page.goto(`http://127.0.0.1:${sitePort}/`);
-    const img = page.locator('#qr');
-    await page.waitForFunction(() => {
-      const element = document.getElementById('qr') as HTMLImageElement | null;
-      return element !== null && element.complete && element.naturalWidth > 0;
-    });
-    expect(await img.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(300);
-    expect(answers).toEqual([200]);
-    const shot = await img.screenshot();
-    expect(await decodeQr(shot, 'png')).toEqual(readByAll('https://example.com/menu'));
-  } finally {
-    await context.close();
-  }
-  expect((await t.stores.meter.usage(caller.accountId, periodOf(new Date()))).requests).toBe(1);
-}, 60_000);
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const answers: number[] = [];
+      page.on('response', (response) => {
+        if (response.url().startsWith(`${base}/i/`)) answers.push(response.status());
+      });
+      await page.goto(`http://127.0.0.1:${sitePort}/`);
+      const img = page.locator('#qr');
+      await page.waitForFunction(() => {
+        const element = document.getElementById('qr') as HTMLImageElement | null;
+        return element !== null && element.complete && element.naturalWidth > 0;
+      });
+      expect(await img.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBe(300);
+      expect(answers).toEqual([200]);
+      const shot = await img.screenshot();
+      expect(await decodeQr(shot, 'png')).toEqual(readByAll('https://example.com/menu'));
+    } finally {
+      await context.close();
+    }
+    expect((await t.stores.meter.usage(caller.accountId, periodOf(new Date()))).requests).toBe(1);
+  },
+  60_000,
+);

@@ -22,7 +22,10 @@ afterAll(async () => {
 });
 
 async function client(commandTimeoutMs?: number): Promise<RedisClient> {
-  const made = createRedisClient(redis.url, { name: 'deferred-refunds', ...(commandTimeoutMs ? { commandTimeoutMs } : {}) });
+  const made = createRedisClient(redis.url, {
+    name: 'deferred-refunds',
+    ...(commandTimeoutMs ? { commandTimeoutMs } : {}),
+  });
   clients.push(made);
   await settleConnection(made);
   return made;
@@ -63,7 +66,10 @@ describe('RedisUsageMeter when Redis fails mid-request', () => {
     await meter.refund(second.reservation); // resolves: the refund waits for Redis instead of failing the request
     await meter.refund(second.reservation); // a second refund of the same reservation changes nothing
     await redis.start();
-    await waitFor('the deferred refund to be applied', async () => (await meter.settleDeferredRefunds()) === 0, { timeoutMs: 10_000, intervalMs: 100 });
+    await waitFor('the deferred refund to be applied', async () => (await meter.settleDeferredRefunds()) === 0, {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
     await meter.refund(second.reservation);
     expect(await meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
     await meter.close();

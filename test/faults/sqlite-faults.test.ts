@@ -48,13 +48,27 @@ function inspect(file: string, accountId: string, at: Date) {
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
     const period = periodOf(at);
-    const usage = db.prepare('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?').get(accountId, period);
-    const payloads = db.prepare('SELECT payload, generations FROM qr_codes WHERE account_id = ? AND period = ?').all(accountId, period) as Array<{
+    const usage = db
+      .prepare('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?')
+      .get(accountId, period);
+    const payloads = db
+      .prepare('SELECT payload, generations FROM qr_codes WHERE account_id = ? AND period = ?')
+      .all(accountId, period) as Array<{
       payload: string;
       generations: number;
     }>;
-    const activeKeys = (db.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL').get(accountId) as { n: number }).n;
-    return { integrity, usage, payloads: payloads.map((p) => p.payload).sort(), generations: payloads.reduce((sum, p) => sum + p.generations, 0), activeKeys };
+    const activeKeys = (
+      db.prepare('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL').get(accountId) as {
+        n: number;
+      }
+    ).n;
+    return {
+      integrity,
+      usage,
+      payloads: payloads.map((p) => p.payload).sort(),
+      generations: payloads.reduce((sum, p) => sum + p.generations, 0),
+      activeKeys,
+    };
   } finally {
     db.close();
   }
@@ -74,76 +88,92 @@ describe('a full disk under the embedded store', () => {
   });
   afterAll(async () => t?.close());
 
-  it('answers 503 unavailable with Retry-After once the file cannot grow, keeps it intact, and serves again when space returns', async () => {
-    const caller = await t.newCaller('business');
-    const acknowledged: string[] = [];
-    const send = async (body: ReturnType<typeof bigCode>) => {
-      const res = await generate(t.app, caller.key, body);
-      expect([200, 503]).toContain(res.statusCode);
-      if (res.statusCode === 200) acknowledged.push(body.content);
-      return res;
-    };
-    for (let i = 0; i < 3; i++) expect((await send(bigCode('before', i))).statusCode).toBe(200);
+  it(
+    'answers 503 unavailable with Retry-After once the file cannot grow, keeps it intact, and serves again when ' +
+      'space returns',
+    async () => {
+      const caller = await t.newCaller('business');
+      const acknowledged: string[] = [];
+      const send = async (body: ReturnType<typeof bigCode>) => {
+        const res = await generate(t.app, caller.key, body);
+        expect([200, 503]).toContain(res.statusCode);
+        if (res.statusCode === 200) acknowledged.push(body.content);
+        return res;
+      };
+      for (let i = 0; i < 3; i++) expect((await send(bigCode('before', i))).statusCode).toBe(200);
 
-    // The disk is full: SQLite may not add a single page to the file (SQLITE_FULL), on the service's live connection.
-    const unlimited = db.pragma('max_page_count', { simple: true }) as number;
-    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
-    let refused: Answer | undefined;
-    for (let i = 0; i < 50 && !refused; i++) {
-      const res = await send(bigCode('full', i));
-      if (res.statusCode === 503) refused = res;
-    }
-    expect(refused, 'a new code must eventually need a page the file cannot get').toBeDefined();
-    expectUnavailable(refused!);
-    for (let i = 0; i < 3; i++) expectUnavailable(await send(bigCode('still full', i)));
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+      // The disk is full: SQLite may not add a single page to the file (SQLITE_FULL), on the service's live connection.
+      const unlimited = db.pragma('max_page_count', { simple: true }) as number;
+      db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+      let refused: Answer | undefined;
+      for (let i = 0; i < 50 && !refused; i++) {
+        const res = await send(bigCode('full', i));
+        if (res.statusCode === 503) refused = res;
+      }
+      expect(refused, 'a new code must eventually need a page the file cannot get').toBeDefined();
+      expectUnavailable(refused!);
+      for (let i = 0; i < 3; i++) expectUnavailable(await send(bigCode('still full', i)));
+      expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
 
-    // Space again: no restart, the next codes are stored.
-    db.pragma(`max_page_count = ${unlimited}`);
-    for (let i = 0; i < 3; i++) expect((await send(bigCode('after', i))).statusCode).toBe(200);
+      // Space again: no restart, the next codes are stored.
+      db.pragma(`max_page_count = ${unlimited}`);
+      for (let i = 0; i < 3; i++) expect((await send(bigCode('after', i))).statusCode).toBe(200);
 
-    // The refused requests left no trace: the counts and records are exactly the acknowledged ones.
-    const stored = inspect(file, caller.accountId, t.clock.now);
-    expect(stored.integrity).toBe('ok');
-    expect(stored.usage).toEqual({ requests: acknowledged.length, qrs: acknowledged.length });
-    expect(stored.payloads).toEqual([...acknowledged].sort());
-    expect(stored.generations).toBe(acknowledged.length);
-    expect(stored.activeKeys).toBe(1);
-  }, 30_000);
+      // The refused requests left no trace: the counts and records are exactly the acknowledged ones.
+      const stored = inspect(file, caller.accountId, t.clock.now);
+      expect(stored.integrity).toBe('ok');
+      expect(stored.usage).toEqual({ requests: acknowledged.length, qrs: acknowledged.length });
+      expect(stored.payloads).toEqual([...acknowledged].sort());
+      expect(stored.generations).toBe(acknowledged.length);
+      expect(stored.activeKeys).toBe(1);
+    },
+    30_000,
+  );
 });
 
 describe('a read-only embedded store', () => {
-  it('refuses generations with 503 unavailable and Retry-After, still authenticates, and leaves the file intact and complete', async () => {
-    const dir = await mkdtemp(join(root, 'readonly-'));
-    const file = join(dir, 'qr-manager.db');
-    // First life, writable: three codes acknowledged.
-    const writable = await createTestApp({ dataDir: dir });
-    runClockFast(writable.clock);
-    const caller = await writable.newCaller('business');
-    const acknowledged: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const body = bigCode('writable', i);
-      expect((await generate(writable.app, caller.key, body)).statusCode).toBe(200);
-      acknowledged.push(body.content);
-    }
-    await writable.close();
+  it(
+    'refuses generations with 503 unavailable and Retry-After, still authenticates, and leaves the file intact ' +
+      'and complete',
+    async () => {
+      const dir = await mkdtemp(join(root, 'readonly-'));
+      const file = join(dir, 'qr-manager.db');
+      // First life, writable: three codes acknowledged.
+      const writable = await createTestApp({ dataDir: dir });
+      runClockFast(writable.clock);
+      const caller = await writable.newCaller('business');
+      const acknowledged: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const body = bigCode('writable', i);
+        expect((await generate(writable.app, caller.key, body)).statusCode).toBe(200);
+        acknowledged.push(body.content);
+      }
+      await writable.close();
 
-    // The file system turned read-only: the service runs on a read-only connection to the same file.
-    const t = await createTestApp({ stores: sqliteStoresOn(new Database(file, { readonly: true, fileMustExist: true })), env: { IMAGE_CACHE_MB: '0' } });
-    runClockFast(t.clock);
-    try {
-      for (let i = 0; i < 3; i++) expectUnavailable(await generate(t.app, caller.key, bigCode('read-only', i)));
-      expectUnavailable(await generate(t.app, caller.key, bigCode('writable', 0))); // a code already counted needs a write too
-      // Authentication is a read: an unknown key is still told apart from an outage.
-      expect((await generate(t.app, generateApiKey(), bigCode('read-only', 9))).json()).toMatchObject({ code: 'invalid_api_key' });
-    } finally {
-      await t.close();
-    }
+      // The file system turned read-only: the service runs on a read-only connection to the same file.
+      const t = await createTestApp({
+        stores: sqliteStoresOn(new Database(file, { readonly: true, fileMustExist: true })),
+        env: { IMAGE_CACHE_MB: '0' },
+      });
+      runClockFast(t.clock);
+      try {
+        for (let i = 0; i < 3; i++) expectUnavailable(await generate(t.app, caller.key, bigCode('read-only', i)));
+        // A code already counted needs a write too.
+        expectUnavailable(await generate(t.app, caller.key, bigCode('writable', 0)));
+        // Authentication is a read: an unknown key is still told apart from an outage.
+        expect((await generate(t.app, generateApiKey(), bigCode('read-only', 9))).json()).toMatchObject({
+          code: 'invalid_api_key',
+        });
+      } finally {
+        await t.close();
+      }
 
-    const stored = inspect(file, caller.accountId, writable.clock.now);
-    expect(stored.integrity).toBe('ok');
-    expect(stored.usage).toEqual({ requests: 3, qrs: 3 });
-    expect(stored.payloads).toEqual([...acknowledged].sort());
-    expect(stored.activeKeys).toBe(1);
-  }, 30_000);
+      const stored = inspect(file, caller.accountId, writable.clock.now);
+      expect(stored.integrity).toBe('ok');
+      expect(stored.usage).toEqual({ requests: 3, qrs: 3 });
+      expect(stored.payloads).toEqual([...acknowledged].sort());
+      expect(stored.activeKeys).toBe(1);
+    },
+    30_000,
+  );
 });

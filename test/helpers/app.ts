@@ -81,7 +81,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     MAX_EVENT_LOOP_DELAY_MS: '0',
     QR_DATA_DIR: options.dataDir ?? ':memory:',
     ...(dns ? { DNS_SERVERS: dns.address } : {}),
-    ...(options.redis ? (options.redis.clusterNodes ? { REDIS_CLUSTER_NODES: options.redis.clusterNodes } : { REDIS_URL: options.redis.url }) : {}),
+    ...(options.redis
+      ? options.redis.clusterNodes
+        ? { REDIS_CLUSTER_NODES: options.redis.clusterNodes }
+        : { REDIS_URL: options.redis.url }
+      : {}),
     ...options.env,
   });
   // Built here, by the production function, only so the test can reach them; the app closes them.
@@ -89,7 +93,12 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     options.stores ??
     (await createStores(
       config,
-      options.redis ? { redisKeyPrefix: options.redis.keyPrefix, ...(options.redis.cacheTtlMs ? { cacheTtlMs: options.redis.cacheTtlMs } : {}) } : {},
+      options.redis
+        ? {
+            redisKeyPrefix: options.redis.keyPrefix,
+            ...(options.redis.cacheTtlMs ? { cacheTtlMs: options.redis.cacheTtlMs } : {}),
+          }
+        : {},
     ));
   const clock = { now: options.now ?? new Date() };
   const logs: string[] = [];
@@ -141,7 +150,11 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
 
 /** Fastify logs a second reply instead of throwing it: these are the lines that say so. */
 export function isDoubleReply(line: string): boolean {
-  return line.includes('FST_ERR_REP_ALREADY_SENT') || line.includes('ERR_HTTP_HEADERS_SENT') || line.includes('Reply was already sent');
+  return (
+    line.includes('FST_ERR_REP_ALREADY_SENT') ||
+    line.includes('ERR_HTTP_HEADERS_SENT') ||
+    line.includes('Reply was already sent')
+  );
 }
 
 /**

@@ -11,7 +11,10 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 export async function seriousAxeViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE_SOURCE);
   const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, { resultTypes: ['violations'] }),
+    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(
+      document,
+      { resultTypes: ['violations'] },
+    ),
   );
   if (results.passes.length === 0) throw new Error('axe-core checked nothing on the page');
   return results.violations

@@ -23,8 +23,17 @@ export function postBatch(app: FastifyInstance, key: string, body: unknown, head
 }
 
 /** Items as a client sends them: any field may be set or replaced, the point of the validation tests. */
-export function urlItems(count: number, tag: string, extra: Record<string, unknown> = {}): Array<Record<string, unknown>> {
-  return Array.from({ length: count }, (_, i) => ({ content: `https://example.com/${tag}/${i}`, type: 'url', outputFormat: 'png', ...extra }));
+export function urlItems(
+  count: number,
+  tag: string,
+  extra: Record<string, unknown> = {},
+): Array<Record<string, unknown>> {
+  return Array.from({ length: count }, (_, i) => ({
+    content: `https://example.com/${tag}/${i}`,
+    type: 'url',
+    outputFormat: 'png',
+    ...extra,
+  }));
 }
 
 export interface BatchJson {
@@ -37,7 +46,11 @@ export interface BatchJson {
 }
 
 /** Polls GET …/batches/{id} until the batch is finished; bounded in time. */
-export async function waitForBatch(get: (url: string) => Promise<{ statusCode: number; body: string }>, id: string, timeoutMs = 60_000): Promise<BatchJson> {
+export async function waitForBatch(
+  get: (url: string) => Promise<{ statusCode: number; body: string }>,
+  id: string,
+  timeoutMs = 60_000,
+): Promise<BatchJson> {
   let last = '';
   const finished = async () => {
     const res = await get(`${BATCHES_URL}/${id}`);

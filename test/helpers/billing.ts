@@ -17,8 +17,18 @@ export async function writeBillingPlansFile(): Promise<{ dir: string; file: stri
   const dir = await mkdtemp(join(tmpdir(), 'qrm-billing-plans-'));
   const prices: Record<string, string> = { pro: PRO_PRICE, business: BUSINESS_PRICE };
   const plans = [
-    ...BUILT_IN_PLANS.map((plan) => ({ ...plan, formats: [...plan.formats], ...(prices[plan.id] ? { stripePriceId: prices[plan.id] } : {}) })),
-    { ...BUILT_IN_PLANS[2]!, formats: [...BUILT_IN_PLANS[2]!.formats], id: 'enterprise', name: 'Enterprise', monthlyPriceUsd: 999 },
+    ...BUILT_IN_PLANS.map((plan) => ({
+      ...plan,
+      formats: [...plan.formats],
+      ...(prices[plan.id] ? { stripePriceId: prices[plan.id] } : {}),
+    })),
+    {
+      ...BUILT_IN_PLANS[2]!,
+      formats: [...BUILT_IN_PLANS[2]!.formats],
+      id: 'enterprise',
+      name: 'Enterprise',
+      monthlyPriceUsd: 999,
+    },
   ];
   const file = join(dir, 'plans.json');
   await writeFile(file, JSON.stringify({ plans, default: 'free' }));

@@ -10,7 +10,8 @@ export const PALETTES = [
   { darkColor: '#003049', lightColor: '#FCBF49' },
   { darkColor: '#264653', lightColor: '#E9F5DB' },
 ];
-export const FINDER_COLOURS = ['#9B1B30', '#1D3557', '#0B5345', undefined]; // each at least 3:1 against every light colour above
+// each at least 3:1 against every light colour above
+export const FINDER_COLOURS = ['#9B1B30', '#1D3557', '#0B5345', undefined];
 
 /**
  * Campaign tails a printed URL carries: from none to ~90 characters, so versions reach 10–12 and 256 px modules 3 px.
@@ -32,7 +33,9 @@ export const brandedDesign = fc.record({
   frame: fc.constantFrom(undefined, 'SCAN ME', 'Menu'),
 });
 /** A design as sampled; logoScale widened to any scale (the evidence also draws logos at the rule's edge). */
-export type BrandedDesign = Omit<ReturnType<(typeof brandedDesign)['generate']>['value'], 'logoScale'> & { logoScale: number };
+export type BrandedDesign = Omit<ReturnType<(typeof brandedDesign)['generate']>['value'], 'logoScale'> & {
+  logoScale: number;
+};
 
 /** The corpus's 220 branded designs (seed 3131): URLs with and without campaign tails, 256–1024 px. */
 export const BRANDED_DESIGNS: BrandedDesign[] = fc.sample(brandedDesign, { numRuns: 220, seed: 3131 });

@@ -47,12 +47,17 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
         ],
       });
       expect(code.rules).toHaveLength(3);
-      const go = async (visitor: Parameters<typeof scan>[2]) => (await scan(t().app, code.slug, visitor)).headers.location;
+      const go = async (visitor: Parameters<typeof scan>[2]) =>
+        (await scan(t().app, code.slug, visitor)).headers.location;
       expect(await go({ userAgent: USER_AGENTS.ios, language: 'pt-BR' })).toBe('https://example.com/ios');
-      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt-BR,pt;q=0.9,en;q=0.8' })).toBe('https://example.com/android-pt');
+      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt-BR,pt;q=0.9,en;q=0.8' })).toBe(
+        'https://example.com/android-pt',
+      );
       expect(await go({ userAgent: USER_AGENTS.desktop, language: 'pt-BR' })).toBe('https://example.com/desktop');
       // q-values: English is preferred here, although pt-BR is named first.
-      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt-BR;q=0.5, en;q=0.9' })).toBe('https://example.com/phone');
+      expect(await go({ userAgent: USER_AGENTS.android, language: 'pt-BR;q=0.5, en;q=0.9' })).toBe(
+        'https://example.com/phone',
+      );
       expect(await go({ userAgent: USER_AGENTS.android, language: 'pt' })).toBe('https://example.com/phone');
     });
 
@@ -66,7 +71,8 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
           { if: { after: '2026-07-01T00:00:00Z' }, target: 'https://example.com/july' },
         ],
       });
-      const go = async (path: string, language?: string) => (await scan(t().app, path, language ? { language } : {})).headers.location;
+      const go = async (path: string, language?: string) =>
+        (await scan(t().app, path, language ? { language } : {})).headers.location;
       expect(await go(`${code.slug}?src=flyer`)).toBe('https://example.com/flyer');
       expect(await go(`${code.slug}?src=poster`)).toBe('https://example.com/default');
       // 13:00+01:00 is 12:00Z: "before" it no longer holds at 12:00Z.
@@ -78,34 +84,50 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
       t().clock.now = new Date();
     });
 
-    it('append UTM tags and the forwarded query to every target without repeating a parameter, the fragment kept last', async () => {
-      const code = await created({
-        target: 'https://example.com/shop?utm_source=own&a=1#top',
-        forwardQuery: true,
-        utm: { source: 'qr', medium: 'print', campaign: 'spring sale', content: 'a&b' },
-        rules: [{ if: { device: ['ios'] }, target: 'https://example.com/app' }],
-      });
-      expect(code.utm).toEqual({ source: 'qr', medium: 'print', campaign: 'spring sale', content: 'a&b' });
-      const plain = await scan(t().app, `${code.slug}?a=2&table=7`);
-      expect(plain.headers.location).toBe(
-        'https://example.com/shop?utm_source=own&a=1&table=7&utm_medium=print&utm_campaign=spring%20sale&utm_content=a%26b#top',
-      );
-      const ios = await scan(t().app, code.slug, { userAgent: USER_AGENTS.ios });
-      expect(ios.headers.location).toBe('https://example.com/app?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale&utm_content=a%26b');
-    });
+    it(
+      'append UTM tags and the forwarded query to every target without repeating a parameter, the fragment kept ' +
+        'last',
+      async () => {
+        const code = await created({
+          target: 'https://example.com/shop?utm_source=own&a=1#top',
+          forwardQuery: true,
+          utm: { source: 'qr', medium: 'print', campaign: 'spring sale', content: 'a&b' },
+          rules: [{ if: { device: ['ios'] }, target: 'https://example.com/app' }],
+        });
+        expect(code.utm).toEqual({ source: 'qr', medium: 'print', campaign: 'spring sale', content: 'a&b' });
+        const plain = await scan(t().app, `${code.slug}?a=2&table=7`);
+        expect(plain.headers.location).toBe(
+          'https://example.com/shop?utm_source=own&a=1&table=7&utm_medium=print&utm_campaign=spring%20sale&utm_content=a%26b#top',
+        );
+        const ios = await scan(t().app, code.slug, { userAgent: USER_AGENTS.ios });
+        expect(ios.headers.location).toBe(
+          'https://example.com/app?utm_source=qr&utm_medium=print&utm_campaign=spring%20sale&utm_content=a%26b',
+        );
+      },
+    );
 
     it('send scans past expiresAt or maxScans to expiredTarget, or answer the 410 page without one', async () => {
       t().clock.now = new Date('2026-03-01T00:00:00Z');
-      const dated = await created({ target: 'https://example.com/live', expiresAt: '2026-03-02T00:00:00Z', expiredTarget: 'https://example.com/over' });
+      const dated = await created({
+        target: 'https://example.com/live',
+        expiresAt: '2026-03-02T00:00:00Z',
+        expiredTarget: 'https://example.com/over',
+      });
       expect((await scan(t().app, dated.slug)).headers.location).toBe('https://example.com/live');
       t().clock.now = new Date('2026-03-02T00:00:00Z');
       expect((await scan(t().app, dated.slug)).headers.location).toBe('https://example.com/over');
       t().clock.now = new Date();
 
-      const counted = await created({ target: 'https://example.com/live', maxScans: 3, expiredTarget: 'https://example.com/sold-out' });
+      const counted = await created({
+        target: 'https://example.com/live',
+        maxScans: 3,
+        expiredTarget: 'https://example.com/sold-out',
+      });
       const answers = await Promise.all(Array.from({ length: 6 }, () => scan(t().app, counted.slug)));
       const locations = answers.map((r) => r.headers.location).sort();
-      expect(locations).toEqual([...Array(3).fill('https://example.com/live'), ...Array(3).fill('https://example.com/sold-out')].sort());
+      expect(locations).toEqual(
+        [...Array(3).fill('https://example.com/live'), ...Array(3).fill('https://example.com/sold-out')].sort(),
+      );
 
       const bare = await created({ target: 'https://example.com/live', maxScans: 1 });
       expect((await scan(t().app, bare.slug)).statusCode).toBe(302);
@@ -117,9 +139,20 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
 
     it('are editable: PATCH replaces the fields named, null clears them, GET returns them', async () => {
       const caller = await api();
-      const res = await caller.create({ target: 'https://example.com/', maxScans: 1, utm: { source: 'a', medium: 'b', campaign: 'c' } });
+      const res = await caller.create({
+        target: 'https://example.com/',
+        maxScans: 1,
+        utm: { source: 'a', medium: 'b', campaign: 'c' },
+      });
       const code = res.json() as CampaignCode;
-      expect(code).toMatchObject({ rules: [], expiresAt: null, maxScans: 1, expiredTarget: null, forwardQuery: false, passwordProtected: false });
+      expect(code).toMatchObject({
+        rules: [],
+        expiresAt: null,
+        maxScans: 1,
+        expiredTarget: null,
+        forwardQuery: false,
+        passwordProtected: false,
+      });
       const patched = await caller.patch(code.id, {
         rules: [{ if: { after: '2026-01-01T02:00:00+02:00' }, target: 'https://example.com/new-year' }],
         expiresAt: '2027-01-01T00:00:00+01:00',
@@ -144,10 +177,20 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
       const bad: Array<[Record<string, unknown>, string]> = [
         [{ rules: [{ if: { device: ['ios'] }, target: 'javascript:alert(1)' }] }, 'rules[0].target'],
         [{ rules: [{ if: {}, target: 'https://example.com/' }] }, 'rules[0].if'],
-        [{ rules: Array.from({ length: 21 }, () => ({ if: { device: ['ios'] }, target: 'https://example.com/' })) }, 'rules'],
+        [
+          { rules: Array.from({ length: 21 }, () => ({ if: { device: ['ios'] }, target: 'https://example.com/' })) },
+          'rules',
+        ],
         [{ rules: [{ if: { device: ['fridge'] }, target: 'https://example.com/' }] }, 'rules.0.if.device.0'],
         [{ rules: [{ if: { language: ['pt BR'] }, target: 'https://example.com/' }] }, 'rules[0].if.language'],
-        [{ rules: [{ if: { after: '2026-02-01T00:00:00Z', before: '2026-01-01T00:00:00Z' }, target: 'https://example.com/' }] }, 'rules[0].if.before'],
+        [
+          {
+            rules: [
+              { if: { after: '2026-02-01T00:00:00Z', before: '2026-01-01T00:00:00Z' }, target: 'https://example.com/' },
+            ],
+          },
+          'rules[0].if.before',
+        ],
         [{ rules: [{ if: { after: 'tomorrow' }, target: 'https://example.com/' }] }, 'rules.0.if.after'],
         [{ expiresAt: '2026-13-01T00:00:00Z' }, 'expiresAt'],
         [{ maxScans: 0 }, 'maxScans'],
@@ -176,39 +219,49 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
     const B = 'https://example.com/b';
     const crowd = Array.from({ length: 200 }, (_, i) => `10.${Math.floor(i / 250)}.${(i * 7) % 250}.${i % 250}`);
 
-    it('send a crowd of addresses to both arms of a 50/50 split, each address to the same arm every time, counted per arm', async () => {
-      const caller = await api();
-      const res = await caller.create({
-        split: [
-          { target: A, weight: 50 },
-          { target: B, weight: 50 },
-        ],
-      });
-      expect(res.statusCode, res.body).toBe(201);
-      const code = res.json() as CampaignCode & { split: unknown };
-      expect(code).toMatchObject({
-        target: A,
-        split: [
-          { target: A, weight: 50 },
-          { target: B, weight: 50 },
-        ],
-      });
-      const first = new Map<string, string | undefined>();
-      for (const ip of crowd) first.set(ip, (await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.android })).headers.location);
-      const toA = [...first.values()].filter((l) => l === A).length;
-      const toB = [...first.values()].filter((l) => l === B).length;
-      expect(toA + toB).toBe(crowd.length);
-      // Binomial(200, 0.5) has a standard deviation of about 7: 60..140 is more than five of them either side.
-      expect(toA).toBeGreaterThanOrEqual(60);
-      expect(toB).toBeGreaterThanOrEqual(60);
-      for (const ip of crowd) {
-        expect((await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.android })).headers.location, ip).toBe(first.get(ip));
-      }
-      await counted();
-      const stats = (await caller.stats(code.id)).json() as { totals: { scans: number }; arms: Record<string, number> };
-      expect(stats.totals.scans).toBe(2 * crowd.length);
-      expect(stats.arms).toEqual({ 'default:0': 2 * toA, 'default:1': 2 * toB });
-    });
+    it(
+      'send a crowd of addresses to both arms of a 50/50 split, each address to the same arm every time, counted ' +
+        'per arm',
+      async () => {
+        const caller = await api();
+        const res = await caller.create({
+          split: [
+            { target: A, weight: 50 },
+            { target: B, weight: 50 },
+          ],
+        });
+        expect(res.statusCode, res.body).toBe(201);
+        const code = res.json() as CampaignCode & { split: unknown };
+        expect(code).toMatchObject({
+          target: A,
+          split: [
+            { target: A, weight: 50 },
+            { target: B, weight: 50 },
+          ],
+        });
+        const first = new Map<string, string | undefined>();
+        for (const ip of crowd)
+          first.set(ip, (await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.android })).headers.location);
+        const toA = [...first.values()].filter((l) => l === A).length;
+        const toB = [...first.values()].filter((l) => l === B).length;
+        expect(toA + toB).toBe(crowd.length);
+        // Binomial(200, 0.5) has a standard deviation of about 7: 60..140 is more than five of them either side.
+        expect(toA).toBeGreaterThanOrEqual(60);
+        expect(toB).toBeGreaterThanOrEqual(60);
+        for (const ip of crowd) {
+          expect((await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.android })).headers.location, ip).toBe(
+            first.get(ip),
+          );
+        }
+        await counted();
+        const stats = (await caller.stats(code.id)).json() as {
+          totals: { scans: number };
+          arms: Record<string, number>;
+        };
+        expect(stats.totals.scans).toBe(2 * crowd.length);
+        expect(stats.arms).toEqual({ 'default:0': 2 * toA, 'default:1': 2 * toB });
+      },
+    );
 
     it('split the scans a rule takes by its own weights, the others going to the target', async () => {
       const caller = await api();
@@ -227,11 +280,14 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
         })
       ).json() as CampaignCode;
       let toA = 0;
-      for (const ip of crowd) if ((await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.ios })).headers.location === A) toA++;
+      for (const ip of crowd)
+        if ((await scan(t().app, code.slug, { ip, userAgent: USER_AGENTS.ios })).headers.location === A) toA++;
       // Binomial(200, 0.8): mean 160, standard deviation about 5.7.
       expect(toA).toBeGreaterThanOrEqual(130);
       expect(toA).toBeLessThanOrEqual(190);
-      expect((await scan(t().app, code.slug, { userAgent: USER_AGENTS.desktop })).headers.location).toBe('https://example.com/desktop');
+      expect((await scan(t().app, code.slug, { userAgent: USER_AGENTS.desktop })).headers.location).toBe(
+        'https://example.com/desktop',
+      );
       await counted();
       const stats = (await caller.stats(code.id)).json() as { arms: Record<string, number> };
       expect(stats.arms).toEqual({ 'rules[0]:0': toA, 'rules[0]:1': crowd.length - toA });
@@ -247,7 +303,9 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
           ],
         })
       ).json() as CampaignCode;
-      const patched = (await caller.patch(code.id, { target: 'https://example.com/c' })).json() as CampaignCode & { split: unknown };
+      const patched = (await caller.patch(code.id, { target: 'https://example.com/c' })).json() as CampaignCode & {
+        split: unknown;
+      };
       expect(patched).toMatchObject({ target: 'https://example.com/c', split: null });
       expect((await scan(t().app, code.slug)).headers.location).toBe('https://example.com/c');
       const bad: Array<[Record<string, unknown>, string]> = [
@@ -320,34 +378,44 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
   });
 
   describe(`password-protected codes (${mode})`, () => {
-    it('show a 401 form that works without script and never reveals the target; the right password gets the 302', async () => {
-      const code = await created({ target: 'https://secret.example.org/vip?x=1', name: 'VIP lounge', password: 'open sesame' });
-      expect(code.passwordProtected).toBe(true);
-      expect(JSON.stringify(code)).not.toContain('open sesame');
-      const form = await scan(t().app, `${code.slug}?table=4`);
-      expect(form.statusCode).toBe(401);
-      expect(form.headers['content-type']).toMatch(/^text\/html/);
-      expect(form.headers.location).toBeUndefined();
-      expect(form.headers['cache-control']).toBe('no-store');
-      expect(form.body).toMatch(/<form method="post">/);
-      expect(form.body).toContain('name="password"');
-      expect(form.body).not.toMatch(/<script/i);
-      for (const secret of ['secret.example.org', 'vip', 'VIP lounge']) expect(form.body + JSON.stringify(form.headers)).not.toContain(secret);
+    it(
+      'show a 401 form that works without script and never ' + 'reveals the target; the right password gets the 302',
+      async () => {
+        const code = await created({
+          target: 'https://secret.example.org/vip?x=1',
+          name: 'VIP lounge',
+          password: 'open sesame',
+        });
+        expect(code.passwordProtected).toBe(true);
+        expect(JSON.stringify(code)).not.toContain('open sesame');
+        const form = await scan(t().app, `${code.slug}?table=4`);
+        expect(form.statusCode).toBe(401);
+        expect(form.headers['content-type']).toMatch(/^text\/html/);
+        expect(form.headers.location).toBeUndefined();
+        expect(form.headers['cache-control']).toBe('no-store');
+        expect(form.body).toMatch(/<form method="post">/);
+        expect(form.body).toContain('name="password"');
+        expect(form.body).not.toMatch(/<script/i);
+        for (const secret of ['secret.example.org', 'vip', 'VIP lounge'])
+          expect(form.body + JSON.stringify(form.headers)).not.toContain(secret);
 
-      const wrong = await submitPassword(t(), `/r/${code.slug}?table=4`, 'open sesame?', '198.51.100.7');
-      expect(wrong.statusCode).toBe(401);
-      expect(wrong.body).toContain('not right');
-      expect(wrong.body + JSON.stringify(wrong.headers)).not.toContain('secret.example.org');
-      const right = await submitPassword(t(), `/r/${code.slug}?table=4`, 'open sesame', '198.51.100.7');
-      expect(right.statusCode).toBe(302);
-      expect(right.headers.location).toBe('https://secret.example.org/vip?x=1');
-    });
+        const wrong = await submitPassword(t(), `/r/${code.slug}?table=4`, 'open sesame?', '198.51.100.7');
+        expect(wrong.statusCode).toBe(401);
+        expect(wrong.body).toContain('not right');
+        expect(wrong.body + JSON.stringify(wrong.headers)).not.toContain('secret.example.org');
+        const right = await submitPassword(t(), `/r/${code.slug}?table=4`, 'open sesame', '198.51.100.7');
+        expect(right.statusCode).toBe(302);
+        expect(right.headers.location).toBe('https://secret.example.org/vip?x=1');
+      },
+    );
 
     it('limit wrong guesses per code and address with a 429 page, other addresses and codes unaffected', async () => {
       const code = await created({ target: 'https://secret.example.org/', password: 'correct horse' });
       const other = await created({ target: 'https://secret.example.org/2', password: 'correct horse' });
       const path = `/r/${code.slug}`;
-      const guesses = await Promise.all(Array.from({ length: 8 }, (_, i) => submitPassword(t(), path, `guess ${i}`, '203.0.113.9')));
+      const guesses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => submitPassword(t(), path, `guess ${i}`, '203.0.113.9')),
+      );
       expect(guesses.filter((r) => r.statusCode === 401)).toHaveLength(5);
       const refused = guesses.filter((r) => r.statusCode === 429);
       expect(refused).toHaveLength(3);
@@ -360,40 +428,54 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
       expect((await submitPassword(t(), `/r/${other.slug}`, 'correct horse', '203.0.113.9')).statusCode).toBe(302);
     });
 
-    it('never counts a right password as a guess: a burst of right answers leaves only the wrong ones counted', async () => {
-      const code = await created({ target: 'https://secret.example.org/burst', password: 'correct horse' });
-      const path = `/r/${code.slug}`;
-      const ip = '203.0.113.20';
-      expect((await submitPassword(t(), path, 'wrong 1', ip)).statusCode).toBe(401);
-      const burst = await Promise.all(Array.from({ length: 12 }, () => submitPassword(t(), path, 'correct horse', ip)));
-      expect(burst.filter((r) => r.statusCode === 302).length).toBeGreaterThanOrEqual(4);
-      for (let i = 0; i < 10; i++) expect((await submitPassword(t(), path, 'correct horse', ip)).statusCode).toBe(302);
-      // One wrong guess counted so far: four more are still answered as wrong, and only then is the address refused.
-      for (let i = 2; i <= 5; i++) expect((await submitPassword(t(), path, `wrong ${i}`, ip)).statusCode).toBe(401);
-      expect((await submitPassword(t(), path, 'correct horse', ip)).statusCode).toBe(429);
-    });
+    it(
+      'never counts a right password as a guess: a burst ' + 'of right answers leaves only the wrong ones counted',
+      async () => {
+        const code = await created({ target: 'https://secret.example.org/burst', password: 'correct horse' });
+        const path = `/r/${code.slug}`;
+        const ip = '203.0.113.20';
+        expect((await submitPassword(t(), path, 'wrong 1', ip)).statusCode).toBe(401);
+        const burst = await Promise.all(
+          Array.from({ length: 12 }, () => submitPassword(t(), path, 'correct horse', ip)),
+        );
+        expect(burst.filter((r) => r.statusCode === 302).length).toBeGreaterThanOrEqual(4);
+        for (let i = 0; i < 10; i++)
+          expect((await submitPassword(t(), path, 'correct horse', ip)).statusCode).toBe(302);
+        // One wrong guess counted so far: four more are still answered as wrong, and only then is the address refused.
+        for (let i = 2; i <= 5; i++) expect((await submitPassword(t(), path, `wrong ${i}`, ip)).statusCode).toBe(401);
+        expect((await submitPassword(t(), path, 'correct horse', ip)).statusCode).toBe(429);
+      },
+    );
 
-    it(`refuse every address once a code has had ${PASSWORD_GUESSES.perCodeMax} wrong passwords from all of them, with a page of its own`, async () => {
-      const code = await created({ target: 'https://secret.example.org/ceiling', password: 'correct horse' });
-      const other = await created({ target: 'https://secret.example.org/ceiling-2', password: 'correct horse' });
-      const path = `/r/${code.slug}`;
-      const addresses = PASSWORD_GUESSES.perCodeMax / PASSWORD_GUESSES.max;
-      for (let a = 0; a < addresses; a++) {
-        const ip = `198.18.${a}.1`;
-        const wrong = await Promise.all(Array.from({ length: PASSWORD_GUESSES.max }, (_, i) => submitPassword(t(), path, `guess ${a}-${i}`, ip)));
-        expect(wrong.map((r) => r.statusCode)).toEqual(Array.from({ length: PASSWORD_GUESSES.max }, () => 401));
-      }
-      // A new address, with the right password: the code takes no answers until the window ends.
-      const refused = await submitPassword(t(), path, 'correct horse', '198.18.200.1');
-      expect(refused.statusCode).toBe(429);
-      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refused.body).toContain('from many networks');
-      expect((await submitPassword(t(), `/r/${other.slug}`, 'correct horse', '198.18.200.1')).statusCode).toBe(302);
-    });
+    it(
+      `refuse every address once a code has had ${PASSWORD_GUESSES.perCodeMax} wrong passwords from all of them, ` +
+        `with a page of its own`,
+      async () => {
+        const code = await created({ target: 'https://secret.example.org/ceiling', password: 'correct horse' });
+        const other = await created({ target: 'https://secret.example.org/ceiling-2', password: 'correct horse' });
+        const path = `/r/${code.slug}`;
+        const addresses = PASSWORD_GUESSES.perCodeMax / PASSWORD_GUESSES.max;
+        for (let a = 0; a < addresses; a++) {
+          const ip = `198.18.${a}.1`;
+          const wrong = await Promise.all(
+            Array.from({ length: PASSWORD_GUESSES.max }, (_, i) => submitPassword(t(), path, `guess ${a}-${i}`, ip)),
+          );
+          expect(wrong.map((r) => r.statusCode)).toEqual(Array.from({ length: PASSWORD_GUESSES.max }, () => 401));
+        }
+        // A new address, with the right password: the code takes no answers until the window ends.
+        const refused = await submitPassword(t(), path, 'correct horse', '198.18.200.1');
+        expect(refused.statusCode).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        expect(refused.body).toContain('from many networks');
+        expect((await submitPassword(t(), `/r/${other.slug}`, 'correct horse', '198.18.200.1')).statusCode).toBe(302);
+      },
+    );
 
     it('can be removed by PATCH password: null, after which scans redirect at once', async () => {
       const caller = await api();
-      const code = (await caller.create({ target: 'https://example.com/open', password: 'letmein' })).json() as CampaignCode;
+      const code = (
+        await caller.create({ target: 'https://example.com/open', password: 'letmein' })
+      ).json() as CampaignCode;
       expect((await caller.patch(code.id, { password: null })).json()).toMatchObject({ passwordProtected: false });
       await settle();
       expect((await scan(t().app, code.slug)).headers.location).toBe('https://example.com/open');

@@ -23,13 +23,16 @@ export const VALID_FIELDS: Record<string, Record<string, unknown>> = {
 type Properties = Record<string, { type?: string; maxLength?: number; enum?: unknown[] }>;
 
 /** The types whose content may be an object of named fields. */
-export const TYPES_WITH_FIELDS: QrType[] = QR_TYPES.filter((type) => contentEncoderFor(type).objectSchema !== undefined);
+export const TYPES_WITH_FIELDS: QrType[] = QR_TYPES.filter(
+  (type) => contentEncoderFor(type).objectSchema !== undefined,
+);
 
 /** Free-text fields of a type (an enum is bounded by its values), with the maximum its schema declares, if any. */
 export function stringFields(type: QrType): Array<{ type: QrType; name: string; max: number | undefined }> {
   const schema = contentEncoderFor(type).objectSchema;
   if (!schema) return [];
-  const properties = (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Properties }).properties ?? {};
+  const properties =
+    (z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Properties }).properties ?? {};
   return Object.entries(properties)
     .filter(([, property]) => property.type === 'string' && property.enum === undefined)
     .map(([name, property]) => ({ type, name, max: property.maxLength }));

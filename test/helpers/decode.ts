@@ -31,7 +31,11 @@ export function readByAll(text: string): Decoded {
   return { zxing: text, zbar: text, jsqr: text };
 }
 
-export const NO_CODE: Decoded = { zxing: '<zxing found no code>', zbar: '<zbar found no code>', jsqr: '<jsqr found no code>' };
+export const NO_CODE: Decoded = {
+  zxing: '<zxing found no code>',
+  zbar: '<zbar found no code>',
+  jsqr: '<jsqr found no code>',
+};
 
 /** Decoder processes take many files at once: one zbarimg and one ZXingReader run per this many images. */
 const FILES_PER_CALL = 100;
@@ -58,16 +62,34 @@ export interface ImageToDecode {
  * WebP goes through libwebp's dwebp, SVG through librsvg, PDF through poppler's pdftoppm and EPS through Ghostscript:
  * our own code decodes nothing.
  */
-export async function toPng(dir: string, name: string, bytes: Uint8Array, format: ImageFormat, ownSize = false, zoom = 1): Promise<string> {
+export async function toPng(
+  dir: string,
+  name: string,
+  bytes: Uint8Array,
+  format: ImageFormat,
+  ownSize = false,
+  zoom = 1,
+): Promise<string> {
   const source = join(dir, `${name}.${format}`);
   await writeFile(source, bytes);
   if (format === 'png') return source;
   const png = join(dir, `${name}.png`);
   if (format === 'webp') await run('dwebp', ['-quiet', source, '-o', png]);
-  else if (format === 'pdf') await run('pdftoppm', ['-png', '-singlefile', '-scale-to', '600', source, png.slice(0, -'.png'.length)]);
+  else if (format === 'pdf')
+    await run('pdftoppm', ['-png', '-singlefile', '-scale-to', '600', source, png.slice(0, -'.png'.length)]);
   else if (format === 'eps') {
     const dpi = Math.round((600 * 72) / epsWidthPoints(bytes));
-    await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dEPSCrop', '-sDEVICE=png16m', `-r${dpi}`, `-sOutputFile=${png}`, source]);
+    await run('gs', [
+      '-q',
+      '-dSAFER',
+      '-dBATCH',
+      '-dNOPAUSE',
+      '-dEPSCrop',
+      '-sDEVICE=png16m',
+      `-r${dpi}`,
+      `-sOutputFile=${png}`,
+      source,
+    ]);
   } else {
     const drawnSize = ownSize ? (zoom === 1 ? [] : ['--zoom', String(zoom)]) : ['--width', '512', '--height', '512'];
     await run('rsvg-convert', [...drawnSize, '--background-color', 'white', source, '-o', png]);
@@ -77,9 +99,11 @@ export async function toPng(dir: string, name: string, bytes: Uint8Array, format
 
 /** ZXingReader's `Text: "…"` of each file (its own charset handling: ECI, Kanji mode, its guess for byte mode). */
 async function zxingMany(paths: readonly string[]): Promise<Map<string, string>> {
-  const { stdout } = await run('ZXingReader', ['-format', 'QRCode', ...paths], BIG_OUTPUT).catch((error: { stdout?: string }) => ({
-    stdout: error.stdout ?? '', // a file it cannot open ends the run; the files before it are still listed
-  }));
+  const { stdout } = await run('ZXingReader', ['-format', 'QRCode', ...paths], BIG_OUTPUT).catch(
+    (error: { stdout?: string }) => ({
+      stdout: error.stdout ?? '', // a file it cannot open ends the run; the files before it are still listed
+    }),
+  );
   const found = new Map<string, string>();
   // Given one file, ZXingReader prints no `File:` line.
   const output = paths.length === 1 ? `File:       ${paths[0]}\n${stdout}` : stdout;
@@ -103,7 +127,15 @@ async function zbarMany(paths: readonly string[]): Promise<Array<string | undefi
   const sep = join(dirname(paths[0]!), `qrm-decode-separator-${randomUUID()}.png`);
   await writeFile(
     sep,
-    renderImage({ payload: SEPARATOR_TEXT, format: 'png', size: 100, margin: 4, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' }),
+    renderImage({
+      payload: SEPARATOR_TEXT,
+      format: 'png',
+      size: 100,
+      margin: 4,
+      errorCorrection: 'L',
+      darkColor: '#000000ff',
+      lightColor: '#ffffffff',
+    }),
   );
   const args = ['-q', '--nodbus', '-Sdisable', '-Sqrcode.enable', ...paths.flatMap((path) => [path, sep])];
   const { stdout } = await run('zbarimg', args, { ...BIG_OUTPUT, encoding: 'buffer' })
@@ -135,13 +167,16 @@ async function jsqrManyOnWorkers(paths: readonly string[]): Promise<Array<string
   const workers = Array.from({ length: JSQR_WORKERS }, () => new Worker(new URL('./jsqr-worker.mjs', import.meta.url)));
   try {
     const pending = new Map<number, (text: string | undefined) => void>();
-    for (const worker of workers) worker.on('message', ({ id, text }: { id: number; text: string | null }) => pending.get(id)?.(text ?? undefined));
+    for (const worker of workers)
+      worker.on('message', ({ id, text }: { id: number; text: string | null }) => pending.get(id)?.(text ?? undefined));
     const readOne = async (path: string, id: number): Promise<string | undefined> => {
       const { data, info } = await sharp(path).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
       const pixels = new Uint8Array(data); // a buffer of its own, to move
       return new Promise((resolve) => {
         pending.set(id, resolve);
-        workers[id % JSQR_WORKERS]!.postMessage({ id, data: pixels, width: info.width, height: info.height }, [pixels.buffer]);
+        workers[id % JSQR_WORKERS]!.postMessage({ id, data: pixels, width: info.width, height: info.height }, [
+          pixels.buffer,
+        ]);
       });
     };
     // A few images in flight at once: each is its full RGBA (a 1024 px image is 4 MB).
@@ -177,7 +212,13 @@ export async function decodePngFiles(paths: readonly string[]): Promise<Decoded[
   for (let i = 0; i < paths.length; i += FILES_PER_CALL) {
     const slice = paths.slice(i, i + FILES_PER_CALL);
     const [zxingFound, zbarFound] = await Promise.all([zxingMany(slice), zbarMany(slice)]);
-    slice.forEach((path, j) => decoded.push({ zxing: zxingFound.get(path) ?? NO_CODE.zxing, zbar: zbarFound[j] ?? NO_CODE.zbar, jsqr: NO_CODE.jsqr }));
+    slice.forEach((path, j) =>
+      decoded.push({
+        zxing: zxingFound.get(path) ?? NO_CODE.zxing,
+        zbar: zbarFound[j] ?? NO_CODE.zbar,
+        jsqr: NO_CODE.jsqr,
+      }),
+    );
   }
   (await jsqrFound).forEach((text, i) => (decoded[i]!.jsqr = text ?? NO_CODE.jsqr));
   return decoded;
@@ -201,7 +242,9 @@ export async function zxingReadFiles(paths: readonly string[]): Promise<Array<st
 export async function decodeImages(images: readonly ImageToDecode[]): Promise<Decoded[]> {
   const dir = await mkdtemp(join(tmpdir(), 'qrm-decode-'));
   try {
-    const paths = await Promise.all(images.map(({ bytes, format, ownSize, zoom }, i) => toPng(dir, `image-${i}`, bytes, format, ownSize, zoom)));
+    const paths = await Promise.all(
+      images.map(({ bytes, format, ownSize, zoom }, i) => toPng(dir, `image-${i}`, bytes, format, ownSize, zoom)),
+    );
     return await decodePngFiles(paths);
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -223,8 +266,17 @@ export const DECODED_RUNS = 25;
  * payload.
  */
 export async function scanBack(payload: string): Promise<string> {
-  const png = renderImage({ payload, format: 'png', size: 1024, margin: 4, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
+  const png = renderImage({
+    payload,
+    format: 'png',
+    size: 1024,
+    margin: 4,
+    errorCorrection: 'L',
+    darkColor: '#000000ff',
+    lightColor: '#ffffffff',
+  });
   const decoded = await decodeQr(png, 'png');
-  if (READERS.some((reader) => decoded[reader] !== payload)) throw new Error(`the code scans back differently: ${JSON.stringify({ payload, ...decoded })}`);
+  if (READERS.some((reader) => decoded[reader] !== payload))
+    throw new Error(`the code scans back differently: ${JSON.stringify({ payload, ...decoded })}`);
   return decoded.zxing;
 }

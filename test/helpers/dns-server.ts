@@ -29,7 +29,9 @@ export async function startDnsServer(): Promise<DnsServer> {
     questions.set(name, (questions.get(name) ?? 0) + 1);
     const values = records.get(name);
     const answers: dnsPacket.Answer[] =
-      question.type === 'TXT' && values ? values.map((value) => ({ type: 'TXT', name: question.name, ttl: 1, data: value })) : [];
+      question.type === 'TXT' && values
+        ? values.map((value) => ({ type: 'TXT', name: question.name, ttl: 1, data: value }))
+        : [];
     const response = dnsPacket.encode({
       id: query.id ?? 0,
       type: 'response',

@@ -9,5 +9,8 @@ export function runClockFast(clock: { now: Date }, speed = 100): void {
   const base = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 15, 12);
   const started = performance.now();
   // At 100x a test of a minute spans 100 app-minutes, at 1000x 17 app-hours: either way it stays inside the month.
-  Object.defineProperty(clock, 'now', { get: () => new Date(base + (performance.now() - started) * speed), configurable: true });
+  Object.defineProperty(clock, 'now', {
+    get: () => new Date(base + (performance.now() - started) * speed),
+    configurable: true,
+  });
 }

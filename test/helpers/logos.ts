@@ -22,5 +22,10 @@ export function logoJpegWithExif(): Promise<Buffer> {
 export const LOGOS_URL = '/api/v1/QRManager/logos';
 
 export function uploadLogo(app: FastifyInstance, key: string, body: Buffer | string, contentType: string) {
-  return app.inject({ method: 'POST', url: LOGOS_URL, headers: { 'content-type': contentType, 'x-api-key': key }, payload: body });
+  return app.inject({
+    method: 'POST',
+    url: LOGOS_URL,
+    headers: { 'content-type': contentType, 'x-api-key': key },
+    payload: body,
+  });
 }

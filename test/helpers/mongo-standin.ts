@@ -38,7 +38,10 @@ export async function startMongoStandIn(options: StandInOptions = {}): Promise<M
 
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the MongoDB stand-in did not start within ${READY_WITHIN_MS} ms: ${output}`)), READY_WITHIN_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`the MongoDB stand-in did not start within ${READY_WITHIN_MS} ms: ${output}`)),
+        READY_WITHIN_MS,
+      );
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => {
         stdout += chunk.toString();

@@ -78,7 +78,13 @@ export async function startMockProvider(kind: MockProviderKind): Promise<MockPro
       Object.assign(token.payload, { sub: user.sub, email: user.email, email_verified: user.email_verified });
     } else {
       // Microsoft's `sub` is pairwise per app; accounts are keyed by tid:oid instead.
-      Object.assign(token.payload, { sub: `pairwise-${user.oid}`, tid: user.tid, oid: user.oid, email: user.email, iss: `${base}/${user.tid}/v2.0` });
+      Object.assign(token.payload, {
+        sub: `pairwise-${user.oid}`,
+        tid: user.tid,
+        oid: user.oid,
+        email: user.email,
+        iss: `${base}/${user.tid}/v2.0`,
+      });
     }
   });
 
@@ -118,5 +124,7 @@ export function onNextIdToken(provider: MockProvider, change: (payload: Record<s
 
 /** Replaces the id_token of the next token response (the hook is synchronous, so the change must be too). */
 export function onNextTokenResponse(provider: MockProvider, change: (body: Record<string, unknown>) => void): void {
-  provider.service.once('beforeResponse', (response: { body: unknown }) => change(response.body as Record<string, unknown>));
+  provider.service.once('beforeResponse', (response: { body: unknown }) =>
+    change(response.body as Record<string, unknown>),
+  );
 }

@@ -7,7 +7,10 @@ type Json = Record<string, unknown>;
 type Header = { required?: boolean; schema?: Json; $ref?: string };
 type Response = { content?: Record<string, { schema?: Json }>; headers?: Record<string, Header>; $ref?: string };
 type Operation = { operationId?: string; responses?: Record<string, Response> };
-export type OpenApiDocument = { paths: Record<string, Record<string, Operation>>; components?: Record<string, Record<string, unknown>> };
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, Operation>>;
+  components?: Record<string, Record<string, unknown>>;
+};
 
 /** What the checker needs of an answer (light-my-request's response has all of it). */
 export interface Answer {
@@ -17,7 +20,8 @@ export interface Answer {
 }
 
 // ajv-formats is CommonJS with a default export; under NodeNext its callable sits on `.default`.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule) as unknown as (ajv: Ajv2020) => void;
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv2020) => void;
 
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
 
@@ -62,7 +66,12 @@ export class ResponseValidator {
    * The ways the answer departs from the document; empty when it matches, or when the request is not an operation of
    * the document (the portal, /metrics, /docs, an unknown path or method): those are not part of the API contract.
    */
-  check(method: string, url: string, answer: Answer, isLiteralRoute: (method: string, path: string) => boolean = () => false): string[] {
+  check(
+    method: string,
+    url: string,
+    answer: Answer,
+    isLiteralRoute: (method: string, path: string) => boolean = () => false,
+  ): string[] {
     const path = url.split('?')[0]!.split('#')[0]!; // matched as sent: template segments take any encoded value
     const route = this.#routes.find((r) => r.method === method.toLowerCase() && r.pattern.test(path));
     if (!route) return [];
@@ -70,11 +79,21 @@ export class ResponseValidator {
     // though the template matches it.
     if (route.params > 0 && isLiteralRoute(method, path)) return [];
     const operation = this.#document.paths[route.template]![route.method]!;
-    const where = `${method.toUpperCase()} ${route.template} (${operation.operationId ?? 'no operationId'}) answered ${answer.statusCode}`;
+    const where =
+      `${method.toUpperCase()} ${route.template} (${operation.operationId ?? 'no operationId'}) answered ` +
+      `${answer.statusCode}`;
     const status = String(answer.statusCode);
     const responses = operation.responses ?? {};
-    const key = status in responses ? status : `${status[0]}XX` in responses ? `${status[0]}XX` : 'default' in responses ? 'default' : undefined;
-    if (key === undefined) return [`${where}: status ${status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
+    const key =
+      status in responses
+        ? status
+        : `${status[0]}XX` in responses
+          ? `${status[0]}XX`
+          : 'default' in responses
+            ? 'default'
+            : undefined;
+    if (key === undefined)
+      return [`${where}: status ${status} is not documented (documented: ${Object.keys(responses).join(', ')})`];
     const response = this.#resolve<Response>(responses[key]!);
     const pointer = `openapi#/paths/${escapePointer(route.template)}/${route.method}/responses/${key}`;
     return [...this.#checkHeaders(where, response, answer), ...this.#checkBody(where, response, answer, pointer)];
@@ -98,7 +117,8 @@ export class ResponseValidator {
       if (header.schema) {
         const text = Array.isArray(value) ? value.join(', ') : String(value);
         const validate = this.#headerValidator(header.schema);
-        if (!validate(text)) problems.push(`${where}: header ${name}: ${JSON.stringify(text)} ${this.#ajv.errorsText(validate.errors)}`);
+        if (!validate(text))
+          problems.push(`${where}: header ${name}: ${JSON.stringify(text)} ${this.#ajv.errorsText(validate.errors)}`);
       }
     }
     return problems;
@@ -121,11 +141,18 @@ export class ResponseValidator {
     if (!content) {
       return answer.rawPayload.length === 0
         ? []
-        : [`${where}: documents no body, but sent ${answer.rawPayload.length} bytes (${mediaType ?? 'no Content-Type'})`];
+        : [
+            `${where}: documents no body, but sent ${answer.rawPayload.length} bytes (` +
+              `${mediaType ?? 'no Content-Type'})`,
+          ];
     }
-    if (answer.rawPayload.length === 0 && mediaType === undefined) return [`${where}: documents a body (${Object.keys(content).join(', ')}), but sent none`];
+    if (answer.rawPayload.length === 0 && mediaType === undefined)
+      return [`${where}: documents a body (${Object.keys(content).join(', ')}), but sent none`];
     if (mediaType === undefined || !(mediaType in content)) {
-      return [`${where}: media type ${mediaType ?? '(none)'} is not documented (documented: ${Object.keys(content).join(', ')})`];
+      return [
+        `${where}: media type ${mediaType ?? '(none)'} is not documented (documented: ` +
+          `${Object.keys(content).join(', ')})`,
+      ];
     }
     if (!/^application\/(.+\+)?json$/.test(mediaType) || !content[mediaType]!.schema) return [];
     let body: unknown;
@@ -141,7 +168,9 @@ export class ResponseValidator {
       if (!validate) return [`${where}: cannot compile the schema at ${id}`];
       this.#compiled.set(id, validate);
     }
-    return validate(body) ? [] : [`${where}: the body does not match the schema: ${this.#ajv.errorsText(validate.errors, { dataVar: 'body' })}`];
+    return validate(body)
+      ? []
+      : [`${where}: the body does not match the schema: ${this.#ajv.errorsText(validate.errors, { dataVar: 'body' })}`];
   }
 }
 

@@ -5,7 +5,9 @@
  * Greedy (AETG-style, deterministic): each row is the one of the full product that covers the most pairs not yet
  * covered.
  */
-export function pairwise<T extends Record<string, readonly unknown[]>>(dimensions: T): Array<{ [K in keyof T]: T[K][number] }> {
+export function pairwise<T extends Record<string, readonly unknown[]>>(
+  dimensions: T,
+): Array<{ [K in keyof T]: T[K][number] }> {
   const names = Object.keys(dimensions);
   const sizes = names.map((name) => dimensions[name]!.length);
   const product: number[][] = [[]];
@@ -17,7 +19,8 @@ export function pairwise<T extends Record<string, readonly unknown[]>>(dimension
   const pairKey = (i: number, vi: number, j: number, vj: number) => `${i}:${vi}|${j}:${vj}`;
   const uncovered = new Set<string>();
   for (let i = 0; i < sizes.length; i++)
-    for (let j = i + 1; j < sizes.length; j++) for (let a = 0; a < sizes[i]!; a++) for (let b = 0; b < sizes[j]!; b++) uncovered.add(pairKey(i, a, j, b));
+    for (let j = i + 1; j < sizes.length; j++)
+      for (let a = 0; a < sizes[i]!; a++) for (let b = 0; b < sizes[j]!; b++) uncovered.add(pairKey(i, a, j, b));
   const pairsOf = (row: number[]) => row.flatMap((a, i) => row.slice(i + 1).map((b, k) => pairKey(i, a, i + 1 + k, b)));
   const rows: number[][] = [];
   while (uncovered.size > 0) {
@@ -30,5 +33,8 @@ export function pairwise<T extends Record<string, readonly unknown[]>>(dimension
     for (const p of pairsOf(best)) uncovered.delete(p);
     rows.push(best);
   }
-  return rows.map((row) => Object.fromEntries(row.map((v, i) => [names[i]!, dimensions[names[i]!]![v]])) as { [K in keyof T]: T[K][number] });
+  return rows.map(
+    (row) =>
+      Object.fromEntries(row.map((v, i) => [names[i]!, dimensions[names[i]!]![v]])) as { [K in keyof T]: T[K][number] },
+  );
 }

@@ -26,7 +26,12 @@ export class PortalClient {
     return copy;
   }
 
-  async request(options: { method: string; url: string; headers?: Record<string, string>; payload?: string | Buffer }): Promise<LightMyRequestResponse> {
+  async request(options: {
+    method: string;
+    url: string;
+    headers?: Record<string, string>;
+    payload?: string | Buffer;
+  }): Promise<LightMyRequestResponse> {
     const cookie = [...this.#cookies].map(([name, value]) => `${name}=${value}`).join('; ');
     const response = await this.#app.inject({
       method: options.method as 'GET',
@@ -36,7 +41,8 @@ export class PortalClient {
       ...(options.payload === undefined ? {} : { payload: options.payload }),
     });
     for (const c of response.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
-      const cleared = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
+      const cleared =
+        c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
       if (cleared) this.#cookies.delete(c.name);
       else this.#cookies.set(c.name, c.value);
     }
@@ -51,7 +57,11 @@ export class PortalClient {
    * Posts a form as a browser would (urlencoded, with the page's Origin: inject's Host is localhost:80); `_csrf` is
    * sent only if given.
    */
-  postForm(url: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  postForm(
+    url: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     return this.request({
       method: 'POST',
       url,
@@ -60,7 +70,12 @@ export class PortalClient {
     });
   }
 
-  json(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  json(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<LightMyRequestResponse> {
     return this.request({
       method,
       url,

@@ -18,7 +18,10 @@ export async function freePort(): Promise<number> {
 }
 
 export async function runCli(args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
-  return exec(process.execPath, [...TSX, 'src/entries/qrm.ts', ...args], { env: { ...process.env, ...env }, timeout: 30_000 });
+  return exec(process.execPath, [...TSX, 'src/entries/qrm.ts', ...args], {
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
 }
 
 export interface RunningServer {
@@ -74,7 +77,12 @@ export interface EntryProcess {
  * Starts one of the worker processes (workers/jobs.ts, workers/render.ts) as ops run it; resolves once it logs
  * `readyLine`, fails if it exits first.
  */
-export async function startEntry(entry: string, env: Record<string, string>, readyLine: string, timeoutMs = 30_000): Promise<EntryProcess> {
+export async function startEntry(
+  entry: string,
+  env: Record<string, string>,
+  readyLine: string,
+  timeoutMs = 30_000,
+): Promise<EntryProcess> {
   const child = spawn(process.execPath, [...TSX, `workers/${entry}`], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -98,16 +98,22 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   try {
     await waitFor(
       'the cluster nodes to answer',
-      async () => (await Promise.all(ports.map((p) => cli(p, 'PING').catch(() => '')))).every((r) => r.startsWith('PONG')),
+      async () =>
+        (await Promise.all(ports.map((p) => cli(p, 'PING').catch(() => '')))).every((r) => r.startsWith('PONG')),
       {
         timeoutMs: 10_000,
         intervalMs: 50,
       },
     );
-    await exec(REDIS_CLI, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'], { timeout: 60_000 });
+    await exec(
+      REDIS_CLI,
+      ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes'],
+      { timeout: 60_000 },
+    );
     await waitFor(
       'the cluster to serve every slot',
-      async () => (await Promise.all(ports.map((p) => cli(p, 'CLUSTER', 'INFO')))).every((i) => i.includes('cluster_state:ok')),
+      async () =>
+        (await Promise.all(ports.map((p) => cli(p, 'CLUSTER', 'INFO')))).every((i) => i.includes('cluster_state:ok')),
       {
         timeoutMs: 30_000,
         intervalMs: 100,
@@ -126,7 +132,9 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       return nodes
         .split('\n')
         .map((line) => line.split(' '))
-        .filter((fields) => fields[2]?.split(',').includes('master') && !fields[2].includes('fail') && fields.length > 8)
+        .filter(
+          (fields) => fields[2]?.split(',').includes('master') && !fields[2].includes('fail') && fields.length > 8,
+        )
         .map((fields) => Number(/:(\d+)@/.exec(fields[1] ?? '')?.[1]));
     }
     return [];

@@ -76,10 +76,12 @@ export async function startRedisServer(): Promise<RedisServer> {
       if (started.exitCode !== null) throw new Error(`redis-server exited: ${output}`);
       return ping(port);
     };
-    await waitFor('redis-server to answer PING', answers, { timeoutMs: 10_000, intervalMs: 50 }).catch((error: Error) => {
-      started.kill('SIGKILL');
-      throw new Error(`${error.message}: ${output}`);
-    });
+    await waitFor('redis-server to answer PING', answers, { timeoutMs: 10_000, intervalMs: 50 }).catch(
+      (error: Error) => {
+        started.kill('SIGKILL');
+        throw new Error(`${error.message}: ${output}`);
+      },
+    );
   };
 
   const stop = async (signal: NodeJS.Signals = 'SIGTERM') => {

@@ -13,7 +13,11 @@ export interface ReferenceVersions {
   qrencode: Array<Array<number | null>>;
 }
 
-export function referenceVersions(payloads: string[], levels: readonly string[], render: Array<[string, string, string]> = []): Promise<ReferenceVersions> {
+export function referenceVersions(
+  payloads: string[],
+  levels: readonly string[],
+  render: Array<[string, string, string]> = [],
+): Promise<ReferenceVersions> {
   return new Promise((resolve, reject) => {
     const child = execFile(PYTHON, [SCRIPT], { maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (error, stdout) => {
       if (error) reject(error);

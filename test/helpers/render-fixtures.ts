@@ -6,7 +6,16 @@ import type { RenderSpec } from '../../src/domain/render-options.js';
 
 /** A 512 px black-on-white PNG at level M, as a request with no options asks for; `overrides` change any of it. */
 export function plainSpec(payload: string, overrides: Partial<RenderSpec> = {}): RenderSpec {
-  return { payload, format: 'png', size: 512, margin: 4, errorCorrection: 'M', darkColor: '#000000ff', lightColor: '#ffffffff', ...overrides };
+  return {
+    payload,
+    format: 'png',
+    size: 512,
+    margin: 4,
+    errorCorrection: 'M',
+    darkColor: '#000000ff',
+    lightColor: '#ffffffff',
+    ...overrides,
+  };
 }
 
 /** A business account's batch as the store holds it once accepted: queued, nothing drawn. */

@@ -76,49 +76,56 @@ export function scanPrivacySuite(mode: string, context: () => ScanPrivacyContext
       expect((await statsOf(key, code.id)).countries).toEqual({});
     });
 
-    it('keeps scanPrivacy at country by default; set to none, scans count without place or unique scanners', async () => {
-      const { t } = context();
-      const { key, accountId } = await t.newCaller('pro');
-      const read = await settings(key);
-      expect([read.statusCode, read.json()]).toEqual([200, { scanPrivacy: 'country' }]);
-      const code = await codesApi(t.app, key).created('https://example.com/private');
-      await scan(t.app, code.slug, viaProxy('8.8.8.8'));
+    it(
+      'keeps scanPrivacy at country by default; set to ' + 'none, scans count without place or unique scanners',
+      async () => {
+        const { t } = context();
+        const { key, accountId } = await t.newCaller('pro');
+        const read = await settings(key);
+        expect([read.statusCode, read.json()]).toEqual([200, { scanPrivacy: 'country' }]);
+        const code = await codesApi(t.app, key).created('https://example.com/private');
+        await scan(t.app, code.slug, viaProxy('8.8.8.8'));
 
-      const changed = await settings(key, { scanPrivacy: 'none' });
-      expect([changed.statusCode, changed.json()]).toEqual([200, { scanPrivacy: 'none' }]);
-      expect((await settings(key)).json()).toEqual({ scanPrivacy: 'none' });
-      for (const address of ['8.8.8.8', '200.147.67.142']) expect((await scan(t.app, code.slug, viaProxy(address))).statusCode).toBe(302);
-      const stats = await statsOf(key, code.id);
-      // The scan before the change keeps what it was counted with; the two after it add counts only.
-      expect(stats.totals).toEqual({ scans: 3, uniqueScanners: 1, bots: 0 });
-      expect(stats.countries).toEqual({ US: 1 });
+        const changed = await settings(key, { scanPrivacy: 'none' });
+        expect([changed.statusCode, changed.json()]).toEqual([200, { scanPrivacy: 'none' }]);
+        expect((await settings(key)).json()).toEqual({ scanPrivacy: 'none' });
+        for (const address of ['8.8.8.8', '200.147.67.142'])
+          expect((await scan(t.app, code.slug, viaProxy(address))).statusCode).toBe(302);
+        const stats = await statsOf(key, code.id);
+        // The scan before the change keeps what it was counted with; the two after it add counts only.
+        expect(stats.totals).toEqual({ scans: 3, uniqueScanners: 1, bots: 0 });
+        expect(stats.countries).toEqual({ US: 1 });
 
-      const entries = await t.stores.auditLog.list(accountId, { limit: 10, action: 'settings.changed' });
-      expect(entries.items.map((entry) => entry.changes)).toEqual([{ scanPrivacy: 'none' }]);
+        const entries = await t.stores.auditLog.list(accountId, { limit: 10, action: 'settings.changed' });
+        expect(entries.items.map((entry) => entry.changes)).toEqual([{ scanPrivacy: 'none' }]);
 
-      // Back to country: places and uniques are counted again from the next scan.
-      expect((await settings(key, { scanPrivacy: 'country' })).statusCode).toBe(200);
-      await scan(t.app, code.slug, viaProxy('200.147.67.142'));
-      const again = await statsOf(key, code.id);
-      expect(again.countries).toEqual({ US: 1, BR: 1 });
-      expect(again.totals.uniqueScanners).toBe(2);
-    });
+        // Back to country: places and uniques are counted again from the next scan.
+        expect((await settings(key, { scanPrivacy: 'country' })).statusCode).toBe(200);
+        await scan(t.app, code.slug, viaProxy('200.147.67.142'));
+        const again = await statsOf(key, code.id);
+        expect(again.countries).toEqual({ US: 1, BR: 1 });
+        expect(again.totals.uniqueScanners).toBe(2);
+      },
+    );
 
-    it('refuses an unknown level or field with invalid_request naming it, and a key without the admin scope', async () => {
-      const { t } = context();
-      const { key, accountId } = await t.newCaller('pro');
-      for (const body of [{ scanPrivacy: 'everything' }, { scanPrivacy: 'none', retention: 3 }]) {
-        const refused = await settings(key, body);
-        expect(refused.statusCode).toBe(400);
-        expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
-        expect(refused.json()).toMatchObject({ code: 'invalid_request' });
-      }
-      expect((await settings(key)).json()).toEqual({ scanPrivacy: 'country' });
-      const deps = { ...t.stores, keyPepper: t.config.keyPepper, clock: () => t.clock.now };
-      const narrow = await issueKey(deps, accountId, 'codes only', { scopes: ['codes:read', 'codes:write'] });
-      const denied = await settings(narrow.secret, { scanPrivacy: 'none' });
-      expect(denied.statusCode).toBe(403);
-      expect(denied.json()).toMatchObject({ code: 'insufficient_scope', requiredScope: 'admin' });
-    });
+    it(
+      'refuses an unknown level or field with ' + 'invalid_request naming it, and a key without the ' + 'admin scope',
+      async () => {
+        const { t } = context();
+        const { key, accountId } = await t.newCaller('pro');
+        for (const body of [{ scanPrivacy: 'everything' }, { scanPrivacy: 'none', retention: 3 }]) {
+          const refused = await settings(key, body);
+          expect(refused.statusCode).toBe(400);
+          expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+          expect(refused.json()).toMatchObject({ code: 'invalid_request' });
+        }
+        expect((await settings(key)).json()).toEqual({ scanPrivacy: 'country' });
+        const deps = { ...t.stores, keyPepper: t.config.keyPepper, clock: () => t.clock.now };
+        const narrow = await issueKey(deps, accountId, 'codes only', { scopes: ['codes:read', 'codes:write'] });
+        const denied = await settings(narrow.secret, { scanPrivacy: 'none' });
+        expect(denied.statusCode).toBe(403);
+        expect(denied.json()).toMatchObject({ code: 'insufficient_scope', requiredScope: 'admin' });
+      },
+    );
   });
 }

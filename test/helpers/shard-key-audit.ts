@@ -24,7 +24,8 @@ export async function readRecordedCommands(file: string): Promise<Recorded[]> {
 
 /** A value mongos targets shards by: a plain value, or `$in` of plain values; a range or `$ne` is not. */
 function targets(value: unknown): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date) return value !== undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value instanceof Date)
+    return value !== undefined;
   const ops = Object.keys(value);
   if (ops.length === 0 || !ops.every((op) => op.startsWith('$'))) return !ops.some((op) => op.startsWith('$'));
   const { $in, $eq } = value as { $in?: unknown; $eq?: unknown };
@@ -40,7 +41,11 @@ function fieldOf(filter: Document, field: string): unknown {
 }
 
 /** Why this filter is not one mongos can send to one shard (or to the shards its `$in` names); undefined when it is. */
-function filterProblem(filter: Document | undefined, key: Readonly<Record<string, number>>, upsert: boolean): string | undefined {
+function filterProblem(
+  filter: Document | undefined,
+  key: Readonly<Record<string, number>>,
+  upsert: boolean,
+): string | undefined {
   const fields = Object.keys(key);
   const needed = upsert ? fields : fields.slice(0, 1);
   const missing = needed.filter((field) => !targets(fieldOf(filter ?? {}, field)));

@@ -4,7 +4,11 @@ import { signedImagePath } from '../../src/domain/signed-url.js';
 
 export const SIGNING_KEYS_URL = '/api/v1/QRManager/signing-keys';
 
-export async function newSigningKey(app: FastifyInstance, apiKey: string, name = 'test'): Promise<{ id: string; secret: string }> {
+export async function newSigningKey(
+  app: FastifyInstance,
+  apiKey: string,
+  name = 'test',
+): Promise<{ id: string; secret: string }> {
   const res = await app.inject({
     method: 'POST',
     url: SIGNING_KEYS_URL,
@@ -15,6 +19,10 @@ export async function newSigningKey(app: FastifyInstance, apiKey: string, name =
   return res.json();
 }
 
-export function signedUrl(key: { id: string; secret: string }, format: string, params: Record<string, string | number | boolean>): string {
+export function signedUrl(
+  key: { id: string; secret: string },
+  format: string,
+  params: Record<string, string | number | boolean>,
+): string {
   return signedImagePath(key.id, key.secret, format, params);
 }

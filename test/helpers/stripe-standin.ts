@@ -35,7 +35,11 @@ export interface StripeStandIn {
   /** Puts (or replaces) a subscription as "Stripe" holds it; returns the Stripe-shaped object. */
   putSubscription(subscription: StandInSubscription): Record<string, unknown>;
   /** A signed delivery of an event, as Stripe would POST it (signature made by the library's test-header helper). */
-  signedEvent(type: string, object: Record<string, unknown>, options?: { id?: string; timestampSeconds?: number; secret?: string }): SignedEvent;
+  signedEvent(
+    type: string,
+    object: Record<string, unknown>,
+    options?: { id?: string; timestampSeconds?: number; secret?: string },
+  ): SignedEvent;
   /** A Stripe-Signature header for any body, made with the endpoint's secret (the library's test-header helper). */
   sign(payload: string): string;
   stop(): Promise<void>;
@@ -57,7 +61,15 @@ function subscriptionObject(s: StandInSubscription): Record<string, unknown> {
     metadata: s.accountId ? { accountId: s.accountId } : {},
     items: {
       object: 'list',
-      data: [{ id: `si_${s.id}`, object: 'subscription_item', price: { id: s.price, object: 'price' }, quantity: 1, current_period_end: s.periodEnd }],
+      data: [
+        {
+          id: `si_${s.id}`,
+          object: 'subscription_item',
+          price: { id: s.price, object: 'price' },
+          quantity: 1,
+          current_period_end: s.periodEnd,
+        },
+      ],
       has_more: false,
     },
   };
@@ -76,7 +88,9 @@ function send(response: ServerResponse, status: number, body: unknown, type = 'a
 }
 
 function missing(response: ServerResponse, what: string): void {
-  send(response, 404, { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` } });
+  send(response, 404, {
+    error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${what}` },
+  });
 }
 
 let sequence = 0;
@@ -95,7 +109,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       const form = Object.fromEntries(new URLSearchParams(request.method === 'GET' ? url.search : raw));
       // Pages a browser is sent to: Checkout and the customer portal, as plain stand-in pages.
       if (request.method === 'GET' && /^\/(checkout|portal)\//.test(url.pathname)) {
-        send(response, 200, `<!doctype html><title>Stripe stand-in</title><h1>Stripe stand-in: ${url.pathname.split('/')[1]}</h1>`, 'text/html');
+        send(
+          response,
+          200,
+          `<!doctype html><title>Stripe stand-in</title><h1>Stripe stand-in: ${url.pathname.split('/')[1]}</h1>`,
+          'text/html',
+        );
         return;
       }
       // What a browser asks for besides (its favicon): not an API call.
@@ -124,13 +143,27 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       }
       if (request.method === 'POST' && url.pathname === '/v1/billing_portal/sessions') {
         const id = `bps_standin_${n}`;
-        send(response, 200, { id, object: 'billing_portal.session', customer: form.customer, return_url: form.return_url, url: `${base}/portal/${id}` });
+        send(response, 200, {
+          id,
+          object: 'billing_portal.session',
+          customer: form.customer,
+          return_url: form.return_url,
+          url: `${base}/portal/${id}`,
+        });
         return;
       }
       if (request.method === 'GET' && url.pathname === '/v1/subscriptions/search') {
         const wanted = /^metadata\['accountId'\]:'([^']+)'$/.exec(url.searchParams.get('query') ?? '')?.[1];
-        const data = [...subscriptions.values()].filter((s) => wanted !== undefined && s.accountId === wanted).map(subscriptionObject);
-        send(response, 200, { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/subscriptions/search' });
+        const data = [...subscriptions.values()]
+          .filter((s) => wanted !== undefined && s.accountId === wanted)
+          .map(subscriptionObject);
+        send(response, 200, {
+          object: 'search_result',
+          data,
+          has_more: false,
+          next_page: null,
+          url: '/v1/subscriptions/search',
+        });
         return;
       }
       if (request.method === 'GET' && url.pathname === '/v1/subscriptions') {
@@ -163,12 +196,31 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
     signedEvent(type, object, options = {}) {
       const id = options.id ?? `evt_standin_${++sequence}`;
       const timestamp = options.timestampSeconds ?? Math.floor(Date.now() / 1000);
-      const payload = JSON.stringify({ id, object: 'event', type, created: timestamp, api_version: Stripe.API_VERSION, data: { object } });
-      const signature = signer.webhooks.generateTestHeaderString({ payload, secret: options.secret ?? STANDIN_WEBHOOK_SECRET, timestamp });
-      return { id, payload, headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature } };
+      const payload = JSON.stringify({
+        id,
+        object: 'event',
+        type,
+        created: timestamp,
+        api_version: Stripe.API_VERSION,
+        data: { object },
+      });
+      const signature = signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: options.secret ?? STANDIN_WEBHOOK_SECRET,
+        timestamp,
+      });
+      return {
+        id,
+        payload,
+        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+      };
     },
     sign(payload) {
-      return signer.webhooks.generateTestHeaderString({ payload, secret: STANDIN_WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) });
+      return signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: STANDIN_WEBHOOK_SECRET,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
     },
     async stop() {
       server.closeAllConnections();

@@ -21,14 +21,20 @@ export interface SymbolRead {
 
 async function readOne(png: string): Promise<SymbolRead> {
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const version = jsQR(new Uint8ClampedArray(data.buffer, data.byteOffset, data.length), info.width, info.height)?.version;
+  const version = jsQR(
+    new Uint8ClampedArray(data.buffer, data.byteOffset, data.length),
+    info.width,
+    info.height,
+  )?.version;
   const { stdout } = await run('ZXingReader', ['-format', 'QRCode', png]).catch(() => ({ stdout: '' }));
   const level = /^EC Level:\s+([LMQH])$/m.exec(stdout)?.[1];
   return { version, errorCorrection: level };
 }
 
 /** Each image's symbol as jsQR and ZXing read it (WebP and SVG converted by libwebp and librsvg first). */
-export async function readSymbols(images: ReadonlyArray<{ bytes: Uint8Array; format: ImageFormat }>): Promise<SymbolRead[]> {
+export async function readSymbols(
+  images: ReadonlyArray<{ bytes: Uint8Array; format: ImageFormat }>,
+): Promise<SymbolRead[]> {
   const dir = await mkdtemp(join(tmpdir(), 'qrm-symbol-'));
   try {
     const pngs = await Promise.all(images.map(({ bytes, format }, i) => toPng(dir, `image-${i}`, bytes, format)));

@@ -80,19 +80,49 @@ const LATIN1 = [
   'Ich möchte',
   'Dvořák'.replace('ř', 'r'),
 ];
-const ASCII_WORDS = ['the', 'Order', 'invoice', 'for', 'ACME', 'Ltd', 'Ref', 'at', 'and', 'Tel', 'Room', 'Serial', 'PAID', 'due', 'NO', 'x'];
+const ASCII_WORDS = [
+  'the',
+  'Order',
+  'invoice',
+  'for',
+  'ACME',
+  'Ltd',
+  'Ref',
+  'at',
+  'and',
+  'Tel',
+  'Room',
+  'Serial',
+  'PAID',
+  'due',
+  'NO',
+  'x',
+];
 const OTHER_UNICODE = ['Привет мир', '😀 party', '€ 12,50', 'Ελληνικά', 'שלום', '你好世界', '한국어', 'naïve € café'];
 
 const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
 const phrase = (words: string[], pieces: fc.Arbitrary<string>[] = []) =>
-  fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...words) }, ...pieces.map((p) => ({ weight: 1, arbitrary: p }))), { minLength: 1, maxLength: 14 });
+  fc.array(
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...words) }, ...pieces.map((p) => ({ weight: 1, arbitrary: p }))),
+    { minLength: 1, maxLength: 14 },
+  );
 
-const japanese = phrase(JAPANESE, [digits(1, 12), fc.constantFrom(...ASCII_WORDS), fc.constant('https://example.jp/shop?id=')]).map((parts) => parts.join(''));
+const japanese = phrase(JAPANESE, [
+  digits(1, 12),
+  fc.constantFrom(...ASCII_WORDS),
+  fc.constant('https://example.jp/shop?id='),
+]).map((parts) => parts.join(''));
 const latin1 = phrase(LATIN1, [digits(1, 10), fc.constantFrom(...ASCII_WORDS)]).map((parts) => parts.join(' '));
 const mixed = fc.oneof(
-  fc.tuple(fc.constantFrom(...ASCII_WORDS), digits(4, 24), fc.constantFrom(...ASCII_WORDS), digits(0, 16)).map((p) => p.join(' ')),
-  fc.tuple(fc.stringMatching(/^[A-Z]{2,6}$/), digits(4, 20), fc.stringMatching(/^[A-Z0-9]{0,8}$/)).map((p) => p.join('-')),
-  fc.tuple(digits(2, 3), digits(3, 4), digits(4, 6), fc.constantFrom(...ASCII_WORDS)).map(([a, b, c, w]) => `Tel +${a} ${b} ${c} ${w}`),
+  fc
+    .tuple(fc.constantFrom(...ASCII_WORDS), digits(4, 24), fc.constantFrom(...ASCII_WORDS), digits(0, 16))
+    .map((p) => p.join(' ')),
+  fc
+    .tuple(fc.stringMatching(/^[A-Z]{2,6}$/), digits(4, 20), fc.stringMatching(/^[A-Z0-9]{0,8}$/))
+    .map((p) => p.join('-')),
+  fc
+    .tuple(digits(2, 3), digits(3, 4), digits(4, 6), fc.constantFrom(...ASCII_WORDS))
+    .map(([a, b, c, w]) => `Tel +${a} ${b} ${c} ${w}`),
 );
 const url = fc
   .tuple(
@@ -105,16 +135,28 @@ const url = fc
 const other = phrase(OTHER_UNICODE, [digits(1, 8), fc.constantFrom(...ASCII_WORDS)]).map((parts) => parts.join(' '));
 
 const sample = (arb: fc.Arbitrary<string>, count: number, seed: number) => fc.sample(arb, { numRuns: count, seed });
-export const CORPUS = [...sample(japanese, 90, 1), ...sample(latin1, 80, 2), ...sample(mixed, 70, 3), ...sample(url, 70, 4), ...sample(other, 20, 5)];
+export const CORPUS = [
+  ...sample(japanese, 90, 1),
+  ...sample(latin1, 80, 2),
+  ...sample(mixed, 70, 3),
+  ...sample(url, 70, 4),
+  ...sample(other, 20, 5),
+];
 
 /** Text mixing the classes in one payload: Latin-1 and Japanese, emoji and ASCII, Cyrillic and Kanji. */
 const mixedScripts = fc
   .array(fc.constantFrom(...LATIN1, ...JAPANESE, ...OTHER_UNICODE, ...ASCII_WORDS), { minLength: 2, maxLength: 8 })
-  .filter((parts) => parts.some((p) => JAPANESE.includes(p)) && parts.some((p) => !JAPANESE.includes(p) && [...p].some((ch) => ch.codePointAt(0)! > 0x7f)))
+  .filter(
+    (parts) =>
+      parts.some((p) => JAPANESE.includes(p)) &&
+      parts.some((p) => !JAPANESE.includes(p) && [...p].some((ch) => ch.codePointAt(0)! > 0x7f)),
+  )
   .map((parts) => parts.join(' '));
 
 /** The classes docs/charsets.md measures, each drawn from its own seed. */
-export function textClasses(perClass: number): Record<'ASCII' | 'Latin-1' | 'Japanese' | 'other Unicode' | 'mixed', string[]> {
+export function textClasses(
+  perClass: number,
+): Record<'ASCII' | 'Latin-1' | 'Japanese' | 'other Unicode' | 'mixed', string[]> {
   return {
     ASCII: [...sample(mixed, Math.ceil(perClass / 2), 13), ...sample(url, Math.floor(perClass / 2), 14)],
     'Latin-1': sample(latin1, perClass, 12),

@@ -54,7 +54,10 @@ export async function untilBothReachRedis(a: TestApp, b: TestApp): Promise<void>
   await waitFor(
     'both instances to reach Redis again',
     async () => {
-      const [ra, rb] = await Promise.all([a.app.inject({ method: 'GET', url: '/readyz' }), b.app.inject({ method: 'GET', url: '/readyz' })]);
+      const [ra, rb] = await Promise.all([
+        a.app.inject({ method: 'GET', url: '/readyz' }),
+        b.app.inject({ method: 'GET', url: '/readyz' }),
+      ]);
       return ra.statusCode === 200 && rb.statusCode === 200;
     },
     { timeoutMs: 10_000, intervalMs: 50 },

@@ -21,7 +21,10 @@ export interface WebhookReceiver {
 }
 
 /** `answer(n)` gives the status for the n-th message (0-based); `onMessage` runs after the answer is sent. */
-export async function startWebhookReceiver(answer: (n: number) => number = () => 204, onMessage?: (n: number) => void): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  answer: (n: number) => number = () => 204,
+  onMessage?: (n: number) => void,
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';

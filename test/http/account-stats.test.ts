@@ -11,7 +11,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t.close());
 
-const statsOf = (key: string, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/QRManager/stats${query}`, headers: { 'x-api-key': key } });
+const statsOf = (key: string, query = '') =>
+  t.app.inject({ method: 'GET', url: `/api/v1/QRManager/stats${query}`, headers: { 'x-api-key': key } });
 
 interface AccountStatsJson {
   from: string;
@@ -103,23 +104,26 @@ describe('account statistics', () => {
     t.clock.now = new Date();
   });
 
-  it('refuse a bad range, an unknown interval or parameter with 400 naming it, and a missing key with 401', async () => {
-    const { key } = await t.newCaller('pro');
-    const bad: Array<[string, string]> = [
-      ['?from=2026-02-30', 'from'],
-      ['?from=2026-03-02&to=2026-03-01', 'from'],
-      ['?from=2020-01-01&to=2026-01-01', 'from'],
-      ['?interval=week', 'interval'],
-      ['?interval=hour&from=2026-01-01&to=2026-02-01', 'from'],
-      ['?codes=all', ''],
-    ];
-    for (const [query, field] of bad) {
-      const res = await statsOf(key, query);
-      expect(res.statusCode, query).toBe(400);
-      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      if (field) expect(JSON.stringify(res.json()), query).toContain(field);
-    }
-    const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/QRManager/stats' });
-    expect(anonymous.statusCode).toBe(401);
-  });
+  it(
+    'refuse a bad range, an unknown interval or ' + 'parameter with 400 naming it, and a missing key ' + 'with 401',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const bad: Array<[string, string]> = [
+        ['?from=2026-02-30', 'from'],
+        ['?from=2026-03-02&to=2026-03-01', 'from'],
+        ['?from=2020-01-01&to=2026-01-01', 'from'],
+        ['?interval=week', 'interval'],
+        ['?interval=hour&from=2026-01-01&to=2026-02-01', 'from'],
+        ['?codes=all', ''],
+      ];
+      for (const [query, field] of bad) {
+        const res = await statsOf(key, query);
+        expect(res.statusCode, query).toBe(400);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+        if (field) expect(JSON.stringify(res.json()), query).toContain(field);
+      }
+      const anonymous = await t.app.inject({ method: 'GET', url: '/api/v1/QRManager/stats' });
+      expect(anonymous.statusCode).toBe(401);
+    },
+  );
 });

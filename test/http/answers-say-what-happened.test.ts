@@ -13,16 +13,40 @@ const get = (key: string) => (url: string) => t.app.inject({ method: 'GET', url,
 describe('manifest.csv', () => {
   it('neutralises names a spreadsheet would run as formulas', async () => {
     const { key } = await t.newCaller('pro');
-    const names = ['=HYPERLINK("http://x.example","click")', '+1+1', '-2', '@SUM(A1)', 'plain', ' =SUM(A1)', '＝1+1', '\u200B@SUM(A1)'];
-    const res = await postBatch(t.app, key, { items: urlItems(names.length, 'manifest', { size: 128 }).map((item, i) => ({ ...item, name: names[i] })) });
+    const names = [
+      '=HYPERLINK("http://x.example","click")',
+      '+1+1',
+      '-2',
+      '@SUM(A1)',
+      'plain',
+      ' =SUM(A1)',
+      '＝1+1',
+      '\u200B@SUM(A1)',
+    ];
+    const res = await postBatch(t.app, key, {
+      items: urlItems(names.length, 'manifest', { size: 128 }).map((item, i) => ({ ...item, name: names[i] })),
+    });
     expect(res.statusCode, res.body).toBe(202);
     const { id } = res.json() as { id: string };
     await waitForBatch(get(key), id);
-    const archive = await t.app.inject({ method: 'GET', url: `${BATCHES_URL}/${id}/archive`, headers: { 'x-api-key': key } });
+    const archive = await t.app.inject({
+      method: 'GET',
+      url: `${BATCHES_URL}/${id}/archive`,
+      headers: { 'x-api-key': key },
+    });
     const unpacked = await unpackArchive(archive.rawPayload);
     try {
       const nameColumn = unpacked.manifest.slice(1).map((row) => row[1]);
-      expect(nameColumn).toEqual([`'=HYPERLINK("http://x.example","click")`, "'+1+1", "'-2", "'@SUM(A1)", 'plain', "' =SUM(A1)", "'＝1+1", "'\u200B@SUM(A1)"]);
+      expect(nameColumn).toEqual([
+        `'=HYPERLINK("http://x.example","click")`,
+        "'+1+1",
+        "'-2",
+        "'@SUM(A1)",
+        'plain',
+        "' =SUM(A1)",
+        "'＝1+1",
+        "'\u200B@SUM(A1)",
+      ]);
     } finally {
       await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
     }
@@ -31,14 +55,28 @@ describe('manifest.csv', () => {
     expect(csvCell(-3)).toBe('"-3"');
   });
 
-  it('neutralises a formula behind leading whitespace, a control or zero-width character, and in full-width lookalikes', () => {
-    const hidden = ['\n=1+1', ' =1+1', '\t=1+1', '\u0000=1+1', '\u200B=1+1', '\uFEFF=1+1', '\u00A0=1+1', '\u3000=1+1'];
-    const lookalikes = ['＝1+1', '＋1+1', '－1+1', '＠SUM(A1)', '﹦1+1', '﹢1', '﹣1', '﹫SUM(A1)', '−1+1'];
-    for (const text of [...hidden, ...lookalikes]) expect(csvCell(text), JSON.stringify(text)).toBe(`"'${text}"`);
-    for (const text of ['plain', 'a=b', 'x@example.com', '', '１２３', 'ｐｌａｉｎ', '😀 =1']) expect(csvCell(text), text).toBe(`"${text}"`);
-    // One code point looked at, whatever comes after it.
-    expect(csvCell(`${'x'.repeat(1_000_000)}=`)).toBe(`"${'x'.repeat(1_000_000)}="`);
-  });
+  it(
+    'neutralises a formula behind leading whitespace, a control or zero-width character, and in full-width ' +
+      'lookalikes',
+    () => {
+      const hidden = [
+        '\n=1+1',
+        ' =1+1',
+        '\t=1+1',
+        '\u0000=1+1',
+        '\u200B=1+1',
+        '\uFEFF=1+1',
+        '\u00A0=1+1',
+        '\u3000=1+1',
+      ];
+      const lookalikes = ['＝1+1', '＋1+1', '－1+1', '＠SUM(A1)', '﹦1+1', '﹢1', '﹣1', '﹫SUM(A1)', '−1+1'];
+      for (const text of [...hidden, ...lookalikes]) expect(csvCell(text), JSON.stringify(text)).toBe(`"'${text}"`);
+      for (const text of ['plain', 'a=b', 'x@example.com', '', '１２３', 'ｐｌａｉｎ', '😀 =1'])
+        expect(csvCell(text), text).toBe(`"${text}"`);
+      // One code point looked at, whatever comes after it.
+      expect(csvCell(`${'x'.repeat(1_000_000)}=`)).toBe(`"${'x'.repeat(1_000_000)}="`);
+    },
+  );
 });
 
 describe('batch refusals say what was wrong', () => {
@@ -47,13 +85,22 @@ describe('batch refusals say what was wrong', () => {
     const items = [...urlItems(2, 'plan'), { content: 'https://example.com/svg', type: 'url', outputFormat: 'svg' }];
     const res = await postBatch(t.app, key, { items });
     expect(res.statusCode, res.body).toBe(403);
-    expect(res.json()).toMatchObject({ code: 'plan_upgrade_required', plan: 'free', items: [2], errors: [{ field: 'items.2.outputFormat' }] });
+    expect(res.json()).toMatchObject({
+      code: 'plan_upgrade_required',
+      plan: 'free',
+      items: [2],
+      errors: [{ field: 'items.2.outputFormat' }],
+    });
     expect(res.json().detail).toContain('1 of 3 items');
   });
 
   it('counts every invalid item', async () => {
     const { key } = await t.newCaller('pro');
-    const items = [{ content: 'not a url', type: 'url', outputFormat: 'png' }, ...urlItems(1, 'ok'), { content: 'also bad', type: 'url', outputFormat: 'png' }];
+    const items = [
+      { content: 'not a url', type: 'url', outputFormat: 'png' },
+      ...urlItems(1, 'ok'),
+      { content: 'also bad', type: 'url', outputFormat: 'png' },
+    ];
     const res = await postBatch(t.app, key, { items });
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().detail).toMatch(/^2 of 3 items are invalid/);
@@ -83,9 +130,14 @@ describe('Idempotency-Key', () => {
       { 'idempotency-key': 'order-1' },
     );
     expect(first.statusCode, first.body).toBe(202);
-    const again = await postBatch(t.app, key, `{"items":[{"size":128,"outputFormat":"png","type":"url","content":"https://example.com/i"}]}`, {
-      'idempotency-key': 'order-1',
-    });
+    const again = await postBatch(
+      t.app,
+      key,
+      `{"items":[{"size":128,"outputFormat":"png","type":"url","content":"https://example.com/i"}]}`,
+      {
+        'idempotency-key': 'order-1',
+      },
+    );
     expect(again.statusCode, again.body).toBe(202);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json().id).toBe(first.json().id);

@@ -12,7 +12,9 @@ beforeAll(async () => {
   key = (await t.newCaller('business')).key;
 });
 
-const BCB_EXAMPLE = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+const BCB_EXAMPLE =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de ' +
+  'Tal6008BRASILIA62070503***63041D3D';
 const RED_CROSS = 'BCD\n002\n1\nSCT\nBPOTBEB1\nRed Cross\nBE72000000001616\nEUR1\nCHAR\n\nUrgency fund';
 
 interface ContentType {
@@ -42,7 +44,11 @@ const CONTENT_TYPES: ContentType[] = [
         content: { ssid: 'My;Net', password: 'pa:ss\\word,"x"', encryption: 'WPA' },
         payload: 'WIFI:T:WPA;S:My\\;Net;P:pa\\:ss\\\\word\\,\\"x\\";;',
       },
-      { form: 'ready string', content: 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;', payload: 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;' },
+      {
+        form: 'ready string',
+        content: 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;',
+        payload: 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;',
+      },
     ],
     refuses: [{ what: 'fields without an ssid', content: { encryption: 'WPA', password: 'x' }, field: 'content.ssid' }],
   },
@@ -52,7 +58,9 @@ const CONTENT_TYPES: ContentType[] = [
       {
         form: 'object of fields',
         content: { firstName: 'José', lastName: 'Ñúñez', phone: '+34 600 000 000', email: 'jose@example.com' },
-        payload: 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Ñúñez;José;;;\r\nFN:José Ñúñez\r\nTEL:+34 600 000 000\r\nEMAIL:jose@example.com\r\nEND:VCARD\r\n',
+        payload:
+          'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Ñúñez;José;;;\r\nFN:José Ñúñez\r\nTEL:+34 600 000 ' +
+          '000\r\nEMAIL:jose@example.com\r\nEND:VCARD\r\n',
       },
       {
         form: 'ready string',
@@ -66,7 +74,11 @@ const CONTENT_TYPES: ContentType[] = [
     type: 'pix',
     encodes: [
       { form: 'ready string', content: BCB_EXAMPLE, payload: BCB_EXAMPLE },
-      { form: 'object of fields', content: { key: '123e4567-e12b-12d1-a456-426655440000', name: 'Fulano de Tal', city: 'BRASILIA' }, payload: BCB_EXAMPLE },
+      {
+        form: 'object of fields',
+        content: { key: '123e4567-e12b-12d1-a456-426655440000', name: 'Fulano de Tal', city: 'BRASILIA' },
+        payload: BCB_EXAMPLE,
+      },
     ],
     refuses: [{ what: 'a code whose CRC is wrong', content: BCB_EXAMPLE.replace(/1D3D$/, '1D3E'), field: 'content' }],
   },
@@ -97,7 +109,11 @@ const CONTENT_TYPES: ContentType[] = [
   {
     type: 'sms',
     encodes: [
-      { form: 'object of fields', content: { phone: '+1 (555) 010-9999', message: 'Reply YES: confirm' }, payload: 'SMSTO:+15550109999:Reply YES: confirm' },
+      {
+        form: 'object of fields',
+        content: { phone: '+1 (555) 010-9999', message: 'Reply YES: confirm' },
+        payload: 'SMSTO:+15550109999:Reply YES: confirm',
+      },
       { form: 'ready string', content: '+1 555 010 9999', payload: 'SMSTO:+15550109999' },
     ],
     refuses: [],
@@ -107,11 +123,24 @@ const CONTENT_TYPES: ContentType[] = [
     encodes: [
       {
         form: 'object of fields',
-        content: { name: 'Red Cross', iban: 'BE72 0000 0000 1616', bic: 'BPOTBEB1', amount: 1, purpose: 'CHAR', text: 'Urgency fund' },
+        content: {
+          name: 'Red Cross',
+          iban: 'BE72 0000 0000 1616',
+          bic: 'BPOTBEB1',
+          amount: 1,
+          purpose: 'CHAR',
+          text: 'Urgency fund',
+        },
         payload: RED_CROSS,
       },
     ],
-    refuses: [{ what: 'an IBAN whose checksum is wrong', content: { name: 'Red Cross', iban: 'BE72000000001617' }, field: 'content.iban' }],
+    refuses: [
+      {
+        what: 'an IBAN whose checksum is wrong',
+        content: { name: 'Red Cross', iban: 'BE72000000001617' },
+        field: 'content.iban',
+      },
+    ],
   },
   {
     type: 'upi',
@@ -126,7 +155,13 @@ const CONTENT_TYPES: ContentType[] = [
   },
   {
     type: 'geo',
-    encodes: [{ form: 'object of fields', content: { latitude: 13.4125, longitude: 103.8667 }, payload: 'geo:13.4125,103.8667' }],
+    encodes: [
+      {
+        form: 'object of fields',
+        content: { latitude: 13.4125, longitude: 103.8667 },
+        payload: 'geo:13.4125,103.8667',
+      },
+    ],
     refuses: [{ what: 'a latitude past 90', content: { latitude: 91, longitude: 0 }, field: 'content.latitude' }],
   },
   {
@@ -139,11 +174,20 @@ const CONTENT_TYPES: ContentType[] = [
     encodes: [
       {
         form: 'object of fields',
-        content: { summary: 'Launch, v2', start: '2026-12-01T18:00:00+01:00', end: '2026-12-01T20:00:00+01:00', location: 'Hall B' },
-        payload: 'BEGIN:VEVENT\r\nSUMMARY:Launch\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T190000Z\r\nLOCATION:Hall B\r\nEND:VEVENT\r\n',
+        content: {
+          summary: 'Launch, v2',
+          start: '2026-12-01T18:00:00+01:00',
+          end: '2026-12-01T20:00:00+01:00',
+          location: 'Hall B',
+        },
+        payload:
+          'BEGIN:VEVENT\r\nSUMMARY:Launch\\, ' +
+          'v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T190000Z\r\nLOCATION:Hall B\r\nEND:VEVENT\r\n',
       },
     ],
-    refuses: [{ what: 'a start that is not a date-time', content: { summary: 'x', start: 'tomorrow' }, field: 'content.start' }],
+    refuses: [
+      { what: 'a start that is not a date-time', content: { summary: 'x', start: 'tomorrow' }, field: 'content.start' },
+    ],
   },
   {
     type: 'mecard',
@@ -161,11 +205,15 @@ const CONTENT_TYPES: ContentType[] = [
 for (const { type, encodes, refuses } of CONTENT_TYPES) {
   describe(`${type} over HTTP`, () => {
     for (const { form, content, payload } of encodes) {
-      it(`encodes ${form === 'ready string' ? 'a ready string' : 'an object of fields'} so every reader reads the expected payload`, async () => {
-        const res = await generate(t.app, key, { content, type, outputFormat: 'png' });
-        expect(res.statusCode, res.body).toBe(200);
-        expect(await decodeQr(res.rawPayload, 'png')).toEqual(readByAll(payload));
-      });
+      it(
+        `encodes ${form === 'ready string' ? 'a ready string' : 'an object of fields'} so every reader reads the ` +
+          `expected payload`,
+        async () => {
+          const res = await generate(t.app, key, { content, type, outputFormat: 'png' });
+          expect(res.statusCode, res.body).toBe(200);
+          expect(await decodeQr(res.rawPayload, 'png')).toEqual(readByAll(payload));
+        },
+      );
     }
 
     for (const { what, content, field } of refuses) {
@@ -181,17 +229,20 @@ for (const { type, encodes, refuses } of CONTENT_TYPES) {
 describe('every content type', () => {
   it('is in this table: a type added to the API without a case here fails', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const types = document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema.properties.type.enum as string[];
+    const types = document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema
+      .properties.type.enum as string[];
     expect(CONTENT_TYPES.map((c) => c.type).sort()).toEqual([...types].sort());
   });
 
   it('documents each named-field form in OpenAPI with every string field bounded', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    const content = document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema.properties.content;
+    const content =
+      document.paths['/api/v1/QRManager/generate'].post.requestBody.content['application/json'].schema.properties
+        .content;
     const forms = content.anyOf.flatMap((form: { anyOf?: unknown[] }) => form.anyOf ?? [form]);
-    const named = (forms as Array<{ title?: string; properties?: Record<string, { type?: string; maxLength?: number }> }>).filter((f) =>
-      /^(epc|upi|geo|event|mecard) fields$/.test(f.title ?? ''),
-    );
+    const named = (
+      forms as Array<{ title?: string; properties?: Record<string, { type?: string; maxLength?: number }> }>
+    ).filter((f) => /^(epc|upi|geo|event|mecard) fields$/.test(f.title ?? ''));
     expect(named).toHaveLength(5);
     for (const form of named) {
       for (const [name, property] of Object.entries(form.properties!)) {
@@ -203,8 +254,18 @@ describe('every content type', () => {
 
 describe('epc over HTTP, by its standard', () => {
   it('encodes at error correction M even when H is asked (EPC069-12)', async () => {
-    const asH = await generate(t.app, key, { content: RED_CROSS, type: 'epc', outputFormat: 'png', errorCorrection: 'H' });
-    const asM = await generate(t.app, key, { content: RED_CROSS, type: 'epc', outputFormat: 'png', errorCorrection: 'M' });
+    const asH = await generate(t.app, key, {
+      content: RED_CROSS,
+      type: 'epc',
+      outputFormat: 'png',
+      errorCorrection: 'H',
+    });
+    const asM = await generate(t.app, key, {
+      content: RED_CROSS,
+      type: 'epc',
+      outputFormat: 'png',
+      errorCorrection: 'M',
+    });
     expect(asH.statusCode).toBe(200);
     expect(asH.rawPayload.equals(asM.rawPayload)).toBe(true);
   });

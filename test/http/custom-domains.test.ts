@@ -7,7 +7,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { codesApi } from '../helpers/codes.js';
-import { customDomainSuite, DOMAINS_URL, loopbackProbe, SERVICE_URL, type DomainJson } from '../helpers/custom-domain-suite.js';
+import {
+  customDomainSuite,
+  DOMAINS_URL,
+  loopbackProbe,
+  SERVICE_URL,
+  type DomainJson,
+} from '../helpers/custom-domain-suite.js';
 import { startDnsServer, type DnsServer } from '../helpers/dns-server.js';
 import { freePort, runCli } from '../helpers/processes.js';
 
@@ -53,12 +59,22 @@ describe('qrm domains (embedded)', () => {
     });
     const domain = created.json() as DomainJson;
     expect(domain).toMatchObject({ hostname: 'links.operator-vouched.example', status: 'pending' });
-    const verified = await runCli(['domains', 'verify', '--hostname', 'LINKS.operator-vouched.example'], { QR_DATA_DIR: dataDir });
+    const verified = await runCli(['domains', 'verify', '--hostname', 'LINKS.operator-vouched.example'], {
+      QR_DATA_DIR: dataDir,
+    });
     expect(verified.stdout).toMatch(/^links\.operator-vouched\.example \(dom_[A-Za-z0-9_-]{20}\) is active since /);
     const listed = await runCli(['domains', 'list', '--account', accountId, '--json'], { QR_DATA_DIR: dataDir });
-    expect(JSON.parse(listed.stdout)).toMatchObject([{ id: domain.id, hostname: 'links.operator-vouched.example', status: 'active' }]);
-    const read = await t.app.inject({ method: 'GET', url: `${DOMAINS_URL}/${domain.id}`, headers: { 'x-api-key': key } });
+    expect(JSON.parse(listed.stdout)).toMatchObject([
+      { id: domain.id, hostname: 'links.operator-vouched.example', status: 'active' },
+    ]);
+    const read = await t.app.inject({
+      method: 'GET',
+      url: `${DOMAINS_URL}/${domain.id}`,
+      headers: { 'x-api-key': key },
+    });
     expect(read.json()).toMatchObject({ status: 'active' });
-    await expect(runCli(['domains', 'verify', '--hostname', 'nobody.example'], { QR_DATA_DIR: dataDir })).rejects.toThrow(/no custom domain nobody\.example/);
+    await expect(
+      runCli(['domains', 'verify', '--hostname', 'nobody.example'], { QR_DATA_DIR: dataDir }),
+    ).rejects.toThrow(/no custom domain nobody\.example/);
   });
 });

@@ -27,45 +27,71 @@ afterAll(async () => {
 });
 
 const decode = (key: string, body: Buffer, contentType: string) =>
-  t.app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/v1/QRManager/decode',
+    headers: { 'x-api-key': key, 'content-type': contentType },
+    payload: body,
+  });
 
 describe('POST /api/v1/QRManager/decode', () => {
-  it('reads a photo-like image of our own code (rotated 17°, scaled, slightly blurred, on a grey background, JPEG) with ZXing, zbar and jsQR', async () => {
-    const { key, accountId } = await t.newCaller('pro');
-    const content = 'https://example.com/photo/of/a/print?id=31';
-    const png = (await generate(t.app, key, { content, type: 'url', outputFormat: 'png', size: 300, errorCorrection: 'Q' })).rawPayload;
-    const photo = await sharp(png)
-      .resize(420)
-      .rotate(17, { background: '#d8d4cc' })
-      .blur(1.2)
-      .extend({ top: 60, bottom: 90, left: 80, right: 40, background: '#c9c4ba' })
-      .jpeg({ quality: 80 })
-      .toBuffer();
-    const before = await t.stores.meter.usage(accountId, periodOf(t.clock.now));
-    const res = await decode(key, photo, 'image/jpeg');
-    expect(res.statusCode, res.body).toBe(200);
-    expect(res.json()).toEqual({
-      codes: [{ text: content, version: expect.any(Number), errorCorrection: 'Q', readers: { zxing: content, zbar: content, jsqr: content } }],
-      readersRan: ['zxing', 'zbar', 'jsqr'],
-      readersSkipped: [],
-    });
-    // No QR code is counted for a decode.
-    expect((await t.stores.meter.usage(accountId, periodOf(t.clock.now))).qrs).toBe(before.qrs);
-  });
+  it(
+    'reads a photo-like image of our own code (rotated 17°, scaled, slightly blurred, on a grey background, ' +
+      'JPEG) with ZXing, zbar and jsQR',
+    async () => {
+      const { key, accountId } = await t.newCaller('pro');
+      const content = 'https://example.com/photo/of/a/print?id=31';
+      const png = (
+        await generate(t.app, key, { content, type: 'url', outputFormat: 'png', size: 300, errorCorrection: 'Q' })
+      ).rawPayload;
+      const photo = await sharp(png)
+        .resize(420)
+        .rotate(17, { background: '#d8d4cc' })
+        .blur(1.2)
+        .extend({ top: 60, bottom: 90, left: 80, right: 40, background: '#c9c4ba' })
+        .jpeg({ quality: 80 })
+        .toBuffer();
+      const before = await t.stores.meter.usage(accountId, periodOf(t.clock.now));
+      const res = await decode(key, photo, 'image/jpeg');
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toEqual({
+        codes: [
+          {
+            text: content,
+            version: expect.any(Number),
+            errorCorrection: 'Q',
+            readers: { zxing: content, zbar: content, jsqr: content },
+          },
+        ],
+        readersRan: ['zxing', 'zbar', 'jsqr'],
+        readersSkipped: [],
+      });
+      // No QR code is counted for a decode.
+      expect((await t.stores.meter.usage(accountId, periodOf(t.clock.now))).qrs).toBe(before.qrs);
+    },
+  );
 
-  it('answers 422 no_code_found for an image without a code, 415 for another type and 400 for bytes that are no image', async () => {
-    const { key } = await t.newCaller('pro');
-    const blank = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#ffffff' } })
-      .webp()
-      .toBuffer();
-    const none = await decode(key, blank, 'image/webp');
-    expect(none.statusCode).toBe(422);
-    expect(none.json()).toMatchObject({ code: 'no_code_found', readersRan: ['zxing', 'zbar', 'jsqr'], readersSkipped: [] });
-    expect((await decode(key, blank, 'image/gif')).statusCode).toBe(415);
-    const garbage = await decode(key, Buffer.from('not an image at all'), 'image/png');
-    expect(garbage.statusCode).toBe(400);
-    expect(garbage.json()).toMatchObject({ code: 'invalid_request' });
-  });
+  it(
+    'answers 422 no_code_found for an image without a code, 415 for another type and 400 for bytes that are no ' +
+      'image',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const blank = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#ffffff' } })
+        .webp()
+        .toBuffer();
+      const none = await decode(key, blank, 'image/webp');
+      expect(none.statusCode).toBe(422);
+      expect(none.json()).toMatchObject({
+        code: 'no_code_found',
+        readersRan: ['zxing', 'zbar', 'jsqr'],
+        readersSkipped: [],
+      });
+      expect((await decode(key, blank, 'image/gif')).statusCode).toBe(415);
+      const garbage = await decode(key, Buffer.from('not an image at all'), 'image/png');
+      expect(garbage.statusCode).toBe(400);
+      expect(garbage.json()).toMatchObject({ code: 'invalid_request' });
+    },
+  );
 
   it('refuses an image over the pixel limit before decoding it, and a body over the byte limit', async () => {
     const { key } = await t.newCaller('pro');
@@ -84,7 +110,12 @@ describe.each([
   ['Redis', () => tRedis],
 ] as const)('POST /decode metering, %s', (_mode, app) => {
   const post = (key: string, body: Buffer, contentType: string) =>
-    app().app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
+    app().app.inject({
+      method: 'POST',
+      url: '/api/v1/QRManager/decode',
+      headers: { 'x-api-key': key, 'content-type': contentType },
+      payload: body,
+    });
   const usageOf = (accountId: string) => app().stores.meter.usage(accountId, periodOf(app().clock.now));
   let blank: Buffer;
   beforeAll(async () => {
@@ -109,14 +140,18 @@ describe.each([
     expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 1 });
   });
 
-  it('gives the request back only for a body that is nothing to decode (another type, empty); an image that is none still counts', async () => {
-    const { key, accountId } = await app().newCaller('free');
-    expect((await post(key, blank, 'image/gif')).statusCode).toBe(415);
-    expect((await post(key, Buffer.alloc(0), 'image/png')).statusCode).toBe(400);
-    expect(await usageOf(accountId)).toEqual({ requests: 0, qrs: 0 });
-    expect((await post(key, Buffer.from('no image'), 'image/png')).statusCode).toBe(400);
-    expect(await usageOf(accountId)).toEqual({ requests: 1, qrs: 0 });
-  });
+  it(
+    'gives the request back only for a body that is nothing to decode (another type, empty); an image that is ' +
+      'none still counts',
+    async () => {
+      const { key, accountId } = await app().newCaller('free');
+      expect((await post(key, blank, 'image/gif')).statusCode).toBe(415);
+      expect((await post(key, Buffer.alloc(0), 'image/png')).statusCode).toBe(400);
+      expect(await usageOf(accountId)).toEqual({ requests: 0, qrs: 0 });
+      expect((await post(key, Buffer.from('no image'), 'image/png')).statusCode).toBe(400);
+      expect(await usageOf(accountId)).toEqual({ requests: 1, qrs: 0 });
+    },
+  );
 
   it("answers 429 rate_limited past the plan's burst (10 a second on free), counting nothing for it", async () => {
     const { key, accountId } = await app().newCaller('free');
@@ -135,7 +170,8 @@ describe.each([
   it('answers 429 quota_exceeded once the monthly requests are used up, before reading the image', async () => {
     const { key, accountId } = await app().newCaller('free');
     const period = periodOf(app().clock.now);
-    for (let i = 0; i < 500; i++) await app().stores.meter.reserveRequest({ accountId, period, limits: { requests: 500 }, at: app().clock.now });
+    for (let i = 0; i < 500; i++)
+      await app().stores.meter.reserveRequest({ accountId, period, limits: { requests: 500 }, at: app().clock.now });
     const res = await post(key, blank, 'image/png');
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ code: 'quota_exceeded' });
@@ -146,7 +182,12 @@ describe.each([
 
 describe('POST /decode on a budget, fair between accounts', () => {
   const post = (key: string, body: Buffer, contentType: string) =>
-    tBudget.app.inject({ method: 'POST', url: '/api/v1/QRManager/decode', headers: { 'x-api-key': key, 'content-type': contentType }, payload: body });
+    tBudget.app.inject({
+      method: 'POST',
+      url: '/api/v1/QRManager/decode',
+      headers: { 'x-api-key': key, 'content-type': contentType },
+      payload: body,
+    });
   let noise: Buffer;
   beforeAll(async () => {
     const side = 2000;
@@ -162,35 +203,54 @@ describe('POST /decode on a budget, fair between accounts', () => {
     const res = await post(key, png, 'image/png');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({
-      codes: [{ text: content, version: expect.any(Number), errorCorrection: 'M', readers: { zxing: content, zbar: null, jsqr: null } }],
+      codes: [
+        {
+          text: content,
+          version: expect.any(Number),
+          errorCorrection: 'M',
+          readers: { zxing: content, zbar: null, jsqr: null },
+        },
+      ],
       readersRan: ['zxing'],
       readersSkipped: ['zbar', 'jsqr'],
     });
     const none = await post(key, noise, 'image/jpeg');
     expect(none.statusCode).toBe(422);
-    expect(none.json()).toMatchObject({ code: 'no_code_found', readersRan: ['zxing'], readersSkipped: ['zbar', 'jsqr'] });
+    expect(none.json()).toMatchObject({
+      code: 'no_code_found',
+      readersRan: ['zxing'],
+      readersSkipped: ['zbar', 'jsqr'],
+    });
   });
 
-  it("serves another account's image before a flood's queued ones, and refuses the flood past its share (counted)", async () => {
-    const flooder = await tBudget.newCaller('free');
-    const bystander = await tBudget.newCaller('free');
-    const answered: string[] = [];
-    const flood = Array.from({ length: 4 }, () => post(flooder.key, noise, 'image/jpeg').then((res) => (answered.push('flood'), res)));
-    await waitFor('one flood image decoding and three waiting', async () => {
-      const metrics = (await tBudget.app.inject({ method: 'GET', url: '/metrics' })).body;
-      return metrics.includes('qrm_decode_images{state="waiting"} 3');
-    });
-    const small = await sharp(noise).resize(256).png().toBuffer();
-    const served = post(bystander.key, small, 'image/png').then((res) => (answered.push('bystander'), res));
-    const refused = await post(flooder.key, noise, 'image/jpeg');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ code: 'too_many_decodes' });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect((await served).statusCode).toBe(422);
-    for (const res of await Promise.all(flood)) expect(res.statusCode).toBe(422);
-    // Behind at most the one running and one more of the flood, never behind its whole queue.
-    expect(answered.slice(-2)).toEqual(['flood', 'flood']);
-    // The refused decode counts like the others: a flood is not free.
-    expect(await tBudget.stores.meter.usage(flooder.accountId, periodOf(tBudget.clock.now))).toEqual({ requests: 5, qrs: 0 });
-  });
+  it(
+    "serves another account's image before a flood's queued " + 'ones, and refuses the flood past its share (counted)',
+    async () => {
+      const flooder = await tBudget.newCaller('free');
+      const bystander = await tBudget.newCaller('free');
+      const answered: string[] = [];
+      const flood = Array.from({ length: 4 }, () =>
+        post(flooder.key, noise, 'image/jpeg').then((res) => (answered.push('flood'), res)),
+      );
+      await waitFor('one flood image decoding and three waiting', async () => {
+        const metrics = (await tBudget.app.inject({ method: 'GET', url: '/metrics' })).body;
+        return metrics.includes('qrm_decode_images{state="waiting"} 3');
+      });
+      const small = await sharp(noise).resize(256).png().toBuffer();
+      const served = post(bystander.key, small, 'image/png').then((res) => (answered.push('bystander'), res));
+      const refused = await post(flooder.key, noise, 'image/jpeg');
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ code: 'too_many_decodes' });
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect((await served).statusCode).toBe(422);
+      for (const res of await Promise.all(flood)) expect(res.statusCode).toBe(422);
+      // Behind at most the one running and one more of the flood, never behind its whole queue.
+      expect(answered.slice(-2)).toEqual(['flood', 'flood']);
+      // The refused decode counts like the others: a flood is not free.
+      expect(await tBudget.stores.meter.usage(flooder.accountId, periodOf(tBudget.clock.now))).toEqual({
+        requests: 5,
+        qrs: 0,
+      });
+    },
+  );
 });

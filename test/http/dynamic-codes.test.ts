@@ -104,8 +104,14 @@ describe('the dynamic-code API', () => {
     t.clock.now = new Date();
     const first = (await api.list('?limit=2')).json() as { items: CodeJson[]; nextCursor: string };
     expect(first.items.map((c) => c.id)).toEqual([made[4]!.id, made[3]!.id]);
-    const second = (await api.list(`?limit=2&cursor=${first.nextCursor}`)).json() as { items: CodeJson[]; nextCursor: string };
-    const third = (await api.list(`?limit=2&cursor=${second.nextCursor}`)).json() as { items: CodeJson[]; nextCursor: string | null };
+    const second = (await api.list(`?limit=2&cursor=${first.nextCursor}`)).json() as {
+      items: CodeJson[];
+      nextCursor: string;
+    };
+    const third = (await api.list(`?limit=2&cursor=${second.nextCursor}`)).json() as {
+      items: CodeJson[];
+      nextCursor: string | null;
+    };
     expect([...second.items, ...third.items].map((c) => c.id)).toEqual([made[2]!.id, made[1]!.id, made[0]!.id]);
     expect(third.nextCursor).toBeNull();
     expect((await api.list('?cursor=not-a-cursor')).statusCode).toBe(400);
@@ -130,7 +136,9 @@ describe('the dynamic-code API', () => {
 
   it("holds the plan's active-code limit under concurrent creation, and deleting frees a place", async () => {
     const api = codesApi(t.app, (await t.newCaller('free')).key);
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => api.create({ target: `https://example.com/${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => api.create({ target: `https://example.com/${i}` })),
+    );
     const statuses = results.map((r) => r.statusCode);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(7);
@@ -154,30 +162,33 @@ describe('GET /r/{slug}', () => {
     expect((await scan(t.app, code.slug)).headers.location).toBe('https://example.org/second');
   });
 
-  it('answers a paused or deleted code with a small HTML 410, and an unknown slug with 404, without a stack', async () => {
-    const api = codesApi(t.app, (await t.newCaller('pro')).key);
-    const paused = await api.created('https://example.com/paused');
-    expect(((await api.patch(paused.id, { status: 'paused' })).json() as CodeJson).status).toBe('paused');
-    const gone = await scan(t.app, paused.slug);
-    expect(gone.statusCode).toBe(410);
-    expect(gone.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(gone.headers.location).toBeUndefined();
-    expect(gone.body).toContain('no longer active');
-    expect((await api.patch(paused.id, { status: 'active' })).statusCode).toBe(200);
-    expect((await scan(t.app, paused.slug)).statusCode).toBe(302);
+  it(
+    'answers a paused or deleted code with a small HTML ' + '410, and an unknown slug with 404, without a stack',
+    async () => {
+      const api = codesApi(t.app, (await t.newCaller('pro')).key);
+      const paused = await api.created('https://example.com/paused');
+      expect(((await api.patch(paused.id, { status: 'paused' })).json() as CodeJson).status).toBe('paused');
+      const gone = await scan(t.app, paused.slug);
+      expect(gone.statusCode).toBe(410);
+      expect(gone.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(gone.headers.location).toBeUndefined();
+      expect(gone.body).toContain('no longer active');
+      expect((await api.patch(paused.id, { status: 'active' })).statusCode).toBe(200);
+      expect((await scan(t.app, paused.slug)).statusCode).toBe(302);
 
-    const deleted = await api.created('https://example.com/deleted');
-    await api.remove(deleted.id);
-    expect((await scan(t.app, deleted.slug)).statusCode).toBe(410);
-    expect((await api.get(deleted.id)).statusCode).toBe(404);
+      const deleted = await api.created('https://example.com/deleted');
+      await api.remove(deleted.id);
+      expect((await scan(t.app, deleted.slug)).statusCode).toBe(410);
+      expect((await api.get(deleted.id)).statusCode).toBe(404);
 
-    for (const slug of ['zzzzzzzz', 'short', '..%2F..%2Fetc', 'a'.repeat(90), '%00%00']) {
-      const res = await scan(t.app, slug);
-      expect(res.statusCode, slug).toBe(404);
-      expect(res.headers.location).toBeUndefined();
-      expect(res.body).not.toMatch(/\bat .+:\d+:\d+/);
-    }
-  });
+      for (const slug of ['zzzzzzzz', 'short', '..%2F..%2Fetc', 'a'.repeat(90), '%00%00']) {
+        const res = await scan(t.app, slug);
+        expect(res.statusCode, slug).toBe(404);
+        expect(res.headers.location).toBeUndefined();
+        expect(res.body).not.toMatch(/\bat .+:\d+:\d+/);
+      }
+    },
+  );
 
   it('counts N concurrent scans exactly, unique scanners exactly, with the device and language split', async () => {
     const key = (await t.newCaller('pro')).key;
@@ -264,7 +275,9 @@ describe("a dynamic code's image", () => {
       });
       const code = (await created.json()) as CodeJson;
       expect(code.shortUrl).toBe(`http://${base.host}/r/${code.slug}`);
-      const image = await fetch(`${address}/api/v1/QRManager/codes/${code.id}/image`, { headers: { 'x-api-key': key } });
+      const image = await fetch(`${address}/api/v1/QRManager/codes/${code.id}/image`, {
+        headers: { 'x-api-key': key },
+      });
       const decoded = await decodeQr(new Uint8Array(await image.arrayBuffer()), 'png');
       expect(decoded.zbar).toBe(code.shortUrl);
       const followed = await fetch(decoded.zxing);
@@ -284,52 +297,82 @@ describe('the dynamic-code endpoints under hostile input, with a valid key', () 
     const code = await api.created('https://example.com/fuzzed');
     const value = fc.oneof(
       fc.string({ maxLength: 40 }),
-      fc.constantFrom('javascript:alert(1)', 'https://example.com/ok', 'data:text/html,x', 'http://[::1', 'x'.repeat(5_000), 'paused', 'disabled', '__proto__'),
+      fc.constantFrom(
+        'javascript:alert(1)',
+        'https://example.com/ok',
+        'data:text/html,x',
+        'http://[::1',
+        'x'.repeat(5_000),
+        'paused',
+        'disabled',
+        '__proto__',
+      ),
       fc.integer(),
       fc.constant(null),
       fc.jsonValue({ maxDepth: 2 }),
     );
-    const body = fc.dictionary(fc.constantFrom('target', 'name', 'status', '__proto__', 'constructor', 'extra'), value, { maxKeys: 4 });
+    const body = fc.dictionary(
+      fc.constantFrom('target', 'name', 'status', '__proto__', 'constructor', 'extra'),
+      value,
+      { maxKeys: 4 },
+    );
     const query = fc.dictionary(
       fc.constantFrom('from', 'to', 'limit', 'cursor', 'outputFormat', 'size', 'margin', 'darkColor'),
       fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('2026-02-30', '0', '-1', '9999999', 'svg', '#000')),
       { maxKeys: 3 },
     );
-    const id = fc.oneof(fc.constant(code.id), fc.string({ maxLength: 30 }).map(encodeURIComponent), fc.constantFrom('..', '%00', 'dyn_'));
+    const id = fc.oneof(
+      fc.constant(code.id),
+      fc.string({ maxLength: 30 }).map(encodeURIComponent),
+      fc.constantFrom('..', '%00', 'dyn_'),
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('create', 'patch', 'list', 'get', 'stats', 'image'), body, query, id, async (operation, fields, params, codeId) => {
-        const qs = `?${new URLSearchParams(params as Record<string, string>).toString()}`;
-        const res =
-          operation === 'create'
-            ? await api.create(fields)
-            : operation === 'patch'
-              ? await api.patch(codeId, fields)
-              : operation === 'list'
-                ? await api.list(qs)
-                : operation === 'get'
-                  ? await api.get(codeId)
-                  : operation === 'stats'
-                    ? await api.stats(codeId, qs)
-                    : await api.image(codeId, qs);
-        expect(res.statusCode, res.body.slice(0, 200)).toBeLessThan(500);
-        if (res.statusCode >= 400) {
-          expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-          expect(typeof (res.json() as { code: unknown }).code).toBe('string');
-          expect(res.body).not.toMatch(/\bat .+:\d+:\d+/);
-        }
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('create', 'patch', 'list', 'get', 'stats', 'image'),
+        body,
+        query,
+        id,
+        async (operation, fields, params, codeId) => {
+          const qs = `?${new URLSearchParams(params as Record<string, string>).toString()}`;
+          const res =
+            operation === 'create'
+              ? await api.create(fields)
+              : operation === 'patch'
+                ? await api.patch(codeId, fields)
+                : operation === 'list'
+                  ? await api.list(qs)
+                  : operation === 'get'
+                    ? await api.get(codeId)
+                    : operation === 'stats'
+                      ? await api.stats(codeId, qs)
+                      : await api.image(codeId, qs);
+          expect(res.statusCode, res.body.slice(0, 200)).toBeLessThan(500);
+          if (res.statusCode >= 400) {
+            expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+            expect(typeof (res.json() as { code: unknown }).code).toBe('string');
+            expect(res.body).not.toMatch(/\bat .+:\d+:\d+/);
+          }
+        },
+      ),
       { numRuns: 150, seed: 16 },
     );
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     // Found by this property: an unknown field named like an Object.prototype member once crashed the error mapping
     // (generate too).
     const generated = await generate(t.app, key, { content: 'x', type: 'text', outputFormat: 'png', constructor: 0 });
-    expect(generated.json()).toMatchObject({ status: 400, code: 'invalid_request', errors: [{ field: 'constructor', detail: 'unknown field' }] });
+    expect(generated.json()).toMatchObject({
+      status: 400,
+      code: 'invalid_request',
+      errors: [{ field: 'constructor', detail: 'unknown field' }],
+    });
   }, 60_000);
 
   it('are documented in the OpenAPI document, the image with every problem a generation can answer', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-      paths: Record<string, Record<string, { operationId: string; responses: Record<string, { description: string }> }>>;
+      paths: Record<
+        string,
+        Record<string, { operationId: string; responses: Record<string, { description: string }> }>
+      >;
     };
     expect(Object.keys(document.paths)).toEqual(
       expect.arrayContaining([
@@ -344,6 +387,8 @@ describe('the dynamic-code endpoints under hostile input, with a valid key', () 
     const image = document.paths['/api/v1/QRManager/codes/{id}/image']!.get!;
     for (const code of [...GENERATE_ERRORS, 'not_found'] as const)
       expect(image.responses[String(errorStatus(code))]?.description, code).toContain(`\`${code}\``);
-    expect(document.paths['/api/v1/QRManager/codes/{id}']!.patch!.responses['409']!.description).toContain('`code_disabled`');
+    expect(document.paths['/api/v1/QRManager/codes/{id}']!.patch!.responses['409']!.description).toContain(
+      '`code_disabled`',
+    );
   });
 });

@@ -30,7 +30,11 @@ function expectProblem(res: LightMyRequestResponse, status: number, code: string
 
 describe('400 invalid bodies', () => {
   it('names a missing required field with invalid_request', async () => {
-    const body = expectProblem(await generate(t.app, free.key, { content: 'x', outputFormat: 'png' }), 400, 'invalid_request');
+    const body = expectProblem(
+      await generate(t.app, free.key, { content: 'x', outputFormat: 'png' }),
+      400,
+      'invalid_request',
+    );
     expect(body.errors).toContainEqual({ field: 'type', detail: 'required' });
   });
 
@@ -49,18 +53,30 @@ describe('400 invalid bodies', () => {
   });
 
   it('answers invalid_content naming the field when content does not fit its type', async () => {
-    const body = expectProblem(await generate(t.app, free.key, { ...VALID, content: 'ftp://example.com/file' }), 400, 'invalid_content');
+    const body = expectProblem(
+      await generate(t.app, free.key, { ...VALID, content: 'ftp://example.com/file' }),
+      400,
+      'invalid_content',
+    );
     expect(body.errors[0].field).toBe('content');
     expect(body.detail).toMatch(/http or https/);
   });
 
   it('refuses malformed JSON and prototype-pollution keys', async () => {
     expectProblem(await generate(t.app, free.key, '{"content": "x", '), 400, 'invalid_request');
-    expectProblem(await generate(t.app, free.key, '{"content":"x","type":"text","outputFormat":"png","__proto__":{"admin":true}}'), 400, 'invalid_request');
+    expectProblem(
+      await generate(t.app, free.key, '{"content":"x","type":"text","outputFormat":"png","__proto__":{"admin":true}}'),
+      400,
+      'invalid_request',
+    );
   });
 
   it('refuses unreadable colour pairs and out-of-range sizes', async () => {
-    const contrast = expectProblem(await generate(t.app, free.key, { ...VALID, darkColor: '#777777', lightColor: '#888888' }), 400, 'invalid_request');
+    const contrast = expectProblem(
+      await generate(t.app, free.key, { ...VALID, darkColor: '#777777', lightColor: '#888888' }),
+      400,
+      'invalid_request',
+    );
     expect(contrast.errors[0].field).toBe('darkColor');
     expectProblem(await generate(t.app, free.key, { ...VALID, darkColor: 'black' }), 400, 'invalid_request');
     expectProblem(await generate(t.app, free.key, { ...VALID, size: 10 }), 400, 'invalid_request');
@@ -103,7 +119,11 @@ describe('401 keys', () => {
 
 describe('403 plan features', () => {
   it('refuses svg on the free plan with plan_upgrade_required and serves it on pro', async () => {
-    const body = expectProblem(await generate(t.app, free.key, { ...VALID, outputFormat: 'svg' }), 403, 'plan_upgrade_required');
+    const body = expectProblem(
+      await generate(t.app, free.key, { ...VALID, outputFormat: 'svg' }),
+      403,
+      'plan_upgrade_required',
+    );
     expect(body.requiredPlan).toBe('pro');
     const res = await generate(t.app, pro.key, { ...VALID, outputFormat: 'svg' });
     expect(res.statusCode).toBe(200);
@@ -113,11 +133,20 @@ describe('403 plan features', () => {
 
 describe('413, 415 and 422', () => {
   it('answers payload_too_large for a body over the limit', async () => {
-    expectProblem(await generate(t.app, free.key, { ...VALID, content: 'x'.repeat(20_000), type: 'text' }), 413, 'payload_too_large');
+    expectProblem(
+      await generate(t.app, free.key, { ...VALID, content: 'x'.repeat(20_000), type: 'text' }),
+      413,
+      'payload_too_large',
+    );
   });
 
   it('answers unsupported_media_type for a body that is not JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'x-api-key': free.key, 'content-type': 'text/plain' }, payload: 'hello' });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: GENERATE_URL,
+      headers: { 'x-api-key': free.key, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expectProblem(res, 415, 'unsupported_media_type');
     const form = await t.app.inject({
       method: 'POST',
@@ -128,29 +157,66 @@ describe('413, 415 and 422', () => {
     expectProblem(form, 415, 'unsupported_media_type');
   });
 
-  it('encodes content at the exact byte capacity and answers content_too_long with the limit one byte over', async () => {
-    const fits = await generate(t.app, pro.key, { content: 'a'.repeat(2331), type: 'text', outputFormat: 'png', errorCorrection: 'M' });
-    expect(fits.statusCode).toBe(200);
-    const body = expectProblem(
-      await generate(t.app, pro.key, { content: 'a'.repeat(2332), type: 'text', outputFormat: 'png', errorCorrection: 'M' }),
-      422,
-      'content_too_long',
-    );
-    expect(body.limit).toBe(2331);
-    expect(body.detail).toContain('at error correction M a QR code holds at most 2,331 bytes; a lower errorCorrection holds more');
-  });
+  it(
+    'encodes content at the exact byte capacity and ' + 'answers content_too_long with the limit one byte ' + 'over',
+    async () => {
+      const fits = await generate(t.app, pro.key, {
+        content: 'a'.repeat(2331),
+        type: 'text',
+        outputFormat: 'png',
+        errorCorrection: 'M',
+      });
+      expect(fits.statusCode).toBe(200);
+      const body = expectProblem(
+        await generate(t.app, pro.key, {
+          content: 'a'.repeat(2332),
+          type: 'text',
+          outputFormat: 'png',
+          errorCorrection: 'M',
+        }),
+        422,
+        'content_too_long',
+      );
+      expect(body.limit).toBe(2331);
+      expect(body.detail).toContain(
+        'at error correction M a QR code holds at most 2,331 bytes; a lower errorCorrection holds more',
+      );
+    },
+  );
 
-  it('states the limit of the content as it is written: capitals in alphanumeric mode hold more than the 1,273 bytes of level H', async () => {
-    const fits = await generate(t.app, pro.key, { content: 'A'.repeat(1852), type: 'text', outputFormat: 'png', errorCorrection: 'H' });
-    expect(fits.statusCode).toBe(200);
-    const body = expectProblem(
-      await generate(t.app, pro.key, { content: 'A'.repeat(1853), type: 'text', outputFormat: 'png', errorCorrection: 'H' }),
-      422,
-      'content_too_long',
-    );
-    expect(body).toMatchObject({ limit: 1852, length: 1853, unit: 'characters', encoding: 'alphanumeric', errorCorrection: 'H' });
-    expect(body.detail).toContain('at error correction H a QR code holds at most 1,852 of them; a lower errorCorrection holds more');
-  });
+  it(
+    'states the limit of the content as it is written: capitals in alphanumeric mode hold more than the 1,273 ' +
+      'bytes of level H',
+    async () => {
+      const fits = await generate(t.app, pro.key, {
+        content: 'A'.repeat(1852),
+        type: 'text',
+        outputFormat: 'png',
+        errorCorrection: 'H',
+      });
+      expect(fits.statusCode).toBe(200);
+      const body = expectProblem(
+        await generate(t.app, pro.key, {
+          content: 'A'.repeat(1853),
+          type: 'text',
+          outputFormat: 'png',
+          errorCorrection: 'H',
+        }),
+        422,
+        'content_too_long',
+      );
+      expect(body).toMatchObject({
+        limit: 1852,
+        length: 1853,
+        unit: 'characters',
+        encoding: 'alphanumeric',
+        errorCorrection: 'H',
+      });
+      expect(body.detail).toContain(
+        'at error correction H a QR code holds at most 1,852 of them; a lower errorCorrection holds more',
+      );
+    },
+  );
 });
 
 describe('404', () => {
@@ -172,31 +238,39 @@ describe('what does not count', () => {
 });
 
 describe('503', () => {
-  it('answers overloaded with Retry-After when the render queue is full, and does not count those requests', async () => {
-    // One render thread and no queue; 2048 px PNGs are past the inline limit, so each needs the thread (WebP would
-    // render inline).
-    const busy = await createTestApp({ env: { RENDER_MAX_QUEUE: '0' } });
-    try {
-      const caller = await busy.newCaller('pro');
-      const results = await Promise.all(
-        Array.from({ length: 12 }, (_, i) =>
-          generate(busy.app, caller.key, { content: `https://example.com/${i}`, type: 'url', outputFormat: 'png', size: 2048 }),
-        ),
-      );
-      const overloaded = results.filter((r) => r.statusCode === 503);
-      const ok = results.filter((r) => r.statusCode === 200);
-      expect(overloaded.length).toBeGreaterThan(0);
-      expect(ok.length + overloaded.length).toBe(12);
-      for (const res of overloaded) {
-        expectProblem(res, 503, 'overloaded');
-        expect(res.headers['retry-after']).toBe('1');
+  it(
+    'answers overloaded with Retry-After when the ' + 'render queue is full, and does not count those ' + 'requests',
+    async () => {
+      // One render thread and no queue; 2048 px PNGs are past the inline limit, so each needs the thread (WebP would
+      // render inline).
+      const busy = await createTestApp({ env: { RENDER_MAX_QUEUE: '0' } });
+      try {
+        const caller = await busy.newCaller('pro');
+        const results = await Promise.all(
+          Array.from({ length: 12 }, (_, i) =>
+            generate(busy.app, caller.key, {
+              content: `https://example.com/${i}`,
+              type: 'url',
+              outputFormat: 'png',
+              size: 2048,
+            }),
+          ),
+        );
+        const overloaded = results.filter((r) => r.statusCode === 503);
+        const ok = results.filter((r) => r.statusCode === 200);
+        expect(overloaded.length).toBeGreaterThan(0);
+        expect(ok.length + overloaded.length).toBe(12);
+        for (const res of overloaded) {
+          expectProblem(res, 503, 'overloaded');
+          expect(res.headers['retry-after']).toBe('1');
+        }
+        const usage = await busy.stores.meter.usage(caller.accountId, periodOf(new Date()));
+        expect(usage.requests).toBe(ok.length);
+      } finally {
+        await busy.close();
       }
-      const usage = await busy.stores.meter.usage(caller.accountId, periodOf(new Date()));
-      expect(usage.requests).toBe(ok.length);
-    } finally {
-      await busy.close();
-    }
-  });
+    },
+  );
 
   it('answers unavailable with Retry-After when the store is down', async () => {
     const down = await createTestApp();

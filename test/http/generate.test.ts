@@ -45,7 +45,9 @@ describe('POST /api/v1/QRManager/generate', () => {
     const { key } = await t.newCaller('free');
     const res = await generate(t.app, key, { content: 'quota headers', type: 'text', outputFormat: 'png' });
     expect(res.statusCode).toBe(200);
-    expect(res.headers['ratelimit-policy']).toMatch(/^"monthly";q=500;w=\d+, "monthly-qrs";q=5;w=\d+, "burst";q=10;w=1$/);
+    expect(res.headers['ratelimit-policy']).toMatch(
+      /^"monthly";q=500;w=\d+, "monthly-qrs";q=5;w=\d+, "burst";q=10;w=1$/,
+    );
     expect(res.headers['ratelimit']).toMatch(/^"monthly";r=499;t=\d+, "monthly-qrs";r=4;t=\d+, "burst";r=9;t=1$/);
     expect(res.headers['x-ratelimit-limit']).toBe('500');
     expect(res.headers['x-ratelimit-remaining']).toBe('499');
@@ -58,7 +60,11 @@ describe('POST /api/v1/QRManager/generate', () => {
   it('echoes a safe X-Request-Id and makes one up otherwise', async () => {
     const echoed = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'trace-123' } });
     expect(echoed.headers['x-request-id']).toBe('trace-123');
-    const made = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'bad id\twith tab' } });
+    const made = await t.app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'bad id\twith tab' },
+    });
     expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
@@ -144,9 +150,18 @@ describe('repeated codes and conditional requests', () => {
     const caller = await t.newCaller('free');
     const headers = { 'content-type': 'application/json', 'if-none-match': '*' };
     const payload = JSON.stringify({ content: 'x', type: 'text', outputFormat: 'svg' });
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers, payload })).statusCode).toBe(401);
     expect(
-      (await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers: { ...headers, 'x-api-key': caller.key }, payload })).statusCode,
+      (await t.app.inject({ method: 'POST', url: '/api/v1/QRManager/generate', headers, payload })).statusCode,
+    ).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/QRManager/generate',
+          headers: { ...headers, 'x-api-key': caller.key },
+          payload,
+        })
+      ).statusCode,
     ).toBe(403);
   });
 });

@@ -43,11 +43,17 @@ describe('API keys', () => {
 
   it('allows exactly five active keys under concurrent creation, and one more after a revocation', async () => {
     const account = await createLocalAccount(deps(), 'five@example.com', 'free');
-    const attempts = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => issueKey(deps(), account.id, `k${i}`)));
+    const attempts = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => issueKey(deps(), account.id, `k${i}`)),
+    );
     const created = attempts.filter((a) => a.status === 'fulfilled');
     const refused = attempts.filter((a): a is PromiseRejectedResult => a.status === 'rejected');
     expect(created).toHaveLength(5);
-    expect(refused.every((r) => r.reason instanceof ApiError && r.reason.code === 'key_limit_reached' && r.reason.status === 409)).toBe(true);
+    expect(
+      refused.every(
+        (r) => r.reason instanceof ApiError && r.reason.code === 'key_limit_reached' && r.reason.status === 409,
+      ),
+    ).toBe(true);
     const [first] = await listKeys(deps(), account.id);
     await revokeKey(deps(), account.id, first!.id);
     await expect(issueKey(deps(), account.id, 'replacement')).resolves.toBeDefined();
@@ -60,7 +66,9 @@ describe('API keys', () => {
     const issued = await issueKey(deps(), owner.id);
     await expect(revokeKey(deps(), other.id, issued.key.id)).rejects.toMatchObject({ code: 'not_found' });
     expect(await listKeys(deps(), other.id)).toEqual([]);
-    expect((await generate(t.app, issued.secret, { content: 'still works', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
+    expect(
+      (await generate(t.app, issued.secret, { content: 'still works', type: 'text', outputFormat: 'png' })).statusCode,
+    ).toBe(200);
   });
 
   it('records when a key was last used', async () => {
@@ -68,7 +76,9 @@ describe('API keys', () => {
     // serving.
     const other = await createTestApp({ dataDir: dir });
     const caller = await other.newCaller('free');
-    expect((await generate(other.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
+    expect(
+      (await generate(other.app, caller.key, { content: 'touch', type: 'text', outputFormat: 'png' })).statusCode,
+    ).toBe(200);
     await other.close();
     const [key] = await listKeys(deps(), caller.accountId);
     expect(key!.lastUsedAt).toBeInstanceOf(Date);

@@ -32,10 +32,20 @@ describe('X-Content-Type-Options: nosniff', () => {
     ['invalid content (400)', () => generate(t.app, key, { ...VALID, content: 'not a url' }), 400],
     ['no API key (401)', () => generate(t.app, undefined, VALID), 401],
     ['an unknown route (404)', () => t.app.inject({ method: 'GET', url: '/api/v1/nothing-here' }), 404],
-    ['a body too large (413)', () => generate(t.app, key, JSON.stringify({ ...VALID, content: 'x'.repeat(2_000_000) })), 413],
+    [
+      'a body too large (413)',
+      () => generate(t.app, key, JSON.stringify({ ...VALID, content: 'x'.repeat(2_000_000) })),
+      413,
+    ],
     [
       'a text/plain body (415)',
-      () => t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'content-type': 'text/plain', 'x-api-key': key }, payload: 'x' }),
+      () =>
+        t.app.inject({
+          method: 'POST',
+          url: GENERATE_URL,
+          headers: { 'content-type': 'text/plain', 'x-api-key': key },
+          payload: 'x',
+        }),
       415,
     ],
     ['malformed JSON (400)', () => generate(t.app, key, '{"content":'), 400],

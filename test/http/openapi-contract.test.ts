@@ -11,7 +11,10 @@ type Operation = {
   operationId?: string;
   security?: unknown[];
   requestBody?: { content: Record<string, unknown> };
-  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }>; headers?: Record<string, unknown> }>;
+  responses: Record<
+    string,
+    { content?: Record<string, { schema?: Record<string, unknown> }>; headers?: Record<string, unknown> }
+  >;
 };
 
 // qr.internal: a name the operator lets the service answer on, for the document's servers below.
@@ -20,7 +23,10 @@ const t = useTestApp({ env: { ALLOWED_HOSTS: 'qr.internal' } });
 async function documentOf(app = t.app, headers: Record<string, string> = {}) {
   const res = await app.inject({ method: 'GET', url: '/openapi.json', headers });
   expect(res.statusCode).toBe(200);
-  return res.json() as OpenApiDocument & { servers: Array<{ url: string }>; components: Record<string, Record<string, unknown>> };
+  return res.json() as OpenApiDocument & {
+    servers: Array<{ url: string }>;
+    components: Record<string, Record<string, unknown>>;
+  };
 }
 
 function operation(document: OpenApiDocument, path: string, method: string): Operation {
@@ -38,7 +44,8 @@ describe('the OpenAPI document describes the service', () => {
         // Every operation says how it is called: the API by key, the probes and a scan by nothing at all.
         expect(op.security, `${method} ${path}`).toBeDefined();
         // The API by a key holding the operation's one scope (test/http/key-scopes.test.ts checks each scope).
-        if (path.startsWith('/api/v1/')) expect(op.security, `${method} ${path}`).toEqual([{ apiKey: [expect.any(String)] }]);
+        if (path.startsWith('/api/v1/'))
+          expect(op.security, `${method} ${path}`).toEqual([{ apiKey: [expect.any(String)] }]);
         if (['/healthz', '/readyz', '/r/{slug}'].includes(path)) expect(op.security, `${method} ${path}`).toEqual([]);
       }
     }
@@ -46,7 +53,9 @@ describe('the OpenAPI document describes the service', () => {
   });
 
   it('names where it is served: PUBLIC_URL, or else the address the request reached', async () => {
-    expect((await documentOf(t.app, { host: 'qr.internal:8080' })).servers).toEqual([{ url: 'http://qr.internal:8080' }]);
+    expect((await documentOf(t.app, { host: 'qr.internal:8080' })).servers).toEqual([
+      { url: 'http://qr.internal:8080' },
+    ]);
     const withPublicUrl = await createTestApp({ env: { PUBLIC_URL: 'https://qr.example.net' } });
     try {
       expect((await documentOf(withPublicUrl.app)).servers).toEqual([{ url: 'https://qr.example.net' }]);
@@ -58,7 +67,9 @@ describe('the OpenAPI document describes the service', () => {
   it("documents a dynamic code's image as PNG, WebP and SVG bytes, and answers one", async () => {
     const document = await documentOf();
     const image = operation(document, '/api/v1/QRManager/codes/{id}/image', 'get');
-    expect(Object.keys(image.responses['200']!.content!)).toEqual(expect.arrayContaining(['image/png', 'image/webp', 'image/svg+xml']));
+    expect(Object.keys(image.responses['200']!.content!)).toEqual(
+      expect.arrayContaining(['image/png', 'image/webp', 'image/svg+xml']),
+    );
     expect(image.responses['200']!.content!['image/png']!.schema).toMatchObject({ type: 'string', format: 'binary' });
     expect(image.responses['304']).toBeDefined();
     const caller = await t.newCaller('pro');
@@ -99,8 +110,15 @@ describe('the OpenAPI document describes the service', () => {
       payload: 'content,type,outputFormat\r\nhttps://example.com/csv,url,png\r\n',
     });
     expect(posted.statusCode).toBe(202);
-    const batch = await waitForBatch((url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': caller.key } }), posted.json().id);
-    const zip = await t.app.inject({ method: 'GET', url: `${BATCHES_URL}/${batch.id}/archive`, headers: { 'x-api-key': caller.key } });
+    const batch = await waitForBatch(
+      (url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': caller.key } }),
+      posted.json().id,
+    );
+    const zip = await t.app.inject({
+      method: 'GET',
+      url: `${BATCHES_URL}/${batch.id}/archive`,
+      headers: { 'x-api-key': caller.key },
+    });
     expect(zip.statusCode).toBe(200);
     expect(zip.headers['content-type']).toBe('application/zip');
   });
@@ -114,28 +132,38 @@ describe('the OpenAPI document describes the service', () => {
     expect(res.statusCode).toBe(201);
   });
 
-  it('documents pix name and city with the BR Code limits the encoder holds them to (25 and 15, accents counted once)', async () => {
-    const document = await documentOf();
-    const body = operation(document, GENERATE_URL, 'post').requestBody!.content['application/json'] as {
-      schema: { properties: { content: { anyOf: unknown[] } } };
-    };
-    const pix = JSON.stringify(body.schema.properties.content.anyOf).match(/"title":"pix fields".*?"required"/)![0];
-    expect(pix).toContain('"name":{"type":"string","minLength":1,"maxLength":25');
-    expect(pix).toContain('"city":{"type":"string","minLength":1,"maxLength":15');
-    const caller = await t.newCaller('free');
-    const pixBody = (name: string, city: string) => ({ type: 'pix', outputFormat: 'png', content: { key: 'fulano@example.com', name, city } });
-    expect((await generate(t.app, caller.key, pixBody('N'.repeat(25), 'C'.repeat(15)))).statusCode).toBe(200);
-    // Decomposed accents (a letter and a combining mark) count as the one letter they are.
-    expect((await generate(t.app, caller.key, pixBody('Joa\u0303o'.repeat(5), 'Sa\u0303o Paulo'))).statusCode).toBe(200);
-    for (const [name, city, field] of [
-      ['N'.repeat(26), 'Rio', 'content.name'],
-      ['Ana', 'C'.repeat(16), 'content.city'],
-    ] as const) {
-      const res = await generate(t.app, caller.key, pixBody(name, city));
-      expect(res.statusCode).toBe(400);
-      expect(JSON.stringify(res.json())).toContain(field);
-    }
-  });
+  it(
+    'documents pix name and city with the BR Code limits the encoder holds them to (25 and 15, accents counted ' +
+      'once)',
+    async () => {
+      const document = await documentOf();
+      const body = operation(document, GENERATE_URL, 'post').requestBody!.content['application/json'] as {
+        schema: { properties: { content: { anyOf: unknown[] } } };
+      };
+      const pix = JSON.stringify(body.schema.properties.content.anyOf).match(/"title":"pix fields".*?"required"/)![0];
+      expect(pix).toContain('"name":{"type":"string","minLength":1,"maxLength":25');
+      expect(pix).toContain('"city":{"type":"string","minLength":1,"maxLength":15');
+      const caller = await t.newCaller('free');
+      const pixBody = (name: string, city: string) => ({
+        type: 'pix',
+        outputFormat: 'png',
+        content: { key: 'fulano@example.com', name, city },
+      });
+      expect((await generate(t.app, caller.key, pixBody('N'.repeat(25), 'C'.repeat(15)))).statusCode).toBe(200);
+      // Decomposed accents (a letter and a combining mark) count as the one letter they are.
+      expect((await generate(t.app, caller.key, pixBody('Joa\u0303o'.repeat(5), 'Sa\u0303o Paulo'))).statusCode).toBe(
+        200,
+      );
+      for (const [name, city, field] of [
+        ['N'.repeat(26), 'Rio', 'content.name'],
+        ['Ana', 'C'.repeat(16), 'content.city'],
+      ] as const) {
+        const res = await generate(t.app, caller.key, pixBody(name, city));
+        expect(res.statusCode).toBe(400);
+        expect(JSON.stringify(res.json())).toContain(field);
+      }
+    },
+  );
 });
 
 describe('the response validator in the test helper', () => {
@@ -152,18 +180,24 @@ describe('the response validator in the test helper', () => {
     });
     try {
       const caller = await drifted.newCaller('free');
-      await expect(generate(drifted.app, undefined, { content: 'x', type: 'text', outputFormat: 'png' })).rejects.toThrow(
+      await expect(
+        generate(drifted.app, undefined, { content: 'x', type: 'text', outputFormat: 'png' }),
+      ).rejects.toThrow(
         /POST \/api\/v1\/QRManager\/generate \(generateQr\) answered 401: status 401 is not documented/,
       );
-      await expect(generate(drifted.app, caller.key, { content: 'x', type: 'text', outputFormat: 'png' })).rejects.toThrow(
-        /media type image\/png is not documented/,
+      await expect(
+        generate(drifted.app, caller.key, { content: 'x', type: 'text', outputFormat: 'png' }),
+      ).rejects.toThrow(/media type image\/png is not documented/);
+      await expect(
+        generate(drifted.app, caller.key, { content: 'x', type: 'nope', outputFormat: 'png' }),
+      ).rejects.toThrow(/required header X-Not-Sent is missing/);
+      await expect(codesApi(drifted.app, caller.key).create({ target: 'https://example.com/' })).rejects.toThrow(
+        /does not match the schema: .*notAField/,
       );
-      await expect(generate(drifted.app, caller.key, { content: 'x', type: 'nope', outputFormat: 'png' })).rejects.toThrow(
-        /required header X-Not-Sent is missing/,
-      );
-      await expect(codesApi(drifted.app, caller.key).create({ target: 'https://example.com/' })).rejects.toThrow(/does not match the schema: .*notAField/);
       // What the document does describe still passes through the same app.
-      expect((await generate(drifted.app, caller.key, { content: 'x', type: 'text', outputFormat: 'webp' })).statusCode).toBe(200);
+      expect(
+        (await generate(drifted.app, caller.key, { content: 'x', type: 'text', outputFormat: 'webp' })).statusCode,
+      ).toBe(200);
     } finally {
       await drifted.close();
     }

@@ -11,7 +11,10 @@ import { waitFor } from '../helpers/wait.js';
 
 const t = useTestApp({ env: { LOG_LEVEL: 'trace' } });
 
-type Operation = { operationId?: string; responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }> };
+type Operation = {
+  operationId?: string;
+  responses: Record<string, { description: string; content?: Record<string, { schema: unknown }> }>;
+};
 
 describe('OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -27,14 +30,24 @@ describe('OpenAPI document', () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const op: Operation = document.paths['/api/v1/QRManager/generate'].post;
     expect(op.operationId).toBe('generateQr');
-    expect(Object.keys(op.responses['200']!.content!)).toEqual(['image/png', 'image/webp', 'image/svg+xml', 'application/pdf', 'application/postscript']);
+    expect(Object.keys(op.responses['200']!.content!)).toEqual([
+      'image/png',
+      'image/webp',
+      'image/svg+xml',
+      'application/pdf',
+      'application/postscript',
+    ]);
     for (const code of GENERATE_ERRORS) {
       const response = op.responses[String(errorStatus(code))];
       expect(response, code).toBeDefined();
       expect(response!.description).toContain(`\`${code}\``);
       expect(Object.keys(response!.content!)).toEqual(['application/problem+json']);
     }
-    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-Key' });
+    expect(document.components.securitySchemes.apiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-Key',
+    });
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
   });
 
@@ -87,15 +100,22 @@ describe('/healthz and /readyz', () => {
     try {
       // Ready first: the render pool's thread is up and warm, so the only thing the store's closing can take down is
       // the store.
-      await waitFor('the new instance to be ready', async () => (await down.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200, {
-        timeoutMs: 15_000,
-        intervalMs: 100,
-      });
+      await waitFor(
+        'the new instance to be ready',
+        async () => (await down.app.inject({ method: 'GET', url: '/readyz' })).statusCode === 200,
+        {
+          timeoutMs: 15_000,
+          intervalMs: 100,
+        },
+      );
       await down.stores.close();
       const res = await down.app.inject({ method: 'GET', url: '/readyz' });
       expect(res.statusCode).toBe(503);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-      expect(res.json()).toMatchObject({ code: 'unavailable', checks: { sqlite: expect.stringMatching(/^failed: /), renderer: 'ok' } });
+      expect(res.json()).toMatchObject({
+        code: 'unavailable',
+        checks: { sqlite: expect.stringMatching(/^failed: /), renderer: 'ok' },
+      });
       expect(res.json().detail).toContain('sqlite');
       expect((await down.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     } finally {
@@ -106,7 +126,9 @@ describe('/healthz and /readyz', () => {
 
 function metricValue(text: string, name: string, labels: Record<string, string> = {}): number {
   const wanted = Object.entries(labels).map(([k, v]) => `${k}="${v}"`);
-  const line = text.split('\n').find((l) => l.startsWith(name) && !l.startsWith('#') && wanted.every((w) => l.includes(w)));
+  const line = text
+    .split('\n')
+    .find((l) => l.startsWith(name) && !l.startsWith('#') && wanted.every((w) => l.includes(w)));
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
@@ -116,10 +138,14 @@ describe('/metrics', () => {
     const labels = { route: '/api/v1/QRManager/generate', status: '200', type: 'url', format: 'webp' };
     const before = await scrape();
     const caller = await t.newCaller('free');
-    for (let i = 0; i < 3; i++) await generate(t.app, caller.key, { content: `https://example.com/m${i}`, type: 'url', outputFormat: 'webp' });
-    for (let i = 3; i < 6; i++) await generate(t.app, caller.key, { content: `https://example.com/m${i}`, type: 'url', outputFormat: 'webp' });
+    for (let i = 0; i < 3; i++)
+      await generate(t.app, caller.key, { content: `https://example.com/m${i}`, type: 'url', outputFormat: 'webp' });
+    for (let i = 3; i < 6; i++)
+      await generate(t.app, caller.key, { content: `https://example.com/m${i}`, type: 'url', outputFormat: 'webp' });
     const after = await scrape();
-    expect(metricValue(after, 'qrm_http_requests_total', labels) - metricValue(before, 'qrm_http_requests_total', labels)).toBe(5);
+    expect(
+      metricValue(after, 'qrm_http_requests_total', labels) - metricValue(before, 'qrm_http_requests_total', labels),
+    ).toBe(5);
     expect(
       metricValue(after, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }) -
         metricValue(before, 'qrm_render_duration_seconds_count', { format: 'webp', outcome: 'ok' }),
@@ -148,7 +174,11 @@ describe('/metrics', () => {
     const guarded = await createTestApp({ env: { METRICS_TOKEN: 'a-long-metrics-token' } });
     try {
       expect((await guarded.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(401);
-      const ok = await guarded.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer a-long-metrics-token' } });
+      const ok = await guarded.app.inject({
+        method: 'GET',
+        url: '/metrics',
+        headers: { authorization: 'Bearer a-long-metrics-token' },
+      });
       expect(ok.statusCode).toBe(200);
     } finally {
       await guarded.close();
@@ -157,31 +187,40 @@ describe('/metrics', () => {
 });
 
 describe('logs', () => {
-  it('write one line per request with id, account, type, format, status and duration — and never the API key', async () => {
-    const caller = await t.newCaller('free');
-    const typo = caller.key.slice(0, -1) + (caller.key.endsWith('x') ? 'y' : 'x');
-    t.logs.length = 0;
-    await generate(t.app, caller.key, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
-    await generate(t.app, typo, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
-    await generate(t.app, caller.key, { content: caller.key, type: 'nope', outputFormat: 'png' });
-    await revokeKey({ ...t.stores, keyPepper: undefined, clock: () => new Date() }, caller.accountId, caller.keyId);
-    await generate(t.app, caller.key, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
-    const lines = t.logs
-      .join('')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as Record<string, unknown>);
-    const completed = lines.filter((l) => l.msg === 'request completed');
-    expect(completed).toHaveLength(4);
-    expect(completed[0]).toMatchObject({ accountId: caller.accountId, type: 'url', format: 'png', status: 200, route: '/api/v1/QRManager/generate' });
-    expect(typeof completed[0]!.reqId).toBe('string');
-    expect(typeof completed[0]!.durationMs).toBe('number');
-    expect(completed.map((l) => l.status)).toEqual([200, 401, 400, 401]);
-    const all = t.logs.join('');
-    expect(all).not.toContain(caller.key);
-    expect(all).not.toContain(typo);
-    expect(all).not.toContain(caller.key.slice(9, 30));
-  });
+  it(
+    'write one line per request with id, account, type, ' + 'format, status and duration — and never the API key',
+    async () => {
+      const caller = await t.newCaller('free');
+      const typo = caller.key.slice(0, -1) + (caller.key.endsWith('x') ? 'y' : 'x');
+      t.logs.length = 0;
+      await generate(t.app, caller.key, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
+      await generate(t.app, typo, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
+      await generate(t.app, caller.key, { content: caller.key, type: 'nope', outputFormat: 'png' });
+      await revokeKey({ ...t.stores, keyPepper: undefined, clock: () => new Date() }, caller.accountId, caller.keyId);
+      await generate(t.app, caller.key, { content: 'https://example.com/log', type: 'url', outputFormat: 'png' });
+      const lines = t.logs
+        .join('')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const completed = lines.filter((l) => l.msg === 'request completed');
+      expect(completed).toHaveLength(4);
+      expect(completed[0]).toMatchObject({
+        accountId: caller.accountId,
+        type: 'url',
+        format: 'png',
+        status: 200,
+        route: '/api/v1/QRManager/generate',
+      });
+      expect(typeof completed[0]!.reqId).toBe('string');
+      expect(typeof completed[0]!.durationMs).toBe('number');
+      expect(completed.map((l) => l.status)).toEqual([200, 401, 400, 401]);
+      const all = t.logs.join('');
+      expect(all).not.toContain(caller.key);
+      expect(all).not.toContain(typo);
+      expect(all).not.toContain(caller.key.slice(9, 30));
+    },
+  );
 });
 
 describe('load shedding', () => {

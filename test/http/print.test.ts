@@ -58,13 +58,23 @@ function pdfContent(pdf: Uint8Array): string {
 
 function epsHeader(eps: Uint8Array): Record<string, string> {
   const lines = Buffer.from(eps).toString('latin1').split('\n').slice(0, 8);
-  return Object.fromEntries(lines.filter((line) => line.startsWith('%%')).map((line) => [line.slice(2, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]));
+  return Object.fromEntries(
+    lines
+      .filter((line) => line.startsWith('%%'))
+      .map((line) => [line.slice(2, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]),
+  );
 }
 
 describe('pdf and eps', () => {
   it('draws a PDF page of exactly sizeMm with cmyk() modules as DeviceCMYK, read exactly by every reader', async () => {
     const { key } = await t.newCaller('pro');
-    const res = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', sizeMm: 40, darkColor: 'cmyk(0,0,0,100)' });
+    const res = await generate(t.app, key, {
+      content: URL_CONTENT,
+      type: 'url',
+      outputFormat: 'pdf',
+      sizeMm: 40,
+      darkColor: 'cmyk(0,0,0,100)',
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const page = await pdfPageSize(res.rawPayload);
@@ -76,46 +86,72 @@ describe('pdf and eps', () => {
     expect(await decodeQr(res.rawPayload, 'pdf')).toEqual(readByAll(URL_CONTENT));
   });
 
-  it('writes an EPS whose bounding box is sizeMm, inks as setcmykcolor, read exactly by every reader through Ghostscript', async () => {
-    const { key } = await t.newCaller('pro');
-    const res = await generate(t.app, key, {
-      content: URL_CONTENT,
-      type: 'url',
-      outputFormat: 'eps',
-      sizeMm: 30,
-      darkColor: 'cmyk(100, 60, 0, 40)',
-      lightColor: 'cmyk(0,0,5,0)',
-    });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toBe('application/postscript');
-    const header = epsHeader(res.rawPayload);
-    expect(header.BoundingBox).toBe(`0 0 ${Math.ceil(points(30))} ${Math.ceil(points(30))}`);
-    expect(Number(header.HiResBoundingBox!.split(' ')[2])).toBeCloseTo(points(30), 3);
-    const eps = Buffer.from(res.rawPayload).toString('latin1');
-    expect(eps).toContain('1 0.6 0 0.4 setcmykcolor');
-    expect(eps).toContain('0 0 0.05 0 setcmykcolor');
-    expect(eps).not.toContain('setrgbcolor');
-    expect(await decodeQr(res.rawPayload, 'eps')).toEqual(readByAll(URL_CONTENT));
-  });
+  it(
+    'writes an EPS whose bounding box is sizeMm, inks as setcmykcolor, read exactly by every reader through ' +
+      'Ghostscript',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const res = await generate(t.app, key, {
+        content: URL_CONTENT,
+        type: 'url',
+        outputFormat: 'eps',
+        sizeMm: 30,
+        darkColor: 'cmyk(100, 60, 0, 40)',
+        lightColor: 'cmyk(0,0,5,0)',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/postscript');
+      const header = epsHeader(res.rawPayload);
+      expect(header.BoundingBox).toBe(`0 0 ${Math.ceil(points(30))} ${Math.ceil(points(30))}`);
+      expect(Number(header.HiResBoundingBox!.split(' ')[2])).toBeCloseTo(points(30), 3);
+      const eps = Buffer.from(res.rawPayload).toString('latin1');
+      expect(eps).toContain('1 0.6 0 0.4 setcmykcolor');
+      expect(eps).toContain('0 0 0.05 0 setcmykcolor');
+      expect(eps).not.toContain('setrgbcolor');
+      expect(await decodeQr(res.rawPayload, 'eps')).toEqual(readByAll(URL_CONTENT));
+    },
+  );
 
-  it('draws a branded design (shapes, logo, caption) in PDF and EPS, taller by the caption band, and both read exactly', async () => {
-    const { key } = await t.newCaller('pro');
-    const logo = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id as string;
-    const design = { moduleShape: 'rounded', finderShape: 'circle', logo: { id: logo, scale: 0.2 }, frame: { text: 'Scan the menu' } } as const;
-    const pdf = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', sizeMm: 50, ...design });
-    const eps = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'eps', sizeMm: 50, ...design });
-    expect([pdf.statusCode, eps.statusCode]).toEqual([200, 200]);
-    const page = await pdfPageSize(pdf.rawPayload);
-    expect(page.width).toBeCloseTo(points(50), 2);
-    expect(page.height).toBeGreaterThan(points(50) * 1.1); // the caption band
-    expect(Buffer.from(pdf.rawPayload).toString('latin1')).toContain('/Subtype /Image'); // the logo is embedded, not linked
-    expect(Buffer.from(eps.rawPayload).toString('latin1')).toContain('/ImageType 1');
-    const decoded = await decodeImages([
-      { bytes: pdf.rawPayload, format: 'pdf' },
-      { bytes: eps.rawPayload, format: 'eps' },
-    ]);
-    expect(decoded).toEqual([readByAll(URL_CONTENT), readByAll(URL_CONTENT)]);
-  });
+  it(
+    'draws a branded design (shapes, logo, caption) in PDF and EPS, taller by the caption band, and both read ' +
+      'exactly',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const logo = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id as string;
+      const design = {
+        moduleShape: 'rounded',
+        finderShape: 'circle',
+        logo: { id: logo, scale: 0.2 },
+        frame: { text: 'Scan the menu' },
+      } as const;
+      const pdf = await generate(t.app, key, {
+        content: URL_CONTENT,
+        type: 'url',
+        outputFormat: 'pdf',
+        sizeMm: 50,
+        ...design,
+      });
+      const eps = await generate(t.app, key, {
+        content: URL_CONTENT,
+        type: 'url',
+        outputFormat: 'eps',
+        sizeMm: 50,
+        ...design,
+      });
+      expect([pdf.statusCode, eps.statusCode]).toEqual([200, 200]);
+      const page = await pdfPageSize(pdf.rawPayload);
+      expect(page.width).toBeCloseTo(points(50), 2);
+      expect(page.height).toBeGreaterThan(points(50) * 1.1); // the caption band
+      // the logo is embedded, not linked
+      expect(Buffer.from(pdf.rawPayload).toString('latin1')).toContain('/Subtype /Image');
+      expect(Buffer.from(eps.rawPayload).toString('latin1')).toContain('/ImageType 1');
+      const decoded = await decodeImages([
+        { bytes: pdf.rawPayload, format: 'pdf' },
+        { bytes: eps.rawPayload, format: 'eps' },
+      ]);
+      expect(decoded).toEqual([readByAll(URL_CONTENT), readByAll(URL_CONTENT)]);
+    },
+  );
 
   it('is a paid format: the free plan gets 403 plan_upgrade_required naming the plan that has it', async () => {
     const { key } = await t.newCaller('free');
@@ -130,8 +166,20 @@ describe('pdf and eps', () => {
 describe('sizeMm and dpi', () => {
   it('gives a PNG and a WebP sizeMm × dpi pixels with the dpi written in the file (pHYs, EXIF)', async () => {
     const { key } = await t.newCaller('free');
-    const png = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', sizeMm: 25, dpi: 600 });
-    const webp = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'webp', sizeMm: 25, dpi: 600 });
+    const png = await generate(t.app, key, {
+      content: URL_CONTENT,
+      type: 'url',
+      outputFormat: 'png',
+      sizeMm: 25,
+      dpi: 600,
+    });
+    const webp = await generate(t.app, key, {
+      content: URL_CONTENT,
+      type: 'url',
+      outputFormat: 'webp',
+      sizeMm: 25,
+      dpi: 600,
+    });
     expect([png.statusCode, webp.statusCode]).toEqual([200, 200]);
     const pngMeta = await sharp(png.rawPayload).metadata();
     expect([pngMeta.width, pngMeta.density]).toEqual([Math.round((25 / 25.4) * 600), 600]);
@@ -140,8 +188,22 @@ describe('sizeMm and dpi', () => {
     // EXIF IFD0: XResolution is the rational at offset 50 (dpi / 1), ResolutionUnit 2 (inch).
     expect([webpMeta.exif!.readUInt32LE(50), webpMeta.exif!.readUInt32LE(54)]).toEqual([600, 1]);
     // A branded WebP (sharp's encoder) and PNG (the design writer) carry it too.
-    const brandedWebp = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'webp', sizeMm: 25, dpi: 600, moduleShape: 'rounded' });
-    const brandedPng = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', sizeMm: 25, dpi: 600, moduleShape: 'rounded' });
+    const brandedWebp = await generate(t.app, key, {
+      content: URL_CONTENT,
+      type: 'url',
+      outputFormat: 'webp',
+      sizeMm: 25,
+      dpi: 600,
+      moduleShape: 'rounded',
+    });
+    const brandedPng = await generate(t.app, key, {
+      content: URL_CONTENT,
+      type: 'url',
+      outputFormat: 'png',
+      sizeMm: 25,
+      dpi: 600,
+      moduleShape: 'rounded',
+    });
     expect((await sharp(brandedWebp.rawPayload).metadata()).exif!.readUInt32LE(50)).toBe(600);
     expect((await sharp(brandedPng.rawPayload).metadata()).density).toBe(600);
     const decoded = await decodeImages([
@@ -152,13 +214,22 @@ describe('sizeMm and dpi', () => {
     expect(decoded).toEqual([readByAll(URL_CONTENT), readByAll(URL_CONTENT), readByAll(URL_CONTENT)]);
   });
 
-  it('writes only the resolution when dpi comes without sizeMm, and the default 300 dpi with sizeMm alone', async () => {
-    const { key } = await t.newCaller('free');
-    const onlyDpi = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', size: 400, dpi: 150 });
-    expect(await sharp(onlyDpi.rawPayload).metadata()).toMatchObject({ width: 400, density: 150 });
-    const onlyMm = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', sizeMm: 30 });
-    expect(await sharp(onlyMm.rawPayload).metadata()).toMatchObject({ width: 354, density: 300 });
-  });
+  it(
+    'writes only the resolution when dpi comes without ' + 'sizeMm, and the default 300 dpi with sizeMm alone',
+    async () => {
+      const { key } = await t.newCaller('free');
+      const onlyDpi = await generate(t.app, key, {
+        content: URL_CONTENT,
+        type: 'url',
+        outputFormat: 'png',
+        size: 400,
+        dpi: 150,
+      });
+      expect(await sharp(onlyDpi.rawPayload).metadata()).toMatchObject({ width: 400, density: 150 });
+      const onlyMm = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', sizeMm: 30 });
+      expect(await sharp(onlyMm.rawPayload).metadata()).toMatchObject({ width: 354, density: 300 });
+    },
+  );
 
   it('sizes an SVG in millimetres', async () => {
     const { key } = await t.newCaller('pro');
@@ -175,7 +246,12 @@ describe('sizeMm and dpi', () => {
     const minimumSizeMm = small.json().minimumSizeMm as number;
     expect(small.json()).toMatchObject({ code: 'invalid_request', minModuleMm: 0.3, errors: [{ field: 'sizeMm' }] });
     expect(minimumSizeMm).toBeGreaterThan(15);
-    const below = await generate(t.app, key, { content: long, type: 'url', outputFormat: 'pdf', sizeMm: minimumSizeMm - 0.1 });
+    const below = await generate(t.app, key, {
+      content: long,
+      type: 'url',
+      outputFormat: 'pdf',
+      sizeMm: minimumSizeMm - 0.1,
+    });
     expect(below.statusCode).toBe(400);
     const fits = await generate(t.app, key, { content: long, type: 'url', outputFormat: 'pdf', sizeMm: minimumSizeMm });
     expect(fits.statusCode).toBe(200);
@@ -183,7 +259,13 @@ describe('sizeMm and dpi', () => {
     // A raster also needs two whole pixels a module at its dpi.
     const raster = await generate(t.app, key, { content: long, type: 'url', outputFormat: 'png', sizeMm: 30, dpi: 72 });
     expect(raster.statusCode).toBe(400);
-    const rasterFits = await generate(t.app, key, { content: long, type: 'url', outputFormat: 'png', sizeMm: raster.json().minimumSizeMm, dpi: 72 });
+    const rasterFits = await generate(t.app, key, {
+      content: long,
+      type: 'url',
+      outputFormat: 'png',
+      sizeMm: raster.json().minimumSizeMm,
+      dpi: 72,
+    });
     expect(rasterFits.statusCode).toBe(200);
   });
 
@@ -210,70 +292,95 @@ describe('sizeMm and dpi', () => {
         field,
       });
     }
-    expect((await generate(t.app, key, { ...body, outputFormat: 'png', sizeMm: 500, dpi: 300 })).json().maximumSizeMm).toBe(173.3);
+    expect(
+      (await generate(t.app, key, { ...body, outputFormat: 'png', sizeMm: 500, dpi: 300 })).json().maximumSizeMm,
+    ).toBe(173.3);
   });
 });
 
 describe('everywhere a format is accepted', () => {
-  it('a signed URL /i/{keyId}/pdf, a dynamic code image, a design with sizeMm and a batch (JSON and CSV) give the same PDF and EPS', async () => {
-    const { key } = await t.newCaller('pro');
-    const fields = { sizeMm: 35, darkColor: 'cmyk(0,0,0,100)' };
-    const inline = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', ...fields });
-    expect(inline.statusCode).toBe(200);
+  it(
+    'a signed URL /i/{keyId}/pdf, a dynamic code image, a design with sizeMm and a batch (JSON and CSV) give the ' +
+      'same PDF and EPS',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      const fields = { sizeMm: 35, darkColor: 'cmyk(0,0,0,100)' };
+      const inline = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', ...fields });
+      expect(inline.statusCode).toBe(200);
 
-    const signing = await newSigningKey(t.app, key);
-    const signed = await t.app.inject({ method: 'GET', url: signedUrl(signing, 'pdf', { content: URL_CONTENT, type: 'url', ...fields }) });
-    expect(signed.statusCode).toBe(200);
-    expect(signed.headers['content-type']).toBe('application/pdf');
-    expect(signed.rawPayload.equals(inline.rawPayload)).toBe(true);
+      const signing = await newSigningKey(t.app, key);
+      const signed = await t.app.inject({
+        method: 'GET',
+        url: signedUrl(signing, 'pdf', { content: URL_CONTENT, type: 'url', ...fields }),
+      });
+      expect(signed.statusCode).toBe(200);
+      expect(signed.headers['content-type']).toBe('application/pdf');
+      expect(signed.rawPayload.equals(inline.rawPayload)).toBe(true);
 
-    const design = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/QRManager/designs',
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      payload: { name: 'print', options: fields },
-    });
-    expect(design.statusCode).toBe(201);
-    const viaDesign = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', design: design.json().id });
-    expect(viaDesign.rawPayload.equals(inline.rawPayload)).toBe(true);
+      const design = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/QRManager/designs',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        payload: { name: 'print', options: fields },
+      });
+      expect(design.statusCode).toBe(201);
+      const viaDesign = await generate(t.app, key, {
+        content: URL_CONTENT,
+        type: 'url',
+        outputFormat: 'pdf',
+        design: design.json().id,
+      });
+      expect(viaDesign.rawPayload.equals(inline.rawPayload)).toBe(true);
 
-    const code = (await codesApi(t.app, key).create({ target: 'https://example.com/target' })).json();
-    const codeImage = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/QRManager/codes/${code.id}/image?outputFormat=eps&sizeMm=35&darkColor=${encodeURIComponent('cmyk(0,0,0,100)')}`,
-      headers: { 'x-api-key': key },
-    });
-    expect(codeImage.statusCode).toBe(200);
-    expect(codeImage.headers['content-type']).toBe('application/postscript');
-    expect(epsHeader(codeImage.rawPayload).BoundingBox).toBe(`0 0 ${Math.ceil(points(35))} ${Math.ceil(points(35))}`);
+      const code = (await codesApi(t.app, key).create({ target: 'https://example.com/target' })).json();
+      const codeImage = await t.app.inject({
+        method: 'GET',
+        url:
+          `/api/v1/QRManager/codes/${code.id}/image?outputFormat=eps&sizeMm=35&darkColor=` +
+          `${encodeURIComponent('cmyk(0,0,0,100)')}`,
+        headers: { 'x-api-key': key },
+      });
+      expect(codeImage.statusCode).toBe(200);
+      expect(codeImage.headers['content-type']).toBe('application/postscript');
+      expect(epsHeader(codeImage.rawPayload).BoundingBox).toBe(`0 0 ${Math.ceil(points(35))} ${Math.ceil(points(35))}`);
 
-    const json = await postBatch(t.app, key, {
-      items: [
-        { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', name: 'menu', ...fields },
-        { content: URL_CONTENT, type: 'url', outputFormat: 'eps', name: 'menu', ...fields },
-      ],
-    });
-    expect(json.statusCode).toBe(202);
-    const csv = await t.app.inject({
-      method: 'POST',
-      url: '/api/v1/QRManager/batches',
-      headers: { 'content-type': 'text/csv', 'x-api-key': key },
-      payload: `content,type,outputFormat,sizeMm,darkColor,name\n${URL_CONTENT},url,pdf,35,"cmyk(0,0,0,100)",menu\n`,
-    });
-    expect(csv.statusCode).toBe(202);
-    const files: Record<string, Buffer> = {};
-    for (const [label, accepted] of [
-      ['json', json],
-      ['csv', csv],
-    ] as const) {
-      await waitForBatch((url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }), accepted.json().id);
-      const archive = await t.app.inject({ method: 'GET', url: `/api/v1/QRManager/batches/${accepted.json().id}/archive`, headers: { 'x-api-key': key } });
-      const unpacked = await unpackArchive(archive.rawPayload);
-      for (const name of unpacked.files.filter((file) => file !== 'manifest.csv')) files[`${label}/${name}`] = await readFile(join(unpacked.dir, name));
-    }
-    expect(Object.keys(files).sort()).toEqual(['csv/menu.pdf', 'json/menu.eps', 'json/menu.pdf']);
-    expect(files['json/menu.pdf']!.equals(inline.rawPayload)).toBe(true);
-    expect(files['csv/menu.pdf']!.equals(inline.rawPayload)).toBe(true);
-    expect(await decodeQr(files['json/menu.eps']!, 'eps')).toEqual(readByAll(URL_CONTENT));
-  }, 60_000);
+      const json = await postBatch(t.app, key, {
+        items: [
+          { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', name: 'menu', ...fields },
+          { content: URL_CONTENT, type: 'url', outputFormat: 'eps', name: 'menu', ...fields },
+        ],
+      });
+      expect(json.statusCode).toBe(202);
+      const csv = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/QRManager/batches',
+        headers: { 'content-type': 'text/csv', 'x-api-key': key },
+        payload: `content,type,outputFormat,sizeMm,darkColor,name\n${URL_CONTENT},url,pdf,35,"cmyk(0,0,0,100)",menu\n`,
+      });
+      expect(csv.statusCode).toBe(202);
+      const files: Record<string, Buffer> = {};
+      for (const [label, accepted] of [
+        ['json', json],
+        ['csv', csv],
+      ] as const) {
+        await waitForBatch(
+          (url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }),
+          accepted.json().id,
+        );
+        const archive = await t.app.inject({
+          method: 'GET',
+          url: `/api/v1/QRManager/batches/${accepted.json().id}/archive`,
+          headers: { 'x-api-key': key },
+        });
+        const unpacked = await unpackArchive(archive.rawPayload);
+        for (const name of unpacked.files.filter((file) => file !== 'manifest.csv'))
+          files[`${label}/${name}`] = await readFile(join(unpacked.dir, name));
+      }
+      expect(Object.keys(files).sort()).toEqual(['csv/menu.pdf', 'json/menu.eps', 'json/menu.pdf']);
+      expect(files['json/menu.pdf']!.equals(inline.rawPayload)).toBe(true);
+      expect(files['csv/menu.pdf']!.equals(inline.rawPayload)).toBe(true);
+      expect(await decodeQr(files['json/menu.eps']!, 'eps')).toEqual(readByAll(URL_CONTENT));
+    },
+    60_000,
+  );
 });

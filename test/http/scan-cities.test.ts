@@ -33,46 +33,52 @@ async function setScanPrivacy(key: string, scanPrivacy: string): Promise<void> {
 }
 
 describe('a city database (GEOIP_CITY_DB)', () => {
-  it('routes scans by region and city and, for an account with scanPrivacy city, counts them under their cities', async () => {
-    const { key } = await t.newCaller('pro');
-    await setScanPrivacy(key, 'city');
-    const api = codesApi(t.app, key);
-    const created = await api.create({
-      target: 'https://example.com/',
-      rules: [
-        { if: { city: ['são paulo'] }, target: 'https://example.com/sampa' },
-        { if: { region: ['RIO DE JANEIRO'] }, target: 'https://example.com/rio' },
-      ],
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const code = created.json() as { id: string; slug: string };
-    const visits: Array<[string, string]> = [
-      ['200.147.67.142', 'https://example.com/sampa'],
-      ['200.147.67.143', 'https://example.com/sampa'],
-      ['200.147.68.10', 'https://example.com/rio'],
-      ['8.8.8.8', 'https://example.com/'],
-      ['1.1.1.1', 'https://example.com/'],
-    ];
-    for (const [ip, target] of visits) {
-      const answer = await scan(t.app, code.slug, { ip, userAgent: USER_AGENTS.ios });
-      expect([answer.statusCode, answer.headers.location], ip).toEqual([302, target]);
-    }
-    await t.stores.scans.flush();
-    const stats = (await api.stats(code.id)).json() as { countries: Record<string, number>; cities?: unknown };
-    expect(stats.cities).toEqual([
-      { country: 'BR', region: 'São Paulo', city: 'São Paulo', scans: 2 },
-      { country: 'US', region: 'California', city: 'Mountain View', scans: 1 },
-      { country: 'BR', region: 'Rio de Janeiro', city: 'Niterói', scans: 1 },
-    ]);
-    // An address the city database does not know is placed by the shipped country database alone.
-    expect(stats.countries).toMatchObject({ BR: 3, US: 1 });
-    expect(Object.values(stats.countries).reduce((a, b) => a + b, 0)).toBe(5);
-  });
+  it(
+    'routes scans by region and city and, for an account ' + 'with scanPrivacy city, counts them under their cities',
+    async () => {
+      const { key } = await t.newCaller('pro');
+      await setScanPrivacy(key, 'city');
+      const api = codesApi(t.app, key);
+      const created = await api.create({
+        target: 'https://example.com/',
+        rules: [
+          { if: { city: ['são paulo'] }, target: 'https://example.com/sampa' },
+          { if: { region: ['RIO DE JANEIRO'] }, target: 'https://example.com/rio' },
+        ],
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      const code = created.json() as { id: string; slug: string };
+      const visits: Array<[string, string]> = [
+        ['200.147.67.142', 'https://example.com/sampa'],
+        ['200.147.67.143', 'https://example.com/sampa'],
+        ['200.147.68.10', 'https://example.com/rio'],
+        ['8.8.8.8', 'https://example.com/'],
+        ['1.1.1.1', 'https://example.com/'],
+      ];
+      for (const [ip, target] of visits) {
+        const answer = await scan(t.app, code.slug, { ip, userAgent: USER_AGENTS.ios });
+        expect([answer.statusCode, answer.headers.location], ip).toEqual([302, target]);
+      }
+      await t.stores.scans.flush();
+      const stats = (await api.stats(code.id)).json() as { countries: Record<string, number>; cities?: unknown };
+      expect(stats.cities).toEqual([
+        { country: 'BR', region: 'São Paulo', city: 'São Paulo', scans: 2 },
+        { country: 'US', region: 'California', city: 'Mountain View', scans: 1 },
+        { country: 'BR', region: 'Rio de Janeiro', city: 'Niterói', scans: 1 },
+      ]);
+      // An address the city database does not know is placed by the shipped country database alone.
+      expect(stats.countries).toMatchObject({ BR: 3, US: 1 });
+      expect(Object.values(stats.countries).reduce((a, b) => a + b, 0)).toBe(5);
+    },
+  );
 
   it('keeps no region or city for an account left at scanPrivacy country, while region rules still route', async () => {
     const { key } = await t.newCaller('pro');
     const api = codesApi(t.app, key);
-    const created = await api.create({ target: 'https://example.com/', rules: [{ if: { region: ['São Paulo'] }, target: 'https://example.com/sp' }] });
+    const created = await api.create({
+      target: 'https://example.com/',
+      rules: [{ if: { region: ['São Paulo'] }, target: 'https://example.com/sp' }],
+    });
     const code = created.json() as { id: string; slug: string };
     for (const ip of ['200.147.67.142', '8.8.8.8']) await scan(t.app, code.slug, { ip, userAgent: USER_AGENTS.ios });
     const routed = await scan(t.app, code.slug, { ip: '200.147.67.143', userAgent: USER_AGENTS.ios });

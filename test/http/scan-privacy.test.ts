@@ -18,7 +18,9 @@ describe('the privacy of scans', () => {
     const { key } = await t.newCaller('pro');
     const api = codesApi(t.app, key);
     const code = await api.created('https://example.com/private');
-    const locked = (await api.create({ target: 'https://example.com/locked', password: 'open sesame' })).json() as { slug: string };
+    const locked = (await api.create({ target: 'https://example.com/locked', password: 'open sesame' })).json() as {
+      slug: string;
+    };
     for (const address of ADDRESSES) {
       const via = { ip: '10.0.0.2', headers: { 'x-forwarded-for': address } };
       expect((await scan(t.app, code.slug, { ...via, userAgent: USER_AGENTS.android })).statusCode).toBe(302);
@@ -28,13 +30,20 @@ describe('the privacy of scans', () => {
         method: 'POST',
         url: `/r/${locked.slug}`,
         remoteAddress: '10.0.0.2',
-        headers: { 'x-forwarded-for': address, 'content-type': 'application/x-www-form-urlencoded', 'user-agent': USER_AGENTS.ios },
+        headers: {
+          'x-forwarded-for': address,
+          'content-type': 'application/x-www-form-urlencoded',
+          'user-agent': USER_AGENTS.ios,
+        },
         payload: 'password=guess',
       });
       expect(wrong.statusCode).toBe(401);
     }
     await t.stores.scans.flush();
-    const stats = (await api.stats(code.id)).json() as { totals: { scans: number; bots: number }; countries: Record<string, number> };
+    const stats = (await api.stats(code.id)).json() as {
+      totals: { scans: number; bots: number };
+      countries: Record<string, number>;
+    };
     expect(stats.totals).toMatchObject({ scans: 3, bots: 3 });
     expect(stats.countries).toEqual({ BR: 1, US: 2 });
 

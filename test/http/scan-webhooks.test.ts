@@ -41,14 +41,21 @@ async function receiver(answer?: (n: number) => number): Promise<WebhookReceiver
 
 const hooks = (key: string) => ({
   create: (body: unknown) =>
-    t.app.inject({ method: 'POST', url: HOOKS_URL, headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: JSON.stringify(body) }),
+    t.app.inject({
+      method: 'POST',
+      url: HOOKS_URL,
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    }),
   list: () => t.app.inject({ method: 'GET', url: HOOKS_URL, headers: { 'x-api-key': key } }),
   remove: (id: string) => t.app.inject({ method: 'DELETE', url: `${HOOKS_URL}/${id}`, headers: { 'x-api-key': key } }),
 });
 
 /** Checked by the official Standard Webhooks library, not by our signing code. */
 function verified(secret: string, message: ReceivedWebhook): CodeScannedPayload {
-  const headers = Object.fromEntries(['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(message.headers[h])]));
+  const headers = Object.fromEntries(
+    ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(message.headers[h])]),
+  );
   return new Webhook(secret).verify(message.body, headers) as CodeScannedPayload;
 }
 
@@ -58,7 +65,13 @@ describe('the scan webhook API', () => {
     const api = hooks(key);
     const created = await api.create({ url: 'https://hooks.example.com/qr', events: ['code.scanned'] });
     expect(created.statusCode).toBe(201);
-    const { secret: _shownOnce, ...hook } = created.json() as { id: string; url: string; events: string[]; createdAt: string; secret: string };
+    const { secret: _shownOnce, ...hook } = created.json() as {
+      id: string;
+      url: string;
+      events: string[];
+      createdAt: string;
+      secret: string;
+    };
     expect(hook).toMatchObject({ url: 'https://hooks.example.com/qr', events: ['code.scanned'] });
     expect(created.headers.location).toBe(`${HOOKS_URL}/${hook.id}`);
     expect((await api.list()).json()).toEqual({ items: [hook], nextCursor: null });
@@ -67,7 +80,10 @@ describe('the scan webhook API', () => {
     expect((await stranger.list()).json()).toEqual({ items: [], nextCursor: null });
     expect((await stranger.remove(hook.id)).statusCode).toBe(404);
 
-    for (let i = 0; i < 4; i++) expect((await api.create({ url: `https://hooks.example.com/${i}`, events: ['code.scanned'] })).statusCode).toBe(201);
+    for (let i = 0; i < 4; i++)
+      expect((await api.create({ url: `https://hooks.example.com/${i}`, events: ['code.scanned'] })).statusCode).toBe(
+        201,
+      );
     const sixth = await api.create({ url: 'https://hooks.example.com/6', events: ['code.scanned'] });
     expect(sixth.statusCode).toBe(409);
     expect(sixth.json()).toMatchObject({ code: 'webhook_limit_reached', limit: 5 });
@@ -104,7 +120,10 @@ describe('scan webhooks through the running service', () => {
     const N = 40;
     await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        scan(t.app, (i % 4 === 0 ? second : first).slug, { userAgent: USER_AGENTS[devices[i % devices.length]!], ip: `10.1.0.${i}` }),
+        scan(t.app, (i % 4 === 0 ? second : first).slug, {
+          userAgent: USER_AGENTS[devices[i % devices.length]!],
+          ip: `10.1.0.${i}`,
+        }),
       ),
     );
     const secret = await t.stores.batches!.webhookSecret(caller.accountId);
@@ -131,7 +150,8 @@ describe('scan webhooks through the running service', () => {
 });
 
 describe('the signing secret', () => {
-  const rotate = (key: string) => t.app.inject({ method: 'POST', url: `${HOOKS_URL}/secret/rotate`, headers: { 'x-api-key': key } });
+  const rotate = (key: string) =>
+    t.app.inject({ method: 'POST', url: `${HOOKS_URL}/secret/rotate`, headers: { 'x-api-key': key } });
   const signatures = (message: ReceivedWebhook) => String(message.headers['webhook-signature']).split(' ');
 
   /** A webhook on a fresh receiver, one scan, and the message that told it. */
@@ -141,7 +161,10 @@ describe('the signing secret', () => {
     expect(created.statusCode).toBe(201);
     const code = await codesApi(t.app, key).created('https://example.com/rotated');
     expect((await scan(t.app, code.slug)).statusCode).toBe(302);
-    await waitFor('the scan to be told', () => target.received.length > 0 || undefined, { timeoutMs: 20_000, intervalMs: 20 });
+    await waitFor('the scan to be told', () => target.received.length > 0 || undefined, {
+      timeoutMs: 20_000,
+      intervalMs: 20,
+    });
     return { created: created.json() as { secret?: string }, message: target.received[0]! };
   }
 
@@ -156,7 +179,9 @@ describe('the signing secret', () => {
 
   it('rotates to a new secret shown once; for 24 hours both sign, each verifying alone', async () => {
     const { key } = await t.newCaller('pro');
-    const old = (await hooks(key).create({ url: 'https://hooks.example.com/unused', events: ['domain.suspended'] })).json().secret as string;
+    const old = (
+      await hooks(key).create({ url: 'https://hooks.example.com/unused', events: ['domain.suspended'] })
+    ).json().secret as string;
     const rotated = await rotate(key);
     expect(rotated.statusCode).toBe(200);
     const { secret, previousValidUntil } = rotated.json() as { secret: string; previousValidUntil: string };
@@ -176,7 +201,9 @@ describe('the signing secret', () => {
     const now = t.clock.now;
     // Rotated a day and a second ago: the overlap ended a second ago.
     t.clock.now = new Date(now.getTime() - 24 * 3_600_000 - 1_000);
-    const old = (await hooks(key).create({ url: 'https://hooks.example.com/unused', events: ['domain.suspended'] })).json().secret as string;
+    const old = (
+      await hooks(key).create({ url: 'https://hooks.example.com/unused', events: ['domain.suspended'] })
+    ).json().secret as string;
     const { secret } = (await rotate(key)).json() as { secret: string };
     t.clock.now = now;
 
@@ -192,7 +219,12 @@ describe('the signing secret', () => {
 });
 
 /** A dispatcher over `stores` on the test's clock, sending for real (to loopback unless told otherwise). */
-function dispatcherOver(stores: StoreAdapters, clock: { now: Date }, backoffMs: number[], allowPrivate = true): ScanWebhookDispatcher {
+function dispatcherOver(
+  stores: StoreAdapters,
+  clock: { now: Date },
+  backoffMs: number[],
+  allowPrivate = true,
+): ScanWebhookDispatcher {
   return new ScanWebhookDispatcher({
     scanEvents: stores.scanEvents,
     scanWebhooks: stores.scanWebhooks,
@@ -211,7 +243,16 @@ function personScans(stores: () => StoreAdapters, code: { id: string; accountId:
   return async (n: number) => {
     const { scans } = stores();
     for (let i = 0; i < n; i++) {
-      scans.record({ codeId: code.id, accountId: code.accountId, at: clock.now, visitor: `v${i}`, device: 'ios', language: 'en', place: null, bot: false });
+      scans.record({
+        codeId: code.id,
+        accountId: code.accountId,
+        at: clock.now,
+        visitor: `v${i}`,
+        device: 'ios',
+        language: 'en',
+        place: null,
+        bot: false,
+      });
     }
     await scans.flush();
   };
@@ -227,12 +268,22 @@ describe('the scan webhook dispatcher, tick by tick', () => {
       createdAt: new Date(),
     });
     const code = await stores.codes.createWithinLimit(
-      { accountId: account.id, slug: newSlug(), target: 'https://example.com/', name: null, routing: NO_ROUTING, createdAt: new Date() },
+      {
+        accountId: account.id,
+        slug: newSlug(),
+        target: 'https://example.com/',
+        name: null,
+        routing: NO_ROUTING,
+        createdAt: new Date(),
+      },
       10,
     );
     if (typeof code === 'string') throw new Error(code);
     const target = await receiver(answer);
-    await stores.scanWebhooks.create({ accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() }, 5);
+    await stores.scanWebhooks.create(
+      { accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() },
+      5,
+    );
     const clock = { now: new Date() };
     const dispatcher = dispatcherOver(stores, clock, [60_000, 120_000], options.allowPrivate ?? true);
     const scans = personScans(() => stores, code, clock);
@@ -247,26 +298,34 @@ describe('the scan webhook dispatcher, tick by tick', () => {
     await scans(2);
     expect(await dispatcher.tick()).toBe(1);
     expect(target.received.map((m) => verified(secret, m).data.scans)).toEqual([30, 2]);
-    expect(verified(secret, target.received[0]!).data.codes[0]!.devices).toEqual({ ios: 30, android: 0, desktop: 0, other: 0 });
+    expect(verified(secret, target.received[0]!).data.codes[0]!.devices).toEqual({
+      ios: 30,
+      android: 0,
+      desktop: 0,
+      other: 0,
+    });
     await stores.close();
   });
 
-  it('retries a failed message with the same id after its backoff, then sends the scans that came meanwhile', async () => {
-    const { stores, dispatcher, target, clock, scans, secret } = await setup((n) => (n === 0 ? 503 : 204));
-    await scans(3);
-    expect(await dispatcher.tick()).toBe(1);
-    await scans(4);
-    expect(await dispatcher.tick()).toBe(0); // the retry is not due, and the new scans wait behind it
-    clock.now = new Date(clock.now.getTime() + 60_000);
-    expect(await dispatcher.tick()).toBe(1);
-    expect(await dispatcher.tick()).toBe(1);
-    const [failed, retried, next] = target.received;
-    expect(retried!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
-    expect(retried!.body).toBe(failed!.body);
-    expect(verified(secret, retried!).data.scans).toBe(3);
-    expect(verified(secret, next!).data.scans).toBe(4);
-    await stores.close();
-  });
+  it(
+    'retries a failed message with the same id after its ' + 'backoff, then sends the scans that came meanwhile',
+    async () => {
+      const { stores, dispatcher, target, clock, scans, secret } = await setup((n) => (n === 0 ? 503 : 204));
+      await scans(3);
+      expect(await dispatcher.tick()).toBe(1);
+      await scans(4);
+      expect(await dispatcher.tick()).toBe(0); // the retry is not due, and the new scans wait behind it
+      clock.now = new Date(clock.now.getTime() + 60_000);
+      expect(await dispatcher.tick()).toBe(1);
+      expect(await dispatcher.tick()).toBe(1);
+      const [failed, retried, next] = target.received;
+      expect(retried!.headers['webhook-id']).toBe(failed!.headers['webhook-id']);
+      expect(retried!.body).toBe(failed!.body);
+      expect(verified(secret, retried!).data.scans).toBe(3);
+      expect(verified(secret, next!).data.scans).toBe(4);
+      await stores.close();
+    },
+  );
 
   it('never sends to a private address unless the operator allows it, and does not retry a refused one', async () => {
     const { stores, dispatcher, target, clock, scans } = await setup(() => 204, { allowPrivate: false });
@@ -293,12 +352,22 @@ describe('scan webhooks across a restart', () => {
       createdAt: new Date(),
     });
     const code = await stores.codes.createWithinLimit(
-      { accountId: account.id, slug: newSlug(), target: 'https://example.com/', name: null, routing: NO_ROUTING, createdAt: new Date() },
+      {
+        accountId: account.id,
+        slug: newSlug(),
+        target: 'https://example.com/',
+        name: null,
+        routing: NO_ROUTING,
+        createdAt: new Date(),
+      },
       10,
     );
     if (typeof code === 'string') throw new Error(code);
     const target = await receiver((n) => (n === 0 ? 503 : 204));
-    await stores.scanWebhooks.create({ accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() }, 5);
+    await stores.scanWebhooks.create(
+      { accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() },
+      5,
+    );
     const clock = { now: new Date() };
     const scans = personScans(() => stores, code, clock);
     const secret = await stores.batches!.webhookSecret(account.id);
@@ -339,7 +408,9 @@ describe('scan webhooks across a restart', () => {
     const redis = await startRedisServer();
     try {
       const redisKeyPrefix = `t${randomUUID()}:`;
-      await restartCase(() => createStores({ dataDir: dir, redis: { url: redis.url }, mongodbUrl: undefined }, { redisKeyPrefix }));
+      await restartCase(() =>
+        createStores({ dataDir: dir, redis: { url: redis.url }, mongodbUrl: undefined }, { redisKeyPrefix }),
+      );
     } finally {
       await redis.destroy();
       await rm(dir, { recursive: true, force: true });

@@ -20,7 +20,10 @@ const bullPrefix = `t-${randomUUID()}:bull`;
 
 beforeAll(async () => {
   redis = await startRedisServer();
-  stores = await createStores({ dataDir: ':memory:', redis: { url: redis.url }, mongodbUrl: undefined }, { redisKeyPrefix: `t-${randomUUID()}:` });
+  stores = await createStores(
+    { dataDir: ':memory:', redis: { url: redis.url }, mongodbUrl: undefined },
+    { redisKeyPrefix: `t-${randomUUID()}:` },
+  );
   const jobs = bindJobs({ ...stores, lastUsed: stores.lastUsed!, clock: () => new Date() });
   runner = await startQueueWorker({ redis: redis.url, prefix: bullPrefix, jobs });
 }, 60_000);
@@ -33,7 +36,10 @@ afterAll(async () => {
 
 /** Waits for the job to complete or fail, and returns it as stored then. */
 async function finished(job: Job): Promise<Job> {
-  await waitFor(`job ${job.name} to finish`, async () => ['completed', 'failed'].includes(await job.getState()), { timeoutMs: 10_000, intervalMs: 50 });
+  await waitFor(`job ${job.name} to finish`, async () => ['completed', 'failed'].includes(await job.getState()), {
+    timeoutMs: 10_000,
+    intervalMs: 50,
+  });
   return (await runner.queue.getJob(job.id!))!;
 }
 
@@ -46,8 +52,12 @@ describe('BullMQ background jobs', () => {
     });
     await second.close();
     const schedulers = await runner.queue.getJobSchedulers();
-    expect(schedulers.map((s) => ({ id: s.key, pattern: s.pattern, tz: s.tz })).sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      BACKGROUND_JOBS.map((j) => ({ id: j.name, pattern: j.pattern, tz: 'UTC' })).sort((a, b) => a.id.localeCompare(b.id)),
+    expect(
+      schedulers.map((s) => ({ id: s.key, pattern: s.pattern, tz: s.tz })).sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(
+      BACKGROUND_JOBS.map((j) => ({ id: j.name, pattern: j.pattern, tz: 'UTC' })).sort((a, b) =>
+        a.id.localeCompare(b.id),
+      ),
     );
   });
 

@@ -21,7 +21,10 @@ beforeAll(async () => {
   // overload.
   // The slug caches keep an entry for an hour, longer than this file runs: only the pushed invalidation can take one
   // out.
-  instances = await startTwoInstancesOnRedis('dynamic', { env: { MAX_EVENT_LOOP_DELAY_MS: '0' }, cacheTtlMs: 3_600_000 });
+  instances = await startTwoInstancesOnRedis('dynamic', {
+    env: { MAX_EVENT_LOOP_DELAY_MS: '0' },
+    cacheTtlMs: 3_600_000,
+  });
   ({ a, b } = instances);
 }, 60_000);
 afterAll(async () => instances?.close());
@@ -65,13 +68,21 @@ describe('dynamic codes on two instances sharing one Redis', () => {
 
     // ...but a PATCH through the API on A is pushed to B at once.
     expect((await api.patch(code.id, { target: 'https://example.com/after' })).statusCode).toBe(200);
-    await waitFor('B to redirect to the new target', async () => (await scan(b.app, code.slug)).headers.location === 'https://example.com/after', {
-      timeoutMs: 10_000,
-      intervalMs: 20,
-    });
+    await waitFor(
+      'B to redirect to the new target',
+      async () => (await scan(b.app, code.slug)).headers.location === 'https://example.com/after',
+      {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      },
+    );
 
     await api.patch(code.id, { status: 'paused' });
-    await waitFor('B to answer 410 for the paused code', async () => (await scan(b.app, code.slug)).statusCode === 410, { timeoutMs: 10_000, intervalMs: 20 });
+    await waitFor(
+      'B to answer 410 for the paused code',
+      async () => (await scan(b.app, code.slug)).statusCode === 410,
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
   }, 30_000);
 
   it('count N concurrent scans across both instances exactly, and a replayed rollup changes nothing', async () => {
@@ -81,7 +92,10 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     const N = 200;
     const answers = await Promise.all(
       Array.from({ length: N }, (_, i) =>
-        scan(i % 2 === 0 ? a.app : b.app, code.slug, { ip: `10.1.0.${i % 10}`, userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!] }),
+        scan(i % 2 === 0 ? a.app : b.app, code.slug, {
+          ip: `10.1.0.${i % 10}`,
+          userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!],
+        }),
       ),
     );
     expect(answers.every((r) => r.statusCode === 302)).toBe(true);
@@ -110,8 +124,26 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     // Straight to the recorder: the counting is what is under test, not the HTTP path (covered above).
     for (let i = 0; i < visitors; i++) {
       const recorder = i % 2 === 0 ? a.stores.scans : b.stores.scans;
-      recorder.record({ codeId: code.id, accountId: 'acc_test', at, visitor: `visitor-${i}`, device: 'other', language: 'en', place: null, bot: false });
-      recorder.record({ codeId: code.id, accountId: 'acc_test', at, visitor: `visitor-${i}`, device: 'other', language: 'en', place: null, bot: false });
+      recorder.record({
+        codeId: code.id,
+        accountId: 'acc_test',
+        at,
+        visitor: `visitor-${i}`,
+        device: 'other',
+        language: 'en',
+        place: null,
+        bot: false,
+      });
+      recorder.record({
+        codeId: code.id,
+        accountId: 'acc_test',
+        at,
+        visitor: `visitor-${i}`,
+        device: 'other',
+        language: 'en',
+        place: null,
+        bot: false,
+      });
     }
     await rollUp();
     const stats = await statsOf(key, code.id);

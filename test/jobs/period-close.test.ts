@@ -72,6 +72,12 @@ describe('the period close across a month boundary', () => {
     const gone = await client.keys(`${keyPrefix}usage:{a:${caller.accountId}}:2030-01:*`);
     await client.del(...gone);
     expect(await t.stores.meter.usage(caller.accountId, '2030-01')).toEqual({ requests: 5, qrs: 5 });
-    expect((await t.stores.meter.qrs(caller.accountId, '2030-01', 10)).map((q) => q.payload).sort()).toEqual(['jan 0', 'jan 1', 'jan 2', 'jan 3', 'jan 4']);
+    expect((await t.stores.meter.qrs(caller.accountId, '2030-01', 10)).map((q) => q.payload).sort()).toEqual([
+      'jan 0',
+      'jan 1',
+      'jan 2',
+      'jan 3',
+      'jan 4',
+    ]);
   }, 30_000);
 });

@@ -28,15 +28,21 @@ const png = (content: string) => ({ content, type: 'text', outputFormat: 'png', 
 
 async function ledgerState(accountId: string) {
   const period = periodOf(t.clock.now);
-  return { usage: await deps.usageLedger.usage(accountId, period), qrs: await deps.usageLedger.qrs(accountId, period, 100) };
+  return {
+    usage: await deps.usageLedger.usage(accountId, period),
+    qrs: await deps.usageLedger.qrs(accountId, period, 100),
+  };
 }
 
 describe('usage rollup', () => {
   it('writes the counters and the QR list to the store, and a second run changes nothing', async () => {
     const caller = await t.newCaller('free');
-    for (const content of ['a', 'a', 'b', 'c']) expect((await generate(t.app, caller.key, png(content))).statusCode).toBe(200);
+    for (const content of ['a', 'a', 'b', 'c'])
+      expect((await generate(t.app, caller.key, png(content))).statusCode).toBe(200);
     // A render that fails is refunded and must not reach the store either.
-    expect((await generate(t.app, caller.key, { content: 'x'.repeat(2400), type: 'text', outputFormat: 'png' })).statusCode).toBe(422);
+    expect(
+      (await generate(t.app, caller.key, { content: 'x'.repeat(2400), type: 'text', outputFormat: 'png' })).statusCode,
+    ).toBe(422);
 
     expect((await rollupUsage(deps)).applied).toBeGreaterThan(0);
     const first = await ledgerState(caller.accountId);
@@ -76,7 +82,13 @@ describe('usage rollup', () => {
     const caller = await t.newCaller('free');
     const period = periodOf(t.clock.now);
     const qr = { fingerprint: `fp-${randomUUID()}`, type: 'text' as const, payload: 'refunded' };
-    const outcome = await t.stores.meter.reserve({ accountId: caller.accountId, period, qr, limits: { requests: 10, qrs: 5 }, at: t.clock.now });
+    const outcome = await t.stores.meter.reserve({
+      accountId: caller.accountId,
+      period,
+      qr,
+      limits: { requests: 10, qrs: 5 },
+      at: t.clock.now,
+    });
     if (!outcome.ok) throw new Error('reservation should succeed');
     await rollupUsage(deps);
     expect((await ledgerState(caller.accountId)).qrs).toHaveLength(1);

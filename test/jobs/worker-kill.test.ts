@@ -61,7 +61,8 @@ function startWorker(env: Record<string, string>, preload?: string): WorkerProce
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const started = waitFor(
     'the worker to start',
-    () => output.includes('worker started') || (child.exitCode !== null ? Promise.reject(new Error(output)) : undefined),
+    () =>
+      output.includes('worker started') || (child.exitCode !== null ? Promise.reject(new Error(output)) : undefined),
     {
       timeoutMs: 20_000,
       intervalMs: 50,
@@ -73,53 +74,76 @@ function startWorker(env: Record<string, string>, preload?: string): WorkerProce
 }
 
 describe('the worker process killed mid-job', () => {
-  it('runs the orphaned rollup again after a restart, completes it once, and the ledger holds every count exactly once', async () => {
-    // Six accounts with usage in Redis (1 to 6 requests, at most 2 codes each), none rolled up yet.
-    const deps = { ...stores, keyPepper: undefined, clock: () => new Date() };
-    const period = periodOf(new Date());
-    const expected = new Map<string, { requests: number; qrs: number }>();
-    for (let n = 1; n <= 6; n++) {
-      const account = await createLocalAccount(deps, `worker-kill-${n}-${Date.now()}@example.com`, 'pro');
-      for (let i = 0; i < n; i++) {
-        const payload = `code ${i % 2}`;
-        const qr = { fingerprint: qrFingerprint('text', payload), type: 'text' as const, payload };
-        expect((await stores.meter.reserve({ accountId: account.id, period, qr, limits: { requests: 100, qrs: 100 }, at: new Date() })).ok).toBe(true);
+  it(
+    'runs the orphaned rollup again after a restart, completes it once, and the ledger holds every count exactly ' +
+      'once',
+    async () => {
+      // Six accounts with usage in Redis (1 to 6 requests, at most 2 codes each), none rolled up yet.
+      const deps = { ...stores, keyPepper: undefined, clock: () => new Date() };
+      const period = periodOf(new Date());
+      const expected = new Map<string, { requests: number; qrs: number }>();
+      for (let n = 1; n <= 6; n++) {
+        const account = await createLocalAccount(deps, `worker-kill-${n}-${Date.now()}@example.com`, 'pro');
+        for (let i = 0; i < n; i++) {
+          const payload = `code ${i % 2}`;
+          const qr = { fingerprint: qrFingerprint('text', payload), type: 'text' as const, payload };
+          expect(
+            (
+              await stores.meter.reserve({
+                accountId: account.id,
+                period,
+                qr,
+                limits: { requests: 100, qrs: 100 },
+                at: new Date(),
+              })
+            ).ok,
+          ).toBe(true);
+        }
+        expected.set(account.id, { requests: n, qrs: Math.min(n, 2) });
       }
-      expected.set(account.id, { requests: n, qrs: Math.min(n, 2) });
-    }
 
-    // First worker: writes two of the six snapshots, then hangs inside the job until killed.
-    const first = startWorker({ QRM_TEST_HOLD_ROLLUP_AFTER: '2' }, HOLD_ROLLUP);
-    await first.started;
-    await queue.add('usage-rollup', {});
-    await waitFor('the rollup to be held mid-job', () => first.output().includes('test-hook: rollup held'), { timeoutMs: 10_000, intervalMs: 50 });
-    const [held] = await queue.getActive();
-    expect(held).toBeDefined();
-    first.child.kill('SIGKILL');
-    await first.exited;
-    expect(await held!.getState()).toBe('active'); // orphaned: its lock lives on until it expires
+      // First worker: writes two of the six snapshots, then hangs inside the job until killed.
+      const first = startWorker({ QRM_TEST_HOLD_ROLLUP_AFTER: '2' }, HOLD_ROLLUP);
+      await first.started;
+      await queue.add('usage-rollup', {});
+      await waitFor('the rollup to be held mid-job', () => first.output().includes('test-hook: rollup held'), {
+        timeoutMs: 10_000,
+        intervalMs: 50,
+      });
+      const [held] = await queue.getActive();
+      expect(held).toBeDefined();
+      first.child.kill('SIGKILL');
+      await first.exited;
+      expect(await held!.getState()).toBe('active'); // orphaned: its lock lives on until it expires
 
-    // Restarted: the stalled-job check hands the orphan to the new worker, which completes it.
-    const second = startWorker({});
-    await second.started;
-    await waitFor('the orphaned job to complete', async () => (await queue.getJob(held!.id!))?.finishedOn !== undefined, {
-      timeoutMs: 15_000,
-      intervalMs: 100,
-    });
-    const done = (await queue.getJob(held!.id!))!;
-    expect(await done.getState()).toBe('completed');
-    expect(done.returnvalue).toMatchObject({ drained: true });
-    const completions = second
-      .output()
-      .split('\n')
-      .filter((line) => line.includes('background job done') && line.includes(`"id":"${held!.id}"`));
-    expect(completions).toHaveLength(1);
+      // Restarted: the stalled-job check hands the orphan to the new worker, which completes it.
+      const second = startWorker({});
+      await second.started;
+      await waitFor(
+        'the orphaned job to complete',
+        async () => (await queue.getJob(held!.id!))?.finishedOn !== undefined,
+        {
+          timeoutMs: 15_000,
+          intervalMs: 100,
+        },
+      );
+      const done = (await queue.getJob(held!.id!))!;
+      expect(await done.getState()).toBe('completed');
+      expect(done.returnvalue).toMatchObject({ drained: true });
+      const completions = second
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('background job done') && line.includes(`"id":"${held!.id}"`));
+      expect(completions).toHaveLength(1);
 
-    // Its effect landed once: each account's usage exactly as counted, and nothing left for another run.
-    for (const [accountId, usage] of expected) expect(await stores.usageLedger!.usage(accountId, period)).toEqual(usage);
-    expect(await stores.usageCounters!.changed(period, 100)).toEqual([]);
+      // Its effect landed once: each account's usage exactly as counted, and nothing left for another run.
+      for (const [accountId, usage] of expected)
+        expect(await stores.usageLedger!.usage(accountId, period)).toEqual(usage);
+      expect(await stores.usageCounters!.changed(period, 100)).toEqual([]);
 
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
-  }, 60_000);
+      second.child.kill('SIGTERM');
+      expect(await second.exited).toBe(0);
+    },
+    60_000,
+  );
 });

@@ -38,7 +38,9 @@ describe('the worker process', () => {
     const worker = startWorker({ REDIS_URL: redis.url, QR_DATA_DIR: dataDir });
     await waitFor(
       'the worker to start',
-      () => worker.output().includes('worker started') || (worker.child.exitCode !== null ? Promise.reject(new Error(worker.output())) : undefined),
+      () =>
+        worker.output().includes('worker started') ||
+        (worker.child.exitCode !== null ? Promise.reject(new Error(worker.output())) : undefined),
       {
         timeoutMs: 20_000,
         intervalMs: 100,

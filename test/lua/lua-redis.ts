@@ -1,7 +1,12 @@
 // A real redis-server for the Lua script suites, and one script run alone on it with the KEYS and ARGV it is given.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll } from 'vitest';
-import { closeRedisClient, createRedisClient, settleConnection, type RedisClient } from '../../src/adapters/redis/connection.js';
+import {
+  closeRedisClient,
+  createRedisClient,
+  settleConnection,
+  type RedisClient,
+} from '../../src/adapters/redis/connection.js';
 import { readLua } from '../../src/adapters/redis/lua-script.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 

@@ -5,61 +5,67 @@ import { useLuaRedis } from './lua-redis.js';
 const redis = useLuaRedis();
 
 describe('scan-record.lua and scan-acknowledge.lua', () => {
-  it('count a group of scans into its splits, its salted visitors and the webhooks hash, then unmark the code-day', async () => {
-    const p = redis.prefix();
-    const keys = [`${p}changed`, `${p}event-accounts`, `${p}counts`, `${p}visitors`, `${p}salt`, `${p}events`];
-    const group = {
-      c: 3,
-      h: 4,
-      s: 5,
-      e: 6,
-      m: 'acct|code|2026-11-27',
-      a: 'acct',
-      k: 'code',
-      n: 2,
-      b: 1,
-      d: { mobile: 2 },
-      l: { en: 2 },
-      r: { a: 1 },
-      o: { FR: 2 },
-      t: { 'FR|Paris': 1 },
-      w: { '10': 2 },
-      v: [
-        ['visitor-1', '10'],
-        ['visitor-1', '10'],
-      ],
-    };
-    const c = redis.client();
-    expect(await redis.run('scan-record', keys, [JSON.stringify([group]), 3_600, 'salt-1'])).toBe(1);
-    expect(await c.hgetall(`${p}counts`)).toEqual({
-      scans: '2',
-      bots: '1',
-      'd:mobile': '2',
-      'l:en': '2',
-      'r:a': '1',
-      'c:FR': '2',
-      't:FR|Paris': '1',
-      'h:10': '2',
-      'u:10': '1',
-    });
-    expect(await c.get(`${p}salt`)).toBe('salt-1');
-    expect(await c.pfcount(`${p}visitors`)).toBe(1);
-    expect(await c.ttl(`${p}counts`)).toBeGreaterThan(3_500);
-    expect(await c.smembers(`${p}changed`)).toEqual([group.m]);
-    expect(await c.smembers(`${p}event-accounts`)).toEqual(['acct']);
-    expect(await c.hgetall(`${p}events`)).toEqual({ code: '2', 'code|mobile': '2' });
+  it(
+    'count a group of scans into its splits, its salted ' +
+      'visitors and the webhooks hash, then unmark the ' +
+      'code-day',
+    async () => {
+      const p = redis.prefix();
+      const keys = [`${p}changed`, `${p}event-accounts`, `${p}counts`, `${p}visitors`, `${p}salt`, `${p}events`];
+      const group = {
+        c: 3,
+        h: 4,
+        s: 5,
+        e: 6,
+        m: 'acct|code|2026-11-27',
+        a: 'acct',
+        k: 'code',
+        n: 2,
+        b: 1,
+        d: { mobile: 2 },
+        l: { en: 2 },
+        r: { a: 1 },
+        o: { FR: 2 },
+        t: { 'FR|Paris': 1 },
+        w: { '10': 2 },
+        v: [
+          ['visitor-1', '10'],
+          ['visitor-1', '10'],
+        ],
+      };
+      const c = redis.client();
+      expect(await redis.run('scan-record', keys, [JSON.stringify([group]), 3_600, 'salt-1'])).toBe(1);
+      expect(await c.hgetall(`${p}counts`)).toEqual({
+        scans: '2',
+        bots: '1',
+        'd:mobile': '2',
+        'l:en': '2',
+        'r:a': '1',
+        'c:FR': '2',
+        't:FR|Paris': '1',
+        'h:10': '2',
+        'u:10': '1',
+      });
+      expect(await c.get(`${p}salt`)).toBe('salt-1');
+      expect(await c.pfcount(`${p}visitors`)).toBe(1);
+      expect(await c.ttl(`${p}counts`)).toBeGreaterThan(3_500);
+      expect(await c.smembers(`${p}changed`)).toEqual([group.m]);
+      expect(await c.smembers(`${p}event-accounts`)).toEqual(['acct']);
+      expect(await c.hgetall(`${p}events`)).toEqual({ code: '2', 'code|mobile': '2' });
 
-    // The same visitor on the same day is no new unique scanner; the day's salt is kept.
-    await redis.run('scan-record', keys, [JSON.stringify([{ ...group, v: [['visitor-1', '11']] }]), 3_600, 'salt-2']);
-    expect(await c.hget(`${p}counts`, 'u:11')).toBeNull();
-    expect(await c.get(`${p}salt`)).toBe('salt-1');
+      // The same visitor on the same day is no new unique scanner; the day's salt is kept.
+      await redis.run('scan-record', keys, [JSON.stringify([{ ...group, v: [['visitor-1', '11']] }]), 3_600, 'salt-2']);
+      expect(await c.hget(`${p}counts`, 'u:11')).toBeNull();
+      expect(await c.get(`${p}salt`)).toBe('salt-1');
 
-    const ack = (scans: number, bots: number) => redis.run('scan-acknowledge', [`${p}counts`, `${p}changed`], [group.m, scans, bots]);
-    await ack(2, 1);
-    expect(await c.smembers(`${p}changed`)).toEqual([group.m]);
-    await ack(4, 2);
-    expect(await c.smembers(`${p}changed`)).toEqual([]);
-  });
+      const ack = (scans: number, bots: number) =>
+        redis.run('scan-acknowledge', [`${p}counts`, `${p}changed`], [group.m, scans, bots]);
+      await ack(2, 1);
+      expect(await c.smembers(`${p}changed`)).toEqual([group.m]);
+      await ack(4, 2);
+      expect(await c.smembers(`${p}changed`)).toEqual([]);
+    },
+  );
 });
 
 describe('scan-events-fan-out.lua, scan-events-seal.lua and scan-events-settle.lua', () => {
@@ -110,32 +116,43 @@ describe('legacy-merge-counts.lua and legacy-merge-usage.lua', () => {
     expect(await c.exists(`${p}old`)).toBe(0);
   });
 
-  it('move an account-month into the new layout: counts added, codes marked changed, expiry carried, old keys gone', async () => {
-    const p = redis.prefix();
-    const c = redis.client();
-    const old = ['totals', 'gens', 'info', 'recent', 'changed'].map((kind) => `${p}old:${kind}`);
-    const now = ['totals', 'gens', 'info', 'recent', 'changed-qrs', 'accounts', 'changed', 'periods'].map((kind) => `${p}new:${kind}`);
-    const expireAt = Date.now() + 3_600_000;
-    await c.hset(old[0]!, 'requests', '2', 'version', '5');
-    await c.pexpireat(old[0]!, expireAt);
-    await c.hset(old[1]!, 'fp', '2');
-    await c.hset(old[2]!, 'fp', '["url","x","100"]');
-    await c.zadd(old[3]!, 100, 'fp');
-    await c.zadd(old[4]!, 1, 'fp2');
-    await c.hset(now[0]!, 'requests', '1');
-    await c.zadd(now[3]!, 200, 'fp');
+  it(
+    'move an account-month into the new layout: counts ' +
+      'added, codes marked changed, expiry carried, old keys ' +
+      'gone',
+    async () => {
+      const p = redis.prefix();
+      const c = redis.client();
+      const old = ['totals', 'gens', 'info', 'recent', 'changed'].map((kind) => `${p}old:${kind}`);
+      const now = ['totals', 'gens', 'info', 'recent', 'changed-qrs', 'accounts', 'changed', 'periods'].map(
+        (kind) => `${p}new:${kind}`,
+      );
+      const expireAt = Date.now() + 3_600_000;
+      await c.hset(old[0]!, 'requests', '2', 'version', '5');
+      await c.pexpireat(old[0]!, expireAt);
+      await c.hset(old[1]!, 'fp', '2');
+      await c.hset(old[2]!, 'fp', '["url","x","100"]');
+      await c.zadd(old[3]!, 100, 'fp');
+      await c.zadd(old[4]!, 1, 'fp2');
+      await c.hset(now[0]!, 'requests', '1');
+      await c.zadd(now[3]!, 200, 'fp');
 
-    expect(await redis.run('legacy-merge-usage', [...old, ...now], ['acct', '2026-11'])).toBe(1);
-    expect(await c.hgetall(now[0]!)).toEqual({ requests: '3', version: '6' });
-    expect(await c.hgetall(now[1]!)).toEqual({ fp: '2' });
-    expect(await c.hget(now[2]!, 'fp')).toBe('["url","x","100"]');
-    expect(await c.zscore(now[3]!, 'fp')).toBe('200');
-    expect(await c.zrange(now[4]!, 0, -1, 'WITHSCORES')).toEqual(['fp', '6', 'fp2', '6']);
-    expect([await c.smembers(now[5]!), await c.smembers(now[6]!), await c.smembers(now[7]!)]).toEqual([['acct'], ['acct'], ['2026-11']]);
-    expect(await c.pexpiretime(now[0]!)).toBe(expireAt);
-    expect(await c.exists(...old)).toBe(0);
-    expect(await redis.run('legacy-merge-usage', [...old, ...now], ['acct', '2026-11'])).toBe(0);
-  });
+      expect(await redis.run('legacy-merge-usage', [...old, ...now], ['acct', '2026-11'])).toBe(1);
+      expect(await c.hgetall(now[0]!)).toEqual({ requests: '3', version: '6' });
+      expect(await c.hgetall(now[1]!)).toEqual({ fp: '2' });
+      expect(await c.hget(now[2]!, 'fp')).toBe('["url","x","100"]');
+      expect(await c.zscore(now[3]!, 'fp')).toBe('200');
+      expect(await c.zrange(now[4]!, 0, -1, 'WITHSCORES')).toEqual(['fp', '6', 'fp2', '6']);
+      expect([await c.smembers(now[5]!), await c.smembers(now[6]!), await c.smembers(now[7]!)]).toEqual([
+        ['acct'],
+        ['acct'],
+        ['2026-11'],
+      ]);
+      expect(await c.pexpiretime(now[0]!)).toBe(expireAt);
+      expect(await c.exists(...old)).toBe(0);
+      expect(await redis.run('legacy-merge-usage', [...old, ...now], ['acct', '2026-11'])).toBe(0);
+    },
+  );
 });
 
 describe('slot-read-non-empty.lua', () => {
@@ -147,14 +164,25 @@ describe('slot-read-non-empty.lua', () => {
     await c.sadd(buckets[400]!, 'a3');
     await c.hset(`${p}hash:7`, 'e1', 'acct');
     for (const chunk of ['256', '1']) {
-      const found = (await redis.run('slot-read-non-empty', [buckets[0]!], ['members', '10', chunk, ...buckets])) as Array<number | string[]>;
+      const found = (await redis.run(
+        'slot-read-non-empty',
+        [buckets[0]!],
+        ['members', '10', chunk, ...buckets],
+      )) as Array<number | string[]>;
       expect(found.filter((_, i) => i % 2 === 0)).toEqual([6, 401]);
       expect([...(found[1] as string[])].sort()).toEqual(['a1', 'a2']);
       expect(found[3]).toEqual(['a3']);
-      const capped = (await redis.run('slot-read-non-empty', [buckets[0]!], ['members', '2', chunk, ...buckets])) as unknown[];
+      const capped = (await redis.run(
+        'slot-read-non-empty',
+        [buckets[0]!],
+        ['members', '2', chunk, ...buckets],
+      )) as unknown[];
       expect(capped).toHaveLength(2);
     }
     const hashes = Array.from({ length: 10 }, (_, i) => `${p}hash:${i}`);
-    expect(await redis.run('slot-read-non-empty', [hashes[0]!], ['hash', '0', '256', ...hashes])).toEqual([8, ['e1', 'acct']]);
+    expect(await redis.run('slot-read-non-empty', [hashes[0]!], ['hash', '0', '256', ...hashes])).toEqual([
+      8,
+      ['e1', 'acct'],
+    ]);
   });
 });

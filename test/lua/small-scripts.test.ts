@@ -51,13 +51,16 @@ describe('last-used-push.lua and last-used-acknowledge.lua', () => {
 });
 
 describe('session-index-add.lua', () => {
-  it('indexes a session by expiry, prunes expired ones, and expires the index with its longest-lived session', async () => {
-    const index = `${redis.prefix()}account-sessions`;
-    const now = Date.now();
-    await redis.run('session-index-add', [index], [now - 1_000, 'gone', now - 2_000]);
-    await redis.run('session-index-add', [index], [now + 60_000, 's1', now]);
-    await redis.run('session-index-add', [index], [now + 30_000, 's2', now]);
-    expect(await redis.client().zrange(index, 0, -1)).toEqual(['s2', 's1']);
-    expect(await redis.client().pexpiretime(index)).toBe(now + 60_000);
-  });
+  it(
+    'indexes a session by expiry, prunes expired ones, ' + 'and expires the index with its longest-lived session',
+    async () => {
+      const index = `${redis.prefix()}account-sessions`;
+      const now = Date.now();
+      await redis.run('session-index-add', [index], [now - 1_000, 'gone', now - 2_000]);
+      await redis.run('session-index-add', [index], [now + 60_000, 's1', now]);
+      await redis.run('session-index-add', [index], [now + 30_000, 's2', now]);
+      expect(await redis.client().zrange(index, 0, -1)).toEqual(['s2', 's1']);
+      expect(await redis.client().pexpiretime(index)).toBe(now + 60_000);
+    },
+  );
 });

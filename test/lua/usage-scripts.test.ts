@@ -26,9 +26,26 @@ function usageKeys() {
 }
 type Keys = ReturnType<typeof usageKeys>;
 
-const reserveKeys = (k: Keys) => [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed, k.reservation, k.burst];
+const reserveKeys = (k: Keys) => [
+  k.totals,
+  k.generations,
+  k.info,
+  k.recent,
+  k.changedQrs,
+  k.accounts,
+  k.changed,
+  k.reservation,
+  k.burst,
+];
 const reserveArgs = (
-  o: { fp?: string; at?: number; requestLimit?: number | 'none'; qrLimit?: number | 'none'; burstLimit?: number | 'none'; token?: string } = {},
+  o: {
+    fp?: string;
+    at?: number;
+    requestLimit?: number | 'none';
+    qrLimit?: number | 'none';
+    burstLimit?: number | 'none';
+    token?: string;
+  } = {},
 ) => [
   ACCOUNT,
   PERIOD,
@@ -70,7 +87,13 @@ describe('usage-reserve.lua', () => {
     await redis.run('usage-reserve', reserveKeys(k), reserveArgs({ burstLimit: 1 }));
     const burst = reserveArgs({ burstLimit: 1, token: 'tok2' });
     expect(await redis.run('usage-reserve', reserveKeys(k), burst)).toEqual([0, 'rate_limited', 1, 1, 1]);
-    expect(await redis.run('usage-reserve', reserveKeys(k), reserveArgs({ requestLimit: 1 }))).toEqual([0, 'quota_exceeded', 1, 1, 0]);
+    expect(await redis.run('usage-reserve', reserveKeys(k), reserveArgs({ requestLimit: 1 }))).toEqual([
+      0,
+      'quota_exceeded',
+      1,
+      1,
+      0,
+    ]);
     const newCode = reserveArgs({ fp: 'fp2', qrLimit: 1 });
     expect(await redis.run('usage-reserve', reserveKeys(k), newCode)).toEqual([0, 'qr_quota_exceeded', 1, 1, 0]);
     expect(await c.hgetall(k.totals)).toEqual({ requests: '1', version: '1' });
@@ -92,7 +115,17 @@ describe('usage-admit-burst.lua', () => {
 });
 
 const requestKeys = (k: Keys) => [k.totals, k.generations, k.accounts, k.changed, k.reservation, k.burst];
-const requestArgs = (requestLimit: number | 'none') => [ACCOUNT, PERIOD, AT, requestLimit, EXPIRE_AT, 60, 'none', 1_000, 'tok'];
+const requestArgs = (requestLimit: number | 'none') => [
+  ACCOUNT,
+  PERIOD,
+  AT,
+  requestLimit,
+  EXPIRE_AT,
+  60,
+  'none',
+  1_000,
+  'tok',
+];
 
 describe('usage-reserve-request.lua and usage-refund-request.lua', () => {
   it('counts one request and no code, refuses past the monthly limit, and is refunded once', async () => {
@@ -100,12 +133,19 @@ describe('usage-reserve-request.lua and usage-refund-request.lua', () => {
     const c = redis.client();
     await c.hset(k.generations, 'fp0', '3');
     expect(await redis.run('usage-reserve-request', requestKeys(k), requestArgs(1))).toEqual([1, '', 1, 1, 0]);
-    expect(await redis.run('usage-reserve-request', requestKeys(k), requestArgs(1))).toEqual([0, 'quota_exceeded', 1, 1, 0]);
+    expect(await redis.run('usage-reserve-request', requestKeys(k), requestArgs(1))).toEqual([
+      0,
+      'quota_exceeded',
+      1,
+      1,
+      0,
+    ]);
     expect(await c.hgetall(k.totals)).toEqual({ requests: '1', version: '1' });
     expect(await c.get(k.reservation)).toBe('request');
     expect(await c.smembers(k.changed)).toEqual([ACCOUNT]);
 
-    const refund = () => redis.run('usage-refund-request', [k.totals, k.changed, k.reservation], [ACCOUNT, PERIOD, EXPIRE_AT]);
+    const refund = () =>
+      redis.run('usage-refund-request', [k.totals, k.changed, k.reservation], [ACCOUNT, PERIOD, EXPIRE_AT]);
     expect(await refund()).toBe(1);
     expect(await refund()).toBe(0);
     expect(await c.hgetall(k.totals)).toEqual({ requests: '0', version: '2' });
@@ -114,7 +154,9 @@ describe('usage-reserve-request.lua and usage-refund-request.lua', () => {
   it('does not take back a generation reservation', async () => {
     const k = usageKeys();
     await redis.run('usage-reserve', reserveKeys(k), reserveArgs());
-    expect(await redis.run('usage-refund-request', [k.totals, k.changed, k.reservation], [ACCOUNT, PERIOD, EXPIRE_AT])).toBe(0);
+    expect(
+      await redis.run('usage-refund-request', [k.totals, k.changed, k.reservation], [ACCOUNT, PERIOD, EXPIRE_AT]),
+    ).toBe(0);
     expect(await redis.client().hget(k.totals, 'requests')).toBe('1');
   });
 });
@@ -160,7 +202,12 @@ describe('usage-snapshot.lua and usage-acknowledge.lua', () => {
     const ackKeys = [k.totals, k.changedQrs, k.changed];
     expect(await redis.run('usage-snapshot', snapshotKeys, [100])).toBeNull();
     await redis.run('usage-reserve', reserveKeys(k), reserveArgs());
-    const [requests, version, qrs, codes] = (await redis.run('usage-snapshot', snapshotKeys, [100])) as [string, string, number, string[]];
+    const [requests, version, qrs, codes] = (await redis.run('usage-snapshot', snapshotKeys, [100])) as [
+      string,
+      string,
+      number,
+      string[],
+    ];
     expect([requests, version, qrs]).toEqual(['1', '1', 1]);
     expect(codes.filter((_, i) => i !== 3)).toEqual(['fp1', '1', '1', String(AT)]);
     expect(JSON.parse(codes[3]!)).toEqual(['url', 'https://example.com', String(AT)]);
@@ -197,15 +244,30 @@ describe('usage-reserve-batch.lua and usage-refund-batch-items.lua', () => {
   it('count a whole batch or nothing, and give each item back once', async () => {
     const k = usageKeys();
     const c = redis.client();
-    expect(await redis.run('usage-reserve-batch', batchKeys(k), batchArgs(2, 'none'))).toEqual([0, 'quota_exceeded', 0, 0, 3, 2]);
-    expect(await redis.run('usage-reserve-batch', batchKeys(k), batchArgs('none', 1))).toEqual([0, 'qr_quota_exceeded', 0, 0, 3, 2]);
+    expect(await redis.run('usage-reserve-batch', batchKeys(k), batchArgs(2, 'none'))).toEqual([
+      0,
+      'quota_exceeded',
+      0,
+      0,
+      3,
+      2,
+    ]);
+    expect(await redis.run('usage-reserve-batch', batchKeys(k), batchArgs('none', 1))).toEqual([
+      0,
+      'qr_quota_exceeded',
+      0,
+      0,
+      3,
+      2,
+    ]);
     expect(await c.exists(k.totals)).toBe(0);
     expect(await redis.run('usage-reserve-batch', batchKeys(k), batchArgs(3, 2))).toEqual([1, '', 3, 2, 3, 2]);
     expect(await c.hgetall(k.generations)).toEqual({ fpA: '2', fpB: '1' });
     expect(JSON.parse((await c.hget(k.info, 'fpB'))!)).toEqual(['text', 'b', String(AT)]);
 
     const keys = [...refundKeys(k).slice(0, 6), k.refunded];
-    const refund = (...items: string[]) => redis.run('usage-refund-batch-items', keys, [ACCOUNT, PERIOD, EXPIRE_AT, ...items]);
+    const refund = (...items: string[]) =>
+      redis.run('usage-refund-batch-items', keys, [ACCOUNT, PERIOD, EXPIRE_AT, ...items]);
     expect(await refund('0', 'fpA', '2', 'fpB')).toBe(2);
     expect(await refund('0', 'fpA', '1', 'fpA')).toBe(1);
     expect(await c.hget(k.totals, 'requests')).toBe('0');

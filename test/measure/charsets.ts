@@ -13,7 +13,15 @@ import { decodePngFiles, READERS } from '../helpers/decode.js';
 import { textClasses } from '../helpers/text-corpus.js';
 
 const PER_CLASS = Number(process.argv[2] ?? 60);
-const ORDER: Array<EncodingName | 'policy'> = ['policy', 'utf8', 'utf8+eci', 'latin1', 'latin1+eci', 'kanji+ascii', 'kanji+shift_jis'];
+const ORDER: Array<EncodingName | 'policy'> = [
+  'policy',
+  'utf8',
+  'utf8+eci',
+  'latin1',
+  'latin1+eci',
+  'kanji+ascii',
+  'kanji+shift_jis',
+];
 
 async function png(content: SymbolContent, path: string): Promise<void> {
   const matrix = drawSymbol(content);
@@ -28,7 +36,9 @@ try {
     for (const encoding of ORDER) {
       const symbols = texts.map((text) => {
         const codePoints = Array.from(text, (ch) => ch.codePointAt(0)!);
-        return encoding === 'policy' ? chooseSymbol(text, 'medium', { eci: false }) : symbolIn(codePoints, 'medium', [ENCODINGS[encoding]]);
+        return encoding === 'policy'
+          ? chooseSymbol(text, 'medium', { eci: false })
+          : symbolIn(codePoints, 'medium', [ENCODINGS[encoding]]);
       });
       const carried = texts.flatMap((text, i) => (symbols[i] ? [{ text, symbol: symbols[i] }] : []));
       if (carried.length === 0) continue;
@@ -38,7 +48,10 @@ try {
       const exact = READERS.map((reader) => decoded.filter((d, i) => d[reader] === carried[i]!.text).length);
       const all = decoded.filter((d, i) => READERS.every((reader) => d[reader] === carried[i]!.text)).length;
       const meanVersion = carried.reduce((sum, c) => sum + c.symbol.version, 0) / carried.length;
-      rows.push(`| ${name} | ${encoding} | ${carried.length}/${texts.length} | ${exact.join(' | ')} | **${all}** | ${meanVersion.toFixed(2)} |`);
+      rows.push(
+        `| ${name} | ${encoding} | ${carried.length}/${texts.length} | ${exact.join(' | ')} | **${all}** | ` +
+          `${meanVersion.toFixed(2)} |`,
+      );
     }
   }
   console.log(`| text | encoding | carries | ${READERS.join(' | ')} | all three | mean version (M) |`);

@@ -41,7 +41,8 @@ async function startService() {
 
 describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured, ${REDIS ? 'Redis mode' : 'embedded'})`, () => {
   it(
-    'makes one code per item, every image reads as its code’s short URL (all with ZXing, a sample with ZXing, zbar and jsQR)',
+    'makes one code per item, every image reads as its code’s short URL (all with ZXing, a sample with ZXing, ' +
+      'zbar and jsQR)',
     async () => {
       const { t, stop } = await startService();
       try {
@@ -62,13 +63,19 @@ describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured, ${REDIS 
         const res = await time('accept (POST, codes made)', () => postBatch(t.app, key, { items }));
         expect(res.statusCode, res.body).toBe(202);
         const { id } = JSON.parse(res.body) as { id: string };
-        expect(await time('render', () => waitForBatch(get, id, 30 * 60_000))).toMatchObject({ status: 'completed', succeeded: COUNT, failed: 0 });
+        expect(await time('render', () => waitForBatch(get, id, 30 * 60_000))).toMatchObject({
+          status: 'completed',
+          succeeded: COUNT,
+          failed: 0,
+        });
 
         const codes = await time('list codes (GET /codes, pages of 100)', async () => {
           const all: Array<{ id: string; shortUrl: string; target: string; name: string }> = [];
           let cursor: string | null = null;
           do {
-            const page = JSON.parse((await get(`/api/v1/QRManager/codes?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body) as {
+            const page = JSON.parse(
+              (await get(`/api/v1/QRManager/codes?limit=100${cursor ? `&cursor=${cursor}` : ''}`)).body,
+            ) as {
               items: typeof all;
               nextCursor: string | null;
             };
@@ -80,14 +87,18 @@ describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured, ${REDIS 
         expect(codes).toHaveLength(COUNT);
         const byId = new Map(codes.map((code) => [code.id, code]));
 
-        const archive = await time('archive (download, unzip)', async () => unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload));
+        const archive = await time('archive (download, unzip)', async () =>
+          unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload),
+        );
         try {
           const rows = archive.manifest.slice(1);
           expect(rows).toHaveLength(COUNT);
           // Every row: a distinct code of the account, whose shortUrl the row gives and whose target is the item's.
           expect(new Set(rows.map((row) => row[5])).size).toBe(COUNT);
           const mismatched = rows.filter(
-            (row, i) => byId.get(row[5]!)?.shortUrl !== row[6] || byId.get(row[5]!)?.target !== `https://example.com/print-run/${i}`,
+            (row, i) =>
+              byId.get(row[5]!)?.shortUrl !== row[6] ||
+              byId.get(row[5]!)?.target !== `https://example.com/print-run/${i}`,
           );
           expect(mismatched).toEqual([]);
 
@@ -97,7 +108,9 @@ describe.runIf(COUNT > 0)(`a batch of ${COUNT} dynamic items (measured, ${REDIS 
           expect(unread).toEqual([]);
           const step = Math.max(1, Math.floor(COUNT / SAMPLE));
           const sample = rows.filter((_, i) => i % step === 0).slice(0, SAMPLE);
-          const all = await time(`ZXing, zbar and jsQR on ${sample.length}`, () => decodePngFiles(sample.map((row) => join(archive.dir, row[2]!))));
+          const all = await time(`ZXing, zbar and jsQR on ${sample.length}`, () =>
+            decodePngFiles(sample.map((row) => join(archive.dir, row[2]!))),
+          );
           expect(all).toEqual(sample.map((row) => readByAll(row[6]!)));
           figures.codes = String(codes.length);
           figures['read by ZXing'] = String(COUNT - unread.length);

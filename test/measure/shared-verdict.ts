@@ -51,7 +51,10 @@ function seeded(seed: number): (below: number) => number {
 /** A random URL of `length` characters (at least the scheme and a host). */
 function randomUrl(random: (below: number) => number, length: number): string {
   const host = `https://${Array.from({ length: 6 }, () => URL_CHARS[random(26)]).join('')}.example/`;
-  const tail = Array.from({ length: Math.max(1, length - host.length) }, () => URL_CHARS[random(URL_CHARS.length)]).join('');
+  const tail = Array.from(
+    { length: Math.max(1, length - host.length) },
+    () => URL_CHARS[random(URL_CHARS.length)],
+  ).join('');
   return host + tail;
 }
 
@@ -65,7 +68,12 @@ function ruleEdgeScale(url: string, level: 'Q' | 'H'): number | undefined {
   let edge: number | undefined;
   for (let hundredths = 5; hundredths <= 40; hundredths++) {
     const scale = hundredths / 100;
-    if (scale <= SHARED_LOGO_SCALE_MAX && logoFits(size, scale, level) && logoLeavesSpare(size, level, clearedSquare(size, scale))) edge = scale;
+    if (
+      scale <= SHARED_LOGO_SCALE_MAX &&
+      logoFits(size, scale, level) &&
+      logoLeavesSpare(size, level, clearedSquare(size, scale))
+    )
+      edge = scale;
   }
   return edge;
 }
@@ -76,7 +84,9 @@ function featuresOf(design: BrandedDesign, scale: number, set: string): Record<s
     moduleShape: design.moduleShape,
     finderShape: design.finderShape,
     finderColor: design.finderColor ? 'coloured' : 'as modules',
-    logo: scale ? `logo ${scale >= 0.25 ? '≥0.25' : scale >= 0.2 ? '0.20–0.24' : scale >= 0.15 ? '0.15–0.19' : '<0.15'}` : 'no logo',
+    logo: scale
+      ? `logo ${scale >= 0.25 ? '≥0.25' : scale >= 0.2 ? '0.20–0.24' : scale >= 0.15 ? '0.15–0.19' : '<0.15'}`
+      : 'no logo',
     frame: design.frame ? 'frame' : 'no frame',
     format: design.outputFormat,
     size: `${design.size} px`,
@@ -103,13 +113,25 @@ function designs(): EvidenceDesign[] {
     const scale = ruleEdgeScale(design.url, design.errorCorrection as 'Q' | 'H');
     if (scale === undefined) return [];
     const atEdge = { ...design, logoScale: scale };
-    return [{ design: atEdge, request: (content: string) => brandedRequest(atEdge, LOGO_ID, content), features: featuresOf(atEdge, scale, 'rule edge') }];
+    return [
+      {
+        design: atEdge,
+        request: (content: string) => brandedRequest(atEdge, LOGO_ID, content),
+        features: featuresOf(atEdge, scale, 'rule edge'),
+      },
+    ];
   });
   // The bench row's design: rounded shapes, a red finder, a logo at 0.2, 512 px PNG, the level left to the renderer.
-  const benchDesign: BrandedDesign = { ...BRANDED_DESIGNS[0]!, url: 'https://example.com/brand/12345-678901234', outputFormat: 'png', size: 512 };
+  const benchDesign: BrandedDesign = {
+    ...BRANDED_DESIGNS[0]!,
+    url: 'https://example.com/brand/12345-678901234',
+    outputFormat: 'png',
+    size: 512,
+  };
   const bench: EvidenceDesign = {
     design: benchDesign,
-    payloads: 10 * PER_DESIGN, // the row that needs the shared verdict: more of its payloads, as bench/scenarios/branded.ts sends them
+    // the row that needs the shared verdict: more of its payloads, as bench/scenarios/branded.ts sends them
+    payloads: 10 * PER_DESIGN,
     payload: (random) => {
       const n = 1 + random(1_000_000);
       return `https://example.com/brand/${n}-${(n * 2654435761) % 1e9}`;
@@ -160,7 +182,10 @@ async function main(): Promise<void> {
       const body = request(content) as unknown as GenerateQrInput;
       if (!isBranded(body)) continue;
       const spec = renderSpecOf(body, body.content as string);
-      const branded = { ...spec, branding: (await brandingOf(deps, 'evidence', body, spec.darkColor, spec.lightColor)) as Branding };
+      const branded = {
+        ...spec,
+        branding: (await brandingOf(deps, 'evidence', body, spec.darkColor, spec.lightColor)) as Branding,
+      };
       const before = { ...caches.scanCounts };
       let result;
       try {
@@ -199,8 +224,18 @@ async function main(): Promise<void> {
         refused,
         checkedInProcess: caches.scanCounts.decoded,
         sharedVerdict: caches.scanCounts.shared,
-        shared: { images: shared.length, misses: shared_.misses.length, missesByReader: shared_.byReader, byFeature: shared_.byFeature },
-        checkedBaseline: { images: checked.length, misses: checked_.misses.length, missesByReader: checked_.byReader, byFeature: checked_.byFeature },
+        shared: {
+          images: shared.length,
+          misses: shared_.misses.length,
+          missesByReader: shared_.byReader,
+          byFeature: shared_.byFeature,
+        },
+        checkedBaseline: {
+          images: checked.length,
+          misses: checked_.misses.length,
+          missesByReader: checked_.byReader,
+          byFeature: checked_.byFeature,
+        },
         renderSeconds,
         totalSeconds: (Date.now() - started) / 1000,
         sharedMisses: shared_.misses.slice(0, 10).map(({ bytes: _bytes, ...miss }) => miss),
@@ -216,8 +251,12 @@ async function main(): Promise<void> {
 async function readAll(samples: Sample[]) {
   const decoded = await decodeImages(samples.map((s) => ({ bytes: s.bytes, format: s.format })));
   const exact = (i: number, reader: (typeof READERS)[number]) => decoded[i]![reader] === samples[i]!.request.content;
-  const misses = samples.flatMap((s, i) => (READERS.every((reader) => exact(i, reader)) ? [] : [{ ...s, read: decoded[i] }]));
-  const byReader = Object.fromEntries(READERS.map((reader) => [reader, samples.filter((_, i) => !exact(i, reader)).length]));
+  const misses = samples.flatMap((s, i) =>
+    READERS.every((reader) => exact(i, reader)) ? [] : [{ ...s, read: decoded[i] }],
+  );
+  const byReader = Object.fromEntries(
+    READERS.map((reader) => [reader, samples.filter((_, i) => !exact(i, reader)).length]),
+  );
   const byFeature: Record<string, Record<string, { images: number; misses: number }>> = {};
   samples.forEach((s, i) => {
     const missed = READERS.some((reader) => !exact(i, reader));

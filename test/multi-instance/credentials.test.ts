@@ -65,10 +65,14 @@ describe('two API instances sharing one Redis', () => {
 
     // ...but a revocation through the service on A is pushed to B at once.
     await revokeKey(deps(a), caller.accountId, caller.keyId);
-    await waitFor('B to refuse the revoked key', async () => (await generate(b.app, caller.key, png('after revoke'))).statusCode === 401, {
-      timeoutMs: 10_000,
-      intervalMs: 20,
-    });
+    await waitFor(
+      'B to refuse the revoked key',
+      async () => (await generate(b.app, caller.key, png('after revoke'))).statusCode === 401,
+      {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      },
+    );
   }, 30_000);
 
   it('apply a plan change made on the other instance to cached credentials: the change is pushed', async () => {
@@ -76,9 +80,13 @@ describe('two API instances sharing one Redis', () => {
     await warmCache(b, caller);
     expect((await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode).toBe(403);
     await changePlan(deps(a), caller.accountId, 'pro');
-    await waitFor('B to see the pro plan', async () => (await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode === 200, {
-      timeoutMs: 10_000,
-      intervalMs: 20,
-    });
+    await waitFor(
+      'B to see the pro plan',
+      async () => (await generate(b.app, caller.key, { ...png('svg'), outputFormat: 'svg' })).statusCode === 200,
+      {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      },
+    );
   }, 30_000);
 });

@@ -69,7 +69,9 @@ async function twoInstancesOnOneRedis(): Promise<Cluster> {
     stores: a.stores,
     async send(i, key, body) {
       const res = await generate(i % 2 === 0 ? a.app : b.app, key, body);
-      return res.statusCode === 200 ? { status: 200, content: body.content } : { status: res.statusCode, code: res.json().code, content: body.content };
+      return res.statusCode === 200
+        ? { status: 200, content: body.content }
+        : { status: res.statusCode, code: res.json().code, content: body.content };
     },
     close: () => instances.close(),
   };
@@ -90,38 +92,63 @@ describe.each([
   const deps = () => ({ ...cluster.stores, keyPepper: undefined, clock: () => new Date() });
 
   async function newCaller(): Promise<{ accountId: string; key: string }> {
-    const account = await createLocalAccount(deps(), `exact-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`, 'free');
+    const account = await createLocalAccount(
+      deps(),
+      `exact-${Date.now()}-${Math.random().toString(36).slice(2)}@example.com`,
+      'free',
+    );
     return { accountId: account.id, key: (await issueKey(deps(), account.id)).secret };
   }
 
-  it('let exactly the remaining M of N ≫ M concurrent requests through; the rest get 429 and the stored count is the limit', async () => {
-    const caller = await newCaller();
-    const limit = PlanCatalogue.builtIn().get('free').requestsPerMonth!;
-    // Fewer left than the free burst (10 a second), so every refusal below can only come from the monthly limit.
-    const remaining = 6;
-    // Spend all but `remaining` of the month beforehand, through the same meter the instances use.
-    const period = periodOf(new Date());
-    const qr = { fingerprint: qrFingerprint('text', 'spent'), type: 'text' as const, payload: 'spent' };
-    for (let i = 0; i < limit - remaining; i++) {
-      const outcome = await cluster.stores.meter.reserve({ accountId: caller.accountId, period, qr, limits: { requests: limit, qrs: 5 }, at: new Date() });
-      expect(outcome.ok).toBe(true);
-    }
+  it(
+    'let exactly the remaining M of N ≫ M concurrent requests through; the rest get 429 and the stored count is ' +
+      'the limit',
+    async () => {
+      const caller = await newCaller();
+      const limit = PlanCatalogue.builtIn().get('free').requestsPerMonth!;
+      // Fewer left than the free burst (10 a second), so every refusal below can only come from the monthly limit.
+      const remaining = 6;
+      // Spend all but `remaining` of the month beforehand, through the same meter the instances use.
+      const period = periodOf(new Date());
+      const qr = { fingerprint: qrFingerprint('text', 'spent'), type: 'text' as const, payload: 'spent' };
+      for (let i = 0; i < limit - remaining; i++) {
+        const outcome = await cluster.stores.meter.reserve({
+          accountId: caller.accountId,
+          period,
+          qr,
+          limits: { requests: limit, qrs: 5 },
+          at: new Date(),
+        });
+        expect(outcome.ok).toBe(true);
+      }
 
-    const answers = await Promise.all(Array.from({ length: 120 }, (_, i) => cluster.send(i, caller.key, png('spent'))));
-    expect(answers.filter((a) => a.status === 200)).toHaveLength(remaining);
-    expect(answers.filter((a) => a.status === 429 && a.code === 'quota_exceeded')).toHaveLength(120 - remaining);
-    expect(await cluster.stores.meter.usage(caller.accountId, period)).toEqual({ requests: limit, qrs: 1 });
-  }, 40_000);
+      const answers = await Promise.all(
+        Array.from({ length: 120 }, (_, i) => cluster.send(i, caller.key, png('spent'))),
+      );
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(remaining);
+      expect(answers.filter((a) => a.status === 429 && a.code === 'quota_exceeded')).toHaveLength(120 - remaining);
+      expect(await cluster.stores.meter.usage(caller.accountId, period)).toEqual({ requests: limit, qrs: 1 });
+    },
+    40_000,
+  );
 
-  it('let exactly the plan’s distinct QR codes through when many new codes arrive at once, and store exactly those', async () => {
-    const caller = await newCaller();
-    const qrLimit = PlanCatalogue.builtIn().get('free').qrsPerMonth!;
-    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => cluster.send(i, caller.key, png(`distinct ${i}`))));
-    const accepted = answers.filter((a) => a.status === 200).map((a) => a.content);
-    expect(accepted).toHaveLength(qrLimit);
-    expect(answers.filter((a) => a.status === 429 && a.code === 'qr_quota_exceeded')).toHaveLength(60 - qrLimit);
-    const period = periodOf(new Date());
-    expect(await cluster.stores.meter.usage(caller.accountId, period)).toEqual({ requests: qrLimit, qrs: qrLimit });
-    expect((await cluster.stores.meter.qrs(caller.accountId, period, 100)).map((r) => r.payload).sort()).toEqual(accepted.sort());
-  }, 40_000);
+  it(
+    'let exactly the plan’s distinct QR codes through when ' + 'many new codes arrive at once, and store exactly those',
+    async () => {
+      const caller = await newCaller();
+      const qrLimit = PlanCatalogue.builtIn().get('free').qrsPerMonth!;
+      const answers = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => cluster.send(i, caller.key, png(`distinct ${i}`))),
+      );
+      const accepted = answers.filter((a) => a.status === 200).map((a) => a.content);
+      expect(accepted).toHaveLength(qrLimit);
+      expect(answers.filter((a) => a.status === 429 && a.code === 'qr_quota_exceeded')).toHaveLength(60 - qrLimit);
+      const period = periodOf(new Date());
+      expect(await cluster.stores.meter.usage(caller.accountId, period)).toEqual({ requests: qrLimit, qrs: qrLimit });
+      expect((await cluster.stores.meter.qrs(caller.accountId, period, 100)).map((r) => r.payload).sort()).toEqual(
+        accepted.sort(),
+      );
+    },
+    40_000,
+  );
 });

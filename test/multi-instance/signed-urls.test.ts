@@ -28,27 +28,42 @@ function setRevokedInDatabase(keyId: string, revokedAt: number | null): void {
   }
 }
 
-it('refuse URLs of a signing key revoked on the other instance, although it was cached: the revocation is pushed', async () => {
-  const caller = await a.newCaller('pro');
-  const signing = await newSigningKey(a.app, caller.key);
-  const url = (n: number) => signedUrl(signing, 'png', { content: `https://example.com/${n}`, type: 'url', size: 128 });
-  let n = 0;
-  // B serves the key from its cache: revoked behind its back in the database, B still answers.
-  await waitFor(
-    "B's cache to hold the signing key",
-    async () => {
-      expect((await b.app.inject({ method: 'GET', url: url(n++) })).statusCode).toBe(200);
-      setRevokedInDatabase(signing.id, Date.now());
-      const cached = (await b.app.inject({ method: 'GET', url: url(n++) })).statusCode === 200;
-      setRevokedInDatabase(signing.id, null);
-      return cached;
-    },
-    { intervalMs: 100 },
-  );
-  const revoked = await a.app.inject({ method: 'DELETE', url: `${SIGNING_KEYS_URL}/${signing.id}`, headers: { 'x-api-key': caller.key } });
-  expect(revoked.statusCode).toBe(200);
-  await waitFor('B to refuse the revoked signing key', async () => (await b.app.inject({ method: 'GET', url: url(n++) })).statusCode === 403, {
-    timeoutMs: 10_000,
-    intervalMs: 20,
-  });
-}, 30_000);
+it(
+  'refuse URLs of a signing key revoked on the other ' +
+    'instance, although it was cached: the revocation is ' +
+    'pushed',
+  async () => {
+    const caller = await a.newCaller('pro');
+    const signing = await newSigningKey(a.app, caller.key);
+    const url = (n: number) =>
+      signedUrl(signing, 'png', { content: `https://example.com/${n}`, type: 'url', size: 128 });
+    let n = 0;
+    // B serves the key from its cache: revoked behind its back in the database, B still answers.
+    await waitFor(
+      "B's cache to hold the signing key",
+      async () => {
+        expect((await b.app.inject({ method: 'GET', url: url(n++) })).statusCode).toBe(200);
+        setRevokedInDatabase(signing.id, Date.now());
+        const cached = (await b.app.inject({ method: 'GET', url: url(n++) })).statusCode === 200;
+        setRevokedInDatabase(signing.id, null);
+        return cached;
+      },
+      { intervalMs: 100 },
+    );
+    const revoked = await a.app.inject({
+      method: 'DELETE',
+      url: `${SIGNING_KEYS_URL}/${signing.id}`,
+      headers: { 'x-api-key': caller.key },
+    });
+    expect(revoked.statusCode).toBe(200);
+    await waitFor(
+      'B to refuse the revoked signing key',
+      async () => (await b.app.inject({ method: 'GET', url: url(n++) })).statusCode === 403,
+      {
+        timeoutMs: 10_000,
+        intervalMs: 20,
+      },
+    );
+  },
+  30_000,
+);

@@ -66,7 +66,12 @@ describe('qrm backup while the server serves, and qrm restore', () => {
     const load = async (caller: Caller, worker: number) => {
       while (!stop && sent < MAX_REQUESTS) {
         sent++;
-        const body = JSON.stringify({ content: `backup ${worker} ${sent % 7}`, type: 'text', outputFormat: 'png', size: 64 });
+        const body = JSON.stringify({
+          content: `backup ${worker} ${sent % 7}`,
+          type: 'text',
+          outputFormat: 'png',
+          size: 64,
+        });
         const response = await fetch(`${server.baseUrl}${GENERATE_URL}`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-api-key': caller.key },
@@ -78,10 +83,14 @@ describe('qrm backup while the server serves, and qrm restore', () => {
     };
     const running = Promise.all(callers.flatMap((caller, i) => [load(caller, i), load(caller, i + ACCOUNTS)]));
     const acknowledged = () => callers.reduce((n, c) => n + c.acknowledged, 0);
-    await waitFor(`${BEFORE_BACKUP} acknowledged generations before the backup`, () => acknowledged() >= BEFORE_BACKUP, {
-      timeoutMs: 30_000,
-      intervalMs: 50,
-    });
+    await waitFor(
+      `${BEFORE_BACKUP} acknowledged generations before the backup`,
+      () => acknowledged() >= BEFORE_BACKUP,
+      {
+        timeoutMs: 30_000,
+        intervalMs: 50,
+      },
+    );
 
     // Everything acknowledged up to here must be in the copy; the load keeps going while it is taken.
     const late = await makeCallers(dataDir, 1, 'late');
@@ -121,7 +130,10 @@ describe('qrm backup while the server serves, and qrm restore', () => {
     const backupFile = join(dir, 'refused.db');
     await runCli(['backup', '--to', backupFile], { QR_DATA_DIR: dataDir });
     const attempt = runCli(['restore', '--from', backupFile], { QR_DATA_DIR: dataDir });
-    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('is open in another process') });
+    await expect(attempt).rejects.toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('is open in another process'),
+    });
     expect(readdirSync(dataDir).some((name) => name.includes('before-restore'))).toBe(false);
   }, 120_000);
 

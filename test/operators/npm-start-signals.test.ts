@@ -47,18 +47,31 @@ describe('npm start', () => {
     const dir = await mkdtemp(join(tmpdir(), 'qrm-npm-start-'));
     const port = await freePort();
     const npm = spawn('npm', ['start', '--silent'], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), QR_DATA_DIR: dir, LOG_LEVEL: 'info', SHUTDOWN_DRAIN_MS: '0' },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        QR_DATA_DIR: dir,
+        LOG_LEVEL: 'info',
+        SHUTDOWN_DRAIN_MS: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let log = '';
     npm.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
     let server: number | undefined;
     try {
-      await waitFor('the server to answer /healthz', async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, {
-        timeoutMs: 120_000,
-        intervalMs: 100,
-      });
-      server = (await descendants(npm.pid!)).find((p) => p.cmdline.includes('dist/src/entries/api.js') && p.cmdline.startsWith('node'))?.pid;
+      await waitFor(
+        'the server to answer /healthz',
+        async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200,
+        {
+          timeoutMs: 120_000,
+          intervalMs: 100,
+        },
+      );
+      server = (await descendants(npm.pid!)).find(
+        (p) => p.cmdline.includes('dist/src/entries/api.js') && p.cmdline.startsWith('node'),
+      )?.pid;
       expect(server).toBeDefined();
       npm.kill('SIGTERM');
       await waitFor('the server process to exit', () => !alive(server!), { timeoutMs: 20_000, intervalMs: 100 });

@@ -34,7 +34,10 @@ const mistake = (file: unknown) => {
 describe('a plans file', () => {
   it('builds the catalogue it describes, null meaning unlimited, in the file order, with its default plan', () => {
     const catalogue = parse({
-      plans: [plan(), plan({ id: 'paid', name: 'Paid', monthlyPriceUsd: 5, requestsPerMonth: 1000, burstPerSecond: 20 })],
+      plans: [
+        plan(),
+        plan({ id: 'paid', name: 'Paid', monthlyPriceUsd: 5, requestsPerMonth: 1000, burstPerSecond: 20 }),
+      ],
       default: 'team',
     });
     expect(catalogue.plans.map((p) => p.id)).toEqual(['team', 'paid']);
@@ -68,24 +71,46 @@ describe('a plans file', () => {
   });
 
   it('names a misspelt field, a wrong type, a duplicate plan and a default that is not defined', () => {
-    expect(mistake({ plans: [plan({ requestPerMonth: 5 })], default: 'team' })).toMatch(/plans\[0\] \(plan "team"\).*requestPerMonth/);
-    expect(mistake({ plans: [plan({ burstPerSecond: '10' })], default: 'team' })).toContain('plans[0] (plan "team").burstPerSecond');
-    expect(mistake({ plans: [plan({ requestsPerMonth: undefined })], default: 'team' })).toContain('plans[0] (plan "team").requestsPerMonth');
+    expect(mistake({ plans: [plan({ requestPerMonth: 5 })], default: 'team' })).toMatch(
+      /plans\[0\] \(plan "team"\).*requestPerMonth/,
+    );
+    expect(mistake({ plans: [plan({ burstPerSecond: '10' })], default: 'team' })).toContain(
+      'plans[0] (plan "team").burstPerSecond',
+    );
+    expect(mistake({ plans: [plan({ requestsPerMonth: undefined })], default: 'team' })).toContain(
+      'plans[0] (plan "team").requestsPerMonth',
+    );
     expect(mistake({ plans: [plan(), plan()], default: 'team' })).toContain('plan "team" is defined twice');
     expect(mistake({ plans: [plan()], default: 'free' })).toMatch(/default: names plan "free"/);
-    expect(parsePlansFile.bind(null, '{"plans": [', FILE)).toThrow(/QR_PLANS_FILE \/etc\/qrm\/plans.json: not valid JSON/);
+    expect(parsePlansFile.bind(null, '{"plans": [', FILE)).toThrow(
+      /QR_PLANS_FILE \/etc\/qrm\/plans.json: not valid JSON/,
+    );
   });
 
   it("keeps a paid plan's stripePriceId, and refuses one price on two plans or on the default plan", () => {
-    const catalogue = parse({ plans: [plan({ id: 'free' }), plan({ id: 'pro', monthlyPriceUsd: 19, stripePriceId: 'price_1Pro' })], default: 'free' });
+    const catalogue = parse({
+      plans: [plan({ id: 'free' }), plan({ id: 'pro', monthlyPriceUsd: 19, stripePriceId: 'price_1Pro' })],
+      default: 'free',
+    });
     expect(catalogue.get('pro').stripePriceId).toBe('price_1Pro');
     expect(catalogue.byStripePriceId('price_1Pro')?.id).toBe('pro');
     expect(catalogue.get('free').stripePriceId).toBeUndefined();
     expect(
-      mistake({ plans: [plan({ id: 'free' }), plan({ id: 'a', stripePriceId: 'price_1' }), plan({ id: 'b', stripePriceId: 'price_1' })], default: 'free' }),
+      mistake({
+        plans: [
+          plan({ id: 'free' }),
+          plan({ id: 'a', stripePriceId: 'price_1' }),
+          plan({ id: 'b', stripePriceId: 'price_1' }),
+        ],
+        default: 'free',
+      }),
     ).toContain('plans[2] (plan "b").stripePriceId: is plan "a"\'s price too');
-    expect(mistake({ plans: [plan({ id: 'free', stripePriceId: 'price_1' })], default: 'free' })).toContain('plans[0] (plan "free").stripePriceId');
-    expect(mistake({ plans: [plan({ stripePriceId: 'price 1; drop' })], default: 'team' })).toContain('must be a Stripe price id');
+    expect(mistake({ plans: [plan({ id: 'free', stripePriceId: 'price_1' })], default: 'free' })).toContain(
+      'plans[0] (plan "free").stripePriceId',
+    );
+    expect(mistake({ plans: [plan({ stripePriceId: 'price 1; drop' })], default: 'team' })).toContain(
+      'must be a Stripe price id',
+    );
   });
 
   describe('read from disk', () => {
@@ -101,7 +126,9 @@ describe('a plans file', () => {
       const config = loadConfig({ QR_PLANS_FILE: path });
       expect(loadPlanCatalogue(config.plansFile).plans.map((p) => p.id)).toEqual(['team']);
       expect(loadPlanCatalogue(loadConfig({}).plansFile).plans).toEqual(PlanCatalogue.builtIn().plans);
-      expect(PlanCatalogue.builtIn().plans.map((p) => [p.id, p.requestsPerMonth, p.qrsPerMonth, p.burstPerSecond])).toEqual([
+      expect(
+        PlanCatalogue.builtIn().plans.map((p) => [p.id, p.requestsPerMonth, p.qrsPerMonth, p.burstPerSecond]),
+      ).toEqual([
         ['free', 500, 5, 10],
         ['pro', 100_000, 10_000, 100],
         ['business', 2_000_000, 200_000, 1_000],
@@ -109,7 +136,9 @@ describe('a plans file', () => {
     });
 
     it('names a file that cannot be read', () => {
-      expect(() => loadPlanCatalogue(join(dir, 'missing.json'))).toThrow(/QR_PLANS_FILE .*missing\.json: cannot be read/);
+      expect(() => loadPlanCatalogue(join(dir, 'missing.json'))).toThrow(
+        /QR_PLANS_FILE .*missing\.json: cannot be read/,
+      );
     });
   });
 });

@@ -16,7 +16,11 @@ function qrm(cwd: string, args: string[]): Promise<{ code: number; stdout: strin
   const { QR_DATA_DIR: _unset, ...env } = process.env;
   return exec(process.execPath, [TSX, QRM, ...args], { cwd, env, timeout: 60_000 }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
-    (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+    (error: { code?: number; stdout?: string; stderr?: string }) => ({
+      code: error.code ?? -1,
+      stdout: error.stdout ?? '',
+      stderr: error.stderr ?? '',
+    }),
   );
 }
 

@@ -33,7 +33,15 @@ async function startCompiled(env: Record<string, string>): Promise<Exit> {
   }
 }
 
-const team = { id: 'team', name: 'Team', monthlyPriceUsd: 0, requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null, formats: ['png'] };
+const team = {
+  id: 'team',
+  name: 'Team',
+  monthlyPriceUsd: 0,
+  requestsPerMonth: null,
+  qrsPerMonth: null,
+  burstPerSecond: null,
+  formats: ['png'],
+};
 
 describe('start-up on a port already in use', () => {
   it('stops with exit 1 and one line naming the port and PORT, no stack', async () => {
@@ -46,7 +54,8 @@ describe('start-up on a port already in use', () => {
       expect(exit.code).toBe(1);
       const failure = exit.stderr.split('\n').filter((line) => line.includes('failed to start'));
       expect(failure).toEqual([
-        `qr-manager: failed to start: port ${port} on 127.0.0.1 is already in use: stop what holds it, or start on another with PORT (e.g. PORT=3001)`,
+        `qr-manager: failed to start: port ${port} on 127.0.0.1 is already in use: stop what holds it, or ` +
+          `start on another with PORT (e.g. PORT=3001)`,
       ]);
       expect(exit.stderr).not.toMatch(/\n\s+at /);
     } finally {
@@ -76,7 +85,12 @@ describe('start-up with a plans file', () => {
     const dataDir = join(dir, 'data-orphans');
     await mkdir(dataDir, { recursive: true });
     const stores = createSqliteStores(dataDir);
-    await stores.accounts.create({ email: 'pro@example.com', plan: 'pro', identity: { provider: 'local', subject: 'pro@example.com' }, createdAt: new Date() });
+    await stores.accounts.create({
+      email: 'pro@example.com',
+      plan: 'pro',
+      identity: { provider: 'local', subject: 'pro@example.com' },
+      createdAt: new Date(),
+    });
     await stores.close();
     const plansFile = join(dir, 'no-pro.json');
     await writeFile(plansFile, JSON.stringify({ plans: [team], default: 'team' }));
@@ -87,8 +101,13 @@ describe('start-up with a plans file', () => {
     // qrm still runs (it is how the operator moves those accounts), says what is wrong, and lists the file's plans.
     const listed = await runCli(['plans', '--json'], { QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
     expect(listed.stderr).toContain('warning: QR_PLANS_FILE');
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ id: 'team', requestsPerMonth: null, accounts: 0, isDefault: true })]);
-    const moved = await runCli(['accounts', 'plan', '--email', 'pro@example.com', '--plan', 'team'], { QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: 'team', requestsPerMonth: null, accounts: 0, isDefault: true }),
+    ]);
+    const moved = await runCli(['accounts', 'plan', '--email', 'pro@example.com', '--plan', 'team'], {
+      QR_PLANS_FILE: plansFile,
+      QR_DATA_DIR: dataDir,
+    });
     expect(moved.stdout).toContain('plan=team');
     const server = await startServer({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir }, 60_000);
     expect(await server.stop()).toBe(0);
@@ -113,6 +132,9 @@ describe('the build check before a compiled entry runs', () => {
     expect(buildFreshness(root, 'dist/src/entries/api.js')).toEqual({ state: 'fresh' });
     const future = new Date(Date.now() + 60_000);
     await utimes(join(root, 'src', 'deep', 'a.ts'), future, future);
-    expect(buildFreshness(root, 'dist/src/entries/api.js')).toEqual({ state: 'stale', changed: join('src', 'deep', 'a.ts') });
+    expect(buildFreshness(root, 'dist/src/entries/api.js')).toEqual({
+      state: 'stale',
+      changed: join('src', 'deep', 'a.ts'),
+    });
   });
 });

@@ -11,7 +11,18 @@ import { describe, expect, it } from 'vitest';
 const exec = promisify(execFile);
 
 /** Packages of features the embedded default does not start with (the zip writer serves only finished batches). */
-const NOT_AT_START = ['bullmq', 'ioredis', 'mongoose', 'mongodb', 'stripe', 'jose', 'pdfkit', 'fontkit', 'undici', 'yazl'];
+const NOT_AT_START = [
+  'bullmq',
+  'ioredis',
+  'mongoose',
+  'mongodb',
+  'stripe',
+  'jose',
+  'pdfkit',
+  'fontkit',
+  'undici',
+  'yazl',
+];
 
 describe('the embedded default at start-up', () => {
   it('loads no package of a feature it does not use yet', async () => {
@@ -19,7 +30,10 @@ describe('the embedded default at start-up', () => {
     try {
       const packagesFile = join(dir, 'packages.txt');
       const env = { ...process.env, QRM_PACKAGES_FILE: packagesFile };
-      await exec(process.execPath, ['--import', 'tsx', 'test/fixtures/start-embedded.ts', join(dir, 'data')], { env, timeout: 60_000 });
+      await exec(process.execPath, ['--import', 'tsx', 'test/fixtures/start-embedded.ts', join(dir, 'data')], {
+        env,
+        timeout: 60_000,
+      });
       const loaded = new Set((await readFile(packagesFile, 'utf8')).trim().split('\n'));
       expect(loaded.has('fastify') && loaded.has('better-sqlite3'), 'the hook records what the app loads').toBe(true);
       expect(NOT_AT_START.filter((name) => loaded.has(name))).toEqual([]);

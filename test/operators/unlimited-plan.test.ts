@@ -13,8 +13,24 @@ import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 
 const PLANS = {
   plans: [
-    { id: 'team', name: 'Internal team', monthlyPriceUsd: 0, requestsPerMonth: null, qrsPerMonth: null, burstPerSecond: null, formats: ['png', 'webp'] },
-    { id: 'metered', name: 'Metered', monthlyPriceUsd: 0, requestsPerMonth: 100_000, qrsPerMonth: null, burstPerSecond: null, formats: ['png'] },
+    {
+      id: 'team',
+      name: 'Internal team',
+      monthlyPriceUsd: 0,
+      requestsPerMonth: null,
+      qrsPerMonth: null,
+      burstPerSecond: null,
+      formats: ['png', 'webp'],
+    },
+    {
+      id: 'metered',
+      name: 'Metered',
+      monthlyPriceUsd: 0,
+      requestsPerMonth: 100_000,
+      qrsPerMonth: null,
+      burstPerSecond: null,
+      formats: ['png'],
+    },
     {
       id: 'small',
       name: 'Small',
@@ -27,7 +43,15 @@ const PLANS = {
       batchesInFlight: 1,
       activeDynamicCodes: 1,
     },
-    { id: 'vector', name: 'Vector', monthlyPriceUsd: 12, requestsPerMonth: 1000, qrsPerMonth: 100, burstPerSecond: 50, formats: ['png', 'webp', 'svg'] },
+    {
+      id: 'vector',
+      name: 'Vector',
+      monthlyPriceUsd: 12,
+      requestsPerMonth: 1000,
+      qrsPerMonth: 100,
+      burstPerSecond: 50,
+      formats: ['png', 'webp', 'svg'],
+    },
   ],
   default: 'team',
 };
@@ -51,7 +75,11 @@ async function hammer(baseUrl: string, key: string, count: number): Promise<Answ
   const worker = async () => {
     while (next < count) {
       next++;
-      const response = await fetch(`${baseUrl}${GENERATE_URL}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body });
+      const response = await fetch(`${baseUrl}${GENERATE_URL}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body,
+      });
       await response.arrayBuffer();
       answers.push({ status: response.status, headers: response.headers });
     }
@@ -91,17 +119,31 @@ describe.each(backends)('a plans file with unlimited plans ($name)', ({ redis: u
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves 2,000 requests in one second on one key of the unlimited plan, every one without a RateLimit or X-RateLimit header', async () => {
-    const caller = await t.newCaller('team');
-    const answers = await hammer(baseUrl, caller.key, REQUESTS);
-    expect(answers).toHaveLength(REQUESTS);
-    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    for (const name of ['ratelimit', 'ratelimit-policy', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) {
-      expect(answers.filter((a) => a.headers.has(name))).toHaveLength(0);
-    }
-    // Still counted: the dashboard and `qrm usage` show what an unlimited plan used.
-    expect(await t.stores.meter.usage(caller.accountId, periodOf(t.clock.now))).toEqual({ requests: REQUESTS, qrs: 1 });
-  }, 120_000);
+  it(
+    'serves 2,000 requests in one second on one key of the unlimited plan, every one without a RateLimit or ' +
+      'X-RateLimit header',
+    async () => {
+      const caller = await t.newCaller('team');
+      const answers = await hammer(baseUrl, caller.key, REQUESTS);
+      expect(answers).toHaveLength(REQUESTS);
+      expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+      for (const name of [
+        'ratelimit',
+        'ratelimit-policy',
+        'x-ratelimit-limit',
+        'x-ratelimit-remaining',
+        'x-ratelimit-reset',
+      ]) {
+        expect(answers.filter((a) => a.headers.has(name))).toHaveLength(0);
+      }
+      // Still counted: the dashboard and `qrm usage` show what an unlimited plan used.
+      expect(await t.stores.meter.usage(caller.accountId, periodOf(t.clock.now))).toEqual({
+        requests: REQUESTS,
+        qrs: 1,
+      });
+    },
+    120_000,
+  );
 
   it('lists only the limited dimensions in RateLimit and RateLimit-Policy', async () => {
     const metered = await t.newCaller('metered');
@@ -120,34 +162,38 @@ describe.each(backends)('a plans file with unlimited plans ($name)', ({ redis: u
     expect(answers.find((a) => a.status === 200)?.headers.get('ratelimit-policy')).toContain('"burst";q=5;w=1');
   });
 
-  it("holds batches and dynamic codes to the file's figures, and a plan that leaves them out to the documented defaults", async () => {
-    const small = await t.newCaller('small');
-    const tooLarge = await postBatch(t.app, small.key, { items: urlItems(4, 'small-batch') });
-    expect(tooLarge.statusCode).toBe(413);
-    expect(tooLarge.json()).toMatchObject({ code: 'batch_too_large', limit: 3 });
-    const codes = '/api/v1/QRManager/codes';
-    const create = (key: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: codes,
-        headers: { 'content-type': 'application/json', 'x-api-key': key },
-        payload: { target: 'https://example.com/dyn' },
-      });
-    expect((await create(small.key)).statusCode).toBe(201);
-    const second = await create(small.key);
-    expect(second.statusCode).toBe(409);
-    expect(second.json()).toMatchObject({ code: 'code_limit_reached', limit: 1 });
-    // "team" names no batch figure: a free plan of the file takes the free column (100 items).
-    const team = await t.newCaller('team');
-    const defaulted = await postBatch(t.app, team.key, { items: urlItems(101, 'team-batch') });
-    expect(defaulted.statusCode).toBe(413);
-    expect(defaulted.json()).toMatchObject({ code: 'batch_too_large', limit: 100 });
-    // Unlimited monthly requests and QRs: the whole-batch reservation skips both checks and still counts.
-    const before = await t.stores.meter.usage(team.accountId, periodOf(t.clock.now));
-    const accepted = await postBatch(t.app, team.key, { items: urlItems(2, 'team-ok') });
-    expect(accepted.statusCode).toBe(202);
-    expect((await t.stores.meter.usage(team.accountId, periodOf(t.clock.now))).requests).toBe(before.requests + 2);
-  });
+  it(
+    "holds batches and dynamic codes to the file's figures, and a plan that leaves them out to the documented " +
+      'defaults',
+    async () => {
+      const small = await t.newCaller('small');
+      const tooLarge = await postBatch(t.app, small.key, { items: urlItems(4, 'small-batch') });
+      expect(tooLarge.statusCode).toBe(413);
+      expect(tooLarge.json()).toMatchObject({ code: 'batch_too_large', limit: 3 });
+      const codes = '/api/v1/QRManager/codes';
+      const create = (key: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: codes,
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          payload: { target: 'https://example.com/dyn' },
+        });
+      expect((await create(small.key)).statusCode).toBe(201);
+      const second = await create(small.key);
+      expect(second.statusCode).toBe(409);
+      expect(second.json()).toMatchObject({ code: 'code_limit_reached', limit: 1 });
+      // "team" names no batch figure: a free plan of the file takes the free column (100 items).
+      const team = await t.newCaller('team');
+      const defaulted = await postBatch(t.app, team.key, { items: urlItems(101, 'team-batch') });
+      expect(defaulted.statusCode).toBe(413);
+      expect(defaulted.json()).toMatchObject({ code: 'batch_too_large', limit: 100 });
+      // Unlimited monthly requests and QRs: the whole-batch reservation skips both checks and still counts.
+      const before = await t.stores.meter.usage(team.accountId, periodOf(t.clock.now));
+      const accepted = await postBatch(t.app, team.key, { items: urlItems(2, 'team-ok') });
+      expect(accepted.statusCode).toBe(202);
+      expect((await t.stores.meter.usage(team.accountId, periodOf(t.clock.now))).requests).toBe(before.requests + 2);
+    },
+  );
 
   it("names the file's own cheapest plan with the format in the 403 upgrade hint", async () => {
     const caller = await t.newCaller('team');
@@ -160,7 +206,9 @@ describe.each(backends)('a plans file with unlimited plans ($name)', ({ redis: u
   it('describes the file’s plans in the OpenAPI document', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const description: string = doc.paths['/api/v1/QRManager/generate'].post.description;
-    expect(description).toContain('**Internal team** (`team`): unlimited requests and unlimited distinct QRs a month, no burst limit');
+    expect(description).toContain(
+      '**Internal team** (`team`): unlimited requests and unlimited distinct QRs a month, no burst limit',
+    );
     expect(description).toContain('**Small** (`small`): 100 requests and 10 distinct QRs a month, burst 5/s per key');
   });
 

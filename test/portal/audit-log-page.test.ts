@@ -12,7 +12,12 @@ async function ownerWithKey() {
   const owner = new PortalClient(t.app);
   await owner.signInLocally(account.email);
   const api = (method: string, url: string, body: unknown) =>
-    t.app.inject({ method: method as 'POST', url, headers: { 'x-api-key': caller.key, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    t.app.inject({
+      method: method as 'POST',
+      url,
+      headers: { 'x-api-key': caller.key, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   return { ...caller, owner, api };
 }
 
@@ -21,8 +26,12 @@ const rows = (html: string) => (html.match(/<tr>\s*<td><time/g) ?? []).length;
 describe('Audit log page', () => {
   it('lists the entries newest first, filtered by action and actor, fifty a page, with the filtered CSV', async () => {
     const { owner, api, keyId, key } = await ownerWithKey();
-    for (let i = 0; i < 52; i++) expect((await api('POST', `${API}/codes`, { target: `https://example.com/${i}` })).statusCode).toBe(201);
-    expect((await owner.postForm('/portal/signing', { name: 'cdn', _csrf: await owner.csrfFrom('/portal/signing') })).statusCode).toBe(201);
+    for (let i = 0; i < 52; i++)
+      expect((await api('POST', `${API}/codes`, { target: `https://example.com/${i}` })).statusCode).toBe(201);
+    expect(
+      (await owner.postForm('/portal/signing', { name: 'cdn', _csrf: await owner.csrfFrom('/portal/signing') }))
+        .statusCode,
+    ).toBe(201);
 
     const first = await owner.get('/portal/audit-log');
     expect(first.statusCode).toBe(200);

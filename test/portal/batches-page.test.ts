@@ -22,7 +22,10 @@ async function signedIn(): Promise<PortalClient> {
 describe('Batches page', () => {
   it('uploads a CSV, shows its progress, then offers the ZIP', async () => {
     const client = await signedIn();
-    const csv = ['content,type,outputFormat,name', ...Array.from({ length: 3 }, (_, i) => `https://example.com/portal/${i},url,png,label-${i}`)].join('\n');
+    const csv = [
+      'content,type,outputFormat,name',
+      ...Array.from({ length: 3 }, (_, i) => `https://example.com/portal/${i},url,png,label-${i}`),
+    ].join('\n');
     const posted = await client.postForm('/portal/batches', { csv, _csrf: await client.csrfFrom('/portal/batches') });
     expect(posted.statusCode).toBe(303);
 
@@ -49,18 +52,24 @@ describe('Batches page', () => {
     expect(res.body).toContain('hello,fax,png');
   });
 
-  it('cancels a running batch; while one runs it is polled by the script, and a browser without script refreshes', async () => {
-    const client = await signedIn();
-    // Local sign-in makes a free account (5 QRs a month): one code, rendered large, 80 times.
-    const csv = ['content,type,outputFormat,size,name', ...Array.from({ length: 80 }, (_, i) => `https://example.com/slow,url,png,2048,copy-${i}`)].join('\n');
-    await client.postForm('/portal/batches', { csv, _csrf: await client.csrfFrom('/portal/batches') });
-    const html = (await client.get('/portal/batches')).body;
-    expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="\d+"><\/noscript>/);
-    expect(html).toMatch(/<table class="batches" data-progress-url="\/portal\/api\/batch-progress">/);
-    expect(html).toMatch(/<tr data-batch="bat_[^"]+" data-running>/);
-    const action = /action="(\/portal\/batches\/bat_[^"]+\/cancel)"/.exec(html)![1]!;
-    const csrf = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
-    expect((await client.postForm(action, { _csrf: csrf })).statusCode).toBe(303);
-    expect((await client.get('/portal/batches')).body).toContain('>cancelled<');
-  });
+  it(
+    'cancels a running batch; while one runs it is polled ' + 'by the script, and a browser without script refreshes',
+    async () => {
+      const client = await signedIn();
+      // Local sign-in makes a free account (5 QRs a month): one code, rendered large, 80 times.
+      const csv = [
+        'content,type,outputFormat,size,name',
+        ...Array.from({ length: 80 }, (_, i) => `https://example.com/slow,url,png,2048,copy-${i}`),
+      ].join('\n');
+      await client.postForm('/portal/batches', { csv, _csrf: await client.csrfFrom('/portal/batches') });
+      const html = (await client.get('/portal/batches')).body;
+      expect(html).toMatch(/<noscript><meta http-equiv="refresh" content="\d+"><\/noscript>/);
+      expect(html).toMatch(/<table class="batches" data-progress-url="\/portal\/api\/batch-progress">/);
+      expect(html).toMatch(/<tr data-batch="bat_[^"]+" data-running>/);
+      const action = /action="(\/portal\/batches\/bat_[^"]+\/cancel)"/.exec(html)![1]!;
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(html)![1]!;
+      expect((await client.postForm(action, { _csrf: csrf })).statusCode).toBe(303);
+      expect((await client.get('/portal/batches')).body).toContain('>cancelled<');
+    },
+  );
 });

@@ -76,7 +76,9 @@ describe('Dynamic codes page', () => {
     const client = await signedIn();
     const { path, slug } = await createThroughForm(client, 'https://example.com/old');
     let _csrf = await client.csrfFrom(path);
-    expect((await client.postForm(path, { target: 'https://example.com/new', name: 'Renamed', _csrf })).statusCode).toBe(303);
+    expect(
+      (await client.postForm(path, { target: 'https://example.com/new', name: 'Renamed', _csrf })).statusCode,
+    ).toBe(303);
     expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/new');
     _csrf = await client.csrfFrom(path);
     expect((await client.postForm(`${path}/status`, { status: 'paused', _csrf })).statusCode).toBe(303);
@@ -99,10 +101,13 @@ describe('Dynamic codes page', () => {
       await scan(t.app, slug, { userAgent: ua, ip: visitors[i] });
     await t.stores.scans.flush();
     const page = (await client.get(path)).body;
-    const figure = (id: string) => new RegExp(`<figure class="chart" id="chart-${id}"[\\s\\S]*?</figure>`).exec(page)?.[0] ?? '';
+    const figure = (id: string) =>
+      new RegExp(`<figure class="chart" id="chart-${id}"[\\s\\S]*?</figure>`).exec(page)?.[0] ?? '';
     const scans = figure('scans');
     expect(scans).toContain('data-chart="columns"');
-    expect(scans).toMatch(/<canvas role="img" aria-label="Scans per day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}: 4 in total, at most 4 a day.">/);
+    expect(scans).toMatch(
+      /<canvas role="img" aria-label="Scans per day from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}: 4 in total, at most 4 a day.">/,
+    );
     expect(scans.match(/<tr data-value=/g)).toHaveLength(30);
     expect(scans).toMatch(/<tr data-value="4"><th scope="row">\d{4}-\d{2}-\d{2}<\/th><td>4<\/td><\/tr>/);
     expect(page).toContain('4 scans · 4 unique a day');
@@ -132,19 +137,26 @@ describe('Dynamic codes page', () => {
     expect(plain.body).toContain('data-field="password">None');
     expect(plain.body).toContain('No redirect rules');
     const [account] = await t.stores.accounts.findByEmail(email);
-    await updateCode({ codes: t.stores.codes, clock: () => new Date(), plans: t.plans }, account!.id, path.split('/').at(-1)!, {
-      password: 'sesame-1234',
-      expiresAt: '2030-01-01T00:00:00Z',
-      maxScans: 500,
-      utm: { source: 'qr', medium: 'print', campaign: 'spring' },
-      rules: [{ if: { device: ['ios'], language: ['pt-BR'] }, target: 'https://example.com/<ios>' }],
-    });
+    await updateCode(
+      { codes: t.stores.codes, clock: () => new Date(), plans: t.plans },
+      account!.id,
+      path.split('/').at(-1)!,
+      {
+        password: 'sesame-1234',
+        expiresAt: '2030-01-01T00:00:00Z',
+        maxScans: 500,
+        utm: { source: 'qr', medium: 'print', campaign: 'spring' },
+        rules: [{ if: { device: ['ios'], language: ['pt-BR'] }, target: 'https://example.com/<ios>' }],
+      },
+    );
     const page = (await client.get(path)).body;
     expect(page).toContain('data-field="password">Protected');
     expect(page).toContain('data-field="expiresAt">2030-01-01 00:00:00 UTC');
     expect(page).toContain('data-field="maxScans">500 scans');
     expect(page).toContain('utm_source=qr · utm_medium=print · utm_campaign=spring');
-    expect(page).toMatch(/data-rule="0"><td>1<\/td><td>device ios, language pt-BR<\/td><td>https:\/\/example.com\/&lt;ios&gt;<\/td>/);
+    expect(page).toMatch(
+      /data-rule="0"><td>1<\/td><td>device ios, language pt-BR<\/td><td>https:\/\/example.com\/&lt;ios&gt;<\/td>/,
+    );
     expect(page).not.toContain('sesame-1234');
     expect(page).not.toContain('scrypt$');
   });
@@ -192,16 +204,21 @@ describe('Dynamic codes page', () => {
       expiredTarget: 'https://example.com/over',
       forwardQuery: false,
       utm: { source: 'qr', medium: 'poster', campaign: 'summer' },
-      rules: [{ if: { device: ['ios'], language: ['pt', 'de-CH'], query: { src: 'poster' } }, target: 'https://example.com/iphone' }],
+      rules: [
+        {
+          if: { device: ['ios'], language: ['pt', 'de-CH'], query: { src: 'poster' } },
+          target: 'https://example.com/iphone',
+        },
+      ],
       passwordHash: null,
     });
     const shown = (await client.get(path)).body;
     expect(shown).toContain('value="2031-06-30T18:30"');
     expect(shown).toContain('name="rule0Target" type="url" maxlength="2048" value="https://example.com/iphone"');
     expect(shown).toContain('New redirect rule');
-    expect((await scan(t.app, `${slug}?src=poster`, { userAgent: USER_AGENTS.ios, language: 'de-CH' })).headers.location).toBe(
-      'https://example.com/iphone?utm_source=qr&utm_medium=poster&utm_campaign=summer',
-    );
+    expect(
+      (await scan(t.app, `${slug}?src=poster`, { userAgent: USER_AGENTS.ios, language: 'de-CH' })).headers.location,
+    ).toBe('https://example.com/iphone?utm_source=qr&utm_medium=poster&utm_campaign=summer');
 
     // A password, then clearing everything: empty fields clear, the rule row emptied deletes the rule.
     await client.postForm(`${path}/campaign`, { _csrf: await client.csrfFrom(path), password: 'open-sesame' });
@@ -221,49 +238,55 @@ describe('Dynamic codes page', () => {
     expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/base');
   });
 
-  it('edits weighted splits through the form (the default and a rule), shows them again, and refuses bad weights', async () => {
-    const { client, path, slug, read } = await ownCodeToEdit('split');
-    const saved = await client.postForm(`${path}/campaign`, {
-      _csrf: await client.csrfFrom(path),
-      split: 'https://example.com/a 60\r\nhttps://example.com/b 40',
-      rule0Split: 'https://example.com/ios-a 50\nhttps://example.com/ios-b 50',
-      rule0Device: 'ios',
-    });
-    expect(saved.statusCode).toBe(303);
-    const code = await read();
-    expect(code.target).toBe('https://example.com/a');
-    expect(code.routing).toMatchObject({
-      split: [
-        { target: 'https://example.com/a', weight: 60 },
-        { target: 'https://example.com/b', weight: 40 },
-      ],
-      rules: [
-        {
-          if: { device: ['ios'] },
-          split: [
-            { target: 'https://example.com/ios-a', weight: 50 },
-            { target: 'https://example.com/ios-b', weight: 50 },
-          ],
-        },
-      ],
-    });
-    const shown = (await client.get(path)).body;
-    expect(shown).toContain('https://example.com/a 60\nhttps://example.com/b 40</textarea>');
-    expect(shown).toContain('data-field="split">https://example.com/a (60%), https://example.com/b (40%)');
-    // Scans the default split sent are drawn per arm, each arm named by where it sends them.
-    for (let i = 0; i < 6; i++) await scan(t.app, slug, { ip: `10.3.0.${i}`, userAgent: USER_AGENTS.desktop });
-    await t.stores.scans.flush();
-    const arms = /<figure class="chart" id="chart-arms"[\s\S]*?<\/figure>/.exec((await client.get(path)).body)?.[0] ?? '';
-    const counts = [...arms.matchAll(/<tr data-value="(\d+)"><th scope="row">default:(\d) → https:\/\/example.com\/([ab])<\/th>/g)];
-    expect(counts.map((m) => (m[2] === '0' ? 'a' : 'b'))).toEqual(counts.map((m) => m[3]));
-    expect(counts.reduce((sum, m) => sum + Number(m[1]), 0)).toBe(6);
-    const refused = await client.postForm(`${path}/campaign`, {
-      _csrf: await client.csrfFrom(path),
-      split: 'https://example.com/a 60\nhttps://example.com/b 30',
-    });
-    expect(refused.statusCode).toBe(400);
-    expect(refused.body).toContain('<code>split</code>');
-  });
+  it(
+    'edits weighted splits through the form (the default ' + 'and a rule), shows them again, and refuses bad weights',
+    async () => {
+      const { client, path, slug, read } = await ownCodeToEdit('split');
+      const saved = await client.postForm(`${path}/campaign`, {
+        _csrf: await client.csrfFrom(path),
+        split: 'https://example.com/a 60\r\nhttps://example.com/b 40',
+        rule0Split: 'https://example.com/ios-a 50\nhttps://example.com/ios-b 50',
+        rule0Device: 'ios',
+      });
+      expect(saved.statusCode).toBe(303);
+      const code = await read();
+      expect(code.target).toBe('https://example.com/a');
+      expect(code.routing).toMatchObject({
+        split: [
+          { target: 'https://example.com/a', weight: 60 },
+          { target: 'https://example.com/b', weight: 40 },
+        ],
+        rules: [
+          {
+            if: { device: ['ios'] },
+            split: [
+              { target: 'https://example.com/ios-a', weight: 50 },
+              { target: 'https://example.com/ios-b', weight: 50 },
+            ],
+          },
+        ],
+      });
+      const shown = (await client.get(path)).body;
+      expect(shown).toContain('https://example.com/a 60\nhttps://example.com/b 40</textarea>');
+      expect(shown).toContain('data-field="split">https://example.com/a (60%), https://example.com/b (40%)');
+      // Scans the default split sent are drawn per arm, each arm named by where it sends them.
+      for (let i = 0; i < 6; i++) await scan(t.app, slug, { ip: `10.3.0.${i}`, userAgent: USER_AGENTS.desktop });
+      await t.stores.scans.flush();
+      const arms =
+        /<figure class="chart" id="chart-arms"[\s\S]*?<\/figure>/.exec((await client.get(path)).body)?.[0] ?? '';
+      const counts = [
+        ...arms.matchAll(/<tr data-value="(\d+)"><th scope="row">default:(\d) → https:\/\/example.com\/([ab])<\/th>/g),
+      ];
+      expect(counts.map((m) => (m[2] === '0' ? 'a' : 'b'))).toEqual(counts.map((m) => m[3]));
+      expect(counts.reduce((sum, m) => sum + Number(m[1]), 0)).toBe(6);
+      const refused = await client.postForm(`${path}/campaign`, {
+        _csrf: await client.csrfFrom(path),
+        split: 'https://example.com/a 60\nhttps://example.com/b 30',
+      });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('<code>split</code>');
+    },
+  );
 
   it('refuses a wrong campaign form naming each field, keeps what was typed, and changes nothing', async () => {
     const client = await signedIn();
@@ -279,11 +302,16 @@ describe('Dynamic codes page', () => {
     });
     expect(refused.statusCode).toBe(400);
     expect(refused.headers['content-type']).toMatch(/^text\/html/);
-    for (const named of ['<code>maxScans</code>', '<code>UTM medium</code>', '<code>expiresAt</code>']) expect(refused.body).toContain(named);
+    for (const named of ['<code>maxScans</code>', '<code>UTM medium</code>', '<code>expiresAt</code>'])
+      expect(refused.body).toContain(named);
     expect(refused.body).toContain('value="only-a-source"');
     expect(refused.body).toContain('value="javascript:alert(1)"');
     // The rule's target is checked by the service as the API checks it.
-    const ruleOnly = await client.postForm(`${path}/campaign`, { _csrf, rule0Target: 'javascript:alert(1)', rule0Language: 'en' });
+    const ruleOnly = await client.postForm(`${path}/campaign`, {
+      _csrf,
+      rule0Target: 'javascript:alert(1)',
+      rule0Language: 'en',
+    });
     expect(ruleOnly.statusCode).toBe(400);
     expect(ruleOnly.body).toContain('<code>rules[0].target</code>');
     const unknown = await client.postForm(`${path}/campaign`, { _csrf, utmSauce: 'x' });

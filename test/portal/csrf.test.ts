@@ -10,7 +10,10 @@ let seq = 0;
 async function signedIn(): Promise<{ client: PortalClient; accountId: string; csrf: string }> {
   const client = new PortalClient(t.app);
   await client.signInLocally(`csrf${++seq}-${Date.now()}@example.com`);
-  const session = (await client.json('GET', '/portal/api/session')).json() as { account: { id: string }; csrfToken: string };
+  const session = (await client.json('GET', '/portal/api/session')).json() as {
+    account: { id: string };
+    csrfToken: string;
+  };
   return { client, accountId: session.account.id, csrf: session.csrfToken };
 }
 
@@ -58,7 +61,12 @@ describe('forms', () => {
     ['local sign-in', '/portal/auth/local'],
   ])('guard %s too', async (_what, url) => {
     const { client } = await signedIn();
-    const res = await client.postForm(url, { type: 'url', content: 'https://example.com', outputFormat: 'png', email: 'x@example.com' });
+    const res = await client.postForm(url, {
+      type: 'url',
+      content: 'https://example.com',
+      outputFormat: 'png',
+      email: 'x@example.com',
+    });
     expect(res.statusCode).toBe(403);
     // Still signed in: the refused sign-out did nothing.
     expect((await client.get('/portal/')).statusCode).toBe(200);
@@ -92,12 +100,19 @@ describe('the JSON API', () => {
     expect(await keyCount(accountId)).toBe(1);
     const id = (res.json() as { key: { id: string } }).key.id;
     expect((await client.json('DELETE', `/portal/api/keys/${id}`)).statusCode).toBe(403);
-    expect((await client.json('DELETE', `/portal/api/keys/${id}`, undefined, { 'x-csrf-token': csrf })).statusCode).toBe(200);
+    expect(
+      (await client.json('DELETE', `/portal/api/keys/${id}`, undefined, { 'x-csrf-token': csrf })).statusCode,
+    ).toBe(200);
   });
 
   it('refuses a text/plain body (what a cross-site form can send) before it reaches the handler', async () => {
     const { client, accountId } = await signedIn();
-    const res = await client.request({ method: 'POST', url: '/portal/api/keys', headers: { 'content-type': 'text/plain' }, payload: '{"name":"x"}' });
+    const res = await client.request({
+      method: 'POST',
+      url: '/portal/api/keys',
+      headers: { 'content-type': 'text/plain' },
+      payload: '{"name":"x"}',
+    });
     // Refused before its body is read: only a url-encoded form may carry its token in the body.
     expect(res.statusCode).toBe(403);
     expect(await keyCount(accountId)).toBe(0);

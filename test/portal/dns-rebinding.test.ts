@@ -82,8 +82,16 @@ describe('a local session under DNS rebinding', () => {
   it('cannot create a key through the JSON API or the form when the Host is another name', async () => {
     const client = new PortalClient(t.app);
     await client.signInLocally(email());
-    const { csrfToken, account } = (await client.json('GET', '/portal/api/session')).json() as { csrfToken: string; account: { id: string } };
-    const api = await client.json('POST', '/portal/api/keys', { name: 'rebound' }, { 'x-csrf-token': csrfToken, ...REBOUND });
+    const { csrfToken, account } = (await client.json('GET', '/portal/api/session')).json() as {
+      csrfToken: string;
+      account: { id: string };
+    };
+    const api = await client.json(
+      'POST',
+      '/portal/api/keys',
+      { name: 'rebound' },
+      { 'x-csrf-token': csrfToken, ...REBOUND },
+    );
     expect(api.statusCode).toBe(403);
     const _csrf = await client.csrfFrom('/portal/keys');
     const form = await client.postForm('/portal/keys', { name: 'rebound', _csrf }, REBOUND);
@@ -103,7 +111,11 @@ describe("a Host that is not this service's own", () => {
       expect((await postSignIn(client, { email: address, _csrf }, REBOUND)).statusCode).toBe(404);
       expect(await strict.stores.accounts.findByEmail(address)).toEqual([]);
       const { key } = await strict.newCaller('pro');
-      const api = await strict.app.inject({ method: 'GET', url: '/api/v1/QRManager/codes', headers: { host: REBOUND.host, 'x-api-key': key } });
+      const api = await strict.app.inject({
+        method: 'GET',
+        url: '/api/v1/QRManager/codes',
+        headers: { host: REBOUND.host, 'x-api-key': key },
+      });
       expect(api.json()).toMatchObject({ status: 404, code: 'not_found' });
     } finally {
       await strict.close();

@@ -23,13 +23,23 @@ describe('portal limits behind a shared address', () => {
     for (const [name, value] of user.cookies) shared.setCookie(name, value);
     const anonymous = new PortalClient(t.app, { remoteAddress: SHARED });
     for (let i = 0; i < 12; i++) {
-      expect((await anonymous.json('POST', '/portal/api/keys', { name: 'x' }, { 'x-csrf-token': 'forged' })).statusCode).toBe(401);
-      expect((await shared.json('POST', '/portal/api/keys', { name: 'x' }, { 'x-csrf-token': 'forged' })).statusCode).toBe(403);
-      expect((await anonymous.postForm('/portal/keys', { name: 'x', _csrf: 'forged' })).statusCode).toBe(303); // to sign-in
+      expect(
+        (await anonymous.json('POST', '/portal/api/keys', { name: 'x' }, { 'x-csrf-token': 'forged' })).statusCode,
+      ).toBe(401);
+      expect(
+        (await shared.json('POST', '/portal/api/keys', { name: 'x' }, { 'x-csrf-token': 'forged' })).statusCode,
+      ).toBe(403);
+      // to sign-in
+      expect((await anonymous.postForm('/portal/keys', { name: 'x', _csrf: 'forged' })).statusCode).toBe(303);
     }
     const csrf = ((await shared.json('GET', '/portal/api/session')).json() as { csrfToken: string }).csrfToken;
-    expect((await shared.json('POST', '/portal/api/keys', { name: 'mine' }, { 'x-csrf-token': csrf })).statusCode).toBe(201);
-    const form = await shared.postForm('/portal/keys', { name: 'mine too', _csrf: csrfTokenIn((await shared.get('/portal/keys')).body) ?? '' });
+    expect((await shared.json('POST', '/portal/api/keys', { name: 'mine' }, { 'x-csrf-token': csrf })).statusCode).toBe(
+      201,
+    );
+    const form = await shared.postForm('/portal/keys', {
+      name: 'mine too',
+      _csrf: csrfTokenIn((await shared.get('/portal/keys')).body) ?? '',
+    });
     expect(form.statusCode).toBe(201);
   });
 

@@ -27,7 +27,9 @@ describe('local sign-in', () => {
     const dashboard = await client.get('/portal/');
     expect(dashboard.statusCode).toBe(200);
     expect(dashboard.body).toContain(address);
-    expect(await t.stores.accounts.findByIdentity({ provider: 'local', subject: address })).toMatchObject({ plan: 'free' });
+    expect(await t.stores.accounts.findByIdentity({ provider: 'local', subject: address })).toMatchObject({
+      plan: 'free',
+    });
   });
 
   it('signs in to the account `qrm accounts create` made for the same address', async () => {
@@ -35,7 +37,9 @@ describe('local sign-in', () => {
     const made = await createLocalAccount({ accounts: t.stores.accounts, clock: () => new Date() }, address, 'pro');
     const client = new PortalClient(t.app);
     await client.signInLocally(address);
-    expect((await client.json('GET', '/portal/api/session')).json()).toMatchObject({ account: { id: made.id, plan: 'pro' } });
+    expect((await client.json('GET', '/portal/api/session')).json()).toMatchObject({
+      account: { id: made.id, plan: 'pro' },
+    });
   });
 
   it('sets an httpOnly, SameSite=Lax session cookie (not Secure over plain http)', async () => {

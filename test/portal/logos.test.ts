@@ -10,7 +10,8 @@ const t = useTestApp();
 async function signedIn(): Promise<PortalClient> {
   const client = new PortalClient(t.app);
   await client.signInLocally(`logos-${Date.now()}-${Math.random()}@example.com`);
-  const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account.id;
+  const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account
+    .id;
   await t.stores.accounts.setPlan(accountId, 'pro');
   return client;
 }
@@ -39,10 +40,16 @@ it('uploads a logo under its name, shows the name, and the playground picks it b
 it('renames a logo from its row, and refuses a blank name with the page and a message', async () => {
   const client = await signedIn();
   const id = await uploadNamed(client, 'first name');
-  const renamed = await client.postForm(`/portal/logos/${id}/rename`, { name: 'Spring poster', _csrf: await client.csrfFrom('/portal/logos') });
+  const renamed = await client.postForm(`/portal/logos/${id}/rename`, {
+    name: 'Spring poster',
+    _csrf: await client.csrfFrom('/portal/logos'),
+  });
   expect(renamed.statusCode).toBe(303);
   expect((await client.get('/portal/logos')).body).toContain('value="Spring poster"');
-  const blank = await client.postForm(`/portal/logos/${id}/rename`, { name: '  ', _csrf: await client.csrfFrom('/portal/logos') });
+  const blank = await client.postForm(`/portal/logos/${id}/rename`, {
+    name: '  ',
+    _csrf: await client.csrfFrom('/portal/logos'),
+  });
   expect(blank.statusCode).toBe(400);
   expect(blank.body).toContain('A logo&#39;s name is 1 to 64 characters');
   expect((await client.get('/portal/logos')).body).toContain('value="Spring poster"');

@@ -51,19 +51,25 @@ describe('OIDC discovery', () => {
 
   it('refuses a document that names another issuer', async () => {
     serve('/impostor', 'https://accounts.google.com');
-    await expect(discoverProvider('google', `${base}/impostor`)).rejects.toThrow(/names issuer "https:\/\/accounts\.google\.com"/);
+    await expect(discoverProvider('google', `${base}/impostor`)).rejects.toThrow(
+      /names issuer "https:\/\/accounts\.google\.com"/,
+    );
   });
 
   it("accepts Microsoft's templated issuer for common, and a concrete tenant for consumers", async () => {
     serve('/common/v2.0', `${base}/{tenantid}/v2.0`);
     serve('/consumers/v2.0', `${base}/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0`);
     expect((await discoverProvider('microsoft', `${base}/common/v2.0`)).issuer).toBe(`${base}/{tenantid}/v2.0`);
-    expect((await discoverProvider('microsoft', `${base}/consumers/v2.0`)).issuer).toBe(`${base}/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0`);
+    expect((await discoverProvider('microsoft', `${base}/consumers/v2.0`)).issuer).toBe(
+      `${base}/9188040d-6c67-4c5b-b112-36a304b66dad/v2.0`,
+    );
   });
 
   it('does not let another tenant stand in for a configured single tenant', async () => {
     serve('/11111111-1111-1111-1111-111111111111/v2.0', `${base}/22222222-2222-2222-2222-222222222222/v2.0`);
-    await expect(discoverProvider('microsoft', `${base}/11111111-1111-1111-1111-111111111111/v2.0`)).rejects.toBeInstanceOf(OidcDiscoveryError);
+    await expect(
+      discoverProvider('microsoft', `${base}/11111111-1111-1111-1111-111111111111/v2.0`),
+    ).rejects.toBeInstanceOf(OidcDiscoveryError);
   });
 
   it('refuses a provider without PKCE S256, without a JWKS, or signing only with a shared secret', async () => {
@@ -80,9 +86,9 @@ describe('OIDC discovery', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       // The server never answers: only the 200 ms deadline can end the wait, and the error says it was that.
-      const failure = await discoverProvider('google', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, { timeoutMs: 200 }).catch(
-        (e: unknown) => e,
-      );
+      const failure = await discoverProvider('google', `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, {
+        timeoutMs: 200,
+      }).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(OidcDiscoveryError);
       expect((failure as Error).cause).toMatchObject({ name: 'TimeoutError' });
     } finally {

@@ -48,7 +48,9 @@ const t = useTestApp(() => ({ env: providersEnv(google.issuer) }));
 const mock = (kind: MockProviderKind) => (kind === 'google' ? google : microsoft);
 
 function identityOf(kind: MockProviderKind, user: MockUser): AccountIdentity {
-  return kind === 'google' ? { provider: 'google', subject: user.sub! } : { provider: 'microsoft', subject: `${user.tid}:${user.oid}` };
+  return kind === 'google'
+    ? { provider: 'google', subject: user.sub! }
+    : { provider: 'microsoft', subject: `${user.tid}:${user.oid}` };
 }
 
 /** Starts a sign-in in this browser; returns the provider's authorization URL. */
@@ -94,7 +96,10 @@ describe.each(['google', 'microsoft'] as const)('%s sign-in', (kind) => {
     expect(params.get('nonce')).toMatch(/^[\w-]{32}$/);
 
     let verifier: unknown;
-    mock(kind).service.once('beforeResponse', (_response: unknown, req: { body: Record<string, unknown> }) => (verifier = req.body.code_verifier));
+    mock(kind).service.once(
+      'beforeResponse',
+      (_response: unknown, req: { body: Record<string, unknown> }) => (verifier = req.body.code_verifier),
+    );
     mock(kind).signInAs(newUser());
     const res = await client.get(await authorizeAt(authorization.href));
     expect(res.statusCode).toBe(303);
@@ -157,16 +162,20 @@ describe.each(['google', 'microsoft'] as const)('%s sign-in', (kind) => {
     expect((await client.get('/portal/')).statusCode).toBe(200);
   });
 
-  it("refuses a callback carried into another browser (login CSRF): the state is bound to the starting browser's session", async () => {
-    const attacker = newUser();
-    mock(kind).signInAs(attacker);
-    const attackerBrowser = new PortalClient(t.app);
-    const callback = await authorizeAt((await start(attackerBrowser, kind)).href);
-    const victim = new PortalClient(t.app);
-    await start(victim, kind); // the victim even has a sign-in of their own in progress
-    expect((await victim.get(callback)).statusCode).toBe(403);
-    await expectSignedOut(victim);
-  });
+  it(
+    "refuses a callback carried into another browser (login CSRF): the state is bound to the starting browser's " +
+      'session',
+    async () => {
+      const attacker = newUser();
+      mock(kind).signInAs(attacker);
+      const attackerBrowser = new PortalClient(t.app);
+      const callback = await authorizeAt((await start(attackerBrowser, kind)).href);
+      const victim = new PortalClient(t.app);
+      await start(victim, kind); // the victim even has a sign-in of their own in progress
+      expect((await victim.get(callback)).statusCode).toBe(403);
+      await expectSignedOut(victim);
+    },
+  );
 
   it('refuses an id_token whose nonce is not this sign-in’s', async () => {
     const user = newUser();
@@ -197,7 +206,12 @@ describe.each(['google', 'microsoft'] as const)('%s sign-in', (kind) => {
     mock(kind).signInAs(newUser());
     onNextTokenResponse(mock(kind), (body) => {
       const [header, payload, signature] = (body.id_token as string).split('.');
-      const claims = { ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), sub: victim.sub ?? 'x', oid: victim.oid, tid: victim.tid };
+      const claims = {
+        ...JSON.parse(Buffer.from(payload!, 'base64url').toString()),
+        sub: victim.sub ?? 'x',
+        oid: victim.oid,
+        tid: victim.tid,
+      };
       body.id_token = `${header}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.${signature}`;
     });
     expect((await signIn(new PortalClient(t.app), kind)).statusCode).toBe(401);
@@ -210,7 +224,9 @@ describe.each(['google', 'microsoft'] as const)('%s sign-in', (kind) => {
     const rogue = generateKeyPairSync('rsa', { modulusLength: 2048 });
     onNextTokenResponse(mock(kind), (body) => {
       const original = body.id_token as string;
-      const header = Buffer.from(JSON.stringify({ ...decodeProtectedHeader(original), alg: 'RS256' })).toString('base64url');
+      const header = Buffer.from(JSON.stringify({ ...decodeProtectedHeader(original), alg: 'RS256' })).toString(
+        'base64url',
+      );
       const payload = Buffer.from(JSON.stringify(decodeJwt(original))).toString('base64url');
       const signature = sign('sha256', Buffer.from(`${header}.${payload}`), rogue.privateKey).toString('base64url');
       body.id_token = `${header}.${payload}.${signature}`;
@@ -237,7 +253,9 @@ describe.each(['google', 'microsoft'] as const)('%s sign-in', (kind) => {
   it('refuses an id_token minted long before this sign-in, even if it has not expired', async () => {
     mock(kind).signInAs(newUser());
     const now = Math.floor(Date.now() / 1000);
-    onNextIdToken(mock(kind), (payload) => Object.assign(payload, { iat: now - 3600, nbf: now - 3600, exp: now + 3600 }));
+    onNextIdToken(mock(kind), (payload) =>
+      Object.assign(payload, { iat: now - 3600, nbf: now - 3600, exp: now + 3600 }),
+    );
     expect((await signIn(new PortalClient(t.app), kind)).statusCode).toBe(401);
     expect(lastRefusal()).toMatch(/^ERR_JWT_EXPIRED: "iat" claim/);
   });
@@ -252,7 +270,9 @@ describe.each(['google', 'microsoft'] as const)('%s sign-in', (kind) => {
   it('shows a provider refusal (access_denied) and signs nobody in', async () => {
     const client = new PortalClient(t.app);
     const authorization = await start(client, kind);
-    const res = await client.get(`/portal/auth/${kind}/callback?error=access_denied&state=${authorization.searchParams.get('state')}`);
+    const res = await client.get(
+      `/portal/auth/${kind}/callback?error=access_denied&state=${authorization.searchParams.get('state')}`,
+    );
     expect(res.statusCode).toBe(401);
     expect(res.headers['content-type']).toContain('text/html');
     expect(res.body).toContain('access_denied');

@@ -40,7 +40,9 @@ describe('API keys page', () => {
     expect(created.statusCode).toBe(201);
     expect(created.headers['cache-control']).toBe('no-store');
     const secret = secretIn(created.body);
-    expect((await generate(t.app, secret, { content: 'https://example.com', type: 'url', outputFormat: 'png' })).statusCode).toBe(200);
+    expect(
+      (await generate(t.app, secret, { content: 'https://example.com', type: 'url', outputFormat: 'png' })).statusCode,
+    ).toBe(200);
 
     const list = await client.get('/portal/keys');
     expect(list.body).toContain('ci server');
@@ -87,11 +89,14 @@ describe('dashboard', () => {
     expect(before).toContain('Free');
     expect(progress(before, 'requests')).toEqual({ value: 0, max: 500 });
     expect(progress(before, 'qrs')).toEqual({ value: 0, max: 5 });
-    for (const content of ['one', 'two', 'one']) await generate(t.app, secret, { content, type: 'text', outputFormat: 'png' });
+    for (const content of ['one', 'two', 'one'])
+      await generate(t.app, secret, { content, type: 'text', outputFormat: 'png' });
     const after = (await client.get('/portal/')).body;
     expect(progress(after, 'requests')).toEqual({ value: 3, max: 500 });
     expect(progress(after, 'qrs')).toEqual({ value: 2, max: 5 });
-    const reset = new Date(Date.UTC(t.clock.now.getUTCFullYear(), t.clock.now.getUTCMonth() + 1, 1)).toISOString().slice(0, 10);
+    const reset = new Date(Date.UTC(t.clock.now.getUTCFullYear(), t.clock.now.getUTCMonth() + 1, 1))
+      .toISOString()
+      .slice(0, 10);
     expect(after).toContain(reset);
   });
 });
@@ -111,66 +116,92 @@ describe('playground', () => {
     expect(res.statusCode).toBe(200);
     const dataUri = /<img class="generated" src="data:image\/webp;base64,([^"]+)"/.exec(res.body)?.[1];
     expect(dataUri).toBeDefined();
-    expect(await decodeQr(Buffer.from(dataUri!, 'base64'), 'webp')).toEqual(readByAll('https://example.com/playground'));
+    expect(await decodeQr(Buffer.from(dataUri!, 'base64'), 'webp')).toEqual(
+      readByAll('https://example.com/playground'),
+    );
     expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 1, qrs: 1 });
     expect((await client.get('/portal/qrs')).body).toContain('https://example.com/playground');
   });
 
-  it('reads back the code it just generated ("Read it back", a plain form) with each reader, counting one request and no QR', async () => {
-    const { client, accountId } = await signedIn();
-    const period = periodOf(t.clock.now);
-    const content = 'Read me back: Olá, São Paulo';
-    const _csrf = await client.csrfFrom('/portal/playground');
-    const made = await client.postForm('/portal/playground', { _csrf, type: 'text', content, outputFormat: 'png', size: '256', moduleShape: 'dots' });
-    expect(made.statusCode, made.body).toBe(200);
-    const form = /<form[^>]*id="decode-generated"[\s\S]*?<\/form>/.exec(made.body)?.[0];
-    expect(form).toBeDefined();
-    const image = /name="image" value="([^"]+)"/.exec(form!)![1]!;
-    expect(image).toBe(/<img class="generated" src="([^"]+)"/.exec(made.body)![1]);
-    const res = await client.postForm('/portal/playground/decode', { _csrf: csrfOf(form!), image });
-    expect(res.statusCode, res.body).toBe(200);
-    expect(readersOn(res.body)).toEqual({ zxing: escapeHtml(content), zbar: escapeHtml(content), jsqr: escapeHtml(content) });
-    expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 1 });
-  });
-
-  it('reads an uploaded photo (the file itself as the body, the CSRF token in a header); without the token it is refused and not counted, an unreadable one counted', async () => {
-    const { client, accountId } = await signedIn();
-    const period = periodOf(t.clock.now);
-    const { key } = await t.newCaller('free');
-    const content = 'https://example.com/uploaded/photo';
-    const png = (await generate(t.app, key, { content, type: 'url', outputFormat: 'png', size: 300 })).rawPayload;
-    const photo = await sharp(png).rotate(9, { background: '#d0ccc4' }).blur(0.8).jpeg({ quality: 85 }).toBuffer();
-    const token = csrfTokenIn((await client.get('/portal/playground')).body)!;
-    const post = (headers: Record<string, string>, body: Buffer) =>
-      client.request({
-        method: 'POST',
-        url: '/portal/playground/decode',
-        headers: { 'content-type': 'image/jpeg', origin: 'http://localhost', ...headers },
-        payload: body,
+  it(
+    'reads back the code it just generated ("Read it back", a plain form) with each reader, counting one request ' +
+      'and no QR',
+    async () => {
+      const { client, accountId } = await signedIn();
+      const period = periodOf(t.clock.now);
+      const content = 'Read me back: Olá, São Paulo';
+      const _csrf = await client.csrfFrom('/portal/playground');
+      const made = await client.postForm('/portal/playground', {
+        _csrf,
+        type: 'text',
+        content,
+        outputFormat: 'png',
+        size: '256',
+        moduleShape: 'dots',
       });
-    expect((await post({}, photo)).statusCode).toBe(403);
-    const res = await post({ 'x-csrf-token': token }, photo);
-    expect(res.statusCode, res.body).toBe(200);
-    expect(readersOn(res.body)).toEqual({ zxing: content, zbar: content, jsqr: content });
-    const blank = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#ffffff' } })
-      .jpeg()
-      .toBuffer();
-    const none = await post({ 'x-csrf-token': token }, blank);
-    expect(none.statusCode).toBe(422);
-    expect(none.body).toContain('No QR code was found in the image');
-    const broken = await post({ 'x-csrf-token': token }, Buffer.from('not a jpeg'));
-    expect(broken.statusCode).toBe(400);
-    // The read, the empty read and the unreadable image count (the decoder took each); the one refused for its token
-    // does not; no QR.
-    expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 3, qrs: 0 });
-  });
+      expect(made.statusCode, made.body).toBe(200);
+      const form = /<form[^>]*id="decode-generated"[\s\S]*?<\/form>/.exec(made.body)?.[0];
+      expect(form).toBeDefined();
+      const image = /name="image" value="([^"]+)"/.exec(form!)![1]!;
+      expect(image).toBe(/<img class="generated" src="([^"]+)"/.exec(made.body)![1]);
+      const res = await client.postForm('/portal/playground/decode', { _csrf: csrfOf(form!), image });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(readersOn(res.body)).toEqual({
+        zxing: escapeHtml(content),
+        zbar: escapeHtml(content),
+        jsqr: escapeHtml(content),
+      });
+      expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 2, qrs: 1 });
+    },
+  );
+
+  it(
+    'reads an uploaded photo (the file itself as the body, the CSRF token in a header); without the token it is ' +
+      'refused and not counted, an unreadable one counted',
+    async () => {
+      const { client, accountId } = await signedIn();
+      const period = periodOf(t.clock.now);
+      const { key } = await t.newCaller('free');
+      const content = 'https://example.com/uploaded/photo';
+      const png = (await generate(t.app, key, { content, type: 'url', outputFormat: 'png', size: 300 })).rawPayload;
+      const photo = await sharp(png).rotate(9, { background: '#d0ccc4' }).blur(0.8).jpeg({ quality: 85 }).toBuffer();
+      const token = csrfTokenIn((await client.get('/portal/playground')).body)!;
+      const post = (headers: Record<string, string>, body: Buffer) =>
+        client.request({
+          method: 'POST',
+          url: '/portal/playground/decode',
+          headers: { 'content-type': 'image/jpeg', origin: 'http://localhost', ...headers },
+          payload: body,
+        });
+      expect((await post({}, photo)).statusCode).toBe(403);
+      const res = await post({ 'x-csrf-token': token }, photo);
+      expect(res.statusCode, res.body).toBe(200);
+      expect(readersOn(res.body)).toEqual({ zxing: content, zbar: content, jsqr: content });
+      const blank = await sharp({ create: { width: 80, height: 80, channels: 3, background: '#ffffff' } })
+        .jpeg()
+        .toBuffer();
+      const none = await post({ 'x-csrf-token': token }, blank);
+      expect(none.statusCode).toBe(422);
+      expect(none.body).toContain('No QR code was found in the image');
+      const broken = await post({ 'x-csrf-token': token }, Buffer.from('not a jpeg'));
+      expect(broken.statusCode).toBe(400);
+      // The read, the empty read and the unreadable image count (the decoder took each); the one refused for its token
+      // does not; no QR.
+      expect(await t.stores.meter.usage(accountId, period)).toEqual({ requests: 3, qrs: 0 });
+    },
+  );
 
   it('marks svg as paid and refuses it on the free plan with the reason', async () => {
     const { client } = await signedIn();
     const page = await client.get('/portal/playground');
     expect(page.body).toMatch(/value="svg"[^>]*disabled/);
     const _csrf = csrfOf(page.body);
-    const res = await client.postForm('/portal/playground', { _csrf, type: 'url', content: 'https://example.com', outputFormat: 'svg' });
+    const res = await client.postForm('/portal/playground', {
+      _csrf,
+      type: 'url',
+      content: 'https://example.com',
+      outputFormat: 'svg',
+    });
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('svg output is not included in the Free plan');
   });
@@ -178,7 +209,12 @@ describe('playground', () => {
   it('shows content errors next to the form', async () => {
     const { client } = await signedIn();
     const _csrf = await client.csrfFrom('/portal/playground');
-    const res = await client.postForm('/portal/playground', { _csrf, type: 'url', content: 'not a url', outputFormat: 'png' });
+    const res = await client.postForm('/portal/playground', {
+      _csrf,
+      type: 'url',
+      content: 'not a url',
+      outputFormat: 'png',
+    });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('class="banner error"');
     expect(res.body).toContain('>not a url</textarea>');
@@ -198,7 +234,12 @@ function readersOn(html: string): Record<string, string | null> {
 }
 
 function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
 }
 
 function csrfOf(html: string): string {
@@ -272,7 +313,9 @@ describe('behind https', () => {
     try {
       const client = new PortalClient(secure.app);
       const res = await client.get('/portal/signin');
-      expect(String(res.headers['set-cookie'])).toMatch(/^__Host-qrm_session=[\w-]{43}; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/);
+      expect(String(res.headers['set-cookie'])).toMatch(
+        /^__Host-qrm_session=[\w-]{43}; Max-Age=600; Path=\/; HttpOnly; Secure; SameSite=Lax$/,
+      );
       expect(res.headers['strict-transport-security']).toMatch(/max-age=\d+/);
     } finally {
       await secure.close();

@@ -72,24 +72,34 @@ describe('portal route access', () => {
     await app.close();
   });
 
-  it.each(['viewer', 'billing'] as const)('a %s is refused every route its role lacks, naming the role needed', async (role) => {
-    const browser = await memberWithRole(role);
-    const csrf = (await browser.json('GET', '/portal/api/session')).json().csrfToken as string;
-    const lacking = t.app.portalRoutes.filter(
-      (r) => r.method !== 'HEAD' && PERMISSION_NAMES.includes(r.access as Permission) && !roleAllows(role, r.access as Permission),
-    );
-    expect(lacking.length).toBeGreaterThan(10);
-    for (const route of lacking) {
-      const url = concrete(route.url);
-      const res = url.startsWith('/portal/api/')
-        ? await browser.json(route.method, url, route.method === 'GET' ? undefined : {}, { 'x-csrf-token': csrf })
-        : route.method === 'GET'
-          ? await browser.get(url)
-          : await browser.postForm(url, { _csrf: csrf });
-      expect({ route: `${route.method} ${route.url}`, status: res.statusCode }).toEqual({ route: `${route.method} ${route.url}`, status: 403 });
-      const needed = roleNeededFor(route.access as Permission);
-      if (url.startsWith('/portal/api/')) expect(res.json()).toMatchObject({ code: 'insufficient_role', requiredRole: needed });
-      else expect(res.body).toContain(`needs the ${needed} role`);
-    }
-  });
+  it.each(['viewer', 'billing'] as const)(
+    'a %s is refused every route its role lacks, naming the role needed',
+    async (role) => {
+      const browser = await memberWithRole(role);
+      const csrf = (await browser.json('GET', '/portal/api/session')).json().csrfToken as string;
+      const lacking = t.app.portalRoutes.filter(
+        (r) =>
+          r.method !== 'HEAD' &&
+          PERMISSION_NAMES.includes(r.access as Permission) &&
+          !roleAllows(role, r.access as Permission),
+      );
+      expect(lacking.length).toBeGreaterThan(10);
+      for (const route of lacking) {
+        const url = concrete(route.url);
+        const res = url.startsWith('/portal/api/')
+          ? await browser.json(route.method, url, route.method === 'GET' ? undefined : {}, { 'x-csrf-token': csrf })
+          : route.method === 'GET'
+            ? await browser.get(url)
+            : await browser.postForm(url, { _csrf: csrf });
+        expect({ route: `${route.method} ${route.url}`, status: res.statusCode }).toEqual({
+          route: `${route.method} ${route.url}`,
+          status: 403,
+        });
+        const needed = roleNeededFor(route.access as Permission);
+        if (url.startsWith('/portal/api/'))
+          expect(res.json()).toMatchObject({ code: 'insufficient_role', requiredRole: needed });
+        else expect(res.body).toContain(`needs the ${needed} role`);
+      }
+    },
+  );
 });

@@ -23,9 +23,14 @@ describe('the Settings page', () => {
     const read = await t.app.inject({ method: 'GET', url: `${API}/settings`, headers: { 'x-api-key': caller.key } });
     expect(read.json()).toEqual({ scanPrivacy: 'none' });
     const entries = await t.stores.auditLog.list(caller.accountId, { limit: 5, action: 'settings.changed' });
-    expect(entries.items.map((entry) => [entry.actor.type, entry.changes])).toEqual([['member', { scanPrivacy: 'none' }]]);
+    expect(entries.items.map((entry) => [entry.actor.type, entry.changes])).toEqual([
+      ['member', { scanPrivacy: 'none' }],
+    ]);
 
-    const unknown = await owner.postForm('/portal/settings', { scanPrivacy: 'everything', _csrf: csrfTokenIn(page.body)! });
+    const unknown = await owner.postForm('/portal/settings', {
+      scanPrivacy: 'everything',
+      _csrf: csrfTokenIn(page.body)!,
+    });
     expect(unknown.statusCode).toBe(400);
     const forged = await owner.postForm('/portal/settings', { scanPrivacy: 'city' });
     expect(forged.statusCode).toBe(403);

@@ -9,7 +9,10 @@ const t = useTestApp();
 it('creates a signing key, shows its secret and a signed URL that answers the image once, and revokes it', async () => {
   const client = new PortalClient(t.app);
   await client.signInLocally(`signing-${Date.now()}@example.com`);
-  const created = await client.postForm('/portal/signing', { name: 'newsletter', _csrf: await client.csrfFrom('/portal/signing') });
+  const created = await client.postForm('/portal/signing', {
+    name: 'newsletter',
+    _csrf: await client.csrfFrom('/portal/signing'),
+  });
   expect(created.statusCode).toBe(201);
   expect(created.headers['cache-control']).toBe('no-store');
   const secret = /id="signing-secret"[^>]*value="(qrs_[A-Za-z0-9_-]{43})"/.exec(created.body)?.[1];
@@ -24,7 +27,9 @@ it('creates a signing key, shows its secret and a signed URL that answers the im
   expect(list.body).toContain('newsletter');
   expect(list.body).not.toContain(secret!);
   const keyId = /data-signing-key-id="(sk_[A-Za-z0-9_-]{20})"/.exec(list.body)![1]!;
-  const revoked = await client.postForm(`/portal/signing/${keyId}/revoke`, { _csrf: await client.csrfFrom('/portal/signing') });
+  const revoked = await client.postForm(`/portal/signing/${keyId}/revoke`, {
+    _csrf: await client.csrfFrom('/portal/signing'),
+  });
   expect(revoked.statusCode).toBe(303);
   expect((await t.app.inject({ method: 'GET', url: path })).statusCode).toBe(403);
 });
@@ -32,9 +37,16 @@ it('creates a signing key, shows its secret and a signed URL that answers the im
 it("lists the account's saved designs with their ids", async () => {
   const client = new PortalClient(t.app);
   await client.signInLocally(`designs-${Date.now()}@example.com`);
-  const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account.id;
+  const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account
+    .id;
   await t.stores.designs.createWithinLimit(
-    { id: 'des_AAAAAAAAAAAAAAAAAAAA', accountId, name: 'Spring <campaign>', options: { darkColor: '#112233' }, createdAt: new Date() },
+    {
+      id: 'des_AAAAAAAAAAAAAAAAAAAA',
+      accountId,
+      name: 'Spring <campaign>',
+      options: { darkColor: '#112233' },
+      createdAt: new Date(),
+    },
     null,
   );
   const page = await client.get('/portal/signing');

@@ -19,8 +19,16 @@ let mallory: Tenant;
 async function tenant(name: string): Promise<Tenant> {
   const client = new PortalClient(t.app);
   await client.signInLocally(`${name}-${Date.now()}@example.com`);
-  const session = (await client.json('GET', '/portal/api/session')).json() as { account: { id: string }; csrfToken: string };
-  const created = await client.json('POST', '/portal/api/keys', { name: `${name}'s key` }, { 'x-csrf-token': session.csrfToken });
+  const session = (await client.json('GET', '/portal/api/session')).json() as {
+    account: { id: string };
+    csrfToken: string;
+  };
+  const created = await client.json(
+    'POST',
+    '/portal/api/keys',
+    { name: `${name}'s key` },
+    { 'x-csrf-token': session.csrfToken },
+  );
   const body = created.json() as { secret: string; key: Tenant['key'] };
   return { client, accountId: session.account.id, csrf: session.csrfToken, key: body.key, secret: body.secret };
 }
@@ -29,11 +37,18 @@ const t = useTestApp();
 beforeAll(async () => {
   alice = await tenant('alice');
   mallory = await tenant('mallory');
-  expect((await generate(t.app, alice.secret, { content: 'alice-private-payload', type: 'text', outputFormat: 'png' })).statusCode).toBe(200);
+  expect(
+    (await generate(t.app, alice.secret, { content: 'alice-private-payload', type: 'text', outputFormat: 'png' }))
+      .statusCode,
+  ).toBe(200);
 });
 
 async function aliceKeyIsActive(): Promise<boolean> {
-  const res = await generate(t.app, alice.secret, { content: 'alice-private-payload', type: 'text', outputFormat: 'png' });
+  const res = await generate(t.app, alice.secret, {
+    content: 'alice-private-payload',
+    type: 'text',
+    outputFormat: 'png',
+  });
   return res.statusCode === 200;
 }
 
@@ -48,7 +63,9 @@ describe('keys', () => {
   });
 
   it('cannot be revoked by another account through the JSON API: 404, and the key keeps working', async () => {
-    const res = await mallory.client.json('DELETE', `/portal/api/keys/${alice.key.id}`, undefined, { 'x-csrf-token': mallory.csrf });
+    const res = await mallory.client.json('DELETE', `/portal/api/keys/${alice.key.id}`, undefined, {
+      'x-csrf-token': mallory.csrf,
+    });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ code: 'not_found' });
     expect(await aliceKeyIsActive()).toBe(true);
@@ -62,8 +79,12 @@ describe('keys', () => {
   });
 
   it('answer a guessed id exactly like a missing one', async () => {
-    const guessed = await mallory.client.json('DELETE', '/portal/api/keys/key_AAAAAAAAAAAAAAAAAAAA', undefined, { 'x-csrf-token': mallory.csrf });
-    const foreign = await mallory.client.json('DELETE', `/portal/api/keys/${alice.key.id}`, undefined, { 'x-csrf-token': mallory.csrf });
+    const guessed = await mallory.client.json('DELETE', '/portal/api/keys/key_AAAAAAAAAAAAAAAAAAAA', undefined, {
+      'x-csrf-token': mallory.csrf,
+    });
+    const foreign = await mallory.client.json('DELETE', `/portal/api/keys/${alice.key.id}`, undefined, {
+      'x-csrf-token': mallory.csrf,
+    });
     expect(guessed.statusCode).toBe(foreign.statusCode);
     expect((guessed.json() as { detail: string }).detail).toBe((foreign.json() as { detail: string }).detail);
   });
@@ -77,21 +98,24 @@ describe('QR codes', () => {
     expect(theirs.body).not.toContain('alice-private-payload');
   });
 
-  it('thumbnails are served to the owner (decodable, and free) and to nobody else, even knowing the fingerprint', async () => {
-    const period = periodOf(t.clock.now);
-    const [qr] = await t.stores.meter.qrs(alice.accountId, period, 10);
-    const usageBefore = await t.stores.meter.usage(alice.accountId, period);
+  it(
+    'thumbnails are served to the owner (decodable, and ' + 'free) and to nobody else, even knowing the fingerprint',
+    async () => {
+      const period = periodOf(t.clock.now);
+      const [qr] = await t.stores.meter.qrs(alice.accountId, period, 10);
+      const usageBefore = await t.stores.meter.usage(alice.accountId, period);
 
-    const own = await alice.client.get(`/portal/qrs/${qr!.fingerprint}.png`);
-    expect(own.statusCode).toBe(200);
-    expect(own.headers['content-type']).toBe('image/png');
-    expect(await decodeQr(own.rawPayload, 'png')).toEqual(readByAll('alice-private-payload'));
-    expect(await t.stores.meter.usage(alice.accountId, period)).toEqual(usageBefore);
+      const own = await alice.client.get(`/portal/qrs/${qr!.fingerprint}.png`);
+      expect(own.statusCode).toBe(200);
+      expect(own.headers['content-type']).toBe('image/png');
+      expect(await decodeQr(own.rawPayload, 'png')).toEqual(readByAll('alice-private-payload'));
+      expect(await t.stores.meter.usage(alice.accountId, period)).toEqual(usageBefore);
 
-    const stolen = await mallory.client.get(`/portal/qrs/${qr!.fingerprint}.png`);
-    expect(stolen.statusCode).toBe(404);
-    expect(stolen.headers['content-type']).not.toBe('image/png');
-  });
+      const stolen = await mallory.client.get(`/portal/qrs/${qr!.fingerprint}.png`);
+      expect(stolen.statusCode).toBe(404);
+      expect(stolen.headers['content-type']).not.toBe('image/png');
+    },
+  );
 
   it('thumbnails need a session at all', async () => {
     const [qr] = await t.stores.meter.qrs(alice.accountId, periodOf(t.clock.now), 10);

@@ -40,41 +40,61 @@ describe('per-key burst on the generation API', () => {
   let instant = 0;
   const freshSecond = () => (t.clock.now = new Date(NOW.getTime() + ++instant * 60_000));
 
-  it('admits exactly a free key’s 10 of many concurrent requests, the rest 429 rate_limited with Retry-After: 1, counting none of them', async () => {
-    const at = freshSecond();
-    const caller = await t.newCaller('free');
-    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => generate(t.app, caller.key, png(`burst ${i % 2}`))));
-    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(10);
-    const refused = answers.filter((r) => r.statusCode !== 200);
-    expect(refused).toHaveLength(15);
-    for (const res of refused) {
-      expectRateLimited(res);
-      expect(res.headers['retry-after']).toBe('1');
-      expect(res.headers['ratelimit-policy']).toMatch(/, "burst";q=10;w=1$/);
-      expect(res.headers['ratelimit']).toMatch(/^"monthly";r=490;t=\d+, "monthly-qrs";r=3;t=\d+, "burst";r=0;t=1$/);
-      expect(res.headers['x-ratelimit-remaining']).toBe('490'); // X-RateLimit-* stay monthly
-    }
-    expect(await t.stores.meter.usage(caller.accountId, periodOf(at))).toEqual({ requests: 10, qrs: 2 });
-  });
+  it(
+    'admits exactly a free key’s 10 of many concurrent requests, the rest 429 rate_limited with Retry-After: 1, ' +
+      'counting none of them',
+    async () => {
+      const at = freshSecond();
+      const caller = await t.newCaller('free');
+      const answers = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => generate(t.app, caller.key, png(`burst ${i % 2}`))),
+      );
+      expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(10);
+      const refused = answers.filter((r) => r.statusCode !== 200);
+      expect(refused).toHaveLength(15);
+      for (const res of refused) {
+        expectRateLimited(res);
+        expect(res.headers['retry-after']).toBe('1');
+        expect(res.headers['ratelimit-policy']).toMatch(/, "burst";q=10;w=1$/);
+        expect(res.headers['ratelimit']).toMatch(/^"monthly";r=490;t=\d+, "monthly-qrs";r=3;t=\d+, "burst";r=0;t=1$/);
+        expect(res.headers['x-ratelimit-remaining']).toBe('490'); // X-RateLimit-* stay monthly
+      }
+      expect(await t.stores.meter.usage(caller.accountId, periodOf(at))).toEqual({ requests: 10, qrs: 2 });
+    },
+  );
 
-  it('puts a burst entry beside the monthly ones on every metered response, a success or a monthly refusal', async () => {
-    const at = freshSecond();
-    const pro = await t.newCaller('pro');
-    const ok = await generate(t.app, pro.key, png('headers'));
-    expect(ok.statusCode).toBe(200);
-    expect(ok.headers['ratelimit-policy']).toMatch(/^"monthly";q=100000;w=\d+, "monthly-qrs";q=10000;w=\d+, "burst";q=100;w=1$/);
-    expect(ok.headers['ratelimit']).toMatch(/^"monthly";r=99999;t=\d+, "monthly-qrs";r=9999;t=\d+, "burst";r=99;t=1$/);
-    expect(ok.headers['x-ratelimit-limit']).toBe('100000');
-    expect(ok.headers['x-ratelimit-remaining']).toBe('99999');
+  it(
+    'puts a burst entry beside the monthly ones on ' + 'every metered response, a success or a monthly ' + 'refusal',
+    async () => {
+      const at = freshSecond();
+      const pro = await t.newCaller('pro');
+      const ok = await generate(t.app, pro.key, png('headers'));
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['ratelimit-policy']).toMatch(
+        /^"monthly";q=100000;w=\d+, "monthly-qrs";q=10000;w=\d+, "burst";q=100;w=1$/,
+      );
+      expect(ok.headers['ratelimit']).toMatch(
+        /^"monthly";r=99999;t=\d+, "monthly-qrs";r=9999;t=\d+, "burst";r=99;t=1$/,
+      );
+      expect(ok.headers['x-ratelimit-limit']).toBe('100000');
+      expect(ok.headers['x-ratelimit-remaining']).toBe('99999');
 
-    const spent = await t.newCaller('free');
-    const qr = { fingerprint: qrFingerprint('text', 'spent'), type: 'text' as const, payload: 'spent' };
-    for (let i = 0; i < 500; i++) await t.stores.meter.reserve({ accountId: spent.accountId, period: periodOf(at), qr, limits: { requests: 500, qrs: 5 }, at });
-    const monthly = await generate(t.app, spent.key, png('spent'));
-    expect(monthly.statusCode).toBe(429);
-    expect(monthly.json().code).toBe('quota_exceeded');
-    expect(monthly.headers['ratelimit']).toMatch(/^"monthly";r=0;t=\d+, "monthly-qrs";r=4;t=\d+, "burst";r=10;t=1$/);
-  });
+      const spent = await t.newCaller('free');
+      const qr = { fingerprint: qrFingerprint('text', 'spent'), type: 'text' as const, payload: 'spent' };
+      for (let i = 0; i < 500; i++)
+        await t.stores.meter.reserve({
+          accountId: spent.accountId,
+          period: periodOf(at),
+          qr,
+          limits: { requests: 500, qrs: 5 },
+          at,
+        });
+      const monthly = await generate(t.app, spent.key, png('spent'));
+      expect(monthly.statusCode).toBe(429);
+      expect(monthly.json().code).toBe('quota_exceeded');
+      expect(monthly.headers['ratelimit']).toMatch(/^"monthly";r=0;t=\d+, "monthly-qrs";r=4;t=\d+, "burst";r=10;t=1$/);
+    },
+  );
 
   it('admits the key again once its second has passed, and holds each key of an account to its own burst', async () => {
     const at = freshSecond();
@@ -105,7 +125,8 @@ describe('per-key burst on the generation API', () => {
     const at = freshSecond();
     const client = new PortalClient(t.app);
     await client.signInLocally(email('playground'));
-    const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account.id;
+    const accountId = ((await client.json('GET', '/portal/api/session')).json() as { account: { id: string } }).account
+      .id;
     const key = (await issueKey(keyDeps(t), accountId, 'api')).secret;
     const form = {
       _csrf: await client.csrfFrom('/portal/playground'),
@@ -116,7 +137,10 @@ describe('per-key burst on the generation API', () => {
     };
 
     // The key uses up its second; the playground still has its own.
-    for (let i = 0; i < 10; i++) expect((await generate(t.app, key, { content: form.content, type: 'url', outputFormat: 'png' })).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await generate(t.app, key, { content: form.content, type: 'url', outputFormat: 'png' })).statusCode).toBe(
+        200,
+      );
     expectRateLimited(await generate(t.app, key, { content: form.content, type: 'url', outputFormat: 'png' }));
     for (let i = 0; i < 10; i++) expect((await client.postForm('/portal/playground', form)).statusCode).toBe(200);
     const refused = await client.postForm('/portal/playground', form);
@@ -139,24 +163,34 @@ describe('two API instances on one Redis', () => {
   }, 60_000);
   afterAll(async () => instances?.close());
 
-  it('admit exactly the key’s burst between them: the burst is decided in the reservation’s one Lua round trip', async () => {
-    const caller = await a.newCaller('free');
-    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => generate(i % 2 === 0 ? a.app : b.app, caller.key, png('shared'))));
-    expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(10);
-    const refused = answers.filter((r) => r.statusCode !== 200);
-    expect(refused).toHaveLength(20);
-    for (const res of refused) {
-      expectRateLimited(res);
-      expect(res.headers['retry-after']).toBe('1');
-    }
-    expect(await b.stores.meter.usage(caller.accountId, periodOf(b.clock.now))).toEqual({ requests: 10, qrs: 1 });
-  });
+  it(
+    'admit exactly the key’s burst between them: the ' +
+      'burst is decided in the reservation’s one Lua round ' +
+      'trip',
+    async () => {
+      const caller = await a.newCaller('free');
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => generate(i % 2 === 0 ? a.app : b.app, caller.key, png('shared'))),
+      );
+      expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(10);
+      const refused = answers.filter((r) => r.statusCode !== 200);
+      expect(refused).toHaveLength(20);
+      for (const res of refused) {
+        expectRateLimited(res);
+        expect(res.headers['retry-after']).toBe('1');
+      }
+      expect(await b.stores.meter.usage(caller.accountId, periodOf(b.clock.now))).toEqual({ requests: 10, qrs: 1 });
+    },
+  );
 
   it('share the portal’s per-address sign-in budget (kept in Redis)', async () => {
     await new PortalClient(a.app).signInLocally(email('shared-a'));
     await new PortalClient(b.app).signInLocally(email('shared-b'));
     const third = new PortalClient(a.app);
-    const refused = await third.postForm('/portal/auth/local', { email: email('shared-c'), _csrf: await third.csrfFrom('/portal/signin') });
+    const refused = await third.postForm('/portal/auth/local', {
+      email: email('shared-c'),
+      _csrf: await third.csrfFrom('/portal/signin'),
+    });
     expect(refused.statusCode).toBe(429);
     // Another address is not held back, on either instance.
     await new PortalClient(b.app, { remoteAddress: '::1' }).signInLocally(email('shared-d'));
@@ -188,18 +222,25 @@ describe('portal sign-in, per client address', () => {
     await google?.stop();
   });
 
-  it('refuses a 4th local sign-in from one address within the minute with a 429 page and Retry-After, while another address signs in', async () => {
-    for (let i = 0; i < 3; i++) await new PortalClient(t.app).signInLocally(email('local'));
-    const fourth = new PortalClient(t.app);
-    const refused = await fourth.postForm('/portal/auth/local', { email: email('local'), _csrf: await fourth.csrfFrom('/portal/signin') });
-    expect(refused.statusCode).toBe(429);
-    expect(refused.headers['content-type']).toMatch(/^text\/html/);
-    expect(refused.body).toContain('Too many requests');
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect((await fourth.get('/portal/')).headers.location).toBe('/portal/signin'); // not signed in
-    await new PortalClient(t.app, { remoteAddress: '::1' }).signInLocally(email('local'));
-  });
+  it(
+    'refuses a 4th local sign-in from one address within the minute with a 429 page and Retry-After, while ' +
+      'another address signs in',
+    async () => {
+      for (let i = 0; i < 3; i++) await new PortalClient(t.app).signInLocally(email('local'));
+      const fourth = new PortalClient(t.app);
+      const refused = await fourth.postForm('/portal/auth/local', {
+        email: email('local'),
+        _csrf: await fourth.csrfFrom('/portal/signin'),
+      });
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['content-type']).toMatch(/^text\/html/);
+      expect(refused.body).toContain('Too many requests');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(refused.headers['retry-after'])).toBeLessThanOrEqual(60);
+      expect((await fourth.get('/portal/')).headers.location).toBe('/portal/signin'); // not signed in
+      await new PortalClient(t.app, { remoteAddress: '::1' }).signInLocally(email('local'));
+    },
+  );
 
   it('limits OIDC sign-in starts and callbacks per address, each in a bucket of its own', async () => {
     const from = (remoteAddress: string) => new PortalClient(oidc.app, { remoteAddress });
@@ -236,30 +277,35 @@ describe('portal key creation, per client address', () => {
   });
   afterAll(async () => t?.close());
 
-  it('shares one hourly budget between the form and the JSON API: past it, problem+json or a page; another address still creates', async () => {
-    const here = new PortalClient(t.app);
-    await here.signInLocally(email('keys'));
-    const csrf = ((await here.json('GET', '/portal/api/session')).json() as { csrfToken: string }).csrfToken;
-    const viaForm = async (client: PortalClient, name: string) =>
-      client.postForm('/portal/keys', { name, _csrf: csrfTokenIn((await client.get('/portal/keys')).body) ?? '' });
-    const viaApi = (client: PortalClient, name: string) => client.json('POST', '/portal/api/keys', { name }, { 'x-csrf-token': csrf });
+  it(
+    'shares one hourly budget between the form and the JSON API: past it, problem+json or a page; another ' +
+      'address still creates',
+    async () => {
+      const here = new PortalClient(t.app);
+      await here.signInLocally(email('keys'));
+      const csrf = ((await here.json('GET', '/portal/api/session')).json() as { csrfToken: string }).csrfToken;
+      const viaForm = async (client: PortalClient, name: string) =>
+        client.postForm('/portal/keys', { name, _csrf: csrfTokenIn((await client.get('/portal/keys')).body) ?? '' });
+      const viaApi = (client: PortalClient, name: string) =>
+        client.json('POST', '/portal/api/keys', { name }, { 'x-csrf-token': csrf });
 
-    expect((await viaForm(here, 'one')).statusCode).toBe(201);
-    expect((await viaApi(here, 'two')).statusCode).toBe(201);
-    expect((await viaForm(here, 'three')).statusCode).toBe(201);
-    const api = await viaApi(here, 'four');
-    expectRateLimited(api);
-    expect(Number(api.headers['retry-after'])).toBeGreaterThan(60);
-    expect(Number(api.headers['retry-after'])).toBeLessThanOrEqual(3600);
-    const form = await viaForm(here, 'four');
-    expect(form.statusCode).toBe(429);
-    expect(form.headers['content-type']).toMatch(/^text\/html/);
+      expect((await viaForm(here, 'one')).statusCode).toBe(201);
+      expect((await viaApi(here, 'two')).statusCode).toBe(201);
+      expect((await viaForm(here, 'three')).statusCode).toBe(201);
+      const api = await viaApi(here, 'four');
+      expectRateLimited(api);
+      expect(Number(api.headers['retry-after'])).toBeGreaterThan(60);
+      expect(Number(api.headers['retry-after'])).toBeLessThanOrEqual(3600);
+      const form = await viaForm(here, 'four');
+      expect(form.statusCode).toBe(429);
+      expect(form.headers['content-type']).toMatch(/^text\/html/);
 
-    // The same session from another address: its own budget.
-    const elsewhere = new PortalClient(t.app, { remoteAddress: '203.0.113.7' });
-    for (const [name, value] of here.cookies) elsewhere.setCookie(name, value);
-    expect((await viaApi(elsewhere, 'four')).statusCode).toBe(201);
-    const listed = (await here.json('GET', '/portal/api/keys')).json() as { keys: unknown[] };
-    expect(listed.keys).toHaveLength(4);
-  });
+      // The same session from another address: its own budget.
+      const elsewhere = new PortalClient(t.app, { remoteAddress: '203.0.113.7' });
+      for (const [name, value] of here.cookies) elsewhere.setCookie(name, value);
+      expect((await viaApi(elsewhere, 'four')).statusCode).toBe(201);
+      const listed = (await here.json('GET', '/portal/api/keys')).json() as { keys: unknown[] };
+      expect(listed.keys).toHaveLength(4);
+    },
+  );
 });

@@ -39,18 +39,31 @@ describe('generated bodies', () => {
   });
 
   it('each field replaced by a value of any type: never a 5xx', async () => {
-    const field = fc.constantFrom('content', 'type', 'outputFormat', 'size', 'margin', 'errorCorrection', 'darkColor', 'lightColor');
+    const field = fc.constantFrom(
+      'content',
+      'type',
+      'outputFormat',
+      'size',
+      'margin',
+      'errorCorrection',
+      'darkColor',
+      'lightColor',
+    );
     await fc.assert(
-      fc.asyncProperty(field, fc.anything({ maxDepth: 2, withNullPrototype: true, withBigInt: false }), async (name, value) => {
-        let body: string;
-        try {
-          body = JSON.stringify({ ...VALID, [name]: value });
-        } catch {
-          return; // not representable as JSON: nothing a client could send
-        }
-        if (body === undefined) return;
-        expectCleanRefusalOrImage(await generate(t.app, key, body));
-      }),
+      fc.asyncProperty(
+        field,
+        fc.anything({ maxDepth: 2, withNullPrototype: true, withBigInt: false }),
+        async (name, value) => {
+          let body: string;
+          try {
+            body = JSON.stringify({ ...VALID, [name]: value });
+          } catch {
+            return; // not representable as JSON: nothing a client could send
+          }
+          if (body === undefined) return;
+          expectCleanRefusalOrImage(await generate(t.app, key, body));
+        },
+      ),
       { numRuns: RUNS, seed: 2 },
     );
   });
@@ -91,13 +104,33 @@ describe('generated bodies', () => {
 
   // Each body with the one answer that is right for it: a refusal with its code, or an image of what JSON.parse reads.
   const deep = '['.repeat(5000) + ']'.repeat(5000);
-  const HOSTILE_BODIES: Array<{ what: string; payload: string | Buffer; status: number; code?: string; decodes?: string }> = [
+  const HOSTILE_BODIES: Array<{
+    what: string;
+    payload: string | Buffer;
+    status: number;
+    code?: string;
+    decodes?: string;
+  }> = [
     { what: 'a deeply nested array', payload: deep, status: 400, code: 'invalid_request' },
-    { what: 'deeply nested content', payload: `{"content":${deep},"type":"text","outputFormat":"png"}`, status: 400, code: 'invalid_content' },
-    { what: 'a 15 kB string', payload: JSON.stringify({ ...VALID, content: 'x'.repeat(15_000), type: 'text' }), status: 400, code: 'invalid_content' },
+    {
+      what: 'deeply nested content',
+      payload: `{"content":${deep},"type":"text","outputFormat":"png"}`,
+      status: 400,
+      code: 'invalid_content',
+    },
+    {
+      what: 'a 15 kB string',
+      payload: JSON.stringify({ ...VALID, content: 'x'.repeat(15_000), type: 'text' }),
+      status: 400,
+      code: 'invalid_content',
+    },
     {
       what: 'invalid UTF-8 (read as U+FFFD, as every JSON parser does)',
-      payload: Buffer.concat([Buffer.from('{"content":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('","type":"text","outputFormat":"png"}')]),
+      payload: Buffer.concat([
+        Buffer.from('{"content":"'),
+        Buffer.from([0xff, 0xfe, 0xc3, 0x28]),
+        Buffer.from('","type":"text","outputFormat":"png"}'),
+      ]),
       status: 200,
       decodes: '\uFFFD\uFFFD\uFFFD(',
     },
@@ -124,25 +157,40 @@ describe('generated bodies', () => {
     { what: 'a bare string', payload: '"just a string"', status: 400, code: 'invalid_request' },
   ];
 
-  it.each(HOSTILE_BODIES)('answers $what with $status $code, and pollutes no prototype', async ({ payload, status, code, decodes }) => {
-    const res = await t.app.inject({ method: 'POST', url: GENERATE_URL, headers: { 'content-type': 'application/json', 'x-api-key': key }, payload });
-    expectCleanRefusalOrImage(res);
-    expect(res.statusCode).toBe(status);
-    if (code !== undefined) expect(res.json().code).toBe(code);
-    if (decodes !== undefined) expect(await decodeQr(res.rawPayload, 'png')).toEqual(readByAll(decodes));
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
+  it.each(HOSTILE_BODIES)(
+    'answers $what with $status $code, and pollutes no prototype',
+    async ({ payload, status, code, decodes }) => {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: GENERATE_URL,
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        payload,
+      });
+      expectCleanRefusalOrImage(res);
+      expect(res.statusCode).toBe(status);
+      if (code !== undefined) expect(res.json().code).toBe(code);
+      if (decodes !== undefined) expect(await decodeQr(res.rawPayload, 'png')).toEqual(readByAll(decodes));
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
 });
 
 describe('generated headers', () => {
   it('junk API keys, content types and request ids: never a 5xx, and no header injection', async () => {
-    const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 120 });
+    const printable = fc.string({
+      unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+      maxLength: 120,
+    });
     await fc.assert(
       fc.asyncProperty(printable, printable, printable, async (apiKey, contentType, requestId) => {
         const res = await t.app.inject({
           method: 'POST',
           url: GENERATE_URL,
-          headers: { 'x-api-key': apiKey, 'content-type': contentType || 'application/json', 'x-request-id': requestId },
+          headers: {
+            'x-api-key': apiKey,
+            'content-type': contentType || 'application/json',
+            'x-request-id': requestId,
+          },
           payload: JSON.stringify(VALID),
         });
         expectCleanRefusalOrImage(res);
@@ -153,40 +201,67 @@ describe('generated headers', () => {
     );
   });
 
-  it('refuses keys with a bad checksum and keys of the right shape that do not exist alike, without a lookup leak', async () => {
-    const badChecksum = key.slice(0, -1) + (key.endsWith('Z') ? 'Y' : 'Z');
-    const unknown = generateApiKey(); // well formed, checksum right, never issued
-    const answers = [await generate(t.app, badChecksum, VALID), await generate(t.app, unknown, VALID)];
-    for (const res of answers) {
-      expect(res.statusCode).toBe(401);
-      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-    }
-    // The same status, code, type and title for both: nothing says whether the key exists.
-    const [a, b] = answers.map((res) => {
-      const { status, code, type, title } = res.json() as Record<string, unknown>;
-      return { status, code, type, title };
-    });
-    expect(a).toEqual({ status: 401, code: 'invalid_api_key', type: '/problems/invalid_api_key', title: expect.any(String) });
-    expect(b).toEqual(a);
-  });
+  it(
+    'refuses keys with a bad checksum and keys of the right ' + 'shape that do not exist alike, without a lookup leak',
+    async () => {
+      const badChecksum = key.slice(0, -1) + (key.endsWith('Z') ? 'Y' : 'Z');
+      const unknown = generateApiKey(); // well formed, checksum right, never issued
+      const answers = [await generate(t.app, badChecksum, VALID), await generate(t.app, unknown, VALID)];
+      for (const res of answers) {
+        expect(res.statusCode).toBe(401);
+        expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      }
+      // The same status, code, type and title for both: nothing says whether the key exists.
+      const [a, b] = answers.map((res) => {
+        const { status, code, type, title } = res.json() as Record<string, unknown>;
+        return { status, code, type, title };
+      });
+      expect(a).toEqual({
+        status: 401,
+        code: 'invalid_api_key',
+        type: '/problems/invalid_api_key',
+        title: expect.any(String),
+      });
+      expect(b).toEqual(a);
+    },
+  );
 });
 
 describe('capacity and rendering extremes', () => {
   for (const level of ERROR_CORRECTION_LEVELS) {
-    it(`encodes exactly ${BYTE_CAPACITY[level]} bytes at ${level} and refuses one byte more with the limit`, async () => {
-      const limit = BYTE_CAPACITY[level];
-      const fits = await generate(t.app, key, { content: 'a'.repeat(limit), type: 'text', outputFormat: 'png', errorCorrection: level, size: 1024 });
-      expect(fits.statusCode).toBe(200);
-      const decoded = await decodeQr(fits.rawPayload, 'png');
-      expect(decoded.zxing).toBe('a'.repeat(limit));
-      const over = await generate(t.app, key, { content: 'a'.repeat(limit + 1), type: 'text', outputFormat: 'png', errorCorrection: level });
-      expect(over.statusCode).toBe(422);
-      expect(over.json()).toMatchObject({ code: 'content_too_long', limit, length: limit + 1 });
-    });
+    it(
+      `encodes exactly ${BYTE_CAPACITY[level]} bytes at ` + `${level} and refuses one byte more with the limit`,
+      async () => {
+        const limit = BYTE_CAPACITY[level];
+        const fits = await generate(t.app, key, {
+          content: 'a'.repeat(limit),
+          type: 'text',
+          outputFormat: 'png',
+          errorCorrection: level,
+          size: 1024,
+        });
+        expect(fits.statusCode).toBe(200);
+        const decoded = await decodeQr(fits.rawPayload, 'png');
+        expect(decoded.zxing).toBe('a'.repeat(limit));
+        const over = await generate(t.app, key, {
+          content: 'a'.repeat(limit + 1),
+          type: 'text',
+          outputFormat: 'png',
+          errorCorrection: level,
+        });
+        expect(over.statusCode).toBe(422);
+        expect(over.json()).toMatchObject({ code: 'content_too_long', limit, length: limit + 1 });
+      },
+    );
   }
 
   it('counts multi-byte characters in bytes for the capacity limit', async () => {
-    const over = await generate(t.app, key, { content: 'é'.repeat(1200), type: 'text', outputFormat: 'png', errorCorrection: 'M' }); // 2400 bytes
+    const over = await generate(t.app, key, {
+      content: 'é'.repeat(1200),
+      type: 'text',
+      outputFormat: 'png',
+      errorCorrection: 'M',
+    }); // 2400 bytes
     expect(over.statusCode).toBe(422);
     expect(over.json().length).toBe(2400);
   });
@@ -203,7 +278,11 @@ describe('capacity and rendering extremes', () => {
     const big = await generate(t.app, key, { ...VALID, size: 2048, margin: 16, outputFormat: 'webp' });
     expect(big.statusCode).toBe(200);
     expect(await decodeQr(big.rawPayload, 'webp')).toEqual(readByAll(VALID.content));
-    for (const colours of [{ darkColor: '#00000000' }, { darkColor: '#ffffff', lightColor: '#000000' }, { lightColor: '#000000' }]) {
+    for (const colours of [
+      { darkColor: '#00000000' },
+      { darkColor: '#ffffff', lightColor: '#000000' },
+      { lightColor: '#000000' },
+    ]) {
       const res = await generate(t.app, key, { ...VALID, ...colours });
       expect(res.statusCode).toBe(400);
       expect(res.json().code).toBe('invalid_request');

@@ -13,7 +13,10 @@ const t = useTestApp();
  * A PNG signature and nothing decodable after it: any decoder would refuse it, so an answer other than 400 was given
  * before decoding.
  */
-const SIGNATURE_ONLY = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+const SIGNATURE_ONLY = Buffer.concat([
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  Buffer.alloc(64, 7),
+]);
 
 describe('logo uploads are bounded before decoding', () => {
   it('answers logo_limit_reached for a full account without decoding the upload', async () => {
@@ -38,7 +41,8 @@ describe('logo uploads are bounded before decoding', () => {
 
   it('takes a slot of the key’s burst per upload, decodable or not', async () => {
     const { key } = await t.newCaller('free'); // burst 10 a second; the test clock stands still
-    for (let i = 0; i < 10; i++) expect((await uploadLogo(t.app, key, SIGNATURE_ONLY, 'image/png')).statusCode).toBe(400);
+    for (let i = 0; i < 10; i++)
+      expect((await uploadLogo(t.app, key, SIGNATURE_ONLY, 'image/png')).statusCode).toBe(400);
     const refused = await uploadLogo(t.app, key, SIGNATURE_ONLY, 'image/png');
     expect(refused.statusCode, refused.body).toBe(429);
     expect(refused.json().code).toBe('rate_limited');
@@ -59,7 +63,15 @@ describe('the portal Logos page', () => {
       .png()
       .toBuffer();
     const created = await t.stores.logos.createWithinLimit(
-      { accountId: account!.id, name: 'mark', png, width: 512, height: 340, digest: 'digest-a', createdAt: t.clock.now },
+      {
+        accountId: account!.id,
+        name: 'mark',
+        png,
+        width: 512,
+        height: 340,
+        digest: 'digest-a',
+        createdAt: t.clock.now,
+      },
       25,
     );
     if (created === 'limit_reached') throw new Error('the logo should be stored');

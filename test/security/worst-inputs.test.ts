@@ -67,7 +67,10 @@ describe('worst-case ready strings, at the longest length allowed and one past i
     for (const prefix of READY_PREFIXES[type] ?? ['']) {
       for (const length of [MAX_PAYLOAD_CHARS, MAX_PAYLOAD_CHARS + 1]) {
         for (const [run, text] of Object.entries(worstRuns(length - prefix.length))) {
-          await expectRefused({ ...UNDRAWABLE, type, content: prefix + text }, `${type} ${JSON.stringify(prefix)} + ${run} (${length})`);
+          await expectRefused(
+            { ...UNDRAWABLE, type, content: prefix + text },
+            `${type} ${JSON.stringify(prefix)} + ${run} (${length})`,
+          );
         }
       }
     }
@@ -91,7 +94,9 @@ describe('worst-case named fields, each at its maximum and one past it', () => {
       for (const [run] of Object.entries(worstRuns(8))) {
         const content = {
           ...VALID_FIELDS[type],
-          ...Object.fromEntries(stringFields(type).map(({ name, max = MAX_PAYLOAD_CHARS }) => [name, worstRuns(max)[run]])),
+          ...Object.fromEntries(
+            stringFields(type).map(({ name, max = MAX_PAYLOAD_CHARS }) => [name, worstRuns(max)[run]]),
+          ),
         };
         await expectRefused({ ...UNDRAWABLE, type, content }, `${type} all fields ${run}`);
       }

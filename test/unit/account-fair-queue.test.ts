@@ -58,17 +58,29 @@ describe('AccountFairQueue', () => {
     expect(await Promise.all(flood)).toEqual(['a1', 'a2', 'a3']);
   });
 
-  it('refuses an account past its share with 429 too_many_decodes, and every account past the queue with 503 overloaded', async () => {
-    const queue = new AccountFairQueue(limits({ heldPerAccount: 2, waiting: 2 }));
-    const held = heldTasks();
-    const alice = ['a1', 'a2'].map((name) => queue.run('alice', held.task(name)));
-    await expect(queue.run('alice', held.task('a3'))).rejects.toMatchObject({ code: 'too_many_decodes', status: 429, retryAfterSeconds: 3 });
-    const bob = queue.run('bob', held.task('b1'));
-    await expect(queue.run('carol', held.task('c1'))).rejects.toMatchObject({ code: 'overloaded', status: 503, retryAfterSeconds: 3 });
-    for (const name of ['a1', 'b1', 'a2']) await held.finish(name);
-    await Promise.all([...alice, bob]);
-    expect(held.started).toEqual(['a1', 'b1', 'a2']);
-  });
+  it(
+    'refuses an account past its share with 429 too_many_decodes, and every account past the queue with 503 ' +
+      'overloaded',
+    async () => {
+      const queue = new AccountFairQueue(limits({ heldPerAccount: 2, waiting: 2 }));
+      const held = heldTasks();
+      const alice = ['a1', 'a2'].map((name) => queue.run('alice', held.task(name)));
+      await expect(queue.run('alice', held.task('a3'))).rejects.toMatchObject({
+        code: 'too_many_decodes',
+        status: 429,
+        retryAfterSeconds: 3,
+      });
+      const bob = queue.run('bob', held.task('b1'));
+      await expect(queue.run('carol', held.task('c1'))).rejects.toMatchObject({
+        code: 'overloaded',
+        status: 503,
+        retryAfterSeconds: 3,
+      });
+      for (const name of ['a1', 'b1', 'a2']) await held.finish(name);
+      await Promise.all([...alice, bob]);
+      expect(held.started).toEqual(['a1', 'b1', 'a2']);
+    },
+  );
 
   it('gives the thread back when a task fails', async () => {
     const queue = new AccountFairQueue(limits());

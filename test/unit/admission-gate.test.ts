@@ -16,19 +16,23 @@ function heldTask() {
 }
 
 describe('AdmissionGate', () => {
-  it('runs work up to its capacity, queues the rest in order, and refuses past the queue with overloaded and Retry-After', async () => {
-    const gate = new AdmissionGate({ running: 2, queued: 2, accountShare: () => 1 });
-    const held = heldTask();
-    const results = ['a', 'b', 'c', 'd'].map((name) => gate.run(alice, 1, held.task(name)));
-    await Promise.resolve();
-    expect(held.started).toEqual(['a', 'b']);
-    expect(gate.stats()).toMatchObject({ running: 2, queued: 2 });
-    await expect(gate.run(alice, 1, () => 'e')).rejects.toMatchObject({ code: 'overloaded', retryAfterSeconds: 1 });
-    held.finish();
-    expect(await Promise.all(results)).toEqual(['a', 'b', 'c', 'd']);
-    expect(held.started).toEqual(['a', 'b', 'c', 'd']);
-    expect(gate.stats()).toEqual({ running: 0, queued: 0, accounts: 0 });
-  });
+  it(
+    'runs work up to its capacity, queues the rest in order, and refuses past the queue with overloaded and ' +
+      'Retry-After',
+    async () => {
+      const gate = new AdmissionGate({ running: 2, queued: 2, accountShare: () => 1 });
+      const held = heldTask();
+      const results = ['a', 'b', 'c', 'd'].map((name) => gate.run(alice, 1, held.task(name)));
+      await Promise.resolve();
+      expect(held.started).toEqual(['a', 'b']);
+      expect(gate.stats()).toMatchObject({ running: 2, queued: 2 });
+      await expect(gate.run(alice, 1, () => 'e')).rejects.toMatchObject({ code: 'overloaded', retryAfterSeconds: 1 });
+      held.finish();
+      expect(await Promise.all(results)).toEqual(['a', 'b', 'c', 'd']);
+      expect(held.started).toEqual(['a', 'b', 'c', 'd']);
+      expect(gate.stats()).toEqual({ running: 0, queued: 0, accounts: 0 });
+    },
+  );
 
   it('weighs work by cost: a large render takes the room of many small ones', async () => {
     const gate = new AdmissionGate({ running: 16, queued: 0, accountShare: () => 1 });
@@ -44,7 +48,10 @@ describe('AdmissionGate', () => {
     const gate = new AdmissionGate({ running: 4, queued: 12, accountShare: () => 0.25 });
     const held = heldTask();
     const flood = Array.from({ length: 4 }, (_, i) => gate.run(alice, 1, held.task(`alice ${i}`)));
-    await expect(gate.run(alice, 1, () => 'one more')).rejects.toMatchObject({ code: 'overloaded', retryAfterSeconds: 1 });
+    await expect(gate.run(alice, 1, () => 'one more')).rejects.toMatchObject({
+      code: 'overloaded',
+      retryAfterSeconds: 1,
+    });
     const bystander = gate.run(bob, 1, held.task('bob'));
     held.finish();
     expect(await bystander).toBe('bob');
@@ -58,23 +65,32 @@ describe('AdmissionGate', () => {
     expect(await gate.run(alice, 1, () => 'ok')).toBe('ok');
   });
 
-  it("keeps the rest of the running capacity for others: one account's big renders past its running share wait, and hold nobody up", async () => {
-    const gate = new AdmissionGate({ running: 32, queued: 1024, accountShare: () => 1, accountRunningShare: () => 0.5 });
-    const held = heldTask();
-    const first = gate.run(alice, 16, held.task('alice 2048 px'));
-    const second = gate.run(alice, 16, held.task('alice 2048 px again'));
-    // Room for it, but alice already runs her half: it waits.
-    expect(held.started).toEqual(['alice 2048 px']);
-    expect(gate.stats()).toMatchObject({ running: 16, queued: 16 });
-    // bob's small renders are not behind alice's waiting one: they start at once, in the half she cannot take.
-    const small = Array.from({ length: 16 }, (_, i) => gate.run(bob, 1, held.task(`bob ${i}`)));
-    expect(held.started).toHaveLength(17);
-    expect(gate.stats()).toMatchObject({ running: 32, queued: 16 });
-    held.finish();
-    await Promise.all([first, second, ...small]);
-    expect(held.started.at(-1)).toBe('alice 2048 px again');
-    expect(gate.stats()).toEqual({ running: 0, queued: 0, accounts: 0 });
-  });
+  it(
+    "keeps the rest of the running capacity for others: one account's big renders past its running share wait, " +
+      'and hold nobody up',
+    async () => {
+      const gate = new AdmissionGate({
+        running: 32,
+        queued: 1024,
+        accountShare: () => 1,
+        accountRunningShare: () => 0.5,
+      });
+      const held = heldTask();
+      const first = gate.run(alice, 16, held.task('alice 2048 px'));
+      const second = gate.run(alice, 16, held.task('alice 2048 px again'));
+      // Room for it, but alice already runs her half: it waits.
+      expect(held.started).toEqual(['alice 2048 px']);
+      expect(gate.stats()).toMatchObject({ running: 16, queued: 16 });
+      // bob's small renders are not behind alice's waiting one: they start at once, in the half she cannot take.
+      const small = Array.from({ length: 16 }, (_, i) => gate.run(bob, 1, held.task(`bob ${i}`)));
+      expect(held.started).toHaveLength(17);
+      expect(gate.stats()).toMatchObject({ running: 32, queued: 16 });
+      held.finish();
+      await Promise.all([first, second, ...small]);
+      expect(held.started.at(-1)).toBe('alice 2048 px again');
+      expect(gate.stats()).toEqual({ running: 0, queued: 0, accounts: 0 });
+    },
+  );
 
   it('still lets an account alone render one image bigger than its running share', async () => {
     const gate = new AdmissionGate({ running: 16, queued: 64, accountShare: () => 1, accountRunningShare: () => 0.5 });

@@ -1,6 +1,12 @@
 // The API key format: prefix, 30 random base62 characters, CRC32 checksum that catches typos offline.
 import { describe, expect, it } from 'vitest';
-import { API_KEY_LENGTH, apiKeyHint, generateApiKey, hashApiKey, isWellFormedApiKey } from '../../src/domain/api-key.js';
+import {
+  API_KEY_LENGTH,
+  apiKeyHint,
+  generateApiKey,
+  hashApiKey,
+  isWellFormedApiKey,
+} from '../../src/domain/api-key.js';
 
 describe('API key format', () => {
   it('generates distinct keys of the documented shape that pass their own checksum', () => {

@@ -11,16 +11,20 @@ describe('batch archive file names', () => {
     expect(sanitiseStem('a'.repeat(300))).toHaveLength(100);
   });
 
-  it('names each file by its name or index and makes repeats unique, case-insensitively, never colliding with the manifest', () => {
-    const names = assignFileNames([
-      { name: 'label', format: 'png' },
-      { name: 'LABEL', format: 'png' },
-      { format: 'webp' },
-      { name: 'label-1', format: 'png' },
-      { name: '???', format: 'svg' },
-      { name: 'manifest', format: 'png' },
-    ]);
-    expect(names).toEqual(['label.png', 'LABEL-1.png', '2.webp', 'label-1-3.png', '4.svg', 'manifest.png']);
-    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
-  });
+  it(
+    'names each file by its name or index and makes repeats unique, case-insensitively, never colliding with the ' +
+      'manifest',
+    () => {
+      const names = assignFileNames([
+        { name: 'label', format: 'png' },
+        { name: 'LABEL', format: 'png' },
+        { format: 'webp' },
+        { name: 'label-1', format: 'png' },
+        { name: '???', format: 'svg' },
+        { name: 'manifest', format: 'png' },
+      ]);
+      expect(names).toEqual(['label.png', 'LABEL-1.png', '2.webp', 'label-1-3.png', '4.svg', 'manifest.png']);
+      expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+    },
+  );
 });

@@ -41,7 +41,10 @@ describe('logo coverage', () => {
   });
 
   it('raises the error correction for a logo when the caller did not fix it', () => {
-    const { errorCorrection } = matrixForDesign({ ...BASE, errorCorrection: 'M', branding: design(0.2, false) }, design(0.2, false));
+    const { errorCorrection } = matrixForDesign(
+      { ...BASE, errorCorrection: 'M', branding: design(0.2, false) },
+      design(0.2, false),
+    );
     expect(errorCorrection).toBe('Q');
   });
 
@@ -59,7 +62,8 @@ describe('logo coverage', () => {
 
 describe('a branded matrix', () => {
   it('carries the ECI designator when the spec asks for it, as the plain path does, with or without a logo', () => {
-    const spec = { ...BASE, payload: '東京都渋谷区 2024年 予約番号', errorCorrection: 'Q', eci: true } as const; // Kanji mode without eci
+    // Kanji mode without eci
+    const spec = { ...BASE, payload: '東京都渋谷区 2024年 予約番号', errorCorrection: 'Q', eci: true } as const;
     for (const branding of [{ ...design(0.1, true), logo: undefined }, design(0.1, true)]) {
       expect(matrixForDesign(spec, branding).matrix).toEqual(buildMatrix(spec.payload, 'Q', { eci: true }));
       expect(matrixForDesign(spec, branding).matrix).not.toEqual(buildMatrix(spec.payload, 'Q', { eci: false }));

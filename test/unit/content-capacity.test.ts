@@ -38,21 +38,36 @@ describe('contentCapacity', () => {
     ['cyrillic', 'M', 1435, 'characters'],
     ['utf8', 'M', 2330, 'bytes'], // 2,331 is the limit; in two-byte characters 2,330 is the last that fits
     ['utf8+eci', 'M', 2330, 'bytes'],
-  ] as const)('%s at %s: %i %s fit and one more is refused, with that figure in the answer', (kind, level, limit, unit) => {
-    const make = KINDS[kind];
-    const step = kind.startsWith('utf8') ? 2 : 1;
-    expect(symbolFit(spec(make(limit), level))).toEqual({ ok: true });
-    const over = make(limit + step);
-    expect(symbolFit(spec(over, level))).toMatchObject({ ok: false, reason: 'too_long' });
-    const capacity = contentCapacity(over, level, false);
-    const stated = kind === 'utf8' ? limit + 1 : limit;
-    expect(capacity).toMatchObject({ encoding: kind === 'cyrillic' ? 'kanji' : kind, unit, limit: stated, length: limit + step });
-    expect(capacity.detail).toContain(`at error correction ${level} a QR code holds at most ${stated.toLocaleString('en-US')}`);
-  });
+  ] as const)(
+    '%s at %s: %i %s fit and one more is refused, with that figure in the answer',
+    (kind, level, limit, unit) => {
+      const make = KINDS[kind];
+      const step = kind.startsWith('utf8') ? 2 : 1;
+      expect(symbolFit(spec(make(limit), level))).toEqual({ ok: true });
+      const over = make(limit + step);
+      expect(symbolFit(spec(over, level))).toMatchObject({ ok: false, reason: 'too_long' });
+      const capacity = contentCapacity(over, level, false);
+      const stated = kind === 'utf8' ? limit + 1 : limit;
+      expect(capacity).toMatchObject({
+        encoding: kind === 'cyrillic' ? 'kanji' : kind,
+        unit,
+        limit: stated,
+        length: limit + step,
+      });
+      expect(capacity.detail).toContain(
+        `at error correction ${level} a QR code holds at most ${stated.toLocaleString('en-US')}`,
+      );
+    },
+  );
 
   it('with eci: true, Japanese is counted as UTF-8 bytes behind ECI 26, as it is then written', () => {
     const over = KINDS.kanji(800); // 2,400 bytes of UTF-8
     expect(symbolFit(spec(over, 'M', true))).toMatchObject({ ok: false, reason: 'too_long' });
-    expect(contentCapacity(over, 'M', true)).toMatchObject({ encoding: 'utf8+eci', unit: 'bytes', limit: 2330, length: 2400 });
+    expect(contentCapacity(over, 'M', true)).toMatchObject({
+      encoding: 'utf8+eci',
+      unit: 'bytes',
+      limit: 2330,
+      length: 2400,
+    });
   });
 });

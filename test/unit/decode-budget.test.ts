@@ -5,7 +5,12 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeImage } from '../../src/render/decode-image.js';
 import { ZbarReader } from '../../src/render/branded/scan-check.js';
-import { JSQR_WHOLE_IMAGE_MAX_PIXELS, regionAround, SLOW_READER_MAX_PIXELS, wholeImage } from '../../src/render/decode-regions.js';
+import {
+  JSQR_WHOLE_IMAGE_MAX_PIXELS,
+  regionAround,
+  SLOW_READER_MAX_PIXELS,
+  wholeImage,
+} from '../../src/render/decode-regions.js';
 import { renderImage } from '../../src/render/render-image.js';
 import { plainSpec } from '../helpers/render-fixtures.js';
 
@@ -38,7 +43,14 @@ describe('decodeImage on a budget', () => {
     const outcome = await decodeImage(photo, MAX_PIXELS, { budgetMs: 60_000 }, new ZbarReader());
     expect(outcome).toEqual({
       ok: true,
-      codes: [{ text: content, version: expect.any(Number), errorCorrection: 'M', readers: { zxing: content, zbar: content, jsqr: content } }],
+      codes: [
+        {
+          text: content,
+          version: expect.any(Number),
+          errorCorrection: 'M',
+          readers: { zxing: content, zbar: content, jsqr: content },
+        },
+      ],
       readersRan: ['zxing', 'zbar', 'jsqr'],
       readersSkipped: [],
     });
@@ -48,7 +60,14 @@ describe('decodeImage on a budget', () => {
     const outcome = await decodeImage(photo, MAX_PIXELS, { budgetMs: 0 }, new ZbarReader());
     expect(outcome).toEqual({
       ok: true,
-      codes: [{ text: content, version: expect.any(Number), errorCorrection: 'M', readers: { zxing: content, zbar: null, jsqr: null } }],
+      codes: [
+        {
+          text: content,
+          version: expect.any(Number),
+          errorCorrection: 'M',
+          readers: { zxing: content, zbar: null, jsqr: null },
+        },
+      ],
       readersRan: ['zxing'],
       readersSkipped: ['zbar', 'jsqr'],
     });
@@ -56,7 +75,12 @@ describe('decodeImage on a budget', () => {
 
   it('abandons jsQR on a noise image when the budget runs out while zbar reads', async () => {
     // Start at 0 with a 1 s budget; zbar is checked at 10 ms, jsQR at 1,500 ms.
-    const outcome = await decodeImage(noise, MAX_PIXELS, { budgetMs: 1_000, now: steppedClock(0, 10, 1_500) }, new ZbarReader());
+    const outcome = await decodeImage(
+      noise,
+      MAX_PIXELS,
+      { budgetMs: 1_000, now: steppedClock(0, 10, 1_500) },
+      new ZbarReader(),
+    );
     expect(outcome).toEqual({ ok: true, codes: [], readersRan: ['zxing', 'zbar'], readersSkipped: ['jsqr'] });
   });
 });
@@ -73,14 +97,24 @@ describe('what the slow readers are given', () => {
 
   it('around a code: its quiet zone kept, clipped to the image, scaled to about 8 pixels a module', () => {
     // A version 3 code (29 modules) drawn 2,900 px wide, 100 px a module.
-    const corners = { topLeft: { x: 500, y: 400 }, topRight: { x: 3400, y: 400 }, bottomLeft: { x: 500, y: 3300 }, bottomRight: { x: 3400, y: 3300 } };
+    const corners = {
+      topLeft: { x: 500, y: 400 },
+      topRight: { x: 3400, y: 400 },
+      bottomLeft: { x: 500, y: 3300 },
+      bottomRight: { x: 3400, y: 3300 },
+    };
     const region = regionAround(corners, 3, 4000, 4000);
     expect(region.left).toBeLessThanOrEqual(100);
     expect(region.left + region.width).toBe(4000);
     expect(region.scaledWidth).toBeGreaterThan(29 * 8);
     expect(region.scaledWidth).toBeLessThan(29 * 8 * 1.6);
     // A small code is left at its own size.
-    const small = regionAround({ ...corners, topRight: { x: 558, y: 400 }, bottomLeft: { x: 500, y: 458 }, bottomRight: { x: 558, y: 458 } }, 3, 4000, 4000);
+    const small = regionAround(
+      { ...corners, topRight: { x: 558, y: 400 }, bottomLeft: { x: 500, y: 458 }, bottomRight: { x: 558, y: 458 } },
+      3,
+      4000,
+      4000,
+    );
     expect(small.scaledWidth).toBe(small.width);
   });
 });

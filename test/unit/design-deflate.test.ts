@@ -18,7 +18,11 @@ import { logoPng } from '../helpers/logos.js';
  * A pseudo-random stream made of literals and copies (some past 258 bytes, some overlapping), with the bytes they stand
  * for.
  */
-function randomStream(seed: number, length: number, code?: DeflateCode): { bytes: Buffer; stream: Uint8Array; tokens: DeflateTokens } {
+function randomStream(
+  seed: number,
+  length: number,
+  code?: DeflateCode,
+): { bytes: Buffer; stream: Uint8Array; tokens: DeflateTokens } {
   let state = seed;
   const next = (n: number) => ((state = (state * 1103515245 + 12345) & 0x7fffffff), state % n);
   const tokens = new DeflateTokens(16);
@@ -60,7 +64,16 @@ async function bothWays(
   adjust?: (layout: DesignLayout) => DesignLayout,
   payload = PAYLOAD,
 ) {
-  const spec = { payload, format: 'png', size, margin, errorCorrection: 'M', darkColor: '#1d3557ff', lightColor: '#ffffffff', branding } as const;
+  const spec = {
+    payload,
+    format: 'png',
+    size,
+    margin,
+    errorCorrection: 'M',
+    darkColor: '#1d3557ff',
+    lightColor: '#ffffffff',
+    branding,
+  } as const;
   const { matrix } = matrixForDesign(spec, branding, caches);
   const drawnLayout = designLayout(matrix, size, margin, branding);
   const layout = adjust ? adjust(drawnLayout) : drawnLayout;
@@ -76,92 +89,147 @@ async function bothWays(
   const scanlines = inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
   const rowBytes = art.indexed ? layout.side : layout.side * 4;
   const same =
-    Buffer.from(data).equals(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength)) && scanlines.length === layout.height * (rowBytes + 1);
+    Buffer.from(data).equals(Buffer.from(pixels.buffer, pixels.byteOffset, pixels.byteLength)) &&
+    scanlines.length === layout.height * (rowBytes + 1);
   return { deflatable: true as const, same, png, zlibPng };
 }
 
 describe('deflate tokens', () => {
-  it('make zlib streams that zlib inflates to the bytes they stand for, checksum included, under their own code and under one kept from another stream', () => {
-    let code: DeflateCode | undefined;
-    for (let seed = 1; seed <= 60; seed++) {
-      const { bytes, stream, tokens } = randomStream(seed, 1 + ((seed * 977) % 40000), seed % 2 === 0 ? code : undefined);
-      expect(Buffer.from(inflateSync(stream)).equals(bytes)).toBe(true);
-      code = tokens.code;
-    }
-  });
+  it(
+    'make zlib streams that zlib inflates to the bytes they stand for, checksum included, under their own code ' +
+      'and under one kept from another stream',
+    () => {
+      let code: DeflateCode | undefined;
+      for (let seed = 1; seed <= 60; seed++) {
+        const { bytes, stream, tokens } = randomStream(
+          seed,
+          1 + ((seed * 977) % 40000),
+          seed % 2 === 0 ? code : undefined,
+        );
+        expect(Buffer.from(inflateSync(stream)).equals(bytes)).toBe(true);
+        code = tokens.code;
+      }
+    },
+  );
 });
 
 describe('branded PNG deflated from the design', () => {
-  it("decodes to exactly the drawn pixels for every module shape, finder, logo and caption band, the second payload under the first one's code", async () => {
-    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const caches = new DesignCaches();
-    const mismatched: string[] = [];
-    const colourTypes = new Set<number>();
-    let written = 0;
-    for (const moduleShape of MODULE_SHAPES)
-      for (const finderShape of FINDER_SHAPES)
-        for (const withLogo of [false, true])
-          for (const frame of [undefined, { text: 'SCAN ME', color: '#1d3557ff' }])
-            for (const [size, margin] of [
-              [512, 4],
-              [150, 0],
-            ] as const)
-              for (const payload of [PAYLOAD, `${PAYLOAD}/second`]) {
-                const branding: Branding = {
-                  moduleShape,
-                  finderShape,
-                  finderColor: '#c1121fff',
-                  errorCorrectionFixed: false,
-                  logo: withLogo ? logo : undefined,
-                  frame,
-                };
-                const result = await bothWays(branding, size, margin, caches, undefined, payload);
-                if (!result.deflatable) continue;
-                written++;
-                colourTypes.add(result.png[25]!);
-                if (!result.same) mismatched.push(`${moduleShape}/${finderShape}/logo ${withLogo}/frame ${frame !== undefined}/${size}/${margin}/${payload}`);
-              }
-    expect(mismatched).toEqual([]);
-    expect(written).toBe(144);
-    expect([...colourTypes].sort()).toEqual([3, 6]); // palette, and RGBA (a caption band with a logo: past 256 colours)
-  });
+  it(
+    'decodes to exactly the drawn pixels for every module shape, finder, logo and caption band, the second ' +
+      "payload under the first one's code",
+    async () => {
+      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const caches = new DesignCaches();
+      const mismatched: string[] = [];
+      const colourTypes = new Set<number>();
+      let written = 0;
+      for (const moduleShape of MODULE_SHAPES)
+        for (const finderShape of FINDER_SHAPES)
+          for (const withLogo of [false, true])
+            for (const frame of [undefined, { text: 'SCAN ME', color: '#1d3557ff' }])
+              for (const [size, margin] of [
+                [512, 4],
+                [150, 0],
+              ] as const)
+                for (const payload of [PAYLOAD, `${PAYLOAD}/second`]) {
+                  const branding: Branding = {
+                    moduleShape,
+                    finderShape,
+                    finderColor: '#c1121fff',
+                    errorCorrectionFixed: false,
+                    logo: withLogo ? logo : undefined,
+                    frame,
+                  };
+                  const result = await bothWays(branding, size, margin, caches, undefined, payload);
+                  if (!result.deflatable) continue;
+                  written++;
+                  colourTypes.add(result.png[25]!);
+                  if (!result.same)
+                    mismatched.push(
+                      `${moduleShape}/${finderShape}/logo ${withLogo}/frame ${frame !== undefined}/${size}/` +
+                        `${margin}/${payload}`,
+                    );
+                }
+      expect(mismatched).toEqual([]);
+      expect(written).toBe(144);
+      // palette, and RGBA (a caption band with a logo: past 256 colours)
+      expect([...colourTypes].sort()).toEqual([3, 6]);
+    },
+  );
 
   it('draws modules and finders cut by the logo where a layout puts it over them, pixel for pixel', async () => {
     const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', errorCorrectionFixed: false, logo };
+    const branding: Branding = {
+      moduleShape: 'rounded',
+      finderShape: 'rounded',
+      finderColor: '#c1121fff',
+      errorCorrectionFixed: false,
+      logo,
+    };
     const caches = new DesignCaches();
     // No cleared square (modules run under the logo), and the logo moved over the top-left finder: cuts through both.
-    const uncleared = await bothWays(branding, 400, 4, caches, (layout) => ({ ...layout, cleared: { start: 0, side: 0 } }));
+    const uncleared = await bothWays(branding, 400, 4, caches, (layout) => ({
+      ...layout,
+      cleared: { start: 0, side: 0 },
+    }));
     const overFinder = await bothWays(branding, 400, 4, caches, (layout) => ({
       ...layout,
       cleared: { start: 0, side: 0 },
-      logoBox: { ...layout.logoBox, left: layout.offset + 3 * layout.scale + 1, top: layout.offset + 2 * layout.scale + 1 },
+      logoBox: {
+        ...layout.logoBox,
+        left: layout.offset + 3 * layout.scale + 1,
+        top: layout.offset + 2 * layout.scale + 1,
+      },
     }));
     expect(uncleared).toMatchObject({ deflatable: true, same: true });
     expect(overFinder).toMatchObject({ deflatable: true, same: true });
   });
 
-  it('writes modules 2 px wide (the narrowest a render draws) pixel for pixel, too short for a copy of the module before', async () => {
-    const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', errorCorrectionFixed: false };
-    const result = await bothWays(branding, 72, 4, new DesignCaches(), undefined, 'https://ex.am/2'); // 33 modules in 72 px: 2 px each
-    expect(result).toMatchObject({ deflatable: true, same: true });
-  });
-
-  it('reads on ZXing, zbar and jsQR, palette and RGBA, and is no larger than zlib level 1 makes the same image', async () => {
-    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const branding: Branding = { moduleShape: 'rounded', finderShape: 'rounded', finderColor: '#c1121fff', errorCorrectionFixed: false, logo };
-    for (const design of [branding, { ...branding, frame: { text: 'SCAN ME', color: '#1d3557ff' } }]) {
-      const result = await bothWays(design, 512, 4, new DesignCaches());
+  it(
+    'writes modules 2 px wide (the narrowest a render draws) pixel for pixel, too short for a copy of the module ' +
+      'before',
+    async () => {
+      const branding: Branding = {
+        moduleShape: 'rounded',
+        finderShape: 'rounded',
+        finderColor: '#c1121fff',
+        errorCorrectionFixed: false,
+      };
+      const result = await bothWays(branding, 72, 4, new DesignCaches(), undefined, 'https://ex.am/2'); // 33 modules in 72 px: 2 px each
       expect(result).toMatchObject({ deflatable: true, same: true });
-      if (!result.deflatable) return;
-      expect(await decodeQr(result.png, 'png')).toEqual(readByAll(PAYLOAD));
-      expect(result.png.length).toBeLessThanOrEqual(result.zlibPng.length);
-    }
-  });
+    },
+  );
+
+  it(
+    'reads on ZXing, zbar and jsQR, palette and RGBA, and ' + 'is no larger than zlib level 1 makes the same image',
+    async () => {
+      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const branding: Branding = {
+        moduleShape: 'rounded',
+        finderShape: 'rounded',
+        finderColor: '#c1121fff',
+        errorCorrectionFixed: false,
+        logo,
+      };
+      for (const design of [branding, { ...branding, frame: { text: 'SCAN ME', color: '#1d3557ff' } }]) {
+        const result = await bothWays(design, 512, 4, new DesignCaches());
+        expect(result).toMatchObject({ deflatable: true, same: true });
+        if (!result.deflatable) return;
+        expect(await decodeQr(result.png, 'png')).toEqual(readByAll(PAYLOAD));
+        expect(result.png.length).toBeLessThanOrEqual(result.zlibPng.length);
+      }
+    },
+  );
 
   it("counts what it keeps of a design (tile rows' tokens and sums) in the design cache's size", async () => {
     const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const branding: Branding = { moduleShape: 'dots', finderShape: 'square', finderColor: '#c1121fff', errorCorrectionFixed: false, logo };
+    const branding: Branding = {
+      moduleShape: 'dots',
+      finderShape: 'square',
+      finderColor: '#c1121fff',
+      errorCorrectionFixed: false,
+      logo,
+    };
     const caches = new DesignCaches();
     const spec = {
       payload: PAYLOAD,
@@ -175,7 +243,8 @@ describe('branded PNG deflated from the design', () => {
     } as const;
     await renderDesign(spec, branding, caches);
     const [art] = [...caches.arts.values()];
-    const bytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile?: Uint8Array | Uint32Array) => sum + (tile?.byteLength ?? 0), 0);
+    const bytes = (tiles: object) =>
+      Object.values(tiles).reduce((sum: number, tile?: Uint8Array | Uint32Array) => sum + (tile?.byteLength ?? 0), 0);
     const tiles = bytes(art!.rgba) + bytes(art!.indexed!.tiles) + art!.indexed!.palette.byteLength;
     expect(art!.rowCodes!.kept.bytes).toBeGreaterThan(0);
     expect(caches.arts.calculatedSize).toBe(tiles + art!.rowCodes!.kept.bytes);

@@ -14,25 +14,55 @@ import { logoPng } from '../helpers/logos.js';
 const PAYLOAD = 'https://example.com/branded/palette';
 
 async function drawn(branding: Branding, lightColor = '#ffffffff') {
-  const spec = { payload: PAYLOAD, format: 'png', size: 400, margin: 4, errorCorrection: 'M', darkColor: '#1d3557ff', lightColor, branding } as const;
+  const spec = {
+    payload: PAYLOAD,
+    format: 'png',
+    size: 400,
+    margin: 4,
+    errorCorrection: 'M',
+    darkColor: '#1d3557ff',
+    lightColor,
+    branding,
+  } as const;
   const { matrix } = matrixForDesign(spec, branding);
-  const raster = await rasterDesign(spec, branding, matrix, designLayout(matrix, spec.size, spec.margin, branding), new DesignCaches());
+  const raster = await rasterDesign(
+    spec,
+    branding,
+    matrix,
+    designLayout(matrix, spec.size, spec.margin, branding),
+    new DesignCaches(),
+  );
   const pixels = rasterPixels(raster); // before the writer, which filters the raster's scanlines in place
   const png = writeDesignPng(raster);
   const { data, info } = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  return { png, colourType: png[25], decoded: new Uint8Array(data), expected: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), info };
+  return {
+    png,
+    colourType: png[25],
+    decoded: new Uint8Array(data),
+    expected: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength),
+    info,
+  };
 }
 
-const base = { moduleShape: 'rounded', finderShape: 'circle', finderColor: '#c1121fff', errorCorrectionFixed: false } as const;
+const base = {
+  moduleShape: 'rounded',
+  finderShape: 'circle',
+  finderColor: '#c1121fff',
+  errorCorrectionFixed: false,
+} as const;
 
 describe('branded PNG', () => {
-  it('writes a design of few colours (shapes, a logo) as a palette PNG that decodes to exactly the drawn pixels and to the payload', async () => {
-    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const { png, colourType, decoded, expected } = await drawn({ ...base, logo });
-    expect(colourType).toBe(3);
-    expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
-    expect(await decodeQr(png, 'png')).toEqual(readByAll(PAYLOAD));
-  });
+  it(
+    'writes a design of few colours (shapes, a logo) as a palette PNG that decodes to exactly the drawn pixels ' +
+      'and to the payload',
+    async () => {
+      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const { png, colourType, decoded, expected } = await drawn({ ...base, logo });
+      expect(colourType).toBe(3);
+      expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
+      expect(await decodeQr(png, 'png')).toEqual(readByAll(PAYLOAD));
+    },
+  );
 
   it('keeps a translucent background in the palette (tRNS) with the same pixels', async () => {
     const { png, colourType, decoded, expected } = await drawn(base, '#ffffff80');
@@ -41,11 +71,18 @@ describe('branded PNG', () => {
     expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
   });
 
-  it('falls back to truecolour with alpha past 256 colours (a logo and a caption band), with the same pixels', async () => {
-    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const { png, colourType, decoded, expected } = await drawn({ ...base, logo, frame: { text: 'SCAN ME', color: '#1d3557ff' } });
-    expect(colourType).toBe(6);
-    expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
-    expect(await decodeQr(png, 'png')).toEqual(readByAll(PAYLOAD));
-  });
+  it(
+    'falls back to truecolour with alpha past 256 ' + 'colours (a logo and a caption band), with the same ' + 'pixels',
+    async () => {
+      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const { png, colourType, decoded, expected } = await drawn({
+        ...base,
+        logo,
+        frame: { text: 'SCAN ME', color: '#1d3557ff' },
+      });
+      expect(colourType).toBe(6);
+      expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
+      expect(await decodeQr(png, 'png')).toEqual(readByAll(PAYLOAD));
+    },
+  );
 });

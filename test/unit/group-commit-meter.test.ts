@@ -12,7 +12,13 @@ afterEach(() => db?.close());
 const at = new Date('2026-11-15T12:00:00Z');
 /** Without a burst limit (the port's optional `burst`): these cases are about the monthly limits and storage. */
 function input(i: number, limits = { requests: 1_000, qrs: 1_000 }): ReserveInput {
-  return { accountId: 'acc_1', period: '2026-11', qr: { fingerprint: `fp-${i}`, type: 'text', payload: `payload ${i} `.repeat(20) }, limits, at };
+  return {
+    accountId: 'acc_1',
+    period: '2026-11',
+    qr: { fingerprint: `fp-${i}`, type: 'text', payload: `payload ${i} `.repeat(20) },
+    limits,
+    at,
+  };
 }
 
 describe('GroupCommitMeter', () => {

@@ -70,7 +70,9 @@ describe('InProcessScheduler', () => {
 
   it('runs a cron job at its next time on the clock, then at the one after', async () => {
     const started: string[] = [];
-    const scheduler = new InProcessScheduler([job('period-close', async () => started.push(new Date().toISOString()), '0 0 1 * *')]);
+    const scheduler = new InProcessScheduler([
+      job('period-close', async () => started.push(new Date().toISOString()), '0 0 1 * *'),
+    ]);
     scheduler.start();
     // Mid-November to the first of December is longer than one timer may wait: the scheduler hops there.
     await vi.advanceTimersByTimeAsync(Date.UTC(2026, 11, 1) - START - 1);

@@ -36,35 +36,42 @@ describe('writePng', () => {
     const unfilteredRows = expandScanlines(packedRows(matrix, layout, PNG_ROWS));
     const unfiltered = pngFile(layout, DARK, LIGHT, deflateSync(unfilteredRows, { level: PNG_DEFLATE_LEVEL }));
 
-    it(`stores each row that repeats the one above as filter Up and zeros, every other row unfiltered (${size} px)`, () => {
-      const rows = scanlines(png);
-      expect(rows.length).toBe(size * rowBytes);
-      let repeats = 0;
-      for (let y = 0; y < size; y++) {
-        const row = rows.subarray(y * rowBytes, (y + 1) * rowBytes);
-        const pixels = unfilteredRows.subarray(y * rowBytes + 1, (y + 1) * rowBytes);
-        const above = y > 0 ? unfilteredRows.subarray((y - 1) * rowBytes + 1, y * rowBytes) : undefined;
-        if (above?.equals(pixels)) {
-          repeats++;
-          expect(row[0], `row ${y}`).toBe(2);
-          expect(
-            row.subarray(1).every((b) => b === 0),
-            `row ${y}`,
-          ).toBe(true);
-        } else {
-          expect(row[0], `row ${y}`).toBe(0);
-          expect(row.subarray(1).equals(pixels), `row ${y}`).toBe(true);
+    it(
+      `stores each row that repeats the one above as filter ` + `Up and zeros, every other row unfiltered (${size} px)`,
+      () => {
+        const rows = scanlines(png);
+        expect(rows.length).toBe(size * rowBytes);
+        let repeats = 0;
+        for (let y = 0; y < size; y++) {
+          const row = rows.subarray(y * rowBytes, (y + 1) * rowBytes);
+          const pixels = unfilteredRows.subarray(y * rowBytes + 1, (y + 1) * rowBytes);
+          const above = y > 0 ? unfilteredRows.subarray((y - 1) * rowBytes + 1, y * rowBytes) : undefined;
+          if (above?.equals(pixels)) {
+            repeats++;
+            expect(row[0], `row ${y}`).toBe(2);
+            expect(
+              row.subarray(1).every((b) => b === 0),
+              `row ${y}`,
+            ).toBe(true);
+          } else {
+            expect(row[0], `row ${y}`).toBe(0);
+            expect(row.subarray(1).equals(pixels), `row ${y}`).toBe(true);
+          }
         }
-      }
-      // Modules are several pixels high: most rows repeat.
-      expect(repeats).toBeGreaterThan(size / 2);
-    });
+        // Modules are several pixels high: most rows repeat.
+        expect(repeats).toBeGreaterThan(size / 2);
+      },
+    );
 
-    it(`decodes with libpng to exactly the pixels of the rows written out, in fewer bytes than those rows at the same deflate level (${size} px)`, async () => {
-      const ours = await sharp(png).ensureAlpha().raw().toBuffer();
-      const plain = await sharp(unfiltered).ensureAlpha().raw().toBuffer();
-      expect(ours.equals(plain)).toBe(true);
-      expect(png.length).toBeLessThan(unfiltered.length);
-    });
+    it(
+      `decodes with libpng to exactly the pixels of the rows written out, in fewer bytes than those rows at the ` +
+        `same deflate level (${size} px)`,
+      async () => {
+        const ours = await sharp(png).ensureAlpha().raw().toBuffer();
+        const plain = await sharp(unfiltered).ensureAlpha().raw().toBuffer();
+        expect(ours.equals(plain)).toBe(true);
+        expect(png.length).toBeLessThan(unfiltered.length);
+      },
+    );
   }
 });

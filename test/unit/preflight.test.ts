@@ -7,7 +7,11 @@ describe('the preflight before any suite', () => {
   it('names each missing tool and the one command that installs it, without a traceback', () => {
     const vitest = 'node_modules/vitest/vitest.mjs';
     const env = { ...process.env, PATH: '/nonexistent', QRM_PREFLIGHT_INSTALL: '0' };
-    const run = spawnSync(process.execPath, [vitest, 'run', 'test/unit/content/event.test.ts'], { env, encoding: 'utf8', timeout: 60_000 });
+    const run = spawnSync(process.execPath, [vitest, 'run', 'test/unit/content/event.test.ts'], {
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain('zbarimg (reads every image (zbar)): Debian package zbar-tools');
     expect(run.stderr).toContain('ZXingReader');

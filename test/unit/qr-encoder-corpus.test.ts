@@ -19,20 +19,35 @@ const payload = fc.oneof(
 );
 
 describe('qr matrix encoder on a random corpus', () => {
-  it(`round-trips ${CORPUS_SIZE} random payloads at every error correction level through ZXing, zbar and jsQR`, async () => {
-    const samples = fc.sample(fc.tuple(payload, fc.constantFrom(...ERROR_CORRECTION_LEVELS)), { numRuns: CORPUS_SIZE, seed: 20261122 });
-    const fitting = samples.filter(([text, ecl]) => Buffer.byteLength(text) <= BYTE_CAPACITY[ecl]);
-    const images = fitting.map(([text, errorCorrection]) => ({
-      bytes: renderImage({ payload: text, format: 'png', size: 1024, margin: 4, errorCorrection, darkColor: '#000000ff', lightColor: '#ffffffff' }),
-      format: 'png' as const,
-    }));
-    const decoded = await decodeImages(images);
-    const failures = fitting.flatMap(([text, errorCorrection], i) =>
-      READERS.every((reader) => decoded[i]![reader] === text)
-        ? []
-        : [`${JSON.stringify(text).slice(0, 80)} at ${errorCorrection}: ${JSON.stringify(decoded[i]).slice(0, 200)}`],
-    );
-    expect(fitting.length).toBeGreaterThan(CORPUS_SIZE * 0.9);
-    expect(failures).toEqual([]);
-  }, 120_000);
+  it(
+    `round-trips ${CORPUS_SIZE} random payloads at every ` + `error correction level through ZXing, zbar and jsQR`,
+    async () => {
+      const samples = fc.sample(fc.tuple(payload, fc.constantFrom(...ERROR_CORRECTION_LEVELS)), {
+        numRuns: CORPUS_SIZE,
+        seed: 20261122,
+      });
+      const fitting = samples.filter(([text, ecl]) => Buffer.byteLength(text) <= BYTE_CAPACITY[ecl]);
+      const images = fitting.map(([text, errorCorrection]) => ({
+        bytes: renderImage({
+          payload: text,
+          format: 'png',
+          size: 1024,
+          margin: 4,
+          errorCorrection,
+          darkColor: '#000000ff',
+          lightColor: '#ffffffff',
+        }),
+        format: 'png' as const,
+      }));
+      const decoded = await decodeImages(images);
+      const failures = fitting.flatMap(([text, errorCorrection], i) =>
+        READERS.every((reader) => decoded[i]![reader] === text)
+          ? []
+          : [`${JSON.stringify(text).slice(0, 80)} at ${errorCorrection}: ${JSON.stringify(decoded[i]).slice(0, 200)}`],
+      );
+      expect(fitting.length).toBeGreaterThan(CORPUS_SIZE * 0.9);
+      expect(failures).toEqual([]);
+    },
+    120_000,
+  );
 });

@@ -15,7 +15,9 @@ const ECC_NAMES = { L: 'low', M: 'medium', Q: 'quartile', H: 'high' } as const;
 
 let dir: string;
 let reference: ReferenceVersions;
-const ours = CORPUS.map((payload) => ERROR_CORRECTION_LEVELS.map((level) => chooseSymbol(payload, ECC_NAMES[level], { eci: false })));
+const ours = CORPUS.map((payload) =>
+  ERROR_CORRECTION_LEVELS.map((level) => chooseSymbol(payload, ECC_NAMES[level], { eci: false })),
+);
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'qrm-corpus-'));
@@ -25,7 +27,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function renderAll(cases: Array<{ payload: string; level: ErrorCorrectionLevel; eci: boolean }>, tag: string): Promise<string[]> {
+async function renderAll(
+  cases: Array<{ payload: string; level: ErrorCorrectionLevel; eci: boolean }>,
+  tag: string,
+): Promise<string[]> {
   return Promise.all(
     cases.map(async ({ payload, level, eci }, i) => {
       // Four pixels a module keeps the images small, so the decoders spend their time reading, not scanning.
@@ -47,52 +52,80 @@ async function renderAll(cases: Array<{ payload: string; level: ErrorCorrectionL
   );
 }
 
-describe('QR segmentation on a corpus of 330 payloads (Japanese, Latin-1, digits with text, URLs with long numbers)', () => {
-  it('holds at least 300 distinct payloads, every one fitting at every level', () => {
-    expect(new Set(CORPUS).size).toBeGreaterThanOrEqual(300);
-    expect(ours.flat().every((symbol) => symbol !== undefined)).toBe(true);
-  });
-
-  it('never takes a larger version than segno or libqrencode, except where their code is misread by ZXing, zbar or jsQR', async () => {
-    const larger: Array<{ payload: string; level: ErrorCorrectionLevel; ours: number; segno: number; qrencode: number }> = [];
-    let comparisons = 0;
-    CORPUS.forEach((payload, p) =>
-      ERROR_CORRECTION_LEVELS.forEach((level, l) => {
-        const segno = reference.segno[p]![l]!;
-        const qrencode = reference.qrencode[p]![l]!;
-        const version = ours[p]![l]!.version;
-        comparisons++;
-        if (version > segno || version > qrencode) larger.push({ payload, level, ours: version, segno, qrencode });
-      }),
-    );
-    expect(comparisons).toBe(CORPUS.length * 4);
-    // Where we are larger, the other encoders put the text in ISO-8859-1, Shift-JIS or UTF-8 bytes without an
-    // ECI; segno's own image of each must then fail to read back exactly in one of the three readers.
-    const segnoImages = larger.map(({ payload, level }, i) => [payload, level, join(dir, `segno-${i}.png`)] as [string, string, string]);
-    if (segnoImages.length > 0) await referenceVersions([], [], segnoImages);
-    const decoded = segnoImages.length > 0 ? await decodePngFiles(segnoImages.map(([, , path]) => path)) : [];
-    const readBackExactly = larger.filter((c, i) => READERS.every((reader) => decoded[i]![reader] === c.payload));
-    expect(readBackExactly).toEqual([]);
-  }, 120_000);
-
-  it('decodes exactly with ZXing, zbar and jsQR: every code beyond ASCII, and a random sample of the rest', async () => {
-    const cases = CORPUS.flatMap((payload, p) => {
-      const level = ERROR_CORRECTION_LEVELS[p % 4]!;
-      const symbol = ours[p]![p % 4]!;
-      const special = symbol.eci !== undefined || symbol.kanji !== undefined;
-      return special || p % 5 === 0 ? [{ payload, level, eci: false }] : [];
+describe(
+  'QR segmentation on a corpus of 330 payloads ' + '(Japanese, Latin-1, digits with text, URLs with long ' + 'numbers)',
+  () => {
+    it('holds at least 300 distinct payloads, every one fitting at every level', () => {
+      expect(new Set(CORPUS).size).toBeGreaterThanOrEqual(300);
+      expect(ours.flat().every((symbol) => symbol !== undefined)).toBe(true);
     });
-    expect(cases.length).toBeGreaterThan(150);
-    const decoded = await decodePngFiles(await renderAll(cases, 'ours'));
-    expect(cases.flatMap((c, i) => (READERS.every((reader) => decoded[i]![reader] === c.payload) ? [] : [{ ...c, ...decoded[i] }]))).toEqual([]);
-  }, 120_000);
 
-  it('with eci: true, every reader reads UTF-8 text exactly, Japanese included', async () => {
-    const cases = CORPUS.filter((payload) => [...payload].some((ch) => ch.codePointAt(0)! > 0x7f))
-      .filter((_, i) => i % 6 === 0)
-      .map((payload) => ({ payload, level: 'M' as const, eci: true }));
-    expect(cases.length).toBeGreaterThan(20);
-    const decoded = await decodePngFiles(await renderAll(cases, 'eci'));
-    expect(cases.flatMap((c, i) => (READERS.every((reader) => decoded[i]![reader] === c.payload) ? [] : [{ ...c, ...decoded[i] }]))).toEqual([]);
-  }, 60_000);
-});
+    it(
+      'never takes a larger version than segno or libqrencode, except where their code is misread by ZXing, zbar ' +
+        'or jsQR',
+      async () => {
+        const larger: Array<{
+          payload: string;
+          level: ErrorCorrectionLevel;
+          ours: number;
+          segno: number;
+          qrencode: number;
+        }> = [];
+        let comparisons = 0;
+        CORPUS.forEach((payload, p) =>
+          ERROR_CORRECTION_LEVELS.forEach((level, l) => {
+            const segno = reference.segno[p]![l]!;
+            const qrencode = reference.qrencode[p]![l]!;
+            const version = ours[p]![l]!.version;
+            comparisons++;
+            if (version > segno || version > qrencode) larger.push({ payload, level, ours: version, segno, qrencode });
+          }),
+        );
+        expect(comparisons).toBe(CORPUS.length * 4);
+        // Where we are larger, the other encoders put the text in ISO-8859-1, Shift-JIS or UTF-8 bytes without an
+        // ECI; segno's own image of each must then fail to read back exactly in one of the three readers.
+        const segnoImages = larger.map(
+          ({ payload, level }, i) => [payload, level, join(dir, `segno-${i}.png`)] as [string, string, string],
+        );
+        if (segnoImages.length > 0) await referenceVersions([], [], segnoImages);
+        const decoded = segnoImages.length > 0 ? await decodePngFiles(segnoImages.map(([, , path]) => path)) : [];
+        const readBackExactly = larger.filter((c, i) => READERS.every((reader) => decoded[i]![reader] === c.payload));
+        expect(readBackExactly).toEqual([]);
+      },
+      120_000,
+    );
+
+    it(
+      'decodes exactly with ZXing, zbar and jsQR: every ' + 'code beyond ASCII, and a random sample of the rest',
+      async () => {
+        const cases = CORPUS.flatMap((payload, p) => {
+          const level = ERROR_CORRECTION_LEVELS[p % 4]!;
+          const symbol = ours[p]![p % 4]!;
+          const special = symbol.eci !== undefined || symbol.kanji !== undefined;
+          return special || p % 5 === 0 ? [{ payload, level, eci: false }] : [];
+        });
+        expect(cases.length).toBeGreaterThan(150);
+        const decoded = await decodePngFiles(await renderAll(cases, 'ours'));
+        expect(
+          cases.flatMap((c, i) =>
+            READERS.every((reader) => decoded[i]![reader] === c.payload) ? [] : [{ ...c, ...decoded[i] }],
+          ),
+        ).toEqual([]);
+      },
+      120_000,
+    );
+
+    it('with eci: true, every reader reads UTF-8 text exactly, Japanese included', async () => {
+      const cases = CORPUS.filter((payload) => [...payload].some((ch) => ch.codePointAt(0)! > 0x7f))
+        .filter((_, i) => i % 6 === 0)
+        .map((payload) => ({ payload, level: 'M' as const, eci: true }));
+      expect(cases.length).toBeGreaterThan(20);
+      const decoded = await decodePngFiles(await renderAll(cases, 'eci'));
+      expect(
+        cases.flatMap((c, i) =>
+          READERS.every((reader) => decoded[i]![reader] === c.payload) ? [] : [{ ...c, ...decoded[i] }],
+        ),
+      ).toEqual([]);
+    }, 60_000);
+  },
+);

@@ -15,7 +15,10 @@ const CHECK_TIMEOUT_MS = 15_000;
 async function verdict(source: string, flags: string): Promise<string> {
   const diagnostics = await check(source, flags, { timeout: CHECK_TIMEOUT_MS, randomSeed: 1 });
   if (diagnostics.status === 'vulnerable')
-    return `vulnerable (${diagnostics.complexity.summary}), e.g. ${JSON.stringify(diagnostics.attack.string.slice(0, 40))}…`;
+    return (
+      `vulnerable (${diagnostics.complexity.summary}), e.g. ` +
+      `${JSON.stringify(diagnostics.attack.string.slice(0, 40))}…`
+    );
   return diagnostics.status;
 }
 
@@ -23,11 +26,15 @@ describe('regular expressions in src/', () => {
   it('are all found: literals, zod .regex() arguments and RegExp constructors', () => {
     // A floor, not an exact count: the point is that the scan sees the files it should.
     expect(REGEXES.length).toBeGreaterThan(30);
-    expect(REGEXES.map((regex) => regex.where)).toEqual(expect.arrayContaining([expect.stringMatching(/^src\/domain\/content\/phone-number\.ts:/)]));
+    expect(REGEXES.map((regex) => regex.where)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^src\/domain\/content\/phone-number\.ts:/)]),
+    );
   });
 
   it('are all literals, so the checker sees every pattern (no RegExp built from a variable)', () => {
-    expect(REGEXES.filter((regex) => regex.dynamic !== undefined).map((regex) => `${regex.where}: ${regex.dynamic}`)).toEqual([]);
+    expect(
+      REGEXES.filter((regex) => regex.dynamic !== undefined).map((regex) => `${regex.where}: ${regex.dynamic}`),
+    ).toEqual([]);
   });
 
   it('are all linear: recheck finds no super-linear backtracking in any of them', { timeout: 600_000 }, async () => {
@@ -64,6 +71,8 @@ describe('regular expressions in src/', () => {
   });
 
   it('the checker does catch the quadratic vcard phone pattern this guard was written for', async () => {
-    expect(await verdict(String.raw`^\+?[\d\s().\-/]*\d[\d\s().\-/]*$`, '')).toMatch(/^vulnerable \(2nd degree polynomial\)/);
+    expect(await verdict(String.raw`^\+?[\d\s().\-/]*\d[\d\s().\-/]*$`, '')).toMatch(
+      /^vulnerable \(2nd degree polynomial\)/,
+    );
   });
 });

@@ -22,7 +22,16 @@ const branding: Branding = {
   errorCorrectionFixed: true,
 };
 const spec = (payload: string) =>
-  ({ payload, format: 'png', size: 512, margin: 4, errorCorrection: 'Q', darkColor: '#264653ff', lightColor: '#e9f5dbff', branding }) as const;
+  ({
+    payload,
+    format: 'png',
+    size: 512,
+    margin: 4,
+    errorCorrection: 'Q',
+    darkColor: '#264653ff',
+    lightColor: '#e9f5dbff',
+    branding,
+  }) as const;
 /** Found by drawing 60 such URLs (four missed on zbar, wasm and zbarimg alike) and the evidence run's corpus #213. */
 const ZBAR_MISSES = ['https://jzxdoi.example/=Pe.yNwv+rQU/4S', 'https://njjgru.example/11-198793371x'];
 const READ_BY_ALL = 'https://njjgru.example/0-0x';
@@ -32,7 +41,11 @@ async function drawn(payload: string, caches: DesignCaches) {
   const { matrix } = matrixForDesign(spec(payload), branding, caches);
   const raster = await rasterDesign(spec(payload), branding, matrix, designLayout(matrix, 512, 4, branding), caches);
   const pixels = rasterPixels(raster);
-  return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength).slice(), width: raster.width, height: raster.height };
+  return {
+    rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength).slice(),
+    width: raster.width,
+    height: raster.height,
+  };
 }
 
 describe('the scan check reads with zbar too', () => {
@@ -55,16 +68,32 @@ describe('the scan check reads with zbar too', () => {
     expect(await decodeQr(answered, 'png')).toEqual({ zxing: READ_BY_ALL, zbar: READ_BY_ALL, jsqr: READ_BY_ALL });
   });
 
-  it('answers text every reader reads even where zbar-wasm would have guessed another charset (its bytes are compared, as coded)', async () => {
-    const caches = new DesignCaches();
-    await loadDecoder(caches.zbar);
-    const plain: Branding = { moduleShape: 'rounded', finderShape: 'square', finderColor: '#000000ff', errorCorrectionFixed: true };
-    // UTF-8 holding "—" (E2 80 94) without an ECI (docs/charsets.md): zbar-wasm's own conversion took it for Shift_JIS
-    // and the check refused the design, suggesting changes that were refused in turn; zbarimg reads it right.
-    for (const payload of ['Héllo, wörld — ünïcode', 'a — b', '日本語']) {
-      const request = { ...spec(payload), errorCorrection: 'H', darkColor: '#000000ff', lightColor: '#ffffffff', branding: plain } as const;
-      const png = await renderDesign(request, plain, caches);
-      expect(await decodeQr(png, 'png')).toEqual({ zxing: payload, zbar: payload, jsqr: payload });
-    }
-  });
+  it(
+    'answers text every reader reads even where zbar-wasm would have guessed another charset (its bytes are ' +
+      'compared, as coded)',
+    async () => {
+      const caches = new DesignCaches();
+      await loadDecoder(caches.zbar);
+      const plain: Branding = {
+        moduleShape: 'rounded',
+        finderShape: 'square',
+        finderColor: '#000000ff',
+        errorCorrectionFixed: true,
+      };
+      // UTF-8 holding "—" (E2 80 94) without an ECI (docs/charsets.md): zbar-wasm's own conversion took it for
+      // Shift_JIS
+      // and the check refused the design, suggesting changes that were refused in turn; zbarimg reads it right.
+      for (const payload of ['Héllo, wörld — ünïcode', 'a — b', '日本語']) {
+        const request = {
+          ...spec(payload),
+          errorCorrection: 'H',
+          darkColor: '#000000ff',
+          lightColor: '#ffffffff',
+          branding: plain,
+        } as const;
+        const png = await renderDesign(request, plain, caches);
+        expect(await decodeQr(png, 'png')).toEqual({ zxing: payload, zbar: payload, jsqr: payload });
+      }
+    },
+  );
 });

@@ -19,7 +19,8 @@ describe('the shipped country database', () => {
   });
 
   it('places no private, loopback or malformed address', () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '::1', 'not an address', '']) expect(geo.placeOf(address)).toBeNull();
+    for (const address of ['127.0.0.1', '10.1.2.3', '::1', 'not an address', ''])
+      expect(geo.placeOf(address)).toBeNull();
   });
 });
 
@@ -69,8 +70,12 @@ describe('rules by place', () => {
   };
 
   it('sends a scan to the first rule its place matches (names without regard to case), else to the target', () => {
-    expect(targetOf('https://example.com/', scanFrom({ country: 'BR', region: 'São Paulo', city: 'São Paulo' }))).toBe('https://example.com/sampa');
-    expect(targetOf('https://example.com/', scanFrom({ country: 'BR', region: 'RIO DE JANEIRO', city: 'Niterói' }))).toBe('https://example.com/rio');
+    expect(targetOf('https://example.com/', scanFrom({ country: 'BR', region: 'São Paulo', city: 'São Paulo' }))).toBe(
+      'https://example.com/sampa',
+    );
+    expect(
+      targetOf('https://example.com/', scanFrom({ country: 'BR', region: 'RIO DE JANEIRO', city: 'Niterói' })),
+    ).toBe('https://example.com/rio');
     expect(targetOf('https://example.com/', scanFrom({ country: 'PT' }))).toBe('https://example.com/pt');
     expect(targetOf('https://example.com/', scanFrom({ country: 'US', city: 'Austin' }))).toBe('https://example.com/');
   });

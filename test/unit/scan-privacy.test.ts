@@ -6,7 +6,11 @@ const saoPaulo = { country: 'BR', region: 'São Paulo', city: 'São Paulo' };
 
 describe('what a scan keeps', () => {
   it('keeps the country alone at `country`, even when a city database placed the scan in a city', () => {
-    expect(keptOfScan('country', false, saoPaulo, 'v')).toEqual({ place: { country: 'BR' }, visitor: 'v', anonymous: false });
+    expect(keptOfScan('country', false, saoPaulo, 'v')).toEqual({
+      place: { country: 'BR' },
+      visitor: 'v',
+      anonymous: false,
+    });
   });
 
   it('keeps region and city at `city`', () => {
@@ -23,6 +27,7 @@ describe('what a scan keeps', () => {
   it('reads DNT: 1 and Sec-GPC: 1 as the signal, and nothing else', () => {
     expect(asksNotToBeTracked({ dnt: '1' })).toBe(true);
     expect(asksNotToBeTracked({ 'sec-gpc': '1' })).toBe(true);
-    for (const headers of [{}, { dnt: '0' }, { 'sec-gpc': '0' }, { dnt: 'yes' }]) expect(asksNotToBeTracked(headers)).toBe(false);
+    for (const headers of [{}, { dnt: '0' }, { 'sec-gpc': '0' }, { dnt: 'yes' }])
+      expect(asksNotToBeTracked(headers)).toBe(false);
   });
 });

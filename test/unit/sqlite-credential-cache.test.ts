@@ -80,25 +80,32 @@ describe('credentials cached by the embedded default', () => {
     expect(await stores.keys.findActiveCredential(hash)).toMatchObject({ plan: 'business' });
   });
 
-  it('refuses a signing key revoked by another process once 100 ms have passed, not before (the clock is driven)', async () => {
-    const { accountId } = await cachedCaller();
-    const db = openDatabase(dir);
-    let now = 0;
-    const signingKeys = new CachedSigningKeyStore(new SqliteSigningKeyStore(db), new ThrottledLivenessBus(new SqliteInvalidationBus(db), 100, () => now));
-    try {
-      const created = await signingKeys.createWithinLimit(
-        { id: 'sk_AAAAAAAAAAAAAAAAAAAA', accountId, name: 'cdn', sealedSecret: 'sealed', createdAt: new Date() },
-        5,
+  it(
+    'refuses a signing key revoked by another process once ' + '100 ms have passed, not before (the clock is driven)',
+    async () => {
+      const { accountId } = await cachedCaller();
+      const db = openDatabase(dir);
+      let now = 0;
+      const signingKeys = new CachedSigningKeyStore(
+        new SqliteSigningKeyStore(db),
+        new ThrottledLivenessBus(new SqliteInvalidationBus(db), 100, () => now),
       );
-      expect(created).not.toBe('limit_reached');
-      expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toMatchObject({ accountId });
-      otherProcess('UPDATE signing_keys SET revoked_at = ? WHERE id = ?', Date.now(), 'sk_AAAAAAAAAAAAAAAAAAAA');
-      now = 99;
-      expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toMatchObject({ accountId }); // the lag it is allowed
-      now = 100;
-      expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
-    } finally {
-      db.close();
-    }
-  });
+      try {
+        const created = await signingKeys.createWithinLimit(
+          { id: 'sk_AAAAAAAAAAAAAAAAAAAA', accountId, name: 'cdn', sealedSecret: 'sealed', createdAt: new Date() },
+          5,
+        );
+        expect(created).not.toBe('limit_reached');
+        expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toMatchObject({ accountId });
+        otherProcess('UPDATE signing_keys SET revoked_at = ? WHERE id = ?', Date.now(), 'sk_AAAAAAAAAAAAAAAAAAAA');
+        now = 99;
+        // The lag it is allowed.
+        expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toMatchObject({ accountId });
+        now = 100;
+        expect(await signingKeys.findActive('sk_AAAAAAAAAAAAAAAAAAAA')).toBeUndefined();
+      } finally {
+        db.close();
+      }
+    },
+  );
 });

@@ -19,7 +19,12 @@ describe('TurnBatch', () => {
     const { turn, flushes } = recording();
     const answers = await Promise.allSettled([1, 2, -3, 4].map((n) => turn.add(n)));
     expect(flushes).toEqual([[1, 2, -3, 4]]);
-    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual(['done 1', 'done 2', 'refused -3', 'done 4']);
+    expect(answers.map((a) => (a.status === 'fulfilled' ? a.value : (a.reason as Error).message))).toEqual([
+      'done 1',
+      'done 2',
+      'refused -3',
+      'done 4',
+    ]);
   });
 
   it('sends at most maxBatch per flush, the rest in the following turns, in arrival order', async () => {

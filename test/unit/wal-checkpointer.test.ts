@@ -51,7 +51,9 @@ describe('WalCheckpointer', () => {
     const logAfterFirstWrite = sizeOf(wal);
     expect(logAfterFirstWrite).toBeGreaterThan(PAGES_PER_WRITE * PAGE);
     // The thread copies it all into the database file on its own.
-    await waitFor('the thread to checkpoint the first write', () => fullyCheckpointed(`${file}-shm`), { timeoutMs: 10_000 });
+    await waitFor('the thread to checkpoint the first write', () => fullyCheckpointed(`${file}-shm`), {
+      timeoutMs: 10_000,
+    });
     // Everything was copied back, so the next write of the same size starts the log over instead of doubling it
     // (a few pages more: the table's inner pages grew).
     writePages(db, PAGES_PER_WRITE, PAGES_PER_WRITE);

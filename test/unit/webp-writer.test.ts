@@ -44,15 +44,20 @@ function corpus(count: number): Case[] {
   const next = random(13);
   const cases: Case[] = [];
   for (let i = 0; i < count; i++) {
-    const payload = i < PAYLOADS.length ? PAYLOADS[i]! : `https://example.com/${i}/${'x'.repeat(Math.floor(next() * 300))}`;
+    const payload =
+      i < PAYLOADS.length ? PAYLOADS[i]! : `https://example.com/${i}/${'x'.repeat(Math.floor(next() * 300))}`;
     const margin = Math.floor(next() * 17);
     const errorCorrection = (['L', 'M', 'Q', 'H'] as const)[Math.floor(next() * 4)]!;
     // Raster images need at least 2 pixels a module; sizes lean small, as requests do, up to the 2048 maximum.
     const minimum = Math.max(64, (buildMatrix(payload, errorCorrection).size + 2 * margin) * 2);
     const size = Math.min(2048, minimum + Math.floor(next() ** 3 * (2049 - minimum)));
     // Dark stays dark and light stays light so the codes scan; alpha anywhere from see-through to opaque.
-    const dark = `#${hex(() => next() * 0.3)}${hex(() => next() * 0.3)}${hex(() => next() * 0.3)}${i % 3 === 0 ? 'ff' : hex(() => 0.6 + next() * 0.4)}`;
-    const light = `#${hex(() => 0.85 + next() * 0.15)}${hex(() => 0.85 + next() * 0.15)}${hex(() => 0.85 + next() * 0.15)}${i % 2 === 0 ? 'ff' : hex(next)}`;
+    const dark =
+      `#${hex(() => next() * 0.3)}${hex(() => next() * 0.3)}${hex(() => next() * 0.3)}` +
+      `${i % 3 === 0 ? 'ff' : hex(() => 0.6 + next() * 0.4)}`;
+    const light =
+      `#${hex(() => 0.85 + next() * 0.15)}${hex(() => 0.85 + next() * 0.15)}${hex(() => 0.85 + next() * 0.15)}` +
+      `${i % 2 === 0 ? 'ff' : hex(next)}`;
     cases.push({ payload, size, margin, errorCorrection, dark, light });
   }
   return cases;
@@ -88,7 +93,12 @@ function expectedPixels(c: Case): Buffer {
   const rowBytes = c.size * 4;
   for (let y = 0; y < c.size; y++) {
     // Pixel rows within one module row are equal: copy the row above instead of drawing it again.
-    if (y > 0 && Math.floor((y - offset) / scale) === Math.floor((y - 1 - offset) / scale) && y - 1 >= offset && y < offset + matrix.size * scale) {
+    if (
+      y > 0 &&
+      Math.floor((y - offset) / scale) === Math.floor((y - 1 - offset) / scale) &&
+      y - 1 >= offset &&
+      y < offset + matrix.size * scale
+    ) {
       out.copy(out, y * rowBytes, (y - 1) * rowBytes, y * rowBytes);
       continue;
     }
@@ -111,18 +121,21 @@ function images(c: Case) {
 describe('writeWebp', () => {
   const cases = corpus(40);
 
-  it('decodes with libwebp to exactly the pixels of our PNG of the same code, for every case of the corpus', async () => {
-    for (const c of cases) {
-      const { png, webp } = images(c);
-      const decoded = await dwebpPixels(webp);
-      const expected = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-      const label = JSON.stringify(c);
-      expect([decoded.width, decoded.height], label).toEqual([c.size, c.size]);
-      expect([expected.info.width, expected.info.channels], label).toEqual([c.size, 4]);
-      expect(decoded.rgba.equals(expected.data), label).toBe(true);
-      expect(decoded.rgba.equals(expectedPixels(c)), label).toBe(true);
-    }
-  });
+  it(
+    'decodes with libwebp to exactly the pixels of our ' + 'PNG of the same code, for every case of the corpus',
+    async () => {
+      for (const c of cases) {
+        const { png, webp } = images(c);
+        const decoded = await dwebpPixels(webp);
+        const expected = await sharp(png).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        const label = JSON.stringify(c);
+        expect([decoded.width, decoded.height], label).toEqual([c.size, c.size]);
+        expect([expected.info.width, expected.info.channels], label).toEqual([c.size, 4]);
+        expect(decoded.rgba.equals(expected.data), label).toBe(true);
+        expect(decoded.rgba.equals(expectedPixels(c)), label).toBe(true);
+      }
+    },
+  );
 
   it('decodes with zbar and ZXing to the payload', async () => {
     for (const c of cases.filter((_, i) => i % 3 === 0)) {

@@ -12,7 +12,8 @@ export type GenerateBody = paths['/api/v1/QRManager/generate']['post']['requestB
 export type BatchBody = paths['/api/v1/QRManager/batches']['post']['requestBody']['content']['application/json'];
 export type CreateCodeBody = paths['/api/v1/QRManager/codes']['post']['requestBody']['content']['application/json'];
 export type CodeImageQuery = NonNullable<paths['/api/v1/QRManager/codes/{id}/image']['get']['parameters']['query']>;
-export type CodeStats = paths['/api/v1/QRManager/codes/{id}/stats']['get']['responses'][200]['content']['application/json'];
+export type CodeStats =
+  paths['/api/v1/QRManager/codes/{id}/stats']['get']['responses'][200]['content']['application/json'];
 export type AccountStats = components['schemas']['AccountStats'];
 
 const FINISHED = new Set(['completed', 'failed', 'cancelled']);
@@ -93,7 +94,10 @@ export function retryingFetch(options: { retries: number; maxWaitMs: number; fet
 }
 
 async function problemOf(response: Response, parsed: unknown): Promise<QrManagerError> {
-  const problem = typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : { detail: String(parsed ?? response.statusText) };
+  const problem =
+    typeof parsed === 'object' && parsed !== null
+      ? (parsed as Record<string, unknown>)
+      : { detail: String(parsed ?? response.statusText) };
   return new QrManagerError(response.status, problem, retryAfterSeconds(response));
 }
 
@@ -109,13 +113,20 @@ export class QrManager {
     this.api = createClient<paths>({
       baseUrl: options.baseUrl.replace(/\/$/, ''),
       headers: options.apiKey ? { 'X-API-Key': options.apiKey } : {},
-      fetch: retryingFetch({ retries: options.retries ?? 3, maxWaitMs: options.maxWaitMs ?? 30_000, fetch: options.fetch ?? globalThis.fetch }),
+      fetch: retryingFetch({
+        retries: options.retries ?? 3,
+        maxWaitMs: options.maxWaitMs ?? 30_000,
+        fetch: options.fetch ?? globalThis.fetch,
+      }),
     });
   }
 
   /** The image bytes: PNG, WebP or SVG as `outputFormat` says. */
   async generate(body: GenerateBody): Promise<Uint8Array> {
-    const { data, error, response } = await this.api.POST('/api/v1/QRManager/generate', { body, parseAs: 'arrayBuffer' });
+    const { data, error, response } = await this.api.POST('/api/v1/QRManager/generate', {
+      body,
+      parseAs: 'arrayBuffer',
+    });
     if (!response.ok || !data) throw await problemOf(response, error);
     return new Uint8Array(data);
   }
@@ -131,7 +142,9 @@ export class QrManager {
   }
 
   async getBatch(id: string): Promise<Batch> {
-    const { data, error, response } = await this.api.GET('/api/v1/QRManager/batches/{id}', { params: { path: { id } } });
+    const { data, error, response } = await this.api.GET('/api/v1/QRManager/batches/{id}', {
+      params: { path: { id } },
+    });
     if (!data) throw await problemOf(response, error);
     return data;
   }
@@ -149,7 +162,10 @@ export class QrManager {
 
   /** The ZIP of a finished batch as a stream (never held whole in memory). */
   async archive(id: string): Promise<ReadableStream<Uint8Array>> {
-    const { data, error, response } = await this.api.GET('/api/v1/QRManager/batches/{id}/archive', { params: { path: { id } }, parseAs: 'stream' });
+    const { data, error, response } = await this.api.GET('/api/v1/QRManager/batches/{id}/archive', {
+      params: { path: { id } },
+      parseAs: 'stream',
+    });
     if (!response.ok || !data) throw await problemOf(response, error);
     return data;
   }
@@ -171,7 +187,9 @@ export class QrManager {
   }
 
   async codeStats(id: string, query: { from?: string; to?: string } = {}): Promise<CodeStats> {
-    const { data, error, response } = await this.api.GET('/api/v1/QRManager/codes/{id}/stats', { params: { path: { id }, query } });
+    const { data, error, response } = await this.api.GET('/api/v1/QRManager/codes/{id}/stats', {
+      params: { path: { id }, query },
+    });
     if (!data) throw await problemOf(response, error);
     return data;
   }
@@ -185,7 +203,11 @@ export class QrManager {
 
   /** Uploads a logo: the image itself (PNG, JPEG or WebP) as the body. */
   /** `name` is what the portal's pickers show (default "Untitled logo"); rename later with `PATCH /logos/{id}`. */
-  async uploadLogo(image: Uint8Array | Blob, mediaType: 'image/png' | 'image/jpeg' | 'image/webp', options: { name?: string } = {}): Promise<Logo> {
+  async uploadLogo(
+    image: Uint8Array | Blob,
+    mediaType: 'image/png' | 'image/jpeg' | 'image/webp',
+    options: { name?: string } = {},
+  ): Promise<Logo> {
     const blob = image instanceof Blob ? image : new Blob([image as Uint8Array<ArrayBuffer>], { type: mediaType });
     const { data, error, response } = await this.api.POST('/api/v1/QRManager/logos', {
       body: blob as unknown as string,

@@ -4,7 +4,8 @@ import { createHmac } from 'node:crypto';
 import type { paths } from './generated/schema.js';
 
 /** The image formats, as the service's OpenAPI document lists them (png, webp, svg, pdf, eps). */
-export type ImageFormat = paths['/api/v1/QRManager/generate']['post']['requestBody']['content']['application/json']['outputFormat'];
+export type ImageFormat =
+  paths['/api/v1/QRManager/generate']['post']['requestBody']['content']['application/json']['outputFormat'];
 
 /** RFC 3986 percent-encoding: encodeURIComponent plus `!'()*`. */
 function enc(value: string): string {
@@ -34,14 +35,20 @@ export interface SignedImageUrlOptions {
  * docs/signed-urls.md.
  */
 export function signedImageUrl(options: SignedImageUrlOptions): string {
-  const params: Record<string, string> = Object.fromEntries(Object.entries(options.params).map(([name, value]) => [name, String(value)]));
+  const params: Record<string, string> = Object.fromEntries(
+    Object.entries(options.params).map(([name, value]) => [name, String(value)]),
+  );
   if (options.expires !== undefined) {
-    params.exp = String(options.expires instanceof Date ? Math.floor(options.expires.getTime() / 1000) : Math.floor(options.expires));
+    params.exp = String(
+      options.expires instanceof Date ? Math.floor(options.expires.getTime() / 1000) : Math.floor(options.expires),
+    );
   }
   const pairs = Object.entries(params)
     .map(([name, value]) => [enc(name), enc(value)] as const)
     .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  const canonical = `/i/${enc(options.keyId)}/${enc(options.format)}?${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`;
+  const canonical =
+    `/i/${enc(options.keyId)}/${enc(options.format)}?` +
+    `${pairs.map(([name, value]) => `${name}=${value}`).join('&')}`;
   const sig = createHmac('sha256', options.secret).update(canonical).digest('base64url');
   return `${options.baseUrl.replace(/\/+$/, '')}${canonical}&sig=${sig}`;
 }

@@ -41,9 +41,14 @@ export class AccountFairQueue {
   async run<T>(accountId: string, task: () => Promise<T>): Promise<T> {
     const held = this.#heldBy.get(accountId) ?? 0;
     if (held >= this.#limits.heldPerAccount)
-      throw this.#refusal('too_many_decodes', `this account already has ${held} images being decoded or waiting on this instance; retry when one is answered`);
-    const startsNow = this.#running < this.#limits.running && (this.#runningBy.get(accountId) ?? 0) < this.#limits.runningPerAccount;
-    if (!startsNow && this.#waiting >= this.#limits.waiting) throw this.#refusal('overloaded', 'too many images are being decoded; retry in a moment');
+      throw this.#refusal(
+        'too_many_decodes',
+        `this account already has ${held} images being decoded or waiting on this instance; retry when one is answered`,
+      );
+    const startsNow =
+      this.#running < this.#limits.running && (this.#runningBy.get(accountId) ?? 0) < this.#limits.runningPerAccount;
+    if (!startsNow && this.#waiting >= this.#limits.waiting)
+      throw this.#refusal('overloaded', 'too many images are being decoded; retry in a moment');
     this.#heldBy.set(accountId, held + 1);
     if (startsNow) this.#start(accountId);
     else await this.#wait(accountId);

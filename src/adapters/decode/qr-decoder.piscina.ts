@@ -10,7 +10,9 @@ import { AccountFairQueue } from './account-fair-queue.js';
 /** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
 function threadEntry(): { filename: string; execArgv: string[] } {
   const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  const filename = fileURLToPath(new URL(`../../../workers/decode-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const filename = fileURLToPath(
+    new URL(`../../../workers/decode-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url),
+  );
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
@@ -56,7 +58,9 @@ export class PiscinaQrDecoder implements QrDecoder {
   }
 
   decode(request: DecodeRequest): Promise<DecodeOutcome> {
-    return this.#queue.run(request.accountId, () => this.#pool.run({ image: request.image, maxPixels: request.maxPixels, budgetMs: this.#budgetMs }));
+    return this.#queue.run(request.accountId, () =>
+      this.#pool.run({ image: request.image, maxPixels: request.maxPixels, budgetMs: this.#budgetMs }),
+    );
   }
 
   /** Images running and waiting, for tests and gauges. */

@@ -61,7 +61,9 @@ export class FileBatchResults implements BatchResults {
     const stream = createReadStream(path);
     return new Promise((resolve, reject) => {
       stream.once('open', () => resolve(stream));
-      stream.once('error', (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? resolve(undefined) : reject(error)));
+      stream.once('error', (error: NodeJS.ErrnoException) =>
+        error.code === 'ENOENT' ? resolve(undefined) : reject(error),
+      );
     });
   }
 

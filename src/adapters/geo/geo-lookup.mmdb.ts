@@ -11,7 +11,9 @@ import type { ScanPlace } from '../../domain/scan.js';
  * The CC BY 4.0 country database (NRO data, ip-location-db) shipped as an npm dependency: refreshed by upgrading it.
  */
 export function shippedCountryDatabase(): string {
-  return createRequire(import.meta.url).resolve('@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb');
+  return createRequire(import.meta.url).resolve(
+    '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb',
+  );
 }
 
 /** The record shapes read: ip-location-db's flat one, and MaxMind's / DB-IP's GeoIP2 one. */

@@ -2,7 +2,12 @@
 // then decode, resize, re-encode, bounded in time and in decodes at once.
 import sharp from 'sharp';
 import { ApiError } from '../../domain/errors.js';
-import { LOGO_MAX_SIDE, type LogoMediaType, type LogoNormaliser, type NormalisedLogo } from '../../domain/ports/logo-normaliser.js';
+import {
+  LOGO_MAX_SIDE,
+  type LogoMediaType,
+  type LogoNormaliser,
+  type NormalisedLogo,
+} from '../../domain/ports/logo-normaliser.js';
 
 /**
  * File signatures of the accepted types; anything else (SVG, GIF, HTML, a polyglot) is refused before any decoder sees
@@ -34,16 +39,24 @@ const DECODES_AT_ONCE = 2;
 const DECODES_WAITING = 16;
 
 function notAnImage(mediaType: LogoMediaType): ApiError {
-  return new ApiError('invalid_request', `the body is not a ${mediaType} image; upload a PNG, JPEG or WebP logo with its own Content-Type`, {
-    fields: [{ field: 'body', detail: `must be a ${mediaType} image` }],
-  });
+  return new ApiError(
+    'invalid_request',
+    `the body is not a ${mediaType} image; upload a PNG, JPEG or WebP logo with its own Content-Type`,
+    {
+      fields: [{ field: 'body', detail: `must be a ${mediaType} image` }],
+    },
+  );
 }
 
 function tooManyPixels(width: number, height: number): ApiError {
-  return new ApiError('invalid_request', `the image is ${width} × ${height} pixels; a logo may have at most ${MAX_LOGO_PIXELS} pixels (4096 × 4096)`, {
-    fields: [{ field: 'body', detail: `at most ${MAX_LOGO_PIXELS} pixels` }],
-    extensions: { maxPixels: MAX_LOGO_PIXELS },
-  });
+  return new ApiError(
+    'invalid_request',
+    `the image is ${width} × ${height} pixels; a logo may have at most ${MAX_LOGO_PIXELS} pixels (4096 × 4096)`,
+    {
+      fields: [{ field: 'body', detail: `at most ${MAX_LOGO_PIXELS} pixels` }],
+      extensions: { maxPixels: MAX_LOGO_PIXELS },
+    },
+  );
 }
 
 export class SharpLogoNormaliser implements LogoNormaliser {
@@ -75,7 +88,9 @@ export class SharpLogoNormaliser implements LogoNormaliser {
       return;
     }
     if (this.#waiting.length >= DECODES_WAITING) {
-      throw new ApiError('overloaded', 'too many logo uploads are being decoded; retry shortly', { retryAfterSeconds: 2 });
+      throw new ApiError('overloaded', 'too many logo uploads are being decoded; retry shortly', {
+        retryAfterSeconds: 2,
+      });
     }
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
     this.#running++;
@@ -88,7 +103,9 @@ export class SharpLogoNormaliser implements LogoNormaliser {
       if (metadata.format !== SHARP_FORMAT[mediaType]) throw notAnImage(mediaType);
       const { width = 0, height = 0 } = metadata;
       if (width * height > MAX_LOGO_PIXELS) throw tooManyPixels(width, height);
-      const image = sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error', animated: false }).timeout({ seconds: DECODE_TIMEOUT_SECONDS });
+      const image = sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error', animated: false }).timeout({
+        seconds: DECODE_TIMEOUT_SECONDS,
+      });
       // rotate() applies the EXIF orientation before the metadata goes; sharp writes none unless asked (withMetadata).
       const { data, info } = await image
         .rotate()

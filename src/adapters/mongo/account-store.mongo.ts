@@ -45,7 +45,9 @@ export class MongoAccountStore implements AccountStore {
     const insert = { _id: newId('acc'), email: input.email, plan: input.plan, createdAt: input.createdAt };
     try {
       // $setOnInsert: an identity that exists comes back unchanged.
-      const doc = await this.#accounts.findOneAndUpdate(filter, { $setOnInsert: insert }, { upsert: true, new: true }).lean<AccountDoc>();
+      const doc = await this.#accounts
+        .findOneAndUpdate(filter, { $setOnInsert: insert }, { upsert: true, new: true })
+        .lean<AccountDoc>();
       if (doc) return toAccount(doc);
     } catch (error) {
       // Two upserts raced and one lost on the unique index: the winner's account is the one.
@@ -62,7 +64,9 @@ export class MongoAccountStore implements AccountStore {
   }
 
   async findByIdentity(identity: AccountIdentity): Promise<Account | undefined> {
-    const doc = await this.#accounts.findOne({ 'identity.provider': identity.provider, 'identity.subject': identity.subject }).lean<AccountDoc>();
+    const doc = await this.#accounts
+      .findOne({ 'identity.provider': identity.provider, 'identity.subject': identity.subject })
+      .lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
@@ -82,7 +86,9 @@ export class MongoAccountStore implements AccountStore {
   }
 
   async countByPlan(): Promise<Map<PlanId, number>> {
-    const groups = await this.#accounts.aggregate<{ _id: string; accounts: number }>([{ $group: { _id: '$plan', accounts: { $sum: 1 } } }]);
+    const groups = await this.#accounts.aggregate<{ _id: string; accounts: number }>([
+      { $group: { _id: '$plan', accounts: { $sum: 1 } } },
+    ]);
     return new Map(groups.map((group) => [group._id, group.accounts]));
   }
 
@@ -94,12 +100,17 @@ export class MongoAccountStore implements AccountStore {
       currentPeriodEnd: billing.currentPeriodEnd ?? null,
       updatedAt: billing.updatedAt,
     };
-    const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { billing: stored } }, { new: true }).lean<AccountDoc>();
+    const doc = await this.#accounts
+      .findByIdAndUpdate(id, { $set: { billing: stored } }, { new: true })
+      .lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
   async findByBillingCustomer(customerId: string): Promise<Account | undefined> {
-    const doc = await this.#accounts.findOne({ 'billing.customerId': customerId }).sort({ createdAt: 1, _id: 1 }).lean<AccountDoc>();
+    const doc = await this.#accounts
+      .findOne({ 'billing.customerId': customerId })
+      .sort({ createdAt: 1, _id: 1 })
+      .lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 

@@ -16,7 +16,9 @@ export async function insertInFreeSlot<D>(
   what: string,
 ): Promise<D | 'limit_reached'> {
   for (let attempt = 0; attempt <= maxActive * 2 + 2; attempt++) {
-    const held = await model.find({ accountId, activeSlot: { $exists: true } }, { activeSlot: 1 }).lean<Array<{ activeSlot: number }>>();
+    const held = await model
+      .find({ accountId, activeSlot: { $exists: true } }, { activeSlot: 1 })
+      .lean<Array<{ activeSlot: number }>>();
     const taken = new Set(held.map((k) => k.activeSlot));
     // Slots above a lowered limit still count: the cap is on how many are active, not on which slots they hold.
     if (taken.size >= maxActive) return 'limit_reached';

@@ -54,7 +54,10 @@ export class MongoAuditLog implements AuditLog {
       .lean<AuditEntryDoc[]>();
     const items = docs.slice(0, query.limit).map(toEntry);
     const last = items.at(-1);
-    return { items, nextCursor: docs.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null };
+    return {
+      items,
+      nextCursor: docs.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
+    };
   }
 
   async deleteExpired(now: Date): Promise<number> {

@@ -39,12 +39,16 @@ export class GridFsBatchResults implements BatchResults {
     });
     // Then every older copy of the item goes. Keeping the newest (not "the one I wrote") means two writers of the
     // same item racing here agree on the survivor, so the item always ends with exactly one file.
-    const copies = await this.#bucket.find({ filename }, { sort: { uploadDate: -1, _id: -1 }, projection: { _id: 1 } }).toArray();
+    const copies = await this.#bucket
+      .find({ filename }, { sort: { uploadDate: -1, _id: -1 }, projection: { _id: 1 } })
+      .toArray();
     for (const older of copies.slice(1)) await deleteIgnoringMissing(this.#bucket, older._id);
   }
 
   async open(batchId: string, index: number): Promise<Readable | undefined> {
-    const [newest] = await this.#bucket.find({ filename: itemName(batchId, index) }, { sort: { uploadDate: -1, _id: -1 }, limit: 1 }).toArray();
+    const [newest] = await this.#bucket
+      .find({ filename: itemName(batchId, index) }, { sort: { uploadDate: -1, _id: -1 }, limit: 1 })
+      .toArray();
     return newest ? this.#bucket.openDownloadStream(newest._id) : undefined;
   }
 

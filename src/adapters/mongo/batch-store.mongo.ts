@@ -15,7 +15,13 @@ import {
 } from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
-import type { BatchPage, BatchStore, DueWebhook, FinishedItem, WebhookOutcome } from '../../domain/ports/batch-store.js';
+import type {
+  BatchPage,
+  BatchStore,
+  DueWebhook,
+  FinishedItem,
+  WebhookOutcome,
+} from '../../domain/ports/batch-store.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { isDuplicateKey } from './connection.js';
 import type { BatchDoc, BatchItemDoc, PartCounts, SequenceDoc, WebhookSecretDoc } from './models.js';
@@ -49,7 +55,10 @@ function toBatch(doc: BatchDoc): Batch {
     webhookUrl: orUndefined(doc.webhookUrl),
     idempotencyKey: orUndefined(doc.idempotencyKey),
     requestHash: doc.requestHash,
-    webhook: doc.webhookUrl === null ? undefined : webhookStatusOf(doc.webhookState, doc.webhookAttempts, doc.webhookError ?? null),
+    webhook:
+      doc.webhookUrl === null
+        ? undefined
+        : webhookStatusOf(doc.webhookState, doc.webhookAttempts, doc.webhookError ?? null),
   };
 }
 
@@ -98,7 +107,9 @@ export class MongoBatchStore implements BatchStore {
   }
 
   async #nextSeq(): Promise<number> {
-    const doc = await this.#sequences.findOneAndUpdate({ _id: 'batches' }, { $inc: { n: 1 } }, { upsert: true, returnDocument: 'after' }).lean<SequenceDoc>();
+    const doc = await this.#sequences
+      .findOneAndUpdate({ _id: 'batches' }, { $inc: { n: 1 } }, { upsert: true, returnDocument: 'after' })
+      .lean<SequenceDoc>();
     return doc!.n;
   }
 
@@ -176,7 +187,9 @@ export class MongoBatchStore implements BatchStore {
   async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<BatchPage> {
     let filter: Record<string, unknown> = { accountId };
     if (options.before !== undefined) {
-      const cursor = await this.#batches.findOne({ _id: options.before, accountId }, { seq: 1 }).lean<Pick<BatchDoc, 'seq'>>();
+      const cursor = await this.#batches
+        .findOne({ _id: options.before, accountId }, { seq: 1 })
+        .lean<Pick<BatchDoc, 'seq'>>();
       if (!cursor) return { batches: [], next: undefined };
       filter = { accountId, seq: { $lt: cursor.seq } };
     }
@@ -203,7 +216,10 @@ export class MongoBatchStore implements BatchStore {
   }
 
   async markRunning(batchId: string, at: Date): Promise<void> {
-    const started = await this.#batches.updateOne({ _id: batchId, status: 'queued' }, { $set: { status: 'running', startedAt: at } });
+    const started = await this.#batches.updateOne(
+      { _id: batchId, status: 'queued' },
+      { $set: { status: 'running', startedAt: at } },
+    );
     // A chunk of a batch already running may be a re-run after a crash: its recount repairs counts a dead writer left
     // short.
     if (started.modifiedCount === 0) await this.#recount(batchId, at);
@@ -234,14 +250,22 @@ export class MongoBatchStore implements BatchStore {
     const parts = indexes && { index: { $gte: partOf(indexes.from), $lt: partOf(indexes.to - 1) + PART_SIZE } };
     const groups = await this.#items.aggregate<{ _id: { part: number; state: string }; n: number }>([
       { $match: { batchId, ...parts } },
-      { $group: { _id: { part: { $subtract: ['$index', { $mod: ['$index', PART_SIZE] }] }, state: '$state' }, n: { $sum: 1 } } },
+      {
+        $group: {
+          _id: { part: { $subtract: ['$index', { $mod: ['$index', PART_SIZE] }] }, state: '$state' },
+          n: { $sum: 1 },
+        },
+      },
     ]);
     const raised: Record<string, number> = {};
-    for (const { _id, n } of groups) if (_id.state !== 'pending') raised[`parts.p${Math.round(_id.part)}.${_id.state}`] = n;
+    for (const { _id, n } of groups)
+      if (_id.state !== 'pending') raised[`parts.p${Math.round(_id.part)}.${_id.state}`] = n;
     const doc =
       Object.keys(raised).length === 0
         ? await this.#batches.findById(batchId).lean<BatchDoc>()
-        : await this.#batches.findOneAndUpdate({ _id: batchId }, { $max: raised }, { returnDocument: 'after' }).lean<BatchDoc>();
+        : await this.#batches
+            .findOneAndUpdate({ _id: batchId }, { $max: raised }, { returnDocument: 'after' })
+            .lean<BatchDoc>();
     if (!doc) return undefined;
     const done = finishedStatus({ ...totals(doc.parts), total: doc.total });
     if (!done || !UNFINISHED.includes(doc.status as BatchStatus)) return toBatch(doc);
@@ -249,17 +273,33 @@ export class MongoBatchStore implements BatchStore {
       .findOneAndUpdate(
         { _id: batchId, status: { $in: UNFINISHED } },
         // The webhook is made due in the write that finishes the batch: no crash can separate the two.
-        { $set: { status: done, finishedAt: at, webhookState: doc.webhookUrl === null ? null : 'due', webhookNextAt: at } },
+        {
+          $set: {
+            status: done,
+            finishedAt: at,
+            webhookState: doc.webhookUrl === null ? null : 'due',
+            webhookNextAt: at,
+          },
+        },
         { returnDocument: 'after' },
       )
       .lean<BatchDoc>();
     return toBatch(finished ?? (await this.#batches.findById(batchId).lean<BatchDoc>())!);
   }
 
-  async finishItems(batchId: string, items: readonly FinishedItem[], at: Date): Promise<{ moved: number; batch: Batch }> {
-    const moved = (await this.#moveItems(batchId, items, 'succeeded')) + (await this.#moveItems(batchId, items, 'failed'));
+  async finishItems(
+    batchId: string,
+    items: readonly FinishedItem[],
+    at: Date,
+  ): Promise<{ moved: number; batch: Batch }> {
+    const moved =
+      (await this.#moveItems(batchId, items, 'succeeded')) + (await this.#moveItems(batchId, items, 'failed'));
     const indexes = items.map((item) => item.index);
-    const batch = await this.#recount(batchId, at, items.length === 0 ? undefined : { from: Math.min(...indexes), to: Math.max(...indexes) + 1 });
+    const batch = await this.#recount(
+      batchId,
+      at,
+      items.length === 0 ? undefined : { from: Math.min(...indexes), to: Math.max(...indexes) + 1 },
+    );
     if (!batch) throw new Error(`batch ${batchId} does not exist`);
     return { moved, batch };
   }
@@ -270,7 +310,9 @@ export class MongoBatchStore implements BatchStore {
     // The mark tells exactly which items this cancel moved, whatever a render process finishes meanwhile.
     const mark = randomBytes(12).toString('base64url');
     await this.#items.updateMany({ batchId: id, state: 'pending' }, { $set: { state: 'cancelled', cancelMark: mark } });
-    const cancelled = (await this.#items.find({ batchId: id, cancelMark: mark }).sort({ index: 1 }).lean<BatchItemDoc[]>()).map(toItem);
+    const cancelled = (
+      await this.#items.find({ batchId: id, cancelMark: mark }).sort({ index: 1 }).lean<BatchItemDoc[]>()
+    ).map(toItem);
     if (cancelled.length > 0) await this.#recount(id, at);
     const batch = await this.getById(id);
     return batch && { batch, cancelled: cancelled.map(({ state: _state, errorCode: _errorCode, ...item }) => item) };
@@ -309,7 +351,9 @@ export class MongoBatchStore implements BatchStore {
     // One update with a pipeline: the secret it replaces is the one stored at that moment, whatever another rotation
     // did.
     const doc = await this.#secrets
-      .findOneAndUpdate({ _id: accountId }, [{ $set: { previousSecret: '$secret', previousUntil, secret: fresh } }], { returnDocument: 'after' })
+      .findOneAndUpdate({ _id: accountId }, [{ $set: { previousSecret: '$secret', previousUntil, secret: fresh } }], {
+        returnDocument: 'after',
+      })
       .lean<WebhookSecretDoc>();
     return doc!.secret;
   }

@@ -48,10 +48,17 @@ export function isMongoOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   if (OUTAGE_NAMES.has(error.name)) return true;
   const labelled = error as Error & { hasErrorLabel?: (label: string) => boolean; code?: unknown };
-  if (typeof labelled.hasErrorLabel === 'function' && (labelled.hasErrorLabel('RetryableWriteError') || labelled.hasErrorLabel('ResetPool'))) return true;
+  if (
+    typeof labelled.hasErrorLabel === 'function' &&
+    (labelled.hasErrorLabel('RetryableWriteError') || labelled.hasErrorLabel('ResetPool'))
+  )
+    return true;
   if (typeof labelled.code === 'number' && OUTAGE_CODES.has(labelled.code)) return true;
   // With buffering off, mongoose refuses operations on a closed or not yet open connection with a plain MongooseError.
-  return error.name === 'MongooseError' && /initial connection is complete|Connection was force closed|Client must be connected/i.test(error.message);
+  return (
+    error.name === 'MongooseError' &&
+    /initial connection is complete|Connection was force closed|Client must be connected/i.test(error.message)
+  );
 }
 
 /** True when a write broke a unique index. */

@@ -29,12 +29,17 @@ export class MongoCustomDomainStore implements CustomDomainStore {
     this.#domains = domains;
   }
 
-  async createWithinLimit(input: NewCustomDomain, maxDomains: number | null): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'> {
+  async createWithinLimit(
+    input: NewCustomDomain,
+    maxDomains: number | null,
+  ): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'> {
     const max = maxDomains ?? UNLIMITED_SLOTS;
     // Of two writers racing for the last free slot (or the same hostname) the unique indexes let one in.
     for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
       if (await this.#domains.exists({ hostname: input.hostname })) return 'hostname_taken';
-      const held = await this.#domains.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
+      const held = await this.#domains
+        .find({ accountId: input.accountId }, { slot: 1 })
+        .lean<Array<{ slot: number }>>();
       const taken = new Set(held.map((d) => d.slot));
       let slot = 0;
       while (taken.has(slot)) slot++;
@@ -89,12 +94,19 @@ export class MongoCustomDomainStore implements CustomDomainStore {
   }
 
   async transition(id: string, from: DomainStatus, to: DomainStatus): Promise<CustomDomain | undefined> {
-    const doc = await this.#domains.findOneAndUpdate({ _id: id, status: from }, { $set: { status: to } }, { new: true }).lean<CustomDomainDoc>();
+    const doc = await this.#domains
+      .findOneAndUpdate({ _id: id, status: from }, { $set: { status: to } }, { new: true })
+      .lean<CustomDomainDoc>();
     return doc ? toDomain(doc) : undefined;
   }
 
   async expirePending(createdBefore: Date): Promise<number> {
-    return (await this.#domains.updateMany({ status: 'pending', createdAt: { $lt: createdBefore } }, { $set: { status: 'expired' } })).modifiedCount;
+    return (
+      await this.#domains.updateMany(
+        { status: 'pending', createdAt: { $lt: createdBefore } },
+        { $set: { status: 'expired' } },
+      )
+    ).modifiedCount;
   }
 
   async releaseExpired(hostname: string): Promise<boolean> {

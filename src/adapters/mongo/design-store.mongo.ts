@@ -32,7 +32,9 @@ export class MongoDesignStore implements DesignStore {
     // Of two writers racing for the last free slot the unique index lets one in; each lost race means another design
     // took a slot.
     for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
-      const held = await this.#designs.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
+      const held = await this.#designs
+        .find({ accountId: input.accountId }, { slot: 1 })
+        .lean<Array<{ slot: number }>>();
       const taken = new Set(held.map((d) => d.slot));
       let slot = 0;
       while (taken.has(slot)) slot++;
@@ -75,7 +77,9 @@ export class MongoDesignStore implements DesignStore {
     const set: Record<string, unknown> = { updatedAt: at };
     if (change.name !== undefined) set.name = change.name;
     if (change.options !== undefined) set.options = JSON.stringify(change.options);
-    const doc = await this.#designs.findOneAndUpdate({ _id: id, accountId }, { $set: set }, { new: true }).lean<DesignDoc>();
+    const doc = await this.#designs
+      .findOneAndUpdate({ _id: id, accountId }, { $set: set }, { new: true })
+      .lean<DesignDoc>();
     return doc ? toRecord(doc) : undefined;
   }
 

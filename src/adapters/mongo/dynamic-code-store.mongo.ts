@@ -3,7 +3,12 @@ import type { Model } from 'mongoose';
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type {
+  CodeChanges,
+  CodeQuery,
+  DynamicCodeStore,
+  NewDynamicCode,
+} from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { CodeCountDoc, DynamicCodeDoc, VanitySlugDoc } from './models.js';
@@ -37,7 +42,8 @@ function listFilter(accountId: string, query: CodeQuery): Record<string, unknown
   const [field, position] = byScans(query)
     ? ['scans', (after as { scans: number } | undefined)?.scans]
     : ['createdAt', (after as { createdAt: Date } | undefined)?.createdAt];
-  if (after) all.push({ $or: [{ [field]: { [beyond]: position } }, { [field]: position, _id: { [beyond]: after.id } }] });
+  if (after)
+    all.push({ $or: [{ [field]: { [beyond]: position } }, { [field]: position, _id: { [beyond]: after.id } }] });
   if (all.length === 0) delete filter.$and;
   return filter;
 }
@@ -52,7 +58,10 @@ function toCode(doc: DynamicCodeDoc): DynamicCode {
     status: doc.status as CodeStatus,
     disabledReason: doc.disabledReason,
     routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
-    vanity: doc.domainId && doc.vanityHost && doc.vanitySlug ? { domainId: doc.domainId, hostname: doc.vanityHost, slug: doc.vanitySlug } : null,
+    vanity:
+      doc.domainId && doc.vanityHost && doc.vanitySlug
+        ? { domainId: doc.domainId, hostname: doc.vanityHost, slug: doc.vanitySlug }
+        : null,
     scans: doc.scans ?? 0,
     createdAt: doc.createdAt,
     updatedAt: doc.updatedAt,
@@ -64,7 +73,8 @@ function storedRouting(routing: Partial<CodeRouting>): { set: Record<string, unk
   const set: Record<string, unknown> = {};
   const unset: Record<string, ''> = {};
   for (const [field, value] of Object.entries(routing)) {
-    if (JSON.stringify(value) === JSON.stringify(NO_ROUTING[field as keyof CodeRouting])) unset[`routing.${field}`] = '';
+    if (JSON.stringify(value) === JSON.stringify(NO_ROUTING[field as keyof CodeRouting]))
+      unset[`routing.${field}`] = '';
     else set[`routing.${field}`] = value;
   }
   return { set, unset };
@@ -110,7 +120,11 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
    */
   async #reserve(accountId: string, maxCodes: number): Promise<boolean> {
     try {
-      await this.#counts.updateOne({ _id: accountId, codes: { $lt: maxCodes } }, { $inc: { codes: 1 } }, { upsert: true });
+      await this.#counts.updateOne(
+        { _id: accountId, codes: { $lt: maxCodes } },
+        { $inc: { codes: 1 } },
+        { upsert: true },
+      );
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -122,7 +136,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     await this.#counts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
   }
 
-  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
+  async createWithinLimit(
+    input: NewDynamicCode,
+    maxCodes: number,
+  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
     if (maxCodes <= 0 || !(await this.#reserve(input.accountId, maxCodes))) return 'limit_reached';
     const doc = this.#docOf(input);
     const vanity = input.vanity ?? null;
@@ -143,7 +160,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
-  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+  async createManyWithinLimit(
+    inputs: readonly NewDynamicCode[],
+    maxCodes: number,
+  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
     // A batch's codes live on this service (vanity slugs are held one code at a time, by createWithinLimit).
@@ -167,7 +187,11 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   async #reserveMany(accountId: string, n: number, maxCodes: number): Promise<boolean> {
     if (n > maxCodes) return false;
     try {
-      await this.#counts.updateOne({ _id: accountId, codes: { $lte: maxCodes - n } }, { $inc: { codes: n } }, { upsert: true });
+      await this.#counts.updateOne(
+        { _id: accountId, codes: { $lte: maxCodes - n } },
+        { $inc: { codes: n } },
+        { upsert: true },
+      );
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;
@@ -185,7 +209,9 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       name: input.name,
       status: 'active',
       disabledReason: null,
-      routing: Object.fromEntries(Object.entries(storedRouting(input.routing).set).map(([path, value]) => [path.slice('routing.'.length), value])),
+      routing: Object.fromEntries(
+        Object.entries(storedRouting(input.routing).set).map(([path, value]) => [path.slice('routing.'.length), value]),
+      ),
       ...vanityFields(input.vanity ?? null),
       createdAt: input.createdAt,
       updatedAt: input.createdAt,
@@ -212,7 +238,12 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     return doc ? toCode(doc) : undefined;
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    changes: CodeChanges,
+    at: Date,
+  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
     const set: Partial<DynamicCodeDoc> = { updatedAt: at };
     let before: DynamicCode | undefined;
     if (changes.vanity !== undefined) {
@@ -226,7 +257,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     if (changes.name !== undefined) set.name = changes.name;
     if (changes.status !== undefined) set.status = changes.status;
     const routing = storedRouting(changes.routing ?? {});
-    const update = { $set: { ...set, ...routing.set }, ...(Object.keys(routing.unset).length > 0 ? { $unset: routing.unset } : {}) };
+    const update = {
+      $set: { ...set, ...routing.set },
+      ...(Object.keys(routing.unset).length > 0 ? { $unset: routing.unset } : {}),
+    };
     const updated = await this.#codes
       .findOneAndUpdate({ _id: id, accountId, deletedAt: null, status: { $ne: 'disabled' } }, update, { new: true })
       .lean<DynamicCodeDoc>();
@@ -234,7 +268,8 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       const code = toCode(updated);
       // The old slug is let go once the code has moved (a crash in between leaves it held, never two codes on one
       // slug).
-      if (before?.vanity && (code.vanity === null || vanityKey(code.vanity) !== vanityKey(before.vanity))) await this.#letGo(before.vanity, id);
+      if (before?.vanity && (code.vanity === null || vanityKey(code.vanity) !== vanityKey(before.vanity)))
+        await this.#letGo(before.vanity, id);
       return code;
     }
     if (changes.vanity) await this.#letGo(changes.vanity, id);
@@ -243,7 +278,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
 
   async remove(accountId: string, id: string, at: Date): Promise<boolean> {
     const removed = await this.#codes
-      .findOneAndUpdate({ _id: id, accountId, deletedAt: null }, { $set: { deletedAt: at, updatedAt: at, ...vanityFields(null) } })
+      .findOneAndUpdate(
+        { _id: id, accountId, deletedAt: null },
+        { $set: { deletedAt: at, updatedAt: at, ...vanityFields(null) } },
+      )
       .lean<DynamicCodeDoc>();
     if (!removed) return false;
     await this.#release(accountId);
@@ -269,7 +307,10 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     const held = await this.#vanity.findById(vanityKey({ hostname, slug })).lean<VanitySlugDoc>();
     if (!held) return undefined;
     const doc = await this.#codes
-      .findOne({ _id: held.codeId, deletedAt: null, vanityHost: hostname, vanitySlug: slug }, { accountId: 1, target: 1, status: 1, routing: 1 })
+      .findOne(
+        { _id: held.codeId, deletedAt: null, vanityHost: hostname, vanitySlug: slug },
+        { accountId: 1, target: 1, status: 1, routing: 1 },
+      )
       .lean<Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing'>>();
     if (!doc) return undefined;
     return {
@@ -287,7 +328,11 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {
     const doc = await this.#codes
-      .findOneAndUpdate({ slug }, { $set: { status: 'disabled', disabledReason: reason, updatedAt: at } }, { new: true })
+      .findOneAndUpdate(
+        { slug },
+        { $set: { status: 'disabled', disabledReason: reason, updatedAt: at } },
+        { new: true },
+      )
       .lean<DynamicCodeDoc>();
     return doc ? toCode(doc) : undefined;
   }

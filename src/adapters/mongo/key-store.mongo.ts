@@ -77,7 +77,10 @@ export class MongoKeyStore implements KeyStore {
   }
 
   async list(accountId: string): Promise<ApiKeyRecord[]> {
-    const docs = await this.#keys.find({ accountId }, RECORD_FIELDS).sort({ createdAt: -1, _id: 1 }).lean<ApiKeyDoc[]>();
+    const docs = await this.#keys
+      .find({ accountId }, RECORD_FIELDS)
+      .sort({ createdAt: -1, _id: 1 })
+      .lean<ApiKeyDoc[]>();
     return docs.map(toRecord);
   }
 

@@ -1,7 +1,13 @@
 // LogoStore on MongoDB: PNG bytes per account; the count limit held by a per-account unique slot, as the keys' limit
 // is.
 import type { Model } from 'mongoose';
-import { DEFAULT_LOGO_NAME, type LogoRecord, type LogoStore, type NewLogo, type StoredLogo } from '../../domain/ports/logo-store.js';
+import {
+  DEFAULT_LOGO_NAME,
+  type LogoRecord,
+  type LogoStore,
+  type NewLogo,
+  type StoredLogo,
+} from '../../domain/ports/logo-store.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
 import type { LogoDoc } from './models.js';

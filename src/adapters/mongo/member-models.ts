@@ -49,7 +49,10 @@ export function memberSchema(): Schema<MemberDoc> {
 }
 
 export function ownerCountSchema(): Schema<OwnerCountDoc> {
-  return new Schema<OwnerCountDoc>({ _id: { type: String, required: true }, owners: { type: Number, required: true } }, options);
+  return new Schema<OwnerCountDoc>(
+    { _id: { type: String, required: true }, owners: { type: Number, required: true } },
+    options,
+  );
 }
 
 export function invitationSchema(): Schema<InvitationDoc> {

@@ -2,7 +2,14 @@
 // demoting.
 import type { Model } from 'mongoose';
 import type { AccountIdentity } from '../../domain/ports/account-store.js';
-import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';
+import type {
+  Invitation,
+  Member,
+  MemberChange,
+  MemberStore,
+  NewInvitation,
+  NewMember,
+} from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
@@ -34,7 +41,15 @@ function toInvitation(doc: InvitationDoc): Invitation {
 
 function toDoc(member: NewMember): MemberDoc {
   const { accountId, identity, email, role, joinedAt } = member;
-  return { _id: newId('mem'), accountId, provider: identity.provider, subject: identity.subject, email, role, joinedAt };
+  return {
+    _id: newId('mem'),
+    accountId,
+    provider: identity.provider,
+    subject: identity.subject,
+    email,
+    role,
+    joinedAt,
+  };
 }
 
 /** A member changed under us between the read and the write is read again, a few times at most. */
@@ -87,12 +102,17 @@ export class MongoMemberStore implements MemberStore {
   }
 
   async findByIdentity(accountId: string, identity: AccountIdentity): Promise<Member | undefined> {
-    const doc = await this.#members.findOne({ accountId, provider: identity.provider, subject: identity.subject }).lean<MemberDoc>();
+    const doc = await this.#members
+      .findOne({ accountId, provider: identity.provider, subject: identity.subject })
+      .lean<MemberDoc>();
     return doc ? toMember(doc) : undefined;
   }
 
   async membershipsOf(identity: AccountIdentity): Promise<Member[]> {
-    const docs = await this.#members.find({ provider: identity.provider, subject: identity.subject }).sort({ joinedAt: 1, _id: 1 }).lean<MemberDoc[]>();
+    const docs = await this.#members
+      .find({ provider: identity.provider, subject: identity.subject })
+      .sort({ joinedAt: 1, _id: 1 })
+      .lean<MemberDoc[]>();
     return docs.map(toMember);
   }
 
@@ -103,7 +123,9 @@ export class MongoMemberStore implements MemberStore {
       if (current.role === role) return { member: current };
       const demotes = current.role === 'owner';
       if (demotes && !(await this.#releaseOwner(accountId))) return 'last_owner';
-      const updated = await this.#members.findOneAndUpdate({ _id: id, accountId, role: current.role }, { $set: { role } }, { new: true }).lean<MemberDoc>();
+      const updated = await this.#members
+        .findOneAndUpdate({ _id: id, accountId, role: current.role }, { $set: { role } }, { new: true })
+        .lean<MemberDoc>();
       if (updated) {
         if (role === 'owner') await this.#countOwner(accountId, 1);
         return { member: toMember(updated) };
@@ -119,7 +141,9 @@ export class MongoMemberStore implements MemberStore {
       if (!current) return 'not_found';
       const owner = current.role === 'owner';
       if (owner && !(await this.#releaseOwner(accountId))) return 'last_owner';
-      const removed = await this.#members.findOneAndDelete({ _id: id, accountId, role: current.role }).lean<MemberDoc>();
+      const removed = await this.#members
+        .findOneAndDelete({ _id: id, accountId, role: current.role })
+        .lean<MemberDoc>();
       if (removed) return { member: toMember(removed) };
       if (owner) await this.#countOwner(accountId, 1);
     }
@@ -128,7 +152,10 @@ export class MongoMemberStore implements MemberStore {
 
   /** Takes one owner off the count unless it is the last one: false when it is. */
   async #releaseOwner(accountId: string): Promise<boolean> {
-    return (await this.#owners.findOneAndUpdate({ _id: accountId, owners: { $gt: 1 } }, { $inc: { owners: -1 } }).lean()) !== null;
+    return (
+      (await this.#owners.findOneAndUpdate({ _id: accountId, owners: { $gt: 1 } }, { $inc: { owners: -1 } }).lean()) !==
+      null
+    );
   }
 
   async #countOwner(accountId: string, delta: number): Promise<void> {

@@ -2,7 +2,14 @@
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { WebhookState } from '../../domain/batches/batch.js';
 import { DEFAULT_LOGO_NAME } from '../../domain/ports/logo-store.js';
-import { invitationSchema, memberSchema, ownerCountSchema, type InvitationDoc, type MemberDoc, type OwnerCountDoc } from './member-models.js';
+import {
+  invitationSchema,
+  memberSchema,
+  ownerCountSchema,
+  type InvitationDoc,
+  type MemberDoc,
+  type OwnerCountDoc,
+} from './member-models.js';
 
 export interface AccountDoc {
   _id: string;
@@ -11,7 +18,13 @@ export interface AccountDoc {
   identity: { provider: string; subject: string };
   createdAt: Date;
   /** Set once the account has a payment-provider customer (Stripe). */
-  billing?: { customerId: string; subscriptionId: string | null; status: string | null; currentPeriodEnd: Date | null; updatedAt: Date };
+  billing?: {
+    customerId: string;
+    subscriptionId: string | null;
+    status: string | null;
+    currentPeriodEnd: Date | null;
+    updatedAt: Date;
+  };
   /** Absent: the default, country. */
   scanPrivacy?: string;
 }
@@ -349,7 +362,10 @@ function accountSchema(): Schema<AccountDoc> {
 const BILLING_EVENT_RETENTION_SECONDS = 30 * 24 * 60 * 60;
 
 function billingEventSchema(): Schema<BillingEventDoc> {
-  const schema = new Schema<BillingEventDoc>({ _id: { type: String, required: true }, receivedAt: { type: Date, required: true } }, options);
+  const schema = new Schema<BillingEventDoc>(
+    { _id: { type: String, required: true }, receivedAt: { type: Date, required: true } },
+    options,
+  );
   schema.index({ receivedAt: 1 }, { expireAfterSeconds: BILLING_EVENT_RETENTION_SECONDS });
   return schema;
 }
@@ -396,7 +412,10 @@ function apiKeySchema(): Schema<ApiKeyDoc> {
   );
   schema.index({ hash: 1 }, { unique: true });
   schema.index({ accountId: 1, createdAt: -1 });
-  schema.index({ accountId: 1, activeSlot: 1 }, { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } });
+  schema.index(
+    { accountId: 1, activeSlot: 1 },
+    { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } },
+  );
   return schema;
 }
 
@@ -414,7 +433,10 @@ function signingKeySchema(): Schema<SigningKeyDoc> {
     options,
   );
   schema.index({ accountId: 1, createdAt: -1 });
-  schema.index({ accountId: 1, activeSlot: 1 }, { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } });
+  schema.index(
+    { accountId: 1, activeSlot: 1 },
+    { unique: true, partialFilterExpression: { activeSlot: { $exists: true } } },
+  );
   return schema;
 }
 
@@ -523,7 +545,11 @@ function dynamicCodeSchema(): Schema<DynamicCodeDoc> {
 
 function vanitySlugSchema(): Schema<VanitySlugDoc> {
   return new Schema<VanitySlugDoc>(
-    { _id: { type: String, required: true }, codeId: { type: String, required: true }, accountId: { type: String, required: true } },
+    {
+      _id: { type: String, required: true },
+      codeId: { type: String, required: true },
+      accountId: { type: String, required: true },
+    },
     options,
   );
 }
@@ -552,7 +578,10 @@ function customDomainSchema(): Schema<CustomDomainDoc> {
 }
 
 function codeCountSchema(): Schema<CodeCountDoc> {
-  return new Schema<CodeCountDoc>({ _id: { type: String, required: true }, codes: { type: Number, required: true } }, options);
+  return new Schema<CodeCountDoc>(
+    { _id: { type: String, required: true }, codes: { type: Number, required: true } },
+    options,
+  );
 }
 
 function scanWebhookSchema(): Schema<ScanWebhookDoc> {
@@ -618,7 +647,10 @@ function batchSchema(): Schema<BatchDoc> {
   );
   schema.index({ accountId: 1, seq: -1 });
   // A replay with the same key finds the first batch; concurrent first requests collide here, and one wins.
-  schema.index({ accountId: 1, idempotencyKey: 1 }, { unique: true, partialFilterExpression: { idempotencyKey: { $exists: true } } });
+  schema.index(
+    { accountId: 1, idempotencyKey: 1 },
+    { unique: true, partialFilterExpression: { idempotencyKey: { $exists: true } } },
+  );
   schema.index({ status: 1, seq: 1 });
   schema.index({ finishedAt: 1 });
   schema.index({ webhookState: 1, webhookNextAt: 1 });
@@ -673,7 +705,10 @@ export function defineMongoModels(connection: Connection): MongoModels {
     scanWebhooks: connection.model<ScanWebhookDoc>('ScanWebhook', scanWebhookSchema(), 'scan_webhooks'),
     scanWebhookCounts: connection.model<ScanWebhookCountDoc>(
       'ScanWebhookCount',
-      new Schema<ScanWebhookCountDoc>({ _id: { type: String, required: true }, endpoints: { type: Number, required: true } }, options),
+      new Schema<ScanWebhookCountDoc>(
+        { _id: { type: String, required: true }, endpoints: { type: Number, required: true } },
+        options,
+      ),
       'scan_webhook_counts',
     ),
     batches: connection.model<BatchDoc>('Batch', batchSchema(), 'batches'),

@@ -32,13 +32,25 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
       signingKeys: unavailableWhen(new MongoSigningKeyStore(models.signingKeys, models.accounts), isMongoOutage, DOWN),
       designs: unavailableWhen(new MongoDesignStore(models.designs), isMongoOutage, DOWN),
       auditLog: unavailableWhen(new MongoAuditLog(models.auditLog), isMongoOutage, DOWN),
-      members: unavailableWhen(new MongoMemberStore(models.members, models.ownerCounts, models.invitations), isMongoOutage, DOWN),
+      members: unavailableWhen(
+        new MongoMemberStore(models.members, models.ownerCounts, models.invitations),
+        isMongoOutage,
+        DOWN,
+      ),
       usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
-      codes: unavailableWhen(new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs), isMongoOutage, DOWN),
+      codes: unavailableWhen(
+        new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs),
+        isMongoOutage,
+        DOWN,
+      ),
       domains: unavailableWhen(new MongoCustomDomainStore(models.customDomains), isMongoOutage, DOWN),
       scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays, models.codes), isMongoOutage, DOWN),
-      scanWebhooks: unavailableWhen(new MongoScanWebhookStore(models.scanWebhooks, models.scanWebhookCounts), isMongoOutage, DOWN),
+      scanWebhooks: unavailableWhen(
+        new MongoScanWebhookStore(models.scanWebhooks, models.scanWebhookCounts),
+        isMongoOutage,
+        DOWN,
+      ),
       batches: unavailableWhen(new MongoBatchStore(models), isMongoOutage, DOWN),
       batchResults: unavailableWhen(batchResults, isMongoOutage, DOWN),
       probes: {

@@ -42,7 +42,9 @@ export class MongoScanLedger implements ScanLedger {
       { $match: { codeId: { $in: [...codeIds] } } },
       { $group: { _id: '$codeId', scans: { $sum: '$scans' } } },
     ]);
-    await this.#codes.bulkWrite(sums.map((sum) => ({ updateOne: { filter: { _id: sum._id }, update: { $set: { scans: sum.scans } } } })));
+    await this.#codes.bulkWrite(
+      sums.map((sum) => ({ updateOne: { filter: { _id: sum._id }, update: { $set: { scans: sum.scans } } } })),
+    );
   }
 
   async days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]> {
@@ -55,7 +57,9 @@ export class MongoScanLedger implements ScanLedger {
 
   async daysOfCodes(codeIds: readonly string[], fromDay: string, toDay: string): Promise<ScanDay[]> {
     if (codeIds.length === 0) return [];
-    const docs = await this.#days.find({ codeId: { $in: [...codeIds] }, day: { $gte: fromDay, $lte: toDay } }).lean<ScanDayDoc[]>();
+    const docs = await this.#days
+      .find({ codeId: { $in: [...codeIds] }, day: { $gte: fromDay, $lte: toDay } })
+      .lean<ScanDayDoc[]>();
     return docs.map(toScanDay);
   }
 

@@ -6,7 +6,13 @@ import { isDuplicateKey } from './connection.js';
 import type { ScanWebhookCountDoc, ScanWebhookDoc } from './models.js';
 
 function toEndpoint(doc: ScanWebhookDoc): ScanWebhookEndpoint {
-  return { id: doc._id, accountId: doc.accountId, url: doc.url, events: doc.events as ScanWebhookEvent[], createdAt: doc.createdAt };
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    url: doc.url,
+    events: doc.events as ScanWebhookEvent[],
+    createdAt: doc.createdAt,
+  };
 }
 
 export class MongoScanWebhookStore implements ScanWebhookStore {
@@ -18,10 +24,17 @@ export class MongoScanWebhookStore implements ScanWebhookStore {
     this.#counts = counts;
   }
 
-  async create(endpoint: Omit<ScanWebhookEndpoint, 'id'>, maxEndpoints: number): Promise<ScanWebhookEndpoint | 'limit_reached'> {
+  async create(
+    endpoint: Omit<ScanWebhookEndpoint, 'id'>,
+    maxEndpoints: number,
+  ): Promise<ScanWebhookEndpoint | 'limit_reached'> {
     try {
       // At the limit the filter misses and the upsert collides with the existing counter: nothing is taken.
-      await this.#counts.updateOne({ _id: endpoint.accountId, endpoints: { $lt: maxEndpoints } }, { $inc: { endpoints: 1 } }, { upsert: true });
+      await this.#counts.updateOne(
+        { _id: endpoint.accountId, endpoints: { $lt: maxEndpoints } },
+        { $inc: { endpoints: 1 } },
+        { upsert: true },
+      );
     } catch (error) {
       if (isDuplicateKey(error)) return 'limit_reached';
       throw error;

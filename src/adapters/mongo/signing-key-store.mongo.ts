@@ -2,12 +2,23 @@
 // keys' is.
 import type { Model } from 'mongoose';
 import type { PlanId } from '../../domain/plan-catalogue.js';
-import type { NewSigningKey, SigningCredential, SigningKeyRecord, SigningKeyStore } from '../../domain/ports/signing-key-store.js';
+import type {
+  NewSigningKey,
+  SigningCredential,
+  SigningKeyRecord,
+  SigningKeyStore,
+} from '../../domain/ports/signing-key-store.js';
 import { insertInFreeSlot } from './active-slots.js';
 import type { AccountDoc, SigningKeyDoc } from './models.js';
 
 function toRecord(doc: SigningKeyDoc): SigningKeyRecord {
-  return { id: doc._id, accountId: doc.accountId, name: doc.name, createdAt: doc.createdAt, revokedAt: doc.revokedAt ?? undefined };
+  return {
+    id: doc._id,
+    accountId: doc.accountId,
+    name: doc.name,
+    createdAt: doc.createdAt,
+    revokedAt: doc.revokedAt ?? undefined,
+  };
 }
 
 const RECORD_FIELDS = { activeSlot: 0, sealedSecret: 0 } as const;
@@ -46,11 +57,16 @@ export class MongoSigningKeyStore implements SigningKeyStore {
       .lean<{ accountId: string; sealedSecret: string }>();
     if (!key) return undefined;
     const account = await this.#accounts.findById(key.accountId, { plan: 1 }).lean<{ plan: string }>();
-    return account ? { keyId, accountId: key.accountId, plan: account.plan as PlanId, sealedSecret: key.sealedSecret } : undefined;
+    return account
+      ? { keyId, accountId: key.accountId, plan: account.plan as PlanId, sealedSecret: key.sealedSecret }
+      : undefined;
   }
 
   async list(accountId: string): Promise<SigningKeyRecord[]> {
-    const docs = await this.#keys.find({ accountId }, RECORD_FIELDS).sort({ createdAt: -1, _id: 1 }).lean<SigningKeyDoc[]>();
+    const docs = await this.#keys
+      .find({ accountId }, RECORD_FIELDS)
+      .sort({ createdAt: -1, _id: 1 })
+      .lean<SigningKeyDoc[]>();
     return docs.map(toRecord);
   }
 

@@ -13,7 +13,8 @@ type QrWrite = { filter: Record<string, unknown>; set: Partial<UsageQrDoc> };
 /** Indexes of the operations a bulk write refused on a unique index. */
 function duplicateIndexes(error: unknown): number[] | undefined {
   const writeErrors = (error as { writeErrors?: Array<{ index: number; code: number }> } | undefined)?.writeErrors;
-  if (!Array.isArray(writeErrors) || writeErrors.length === 0 || !writeErrors.every((e) => e.code === 11000)) return undefined;
+  if (!Array.isArray(writeErrors) || writeErrors.length === 0 || !writeErrors.every((e) => e.code === 11000))
+    return undefined;
   return writeErrors.map((e) => e.index);
 }
 
@@ -42,13 +43,25 @@ export class MongoUsageLedger implements UsageLedger {
     const writes: QrWrite[] = [
       ...s.qrs.map((qr) => ({
         filter: { ...key, fingerprint: qr.fingerprint, version: { $lte: s.version } },
-        set: { type: qr.type, payload: qr.payload, generations: qr.generations, firstAt: qr.firstAt, lastAt: qr.lastAt, version: s.version },
+        set: {
+          type: qr.type,
+          payload: qr.payload,
+          generations: qr.generations,
+          firstAt: qr.firstAt,
+          lastAt: qr.lastAt,
+          version: s.version,
+        },
       })),
       // A removed code stays as a versioned tombstone, so an older snapshot arriving late cannot bring it back.
-      ...s.removed.map((fingerprint) => ({ filter: { ...key, fingerprint, version: { $lte: s.version } }, set: { generations: 0, version: s.version } })),
+      ...s.removed.map((fingerprint) => ({
+        filter: { ...key, fingerprint, version: { $lte: s.version } },
+        set: { generations: 0, version: s.version },
+      })),
     ];
     if (writes.length === 0) return;
-    const upserts: AnyBulkWriteOperation<UsageQrDoc>[] = writes.map((w) => ({ updateOne: { filter: w.filter, update: { $set: w.set }, upsert: true } }));
+    const upserts: AnyBulkWriteOperation<UsageQrDoc>[] = writes.map((w) => ({
+      updateOne: { filter: w.filter, update: { $set: w.set }, upsert: true },
+    }));
     try {
       await this.#qrs.bulkWrite(upserts, { ordered: false });
     } catch (error) {
@@ -62,7 +75,9 @@ export class MongoUsageLedger implements UsageLedger {
   }
 
   async usage(accountId: string, period: PeriodId): Promise<Usage | undefined> {
-    const doc = await this.#usage.findOne({ accountId, period }, { requests: 1, qrs: 1 }).lean<{ requests: number; qrs: number }>();
+    const doc = await this.#usage
+      .findOne({ accountId, period }, { requests: 1, qrs: 1 })
+      .lean<{ requests: number; qrs: number }>();
     return doc ? { requests: doc.requests, qrs: doc.qrs } : undefined;
   }
 

@@ -33,7 +33,10 @@ const MICROSOFT_TENANT_ALIASES = new Set(['common', 'organizations', 'consumers'
 function matchesTenantTemplate(template: string, value: string): boolean {
   const patterns = template.split('/');
   const segments = value.split('/');
-  return patterns.length === segments.length && patterns.every((pattern, i) => segmentMatches(pattern.split('{tenantid}'), segments[i]!));
+  return (
+    patterns.length === segments.length &&
+    patterns.every((pattern, i) => segmentMatches(pattern.split('{tenantid}'), segments[i]!))
+  );
 }
 
 /** Literal pieces with a non-empty wildcard between each two: the leftmost fit of each piece is the right one. */
@@ -62,35 +65,52 @@ function issuerMatches(provider: OidcProvider, stated: string, configured: strin
   const [a, b] = [new URL(withoutTrailingSlash(stated)), new URL(withoutTrailingSlash(configured))];
   const [sa, sb] = [a.pathname.split('/'), b.pathname.split('/')];
   return (
-    a.origin === b.origin && sa.length === sb.length && MICROSOFT_TENANT_ALIASES.has(sb[1] ?? '') && sa.every((segment, i) => i === 1 || segment === sb[i])
+    a.origin === b.origin &&
+    sa.length === sb.length &&
+    MICROSOFT_TENANT_ALIASES.has(sb[1] ?? '') &&
+    sa.every((segment, i) => i === 1 || segment === sb[i])
   );
 }
 
 function requireUrl(document: Record<string, unknown>, field: string, source: string): string {
   const value = document[field];
-  if (typeof value !== 'string' || !URL.canParse(value)) throw new OidcDiscoveryError(`${source}: ${field} is missing or not a URL`);
+  if (typeof value !== 'string' || !URL.canParse(value))
+    throw new OidcDiscoveryError(`${source}: ${field} is missing or not a URL`);
   return value;
 }
 
-export async function discoverProvider(provider: OidcProvider, issuer: string, options: { timeoutMs?: number } = {}): Promise<ProviderMetadata> {
+export async function discoverProvider(
+  provider: OidcProvider,
+  issuer: string,
+  options: { timeoutMs?: number } = {},
+): Promise<ProviderMetadata> {
   const source = `${withoutTrailingSlash(issuer)}/.well-known/openid-configuration`;
   let document: Record<string, unknown>;
   try {
-    const response = await fetch(source, { signal: AbortSignal.timeout(options.timeoutMs ?? 5_000), headers: { accept: 'application/json' } });
+    const response = await fetch(source, {
+      signal: AbortSignal.timeout(options.timeoutMs ?? 5_000),
+      headers: { accept: 'application/json' },
+    });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     document = (await response.json()) as Record<string, unknown>;
   } catch (error) {
-    throw new OidcDiscoveryError(`${source}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new OidcDiscoveryError(`${source}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
   const stated = document.issuer;
   if (typeof stated !== 'string' || !issuerMatches(provider, stated, issuer)) {
     throw new OidcDiscoveryError(`${source}: the document names issuer ${JSON.stringify(stated)}, not ${issuer}`);
   }
   const pkce = document.code_challenge_methods_supported;
-  if (Array.isArray(pkce) && !pkce.includes('S256')) throw new OidcDiscoveryError(`${source}: the provider does not support PKCE S256`);
-  const algorithms = Array.isArray(document.id_token_signing_alg_values_supported) ? document.id_token_signing_alg_values_supported : ['RS256'];
+  if (Array.isArray(pkce) && !pkce.includes('S256'))
+    throw new OidcDiscoveryError(`${source}: the provider does not support PKCE S256`);
+  const algorithms = Array.isArray(document.id_token_signing_alg_values_supported)
+    ? document.id_token_signing_alg_values_supported
+    : ['RS256'];
   const signingAlgorithms = algorithms.filter((alg): alg is string => typeof alg === 'string' && ASYMMETRIC.test(alg));
-  if (signingAlgorithms.length === 0) throw new OidcDiscoveryError(`${source}: no asymmetric id_token signing algorithm offered`);
+  if (signingAlgorithms.length === 0)
+    throw new OidcDiscoveryError(`${source}: no asymmetric id_token signing algorithm offered`);
   return {
     provider,
     issuer: stated,

@@ -27,7 +27,10 @@ export class JoseIdTokenVerifier implements IdTokenVerifier {
     this.#metadata = options.metadata;
     this.#clientId = options.clientId;
     this.#now = options.now ?? (() => new Date());
-    this.#keys = createRemoteJWKSet(new URL(options.metadata.jwksUri), { timeoutDuration: 5_000, cooldownDuration: 30_000 });
+    this.#keys = createRemoteJWKSet(new URL(options.metadata.jwksUri), {
+      timeoutDuration: 5_000,
+      cooldownDuration: 30_000,
+    });
   }
 
   async verify(idToken: string, expectedNonce: string): Promise<VerifiedIdentity> {
@@ -50,11 +53,15 @@ export class JoseIdTokenVerifier implements IdTokenVerifier {
 
   #checkClaims(payload: JWTPayload, expectedNonce: string): void {
     // The issuer is checked here rather than by jwtVerify, because Microsoft's depends on the token's tenant.
-    if (typeof payload.iss !== 'string' || !expectedIssuers(this.#metadata.provider, this.#metadata.issuer, payload).includes(payload.iss)) {
+    if (
+      typeof payload.iss !== 'string' ||
+      !expectedIssuers(this.#metadata.provider, this.#metadata.issuer, payload).includes(payload.iss)
+    ) {
       throw new ClaimError(`unexpected issuer ${JSON.stringify(payload.iss)}`);
     }
     if (payload.nonce !== expectedNonce) throw new ClaimError('nonce does not match this sign-in');
     // OIDC Core §3.1.3.7: with several audiences, the token must have been issued to us (azp).
-    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== this.#clientId) throw new ClaimError('azp is not this client');
+    if (Array.isArray(payload.aud) && payload.aud.length > 1 && payload.azp !== this.#clientId)
+      throw new ClaimError('azp is not this client');
   }
 }

@@ -38,7 +38,8 @@ export class InProcessBatchRunner implements BatchQueue {
   }
 
   async enqueue(batch: Pick<Batch, 'id' | 'total'>): Promise<void> {
-    for (const { from, to } of chunksOf(batch.total, CHUNK_SIZE)) this.#chunks.push({ batchId: batch.id, from, to, attempts: 0 });
+    for (const { from, to } of chunksOf(batch.total, CHUNK_SIZE))
+      this.#chunks.push({ batchId: batch.id, from, to, attempts: 0 });
     this.#drain();
   }
 
@@ -75,10 +76,16 @@ export class InProcessBatchRunner implements BatchQueue {
         const transient = error instanceof ApiError && (error.code === 'overloaded' || error.code === 'unavailable');
         if (++chunk.attempts >= MAX_ATTEMPTS) {
           // Left pending in the store: the next start resumes it.
-          this.#log.error({ err: error, batchId: chunk.batchId, from: chunk.from }, 'batch chunk failed repeatedly; left for the next start');
+          this.#log.error(
+            { err: error, batchId: chunk.batchId, from: chunk.from },
+            'batch chunk failed repeatedly; left for the next start',
+          );
           continue;
         }
-        this.#log.warn({ err: error, batchId: chunk.batchId, from: chunk.from, transient }, 'batch chunk failed; retrying');
+        this.#log.warn(
+          { err: error, batchId: chunk.batchId, from: chunk.from, transient },
+          'batch chunk failed; retrying',
+        );
         this.#chunks.push(chunk);
         await sleep(RETRY_MS * chunk.attempts);
       } finally {
@@ -101,7 +108,11 @@ export class InProcessBatchRunner implements BatchQueue {
  * batch render while requests wait in the pool's queue; and while synchronous requests are in flight
  * (`busy`), only lane 0 renders, so they keep the other threads and the event loop. Each wait is bounded.
  */
-export function yieldingTo(poolQueue: () => number, busy: () => boolean = () => false, maxWaitMs = 1_000): (lane: number) => Promise<void> {
+export function yieldingTo(
+  poolQueue: () => number,
+  busy: () => boolean = () => false,
+  maxWaitMs = 1_000,
+): (lane: number) => Promise<void> {
   return async (lane) => {
     await new Promise((resolve) => setImmediate(resolve));
     const deadline = Date.now() + maxWaitMs;

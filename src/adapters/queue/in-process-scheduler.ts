@@ -59,7 +59,9 @@ export class InProcessScheduler {
     const timer = setTimeout(() => {
       if (hop < delay) return this.#arm(name);
       void this.runNow(name)
-        .catch((err: unknown) => this.#log.warn({ err, job: name }, 'background job failed; it runs again at its next time'))
+        .catch((err: unknown) =>
+          this.#log.warn({ err, job: name }, 'background job failed; it runs again at its next time'),
+        )
         .finally(() => this.#arm(name));
     }, hop);
     timer.unref();
@@ -85,7 +87,9 @@ export class InProcessScheduler {
     this.#timers.clear();
     await Promise.allSettled([...this.#running.values()]);
     for (const name of this.#runOnStop) {
-      await this.runNow(name).catch((err: unknown) => this.#log.warn({ err, job: name }, 'background job failed at shutdown'));
+      await this.runNow(name).catch((err: unknown) =>
+        this.#log.warn({ err, job: name }, 'background job failed at shutdown'),
+      );
     }
   }
 }

@@ -32,9 +32,16 @@ const TEMPLATE_OPTIONS = {
  * Upserts one scheduler per job, with the job name as its stable id and the pattern in UTC: run at
  * every worker start, it converges on the table (a changed pattern replaces the old one).
  */
-export async function upsertJobSchedulers(queue: Queue, jobs: ReadonlyArray<Pick<RunnableJob, 'name' | 'pattern'>>): Promise<void> {
+export async function upsertJobSchedulers(
+  queue: Queue,
+  jobs: ReadonlyArray<Pick<RunnableJob, 'name' | 'pattern'>>,
+): Promise<void> {
   for (const job of jobs) {
-    await queue.upsertJobScheduler(job.name, { pattern: job.pattern, tz: 'UTC' }, { name: job.name, data: {}, opts: TEMPLATE_OPTIONS });
+    await queue.upsertJobScheduler(
+      job.name,
+      { pattern: job.pattern, tz: 'UTC' },
+      { name: job.name, data: {}, opts: TEMPLATE_OPTIONS },
+    );
   }
 }
 
@@ -51,12 +58,16 @@ export function createQueue(options: BullQueueOptions): Queue {
 }
 
 /** The processor BullMQ calls: unknown jobs and bad data fail for good, an outage is retried with backoff. */
-export function jobProcessor(jobs: readonly RunnableJob[], log: AdapterLog = SILENT_LOG): (job: Job) => Promise<unknown> {
+export function jobProcessor(
+  jobs: readonly RunnableJob[],
+  log: AdapterLog = SILENT_LOG,
+): (job: Job) => Promise<unknown> {
   const byName = new Map(jobs.map((job) => [job.name as string, job]));
   return async (job) => {
     const runnable = byName.get(job.name);
     if (!runnable) throw new UnrecoverableError(`unknown job ${JSON.stringify(job.name)}`);
-    if (!JobData.safeParse(job.data).success) throw new UnrecoverableError(`job ${job.name} carries data it does not take`);
+    if (!JobData.safeParse(job.data).success)
+      throw new UnrecoverableError(`job ${job.name} carries data it does not take`);
     const started = Date.now();
     try {
       const result = await runnable.run();
@@ -64,7 +75,10 @@ export function jobProcessor(jobs: readonly RunnableJob[], log: AdapterLog = SIL
       return result;
     } catch (error) {
       const outage = isRedisOutage(error) || (error instanceof ApiError && error.code === 'unavailable');
-      log.warn({ err: error, job: job.name, id: job.id, attempt: job.attemptsMade + 1, outage }, 'background job failed; BullMQ retries it');
+      log.warn(
+        { err: error, job: job.name, id: job.id, attempt: job.attemptsMade + 1, outage },
+        'background job failed; BullMQ retries it',
+      );
       throw error;
     }
   };

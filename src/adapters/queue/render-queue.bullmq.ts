@@ -17,7 +17,11 @@ export function bullPrefix(keyPrefix = 'qrm:'): string {
   return `{${keyPrefix}bull}`;
 }
 
-const ChunkData = z.strictObject({ batchId: z.string().min(1).max(64), from: z.number().int().min(0), to: z.number().int().min(1) });
+const ChunkData = z.strictObject({
+  batchId: z.string().min(1).max(64),
+  from: z.number().int().min(0),
+  to: z.number().int().min(1),
+});
 
 const CHUNK_JOB_OPTIONS = {
   attempts: 10,
@@ -92,7 +96,10 @@ export async function startRenderWorker(options: RenderWorkerOptions): Promise<W
       const chunk = ChunkData.parse(job.data);
       const started = Date.now();
       const moved = await options.render(chunk);
-      log.info({ batchId: chunk.batchId, from: chunk.from, to: chunk.to, moved, durationMs: Date.now() - started }, 'batch chunk rendered');
+      log.info(
+        { batchId: chunk.batchId, from: chunk.from, to: chunk.to, moved, durationMs: Date.now() - started },
+        'batch chunk rendered',
+      );
       return moved;
     },
     {

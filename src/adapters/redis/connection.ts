@@ -54,7 +54,8 @@ function connectionOptions(options: RedisClientOptions): RedisOptions {
 export function createRedisClient(target: RedisTarget | string, options: RedisClientOptions): RedisClient {
   const log = options.log ?? SILENT_LOG;
   const where = targetOf(target);
-  const client: RedisClient = 'url' in where ? new Redis(where.url, connectionOptions(options)) : createCluster(where.cluster, options);
+  const client: RedisClient =
+    'url' in where ? new Redis(where.url, connectionOptions(options)) : createCluster(where.cluster, options);
   let down = false;
   client.on('error', (err: Error) => {
     if (down) return;
@@ -69,7 +70,10 @@ export function createRedisClient(target: RedisTarget | string, options: RedisCl
   return client;
 }
 
-function createCluster(seeds: Extract<RedisTarget, { cluster: unknown }>['cluster'], options: RedisClientOptions): Cluster {
+function createCluster(
+  seeds: Extract<RedisTarget, { cluster: unknown }>['cluster'],
+  options: RedisClientOptions,
+): Cluster {
   const { retryStrategy: _perNode, ...perNode } = connectionOptions(options);
   return new Cluster(seeds.nodes, {
     redisOptions: {
@@ -96,7 +100,9 @@ function createCluster(seeds: Extract<RedisTarget, { cluster: unknown }>['cluste
 export function bullConnection(target: RedisTarget | string, role: 'worker' | 'producer'): RedisClient {
   const where = targetOf(target);
   const perNode: RedisOptions =
-    role === 'worker' ? { maxRetriesPerRequest: null } : { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 };
+    role === 'worker'
+      ? { maxRetriesPerRequest: null }
+      : { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 1_000 };
   if ('url' in where) return new Redis(where.url, perNode);
   const { enableOfflineQueue, ...nodeOptions } = perNode;
   return new Cluster(where.cluster.nodes, {

@@ -51,7 +51,11 @@ export class RedisInvalidationBus implements InvalidationBus {
     const resync = () => {
       for (const listener of this.#listeners) listener.onResync();
     };
-    const subscriber = createRedisClient(this.#target, { name: 'qrm-credential-invalidations', subscriber: true, ...(this.#log ? { log: this.#log } : {}) });
+    const subscriber = createRedisClient(this.#target, {
+      name: 'qrm-credential-invalidations',
+      subscriber: true,
+      ...(this.#log ? { log: this.#log } : {}),
+    });
     this.#subscriber = subscriber;
     subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.#channel) return;

@@ -52,7 +52,8 @@ export class RedisLastUsedLog implements LastUsedLog {
     // HSCAN from the start: committed entries are deleted, so each take sees the next ones.
     const [, flat] = await this.#redis.hscan(this.#key, '0', 'COUNT', limit);
     const entries: LastUsedEntry[] = [];
-    for (let i = 0; i + 1 < flat.length && entries.length < limit; i += 2) entries.push({ keyId: flat[i]!, at: new Date(Number(flat[i + 1])) });
+    for (let i = 0; i + 1 < flat.length && entries.length < limit; i += 2)
+      entries.push({ keyId: flat[i]!, at: new Date(Number(flat[i + 1])) });
     return {
       entries,
       commit: async () => {

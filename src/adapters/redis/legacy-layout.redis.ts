@@ -55,7 +55,8 @@ async function members(client: RedisClient, key: string): Promise<string[]> {
  * Redis only: the earlier layout never ran on a cluster. Scan statistics are not moved (see docs/deployment.md).
  */
 export async function migrateLegacyLayout(client: RedisClient, keyPrefix = 'qrm:'): Promise<LegacyMigration> {
-  if (client instanceof Cluster) throw new Error('the earlier key layout only ran on one Redis: migrate there, before moving to a cluster');
+  if (client instanceof Cluster)
+    throw new Error('the earlier key layout only ran on one Redis: migrate there, before moving to a cluster');
   const keys = new UsageKeys(keyPrefix);
   const result: LegacyMigration = { accountMonths: 0, scanEventAccounts: 0, endpoints: 0 };
 
@@ -94,7 +95,14 @@ export async function migrateLegacyLayout(client: RedisClient, keyPrefix = 'qrm:
   const eventAccounts = `${keyPrefix}scan-events:accounts`;
   for (const accountId of await members(client, eventAccounts)) {
     const bucket = scanEventAccountsKey(keyPrefix, bucketTagOf(accountId));
-    await client.eval(MERGE_COUNTS, 3, `${keyPrefix}scan-events:${accountId}`, scanEventsKey(keyPrefix, accountId), bucket, accountId);
+    await client.eval(
+      MERGE_COUNTS,
+      3,
+      `${keyPrefix}scan-events:${accountId}`,
+      scanEventsKey(keyPrefix, accountId),
+      bucket,
+      accountId,
+    );
     result.scanEventAccounts++;
   }
   await client.del(eventAccounts);
@@ -103,10 +111,18 @@ export async function migrateLegacyLayout(client: RedisClient, keyPrefix = 'qrm:
   const busy = await client.hgetall(`${outbox}busy`);
   for (const [endpointId, accountId] of Object.entries(busy)) {
     const base = `${outbox}${accountTag(accountId)}:`;
-    await client.eval(MERGE_COUNTS, 3, `${outbox}waiting:${endpointId}`, `${base}waiting:${endpointId}`, `${outbox}{none}`, accountId);
+    await client.eval(
+      MERGE_COUNTS,
+      3,
+      `${outbox}waiting:${endpointId}`,
+      `${base}waiting:${endpointId}`,
+      `${outbox}{none}`,
+      accountId,
+    );
     for (const part of ['sealed:', 'message:', 'since:']) {
       // A message being delivered keeps its id and scans: moved only where the new layout has none yet.
-      if ((await client.exists(`${outbox}${part}${endpointId}`)) === 1) await client.renamenx(`${outbox}${part}${endpointId}`, `${base}${part}${endpointId}`);
+      if ((await client.exists(`${outbox}${part}${endpointId}`)) === 1)
+        await client.renamenx(`${outbox}${part}${endpointId}`, `${base}${part}${endpointId}`);
       await client.del(`${outbox}${part}${endpointId}`);
     }
     await client.hsetnx(`${outbox}${bucketTagOf(accountId)}:busy`, endpointId, accountId);

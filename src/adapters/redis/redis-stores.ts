@@ -3,7 +3,15 @@
 import type { RecordStores, StoreAdapters } from '../contract.js';
 import { unavailableWhen } from '../unavailable-when.js';
 import { PlanChangePublishingAccountStore } from '../account-store.plan-events.js';
-import { closeRedisClient, createRedisClient, isRedisOutage, redisHealth, settleConnection, type AdapterLog, type RedisTarget } from './connection.js';
+import {
+  closeRedisClient,
+  createRedisClient,
+  isRedisOutage,
+  redisHealth,
+  settleConnection,
+  type AdapterLog,
+  type RedisTarget,
+} from './connection.js';
 import { CachedDynamicCodeStore } from '../dynamic-code-store.cached.js';
 import { CachedScanPrivacy } from '../scan-privacy.cached.js';
 import { RedisInvalidationBus } from './invalidation-bus.redis.js';
@@ -35,7 +43,11 @@ const DOWN = 'the service cannot reach its data store right now; retry shortly';
  * Owns the Redis connections it opens (to one Redis or a cluster) and closes them, then the system of record, in
  * close().
  */
-export async function createRedisStores(records: RecordStores, target: RedisTarget | string, options: RedisStoresOptions = {}): Promise<StoreAdapters> {
+export async function createRedisStores(
+  records: RecordStores,
+  target: RedisTarget | string,
+  options: RedisStoresOptions = {},
+): Promise<StoreAdapters> {
   const keyPrefix = options.keyPrefix ?? 'qrm:';
   const log = options.log;
   const redis = createRedisClient(target, { name: 'qrm-commands', ...(log ? { log } : {}) });
@@ -51,11 +63,19 @@ export async function createRedisStores(records: RecordStores, target: RedisTarg
   const scanPrivacy = new CachedScanPrivacy(records.accounts, bus, cached);
 
   return {
-    accounts: unavailableWhen(new PlanChangePublishingAccountStore(records.accounts, bus, (id) => scanPrivacy.forget(id)), isRedisOutage, DOWN),
+    accounts: unavailableWhen(
+      new PlanChangePublishingAccountStore(records.accounts, bus, (id) => scanPrivacy.forget(id)),
+      isRedisOutage,
+      DOWN,
+    ),
     keys: unavailableWhen(keys, isRedisOutage, DOWN),
     signingKeys: unavailableWhen(new CachedSigningKeyStore(records.signingKeys, bus, cached), isRedisOutage, DOWN),
     meter: unavailableWhen(meter, isRedisOutage, DOWN),
-    sessions: unavailableWhen(new RedisSessionStore(redis, { keyPrefix }), isRedisOutage, 'sessions are not available right now; retry shortly'),
+    sessions: unavailableWhen(
+      new RedisSessionStore(redis, { keyPrefix }),
+      isRedisOutage,
+      'sessions are not available right now; retry shortly',
+    ),
     usageLedger: records.usageLedger,
     logos: records.logos,
     designs: records.designs,
@@ -73,7 +93,9 @@ export async function createRedisStores(records: RecordStores, target: RedisTarg
     guesses: unavailableWhen(new RedisGuessLimiter(redis, { keyPrefix }), isRedisOutage, DOWN),
     scanWebhooks: records.scanWebhooks,
     scanEvents: new RedisScanEventSource(redis, { keyPrefix }),
-    ...(records.batches && records.batchResults ? { batches: records.batches, batchResults: records.batchResults } : {}),
+    ...(records.batches && records.batchResults
+      ? { batches: records.batches, batchResults: records.batchResults }
+      : {}),
     usageCounters: new RedisUsageCounters(redis, { keyPrefix, ...(log ? { log } : {}) }),
     lastUsed,
     rateLimitStore: { redis, nameSpace: `${keyPrefix}ratelimit:` },

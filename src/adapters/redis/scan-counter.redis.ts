@@ -6,7 +6,17 @@ import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';
 import { accountTag, bucketTagOf, nonEmptyBuckets } from './slot-tags.js';
 import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.js';
-import { cityKey, countryOf, dayOf, DEVICE_CLASSES, emptyScanDay, hourOf, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
+import {
+  cityKey,
+  countryOf,
+  dayOf,
+  DEVICE_CLASSES,
+  emptyScanDay,
+  hourOf,
+  type DeviceClass,
+  type Scan,
+  type ScanDay,
+} from '../../domain/scan.js';
 
 // The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
 const RECORD = readLua('scan-record');
@@ -75,7 +85,10 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
 
   #keys(accountId: string, codeId: string, day: string): { counts: string; visitors: string } {
     const tag = accountTag(accountId);
-    return { counts: `${this.#prefix}scans:${tag}:${codeId}:${day}`, visitors: `${this.#prefix}scans-hll:${tag}:${codeId}:${day}` };
+    return {
+      counts: `${this.#prefix}scans:${tag}:${codeId}:${day}`,
+      visitors: `${this.#prefix}scans-hll:${tag}:${codeId}:${day}`,
+    };
   }
 
   /** A slot bucket's set of the code-days (account|code|day) changed since their last rollup. */
@@ -108,7 +121,11 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
 
   #sendAccount(accountId: string, scans: Scan[]): void {
     const bucket = bucketTagOf(accountId);
-    const keys = [this.#changedKey(bucket), scanEventAccountsKey(this.#prefix, bucket), scanEventsKey(this.#prefix, accountId)];
+    const keys = [
+      this.#changedKey(bucket),
+      scanEventAccountsKey(this.#prefix, bucket),
+      scanEventsKey(this.#prefix, accountId),
+    ];
     const indexOf = new Map<string, number>();
     const keyIndex = (key: string) => {
       let index = indexOf.get(key);
@@ -210,7 +227,8 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
     await Promise.all(
       days.map((day) => {
         const accountId = this.#accounts.get(day);
-        if (accountId === undefined) throw new Error('acknowledge takes the code-days RedisScanCounter.changed returned');
+        if (accountId === undefined)
+          throw new Error('acknowledge takes the code-days RedisScanCounter.changed returned');
         return this.#redis.qrmScanAcknowledge(
           this.#keys(accountId, day.codeId, day.day).counts,
           this.#changedKey(bucketTagOf(accountId)),

@@ -57,7 +57,10 @@ export class RedisScanEventSource implements ScanEventSource {
   }
 
   /** An endpoint's outbox keys, in its account's slot. */
-  #endpoint(accountId: string, endpointId: string): { waiting: string; sealed: string; message: string; since: string } {
+  #endpoint(
+    accountId: string,
+    endpointId: string,
+  ): { waiting: string; sealed: string; message: string; since: string } {
     const base = `${this.#outbox}${accountTag(accountId)}:`;
     return {
       waiting: `${base}waiting:${endpointId}`,
@@ -68,13 +71,19 @@ export class RedisScanEventSource implements ScanEventSource {
   }
 
   async waitingAccounts(limit: number): Promise<string[]> {
-    const buckets = await nonEmptyBuckets(this.#redis, (tag) => scanEventAccountsKey(this.#prefix, tag), { members: limit });
+    const buckets = await nonEmptyBuckets(this.#redis, (tag) => scanEventAccountsKey(this.#prefix, tag), {
+      members: limit,
+    });
     return buckets.flatMap(({ read }) => read).slice(0, limit);
   }
 
   async fanOut(accountId: string, endpointIds: readonly string[], at: Date): Promise<void> {
     const bucket = bucketTagOf(accountId);
-    const keys = [scanEventAccountsKey(this.#prefix, bucket), scanEventsKey(this.#prefix, accountId), this.#busy(bucket)];
+    const keys = [
+      scanEventAccountsKey(this.#prefix, bucket),
+      scanEventsKey(this.#prefix, accountId),
+      this.#busy(bucket),
+    ];
     for (const endpointId of endpointIds) {
       const { waiting, since } = this.#endpoint(accountId, endpointId);
       keys.push(waiting, since);
@@ -84,7 +93,9 @@ export class RedisScanEventSource implements ScanEventSource {
 
   async busyEndpoints(): Promise<Array<{ endpointId: string; accountId: string }>> {
     const buckets = await nonEmptyBuckets(this.#redis, (tag) => this.#busy(tag), 'hash');
-    return buckets.flatMap(({ read }) => Object.entries(hashOf(read)).map(([endpointId, accountId]) => ({ endpointId, accountId })));
+    return buckets.flatMap(({ read }) =>
+      Object.entries(hashOf(read)).map(([endpointId, accountId]) => ({ endpointId, accountId })),
+    );
   }
 
   async seal(accountId: string, endpointId: string, messageId: string, at: Date): Promise<ScanMessage | undefined> {
@@ -115,7 +126,12 @@ export class RedisScanEventSource implements ScanEventSource {
 
   async settle(accountId: string, endpointId: string, messageId: string, retryAt: Date | undefined): Promise<void> {
     const k = this.#endpoint(accountId, endpointId);
-    await this.#redis.qrmScanEventsSettle(k.message, k.sealed, messageId, retryAt === undefined ? '' : String(retryAt.getTime()));
+    await this.#redis.qrmScanEventsSettle(
+      k.message,
+      k.sealed,
+      messageId,
+      retryAt === undefined ? '' : String(retryAt.getTime()),
+    );
   }
 
   async drop(accountId: string, endpointId: string): Promise<void> {

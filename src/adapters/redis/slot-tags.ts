@@ -75,14 +75,21 @@ export type BucketRead = { members: number } | 'hash';
  * bucket, so an idle sweep costs Redis a few key lookups, not 16,384 commands. While slots move between masters the
  * script is refused, and the buckets are read one command each instead.
  */
-export async function nonEmptyBuckets(client: RedisClient, keyOf: (tag: string) => string, read: BucketRead): Promise<Array<{ tag: string; read: string[] }>> {
+export async function nonEmptyBuckets(
+  client: RedisClient,
+  keyOf: (tag: string) => string,
+  read: BucketRead,
+): Promise<Array<{ tag: string; read: string[] }>> {
   const chunk = client instanceof Cluster ? '1' : String(LOOKUP_CHUNK);
   const args = read === 'hash' ? ['hash', '0', chunk] : ['members', String(read.members), chunk];
   try {
     const runs = bucketGroups(client).map(async (tags) => {
-      const found = (await client.eval(READ_NON_EMPTY, 1, keyOf(tags[0]!), ...args, ...tags.map(keyOf))) as Array<number | string[]>;
+      const found = (await client.eval(READ_NON_EMPTY, 1, keyOf(tags[0]!), ...args, ...tags.map(keyOf))) as Array<
+        number | string[]
+      >;
       const buckets: Array<{ tag: string; read: string[] }> = [];
-      for (let i = 0; i + 1 < found.length; i += 2) buckets.push({ tag: tags[(found[i] as number) - 1]!, read: found[i + 1] as string[] });
+      for (let i = 0; i + 1 < found.length; i += 2)
+        buckets.push({ tag: tags[(found[i] as number) - 1]!, read: found[i + 1] as string[] });
       return buckets;
     });
     return (await Promise.all(runs)).flat();
@@ -91,7 +98,9 @@ export async function nonEmptyBuckets(client: RedisClient, keyOf: (tag: string) 
     const buckets = await eachBucket(client, (pipeline, tag) =>
       read === 'hash' ? pipeline.call('HGETALL', keyOf(tag)) : pipeline.srandmember(keyOf(tag), read.members),
     );
-    return buckets.map(({ tag, replies }) => ({ tag, read: replies[0] as string[] })).filter((bucket) => bucket.read.length > 0);
+    return buckets
+      .map(({ tag, replies }) => ({ tag, read: replies[0] as string[] }))
+      .filter((bucket) => bucket.read.length > 0);
   }
 }
 

@@ -50,14 +50,19 @@ export class RedisUsageCounters implements UsageCounters {
   async changed(period: PeriodId, limit: number): Promise<UsageSnapshot[]> {
     assertKeySegment(period, 'period');
     // The buckets holding something are read (one script per master): the accounts changed anywhere, up to `limit`.
-    const buckets = await nonEmptyBuckets(this.#redis, (tag) => this.#keys.changedBucket(period, tag), { members: limit });
+    const buckets = await nonEmptyBuckets(this.#redis, (tag) => this.#keys.changedBucket(period, tag), {
+      members: limit,
+    });
     const accountIds = buckets.flatMap(({ read }) => read).slice(0, limit);
     if (accountIds.length === 0) return [];
     // Each account's snapshot is one script in its own slot: sent together, answered in one round trip per master.
     const replies = await Promise.all(
       accountIds.map((accountId) => {
         const k = this.#keys.account(period, accountId);
-        return this.#scripts.snapshotOf([k.totals, k.generations, k.info, k.recent, k.changedQrs], this.#maxQrs) as Promise<SnapshotReply>;
+        return this.#scripts.snapshotOf(
+          [k.totals, k.generations, k.info, k.recent, k.changedQrs],
+          this.#maxQrs,
+        ) as Promise<SnapshotReply>;
       }),
     );
     const snapshots: UsageSnapshot[] = [];
@@ -68,11 +73,17 @@ export class RedisUsageCounters implements UsageCounters {
       else snapshots.push(this.#toSnapshot(accountId, period, reply));
     });
     // Counters that expired have nothing left to write: an empty record must never overwrite the ledger.
-    await Promise.all(gone.map((accountId) => this.#redis.srem(this.#keys.account(period, accountId).changed, accountId)));
+    await Promise.all(
+      gone.map((accountId) => this.#redis.srem(this.#keys.account(period, accountId).changed, accountId)),
+    );
     return snapshots;
   }
 
-  #toSnapshot(accountId: string, period: PeriodId, [requests, version, qrs, codes]: NonNullable<SnapshotReply>): UsageSnapshot {
+  #toSnapshot(
+    accountId: string,
+    period: PeriodId,
+    [requests, version, qrs, codes]: NonNullable<SnapshotReply>,
+  ): UsageSnapshot {
     const records: QrRecord[] = [];
     const removed: string[] = [];
     const changes: Receipt['changes'] = [];
@@ -89,7 +100,14 @@ export class RedisUsageCounters implements UsageCounters {
         this.#log.warn({ accountId, period, fingerprint }, 'usage rollup: unreadable QR record skipped');
         continue;
       }
-      records.push({ fingerprint, type: info.type, payload: info.payload, generations, firstAt: info.firstAt, lastAt: new Date(Number(codes[i + 4])) });
+      records.push({
+        fingerprint,
+        type: info.type,
+        payload: info.payload,
+        generations,
+        firstAt: info.firstAt,
+        lastAt: new Date(Number(codes[i + 4])),
+      });
     }
     const snapshot: UsageSnapshot = {
       accountId,
@@ -113,7 +131,10 @@ export class RedisUsageCounters implements UsageCounters {
     await Promise.all(
       snapshots.map((snapshot, i) => {
         const k = this.#keys.account(snapshot.period, snapshot.accountId);
-        return this.#scripts.acknowledgeOf([k.totals, k.changedQrs, k.changed], [snapshot.accountId, String(snapshot.version), ...receipts[i]!.changes.flat()]);
+        return this.#scripts.acknowledgeOf(
+          [k.totals, k.changedQrs, k.changed],
+          [snapshot.accountId, String(snapshot.version), ...receipts[i]!.changes.flat()],
+        );
       }),
     );
   }
@@ -121,7 +142,9 @@ export class RedisUsageCounters implements UsageCounters {
   async retire(period: PeriodId, expireAt: Date): Promise<void> {
     const at = Math.ceil(expireAt.getTime() / 1000);
     assertKeySegment(period, 'period');
-    const buckets = await eachBucket(this.#redis, (pipeline, tag) => pipeline.scard(this.#keys.accountsBucket(period, tag)));
+    const buckets = await eachBucket(this.#redis, (pipeline, tag) =>
+      pipeline.scard(this.#keys.accountsBucket(period, tag)),
+    );
     for (const { tag, replies } of buckets) {
       if (Number(replies[0]) === 0) continue;
       const accounts = this.#keys.accountsBucket(period, tag);
@@ -134,7 +157,8 @@ export class RedisUsageCounters implements UsageCounters {
           accountIds.map((accountId) => {
             const k = this.#keys.account(period, accountId);
             const pipeline = this.#redis.pipeline();
-            for (const key of [k.totals, k.generations, k.info, k.recent, k.changedQrs]) pipeline.expireat(key, at, 'LT');
+            for (const key of [k.totals, k.generations, k.info, k.recent, k.changedQrs])
+              pipeline.expireat(key, at, 'LT');
             return execOrThrow(pipeline);
           }),
         );
@@ -143,7 +167,9 @@ export class RedisUsageCounters implements UsageCounters {
       }
     }
     await eachBucket(this.#redis, (pipeline, tag) => {
-      pipeline.expireat(this.#keys.accountsBucket(period, tag), at, 'LT').expireat(this.#keys.changedBucket(period, tag), at, 'LT');
+      pipeline
+        .expireat(this.#keys.accountsBucket(period, tag), at, 'LT')
+        .expireat(this.#keys.changedBucket(period, tag), at, 'LT');
     });
     await this.#redis.srem(this.#keys.periods(), period);
   }

@@ -82,6 +82,7 @@ export class UsageKeys {
 
 /** Account ids and periods become key segments: refuse anything that could break the layout. */
 export function assertKeySegment(value: string, what: string): string {
-  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(value)) throw new Error(`${what} cannot be used in a Redis key: ${JSON.stringify(value)}`);
+  if (!/^[A-Za-z0-9_.-]{1,128}$/.test(value))
+    throw new Error(`${what} cannot be used in a Redis key: ${JSON.stringify(value)}`);
   return value;
 }

@@ -108,14 +108,29 @@ export class RedisUsageMeter implements UsageMeter {
   async reserve(input: ReserveInput): Promise<ReserveOutcome> {
     const { accountId, period, qr, limits, burst } = input;
     const k = this.#accountKeys(accountId, period);
-    const reservation: RedisReservation = { accountId, period, fingerprint: qr.fingerprint, token: randomBytes(12).toString('base64url') };
+    const reservation: RedisReservation = {
+      accountId,
+      period,
+      fingerprint: qr.fingerprint,
+      token: randomBytes(12).toString('base64url'),
+    };
     // Without a burst limit the script skips the burst key; it still takes one, as a script's keys are fixed.
     const burstKey = this.#keys.burst(accountId, burst ? assertKeySegment(burst.key, 'burst key') : '-');
     await this.#register(period);
     let reply: [number, string, number, number, number];
     try {
       reply = await this.#scripts.reserve(
-        [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed, this.#keys.reservation(accountId, reservation.token), burstKey],
+        [
+          k.totals,
+          k.generations,
+          k.info,
+          k.recent,
+          k.changedQrs,
+          k.accounts,
+          k.changed,
+          this.#keys.reservation(accountId, reservation.token),
+          burstKey,
+        ],
         [
           accountId,
           period,
@@ -142,12 +157,23 @@ export class RedisUsageMeter implements UsageMeter {
     const usage = { requests, qrs };
     const burstState = burst ? { burst: { used: burstUsed } } : {};
     if (ok === 1) return { ok: true, reservation, usage, ...burstState };
-    return { ok: false, reason: reason === 'rate_limited' || reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded', usage, ...burstState };
+    return {
+      ok: false,
+      reason: reason === 'rate_limited' || reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded',
+      usage,
+      ...burstState,
+    };
   }
 
   async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
-    const key = this.#keys.burst(assertKeySegment(burst.accountId, 'account id'), assertKeySegment(burst.key, 'burst key'));
-    const [ok, used] = await this.#scripts.admitBurst([key], [at.getTime(), burst.perSecond, BURST_WINDOW_MS, randomBytes(12).toString('base64url')]);
+    const key = this.#keys.burst(
+      assertKeySegment(burst.accountId, 'account id'),
+      assertKeySegment(burst.key, 'burst key'),
+    );
+    const [ok, used] = await this.#scripts.admitBurst(
+      [key],
+      [at.getTime(), burst.perSecond, BURST_WINDOW_MS, randomBytes(12).toString('base64url')],
+    );
     return { ok: ok === 1, used };
   }
 
@@ -183,7 +209,8 @@ export class RedisUsageMeter implements UsageMeter {
    */
   async refundRequest(reservation: RequestReservation): Promise<void> {
     const token = (reservation as Partial<RedisRequestReservation>).token;
-    if (typeof token !== 'string') throw new Error('RedisUsageMeter.refundRequest takes a reservation made by RedisUsageMeter');
+    if (typeof token !== 'string')
+      throw new Error('RedisUsageMeter.refundRequest takes a reservation made by RedisUsageMeter');
     const k = this.#accountKeys(reservation.accountId, reservation.period);
     await this.#redis.sadd(this.#keys.periods(), reservation.period);
     await this.#scripts.refundRequest(
@@ -197,7 +224,8 @@ export class RedisUsageMeter implements UsageMeter {
    * billed.
    */
   async refund(reservation: Reservation): Promise<void> {
-    if (!isRedisReservation(reservation)) throw new Error('RedisUsageMeter.refund takes a reservation made by RedisUsageMeter');
+    if (!isRedisReservation(reservation))
+      throw new Error('RedisUsageMeter.refund takes a reservation made by RedisUsageMeter');
     try {
       await this.#runRefund(reservation);
     } catch (error) {
@@ -211,7 +239,15 @@ export class RedisUsageMeter implements UsageMeter {
     // A refund may land after its period was closed: entering it again lets the rollup write the refund.
     await this.#redis.sadd(this.#keys.periods(), r.period);
     await this.#scripts.refund(
-      [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.changed, this.#keys.reservation(r.accountId, r.token)],
+      [
+        k.totals,
+        k.generations,
+        k.info,
+        k.recent,
+        k.changedQrs,
+        k.changed,
+        this.#keys.reservation(r.accountId, r.token),
+      ],
       [r.accountId, r.period, r.fingerprint, this.#expireAt(r.period)],
     );
   }
@@ -259,15 +295,34 @@ export class RedisUsageMeter implements UsageMeter {
   async reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome> {
     const { accountId, period, limits } = input;
     const k = this.#accountKeys(accountId, period);
-    const codes = [...countByFingerprint(input.qrs).values()].flatMap(({ qr, count }) => [qr.fingerprint, count, qr.type, qr.payload]);
+    const codes = [...countByFingerprint(input.qrs).values()].flatMap(({ qr, count }) => [
+      qr.fingerprint,
+      count,
+      qr.type,
+      qr.payload,
+    ]);
     await this.#register(period);
     const [ok, reason, requests, qrs, requestsNeeded, qrsNeeded] = await this.#scripts.reserveBatch(
       [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed],
-      [accountId, period, input.at.getTime(), limits.requests ?? 'none', limits.qrs ?? 'none', this.#expireAt(period), input.qrs.length, ...codes],
+      [
+        accountId,
+        period,
+        input.at.getTime(),
+        limits.requests ?? 'none',
+        limits.qrs ?? 'none',
+        this.#expireAt(period),
+        input.qrs.length,
+        ...codes,
+      ],
     );
     const usage = { requests, qrs };
     if (ok === 1) return { ok: true, usage };
-    return { ok: false, reason: reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded', usage, needed: { requests: requestsNeeded, qrs: qrsNeeded } };
+    return {
+      ok: false,
+      reason: reason === 'qr_quota_exceeded' ? reason : 'quota_exceeded',
+      usage,
+      needed: { requests: requestsNeeded, qrs: qrsNeeded },
+    };
   }
 
   async refundBatchItems(input: BatchRefundInput): Promise<number> {
@@ -284,7 +339,12 @@ export class RedisUsageMeter implements UsageMeter {
         k.changed,
         this.#keys.batchRefunds(input.accountId, assertKeySegment(input.batchId, 'batch id')),
       ],
-      [input.accountId, input.period, this.#expireAt(input.period), ...input.items.flatMap((item) => [item.index, item.fingerprint])],
+      [
+        input.accountId,
+        input.period,
+        this.#expireAt(input.period),
+        ...input.items.flatMap((item) => [item.index, item.fingerprint]),
+      ],
     );
   }
 

@@ -7,17 +7,41 @@ import { readLua, type LuaScript } from './lua-script.js';
 /** Each script's KEYS, ARGV and answer are written at the top of its file in lua/. */
 const RESERVE: LuaScript = { name: 'qrmUsageReserve', numberOfKeys: 9, lua: readLua('usage-reserve') };
 const ADMIT_BURST: LuaScript = { name: 'qrmUsageAdmitBurst', numberOfKeys: 1, lua: readLua('usage-admit-burst') };
-const RESERVE_REQUEST: LuaScript = { name: 'qrmUsageReserveRequest', numberOfKeys: 6, lua: readLua('usage-reserve-request') };
-const REFUND_REQUEST: LuaScript = { name: 'qrmUsageRefundRequest', numberOfKeys: 3, lua: readLua('usage-refund-request') };
+const RESERVE_REQUEST: LuaScript = {
+  name: 'qrmUsageReserveRequest',
+  numberOfKeys: 6,
+  lua: readLua('usage-reserve-request'),
+};
+const REFUND_REQUEST: LuaScript = {
+  name: 'qrmUsageRefundRequest',
+  numberOfKeys: 3,
+  lua: readLua('usage-refund-request'),
+};
 const REFUND: LuaScript = { name: 'qrmUsageRefund', numberOfKeys: 7, lua: readLua('usage-refund') };
 const USAGE: LuaScript = { name: 'qrmUsageRead', numberOfKeys: 2, lua: readLua('usage-read') };
 const QRS: LuaScript = { name: 'qrmUsageQrs', numberOfKeys: 4, lua: readLua('usage-qrs') };
 const SNAPSHOT: LuaScript = { name: 'qrmUsageSnapshot', numberOfKeys: 5, lua: readLua('usage-snapshot') };
 const ACKNOWLEDGE: LuaScript = { name: 'qrmUsageAcknowledge', numberOfKeys: 3, lua: readLua('usage-acknowledge') };
 const RESERVE_BATCH: LuaScript = { name: 'qrmUsageReserveBatch', numberOfKeys: 7, lua: readLua('usage-reserve-batch') };
-const REFUND_BATCH_ITEMS: LuaScript = { name: 'qrmUsageRefundBatchItems', numberOfKeys: 7, lua: readLua('usage-refund-batch-items') };
+const REFUND_BATCH_ITEMS: LuaScript = {
+  name: 'qrmUsageRefundBatchItems',
+  numberOfKeys: 7,
+  lua: readLua('usage-refund-batch-items'),
+};
 
-const SCRIPTS = [RESERVE, ADMIT_BURST, RESERVE_REQUEST, REFUND_REQUEST, REFUND, USAGE, QRS, SNAPSHOT, ACKNOWLEDGE, RESERVE_BATCH, REFUND_BATCH_ITEMS] as const;
+const SCRIPTS = [
+  RESERVE,
+  ADMIT_BURST,
+  RESERVE_REQUEST,
+  REFUND_REQUEST,
+  REFUND,
+  USAGE,
+  QRS,
+  SNAPSHOT,
+  ACKNOWLEDGE,
+  RESERVE_BATCH,
+  REFUND_BATCH_ITEMS,
+] as const;
 
 type Arg = string | number;
 
@@ -30,11 +54,13 @@ export class UsageScripts {
 
   constructor(client: RedisClient) {
     this.#client = client;
-    for (const script of SCRIPTS) client.defineCommand(script.name, { numberOfKeys: script.numberOfKeys, lua: script.lua });
+    for (const script of SCRIPTS)
+      client.defineCommand(script.name, { numberOfKeys: script.numberOfKeys, lua: script.lua });
   }
 
   #call(target: RedisClient | ChainableCommander, script: LuaScript, keys: string[], args: Arg[]): unknown {
-    if (keys.length !== script.numberOfKeys) throw new Error(`${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
+    if (keys.length !== script.numberOfKeys)
+      throw new Error(`${script.name} takes ${script.numberOfKeys} keys, got ${keys.length}`);
     const method = (target as unknown as Record<string, (...a: Arg[]) => unknown>)[script.name]!;
     return method.call(target, ...keys, ...args);
   }
@@ -60,7 +86,9 @@ export class UsageScripts {
   }
 
   reserveBatch(keys: string[], args: Arg[]): Promise<[number, string, number, number, number, number]> {
-    return this.#call(this.#client, RESERVE_BATCH, keys, args) as Promise<[number, string, number, number, number, number]>;
+    return this.#call(this.#client, RESERVE_BATCH, keys, args) as Promise<
+      [number, string, number, number, number, number]
+    >;
   }
 
   refundBatchItems(keys: string[], args: Arg[]): Promise<number> {

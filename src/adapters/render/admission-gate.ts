@@ -52,12 +52,18 @@ export class AdmissionGate {
   /**
    * `shareRunning: false` (batch groups, which step back for others on their own) skips the account's running share.
    */
-  async run<T>(caller: RenderCaller, cost: number, task: () => T | Promise<T>, options: { shareRunning?: boolean } = {}): Promise<T> {
+  async run<T>(
+    caller: RenderCaller,
+    cost: number,
+    task: () => T | Promise<T>,
+    options: { shareRunning?: boolean } = {},
+  ): Promise<T> {
     const { accountId } = caller;
     const held = this.#heldByAccount.get(accountId) ?? 0;
     // Never below one render of the given cost, so an account alone on the instance can always render.
     const share = Math.max(cost, this.#limits.accountShare(caller) * (this.#limits.running + this.#limits.queued));
-    if (held + cost > share) throw overloaded('this account already has its share of renders in progress on this instance');
+    if (held + cost > share)
+      throw overloaded('this account already has its share of renders in progress on this instance');
     const runningShare = options.shareRunning === false ? 1 : (this.#limits.accountRunningShare?.(caller) ?? 1);
     const accountRunning = Math.max(cost, runningShare * this.#limits.running);
     const entry: Waiting = { accountId, cost, accountRunning, start: () => {} };
@@ -89,7 +95,9 @@ export class AdmissionGate {
 
   /** Whether it may start now: room in the running work (or nothing running) and in its account's running share. */
   #fits(entry: Waiting): boolean {
-    return (this.#running === 0 || this.#running + entry.cost <= this.#limits.running) && this.#withinAccountShare(entry);
+    return (
+      (this.#running === 0 || this.#running + entry.cost <= this.#limits.running) && this.#withinAccountShare(entry)
+    );
   }
 
   #start(entry: Waiting): void {

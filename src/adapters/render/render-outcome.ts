@@ -18,21 +18,37 @@ export function refusalError(refusal: RenderRefusal, spec: RenderSpec): ApiError
   switch (refusal.reason) {
     case 'too_long': {
       // The limit of the content's own kind as the charset policy writes it, not the byte-mode figure of every kind.
-      const { encoding, unit, limit, length, detail } = contentCapacity(spec.payload, spec.errorCorrection, spec.eci === true);
+      const { encoding, unit, limit, length, detail } = contentCapacity(
+        spec.payload,
+        spec.errorCorrection,
+        spec.eci === true,
+      );
       const lower = spec.errorCorrection === 'L' ? '' : '; a lower errorCorrection holds more';
       return new ApiError('content_too_long', `${detail}${lower}`, {
         extensions: { limit, length, unit, encoding, errorCorrection: spec.errorCorrection },
-        fields: [{ field: 'content', detail: `at most ${limit} ${unit} at error correction ${spec.errorCorrection} for this kind of content` }],
+        fields: [
+          {
+            field: 'content',
+            detail: `at most ${limit} ${unit} at error correction ${spec.errorCorrection} for this kind of content`,
+          },
+        ],
       });
     }
     case 'size_too_small':
-      return new ApiError('invalid_request', `size must be at least ${refusal.minimumSize} px for this content and margin`, {
-        fields: [{ field: 'size', detail: `at least ${refusal.minimumSize} for this content and margin` }],
-        extensions: { minimumSize: refusal.minimumSize },
-      });
+      return new ApiError(
+        'invalid_request',
+        `size must be at least ${refusal.minimumSize} px for this content and margin`,
+        {
+          fields: [{ field: 'size', detail: `at least ${refusal.minimumSize} for this content and margin` }],
+          extensions: { minimumSize: refusal.minimumSize },
+        },
+      );
     case 'unscannable':
       return new ApiError('unscannable_design', refusal.detail, {
-        extensions: { changes: refusal.changes, ...(refusal.maxLogoScale === undefined ? {} : { maxLogoScale: refusal.maxLogoScale }) },
+        extensions: {
+          changes: refusal.changes,
+          ...(refusal.maxLogoScale === undefined ? {} : { maxLogoScale: refusal.maxLogoScale }),
+        },
       });
   }
 }
@@ -62,8 +78,12 @@ export function assertPrintable(spec: RenderSpec, minModuleMm: number): void {
   let minimumSizeMm = smallestSizeMm(modules, minModuleMm, raster);
   while (minimumSizeMm < SIZE_MM_LIMITS.max && !modulesPrintable(minimumSizeMm, modules, minModuleMm, raster))
     minimumSizeMm = Math.round(minimumSizeMm * 10 + 1) / 10;
-  const why = raster ? `at least ${minModuleMm} mm and ${MIN_MODULE_PIXELS} px at ${raster.dpi} dpi` : `at least ${minModuleMm} mm`;
-  const detail = `at ${spec.sizeMm} mm each of this code's ${modules} modules (quiet zone included) would print ${(spec.sizeMm / modules).toFixed(3)} mm wide; modules must be ${why}: sizeMm ${minimumSizeMm} or more works`;
+  const why = raster
+    ? `at least ${minModuleMm} mm and ${MIN_MODULE_PIXELS} px at ${raster.dpi} dpi`
+    : `at least ${minModuleMm} mm`;
+  const detail =
+    `at ${spec.sizeMm} mm each of this code's ${modules} modules (quiet zone included) would print ` +
+    `${(spec.sizeMm / modules).toFixed(3)} mm wide; modules must be ${why}: sizeMm ${minimumSizeMm} or more works`;
   throw new ApiError('invalid_request', `sizeMm: ${detail}`, {
     fields: [{ field: 'sizeMm', detail: `at least ${minimumSizeMm} for this content and margin` }],
     extensions: { minimumSizeMm, minModuleMm },

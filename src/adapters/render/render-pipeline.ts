@@ -20,7 +20,10 @@ import { DEFAULT_MIN_MODULE_MM } from '../../domain/print.js';
 import { RenderPool, type RenderPoolOptions } from './render-pool.piscina.js';
 
 /** renderSmallOnPool may be left out: the default then follows the machine's cores (createRenderPipeline). */
-export type RenderPipelineConfig = Pick<Config, 'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'> &
+export type RenderPipelineConfig = Pick<
+  Config,
+  'renderThreads' | 'renderMaxQueue' | 'renderInlineMaxPixels' | 'imageCacheBytes'
+> &
   Partial<Pick<Config, 'renderSmallOnPool' | 'printMinModuleMm'>>;
 
 export interface RenderPipelineDeps {
@@ -83,14 +86,20 @@ export class RenderPipeline implements Renderer {
   readonly #minModuleMm: number;
   #events: RenderEvents = NO_EVENTS;
 
-  constructor(pool: RenderPool, gate: AdmissionGate, options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean; minModuleMm?: number }) {
+  constructor(
+    pool: RenderPool,
+    gate: AdmissionGate,
+    options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean; minModuleMm?: number },
+  ) {
     this.#minModuleMm = options.minModuleMm ?? DEFAULT_MIN_MODULE_MM;
     this.#pool = pool;
     this.#gate = gate;
     this.#inlineMaxPixels = options.inlineMaxPixels;
     this.#batcher = options.smallOnPool ? new RenderBatcher(pool) : undefined;
     this.#cache =
-      options.cacheBytes > 0 ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (image) => Math.max(1, image.bytes.byteLength) }) : undefined;
+      options.cacheBytes > 0
+        ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (image) => Math.max(1, image.bytes.byteLength) })
+        : undefined;
   }
 
   /** One listener (the app's metrics); the app that set it clears it on close. */
@@ -120,7 +129,11 @@ export class RenderPipeline implements Renderer {
    * A group of batch items as one pool task, admitted as their summed cost: one thread hop for the group.
    * Each item gets its bytes or its refusal; overload and a lost thread reject the whole group (retried by the runner).
    */
-  async renderManyOnPool(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> {
+  async renderManyOnPool(
+    specs: RenderSpec[],
+    caller: RenderCaller,
+    files?: string[],
+  ): Promise<Array<Uint8Array | 'stored' | ApiError>> {
     const cost = specs.reduce((sum, spec) => sum + renderCost(spec), 0);
     return this.#gate.run(
       caller,
@@ -131,12 +144,16 @@ export class RenderPipeline implements Renderer {
         let results: Array<Uint8Array | 'stored' | ApiError>;
         try {
           const outcomes = await this.#pool.renderMany(specs, files);
-          results = outcomes.map((outcome) => (outcome === 'stored' || outcome instanceof ApiError ? outcome : outcome.bytes));
+          results = outcomes.map((outcome) =>
+            outcome === 'stored' || outcome instanceof ApiError ? outcome : outcome.bytes,
+          );
         } finally {
           this.#groupsInPool--;
         }
         const seconds = Number(process.hrtime.bigint() - started) / 1e9 / Math.max(1, specs.length);
-        results.forEach((result, i) => this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'));
+        results.forEach((result, i) =>
+          this.#events.rendered(specs[i]!.format, seconds, result instanceof ApiError ? 'rejected' : 'ok'),
+        );
         return results;
       },
       // A batch already steps back for synchronous renders (its runner's turn), and alone on a render process it should
@@ -147,7 +164,15 @@ export class RenderPipeline implements Renderer {
 
   /** A one-module render on the pool itself, so a thread must answer: readiness of the render path. */
   async probe(): Promise<void> {
-    await this.#pool.render({ payload: 'ready', format: 'svg', size: 64, margin: 0, errorCorrection: 'L', darkColor: '#000000ff', lightColor: '#ffffffff' });
+    await this.#pool.render({
+      payload: 'ready',
+      format: 'svg',
+      size: 64,
+      margin: 0,
+      errorCorrection: 'L',
+      darkColor: '#000000ff',
+      lightColor: '#ffffffff',
+    });
   }
 
   /**

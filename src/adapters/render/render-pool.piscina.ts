@@ -41,7 +41,9 @@ export interface RenderPoolOptions {
 function threadEntry(): { filename: string; execArgv: string[] } {
   const here = fileURLToPath(import.meta.url);
   const fromSource = here.endsWith('.ts');
-  const filename = fileURLToPath(new URL(`../../../workers/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url));
+  const filename = fileURLToPath(
+    new URL(`../../../workers/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url),
+  );
   return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
 }
 
@@ -100,7 +102,11 @@ export class RenderPool {
       if (error instanceof Error && QUEUE_FULL_MESSAGES.has(error.message)) {
         throw new ApiError('overloaded', 'the render queue is full; retry shortly', { retryAfterSeconds: 1 });
       }
-      if (isThreadLoss(error)) throw new ApiError('unavailable', 'the render thread failed; retry shortly', { retryAfterSeconds: 1, cause: error });
+      if (isThreadLoss(error))
+        throw new ApiError('unavailable', 'the render thread failed; retry shortly', {
+          retryAfterSeconds: 1,
+          cause: error,
+        });
       throw error;
     } finally {
       this.#inFlight--;
@@ -122,7 +128,12 @@ export class RenderPool {
 
   /** Pool gauges for /metrics and /readyz. */
   stats(): RenderPoolStats {
-    return { threads: this.#pool.threads.length, queueSize: this.#pool.queueSize, utilization: this.#pool.utilization, tasksCompleted: this.#pool.completed };
+    return {
+      threads: this.#pool.threads.length,
+      queueSize: this.#pool.queueSize,
+      utilization: this.#pool.utilization,
+      tasksCompleted: this.#pool.completed,
+    };
   }
 
   async close(): Promise<void> {

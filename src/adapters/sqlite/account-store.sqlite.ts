@@ -69,18 +69,28 @@ export class SqliteAccountStore implements AccountStore {
        VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (identity_provider, identity_subject) DO NOTHING`,
     );
     this.#byId = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE id = ?');
-    this.#byIdentity = db.prepare<[string, string], AccountRow>('SELECT * FROM accounts WHERE identity_provider = ? AND identity_subject = ?');
+    this.#byIdentity = db.prepare<[string, string], AccountRow>(
+      'SELECT * FROM accounts WHERE identity_provider = ? AND identity_subject = ?',
+    );
     this.#byEmail = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE email = ? ORDER BY created_at, id');
     this.#setPlan = db.prepare<[string, string], AccountRow>('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *');
-    this.#setScanPrivacy = db.prepare<[string, string], AccountRow>('UPDATE accounts SET scan_privacy = ? WHERE id = ? RETURNING *');
-    this.#countByPlan = db.prepare<[], { plan: string; accounts: number }>('SELECT plan, count(*) AS accounts FROM accounts GROUP BY plan');
+    this.#setScanPrivacy = db.prepare<[string, string], AccountRow>(
+      'UPDATE accounts SET scan_privacy = ? WHERE id = ? RETURNING *',
+    );
+    this.#countByPlan = db.prepare<[], { plan: string; accounts: number }>(
+      'SELECT plan, count(*) AS accounts FROM accounts GROUP BY plan',
+    );
     this.#setBilling = db.prepare<[string, string | null, string | null, number | null, number, string], AccountRow>(
       `UPDATE accounts SET billing_customer_id = ?, billing_subscription_id = ?, billing_status = ?, billing_period_end = ?, billing_updated_at = ?
        WHERE id = ? RETURNING *`,
     );
-    this.#byBillingCustomer = db.prepare<[string], AccountRow>('SELECT * FROM accounts WHERE billing_customer_id = ? ORDER BY created_at, id LIMIT 1');
+    this.#byBillingCustomer = db.prepare<[string], AccountRow>(
+      'SELECT * FROM accounts WHERE billing_customer_id = ? ORDER BY created_at, id LIMIT 1',
+    );
     this.#hasEvent = db.prepare<[string], { id: string }>('SELECT id FROM billing_events WHERE id = ?');
-    this.#noteEvent = db.prepare<[string, number]>('INSERT INTO billing_events (id, received_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING');
+    this.#noteEvent = db.prepare<[string, number]>(
+      'INSERT INTO billing_events (id, received_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING',
+    );
     this.#forgetEvents = db.prepare<[number]>('DELETE FROM billing_events WHERE received_at < ?');
   }
 

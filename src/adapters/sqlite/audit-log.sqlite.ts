@@ -46,7 +46,9 @@ export class SqliteAuditLog implements AuditLog {
       `INSERT INTO audit_log (id, account_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, ip, user_agent, changes, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
-    this.#deleteExpired = db.prepare<[number], unknown>('DELETE FROM audit_log WHERE expires_at IS NOT NULL AND expires_at <= ?');
+    this.#deleteExpired = db.prepare<[number], unknown>(
+      'DELETE FROM audit_log WHERE expires_at IS NOT NULL AND expires_at <= ?',
+    );
   }
 
   async append(entry: NewAuditEntry): Promise<AuditEntry> {
@@ -91,11 +93,16 @@ export class SqliteAuditLog implements AuditLog {
     }
     // Built from fixed fragments only; every value is a bound parameter.
     const rows = this.#db
-      .prepare<unknown[], AuditRow>(`SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY at DESC, id DESC LIMIT ?`)
+      .prepare<unknown[], AuditRow>(
+        `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY at DESC, id DESC LIMIT ?`,
+      )
       .all(...params, query.limit + 1);
     const items = rows.slice(0, query.limit).map(toEntry);
     const last = items.at(-1);
-    return { items, nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null };
+    return {
+      items,
+      nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
+    };
   }
 
   async deleteExpired(now: Date): Promise<number> {

@@ -109,11 +109,14 @@ export async function restoreDatabase(dataDir: string, from: string, now: Date =
   const backup = resolve(from);
   if (!existsSync(backup)) throw new BackupError(`no backup at ${backup}`);
   const integrity = integrityOf(backup);
-  if (integrity !== 'ok') throw new BackupError(`${backup} failed its integrity check (${integrity}); nothing was changed`);
+  if (integrity !== 'ok')
+    throw new BackupError(`${backup} failed its integrity check (${integrity}); nothing was changed`);
   const accounts = accountCount(backup);
   const target = resolve(databaseFile(dataDir));
   if (existsSync(target) && inUse(target)) {
-    throw new BackupError(`${target} is open in another process (a server, a worker or another qrm): stop them, then run the restore again`);
+    throw new BackupError(
+      `${target} is open in another process (a server, a worker or another qrm): stop them, then run the restore again`,
+    );
   }
   // Copied next to the target first, so the final step is a rename on the same file system (a new machine has no data
   // directory yet).

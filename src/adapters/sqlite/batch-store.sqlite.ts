@@ -13,7 +13,13 @@ import {
 } from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
-import type { BatchPage, BatchStore, DueWebhook, FinishedItem, WebhookOutcome } from '../../domain/ports/batch-store.js';
+import type {
+  BatchPage,
+  BatchStore,
+  DueWebhook,
+  FinishedItem,
+  WebhookOutcome,
+} from '../../domain/ports/batch-store.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -69,7 +75,10 @@ function toBatch(row: BatchRow): Batch {
     webhookUrl: row.webhook_url ?? undefined,
     idempotencyKey: row.idempotency_key ?? undefined,
     requestHash: row.request_hash,
-    webhook: row.webhook_url === null ? undefined : webhookStatusOf(row.webhook_state, row.webhook_attempts, row.webhook_error),
+    webhook:
+      row.webhook_url === null
+        ? undefined
+        : webhookStatusOf(row.webhook_state, row.webhook_attempts, row.webhook_error),
   };
 }
 
@@ -88,7 +97,8 @@ function toItem(row: ItemRow): BatchItemState {
 }
 
 const BATCH_COLUMNS =
-  'id, account_id, plan, status, total, succeeded, failed, cancelled, period, created_at, started_at, finished_at, webhook_url, idempotency_key, request_hash';
+  'id, account_id, plan, status, total, succeeded, failed, cancelled, period, created_at, started_at, ' +
+  'finished_at, webhook_url, idempotency_key, request_hash';
 /** What a read returns: the columns written at creation, and the webhook's delivery state. */
 const BATCH_READ = `${BATCH_COLUMNS}, webhook_state, webhook_attempts, webhook_error`;
 
@@ -116,12 +126,19 @@ export class SqliteBatchStore implements BatchStore {
 
   constructor(db: SqliteDatabase) {
     const insertBatch = db.prepare<[Record<string, unknown>], unknown>(
-      `INSERT INTO batches (${BATCH_COLUMNS}) VALUES (@id, @account_id, @plan, @status, @total, 0, 0, 0, @period, @created_at, NULL, NULL, @webhook_url, @idempotency_key, @request_hash)`,
+      `INSERT INTO batches (${BATCH_COLUMNS}) VALUES (@id, @account_id, @plan, @status, @total, 0, 0, 0, ` +
+        `@period, @created_at, NULL, NULL, @webhook_url, @idempotency_key, @request_hash)`,
     );
-    const insertItem = db.prepare<[string, number, string | null, string, string, string, string, string | null], unknown>(
-      'INSERT INTO batch_items (batch_id, idx, name, file, type, fingerprint, spec, code_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    const insertItem = db.prepare<
+      [string, number, string | null, string, string, string, string, string | null],
+      unknown
+    >(
+      'INSERT INTO batch_items (batch_id, idx, name, file, type, fingerprint, spec, code_id) VALUES (?, ?, ?, ' +
+        '?, ?, ?, ?, ?)',
     );
-    const byKey = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE account_id = ? AND idempotency_key = ?`);
+    const byKey = db.prepare<[string, string], BatchRow>(
+      `SELECT ${BATCH_READ} FROM batches WHERE account_id = ? AND idempotency_key = ?`,
+    );
     const getById = db.prepare<[string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE id = ?`);
     const setItem = db.prepare<[ItemState, string | null, string, number], unknown>(
       "UPDATE batch_items SET state = ?, error_code = ? WHERE batch_id = ? AND idx = ? AND state = 'pending'",
@@ -131,12 +148,16 @@ export class SqliteBatchStore implements BatchStore {
     );
     // The webhook is made due in the step that finishes the batch: no crash can separate the two.
     const finish = db.prepare<[BatchStatus, number, number, string], unknown>(
-      "UPDATE batches SET status = ?, finished_at = ?, webhook_state = CASE WHEN webhook_url IS NULL THEN NULL ELSE 'due' END, webhook_next_at = ? WHERE id = ?",
+      'UPDATE batches SET status = ?, finished_at = ?, webhook_state = CASE WHEN webhook_url IS NULL THEN NULL ' +
+        "ELSE 'due' END, webhook_next_at = ? WHERE id = ?",
     );
     const pendingItems = db.prepare<[string], ItemRow>(
-      "SELECT idx, name, file, type, fingerprint, spec, state, error_code, code_id FROM batch_items WHERE batch_id = ? AND state = 'pending' ORDER BY idx",
+      'SELECT idx, name, file, type, fingerprint, spec, state, error_code, code_id FROM batch_items WHERE ' +
+        "batch_id = ? AND state = 'pending' ORDER BY idx",
     );
-    const cancelItems = db.prepare<[string], unknown>("UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending'");
+    const cancelItems = db.prepare<[string], unknown>(
+      "UPDATE batch_items SET state = 'cancelled' WHERE batch_id = ? AND state = 'pending'",
+    );
     // A cancel finishes the batch: its webhook (batch.cancelled) is made due in the same step.
     const cancelBatch = db.prepare<[number, number, number, string], unknown>(
       `UPDATE batches SET cancelled = cancelled + ?, status = 'cancelled', finished_at = ?,
@@ -145,22 +166,31 @@ export class SqliteBatchStore implements BatchStore {
     const removeItems = db.prepare<[string], unknown>('DELETE FROM batch_items WHERE batch_id = ?');
     const removeBatch = db.prepare<[string], unknown>('DELETE FROM batches WHERE id = ?');
 
-    this.#get = db.prepare<[string, string], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE id = ? AND account_id = ?`);
+    this.#get = db.prepare<[string, string], BatchRow>(
+      `SELECT ${BATCH_READ} FROM batches WHERE id = ? AND account_id = ?`,
+    );
     this.#getById = getById;
     this.#byKey = byKey;
-    this.#list = db.prepare<[string, number], BatchRow>(`SELECT ${BATCH_READ} FROM batches WHERE account_id = ? ORDER BY rowid DESC LIMIT ?`);
+    this.#list = db.prepare<[string, number], BatchRow>(
+      `SELECT ${BATCH_READ} FROM batches WHERE account_id = ? ORDER BY rowid DESC LIMIT ?`,
+    );
     this.#listBefore = db.prepare<[string, string, number], BatchRow>(
       `SELECT ${BATCH_READ} FROM batches
        WHERE account_id = ? AND rowid < (SELECT rowid FROM batches WHERE id = ?) ORDER BY rowid DESC LIMIT ?`,
     );
-    this.#inFlight = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM batches WHERE account_id = ? AND status IN ('queued', 'running')");
+    this.#inFlight = db.prepare<[string], { n: number }>(
+      "SELECT count(*) AS n FROM batches WHERE account_id = ? AND status IN ('queued', 'running')",
+    );
     this.#items = db.prepare<[string, number, number], ItemRow>(
-      'SELECT idx, name, file, type, fingerprint, spec, state, error_code, code_id FROM batch_items WHERE batch_id = ? AND idx >= ? AND idx < ? ORDER BY idx',
+      'SELECT idx, name, file, type, fingerprint, spec, state, error_code, code_id FROM batch_items WHERE ' +
+        'batch_id = ? AND idx >= ? AND idx < ? ORDER BY idx',
     );
     this.#markRunning = db.prepare<[number, string], unknown>(
       "UPDATE batches SET status = 'running', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'",
     );
-    this.#unfinished = db.prepare<[number], { id: string }>("SELECT id FROM batches WHERE status IN ('queued', 'running') ORDER BY rowid LIMIT ?");
+    this.#unfinished = db.prepare<[number], { id: string }>(
+      "SELECT id FROM batches WHERE status IN ('queued', 'running') ORDER BY rowid LIMIT ?",
+    );
     this.#finishedBefore = db.prepare<[number, number], { id: string }>(
       'SELECT id FROM batches WHERE finished_at IS NOT NULL AND finished_at < ? ORDER BY finished_at LIMIT ?',
     );
@@ -169,28 +199,38 @@ export class SqliteBatchStore implements BatchStore {
       "SELECT id FROM batches WHERE webhook_state = 'due' AND webhook_next_at <= ? ORDER BY webhook_next_at LIMIT ?",
     );
     this.#claimWebhook = db.prepare<[number, string, number], BatchRow & { webhook_attempts: number }>(
-      `UPDATE batches SET webhook_next_at = ? WHERE id = ? AND webhook_state = 'due' AND webhook_next_at <= ? RETURNING ${BATCH_READ}`,
+      `UPDATE batches SET webhook_next_at = ? WHERE id = ? AND webhook_state = 'due' AND webhook_next_at <= ? ` +
+        `RETURNING ${BATCH_READ}`,
     );
     this.#settleWebhook = db.prepare<[string, number, number | null, string | null, string], unknown>(
-      "UPDATE batches SET webhook_state = ?, webhook_attempts = ?, webhook_next_at = ?, webhook_error = ? WHERE id = ? AND webhook_state = 'due'",
+      'UPDATE batches SET webhook_state = ?, webhook_attempts = ?, webhook_next_at = ?, webhook_error = ? ' +
+        "WHERE id = ? AND webhook_state = 'due'",
     );
 
-    const insertSecret = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)');
-    const selectSecret = db.prepare<[string], { secret: string }>('SELECT secret FROM webhook_secrets WHERE account_id = ?');
+    const insertSecret = db.prepare<[string, string], unknown>(
+      'INSERT OR IGNORE INTO webhook_secrets (account_id, secret) VALUES (?, ?)',
+    );
+    const selectSecret = db.prepare<[string], { secret: string }>(
+      'SELECT secret FROM webhook_secrets WHERE account_id = ?',
+    );
     this.#webhookSecret = db.transaction((accountId: string): string => {
       insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
       return selectSecret.get(accountId)!.secret;
     });
-    const selectSecrets = db.prepare<[string], { secret: string; previous_secret: string | null; previous_until: number | null }>(
-      'SELECT secret, previous_secret, previous_until FROM webhook_secrets WHERE account_id = ?',
-    );
+    const selectSecrets = db.prepare<
+      [string],
+      { secret: string; previous_secret: string | null; previous_until: number | null }
+    >('SELECT secret, previous_secret, previous_until FROM webhook_secrets WHERE account_id = ?');
     this.#signingSecrets = db.transaction((accountId: string, now: number): string[] => {
       insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
       const row = selectSecrets.get(accountId)!;
-      return row.previous_secret !== null && row.previous_until !== null && now < row.previous_until ? [row.secret, row.previous_secret] : [row.secret];
+      return row.previous_secret !== null && row.previous_until !== null && now < row.previous_until
+        ? [row.secret, row.previous_secret]
+        : [row.secret];
     });
     const rotate = db.prepare<[number, string, string], { secret: string }>(
-      'UPDATE webhook_secrets SET previous_secret = secret, previous_until = ?, secret = ? WHERE account_id = ? RETURNING secret',
+      'UPDATE webhook_secrets SET previous_secret = secret, previous_until = ?, secret = ? WHERE account_id = ' +
+        '? RETURNING secret',
     );
     this.#rotateSecret = db.transaction((accountId: string, previousUntil: number): string => {
       insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
@@ -215,27 +255,38 @@ export class SqliteBatchStore implements BatchStore {
         request_hash: batch.requestHash,
       });
       for (const item of items)
-        insertItem.run(batch.id, item.index, item.name ?? null, item.file, item.type, item.fingerprint, JSON.stringify(item.spec), item.codeId ?? null);
+        insertItem.run(
+          batch.id,
+          item.index,
+          item.name ?? null,
+          item.file,
+          item.type,
+          item.fingerprint,
+          JSON.stringify(item.spec),
+          item.codeId ?? null,
+        );
       return { batch, created: true };
     });
-    this.#finishItems = db.transaction((batchId: string, items: readonly FinishedItem[], at: number): { moved: number; batch: Batch } => {
-      let succeeded = 0;
-      let failed = 0;
-      for (const item of items) {
-        if (setItem.run(item.state, item.errorCode ?? null, batchId, item.index).changes !== 1) continue;
-        if (item.state === 'succeeded') succeeded++;
-        else failed++;
-      }
-      const moved = succeeded + failed;
-      if (moved === 0) return { moved, batch: toBatch(getById.get(batchId)!) };
-      const row = countItem.get(succeeded, failed, batchId)!;
-      const done = row.status === 'cancelled' ? undefined : finishedStatus(row);
-      if (done) {
-        finish.run(done, at, at, batchId);
-        return { moved, batch: toBatch({ ...row, status: done, finished_at: at }) };
-      }
-      return { moved, batch: toBatch(row) };
-    });
+    this.#finishItems = db.transaction(
+      (batchId: string, items: readonly FinishedItem[], at: number): { moved: number; batch: Batch } => {
+        let succeeded = 0;
+        let failed = 0;
+        for (const item of items) {
+          if (setItem.run(item.state, item.errorCode ?? null, batchId, item.index).changes !== 1) continue;
+          if (item.state === 'succeeded') succeeded++;
+          else failed++;
+        }
+        const moved = succeeded + failed;
+        if (moved === 0) return { moved, batch: toBatch(getById.get(batchId)!) };
+        const row = countItem.get(succeeded, failed, batchId)!;
+        const done = row.status === 'cancelled' ? undefined : finishedStatus(row);
+        if (done) {
+          finish.run(done, at, at, batchId);
+          return { moved, batch: toBatch({ ...row, status: done, finished_at: at }) };
+        }
+        return { moved, batch: toBatch(row) };
+      },
+    );
     this.#cancel = db.transaction((accountId: string, id: string, at: number) => {
       const row = this.#get.get(id, accountId);
       if (!row) return undefined;
@@ -274,7 +325,9 @@ export class SqliteBatchStore implements BatchStore {
   async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<BatchPage> {
     // One more than asked: whether it comes back says if there is a next page.
     const rows =
-      options.before === undefined ? this.#list.all(accountId, options.limit + 1) : this.#listBefore.all(accountId, options.before, options.limit + 1);
+      options.before === undefined
+        ? this.#list.all(accountId, options.limit + 1)
+        : this.#listBefore.all(accountId, options.before, options.limit + 1);
     const batches = rows.slice(0, options.limit).map(toBatch);
     return { batches, next: rows.length > options.limit ? batches.at(-1)?.id : undefined };
   }
@@ -291,7 +344,11 @@ export class SqliteBatchStore implements BatchStore {
     this.#markRunning.run(at.getTime(), batchId);
   }
 
-  async finishItems(batchId: string, items: readonly FinishedItem[], at: Date): Promise<{ moved: number; batch: Batch }> {
+  async finishItems(
+    batchId: string,
+    items: readonly FinishedItem[],
+    at: Date,
+  ): Promise<{ moved: number; batch: Batch }> {
     return this.#finishItems.immediate(batchId, items, at.getTime());
   }
 
@@ -330,7 +387,13 @@ export class SqliteBatchStore implements BatchStore {
 
   async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
     const { state, nextAt } = webhookAfter(outcome);
-    this.#settleWebhook.run(state, outcome.attempts, nextAt?.getTime() ?? null, outcome.delivered ? null : (outcome.error?.slice(0, 500) ?? null), batchId);
+    this.#settleWebhook.run(
+      state,
+      outcome.attempts,
+      nextAt?.getTime() ?? null,
+      outcome.delivered ? null : (outcome.error?.slice(0, 500) ?? null),
+      batchId,
+    );
   }
 
   async finishedBefore(before: Date, limit: number): Promise<string[]> {

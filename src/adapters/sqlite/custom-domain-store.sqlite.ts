@@ -48,29 +48,44 @@ export class SqliteCustomDomainStore implements CustomDomainStore {
     this.#db = db;
     this.#count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM custom_domains WHERE account_id = ?');
     this.#insert = db.prepare<[string, string, string, string, number], DomainRow>(
-      "INSERT INTO custom_domains (id, account_id, hostname, token, status, created_at) VALUES (?, ?, ?, ?, 'pending', ?) RETURNING *",
+      'INSERT INTO custom_domains (id, account_id, hostname, token, status, created_at) VALUES (?, ?, ?, ?, ' +
+        "'pending', ?) RETURNING *",
     );
     this.#byHostname = db.prepare<[string], DomainRow>('SELECT * FROM custom_domains WHERE hostname = ?');
-    this.#list = db.prepare<[string], DomainRow>('SELECT * FROM custom_domains WHERE account_id = ? ORDER BY created_at, id');
+    this.#list = db.prepare<[string], DomainRow>(
+      'SELECT * FROM custom_domains WHERE account_id = ? ORDER BY created_at, id',
+    );
     this.#get = db.prepare<[string, string], DomainRow>('SELECT * FROM custom_domains WHERE account_id = ? AND id = ?');
     this.#activate = db.prepare<[number, string], DomainRow>(
       "UPDATE custom_domains SET status = 'active', verified_at = coalesce(verified_at, ?) WHERE id = ? RETURNING *",
     );
-    this.#transition = db.prepare<[string, string, string], DomainRow>('UPDATE custom_domains SET status = ? WHERE id = ? AND status = ? RETURNING *');
-    this.#noteCheck = db.prepare<[number, string | null, string]>('UPDATE custom_domains SET checked_at = ?, check_problem = ? WHERE id = ?');
-    this.#due = db.prepare<[string, number, number], DomainRow>(
-      'SELECT * FROM custom_domains WHERE status = ? AND coalesce(checked_at, 0) < ? ORDER BY coalesce(checked_at, 0), id LIMIT ?',
+    this.#transition = db.prepare<[string, string, string], DomainRow>(
+      'UPDATE custom_domains SET status = ? WHERE id = ? AND status = ? RETURNING *',
     );
-    this.#expire = db.prepare<[number]>("UPDATE custom_domains SET status = 'expired' WHERE status = 'pending' AND created_at < ?");
+    this.#noteCheck = db.prepare<[number, string | null, string]>(
+      'UPDATE custom_domains SET checked_at = ?, check_problem = ? WHERE id = ?',
+    );
+    this.#due = db.prepare<[string, number, number], DomainRow>(
+      'SELECT * FROM custom_domains WHERE status = ? AND coalesce(checked_at, 0) < ? ORDER BY ' +
+        'coalesce(checked_at, 0), id LIMIT ?',
+    );
+    this.#expire = db.prepare<[number]>(
+      "UPDATE custom_domains SET status = 'expired' WHERE status = 'pending' AND created_at < ?",
+    );
     this.#releaseExpired = db.prepare<[string]>("DELETE FROM custom_domains WHERE hostname = ? AND status = 'expired'");
     this.#remove = db.prepare<[string, string]>('DELETE FROM custom_domains WHERE account_id = ? AND id = ?');
   }
 
-  async createWithinLimit(input: NewCustomDomain, maxDomains: number | null): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'> {
+  async createWithinLimit(
+    input: NewCustomDomain,
+    maxDomains: number | null,
+  ): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'> {
     const create = this.#db.transaction((): CustomDomain | 'limit_reached' | 'hostname_taken' => {
       if (this.#byHostname.get(input.hostname)) return 'hostname_taken';
       if (maxDomains !== null && this.#count.get(input.accountId)!.n >= maxDomains) return 'limit_reached';
-      return toDomain(this.#insert.get(input.id, input.accountId, input.hostname, input.token, input.createdAt.getTime())!);
+      return toDomain(
+        this.#insert.get(input.id, input.accountId, input.hostname, input.token, input.createdAt.getTime())!,
+      );
     });
     return create.immediate();
   }

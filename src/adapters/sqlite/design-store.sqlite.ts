@@ -35,11 +35,16 @@ export class SqliteDesignStore implements DesignStore {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM designs WHERE account_id = ?');
-    this.#insert = db.prepare<unknown[]>('INSERT INTO designs (id, account_id, name, options, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.#list = db.prepare<[string], DesignRow>('SELECT * FROM designs WHERE account_id = ? ORDER BY created_at DESC, id');
+    this.#insert = db.prepare<unknown[]>(
+      'INSERT INTO designs (id, account_id, name, options, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.#list = db.prepare<[string], DesignRow>(
+      'SELECT * FROM designs WHERE account_id = ? ORDER BY created_at DESC, id',
+    );
     this.#get = db.prepare<[string, string], DesignRow>('SELECT * FROM designs WHERE account_id = ? AND id = ?');
     this.#update = db.prepare<[string | null, string | null, number, string, string], DesignRow>(
-      'UPDATE designs SET name = coalesce(?, name), options = coalesce(?, options), updated_at = ? WHERE account_id = ? AND id = ? RETURNING *',
+      'UPDATE designs SET name = coalesce(?, name), options = coalesce(?, options), updated_at = ? WHERE ' +
+        'account_id = ? AND id = ? RETURNING *',
     );
     this.#delete = db.prepare<[string, string]>('DELETE FROM designs WHERE account_id = ? AND id = ?');
   }
@@ -54,7 +59,14 @@ export class SqliteDesignStore implements DesignStore {
       })
       .immediate();
     if (!created) return 'limit_reached';
-    return { id: input.id, accountId: input.accountId, name: input.name, options: input.options, createdAt: input.createdAt, updatedAt: input.createdAt };
+    return {
+      id: input.id,
+      accountId: input.accountId,
+      name: input.name,
+      options: input.options,
+      createdAt: input.createdAt,
+      updatedAt: input.createdAt,
+    };
   }
 
   async list(accountId: string): Promise<DesignRecord[]> {
@@ -72,7 +84,13 @@ export class SqliteDesignStore implements DesignStore {
     change: { name?: string | undefined; options?: DesignOptions | undefined },
     at: Date,
   ): Promise<DesignRecord | undefined> {
-    const row = this.#update.get(change.name ?? null, change.options ? JSON.stringify(change.options) : null, at.getTime(), accountId, id);
+    const row = this.#update.get(
+      change.name ?? null,
+      change.options ? JSON.stringify(change.options) : null,
+      at.getTime(),
+      accountId,
+      id,
+    );
     return row && toRecord(row);
   }
 

@@ -2,7 +2,12 @@
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../../domain/ports/dynamic-code-store.js';
+import type {
+  CodeChanges,
+  CodeQuery,
+  DynamicCodeStore,
+  NewDynamicCode,
+} from '../../domain/ports/dynamic-code-store.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import { newId } from '../../domain/record-id.js';
@@ -26,12 +31,17 @@ interface CodeRow {
 }
 
 const COLUMNS =
-  'id, account_id, slug, target, name, status, disabled_reason, routing, domain_id, vanity_host, vanity_slug, scans, created_at, updated_at, deleted_at';
+  'id, account_id, slug, target, name, status, disabled_reason, routing, domain_id, vanity_host, vanity_slug, ' +
+  'scans, created_at, updated_at, deleted_at';
 const LIVE = 'deleted_at IS NULL';
 
 function isFiltered(query: CodeQuery): boolean {
   return (
-    (query.order ?? 'newest') !== 'newest' || query.text !== undefined || query.status !== undefined || query.domainId !== undefined || query.slug !== undefined
+    (query.order ?? 'newest') !== 'newest' ||
+    query.text !== undefined ||
+    query.status !== undefined ||
+    query.domainId !== undefined ||
+    query.slug !== undefined
   );
 }
 
@@ -42,7 +52,8 @@ function filteredList(query: CodeQuery): { sql: string; values: unknown[] } {
   if (query.text !== undefined) {
     // instr on lower-cased columns: a plain substring, with no LIKE wildcards to escape.
     conditions.push(
-      "(instr(lower(coalesce(name, '')), ?) > 0 OR instr(lower(target), ?) > 0 OR instr(lower(slug), ?) > 0 OR instr(coalesce(vanity_slug, ''), ?) > 0)",
+      "(instr(lower(coalesce(name, '')), ?) > 0 OR instr(lower(target), ?) > 0 OR instr(lower(slug), ?) > 0 OR " +
+        "instr(coalesce(vanity_slug, ''), ?) > 0)",
     );
     values.push(query.text, query.text, query.text, query.text);
   }
@@ -72,7 +83,12 @@ function filteredList(query: CodeQuery): { sql: string; values: unknown[] } {
   }
   const direction = ascending ? 'ASC' : 'DESC';
   values.push(query.limit);
-  return { sql: `SELECT ${COLUMNS} FROM dynamic_codes WHERE ${conditions.join(' AND ')} ORDER BY ${column} ${direction}, id ${direction} LIMIT ?`, values };
+  return {
+    sql:
+      `SELECT ${COLUMNS} FROM dynamic_codes WHERE ${conditions.join(' AND ')} ORDER BY ${column} ${direction}, ` +
+      `id ${direction} LIMIT ?`,
+    values,
+  };
 }
 
 function toCode(row: CodeRow): DynamicCode {
@@ -101,7 +117,9 @@ function parseRouting(json: string | null): CodeRouting {
 
 /** Only what differs from no routing is stored (null when nothing does), so plain codes stay as they were. */
 function routingJson(routing: CodeRouting): string | null {
-  const set = Object.entries(routing).filter(([field, value]) => JSON.stringify(value) !== JSON.stringify(NO_ROUTING[field as keyof CodeRouting]));
+  const set = Object.entries(routing).filter(
+    ([field, value]) => JSON.stringify(value) !== JSON.stringify(NO_ROUTING[field as keyof CodeRouting]),
+  );
   return set.length === 0 ? null : JSON.stringify(Object.fromEntries(set));
 }
 
@@ -129,7 +147,9 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#count = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM dynamic_codes WHERE account_id = ? AND ${LIVE}`);
+    this.#count = db.prepare<[string], { n: number }>(
+      `SELECT count(*) AS n FROM dynamic_codes WHERE account_id = ? AND ${LIVE}`,
+    );
     this.#insert = db.prepare<unknown[], CodeRow>(
       `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, routing, domain_id, vanity_host, vanity_slug, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
@@ -141,25 +161,44 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} AND (created_at < ? OR (created_at = ? AND id < ?))
        ORDER BY created_at DESC, id DESC LIMIT ?`,
     );
-    this.#get = db.prepare<[string, string], CodeRow>(`SELECT ${COLUMNS} FROM dynamic_codes WHERE id = ? AND account_id = ? AND ${LIVE}`);
+    this.#get = db.prepare<[string, string], CodeRow>(
+      `SELECT ${COLUMNS} FROM dynamic_codes WHERE id = ? AND account_id = ? AND ${LIVE}`,
+    );
     this.#update = db.prepare<[string, string | null, string, string | null, number, string, string], CodeRow>(
-      `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, routing = ?, updated_at = ? WHERE id = ? AND account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
+      `UPDATE dynamic_codes SET target = ?, name = ?, status = ?, routing = ?, updated_at = ? WHERE id = ? AND ` +
+        `account_id = ? AND ${LIVE} AND status <> 'disabled' RETURNING ${COLUMNS}`,
     );
     this.#remove = db.prepare<[number, number, string, string], unknown>(
-      `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ?, domain_id = NULL, vanity_host = NULL, vanity_slug = NULL WHERE id = ? AND account_id = ? AND ${LIVE}`,
+      `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ?, domain_id = NULL, vanity_host = NULL, ` +
+        `vanity_slug = NULL WHERE id = ? AND account_id = ? AND ${LIVE}`,
     );
-    this.#bySlug = db.prepare<[string], { id: string; account_id: string; target: string; status: string; routing: string | null; deleted_at: number | null }>(
-      'SELECT id, account_id, target, status, routing, deleted_at FROM dynamic_codes WHERE slug = ?',
+    this.#bySlug = db.prepare<
+      [string],
+      {
+        id: string;
+        account_id: string;
+        target: string;
+        status: string;
+        routing: string | null;
+        deleted_at: number | null;
+      }
+    >('SELECT id, account_id, target, status, routing, deleted_at FROM dynamic_codes WHERE slug = ?');
+    this.#byVanity = db.prepare<
+      [string, string],
+      { id: string; account_id: string; target: string; status: string; routing: string | null }
+    >(
+      `SELECT id, account_id, target, status, routing FROM dynamic_codes WHERE vanity_host = ? AND vanity_slug ` +
+        `= ? AND ${LIVE}`,
     );
-    this.#byVanity = db.prepare<[string, string], { id: string; account_id: string; target: string; status: string; routing: string | null }>(
-      `SELECT id, account_id, target, status, routing FROM dynamic_codes WHERE vanity_host = ? AND vanity_slug = ? AND ${LIVE}`,
+    this.#onDomain = db.prepare<[string], { n: number }>(
+      `SELECT count(*) AS n FROM dynamic_codes WHERE domain_id = ? AND ${LIVE}`,
     );
-    this.#onDomain = db.prepare<[string], { n: number }>(`SELECT count(*) AS n FROM dynamic_codes WHERE domain_id = ? AND ${LIVE}`);
     this.#setVanity = db.prepare<[string | null, string | null, string | null, string, string], unknown>(
       `UPDATE dynamic_codes SET domain_id = ?, vanity_host = ?, vanity_slug = ? WHERE id = ? AND account_id = ?`,
     );
     this.#disable = db.prepare<[string, number, string], CodeRow>(
-      `UPDATE dynamic_codes SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE slug = ? RETURNING ${COLUMNS}`,
+      `UPDATE dynamic_codes SET status = 'disabled', disabled_reason = ?, updated_at = ? WHERE slug = ? ` +
+        `RETURNING ${COLUMNS}`,
     );
   }
 
@@ -187,7 +226,10 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     );
   }
 
-  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
+  async createWithinLimit(
+    input: NewDynamicCode,
+    maxCodes: number,
+  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
     // IMMEDIATE takes the write lock before counting, so two processes cannot both see room for one more code.
     const create = this.#db.transaction((): DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken' => {
       if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
@@ -203,7 +245,10 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return create.immediate();
   }
 
-  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+  async createManyWithinLimit(
+    inputs: readonly NewDynamicCode[],
+    maxCodes: number,
+  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
     // One IMMEDIATE transaction: the count and every insert, or (a taken slug throws out of it) nothing.
@@ -242,7 +287,12 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return row && toCode(row);
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+  async update(
+    accountId: string,
+    id: string,
+    changes: CodeChanges,
+    at: Date,
+  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
     const apply = this.#db.transaction((): DynamicCode | 'disabled' | 'vanity_taken' | undefined => {
       const row = this.#get.get(id, accountId);
       if (!row) return undefined;
@@ -250,7 +300,15 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       if (changes.vanity !== undefined && !this.#moveVanity(row, changes.vanity)) return 'vanity_taken';
       const name = changes.name === undefined ? row.name : changes.name;
       const routing = changes.routing ? routingJson({ ...parseRouting(row.routing), ...changes.routing }) : row.routing;
-      const updated = this.#update.get(changes.target ?? row.target, name, changes.status ?? row.status, routing, at.getTime(), id, accountId);
+      const updated = this.#update.get(
+        changes.target ?? row.target,
+        name,
+        changes.status ?? row.status,
+        routing,
+        at.getTime(),
+        id,
+        accountId,
+      );
       return updated ? toCode(updated) : 'disabled';
     });
     return apply.immediate();
@@ -262,7 +320,13 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       const holder = this.#byVanity.get(vanity.hostname, vanity.slug);
       if (holder && holder.id !== row.id) return false;
     }
-    this.#setVanity.run(vanity?.domainId ?? null, vanity?.hostname ?? null, vanity?.slug ?? null, row.id, row.account_id);
+    this.#setVanity.run(
+      vanity?.domainId ?? null,
+      vanity?.hostname ?? null,
+      vanity?.slug ?? null,
+      row.id,
+      row.account_id,
+    );
     return true;
   }
 
@@ -285,7 +349,13 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
   async findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
     const row = this.#byVanity.get(hostname, slug);
     if (!row) return undefined;
-    return { codeId: row.id, accountId: row.account_id, target: row.target, state: row.status as CodeStatus, routing: parseRouting(row.routing) };
+    return {
+      codeId: row.id,
+      accountId: row.account_id,
+      target: row.target,
+      state: row.status as CodeStatus,
+      routing: parseRouting(row.routing),
+    };
   }
 
   async countOnDomain(domainId: string): Promise<number> {

@@ -54,7 +54,9 @@ export class GroupCommitMeter implements UsageMeter {
   /** Every reservation of a batch that was not stored fails, with the storage error that ended it (a 503 upstream). */
   #failBatch(batch: Pending[], outcomes: Array<Promise<ReserveOutcome>>, commitError?: unknown): void {
     void Promise.allSettled(outcomes).then((settled) => {
-      const storageError = [...settled].reverse().find((s): s is PromiseRejectedResult => s.status === 'rejected')?.reason;
+      const storageError = [...settled]
+        .reverse()
+        .find((s): s is PromiseRejectedResult => s.status === 'rejected')?.reason;
       const cause = commitError ?? storageError ?? new Error('the metering transaction was rolled back');
       for (const item of batch) item.reject(cause);
     });

@@ -9,14 +9,19 @@ export class SqliteGuessLimiter implements GuessLimiter {
   #prunedAt = 0;
 
   constructor(db: SqliteDatabase) {
-    this.#attempt = db.prepare<[{ key: string; now: number; window: number }], { guesses: number; window_ends: number }>(
+    this.#attempt = db.prepare<
+      [{ key: string; now: number; window: number }],
+      { guesses: number; window_ends: number }
+    >(
       `INSERT INTO password_guesses (guess_key, window_ends, guesses) VALUES (@key, @now + @window, 1)
        ON CONFLICT (guess_key) DO UPDATE SET
          guesses = CASE WHEN window_ends <= @now THEN 1 ELSE guesses + 1 END,
          window_ends = CASE WHEN window_ends <= @now THEN @now + @window ELSE window_ends END
        RETURNING guesses, window_ends`,
     );
-    this.#forgive = db.prepare<[string], unknown>('UPDATE password_guesses SET guesses = guesses - 1 WHERE guess_key = ? AND guesses > 0');
+    this.#forgive = db.prepare<[string], unknown>(
+      'UPDATE password_guesses SET guesses = guesses - 1 WHERE guess_key = ? AND guesses > 0',
+    );
     this.#prune = db.prepare<[number], unknown>('DELETE FROM password_guesses WHERE window_ends <= ?');
   }
 

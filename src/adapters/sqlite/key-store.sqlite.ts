@@ -61,7 +61,9 @@ export class SqliteKeyStore implements KeyStore {
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
-    this.#countActive = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL');
+    this.#countActive = db.prepare<[string], { n: number }>(
+      'SELECT count(*) AS n FROM api_keys WHERE account_id = ? AND revoked_at IS NULL',
+    );
     this.#insert = db.prepare<unknown[], KeyRow>(
       `INSERT INTO api_keys (id, account_id, name, hash, hint, created_at, scopes, expires_at, created_by)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
@@ -70,12 +72,19 @@ export class SqliteKeyStore implements KeyStore {
       `SELECT k.id AS key_id, k.account_id, a.plan, k.hint, k.scopes, k.expires_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.hash = ? AND k.revoked_at IS NULL`,
     );
-    this.#list = db.prepare<[string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id`);
-    this.#revoke = db.prepare<[number, string, string], KeyRow>(
-      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ? RETURNING ${KEY_COLUMNS}`,
+    this.#list = db.prepare<[string], KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at DESC, id`,
     );
-    this.#byAccountAndId = db.prepare<[string, string], KeyRow>(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND account_id = ?`);
-    this.#touch = db.prepare<[number, string], unknown>('UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?');
+    this.#revoke = db.prepare<[number, string, string], KeyRow>(
+      `UPDATE api_keys SET revoked_at = coalesce(revoked_at, ?) WHERE id = ? AND account_id = ? RETURNING ` +
+        `${KEY_COLUMNS}`,
+    );
+    this.#byAccountAndId = db.prepare<[string, string], KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM api_keys WHERE id = ? AND account_id = ?`,
+    );
+    this.#touch = db.prepare<[number, string], unknown>(
+      'UPDATE api_keys SET last_used_at = max(coalesce(last_used_at, 0), ?) WHERE id = ?',
+    );
   }
 
   async createWithinLimit(input: NewApiKey, maxActive: number): Promise<ApiKeyRecord | 'limit_reached'> {

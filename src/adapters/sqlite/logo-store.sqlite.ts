@@ -42,11 +42,20 @@ export class SqliteLogoStore implements LogoStore {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#count = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM logos WHERE account_id = ?');
-    this.#insert = db.prepare<unknown[]>('INSERT INTO logos (id, account_id, name, png, width, height, digest, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    this.#list = db.prepare<[string], LogoRow>(`SELECT ${RECORD_COLUMNS} FROM logos WHERE account_id = ? ORDER BY created_at DESC, id`);
-    this.#get = db.prepare<[string, string], LogoRow & { png: Buffer }>(`SELECT ${RECORD_COLUMNS}, png FROM logos WHERE account_id = ? AND id = ?`);
+    this.#insert = db.prepare<unknown[]>(
+      'INSERT INTO logos (id, account_id, name, png, width, height, digest, created_at) VALUES (?, ?, ?, ?, ?, ' +
+        '?, ?, ?)',
+    );
+    this.#list = db.prepare<[string], LogoRow>(
+      `SELECT ${RECORD_COLUMNS} FROM logos WHERE account_id = ? ORDER BY created_at DESC, id`,
+    );
+    this.#get = db.prepare<[string, string], LogoRow & { png: Buffer }>(
+      `SELECT ${RECORD_COLUMNS}, png FROM logos WHERE account_id = ? AND id = ?`,
+    );
     this.#delete = db.prepare<[string, string]>('DELETE FROM logos WHERE account_id = ? AND id = ?');
-    this.#rename = db.prepare<[string, string, string], LogoRow>(`UPDATE logos SET name = ? WHERE account_id = ? AND id = ? RETURNING ${RECORD_COLUMNS}`);
+    this.#rename = db.prepare<[string, string, string], LogoRow>(
+      `UPDATE logos SET name = ? WHERE account_id = ? AND id = ? RETURNING ${RECORD_COLUMNS}`,
+    );
   }
 
   async createWithinLimit(input: NewLogo, maxLogos: number | null): Promise<LogoRecord | 'limit_reached'> {
@@ -54,7 +63,16 @@ export class SqliteLogoStore implements LogoStore {
     const created = this.#db
       .transaction(() => {
         if (maxLogos !== null && this.#count.get(input.accountId)!.n >= maxLogos) return false;
-        this.#insert.run(id, input.accountId, input.name, Buffer.from(input.png), input.width, input.height, input.digest, input.createdAt.getTime());
+        this.#insert.run(
+          id,
+          input.accountId,
+          input.name,
+          Buffer.from(input.png),
+          input.width,
+          input.height,
+          input.digest,
+          input.createdAt.getTime(),
+        );
         return true;
       })
       .immediate();

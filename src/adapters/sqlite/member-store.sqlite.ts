@@ -1,6 +1,13 @@
 // MemberStore on SQLite: the last-owner rule checked and written in one immediate transaction.
 import type { AccountIdentity } from '../../domain/ports/account-store.js';
-import type { Invitation, Member, MemberChange, MemberStore, NewInvitation, NewMember } from '../../domain/ports/member-store.js';
+import type {
+  Invitation,
+  Member,
+  MemberChange,
+  MemberStore,
+  NewInvitation,
+  NewMember,
+} from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
 import type { SqliteDatabase } from './database.js';
 import { newId } from '../../domain/record-id.js';
@@ -72,7 +79,9 @@ export class SqliteMemberStore implements MemberStore {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     const columns = 'id, account_id, identity_provider, identity_subject, email, role, joined_at';
-    this.#insert = db.prepare<MemberValues, MemberRow>(`INSERT INTO members (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`);
+    this.#insert = db.prepare<MemberValues, MemberRow>(
+      `INSERT INTO members (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`,
+    );
     // One statement: the founder is added only while the account has no member at all.
     this.#insertFounder = db.prepare<[...MemberValues, string], MemberRow>(
       `INSERT INTO members (${columns}) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM members WHERE account_id = ?)
@@ -86,19 +95,34 @@ export class SqliteMemberStore implements MemberStore {
     this.#memberships = db.prepare<[string, string], MemberRow>(
       'SELECT * FROM members WHERE identity_provider = ? AND identity_subject = ? ORDER BY joined_at, id',
     );
-    this.#owners = db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM members WHERE account_id = ? AND role = 'owner'");
-    this.#setRole = db.prepare<[string, string, string], MemberRow>('UPDATE members SET role = ? WHERE account_id = ? AND id = ? RETURNING *');
-    this.#remove = db.prepare<[string, string], MemberRow>('DELETE FROM members WHERE account_id = ? AND id = ? RETURNING *');
-    this.#insertInvitation = db.prepare<[string, string, string, string, string, string | null, number, number], InvitationRow>(
+    this.#owners = db.prepare<[string], { n: number }>(
+      "SELECT count(*) AS n FROM members WHERE account_id = ? AND role = 'owner'",
+    );
+    this.#setRole = db.prepare<[string, string, string], MemberRow>(
+      'UPDATE members SET role = ? WHERE account_id = ? AND id = ? RETURNING *',
+    );
+    this.#remove = db.prepare<[string, string], MemberRow>(
+      'DELETE FROM members WHERE account_id = ? AND id = ? RETURNING *',
+    );
+    this.#insertInvitation = db.prepare<
+      [string, string, string, string, string, string | null, number, number],
+      InvitationRow
+    >(
       `INSERT INTO invitations (id, account_id, email, role, token_hash, invited_by, created_at, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
     );
     this.#invitations = db.prepare<[string, number], InvitationRow>(
       'SELECT * FROM invitations WHERE account_id = ? AND expires_at > ? ORDER BY created_at, id',
     );
-    this.#invitationByToken = db.prepare<[string, number], InvitationRow>('SELECT * FROM invitations WHERE token_hash = ? AND expires_at > ?');
-    this.#takeInvitation = db.prepare<[string], InvitationRow>('DELETE FROM invitations WHERE token_hash = ? RETURNING *');
-    this.#withdraw = db.prepare<[string, string], InvitationRow>('DELETE FROM invitations WHERE account_id = ? AND id = ? RETURNING *');
+    this.#invitationByToken = db.prepare<[string, number], InvitationRow>(
+      'SELECT * FROM invitations WHERE token_hash = ? AND expires_at > ?',
+    );
+    this.#takeInvitation = db.prepare<[string], InvitationRow>(
+      'DELETE FROM invitations WHERE token_hash = ? RETURNING *',
+    );
+    this.#withdraw = db.prepare<[string, string], InvitationRow>(
+      'DELETE FROM invitations WHERE account_id = ? AND id = ? RETURNING *',
+    );
   }
 
   #values(member: NewMember): MemberValues {
@@ -160,7 +184,16 @@ export class SqliteMemberStore implements MemberStore {
 
   async createInvitation(invitation: NewInvitation): Promise<Invitation> {
     const { accountId, email, role, tokenHash, invitedBy, createdAt, expiresAt } = invitation;
-    const row = this.#insertInvitation.get(newId('inv'), accountId, email, role, tokenHash, invitedBy ?? null, createdAt.getTime(), expiresAt.getTime());
+    const row = this.#insertInvitation.get(
+      newId('inv'),
+      accountId,
+      email,
+      role,
+      tokenHash,
+      invitedBy ?? null,
+      createdAt.getTime(),
+      expiresAt.getTime(),
+    );
     return toInvitation(row!);
   }
 

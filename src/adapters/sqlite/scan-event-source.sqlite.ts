@@ -27,7 +27,11 @@ function added(a: Devices, b: Devices): Devices {
   return sum;
 }
 
-const codeScans = (row: ScanRow): CodeScans => ({ codeId: row.code_id, scans: row.scans, devices: JSON.parse(row.devices) as Devices });
+const codeScans = (row: ScanRow): CodeScans => ({
+  codeId: row.code_id,
+  scans: row.scans,
+  devices: JSON.parse(row.devices) as Devices,
+});
 
 export class SqliteScanEventSource implements ScanEventSource {
   readonly #accounts;
@@ -38,9 +42,15 @@ export class SqliteScanEventSource implements ScanEventSource {
   readonly #drop;
 
   constructor(db: SqliteDatabase) {
-    this.#accounts = db.prepare<[number], { account_id: string }>('SELECT DISTINCT account_id FROM scan_events_pending LIMIT ?');
-    this.#busy = db.prepare<[], { endpoint_id: string; account_id: string }>('SELECT endpoint_id, account_id FROM scan_webhook_outbox');
-    const takeCounted = db.prepare<[string], ScanRow>('DELETE FROM scan_events_pending WHERE account_id = ? RETURNING code_id, scans, devices');
+    this.#accounts = db.prepare<[number], { account_id: string }>(
+      'SELECT DISTINCT account_id FROM scan_events_pending LIMIT ?',
+    );
+    this.#busy = db.prepare<[], { endpoint_id: string; account_id: string }>(
+      'SELECT endpoint_id, account_id FROM scan_webhook_outbox',
+    );
+    const takeCounted = db.prepare<[string], ScanRow>(
+      'DELETE FROM scan_events_pending WHERE account_id = ? RETURNING code_id, scans, devices',
+    );
     const openOutbox = db.prepare<[string, string, number], unknown>(
       'INSERT OR IGNORE INTO scan_webhook_outbox (endpoint_id, account_id, since) VALUES (?, ?, ?)',
     );
@@ -57,21 +67,27 @@ export class SqliteScanEventSource implements ScanEventSource {
         openOutbox.run(endpointId, accountId, at);
         for (const row of counted) {
           const before = waiting.get(endpointId, row.code_id);
-          const devices = before ? added(JSON.parse(before.devices) as Devices, JSON.parse(row.devices) as Devices) : (JSON.parse(row.devices) as Devices);
+          const devices = before
+            ? added(JSON.parse(before.devices) as Devices, JSON.parse(row.devices) as Devices)
+            : (JSON.parse(row.devices) as Devices);
           putWaiting.run(endpointId, row.code_id, (before?.scans ?? 0) + row.scans, JSON.stringify(devices));
         }
       }
     });
 
     const outbox = db.prepare<[string], OutboxRow>(
-      'SELECT since, message_id, message_from, message_to, attempts, next_at FROM scan_webhook_outbox WHERE endpoint_id = ?',
+      'SELECT since, message_id, message_from, message_to, attempts, next_at FROM scan_webhook_outbox WHERE ' +
+        'endpoint_id = ?',
     );
     const scansOf = db.prepare<[string, number], ScanRow>(
       'SELECT code_id, scans, devices FROM scan_webhook_scans WHERE endpoint_id = ? AND sealed = ? ORDER BY code_id',
     );
-    const sealWaiting = db.prepare<[string], unknown>('UPDATE scan_webhook_scans SET sealed = 1 WHERE endpoint_id = ? AND sealed = 0');
+    const sealWaiting = db.prepare<[string], unknown>(
+      'UPDATE scan_webhook_scans SET sealed = 1 WHERE endpoint_id = ? AND sealed = 0',
+    );
     const startMessage = db.prepare<[string, number, number, number, string], unknown>(
-      'UPDATE scan_webhook_outbox SET message_id = ?, message_from = since, message_to = ?, attempts = 0, next_at = ?, since = ? WHERE endpoint_id = ?',
+      'UPDATE scan_webhook_outbox SET message_id = ?, message_from = since, message_to = ?, attempts = 0, ' +
+        'next_at = ?, since = ? WHERE endpoint_id = ?',
     );
     const closeOutbox = db.prepare<[string], unknown>('DELETE FROM scan_webhook_outbox WHERE endpoint_id = ?');
     const messageOf = (endpointId: string, row: OutboxRow): ScanMessage => ({
@@ -99,9 +115,12 @@ export class SqliteScanEventSource implements ScanEventSource {
       'UPDATE scan_webhook_outbox SET attempts = attempts + 1, next_at = ? WHERE endpoint_id = ? AND message_id = ?',
     );
     const finish = db.prepare<[string, string], unknown>(
-      'UPDATE scan_webhook_outbox SET message_id = NULL, message_from = NULL, message_to = NULL, attempts = 0, next_at = NULL WHERE endpoint_id = ? AND message_id = ?',
+      'UPDATE scan_webhook_outbox SET message_id = NULL, message_from = NULL, message_to = NULL, attempts = 0, ' +
+        'next_at = NULL WHERE endpoint_id = ? AND message_id = ?',
     );
-    const dropSealed = db.prepare<[string], unknown>('DELETE FROM scan_webhook_scans WHERE endpoint_id = ? AND sealed = 1');
+    const dropSealed = db.prepare<[string], unknown>(
+      'DELETE FROM scan_webhook_scans WHERE endpoint_id = ? AND sealed = 1',
+    );
     this.#settle = db.transaction((endpointId: string, messageId: string, retryAt: number | undefined) => {
       if (retryAt !== undefined) return void retry.run(retryAt, endpointId, messageId);
       if (finish.run(endpointId, messageId).changes === 1) dropSealed.run(endpointId);

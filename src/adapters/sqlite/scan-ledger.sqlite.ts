@@ -40,12 +40,18 @@ export function toScanDay(row: ScanDayRow): ScanDay {
 
 export function toScanDayRow(day: ScanDay): unknown[] {
   const { devices, languages, arms, countries, cities, hours, hourUniques } = day;
-  return [day.codeId, day.day, day.scans, day.uniques, ...[devices, languages].map((o) => JSON.stringify(o)), day.bots].concat(
-    [arms, countries, cities, hours, hourUniques].map((o) => JSON.stringify(o)),
-  );
+  return [
+    day.codeId,
+    day.day,
+    day.scans,
+    day.uniques,
+    ...[devices, languages].map((o) => JSON.stringify(o)),
+    day.bots,
+  ].concat([arms, countries, cities, hours, hourUniques].map((o) => JSON.stringify(o)));
 }
 
-export const SCAN_DAY_COLUMNS = 'code_id, day, scans, uniques, devices, languages, bots, arms, countries, cities, hours, hour_uniques';
+export const SCAN_DAY_COLUMNS =
+  'code_id, day, scans, uniques, devices, languages, bots, arms, countries, cities, hours, hour_uniques';
 export const SCAN_DAY_VALUES = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?';
 /** Every counted column of a code-day, from the row offered (an upsert's `excluded`). */
 export const SCAN_DAY_UPDATE =
@@ -70,7 +76,9 @@ export class SqliteScanLedger implements ScanLedger {
     this.#range = db.prepare<[string, string, string], ScanDayRow>(
       `SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day >= ? AND day <= ? ORDER BY day`,
     );
-    this.#since = db.prepare<[string, string], { scans: number | null }>('SELECT sum(scans) AS scans FROM scan_days WHERE code_id = ? AND day >= ?');
+    this.#since = db.prepare<[string, string], { scans: number | null }>(
+      'SELECT sum(scans) AS scans FROM scan_days WHERE code_id = ? AND day >= ?',
+    );
   }
 
   async apply(days: readonly ScanDay[]): Promise<void> {

@@ -1,9 +1,24 @@
 // ScanRecorder, embedded: the scans of a few milliseconds counted in one SQLite transaction, exact uniques per day.
 import { randomBytes } from 'node:crypto';
 import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
-import { addScan, dayOf, emptyScanDay, saltedVisitor, type DeviceClass, type Scan, type ScanDay } from '../../domain/scan.js';
+import {
+  addScan,
+  dayOf,
+  emptyScanDay,
+  saltedVisitor,
+  type DeviceClass,
+  type Scan,
+  type ScanDay,
+} from '../../domain/scan.js';
 import type { SqliteDatabase } from './database.js';
-import { SCAN_DAY_COLUMNS, SCAN_DAY_UPDATE, SCAN_DAY_VALUES, toScanDay, toScanDayRow, type ScanDayRow } from './scan-ledger.sqlite.js';
+import {
+  SCAN_DAY_COLUMNS,
+  SCAN_DAY_UPDATE,
+  SCAN_DAY_VALUES,
+  toScanDay,
+  toScanDayRow,
+  type ScanDayRow,
+} from './scan-ledger.sqlite.js';
 
 export interface SqliteScanRecorderOptions {
   /** Scans waiting for their transaction; past it new scans are dropped and reported lost (default 50,000). */
@@ -42,13 +57,18 @@ export class SqliteScanRecorder implements ScanRecorder {
   constructor(db: SqliteDatabase, options: SqliteScanRecorderOptions = {}) {
     this.#db = db;
     this.#maxPending = options.maxPending ?? 50_000;
-    this.#selectDay = db.prepare<[string, string], ScanDayRow>(`SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day = ?`);
+    this.#selectDay = db.prepare<[string, string], ScanDayRow>(
+      `SELECT ${SCAN_DAY_COLUMNS} FROM scan_days WHERE code_id = ? AND day = ?`,
+    );
     // An upsert, not OR REPLACE: a replace fires no delete trigger, and the code's all-time count would take the day
     // twice.
     this.#putDay = db.prepare<unknown[], unknown>(
-      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (${SCAN_DAY_VALUES}) ON CONFLICT (code_id, day) DO UPDATE SET ${SCAN_DAY_UPDATE}`,
+      `INSERT INTO scan_days (${SCAN_DAY_COLUMNS}) VALUES (${SCAN_DAY_VALUES}) ON CONFLICT (code_id, day) DO ` +
+        `UPDATE SET ${SCAN_DAY_UPDATE}`,
     );
-    this.#addVisitor = db.prepare<[string, string, string], unknown>('INSERT OR IGNORE INTO scan_visitors (code_id, day, visitor) VALUES (?, ?, ?)');
+    this.#addVisitor = db.prepare<[string, string, string], unknown>(
+      'INSERT OR IGNORE INTO scan_visitors (code_id, day, visitor) VALUES (?, ?, ?)',
+    );
     this.#addSalt = db.prepare<[string, string], unknown>('INSERT OR IGNORE INTO scan_salts (day, salt) VALUES (?, ?)');
     this.#salt = db.prepare<[string], { salt: string }>('SELECT salt FROM scan_salts WHERE day = ?');
     this.#pruneVisitors = db.prepare<[string], unknown>('DELETE FROM scan_visitors WHERE day < ?');
@@ -112,7 +132,10 @@ export class SqliteScanRecorder implements ScanRecorder {
         counts = row ? toScanDay(row) : emptyScanDay(scan.codeId, day);
         days.set(key, counts);
       }
-      const newVisitor = !scan.bot && scan.visitor !== null && this.#addVisitor.run(scan.codeId, day, saltedVisitor(salt, scan.visitor)).changes === 1;
+      const newVisitor =
+        !scan.bot &&
+        scan.visitor !== null &&
+        this.#addVisitor.run(scan.codeId, day, saltedVisitor(salt, scan.visitor)).changes === 1;
       addScan(counts, scan, newVisitor);
     }
     for (const counts of days.values()) this.#putDay.run(...toScanDayRow(counts));
@@ -124,7 +147,10 @@ export class SqliteScanRecorder implements ScanRecorder {
    * The same scans, per account and code, for the scan webhooks: in this transaction, so they always equal the counts.
    */
   #countEvents(batch: readonly Scan[]): void {
-    const events = new Map<string, { accountId: string; codeId: string; scans: number; devices: Partial<Record<DeviceClass, number>> }>();
+    const events = new Map<
+      string,
+      { accountId: string; codeId: string; scans: number; devices: Partial<Record<DeviceClass, number>> }
+    >();
     for (const scan of batch) {
       if (scan.bot) continue;
       const key = `${scan.accountId}\u0000${scan.codeId}`;

@@ -12,7 +12,13 @@ interface EndpointRow {
 }
 
 function toEndpoint(row: EndpointRow): ScanWebhookEndpoint {
-  return { id: row.id, accountId: row.account_id, url: row.url, events: JSON.parse(row.events) as ScanWebhookEvent[], createdAt: new Date(row.created_at) };
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    url: row.url,
+    events: JSON.parse(row.events) as ScanWebhookEvent[],
+    createdAt: new Date(row.created_at),
+  };
 }
 
 export class SqliteScanWebhookStore implements ScanWebhookStore {
@@ -28,14 +34,27 @@ export class SqliteScanWebhookStore implements ScanWebhookStore {
     this.#insert = db.prepare<[string, string, string, string, number], EndpointRow>(
       'INSERT INTO scan_webhooks (id, account_id, url, events, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
     );
-    this.#list = db.prepare<[string], EndpointRow>('SELECT * FROM scan_webhooks WHERE account_id = ? ORDER BY created_at, id');
+    this.#list = db.prepare<[string], EndpointRow>(
+      'SELECT * FROM scan_webhooks WHERE account_id = ? ORDER BY created_at, id',
+    );
     this.#remove = db.prepare<[string, string], unknown>('DELETE FROM scan_webhooks WHERE id = ? AND account_id = ?');
   }
 
-  async create(endpoint: Omit<ScanWebhookEndpoint, 'id'>, maxEndpoints: number): Promise<ScanWebhookEndpoint | 'limit_reached'> {
+  async create(
+    endpoint: Omit<ScanWebhookEndpoint, 'id'>,
+    maxEndpoints: number,
+  ): Promise<ScanWebhookEndpoint | 'limit_reached'> {
     const create = this.#db.transaction((): ScanWebhookEndpoint | 'limit_reached' => {
       if (this.#count.get(endpoint.accountId)!.n >= maxEndpoints) return 'limit_reached';
-      return toEndpoint(this.#insert.get(newId('whk'), endpoint.accountId, endpoint.url, JSON.stringify(endpoint.events), endpoint.createdAt.getTime())!);
+      return toEndpoint(
+        this.#insert.get(
+          newId('whk'),
+          endpoint.accountId,
+          endpoint.url,
+          JSON.stringify(endpoint.events),
+          endpoint.createdAt.getTime(),
+        )!,
+      );
     });
     return create.immediate();
   }

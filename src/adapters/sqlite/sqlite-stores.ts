@@ -68,7 +68,10 @@ export interface SqliteStoresOptions {
   log?: AdapterLog;
 }
 
-export function createSqliteStores(dataDir: string | ':memory:', options: SqliteStoresOptions = {}): StoreAdapters & { usageLedger: UsageLedger } {
+export function createSqliteStores(
+  dataDir: string | ':memory:',
+  options: SqliteStoresOptions = {},
+): StoreAdapters & { usageLedger: UsageLedger } {
   return sqliteStoresOn(openDatabase(dataDir), dataDir, options);
 }
 
@@ -97,7 +100,9 @@ export function sqliteStoresOn(
     keys: credentialBus ? new CachedKeyStore(keys, credentialBus) : keys,
     // A signed URL's key is looked up on every hit: data_version is read at most every 100 ms for it (API keys read it
     // every time).
-    signingKeys: credentialBus ? new CachedSigningKeyStore(signingKeys, new ThrottledLivenessBus(credentialBus, EMBEDDED_SIGNING_KEY_LAG_MS)) : signingKeys,
+    signingKeys: credentialBus
+      ? new CachedSigningKeyStore(signingKeys, new ThrottledLivenessBus(credentialBus, EMBEDDED_SIGNING_KEY_LAG_MS))
+      : signingKeys,
     designs: unavailableOnFailure(new SqliteDesignStore(db)),
     auditLog: unavailableOnFailure(new SqliteAuditLog(db)),
     members: unavailableOnFailure(new SqliteMemberStore(db)),
@@ -108,7 +113,10 @@ export function sqliteStoresOn(
     batchResults: new FileBatchResults(resultsDir),
     // Slugs cached for a second: this process's own changes drop them at once, another process's (qrm) show within the
     // second.
-    codes: options.cacheSlugs === false ? codes : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
+    codes:
+      options.cacheSlugs === false
+        ? codes
+        : new CachedDynamicCodeStore(codes, new LocalInvalidationBus(), { ttlMs: EMBEDDED_SLUG_TTL_MS }),
     domains: unavailableOnFailure(new SqliteCustomDomainStore(db)),
     scanLedger: unavailableOnFailure(new SqliteScanLedger(db)),
     scans,

@@ -23,7 +23,10 @@ export class SqliteUsageLedger implements UsageLedger {
   readonly #qrs;
 
   constructor(db: SqliteDatabase) {
-    const putUsage = db.prepare<[{ account: string; period: PeriodId; requests: number; qrs: number; version: number }], unknown>(
+    const putUsage = db.prepare<
+      [{ account: string; period: PeriodId; requests: number; qrs: number; version: number }],
+      unknown
+    >(
       `INSERT INTO usage_ledger (account_id, period, requests, qrs, version) VALUES (@account, @period, @requests, @qrs, @version)
        ON CONFLICT (account_id, period) DO UPDATE SET requests = excluded.requests, qrs = excluded.qrs, version = excluded.version
        WHERE excluded.version >= usage_ledger.version`,
@@ -57,7 +60,9 @@ export class SqliteUsageLedger implements UsageLedger {
       }
       for (const fingerprint of s.removed) removeQr.run({ ...key, fingerprint });
     });
-    this.#usage = db.prepare<[string, PeriodId], Usage>('SELECT requests, qrs FROM usage_ledger WHERE account_id = ? AND period = ?');
+    this.#usage = db.prepare<[string, PeriodId], Usage>(
+      'SELECT requests, qrs FROM usage_ledger WHERE account_id = ? AND period = ?',
+    );
     this.#qrs = db.prepare<[string, PeriodId, number], QrRow>(
       `SELECT fingerprint, type, payload, generations, first_at, last_at FROM qr_ledger
        WHERE account_id = ? AND period = ? AND generations > 0 ORDER BY last_at DESC LIMIT ?`,

@@ -39,7 +39,9 @@ export class SqliteUsageMeter implements UsageMeter {
   readonly #refundedRequests = new WeakSet<RequestReservation>();
 
   constructor(db: SqliteDatabase) {
-    const usage = db.prepare<[string, PeriodId], Usage>('SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?');
+    const usage = db.prepare<[string, PeriodId], Usage>(
+      'SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?',
+    );
     const qrExists = db.prepare<[string, PeriodId, string], { one: number }>(
       'SELECT 1 AS one FROM qr_codes WHERE account_id = ? AND period = ? AND fingerprint = ?',
     );
@@ -48,7 +50,17 @@ export class SqliteUsageMeter implements UsageMeter {
        ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + 1, qrs = qrs + @newQrs`,
     );
     const countQrs = db.prepare<
-      [{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number; count: number }],
+      [
+        {
+          account: string;
+          period: PeriodId;
+          fingerprint: string;
+          type: string;
+          payload: string;
+          at: number;
+          count: number;
+        },
+      ],
       unknown
     >(
       `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
@@ -57,7 +69,17 @@ export class SqliteUsageMeter implements UsageMeter {
     );
     // The same, answering with the count after it: 1 means the code is new this period (a counted code has at least 1).
     const countQrReturning = db.prepare<
-      [{ account: string; period: PeriodId; fingerprint: string; type: string; payload: string; at: number; count: number }],
+      [
+        {
+          account: string;
+          period: PeriodId;
+          fingerprint: string;
+          type: string;
+          payload: string;
+          at: number;
+          count: number;
+        },
+      ],
       { generations: number }
     >(
       `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
@@ -65,28 +87,38 @@ export class SqliteUsageMeter implements UsageMeter {
        ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)
        RETURNING generations`,
     );
-    const countBatchUsage = db.prepare<[{ account: string; period: PeriodId; requests: number; newQrs: number }], unknown>(
+    const countBatchUsage = db.prepare<
+      [{ account: string; period: PeriodId; requests: number; newQrs: number }],
+      unknown
+    >(
       `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, @requests, @newQrs)
        ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + @requests, qrs = qrs + @newQrs`,
     );
-    const markRefunded = db.prepare<[string, number], unknown>('INSERT OR IGNORE INTO batch_refunds (batch_id, idx) VALUES (?, ?)');
+    const markRefunded = db.prepare<[string, number], unknown>(
+      'INSERT OR IGNORE INTO batch_refunds (batch_id, idx) VALUES (?, ?)',
+    );
     const uncountQr = db.prepare<[string, PeriodId, string], { generations: number }>(
-      'UPDATE qr_codes SET generations = generations - 1 WHERE account_id = ? AND period = ? AND fingerprint = ? RETURNING generations',
+      'UPDATE qr_codes SET generations = generations - 1 WHERE account_id = ? AND period = ? AND fingerprint = ' +
+        '? RETURNING generations',
     );
     const dropQr = db.prepare<[string, PeriodId, string], unknown>(
       'DELETE FROM qr_codes WHERE account_id = ? AND period = ? AND fingerprint = ? AND generations <= 0',
     );
     const uncountUsage = db.prepare<[{ account: string; period: PeriodId; goneQrs: number }], unknown>(
-      'UPDATE usage SET requests = max(requests - 1, 0), qrs = max(qrs - @goneQrs, 0) WHERE account_id = @account AND period = @period',
+      'UPDATE usage SET requests = max(requests - 1, 0), qrs = max(qrs - @goneQrs, 0) WHERE account_id = ' +
+        '@account AND period = @period',
     );
     // The burst log holds about the last second: what aged out is trimmed, whichever key it was, at most every
     // TRIM_EVERY_MS (the count reads only the window, so older rows change no answer; they only take room).
     // The trim reads the whole log (about a second of rows) rather than keep a second tree ordered by time.
     const trimBurst = db.prepare<[number], unknown>('DELETE FROM burst_log WHERE at <= ?');
     let trimmedAt = -Infinity;
-    const countBurst = db.prepare<[string, number], { used: number | null }>('SELECT sum(requests) AS used FROM burst_log WHERE burst_key = ? AND at > ?');
+    const countBurst = db.prepare<[string, number], { used: number | null }>(
+      'SELECT sum(requests) AS used FROM burst_log WHERE burst_key = ? AND at > ?',
+    );
     const logBurst = db.prepare<[string, number], unknown>(
-      'INSERT INTO burst_log (burst_key, at, requests) VALUES (?, ?, 1) ON CONFLICT (burst_key, at) DO UPDATE SET requests = requests + 1',
+      'INSERT INTO burst_log (burst_key, at, requests) VALUES (?, ?, 1) ON CONFLICT (burst_key, at) DO UPDATE ' +
+        'SET requests = requests + 1',
     );
     const burstUsedAt = (key: string, at: number): number => {
       if (Math.abs(at - trimmedAt) >= TRIM_EVERY_MS) {
@@ -101,7 +133,9 @@ export class SqliteUsageMeter implements UsageMeter {
       logBurst.run(key, at);
       return { ok: true, used: used + 1 };
     };
-    this.#admitBurst = db.transaction((burst: BurstLimit, at: number): BurstOutcome => takeBurstSlot(burst.key, burst.perSecond, at));
+    this.#admitBurst = db.transaction((burst: BurstLimit, at: number): BurstOutcome =>
+      takeBurstSlot(burst.key, burst.perSecond, at),
+    );
     this.#usage = usage;
     this.#qrs = db.prepare<[string, PeriodId, number], QrRow>(
       `SELECT fingerprint, type, payload, generations, first_at, last_at FROM qr_codes
@@ -117,7 +151,11 @@ export class SqliteUsageMeter implements UsageMeter {
       const burstUsed = burst ? burstUsedAt(burst.key, at) : 0;
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
       const reason: 'rate_limited' | 'quota_exceeded' | undefined =
-        burst && burstUsed >= burst.perSecond ? 'rate_limited' : limits.requests !== null && current.requests >= limits.requests ? 'quota_exceeded' : undefined;
+        burst && burstUsed >= burst.perSecond
+          ? 'rate_limited'
+          : limits.requests !== null && current.requests >= limits.requests
+            ? 'quota_exceeded'
+            : undefined;
       const refusal = reason && { ok: false as const, reason, usage: current, ...burstState(burstUsed) };
       return { current, burstUsed, burstState, refusal };
     };
@@ -126,7 +164,15 @@ export class SqliteUsageMeter implements UsageMeter {
       const { accountId, period, qr, limits, burst } = input;
       const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
       if (refusal) return refusal;
-      const qrRow = { account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count: 1 };
+      const qrRow = {
+        account: accountId,
+        period,
+        fingerprint: qr.fingerprint,
+        type: qr.type,
+        payload: qr.payload,
+        at,
+        count: 1,
+      };
       let isNewQr: boolean;
       if (limits.qrs === null || current.qrs < limits.qrs) {
         // Room for a new code: count it at once; the upsert says whether it was new (one statement, not two).
@@ -151,7 +197,12 @@ export class SqliteUsageMeter implements UsageMeter {
       if (refusal) return refusal;
       countUsage.run({ account: accountId, period, newQrs: 0 });
       if (burst) logBurst.run(burst.key, at);
-      return { ok: true, reservation: { accountId, period }, usage: { requests: current.requests + 1, qrs: current.qrs }, ...burstState(burstUsed + 1) };
+      return {
+        ok: true,
+        reservation: { accountId, period },
+        usage: { requests: current.requests + 1, qrs: current.qrs },
+        ...burstState(burstUsed + 1),
+      };
     });
     this.#refundRequest = db.transaction((reservation: RequestReservation) =>
       uncountUsage.run({ account: reservation.accountId, period: reservation.period, goneQrs: 0 }),
@@ -162,7 +213,9 @@ export class SqliteUsageMeter implements UsageMeter {
       if (qrGone) dropQr.run(accountId, period, fingerprint);
       uncountUsage.run({ account: accountId, period, goneQrs: qrGone ? 1 : 0 });
     };
-    this.#refund = db.transaction((reservation: Reservation) => refundOne(reservation.accountId, reservation.period, reservation.fingerprint));
+    this.#refund = db.transaction((reservation: Reservation) =>
+      refundOne(reservation.accountId, reservation.period, reservation.fingerprint),
+    );
 
     this.#reserveBatch = db.transaction((input: BatchReserveInput, at: number): BatchReserveOutcome => {
       const { accountId, period, limits } = input;
@@ -173,10 +226,19 @@ export class SqliteUsageMeter implements UsageMeter {
       const needed = { requests: input.qrs.length, qrs: newQrs };
       if (limits.requests !== null && current.requests + needed.requests > limits.requests)
         return { ok: false, reason: 'quota_exceeded', usage: current, needed };
-      if (limits.qrs !== null && current.qrs + newQrs > limits.qrs) return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
+      if (limits.qrs !== null && current.qrs + newQrs > limits.qrs)
+        return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
       countBatchUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
       for (const { qr, count } of counts.values())
-        countQrs.run({ account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count });
+        countQrs.run({
+          account: accountId,
+          period,
+          fingerprint: qr.fingerprint,
+          type: qr.type,
+          payload: qr.payload,
+          at,
+          count,
+        });
       return { ok: true, usage: { requests: current.requests + needed.requests, qrs: current.qrs + newQrs } };
     });
     this.#refundBatchItems = db.transaction((input: BatchRefundInput): number => {

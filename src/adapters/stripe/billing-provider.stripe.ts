@@ -8,7 +8,11 @@ import type { AdapterLog } from '../adapter-log.js';
 
 /** Stripe's own default: a signed event older than five minutes is refused (replays of a captured delivery). */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
-const SUBSCRIPTION_EVENTS = new Set(['customer.subscription.created', 'customer.subscription.updated', 'customer.subscription.deleted']);
+const SUBSCRIPTION_EVENTS = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+]);
 const ACCOUNT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /**
  * Where Stripe's hosted pages live (Checkout, the customer portal); a stand-in or proxy at another STRIPE_API_URL
@@ -45,7 +49,8 @@ export class StripeBillingProvider implements BillingProvider {
 
   constructor(config: StripeConfig, log: AdapterLog) {
     const { protocol, host, port } = config.api;
-    this.pageOrigins = host === 'api.stripe.com' ? STRIPE_PAGE_ORIGINS : [new URL(`${protocol}://${host}:${port}`).origin];
+    this.pageOrigins =
+      host === 'api.stripe.com' ? STRIPE_PAGE_ORIGINS : [new URL(`${protocol}://${host}:${port}`).origin];
     this.#stripe = new Stripe(config.secretKey, {
       host: config.api.host,
       port: config.api.port,
@@ -62,7 +67,14 @@ export class StripeBillingProvider implements BillingProvider {
     if (!signature) throw new ApiError('invalid_webhook_signature', 'the Stripe-Signature header is missing');
     let event: Stripe.Event;
     try {
-      event = this.#stripe.webhooks.constructEvent(payload, signature, this.#webhookSecret, SIGNATURE_TOLERANCE_SECONDS, undefined, receivedAt.getTime());
+      event = this.#stripe.webhooks.constructEvent(
+        payload,
+        signature,
+        this.#webhookSecret,
+        SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        receivedAt.getTime(),
+      );
     } catch (error) {
       if (error instanceof Stripe.errors.StripeSignatureVerificationError) {
         throw new ApiError(
@@ -73,12 +85,22 @@ export class StripeBillingProvider implements BillingProvider {
       throw new ApiError('invalid_request', 'the body is not a Stripe event');
     }
     const object: unknown = event?.data?.object;
-    if (typeof event?.id !== 'string' || typeof event.type !== 'string' || typeof object !== 'object' || object === null) {
+    if (
+      typeof event?.id !== 'string' ||
+      typeof event.type !== 'string' ||
+      typeof object !== 'object' ||
+      object === null
+    ) {
       throw new ApiError('invalid_request', 'the body is not a Stripe event');
     }
     if (event.type === 'checkout.session.completed') {
       const session = event.data.object;
-      return { id: event.id, kind: 'checkout_completed', accountId: session.client_reference_id ?? undefined, subscriptionId: idOf(session.subscription) };
+      return {
+        id: event.id,
+        kind: 'checkout_completed',
+        accountId: session.client_reference_id ?? undefined,
+        subscriptionId: idOf(session.subscription),
+      };
     }
     if (SUBSCRIPTION_EVENTS.has(event.type)) {
       const subscriptionId = idOf(event.data.object as Stripe.Subscription);
@@ -129,7 +151,9 @@ export class StripeBillingProvider implements BillingProvider {
     );
     for (const subscription of bought.data) found.set(subscription.id, subscription);
     if (customerId) {
-      const held = await this.#call('list subscriptions', () => this.#stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }));
+      const held = await this.#call('list subscriptions', () =>
+        this.#stripe.subscriptions.list({ customer: customerId, status: 'all', limit: 100 }),
+      );
       for (const subscription of held.data) found.set(subscription.id, subscription);
     }
     return [...found.values()].flatMap((subscription) => snapshotOf(subscription) ?? []);

@@ -63,7 +63,8 @@ export class FetchDomainProbe implements DomainProbe {
   async check(hostname: string, token: string): Promise<string | null> {
     let addresses: ResolvedAddress[];
     try {
-      addresses = isIP(hostname) !== 0 ? [{ address: hostname, family: isIP(hostname) }] : await this.#resolve(hostname);
+      addresses =
+        isIP(hostname) !== 0 ? [{ address: hostname, family: isIP(hostname) }] : await this.#resolve(hostname);
     } catch {
       return `${hostname} does not resolve`;
     }
@@ -83,8 +84,12 @@ export class FetchDomainProbe implements DomainProbe {
         ...({ dispatcher } as object),
       });
       const body = await boundedText(res);
-      if (res.status !== 200) return `${url.origin}${VERIFICATION_PATH}… answered HTTP ${res.status}, not this service's token`;
-      return body.trim() === token ? null : `${url.origin}${VERIFICATION_PATH}… answered, but not with this domain's token (is it routed to this service?)`;
+      if (res.status !== 200)
+        return `${url.origin}${VERIFICATION_PATH}… answered HTTP ${res.status}, not this service's token`;
+      return body.trim() === token
+        ? null
+        : `${url.origin}${VERIFICATION_PATH}… answered, but not with this domain's token (is it routed to this ` +
+            `service?)`;
     } catch (error) {
       return `${hostname} could not be reached (${error instanceof Error ? error.message : String(error)})`;
     } finally {

@@ -100,7 +100,9 @@ export class FetchWebhookSender implements WebhookSender {
     if (!this.#allowPrivate) {
       for (const { address } of addresses) {
         if (this.isRefused(address))
-          throw new WebhookTargetRefused(`webhook target ${url.host} resolves to a private or loopback address (IPv4-in-IPv6 forms included)`);
+          throw new WebhookTargetRefused(
+            `webhook target ${url.host} resolves to a private or loopback address (IPv4-in-IPv6 forms included)`,
+          );
       }
     }
     return addresses[0]!;

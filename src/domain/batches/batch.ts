@@ -66,8 +66,19 @@ export interface BatchWebhookStatus {
 }
 
 /** The stored delivery state as callers see it (`null`: the batch has not finished, so its webhook waits). */
-export function webhookStatusOf(stored: WebhookState | null, attempts: number, lastError: string | null): BatchWebhookStatus {
-  const state = stored === 'delivered' ? 'delivered' : stored === 'refused' ? 'refused' : stored === 'abandoned' ? 'failed' : 'pending';
+export function webhookStatusOf(
+  stored: WebhookState | null,
+  attempts: number,
+  lastError: string | null,
+): BatchWebhookStatus {
+  const state =
+    stored === 'delivered'
+      ? 'delivered'
+      : stored === 'refused'
+        ? 'refused'
+        : stored === 'abandoned'
+          ? 'failed'
+          : 'pending';
   return { state, attempts, ...(lastError !== null && state !== 'delivered' ? { lastError } : {}) };
 }
 
@@ -99,14 +110,19 @@ export interface BatchItemState extends BatchItem {
 export type WebhookState = 'due' | 'delivered' | 'abandoned' | 'refused';
 
 /** What one attempt leaves behind: delivered, due again at `retryAt`, refused, or (none of these) given up. */
-export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt' | 'refused'>): { state: WebhookState; nextAt: Date | undefined } {
+export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt' | 'refused'>): {
+  state: WebhookState;
+  nextAt: Date | undefined;
+} {
   if (outcome.delivered) return { state: 'delivered', nextAt: undefined };
   if (outcome.refused) return { state: 'refused', nextAt: undefined };
   return outcome.retryAt ? { state: 'due', nextAt: outcome.retryAt } : { state: 'abandoned', nextAt: undefined };
 }
 
 /** A batch is finished once no item is pending; it failed when none succeeded. */
-export function finishedStatus(batch: Pick<Batch, 'succeeded' | 'failed' | 'cancelled' | 'total'>): BatchStatus | undefined {
+export function finishedStatus(
+  batch: Pick<Batch, 'succeeded' | 'failed' | 'cancelled' | 'total'>,
+): BatchStatus | undefined {
   if (batch.succeeded + batch.failed + batch.cancelled < batch.total) return undefined;
   if (batch.cancelled > 0) return 'cancelled';
   return batch.succeeded > 0 ? 'completed' : 'failed';

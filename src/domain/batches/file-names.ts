@@ -23,7 +23,8 @@ export function assignFileNames(items: ReadonlyArray<{ name?: string | undefined
     const stem = item.name === undefined ? '' : sanitiseStem(item.name);
     let file = `${stem || String(index)}.${item.format}`;
     // `-index` is unique among generated names; the counter covers a caller who named an item like one.
-    for (let n = 0; taken.has(file.toLowerCase()); n++) file = `${stem || 'item'}-${index}${n === 0 ? '' : `-${n}`}.${item.format}`;
+    for (let n = 0; taken.has(file.toLowerCase()); n++)
+      file = `${stem || 'item'}-${index}${n === 0 ? '' : `-${n}`}.${item.format}`;
     taken.add(file.toLowerCase());
     return file;
   });

@@ -24,7 +24,8 @@ const MAILTO = /^mailto:/i;
 // Dot-atom local part (RFC 5322 atext), UTF-8 allowed (RFC 6531); quoted local parts are not accepted.
 const LOCAL_PART = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
 // ASCII host names; an internationalised domain is given in its xn-- (punycode) form.
-const DOMAIN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?!\d+$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+const DOMAIN =
+  /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?!\d+$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
 // Characters that may stand unencoded in a mailto address (RFC 6068 §2): unreserved and a few
 // sub-delims. `%`, `/`, `?`, `#`, `&`, `=` and the like are encoded; `,` would split recipients.
 const ADDRESS_SAFE = /[^A-Za-z0-9\-._~!$'*+@]/gu;
@@ -38,7 +39,8 @@ function checkAddress(address: string, field: string): void {
   if (at <= 0 || !LOCAL_PART.test(local) || !DOMAIN.test(domain)) {
     throw invalidContent(field, 'must be an email address such as name@example.com');
   }
-  if (new TextEncoder().encode(local).length > 64) throw invalidContent(field, 'must have a local part of at most 64 bytes');
+  if (new TextEncoder().encode(local).length > 64)
+    throw invalidContent(field, 'must have a local part of at most 64 bytes');
 }
 
 /** Percent-encodes the address only where a mailto URI needs it (in practice, the local part). */
@@ -57,7 +59,8 @@ function decode(text: string): string {
 /** Checks a ready `mailto:` URI: URI characters only, every recipient an address, hfields well formed. */
 function checkMailto(uri: string): void {
   const rest = uri.replace(MAILTO, '');
-  if (!URI_CHARS.test(rest)) throw invalidContent('content', 'must be a URI: percent-encode spaces and non-ASCII characters');
+  if (!URI_CHARS.test(rest))
+    throw invalidContent('content', 'must be a URI: percent-encode spaces and non-ASCII characters');
   if (rest.includes('#')) throw invalidContent('content', 'must not have a #fragment');
   const [to = '', query] = rest.split(/\?(.*)/s);
   const recipients = to === '' ? [] : to.split(',');

@@ -12,15 +12,27 @@ const PURPOSE_SHAPE = /^[A-Z0-9]{4}$/;
 const NO_LINE_BREAK = /^[^\r\n]*$/;
 
 const line = (max: number) =>
-  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).regex(NO_LINE_BREAK, 'must be one line');
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .regex(NO_LINE_BREAK, 'must be one line');
 
 export const epcFieldsSchema = z.strictObject({
   name: line(70).describe('Beneficiary name, at most 70 characters.'),
   iban: z.string().max(42).describe('Beneficiary IBAN; spaces allowed, checksum verified (mod 97).'),
   bic: z.string().max(11).optional().describe('BIC of the beneficiary bank, 8 or 11 characters.'),
-  amount: z.number().min(0.01).max(999999999.99).optional().describe('Amount in euro, 0.01 to 999999999.99, at most two decimals.'),
+  amount: z
+    .number()
+    .min(0.01)
+    .max(999999999.99)
+    .optional()
+    .describe('Amount in euro, 0.01 to 999999999.99, at most two decimals.'),
   purpose: z.string().max(4).optional().describe('Purpose code, 4 letters or digits (e.g. CHAR).'),
-  reference: line(35).optional().describe('Structured creditor reference (ISO 11649), at most 35 characters; not with text.'),
+  reference: line(35)
+    .optional()
+    .describe('Structured creditor reference (ISO 11649), at most 35 characters; not with text.'),
   text: line(140).optional().describe('Unstructured remittance text, at most 140 characters; not with reference.'),
 });
 type EpcFields = z.infer<typeof epcFieldsSchema>;
@@ -37,7 +49,8 @@ export function ibanChecksumValid(iban: string): boolean {
 
 function checkedIban(raw: string, field: string): string {
   const iban = raw.replace(/ /g, '').toUpperCase();
-  if (!IBAN_SHAPE.test(iban)) throw invalidContent(field, 'must be an IBAN: country code, two check digits, 11 to 30 letters or digits');
+  if (!IBAN_SHAPE.test(iban))
+    throw invalidContent(field, 'must be an IBAN: country code, two check digits, 11 to 30 letters or digits');
   if (!ibanChecksumValid(iban)) throw invalidContent(field, 'has a wrong IBAN checksum (mod 97)');
   return iban;
 }
@@ -55,9 +68,11 @@ function buildEpc(fields: EpcFields): string {
   if (fields.reference !== undefined && fields.text !== undefined)
     throw invalidContent('content.text', 'must not be given with content.reference (one or the other)');
   const bic = fields.bic?.trim().toUpperCase();
-  if (bic !== undefined && !BIC_SHAPE.test(bic)) throw invalidContent('content.bic', 'must be a BIC of 8 or 11 letters and digits');
+  if (bic !== undefined && !BIC_SHAPE.test(bic))
+    throw invalidContent('content.bic', 'must be a BIC of 8 or 11 letters and digits');
   const purpose = fields.purpose?.toUpperCase();
-  if (purpose !== undefined && !PURPOSE_SHAPE.test(purpose)) throw invalidContent('content.purpose', 'must be 4 letters or digits');
+  if (purpose !== undefined && !PURPOSE_SHAPE.test(purpose))
+    throw invalidContent('content.purpose', 'must be 4 letters or digits');
   const lines = [
     'BCD',
     '002',
@@ -85,10 +100,17 @@ function withinLimit(payload: string, field: string): string {
 /** A ready code: the header lines, then the IBAN on line 7 with its checksum. */
 function checkReady(payload: string): string {
   const lines = payload.split(/\r?\n/);
-  if (lines[0] !== 'BCD' || (lines[1] !== '001' && lines[1] !== '002') || lines[3] !== 'SCT' || lines.length < 7 || lines.length > 12) {
+  if (
+    lines[0] !== 'BCD' ||
+    (lines[1] !== '001' && lines[1] !== '002') ||
+    lines[3] !== 'SCT' ||
+    lines.length < 7 ||
+    lines.length > 12
+  ) {
     throw invalidContent(
       'content',
-      'must be an EPC code (BCD / 001 or 002 / charset / SCT / BIC / name / IBAN …) or an object {name, iban, bic?, amount?, purpose?, reference? | text?}',
+      'must be an EPC code (BCD / 001 or 002 / charset / SCT / BIC / name / IBAN …) or an object {name, iban, ' +
+        'bic?, amount?, purpose?, reference? | text?}',
     );
   }
   checkedIban(lines[6]!, 'content');

@@ -9,7 +9,10 @@ import { foldLine } from './vcard.js';
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 const text = (max: number) => z.string().min(1, 'must not be empty').max(max);
-const instant = z.string().max(40).regex(ISO_INSTANT, 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-23T18:30:00+01:00');
+const instant = z
+  .string()
+  .max(40)
+  .regex(ISO_INSTANT, 'must be an ISO 8601 date-time with Z or an offset, e.g. 2026-11-23T18:30:00+01:00');
 
 export const eventFieldsSchema = z.strictObject({
   summary: text(200).describe('Title of the event.'),
@@ -49,8 +52,16 @@ function buildEvent(fields: EventFields): string {
 }
 
 function checkReady(payload: string): string {
-  if (payload.length > 2000 || !payload.startsWith('BEGIN:VEVENT') || !payload.trimEnd().endsWith('END:VEVENT') || !/\nDTSTART[:;]/.test(payload)) {
-    throw invalidContent('content', 'must be a BEGIN:VEVENT … DTSTART … END:VEVENT text or an object {summary, start, end?, location?, description?}');
+  if (
+    payload.length > 2000 ||
+    !payload.startsWith('BEGIN:VEVENT') ||
+    !payload.trimEnd().endsWith('END:VEVENT') ||
+    !/\nDTSTART[:;]/.test(payload)
+  ) {
+    throw invalidContent(
+      'content',
+      'must be a BEGIN:VEVENT … DTSTART … END:VEVENT text or an object {summary, start, end?, location?, description?}',
+    );
   }
   return payload;
 }

@@ -7,8 +7,12 @@ export function readFields<S extends z.ZodType>(schema: S, type: string, content
   const result = schema.safeParse(content);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  if (issue.code === 'unrecognized_keys') throw invalidContent(`content.${issue.keys[0]}`, `is not a field of ${type} content`);
+  if (issue.code === 'unrecognized_keys')
+    throw invalidContent(`content.${issue.keys[0]}`, `is not a field of ${type} content`);
   const name = String(issue.path[0]);
   if ((content as Record<string, unknown>)[name] === undefined) throw invalidContent(`content.${name}`, 'is required');
-  throw invalidContent(`content.${name}`, issue.code === 'invalid_type' ? `must be a ${issue.expected}` : issue.message);
+  throw invalidContent(
+    `content.${name}`,
+    issue.code === 'invalid_type' ? `must be a ${issue.expected}` : issue.message,
+  );
 }

@@ -8,8 +8,16 @@ import { structuredContent } from './structured-content.js';
 const READY = /^geo:(-?\d{1,9}(?:\.\d{1,15})?),(-?\d{1,9}(?:\.\d{1,15})?)(?:,(-?\d{1,9}(?:\.\d{1,15})?))?$/;
 
 export const geoFieldsSchema = z.strictObject({
-  latitude: z.number().min(-90, 'must be between -90 and 90').max(90, 'must be between -90 and 90').describe('Degrees north, -90 to 90.'),
-  longitude: z.number().min(-180, 'must be between -180 and 180').max(180, 'must be between -180 and 180').describe('Degrees east, -180 to 180.'),
+  latitude: z
+    .number()
+    .min(-90, 'must be between -90 and 90')
+    .max(90, 'must be between -90 and 90')
+    .describe('Degrees north, -90 to 90.'),
+  longitude: z
+    .number()
+    .min(-180, 'must be between -180 and 180')
+    .max(180, 'must be between -180 and 180')
+    .describe('Degrees east, -180 to 180.'),
   altitude: z.number().min(-100000).max(100000000).optional().describe('Metres above the WGS-84 reference ellipsoid.'),
 });
 type GeoFields = z.infer<typeof geoFieldsSchema>;
@@ -30,7 +38,11 @@ function buildGeo(fields: GeoFields): string {
 
 function checkReady(payload: string): string {
   const match = READY.exec(payload);
-  if (!match) throw invalidContent('content', 'must be a geo:<latitude>,<longitude>[,<altitude>] URI or an object {latitude, longitude, altitude?}');
+  if (!match)
+    throw invalidContent(
+      'content',
+      'must be a geo:<latitude>,<longitude>[,<altitude>] URI or an object {latitude, longitude, altitude?}',
+    );
   if (Math.abs(Number(match[1])) > 90) throw invalidContent('content', 'latitude must be between -90 and 90');
   if (Math.abs(Number(match[2])) > 180) throw invalidContent('content', 'longitude must be between -180 and 180');
   return payload;

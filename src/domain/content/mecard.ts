@@ -6,7 +6,9 @@ import { structuredContent } from './structured-content.js';
 const value = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 export const mecardFieldsSchema = z.strictObject({
-  name: value(100).describe('Name. A comma separates last and first name ("Doe,John"), as MeCard reads it; any later comma is kept as text.'),
+  name: value(100).describe(
+    'Name. A comma separates last and first name ("Doe,John"), as MeCard reads it; any later comma is kept as text.',
+  ),
   phone: value(40).optional().describe('Phone number.'),
   email: value(254).optional().describe('Email address.'),
   url: value(2000).optional().describe('Web address.'),
@@ -33,19 +35,26 @@ const FIELD_TAGS: Array<[keyof MecardFields, string]> = [
  */
 function nameValue(name: string): string {
   const comma = name.indexOf(',');
-  return comma === -1 ? escapeValue(name) : `${escapeValue(name.slice(0, comma))},${escapeValue(name.slice(comma + 1))}`;
+  return comma === -1
+    ? escapeValue(name)
+    : `${escapeValue(name.slice(0, comma))},${escapeValue(name.slice(comma + 1))}`;
 }
 
 function buildMecard(fields: MecardFields): string {
   const parts = FIELD_TAGS.flatMap(([name, tag]) =>
-    fields[name] === undefined ? [] : [`${tag}:${name === 'name' ? nameValue(fields[name]) : escapeValue(fields[name])}`],
+    fields[name] === undefined
+      ? []
+      : [`${tag}:${name === 'name' ? nameValue(fields[name]) : escapeValue(fields[name])}`],
   );
   return `MECARD:${parts.join(';')};;`;
 }
 
 function checkReady(payload: string): string {
   if (payload.length > 4000 || !payload.startsWith('MECARD:') || !payload.includes('N:')) {
-    throw invalidContent('content', 'must be a MECARD:N:…;; text or an object {name, phone?, email?, url?, address?, note?}');
+    throw invalidContent(
+      'content',
+      'must be a MECARD:N:…;; text or an object {name, phone?, email?, url?, address?, note?}',
+    );
   }
   return payload;
 }

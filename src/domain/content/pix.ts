@@ -100,9 +100,12 @@ const KEY_KINDS = 'a CPF (11 digits), CNPJ (14 digits), phone (+55 and 10-11 dig
 
 /** Returns the rule the key breaks, or undefined when it is a well-formed key of some kind. */
 function pixKeyProblem(key: string): string | undefined {
-  if (/^\d{11}$/.test(key)) return isCpf(key) ? undefined : 'is 11 digits but not a valid CPF (check digits do not match)';
-  if (/^\d{14}$/.test(key)) return isCnpj(key) ? undefined : 'is 14 digits but not a valid CNPJ (check digits do not match)';
-  if (key.startsWith('+')) return /^\+55\d{10,11}$/.test(key) ? undefined : 'a phone key must be +55 followed by 10 or 11 digits';
+  if (/^\d{11}$/.test(key))
+    return isCpf(key) ? undefined : 'is 11 digits but not a valid CPF (check digits do not match)';
+  if (/^\d{14}$/.test(key))
+    return isCnpj(key) ? undefined : 'is 14 digits but not a valid CNPJ (check digits do not match)';
+  if (key.startsWith('+'))
+    return /^\+55\d{10,11}$/.test(key) ? undefined : 'a phone key must be +55 followed by 10 or 11 digits';
   if (key.includes('@')) {
     // The DICT caps email keys at 77 characters.
     const ok = key.length <= KEY_MAX && /^[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(key);
@@ -258,7 +261,8 @@ function readAmount(text: string | undefined): number | undefined {
 function readTxid(template: string): string | undefined {
   const txid = required(readTlv(template, 'field 62'), '05', 'transaction id, *** for none');
   if (txid === '***') return undefined;
-  if (!/^[A-Za-z0-9]{1,25}$/.test(txid)) throw malformed(`field 62-05 (txid) must be *** or 1 to ${TXID_MAX} letters or digits`);
+  if (!/^[A-Za-z0-9]{1,25}$/.test(txid))
+    throw malformed(`field 62-05 (txid) must be *** or 1 to ${TXID_MAX} letters or digits`);
   return txid;
 }
 

@@ -30,7 +30,8 @@ export function structuredContent<S extends z.ZodType>(spec: StructuredContent<S
     objectSchema: spec.fields,
     encode(content) {
       if (typeof content === 'string') return spec.fromString(boundedPayload(content));
-      if (typeof content !== 'object' || content === null || Array.isArray(content)) throw invalidContent('content', `must be ${spec.expected}`);
+      if (typeof content !== 'object' || content === null || Array.isArray(content))
+        throw invalidContent('content', `must be ${spec.expected}`);
       return spec.fromFields(readFields(spec.fields, spec.type, content));
     },
   };
@@ -38,6 +39,7 @@ export function structuredContent<S extends z.ZodType>(spec: StructuredContent<S
 
 /** A ready string no QR code could hold is refused before any rule reads it. */
 export function boundedPayload(content: string): string {
-  if (content.length > MAX_PAYLOAD_CHARS) throw invalidContent('content', `must be at most ${MAX_PAYLOAD_CHARS} characters`);
+  if (content.length > MAX_PAYLOAD_CHARS)
+    throw invalidContent('content', `must be at most ${MAX_PAYLOAD_CHARS} characters`);
   return content;
 }

@@ -14,10 +14,14 @@ export const telContent: ContentEncoder = {
     const ready = boundedPayload(content);
     const number = ready.startsWith('tel:') ? ready.slice(4) : ready.trim();
     if (!GLOBAL_NUMBER.test(number)) {
-      throw invalidContent('content', 'must be a global number: + then digits, with optional spaces - . ( ) as separators');
+      throw invalidContent(
+        'content',
+        'must be a global number: + then digits, with optional spaces - . ( ) as separators',
+      );
     }
     const digits = number.replace(/\D/g, '').length;
-    if (digits < MIN_DIGITS || digits > MAX_DIGITS) throw invalidContent('content', `must have ${MIN_DIGITS} to ${MAX_DIGITS} digits; has ${digits}`);
+    if (digits < MIN_DIGITS || digits > MAX_DIGITS)
+      throw invalidContent('content', `must have ${MIN_DIGITS} to ${MAX_DIGITS} digits; has ${digits}`);
     // RFC 3966 visual-separator is - . ( ); a URI holds no space, so runs of spaces become one -.
     return `tel:${number.replace(/\s+/g, '-')}`;
   },

@@ -1,7 +1,22 @@
 // The content types the API encodes, and the contract each per-type encoder fulfils.
 import type { z } from 'zod';
 
-export const QR_TYPES = ['url', 'text', 'wifi', 'vcard', 'pix', 'whatsapp', 'email', 'sms', 'epc', 'upi', 'geo', 'tel', 'event', 'mecard'] as const;
+export const QR_TYPES = [
+  'url',
+  'text',
+  'wifi',
+  'vcard',
+  'pix',
+  'whatsapp',
+  'email',
+  'sms',
+  'epc',
+  'upi',
+  'geo',
+  'tel',
+  'event',
+  'mecard',
+] as const;
 export type QrType = (typeof QR_TYPES)[number];
 
 /**

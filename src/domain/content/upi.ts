@@ -8,9 +8,18 @@ const VPA = /^[A-Za-z0-9._-]{2,256}@[A-Za-z0-9]{2,64}$/;
 const READY_PREFIX = 'upi://pay?';
 
 export const upiFieldsSchema = z.strictObject({
-  vpa: z.string().max(321).regex(VPA, 'must be a UPI address such as name@bank').describe('Payee virtual payment address, e.g. shop@okaxis.'),
+  vpa: z
+    .string()
+    .max(321)
+    .regex(VPA, 'must be a UPI address such as name@bank')
+    .describe('Payee virtual payment address, e.g. shop@okaxis.'),
   name: z.string().trim().min(1, 'must not be empty').max(99).describe('Payee name.'),
-  amount: z.number().min(0.01).max(99999999.99).optional().describe('Amount in rupees, at most two decimals; written with two.'),
+  amount: z
+    .number()
+    .min(0.01)
+    .max(99999999.99)
+    .optional()
+    .describe('Amount in rupees, at most two decimals; written with two.'),
   note: z.string().min(1, 'must not be empty').max(80).optional().describe('Transaction note.'),
 });
 type UpiFields = z.infer<typeof upiFieldsSchema>;
@@ -21,7 +30,8 @@ const encode = (value: string, field: string) => encodeUriValue(value, field).re
 function buildUpi(fields: UpiFields): string {
   const params = [`pa=${encode(fields.vpa, 'content.vpa')}`, `pn=${encode(fields.name, 'content.name')}`];
   if (fields.amount !== undefined) {
-    if (Math.abs(Math.round(fields.amount * 100) - fields.amount * 100) > 1e-6) throw invalidContent('content.amount', 'must have at most two decimals');
+    if (Math.abs(Math.round(fields.amount * 100) - fields.amount * 100) > 1e-6)
+      throw invalidContent('content.amount', 'must have at most two decimals');
     params.push(`am=${fields.amount.toFixed(2)}`);
   }
   params.push('cu=INR');

@@ -6,7 +6,8 @@ import type { ContentEncoder } from './types.js';
 export const urlContent: ContentEncoder = {
   type: 'url',
   encode(content) {
-    if (typeof content !== 'string') throw invalidContent('content', 'must be a string holding an absolute http(s) URL');
+    if (typeof content !== 'string')
+      throw invalidContent('content', 'must be a string holding an absolute http(s) URL');
     if (boundedPayload(content).length === 0) throw invalidContent('content', 'must not be empty');
     if (content !== content.trim()) throw invalidContent('content', 'must not start or end with white space');
     let parsed: URL;

@@ -56,7 +56,10 @@ export const vcardFieldsSchema = z.strictObject({
     .max(MAX_EMAIL_CHARS, `must be at most ${MAX_EMAIL_CHARS} characters`)
     .optional(),
   // Checked by hand: zod's z.url() silently drops line breaks from the value it returns.
-  url: boundedString(MAX_TEXT_CHARS).regex(/^\S+$/, 'must not contain spaces or line breaks').refine(isHttpUrl, 'must be an absolute http(s) URL').optional(),
+  url: boundedString(MAX_TEXT_CHARS)
+    .regex(/^\S+$/, 'must not contain spaces or line breaks')
+    .refine(isHttpUrl, 'must be an absolute http(s) URL')
+    .optional(),
   address: text().optional(),
   note: text().optional(),
 });
@@ -183,7 +186,8 @@ function splitComponents(value: string): string[] {
 function readCard(lines: string[]): ContentLine[] {
   const first = lines[0];
   const last = lines.at(-1);
-  if (first === undefined || !/^BEGIN:VCARD$/i.test(first)) throw invalidContent('content', 'must start with BEGIN:VCARD');
+  if (first === undefined || !/^BEGIN:VCARD$/i.test(first))
+    throw invalidContent('content', 'must start with BEGIN:VCARD');
   if (lines.length < 2 || !/^END:VCARD$/i.test(last ?? '')) throw invalidContent('content', 'must end with END:VCARD');
   const body = lines.slice(1, -1).map((line) => {
     if (line === '') throw invalidContent('content', 'must not contain empty lines');
@@ -194,8 +198,10 @@ function readCard(lines: string[]): ContentLine[] {
   }
   const version = body.find((line) => line.name === 'VERSION');
   if (!version) throw invalidContent('content', 'must have a VERSION line');
-  if (!['2.1', '3.0', '4.0'].includes(version.value)) throw invalidContent('content', 'VERSION must be 2.1, 3.0 or 4.0');
-  if (!body.some((line) => line.name === 'N' || line.name === 'FN')) throw invalidContent('content', 'must have an N or FN line');
+  if (!['2.1', '3.0', '4.0'].includes(version.value))
+    throw invalidContent('content', 'VERSION must be 2.1, 3.0 or 4.0');
+  if (!body.some((line) => line.name === 'N' || line.name === 'FN'))
+    throw invalidContent('content', 'must have an N or FN line');
   return body;
 }
 

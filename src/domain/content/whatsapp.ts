@@ -22,7 +22,8 @@ const MAX_DIGITS = 15;
 
 /** The bare digits wa.me wants, from a number written with any usual punctuation. */
 function phoneDigits(phone: string, field: string): string {
-  return readPhoneNumber(phone, field, { min: MIN_DIGITS, max: MAX_DIGITS, hint: ', country code first (E.164)' }).digits;
+  return readPhoneNumber(phone, field, { min: MIN_DIGITS, max: MAX_DIGITS, hint: ', country code first (E.164)' })
+    .digits;
 }
 
 function percentEncode(text: string, field: string): string {

@@ -96,7 +96,8 @@ function readKeyValues(fields: string[]): Map<string, string> {
   const values = new Map<string, string>();
   for (const [index, field] of fields.entries()) {
     if (field === '') {
-      if (index !== fields.length - 1) throw invalidContent('content', 'must end at the closing ;; with nothing after it');
+      if (index !== fields.length - 1)
+        throw invalidContent('content', 'must end at the closing ;; with nothing after it');
       break;
     }
     const match = /^([A-Za-z][A-Za-z0-9]*):/.exec(field);
@@ -135,7 +136,8 @@ export function parseWifi(payload: string): WifiFields {
   if (!payload.startsWith('WIFI:')) throw invalidContent('content', 'must start with WIFI:');
   const values = readKeyValues(splitFields(payload.slice('WIFI:'.length)));
   const ssid = values.get('S');
-  if (ssid === undefined || ssid === '') throw invalidContent('content', 'must hold a non-empty S (network name) field');
+  if (ssid === undefined || ssid === '')
+    throw invalidContent('content', 'must hold a non-empty S (network name) field');
   const fields: WifiFields = { ssid, encryption: readEncryption(values.get('T')) };
   const password = values.get('P');
   if (password !== undefined) fields.password = password;

@@ -21,7 +21,10 @@ export interface NewCustomDomain {
  * - `transition` changes the status only from the one named (a compare-and-set), so two checkers never both act.
  */
 export interface CustomDomainStore {
-  createWithinLimit(input: NewCustomDomain, maxDomains: number | null): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'>;
+  createWithinLimit(
+    input: NewCustomDomain,
+    maxDomains: number | null,
+  ): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'>;
   /** The account's domains, oldest first. */
   list(accountId: string): Promise<CustomDomain[]>;
   get(accountId: string, id: string): Promise<CustomDomain | undefined>;

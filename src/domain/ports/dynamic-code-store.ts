@@ -71,18 +71,29 @@ export interface CodeQuery {
  *   `vanity_taken` and store nothing when another code holds it; deleting a code frees its vanity slug.
  */
 export interface DynamicCodeStore {
-  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'>;
+  createWithinLimit(
+    input: NewDynamicCode,
+    maxCodes: number,
+  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'>;
   /**
    * A batch's codes, all of them or none (one account's; the limit is checked for the lot at once); none with a vanity
    * slug.
    */
-  createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
+  createManyWithinLimit(
+    inputs: readonly NewDynamicCode[],
+    maxCodes: number,
+  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
   /** The account's codes that are not deleted and match the query, in its order, after its cursor. */
   list(accountId: string, query: CodeQuery): Promise<DynamicCode[]>;
   /** How many codes the account holds (not deleted): what the plan limit counts. */
   count(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<DynamicCode | undefined>;
-  update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined>;
+  update(
+    accountId: string,
+    id: string,
+    changes: CodeChanges,
+    at: Date,
+  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined>;
   /** Deletes (the slug stays reserved); false when the account has no such code. */
   remove(accountId: string, id: string, at: Date): Promise<boolean>;
   findBySlug(slug: string): Promise<SlugTarget | undefined>;

@@ -17,7 +17,9 @@ export interface ReadersRun {
   readersSkipped: DecodeReader[];
 }
 
-export type DecodeOutcome = ({ ok: true; codes: DecodedCode[] } & ReadersRun) | { ok: false; reason: 'unreadable_image' | 'too_many_pixels'; detail: string };
+export type DecodeOutcome =
+  | ({ ok: true; codes: DecodedCode[] } & ReadersRun)
+  | { ok: false; reason: 'unreadable_image' | 'too_many_pixels'; detail: string };
 
 export interface DecodeRequest {
   image: Uint8Array;

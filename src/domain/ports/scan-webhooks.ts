@@ -19,7 +19,10 @@ export interface ScanWebhookEndpoint {
  * `limit_reached` and nothing stored); every operation names the account (tenants never see each other's endpoints).
  */
 export interface ScanWebhookStore {
-  create(endpoint: Omit<ScanWebhookEndpoint, 'id'>, maxEndpoints: number): Promise<ScanWebhookEndpoint | 'limit_reached'>;
+  create(
+    endpoint: Omit<ScanWebhookEndpoint, 'id'>,
+    maxEndpoints: number,
+  ): Promise<ScanWebhookEndpoint | 'limit_reached'>;
   /** Oldest first. */
   list(accountId: string): Promise<ScanWebhookEndpoint[]>;
   remove(accountId: string, id: string): Promise<boolean>;

@@ -91,7 +91,9 @@ export interface BatchReserveInput {
   at: Date;
 }
 
-export type BatchReserveOutcome = { ok: true; usage: Usage } | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
+export type BatchReserveOutcome =
+  | { ok: true; usage: Usage }
+  | { ok: false; reason: 'quota_exceeded' | 'qr_quota_exceeded'; usage: Usage; needed: Usage };
 
 /**
  * A call that is metered as a request but makes no code (a decode): the burst, then the monthly requests, checked and

@@ -3,7 +3,10 @@
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { HeaderDoc, OperationDoc, ResponseDoc } from './operation-doc.js';
 
-type Response = Omit<ResponseDoc, 'headers'> & { content?: Record<string, unknown>; headers?: Record<string, HeaderDoc | { $ref: string }> };
+type Response = Omit<ResponseDoc, 'headers'> & {
+  content?: Record<string, unknown>;
+  headers?: Record<string, HeaderDoc | { $ref: string }>;
+};
 type Operation = {
   operationId?: string;
   requestBody?: { required?: boolean; description?: string; content: Record<string, unknown> };
@@ -19,11 +22,16 @@ type OpenApiDocument = {
 /** Headers every answer of a status carries, whatever the route: shared as components. */
 const COMMON_HEADERS: Record<string, HeaderDoc> = {
   'X-Request-Id': {
-    description: 'The request id (yours when you sent a safe X-Request-Id, else ours); quote it when reporting a problem.',
+    description:
+      'The request id (yours when you sent a safe X-Request-Id, else ours); quote it when reporting a problem.',
     required: true,
     schema: { type: 'string' },
   },
-  'Retry-After': { description: 'Seconds to wait before retrying.', required: true, schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying.',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
 };
 
 function headersFor(status: string): Record<string, { $ref: string }> {
@@ -50,7 +58,11 @@ function addBodyRefusals(responses: Record<string, Response>): void {
   for (const [status, { code, why }] of Object.entries(BODY_REFUSALS)) {
     const existing = responses[status];
     if (existing) existing.description = `${existing.description}, \`${code}\` (${why})`;
-    else responses[status] = { description: `Problem: \`${code}\` (${why}).`, content: structuredClone(ROUTER_REFUSAL.content) };
+    else
+      responses[status] = {
+        description: `Problem: \`${code}\` (${why}).`,
+        content: structuredClone(ROUTER_REFUSAL.content),
+      };
   }
 }
 
@@ -59,7 +71,8 @@ function applyOperationDoc(path: string, operation: Operation): void {
   delete operation['x-document'];
   const responses = (operation.responses ??= {});
   // fastify-swagger's placeholder when a route declares no response schema at all
-  if (doc?.responses && responses['200']?.description === 'Default Response' && !responses['200'].content) delete responses['200'];
+  if (doc?.responses && responses['200']?.description === 'Default Response' && !responses['200'].content)
+    delete responses['200'];
   for (const [status, response] of Object.entries(doc?.responses ?? {})) responses[status] = structuredClone(response);
   for (const [status, headers] of Object.entries(doc?.headers ?? {})) {
     const response = responses[status];
@@ -102,7 +115,9 @@ function usedComponents(document: OpenApiDocument): Set<string> {
   return used;
 }
 
-export function finishDocument(input: Parameters<typeof jsonSchemaTransformObject>[0]): ReturnType<typeof jsonSchemaTransformObject> {
+export function finishDocument(
+  input: Parameters<typeof jsonSchemaTransformObject>[0],
+): ReturnType<typeof jsonSchemaTransformObject> {
   const document = jsonSchemaTransformObject(input) as OpenApiDocument;
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     for (const operation of Object.values(operations)) applyOperationDoc(path, operation);
@@ -112,7 +127,9 @@ export function finishDocument(input: Parameters<typeof jsonSchemaTransformObjec
   // kept.
   const used = usedComponents(document);
   const keep = (kind: 'schemas' | 'headers') =>
-    Object.fromEntries(Object.entries(document.components?.[kind] ?? {}).filter(([name]) => used.has(`#/components/${kind}/${name}`)));
+    Object.fromEntries(
+      Object.entries(document.components?.[kind] ?? {}).filter(([name]) => used.has(`#/components/${kind}/${name}`)),
+    );
   document.components = { ...document.components, schemas: keep('schemas'), headers: keep('headers') };
   return document as ReturnType<typeof jsonSchemaTransformObject>;
 }

@@ -38,12 +38,22 @@ declare module 'fastify' {
 
 /** A body of raw bytes in each of the media types. */
 export function binaryContent(mediaTypes: readonly string[]): Record<string, MediaDoc> {
-  return Object.fromEntries(mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type } }]));
+  return Object.fromEntries(
+    mediaTypes.map((type) => [type, { schema: { type: 'string', format: 'binary', contentMediaType: type } }]),
+  );
 }
 
 export const header = {
-  location: (description: string): HeaderDoc => ({ description, required: true, schema: { type: 'string', format: 'uri-reference' } }),
-  etag: { description: 'Strong validator of the image: send it as If-None-Match to get 304 when nothing changed.', required: true, schema: { type: 'string' } },
+  location: (description: string): HeaderDoc => ({
+    description,
+    required: true,
+    schema: { type: 'string', format: 'uri-reference' },
+  }),
+  etag: {
+    description: 'Strong validator of the image: send it as If-None-Match to get 304 when nothing changed.',
+    required: true,
+    schema: { type: 'string' },
+  },
   cacheControl: { description: '`private, max-age=0, must-revalidate`.', required: true, schema: { type: 'string' } },
   qrVersion: {
     description: 'The QR version (1–40) of the symbol drawn: the smallest that holds the content at the level drawn.',
@@ -52,7 +62,8 @@ export const header = {
   },
   qrErrorCorrection: {
     description:
-      'The error correction level the symbol was drawn at: the one asked for, or higher when the request left it open ' +
+      'The error correction level the symbol was drawn at: the one asked for, or higher when the request left ' +
+      'it open ' +
       'and a logo or the design needed more (see docs/branding.md).',
     required: true,
     schema: { type: 'string', enum: ['L', 'M', 'Q', 'H'] },
@@ -65,13 +76,21 @@ export const header = {
  */
 export const QUOTA_HEADERS: Record<string, HeaderDoc> = {
   'RateLimit-Policy': {
-    description: 'IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited dimensions left out).',
+    description:
+      'IETF structured form: `"monthly";q=500;w=2592000, "monthly-qrs";q=5;w=…, "burst";q=10;w=1` (unlimited ' +
+      'dimensions left out).',
     schema: { type: 'string' },
   },
   RateLimit: { description: 'What is left of each policy: `"monthly";r=42;t=1036800, …`.', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Monthly requests of the plan (absent when unlimited).', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-RateLimit-Limit': {
+    description: 'Monthly requests of the plan (absent when unlimited).',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
   'X-RateLimit-Remaining': { description: 'Monthly requests left.', schema: { type: 'string', pattern: '^[0-9]+$' } },
-  'X-RateLimit-Reset': { description: 'When the monthly quota resets, in epoch seconds.', schema: { type: 'string', pattern: '^[0-9]+$' } },
+  'X-RateLimit-Reset': {
+    description: 'When the monthly quota resets, in epoch seconds.',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
 };
 
 /** The image an answer carries (generate, a dynamic code's image), with its 304 when If-None-Match names it. */

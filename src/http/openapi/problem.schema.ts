@@ -24,8 +24,14 @@ export const ProblemSchema = z
 /** Route response schemas for the given error codes, grouped by status, each naming its codes. */
 export function problemResponses(codes: readonly ErrorCode[]): Record<number, z.ZodType> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of new Set(codes)) byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
-  return Object.fromEntries([...byStatus].map(([status, list]) => [status, ProblemSchema.describe(`Problem: ${list.map((c) => `\`${c}\``).join(', ')}`)]));
+  for (const code of new Set(codes))
+    byStatus.set(errorStatus(code), [...(byStatus.get(errorStatus(code)) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      status,
+      ProblemSchema.describe(`Problem: ${list.map((c) => `\`${c}\``).join(', ')}`),
+    ]),
+  );
 }
 
 /**

@@ -20,13 +20,19 @@ async function apiDocs(app: FastifyInstance, options: ApiDocsOptions): Promise<v
         title: 'QR Manager API',
         version: options.version,
         description:
-          'Generate QR codes: POST the content, its type and an output format with your API key, get the image back in the response body. ' +
+          'Generate QR codes: POST the content, its type and an output format with your API key, get the image ' +
+          'back in the response body. ' +
           'Every error is application/problem+json with a stable `code`.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Create keys in the developer portal or with `qrm keys create`.' },
+          apiKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-API-Key',
+            description: 'Create keys in the developer portal or with `qrm keys create`.',
+          },
         },
       },
       tags: [

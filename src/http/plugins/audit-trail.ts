@@ -41,7 +41,8 @@ export interface AuditTrailOptions {
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function isRouteAudit(value: unknown): value is RouteAudit {
-  if (Array.isArray(value)) return value.length > 0 && value.every((action) => (AUDIT_ACTIONS as readonly unknown[]).includes(action));
+  if (Array.isArray(value))
+    return value.length > 0 && value.every((action) => (AUDIT_ACTIONS as readonly unknown[]).includes(action));
   const exempt = (value as { exempt?: unknown } | undefined)?.exempt;
   return typeof exempt === 'string' && exempt.length > 0;
 }
@@ -55,7 +56,10 @@ export function requireDeclaredAudit(table: AuditedRoute[]) {
     if (methods.length === 0) return;
     const audit = (route.config as { audit?: unknown } | undefined)?.audit;
     if (!isRouteAudit(audit)) {
-      throw new Error(`${methods.join(',')} ${route.url} changes state: it must declare config.audit (the actions it appends, or { exempt: why })`);
+      throw new Error(
+        `${methods.join(',')} ${route.url} changes state: it must declare config.audit (the actions it ` +
+          `appends, or { exempt: why })`,
+      );
     }
     for (const method of methods) table.push({ method, url: route.url, audit });
   };
@@ -65,7 +69,11 @@ async function auditTrail(app: FastifyInstance, options: AuditTrailOptions): Pro
   app.decorate('audit', async (request: FastifyRequest, event: AuditEvent) => {
     const userAgent = request.headers['user-agent'];
     // request.ip is the caller's own address (TRUST_PROXY decides which hop names it): the actor's, never a scan's.
-    await appendAudit(options.deps, { actor: options.actorOf(request), ip: request.ip ?? null, userAgent: userAgent ?? null }, event);
+    await appendAudit(
+      options.deps,
+      { actor: options.actorOf(request), ip: request.ip ?? null, userAgent: userAgent ?? null },
+      event,
+    );
   });
   app.addHook('onRoute', requireDeclaredAudit(app.auditedRoutes));
 }

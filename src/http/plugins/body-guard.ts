@@ -33,7 +33,8 @@ async function bodyGuard(app: FastifyInstance, options: BodyGuardOptions): Promi
   const tooSlow = () =>
     new ApiError(
       'request_timeout',
-      `the request body arrived slower than ${options.pace.minBytesPerSecond} bytes a second over ${options.pace.windowMs} ms; it was cut`,
+      `the request body arrived slower than ${options.pace.minBytesPerSecond} bytes a second over ` +
+        `${options.pace.windowMs} ms; it was cut`,
       { extensions: { minBytesPerSecond: options.pace.minBytesPerSecond, windowMs: options.pace.windowMs } },
     );
 
@@ -46,7 +47,11 @@ async function bodyGuard(app: FastifyInstance, options: BodyGuardOptions): Promi
         { key: `address:${request.ip}`, cap: options.uploadsPerAddress },
       ]);
       if (!release) {
-        throw new ApiError('too_many_uploads', 'too many uploads in flight from this caller or address; finish one first', { retryAfterSeconds });
+        throw new ApiError(
+          'too_many_uploads',
+          'too many uploads in flight from this caller or address; finish one first',
+          { retryAfterSeconds },
+        );
       }
       reply.raw.once('close', release);
     }

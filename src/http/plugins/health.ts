@@ -61,12 +61,19 @@ async function health(app: FastifyInstance, options: HealthOptions): Promise<voi
         summary: 'Readiness: every dependency (store, Redis when configured, render pool) answers',
         tags: ['operations'],
         security: [],
-        response: { 200: z.object({ status: z.literal('ready'), checks: Checks }), ...problemResponses(['unavailable']) },
+        response: {
+          200: z.object({ status: z.literal('ready'), checks: Checks }),
+          ...problemResponses(['unavailable']),
+        },
       },
     },
     async (request, reply) => {
       if (options.draining?.()) {
-        return sendProblem(reply, request, new ApiError('unavailable', 'not ready: shutting down', { retryAfterSeconds: 5, extensions: { checks: {} } }));
+        return sendProblem(
+          reply,
+          request,
+          new ApiError('unavailable', 'not ready: shutting down', { retryAfterSeconds: 5, extensions: { checks: {} } }),
+        );
       }
       const names = Object.keys(options.probes);
       const results = await Promise.all(names.map((name) => runProbe(options.probes[name]!, timeoutMs)));
@@ -76,7 +83,10 @@ async function health(app: FastifyInstance, options: HealthOptions): Promise<voi
       return sendProblem(
         reply,
         request,
-        new ApiError('unavailable', `not ready: ${failing.join(', ')} failing`, { retryAfterSeconds: 5, extensions: { checks } }),
+        new ApiError('unavailable', `not ready: ${failing.join(', ')} failing`, {
+          retryAfterSeconds: 5,
+          extensions: { checks },
+        }),
       );
     },
   );

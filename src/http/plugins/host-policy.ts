@@ -8,7 +8,14 @@ import type { ServiceHosts } from '../service-hosts.js';
  * What may answer on a custom domain's Host: its scans (by vanity slug or `/r/`, each checked against the domain's
  * owner), its well-known answer, the probes.
  */
-const ON_ANY_HOST = new Set(['/:slug', '/r/:slug', '/.well-known/qrm-domain/:token', '/healthz', '/readyz', '/metrics']);
+const ON_ANY_HOST = new Set([
+  '/:slug',
+  '/r/:slug',
+  '/.well-known/qrm-domain/:token',
+  '/healthz',
+  '/readyz',
+  '/metrics',
+]);
 
 async function hostPolicy(app: FastifyInstance, options: { hosts: ServiceHosts }): Promise<void> {
   // onRequest: before any body is read, any session looked up or any key checked.

@@ -156,7 +156,8 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
       type: bodyLabel(request.body, 'type', KNOWN_TYPES),
       format: bodyLabel(request.body, 'outputFormat', KNOWN_FORMATS),
     });
-    if (request.problemCode && QUOTA_CODES.has(request.problemCode)) quotaRejections.inc({ reason: request.problemCode });
+    if (request.problemCode && QUOTA_CODES.has(request.problemCode))
+      quotaRejections.inc({ reason: request.problemCode });
   });
 
   // Digests of equal length, compared in constant time: the answer's timing says nothing about how much of the token

@@ -23,7 +23,12 @@ export function overloaded(): ApiError {
  */
 export const NEVER_SHED = { pressureHandler: (): undefined => undefined };
 
-type PressureHandler = (request: FastifyRequest, reply: FastifyReply, type: string, value: number | undefined) => unknown;
+type PressureHandler = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  type: string,
+  value: number | undefined,
+) => unknown;
 
 /**
  * under-pressure's types say `void`, but its handlePressure sends any non-null value returned and ends the request

@@ -36,12 +36,21 @@ function fieldPath(instancePath: string): string {
 
 /** Maps schema validation failures to the 400 codes in the README's error table. */
 function fromValidation(
-  error: FastifyError & { validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }> },
+  error: FastifyError & {
+    validation: Array<{ instancePath: string; message?: string; keyword: string; params: Record<string, unknown> }>;
+  },
   request: FastifyRequest,
 ): ApiError {
   // The values the failing schema read: a query or path value present but wrong is "invalid", not "required".
   const context = (error as { validationContext?: string }).validationContext ?? 'body';
-  const input = context === 'querystring' ? request.query : context === 'params' ? request.params : context === 'headers' ? request.headers : request.body;
+  const input =
+    context === 'querystring'
+      ? request.query
+      : context === 'params'
+        ? request.params
+        : context === 'headers'
+          ? request.headers
+          : request.body;
   const body = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
   const fields: FieldProblem[] = error.validation.map((issue) => {
     const path = fieldPath(issue.instancePath);
@@ -74,8 +83,10 @@ function fromFrameworkError(error: FastifyError): ApiError | undefined {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new ApiError('invalid_request', 'the JSON body is empty');
   }
-  if (error.statusCode === 413) return new ApiError('payload_too_large', 'the request body is larger than this server accepts');
-  if (error.statusCode === 415) return new ApiError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
+  if (error.statusCode === 413)
+    return new ApiError('payload_too_large', 'the request body is larger than this server accepts');
+  if (error.statusCode === 415)
+    return new ApiError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new ApiError('invalid_request', 'the body is not valid JSON');
   }
@@ -120,7 +131,10 @@ export function sendProblem(reply: FastifyReply, request: FastifyRequest, error:
  */
 export function routerErrorProblem(error: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   reply.header('X-Request-Id', request.id);
-  const detail = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a segment of the URL path is too long' : 'the URL path is not valid (malformed percent-encoding)';
+  const detail =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'a segment of the URL path is too long'
+      : 'the URL path is not valid (malformed percent-encoding)';
   return sendProblem(reply, request, new ApiError('invalid_request', detail));
 }
 
@@ -135,7 +149,10 @@ async function problemDetails(app: FastifyInstance): Promise<void> {
     if (!apiError) {
       // Unknown failures are logged in full and answered without a message or stack.
       request.log.error({ err: error }, 'unhandled error');
-      apiError = new ApiError('internal_error', `an unexpected error occurred; quote request id ${request.id} when reporting it`);
+      apiError = new ApiError(
+        'internal_error',
+        `an unexpected error occurred; quote request id ${request.id} when reporting it`,
+      );
     } else if (apiError.status >= 500) {
       request.log.warn({ err: error, code: apiError.code }, 'request failed');
     }

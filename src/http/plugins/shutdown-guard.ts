@@ -26,7 +26,9 @@ async function shutdownGuard(app: FastifyInstance, options: { lifecycle: Lifecyc
   app.addHook('onRequest', async () => {
     if (lifecycle.phase !== 'closing') return;
     // Fastify's own 503 on closing is not problem+json; this one is, and tells the client to reconnect elsewhere.
-    throw new ApiError('unavailable', 'the server is shutting down; retry, another instance will answer', { retryAfterSeconds: 1 });
+    throw new ApiError('unavailable', 'the server is shutting down; retry, another instance will answer', {
+      retryAfterSeconds: 1,
+    });
   });
   // Once shutdown starts, no connection is kept alive: otherwise server.close() waits for clients to hang up.
   app.addHook('onSend', async (_request, reply) => {

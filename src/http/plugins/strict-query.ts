@@ -6,7 +6,11 @@ import { problemResponses } from '../openapi/problem.schema.js';
 
 async function strictQuery(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', (route) => {
-    const schema = (route.schema ??= {}) as { querystring?: unknown; response?: Record<string | number, unknown>; hide?: boolean };
+    const schema = (route.schema ??= {}) as {
+      querystring?: unknown;
+      response?: Record<string | number, unknown>;
+      hide?: boolean;
+    };
     const declared = schema.querystring;
     // A route without a query schema takes no query at all; one with an object schema takes only its keys.
     if (declared === undefined) schema.querystring = z.strictObject({});

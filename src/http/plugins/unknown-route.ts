@@ -38,15 +38,25 @@ export function sendUnknownRoute(request: FastifyRequest, reply: FastifyReply, n
   // A route that handed the request on as not found (callNotFound) knows its own method: that stays a 404.
   if (allowed.length === 0 || allowed.includes(request.method)) return sendProblem(reply, request, notFound);
   reply.header('Allow', allowed.join(', '));
-  return sendProblem(reply, request, new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`));
+  return sendProblem(
+    reply,
+    request,
+    new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`),
+  );
 }
 
 async function unknownRoute(app: FastifyInstance): Promise<void> {
   const methods = new RouteMethods();
   app.decorate('routeMethods', methods);
-  app.addHook('onRoute', (route) => methods.add(Array.isArray(route.method) ? route.method : [route.method], route.url));
+  app.addHook('onRoute', (route) =>
+    methods.add(Array.isArray(route.method) ? route.method : [route.method], route.url),
+  );
   app.setNotFoundHandler((request, reply) =>
-    sendUnknownRoute(request, reply, new ApiError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`)),
+    sendUnknownRoute(
+      request,
+      reply,
+      new ApiError('not_found', `no route for ${request.method} ${request.url.split('?')[0]}`),
+    ),
   );
 }
 

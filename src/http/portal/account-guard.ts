@@ -60,7 +60,10 @@ export function requireDeclaredAccess(table: PortalRouteAccess[]) {
   return function (route: RouteOptions): void {
     const access = (route.config as { access?: unknown } | undefined)?.access;
     if (typeof access !== 'string' || !ACCESS_VALUES.includes(access)) {
-      throw new Error(`portal route ${String(route.method)} ${route.url} must declare config.access (a permission, 'member' or 'public')`);
+      throw new Error(
+        `portal route ${String(route.method)} ${route.url} must declare config.access (a permission, 'member' ` +
+          `or 'public')`,
+      );
     }
     for (const method of [route.method].flat()) table.push({ method, url: route.url, access: access as RouteAccess });
   };
@@ -74,7 +77,10 @@ export interface AccessGuardDeps {
 
 /** The account in use and the identity's membership of it; its own account when it is no member of the other. */
 async function resolveMembership(deps: AccessGuardDeps, own: Account, activeAccountId: string | undefined) {
-  const other = activeAccountId !== undefined && activeAccountId !== own.id ? await deps.accounts.findById(activeAccountId) : undefined;
+  const other =
+    activeAccountId !== undefined && activeAccountId !== own.id
+      ? await deps.accounts.findById(activeAccountId)
+      : undefined;
   const otherMember = other && (await membershipIn(deps, other, own.identity, own.email));
   if (other && otherMember) return { account: other, member: otherMember };
   return { account: own, member: await membershipIn(deps, own, own.identity, own.email) };
@@ -83,7 +89,9 @@ async function resolveMembership(deps: AccessGuardDeps, own: Account, activeAcco
 async function switchableAccounts(deps: AccessGuardDeps, own: Account): Promise<SwitchableAccount[]> {
   const memberships = await deps.members.membershipsOf(own.identity);
   const accounts = await Promise.all(memberships.map((m) => deps.accounts.findById(m.accountId)));
-  return memberships.flatMap((m, i) => (accounts[i] ? [{ id: m.accountId, label: accounts[i].email, role: m.role }] : []));
+  return memberships.flatMap((m, i) =>
+    accounts[i] ? [{ id: m.accountId, label: accounts[i].email, role: m.role }] : [],
+  );
 }
 
 export function accessGuard(deps: AccessGuardDeps) {
@@ -99,12 +107,16 @@ export function accessGuard(deps: AccessGuardDeps) {
     }
     const { account, member } = await resolveMembership(deps, own, request.session?.activeAccountId);
     if (!member) {
-      throw new ApiError('forbidden', 'you are no longer a member of this account; sign out, or ask an owner to invite you again');
+      throw new ApiError(
+        'forbidden',
+        'you are no longer a member of this account; sign out, or ask an owner to invite you again',
+      );
     }
     request.signedInAs = own;
     request.account = account;
     request.member = member;
     if (access !== 'member') assertAllowed(member.role, access);
-    if (request.method === 'GET' && !request.url.startsWith(`${deps.base}/api/`)) request.switchable = await switchableAccounts(deps, own);
+    if (request.method === 'GET' && !request.url.startsWith(`${deps.base}/api/`))
+      request.switchable = await switchableAccounts(deps, own);
   };
 }

@@ -14,7 +14,9 @@ export const RULE_ROWS = ROUTING_LIMITS.rules;
 
 const text = (max: number) => z.string().max(max).optional();
 /** A checkbox group posts one value or several. */
-const checkboxes = z.union([z.enum(DEVICE_CLASSES), z.array(z.enum(DEVICE_CLASSES)).max(DEVICE_CLASSES.length)]).optional();
+const checkboxes = z
+  .union([z.enum(DEVICE_CLASSES), z.array(z.enum(DEVICE_CLASSES)).max(DEVICE_CLASSES.length)])
+  .optional();
 /** `<input type=datetime-local>`: minutes, or seconds, without a zone (the form says UTC). */
 const LOCAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$/;
 const QUERY_TEXT = (ROUTING_LIMITS.queryName + ROUTING_LIMITS.queryValue + 2) * ROUTING_LIMITS.queryConditions;
@@ -101,7 +103,15 @@ function splitOf(text: string): Array<{ target: string; weight: number }> {
     });
 }
 
-const emptyRule = (): RuleRow => ({ target: '', split: '', device: [], language: '', after: '', before: '', query: '' });
+const emptyRule = (): RuleRow => ({
+  target: '',
+  split: '',
+  device: [],
+  language: '',
+  after: '',
+  before: '',
+  query: '',
+});
 
 function withBlankRow(rules: RuleRow[]): RuleRow[] {
   return rules.length < RULE_ROWS ? [...rules, emptyRule()] : rules;
@@ -140,7 +150,8 @@ const field = (body: CampaignFormBody, name: string): string => {
   const value: unknown = body[name];
   return typeof value === 'string' ? value.trim() : '';
 };
-const devicesOf = (value: unknown): DeviceClass[] => [value].flat().filter((device): device is DeviceClass => DEVICE_CLASSES.includes(device as DeviceClass));
+const devicesOf = (value: unknown): DeviceClass[] =>
+  [value].flat().filter((device): device is DeviceClass => DEVICE_CLASSES.includes(device as DeviceClass));
 
 function ruleRowsOf(body: CampaignFormBody): RuleRow[] {
   return Array.from({ length: RULE_ROWS }, (_, i) => ({
@@ -152,7 +163,14 @@ function ruleRowsOf(body: CampaignFormBody): RuleRow[] {
     before: field(body, `rule${i}Before`),
     query: field(body, `rule${i}Query`),
   })).filter(
-    (row) => row.target !== '' || row.split !== '' || row.device.length > 0 || row.language !== '' || row.after !== '' || row.before !== '' || row.query !== '',
+    (row) =>
+      row.target !== '' ||
+      row.split !== '' ||
+      row.device.length > 0 ||
+      row.language !== '' ||
+      row.after !== '' ||
+      row.before !== '' ||
+      row.query !== '',
   );
 }
 
@@ -199,7 +217,8 @@ function conditionOf(row: RuleRow): RuleCondition {
 /** Form field names for the API's paths, so a problem names what the user sees. */
 function formFieldOf(path: PropertyKey[]): string {
   const [head, index, ...rest] = path.map(String);
-  if (head === 'rules' && index !== undefined) return `rule ${Number(index) + 1}${rest.length > 0 ? ` ${rest.filter((p) => p !== 'if').join('.')}` : ''}`;
+  if (head === 'rules' && index !== undefined)
+    return `rule ${Number(index) + 1}${rest.length > 0 ? ` ${rest.filter((p) => p !== 'if').join('.')}` : ''}`;
   if (head === 'utm') return `UTM ${index ?? ''}`.trim();
   return path.map(String).join('.');
 }
@@ -211,7 +230,11 @@ function formFieldOf(path: PropertyKey[]): string {
  */
 export function campaignChange(body: CampaignFormBody): CampaignFields {
   const maxScans = field(body, 'maxScans');
-  const utm = { source: field(body, 'utmSource'), medium: field(body, 'utmMedium'), campaign: field(body, 'utmCampaign') };
+  const utm = {
+    source: field(body, 'utmSource'),
+    medium: field(body, 'utmMedium'),
+    campaign: field(body, 'utmCampaign'),
+  };
   const term = field(body, 'utmTerm');
   const content = field(body, 'utmContent');
   const utmGiven = Object.values(utm).some(Boolean) || term !== '' || content !== '';
@@ -232,6 +255,11 @@ export function campaignChange(body: CampaignFormBody): CampaignFields {
   };
   const parsed = UpdateCodeBody.safeParse(change);
   if (parsed.success) return parsed.data;
-  const problems: FieldProblem[] = parsed.error.issues.map((issue) => ({ field: formFieldOf(issue.path), detail: issue.message }));
-  throw new ApiError('invalid_request', problems.map((p) => `${p.field}: ${p.detail}`).join('; '), { fields: problems });
+  const problems: FieldProblem[] = parsed.error.issues.map((issue) => ({
+    field: formFieldOf(issue.path),
+    detail: issue.message,
+  }));
+  throw new ApiError('invalid_request', problems.map((p) => `${p.field}: ${p.detail}`).join('; '), {
+    fields: problems,
+  });
 }

@@ -18,9 +18,18 @@ export interface ChartFigure {
   summary: string;
 }
 
-const DEVICE_NAMES: Record<DeviceClass, string> = { ios: 'iOS', android: 'Android', desktop: 'Desktop', other: 'Other' };
+const DEVICE_NAMES: Record<DeviceClass, string> = {
+  ios: 'iOS',
+  android: 'Android',
+  desktop: 'Desktop',
+  other: 'Other',
+};
 
-export function scansOverTime(id: string, title: string, days: ReadonlyArray<{ day: string; scans: number }>): ChartFigure {
+export function scansOverTime(
+  id: string,
+  title: string,
+  days: ReadonlyArray<{ day: string; scans: number }>,
+): ChartFigure {
   const total = days.reduce((sum, d) => sum + d.scans, 0);
   const peak = Math.max(0, ...days.map((d) => d.scans));
   return {
@@ -30,7 +39,9 @@ export function scansOverTime(id: string, title: string, days: ReadonlyArray<{ d
     rowHeading: 'Day (UTC)',
     valueHeading: 'Scans',
     rows: days.map((d) => ({ label: d.day, value: d.scans })),
-    summary: `Scans per day from ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}: ${total} in total, at most ${peak} a day.`,
+    summary:
+      `Scans per day from ${days[0]?.day ?? ''} to ${days.at(-1)?.day ?? ''}: ${total} in total, at most ${peak}` +
+      ` a day.`,
   };
 }
 
@@ -76,10 +87,17 @@ export function countriesChart(id: string, countries: Record<string, number>): C
 }
 
 /** Arms named by where they send scans; `null` when no split sent a scan (no chart then). */
-export function armsChart(id: string, arms: Record<string, number>, armTarget: (arm: string) => string | undefined): ChartFigure | null {
+export function armsChart(
+  id: string,
+  arms: Record<string, number>,
+  armTarget: (arm: string) => string | undefined,
+): ChartFigure | null {
   const entries = Object.entries(arms).sort(([a], [b]) => a.localeCompare(b));
   if (entries.length === 0) return null;
-  const rows = entries.map(([arm, value]) => ({ label: `${arm}${armTarget(arm) ? ` → ${armTarget(arm)}` : ''}`, value }));
+  const rows = entries.map(([arm, value]) => ({
+    label: `${arm}${armTarget(arm) ? ` → ${armTarget(arm)}` : ''}`,
+    value,
+  }));
   return {
     id,
     kind: 'bars',
@@ -92,7 +110,10 @@ export function armsChart(id: string, arms: Record<string, number>, armTarget: (
 }
 
 /** This month's requests and QR codes against the plan's limits (an unlimited figure shows what was used only). */
-export function usageChart(id: string, meters: ReadonlyArray<{ label: string; used: number; limit: number | null }>): ChartFigure {
+export function usageChart(
+  id: string,
+  meters: ReadonlyArray<{ label: string; used: number; limit: number | null }>,
+): ChartFigure {
   const rows = meters.flatMap((m) => [
     { label: `${m.label}: used`, value: m.used },
     ...(m.limit === null ? [] : [{ label: `${m.label}: left`, value: Math.max(0, m.limit - m.used) }]),
@@ -104,6 +125,8 @@ export function usageChart(id: string, meters: ReadonlyArray<{ label: string; us
     rowHeading: 'Meter',
     valueHeading: 'Count',
     rows,
-    summary: `Usage this month: ${meters.map((m) => `${m.label} ${m.used} of ${m.limit === null ? 'unlimited' : m.limit}`).join(', ')}.`,
+    summary:
+      `Usage this month: ` +
+      `${meters.map((m) => `${m.label} ${m.used} of ${m.limit === null ? 'unlimited' : m.limit}`).join(', ')}.`,
   };
 }

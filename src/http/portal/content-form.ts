@@ -35,7 +35,10 @@ function labelOf(name: string): string {
 }
 
 function fieldsOf(type: QrType, schema: z.ZodType): ContentField[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, JsonProperty>; required?: string[] };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, JsonProperty>;
+    required?: string[];
+  };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const kind: ContentField['kind'] = property.enum
       ? 'select'
@@ -84,7 +87,10 @@ export const CONTENT_FORM_FIELDS: Record<string, z.ZodOptional<z.ZodString>> = O
  * The content object the chosen type's fields make, or undefined when none of them was filled in (the ready-payload
  * text box is used then). Values keep the schema's types (numbers, booleans); the encoder checks them as the API does.
  */
-export function contentFromForm(type: QrType, form: Record<string, string | undefined>): Record<string, unknown> | undefined {
+export function contentFromForm(
+  type: QrType,
+  form: Record<string, string | undefined>,
+): Record<string, unknown> | undefined {
   const fields = CONTENT_FORMS.get(type);
   if (!fields) return undefined;
   const entries = fields.flatMap((field): [string, unknown][] => {

@@ -20,7 +20,8 @@ export function isCsrfRefusal(error: unknown): boolean {
   return code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET';
 }
 
-export const CSRF_REFUSED = 'this form or request did not carry a valid CSRF token for your session; reload the page and try again';
+export const CSRF_REFUSED =
+  'this form or request did not carry a valid CSRF token for your session; reload the page and try again';
 
 async function csrf(app: FastifyInstance): Promise<void> {
   // "@fastify/session" mode reads the secret from request.session[sessionKey]: our session plays that part.

@@ -24,10 +24,21 @@ async function errorPages(app: FastifyInstance, options: ErrorPagesOptions): Pro
     if (isApiRequest(request)) throw known;
     if (known instanceof ApiError) return showError(request, reply, known);
     if (known.statusCode !== undefined && known.statusCode >= 400 && known.statusCode < 500) {
-      return showError(request, reply, new ApiError('invalid_request', 'the form could not be read; go back and try again'));
+      return showError(
+        request,
+        reply,
+        new ApiError('invalid_request', 'the form could not be read; go back and try again'),
+      );
     }
     request.log.error({ err: error }, 'unhandled error');
-    return showError(request, reply, new ApiError('internal_error', `something went wrong on our side; quote request id ${request.id} when reporting it`));
+    return showError(
+      request,
+      reply,
+      new ApiError(
+        'internal_error',
+        `something went wrong on our side; quote request id ${request.id} when reporting it`,
+      ),
+    );
   });
 
   app.setNotFoundHandler(async (request, reply) => {

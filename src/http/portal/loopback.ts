@@ -21,7 +21,8 @@ export function hasLocalHost(request: FastifyRequest): boolean {
  */
 export function isDirectLoopbackRequest(request: FastifyRequest): boolean {
   const headers = request.headers;
-  if (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined) return false;
+  if (headers['x-forwarded-for'] !== undefined || headers.forwarded !== undefined || headers['x-real-ip'] !== undefined)
+    return false;
   return LOOPBACK.has(request.socket.remoteAddress ?? '') && hasLocalHost(request);
 }
 
@@ -34,7 +35,12 @@ export function isSameOriginRequest(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   if (site !== undefined) return site === 'same-origin';
   const origin = request.headers.origin;
-  if (origin === undefined || !URL.canParse(origin) || !URL.canParse(`${request.protocol}://${request.headers.host ?? ''}`)) return false;
+  if (
+    origin === undefined ||
+    !URL.canParse(origin) ||
+    !URL.canParse(`${request.protocol}://${request.headers.host ?? ''}`)
+  )
+    return false;
   // Both through URL, so a default port written on one side and left out on the other still compares equal.
   return new URL(origin).origin === new URL(`${request.protocol}://${request.headers.host}`).origin;
 }

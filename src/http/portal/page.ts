@@ -2,7 +2,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 export type NavItem =
-  'dashboard' | 'keys' | 'qrs' | 'logos' | 'codes' | 'batches' | 'playground' | 'plans' | 'signin' | 'signing' | 'domains' | 'members' | 'settings' | 'audit';
+  | 'dashboard'
+  | 'keys'
+  | 'qrs'
+  | 'logos'
+  | 'codes'
+  | 'batches'
+  | 'playground'
+  | 'plans'
+  | 'signin'
+  | 'signing'
+  | 'domains'
+  | 'members'
+  | 'settings'
+  | 'audit';
 
 export interface PageData {
   title: string;
@@ -11,7 +24,13 @@ export interface PageData {
   [field: string]: unknown;
 }
 
-export function renderPage(request: FastifyRequest, reply: FastifyReply, template: string, data: PageData, status = 200): FastifyReply {
+export function renderPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  template: string,
+  data: PageData,
+  status = 200,
+): FastifyReply {
   return reply
     .code(status)
     .header('Cache-Control', 'no-store') // pages hold account data, and once a new key's secret

@@ -135,7 +135,10 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   app.addHook('onRoute', requireDeclaredAccess(app.portalRoutes));
   app.addHook('onRequest', accessGuard({ accounts: adapters.accounts, members: adapters.members, base }));
   // Every state-changing route below says what it appends to the audit log; the signed-in member is the actor.
-  await app.register(auditTrail, { deps: { auditLog: adapters.auditLog, accounts: adapters.accounts, plans: options.plans, clock }, actorOf: portalActor });
+  await app.register(auditTrail, {
+    deps: { auditLog: adapters.auditLog, accounts: adapters.accounts, plans: options.plans, clock },
+    actorOf: portalActor,
+  });
   await app.register(assetsRoutes);
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
   // Loaded only with a provider configured: @fastify/oauth2 and its dependencies cost every start otherwise.
@@ -143,7 +146,16 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   for (const provider of oidc ? configured : []) {
     const signIn = adapters.signIn[provider]!;
     providers.set(provider, signIn.status);
-    await app.register(oidc!.oidcRoutes, { provider, client: config[provider]!, publicUrl: config.publicUrl!, base, secure, deps, signIn, limits });
+    await app.register(oidc!.oidcRoutes, {
+      provider,
+      client: config[provider]!,
+      publicUrl: config.publicUrl!,
+      base,
+      secure,
+      deps,
+      signIn,
+      limits,
+    });
   }
   // Local sign-in exists only while no provider is configured; configuring one removes its route entirely.
   await app.register(signInRoutes, { base, deps, providers, localSignInEnabled: configured.length === 0, limits });
@@ -153,8 +165,19 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
   await app.register(qrsRoutes, { base, ...deps });
   await app.register(logosRoutes, { base, ...deps, normaliser: options.normaliser });
   await app.register(signingRoutes, { base, ...deps });
-  await app.register(domainsRoutes, { base, ...deps, ownHostnames: options.ownHostnames, probe: options.domainProbe, dns: options.domainDns });
-  await app.register(codesRoutes, { base, ...deps, publicUrl: config.publicUrl, uniqueCounting: options.uniqueCounting });
+  await app.register(domainsRoutes, {
+    base,
+    ...deps,
+    ownHostnames: options.ownHostnames,
+    probe: options.domainProbe,
+    dns: options.domainDns,
+  });
+  await app.register(codesRoutes, {
+    base,
+    ...deps,
+    publicUrl: config.publicUrl,
+    uniqueCounting: options.uniqueCounting,
+  });
   if (adapters.batches && adapters.batchResults && options.batchQueue) {
     await app.register(batchesRoutes, {
       base,

@@ -47,7 +47,10 @@ export function addressBucket(ip: string): string {
   const [head = '', tail] = ip.split('::');
   const front = head === '' ? [] : head.split(':');
   const back = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
+  const groups =
+    tail === undefined
+      ? front
+      : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
   return `${groups
     .slice(0, 4)
     .map((group) => parseInt(group, 16).toString(16))
@@ -57,7 +60,10 @@ export function addressBucket(ip: string): string {
 /**
  * Registers @fastify/rate-limit on the portal context (no route is limited by default) and returns one hook per limit.
  */
-export async function portalRateLimits(app: FastifyInstance, options: PortalRateLimitsOptions): Promise<PortalRateLimits> {
+export async function portalRateLimits(
+  app: FastifyInstance,
+  options: PortalRateLimitsOptions,
+): Promise<PortalRateLimits> {
   await app.register(rateLimit, {
     global: false,
     ...(options.store ? { redis: options.store.redis, nameSpace: options.store.nameSpace } : {}),
@@ -65,7 +71,12 @@ export async function portalRateLimits(app: FastifyInstance, options: PortalRate
     skipOnError: true,
     // The refusal is our problem document, which sets Retry-After itself; no X-RateLimit-* here (on the API they mean
     // the monthly quota).
-    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': false },
+    addHeaders: {
+      'x-ratelimit-limit': false,
+      'x-ratelimit-remaining': false,
+      'x-ratelimit-reset': false,
+      'retry-after': false,
+    },
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });
 
@@ -105,7 +116,8 @@ function previewLimit(app: FastifyInstance, max: number): PortalRateLimits['play
     errorResponseBuilder: (_request, context) =>
       new ApiError(
         'preview_limit_reached',
-        `this session has drawn its ${max} live previews for the day; they come back in ${context.after}. Generate still works`,
+        `this session has drawn its ${max} live previews for the day; they come back in ${context.after}. ` +
+          `Generate still works`,
         {
           retryAfterSeconds: Math.max(1, Math.ceil(context.ttl / 1000)),
           extensions: { limit: max },

@@ -41,7 +41,10 @@ async function sessionPlugin(app: FastifyInstance, options: SessionPluginOptions
   app.decorateRequest('session', undefined);
   app.decorateRequest('sessionToken', undefined);
   app.decorateReply('setSessionCookie', function (this: FastifyReply, issued: IssuedSession) {
-    const maxAge = Math.max(1, Math.floor((issued.session.expiresAt.getTime() - issued.session.createdAt.getTime()) / 1000));
+    const maxAge = Math.max(
+      1,
+      Math.floor((issued.session.expiresAt.getTime() - issued.session.createdAt.getTime()) / 1000),
+    );
     return this.setCookie(name, issued.token, { ...attributes(this.request), maxAge });
   });
   app.decorateReply('clearSessionCookie', function (this: FastifyReply) {

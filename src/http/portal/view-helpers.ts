@@ -8,7 +8,10 @@ export const viewHelpers = {
   /** `2026-03-01 00:00 UTC`: one unambiguous form for every reader. */
   dateTime(value: Date | undefined): string {
     if (!value) return '—';
-    return `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())} ${pad(value.getUTCHours())}:${pad(value.getUTCMinutes())} UTC`;
+    return (
+      `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())} ` +
+      `${pad(value.getUTCHours())}:${pad(value.getUTCMinutes())} UTC`
+    );
   },
   date(value: Date): string {
     return `${value.getUTCFullYear()}-${pad(value.getUTCMonth() + 1)}-${pad(value.getUTCDate())}`;

@@ -28,7 +28,8 @@ export function refuseUnownedWrites(app: FastifyInstance) {
     }
     const site = request.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') return done(new ApiError('forbidden', CSRF_REFUSED));
-    if (!form || TOKEN_HEADERS.some((name) => request.headers[name] !== undefined)) return app.requireCsrf(request, reply, done);
+    if (!form || TOKEN_HEADERS.some((name) => request.headers[name] !== undefined))
+      return app.requireCsrf(request, reply, done);
     done();
   };
 }

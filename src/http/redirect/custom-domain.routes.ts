@@ -41,16 +41,23 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
     const domain = host === undefined ? undefined : await deps.domains.findByHostname(host);
     if (host === undefined || domain === undefined) return reply.callNotFound();
     const slug = (request.params as { slug: string }).slug;
-    const found = domain.status === 'active' && VANITY_SLUG_PATTERN.test(slug) ? await deps.codes.findByVanity(host, slug) : undefined;
+    const found =
+      domain.status === 'active' && VANITY_SLUG_PATTERN.test(slug)
+        ? await deps.codes.findByVanity(host, slug)
+        : undefined;
     const own = found?.accountId === domain.accountId ? found : undefined;
     return answerScan(deps, deps.memory, own, request, reply, submitted);
   };
 
-  const params = z.object({ slug: z.string().describe('The vanity slug of a code on the custom domain the Host names.') });
+  const params = z.object({
+    slug: z.string().describe('The vanity slug of a code on the custom domain the Host names.'),
+  });
   const responses = {
     ...SCAN_RESPONSES,
     '404': {
-      description: 'On a custom domain, an unknown slug: a small HTML page. On any other Host (this service itself): no such route, a problem document.',
+      description:
+        'On a custom domain, an unknown slug: a small HTML page. On any other Host (this service itself): no ' +
+        'such route, a problem document.',
       content: { ...HTML_PAGE, ...PROBLEM },
     },
   };
@@ -62,8 +69,10 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
         operationId: 'followVanityCode',
         summary: 'Follow a dynamic code on a custom domain (what a scan of `https://<hostname>/<slug>` opens)',
         description:
-          'Only for a `Host` that is an active custom domain: the code with that slug there answers exactly as `/r/{slug}` does (rules, password, ' +
-          "expiry, scan counting). A domain that is not active answers the 404 page. On this service's own host the path does not exist (404): " +
+          'Only for a `Host` that is an active custom domain: the code with that slug there answers exactly as ' +
+          '`/r/{slug}` does (rules, password, ' +
+          ("expiry, scan counting). A domain that is not active answers the 404 page. On this service's own " +
+            'host the path does not exist (404): ') +
           'it keeps `/r/` and random slugs only.',
         tags: ['custom domains'],
         security: [],
@@ -83,7 +92,8 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
       onRequest: async (request, reply) => {
         const host = customHost(request);
         const slug = (request.params as { slug?: string }).slug ?? '';
-        if (host === undefined || !VANITY_SLUG_PATTERN.test(slug) || !(await deps.domains.findByHostname(host))) return reply.callNotFound();
+        if (host === undefined || !VANITY_SLUG_PATTERN.test(slug) || !(await deps.domains.findByHostname(host)))
+          return reply.callNotFound();
       },
       schema: {
         operationId: 'unlockVanityCode',
@@ -106,14 +116,19 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
         operationId: 'customDomainVerification',
         summary: "A pending custom domain's verification answer",
         description:
-          "Answers the domain's verification token as plain text when the `Host` is a custom domain not yet active with this token: what the " +
+          "Answers the domain's verification token as plain text when the `Host` is a custom domain not yet " +
+          'active with this token: what the ' +
           'reachability check fetches at `http://<hostname>/.well-known/qrm-domain/<token>` to tell the owner the hostname reaches this service ' +
           '(advice only: a domain is proved by its DNS TXT record). Anything else: 404.',
         tags: ['custom domains'],
         security: [],
         params: z.object({ token: z.string().describe('The token of `verification`.') }),
         response: problemResponses(['not_found', 'invalid_request', ...COMMON_ERRORS]),
-        'x-document': { responses: { '200': { description: 'The token, as text.', content: { 'text/plain': { schema: { type: 'string' } } } } } },
+        'x-document': {
+          responses: {
+            '200': { description: 'The token, as text.', content: { 'text/plain': { schema: { type: 'string' } } } },
+          },
+        },
       },
     },
     async (request, reply) => {

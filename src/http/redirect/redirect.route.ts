@@ -72,10 +72,14 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         operationId: 'followDynamicCode',
         summary: 'Follow a dynamic code (what a scan opens)',
         description:
-          "302 to the code's target, or to the first of its `rules` whose conditions all hold. `Cache-Control: no-store`, so every scan reaches the service " +
-          'and is counted; `Referrer-Policy: no-referrer`. A password-protected code answers a small HTML form (401); a paused, deleted, disabled or ' +
-          "expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key. On an active custom domain's `Host`, " +
-          "only that domain's account's codes answer (another account's slug is 404); on any other Host that is not this service's own, 404.",
+          "302 to the code's target, or to the first of its `rules` whose conditions all hold. `Cache-Control: " +
+          'no-store`, so every scan reaches the service ' +
+          ('and is counted; `Referrer-Policy: no-referrer`. A password-protected code answers a small HTML form ' +
+            '(401); a paused, deleted, disabled or ') +
+          ('expired code (without `expiredTarget`) a small HTML page with 410, an unknown one 404. No API key. ' +
+            "On an active custom domain's `Host`, ") +
+          ("only that domain's account's codes answer (another account's slug is 404); on any other Host that " +
+            "is not this service's own, 404."),
         tags: ['dynamic codes'],
         security: [],
         params,
@@ -98,10 +102,14 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
         operationId: 'unlockDynamicCode',
         summary: "Answer a password-protected code's form",
         description:
-          `The form a protected code shows posts here (\`application/x-www-form-urlencoded\`, field \`password\`). The right password gets the 302; ` +
-          `a wrong one the form again (401). After ${PASSWORD_GUESSES.max} wrong passwords for one code from one address (an IPv6 /64) within ` +
-          `${PASSWORD_GUESSES.windowMs / 60_000} minutes, a 429 page with \`Retry-After\` until the window ends; after ${PASSWORD_GUESSES.perCodeMax} ` +
-          'wrong passwords for one code from all addresses together, a 429 page of its own for every address until that window ends. A right ' +
+          `The form a protected code shows posts here (\`application/x-www-form-urlencoded\`, field ` +
+          `\`password\`). The right password gets the 302; ` +
+          (`a wrong one the form again (401). After ${PASSWORD_GUESSES.max} wrong passwords for one code from ` +
+            `one address (an IPv6 /64) within `) +
+          (`${PASSWORD_GUESSES.windowMs / 60_000} minutes, a 429 page with \`Retry-After\` until the window ` +
+            `ends; after ${PASSWORD_GUESSES.perCodeMax} `) +
+          ('wrong passwords for one code from all addresses together, a 429 page of its own for every address ' +
+            'until that window ends. A right ') +
           'password is never counted as a guess. A code without a password answers as to a GET.',
         tags: ['dynamic codes'],
         security: [],

@@ -15,7 +15,14 @@ import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
 import type { BotVerdicts } from './bot-verdicts.js';
 import { scanVisitorOf, type ScanVisitor } from './scan-visitor.js';
-import { expiredHtml, goneHtml, notFoundHtml, passwordHtml, tooManyGuessesForCodeHtml, tooManyGuessesHtml } from './pages.js';
+import {
+  expiredHtml,
+  goneHtml,
+  notFoundHtml,
+  passwordHtml,
+  tooManyGuessesForCodeHtml,
+  tooManyGuessesHtml,
+} from './pages.js';
 
 export interface ScanAnswerDeps {
   scanAllowance: ScanAllowance;
@@ -42,7 +49,8 @@ export const PASSWORD_GUESSES = { max: 5, perCodeMax: 50, windowMs: 15 * 60_000 
 
 export const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
 };
 
@@ -60,7 +68,11 @@ function queryOf(url: string): string {
  * The client's address bucket as the guess limiter keys it: a keyed hash (the operator's key), so no address is stored.
  */
 function guessAddressKey(key: Uint8Array, address: string): string {
-  return createHmac('sha256', key).update('password-guesses\u0000').update(addressBucket(address)).digest('base64url').slice(0, 22);
+  return createHmac('sha256', key)
+    .update('password-guesses\u0000')
+    .update(addressBucket(address))
+    .digest('base64url')
+    .slice(0, 22);
 }
 
 declare module 'fastify' {
@@ -141,7 +153,8 @@ export async function answerScan(
   }
 
   // A crawler or link preview never uses up a scan limit: it is answered as a person would be, uncounted.
-  if (routing.maxScans !== null && !visitor.bot && !(await deps.scanAllowance.take(found.codeId, routing.maxScans))) return expired();
+  if (routing.maxScans !== null && !visitor.bot && !(await deps.scanAllowance.take(found.codeId, routing.maxScans)))
+    return expired();
   const routed = routedScan(routing, found.target, scan);
   request.scanPrivacy = await privacy;
   request.scannedCode = found;

@@ -94,7 +94,8 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
     const remembered = verifiedUrls.get(raw);
     if (remembered) {
       const signer = await activeSigningKey(deps, keyId);
-      if (signer && signer.secret === remembered.secret) return { signer, verified: remembered, maxAge: maxAgeSeconds(remembered.expiresAt, deps.clock()) };
+      if (signer && signer.secret === remembered.secret)
+        return { signer, verified: remembered, maxAge: maxAgeSeconds(remembered.expiresAt, deps.clock()) };
     }
     return verify(raw, keyId, format);
   }
@@ -112,11 +113,16 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
         operationId: 'signedImage',
         summary: 'A signed image URL (for <img src>, e-mail, a CDN)',
         description:
-          'The image POST generate would answer for the same options, given as query parameters, with no API key: the URL is signed by you with a ' +
-          'signing key (POST /api/v1/QRManager/signing-keys), no API call per URL. `sig` is base64url (no padding) of HMAC-SHA256 of the secret over the ' +
-          'canonical string: the path, `?`, then every query parameter but `sig`, sorted by name then value, each `enc(name)=enc(value)` ' +
-          '(RFC 3986 percent-encoding), joined by `&`. The answer has a strong ETag (304 on If-None-Match) and `Cache-Control: public, max-age=31536000, immutable` ' +
-          "(max-age up to `exp` when given). Each answer (200 or 304) counts as a request of the key's account, under its burst.",
+          'The image POST generate would answer for the same options, given as query parameters, with no API ' +
+          'key: the URL is signed by you with a ' +
+          ('signing key (POST /api/v1/QRManager/signing-keys), no API call per URL. `sig` is base64url (no ' +
+            'padding) of HMAC-SHA256 of the secret over the ') +
+          ('canonical string: the path, `?`, then every query parameter but `sig`, sorted by name then value, ' +
+            'each `enc(name)=enc(value)` ') +
+          ('(RFC 3986 percent-encoding), joined by `&`. The answer has a strong ETag (304 on If-None-Match) and ' +
+            '`Cache-Control: public, max-age=31536000, immutable` ') +
+          ("(max-age up to `exp` when given). Each answer (200 or 304) counts as a request of the key's " +
+            'account, under its burst.'),
         tags: ['generation'],
         security: [],
         params: z.object({
@@ -131,7 +137,9 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
         'x-document': {
           responses: {
             '200': {
-              description: 'The QR code image in the format the path names, byte for byte what POST generate answers for the same fields.',
+              description:
+                'The QR code image in the format the path names, byte for byte what POST generate answers for ' +
+                'the same fields.',
               content: binaryContent(Object.values(IMAGE_MEDIA_TYPES)),
               headers: { ETag: header.etag, 'Cache-Control': CACHE_CONTROL, ...QUOTA_HEADERS },
             },
@@ -151,7 +159,10 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
       // A revalidated URL skips the encoding, the colour checks and the hashing; a design or logo is read every time.
       const image = verified.image ?? (await prepareImage(deps, caller, verified.body));
       if (dependsOnFieldsAlone(verified.body)) verified.image = image;
-      const result = await generateImage(deps, caller, image, { ifNoneMatch: request.headers['if-none-match'], meterNotModified: true });
+      const result = await generateImage(deps, caller, image, {
+        ifNoneMatch: request.headers['if-none-match'],
+        meterNotModified: true,
+      });
       return sendGeneratedImage(reply, result, `public, max-age=${maxAge}, immutable`);
     },
   );

@@ -13,7 +13,11 @@ const NESTED_FIELDS = new Set(['logo.id', 'logo.scale', 'frame.text', 'frame.col
 const NUMBER = /^-?\d{1,10}(\.\d{1,10})?$/;
 
 /** Which fields pick a more specific code than invalid_request when they alone are wrong (as for the JSON body). */
-const FIELD_CODES: Record<string, ErrorCode> = { type: 'unsupported_type', outputFormat: 'unsupported_format', content: 'invalid_content' };
+const FIELD_CODES: Record<string, ErrorCode> = {
+  type: 'unsupported_type',
+  outputFormat: 'unsupported_format',
+  content: 'invalid_content',
+};
 
 function valueOf(name: string, raw: string): unknown {
   if (NUMBER_FIELDS.has(name)) return NUMBER.test(raw) ? Number(raw) : raw;
@@ -23,19 +27,26 @@ function valueOf(name: string, raw: string): unknown {
 
 /** Structured content travels as a JSON string in `content`, for the types that take named fields. */
 function contentOf(type: string | undefined, raw: unknown): unknown {
-  if (typeof raw !== 'string' || !raw.startsWith('{') || !(QR_TYPES as readonly string[]).includes(type ?? '')) return raw;
+  if (typeof raw !== 'string' || !raw.startsWith('{') || !(QR_TYPES as readonly string[]).includes(type ?? ''))
+    return raw;
   if (!contentEncoderFor(type as (typeof QR_TYPES)[number]).objectSchema) return raw;
   try {
     return JSON.parse(raw) as unknown;
   } catch {
-    throw new ApiError('invalid_content', 'content: starts with { but is not valid JSON', { fields: [{ field: 'content', detail: 'not valid JSON' }] });
+    throw new ApiError('invalid_content', 'content: starts with { but is not valid JSON', {
+      fields: [{ field: 'content', detail: 'not valid JSON' }],
+    });
   }
 }
 
 function fromZod(error: z.ZodError): ApiError {
   const fields: FieldProblem[] = error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') return { field: issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(', '), detail: 'unknown parameter' };
+    if (issue.code === 'unrecognized_keys')
+      return {
+        field: issue.keys.map((key) => (path ? `${path}.${key}` : key)).join(', '),
+        detail: 'unknown parameter',
+      };
     return { field: path || '(query)', detail: issue.message };
   });
   const top = new Set(fields.map((field) => field.field.split('.')[0]!));
@@ -51,10 +62,15 @@ export function generateBodyOf(format: string, options: ReadonlyArray<readonly [
   const body: Record<string, unknown> = { outputFormat: format };
   const seen = new Set<string>();
   for (const [name, raw] of options) {
-    if (seen.has(name)) throw new ApiError('invalid_request', `${name}: given more than once`, { fields: [{ field: name, detail: 'given more than once' }] });
+    if (seen.has(name))
+      throw new ApiError('invalid_request', `${name}: given more than once`, {
+        fields: [{ field: name, detail: 'given more than once' }],
+      });
     seen.add(name);
     if (name === 'logo' || name === 'frame')
-      throw new ApiError('invalid_request', `${name}: give its fields as ${name}.…`, { fields: [{ field: name, detail: `give its fields as ${name}.…` }] });
+      throw new ApiError('invalid_request', `${name}: give its fields as ${name}.…`, {
+        fields: [{ field: name, detail: `give its fields as ${name}.…` }],
+      });
     if (name === 'outputFormat')
       throw new ApiError('invalid_request', 'outputFormat: the format is the last segment of the path', {
         fields: [{ field: name, detail: 'unknown parameter' }],

@@ -15,14 +15,19 @@ const Received = z
     received: z.literal(true),
     outcome: z
       .enum(['applied', 'duplicate', 'ignored'])
-      .describe('`applied`: the account follows the subscription; `duplicate`: this event id was applied before; `ignored`: not an event billing acts on.'),
+      .describe(
+        '`applied`: the account follows the subscription; `duplicate`: this event id was applied before; ' +
+          '`ignored`: not an event billing acts on.',
+      ),
   })
   .meta({ id: 'StripeEventReceived' });
 
 export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingDeps> = async (app, deps) => {
   // The signature covers the exact bytes sent: the body is kept as bytes in this route's context, never re-serialised.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: STRIPE_EVENT_MAX_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: STRIPE_EVENT_MAX_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.post(
     '/webhooks/stripe',
@@ -32,10 +37,14 @@ export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingDeps> = async (app
         operationId: 'receiveStripeEvent',
         summary: 'Receive a Stripe event (billing webhook)',
         description:
-          "Stripe's webhook endpoint for self-serve plans, present only when `STRIPE_SECRET_KEY` is set. The `Stripe-Signature` header is " +
-          "verified over the raw body with the endpoint's signing secret (`STRIPE_WEBHOOK_SECRET`); a wrong, stale (over 5 minutes) or " +
-          'missing signature is `400 invalid_webhook_signature` and changes nothing. Acts on `checkout.session.completed` and ' +
-          '`customer.subscription.created` / `.updated` / `.deleted`, each once by event id, reading the subscription back from Stripe so ' +
+          "Stripe's webhook endpoint for self-serve plans, present only when `STRIPE_SECRET_KEY` is set. The " +
+          '`Stripe-Signature` header is ' +
+          ("verified over the raw body with the endpoint's signing secret (`STRIPE_WEBHOOK_SECRET`); a wrong, " +
+            'stale (over 5 minutes) or ') +
+          ('missing signature is `400 invalid_webhook_signature` and changes nothing. Acts on ' +
+            '`checkout.session.completed` and ') +
+          ('`customer.subscription.created` / `.updated` / `.deleted`, each once by event id, reading the ' +
+            'subscription back from Stripe so ') +
           'events that arrive late or twice cannot undo a newer state; other events are acknowledged and ignored. ' +
           'A `503` (Stripe unreachable) makes Stripe deliver the event again. See docs/billing.md.',
         tags: ['billing'],
@@ -54,7 +63,9 @@ export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingDeps> = async (app
             },
           },
         },
-        headers: z.looseObject({ 'stripe-signature': z.string().max(8192).optional().describe('t=<timestamp>,v1=<HMAC-SHA256 of "t.body">') }),
+        headers: z.looseObject({
+          'stripe-signature': z.string().max(8192).optional().describe('t=<timestamp>,v1=<HMAC-SHA256 of "t.body">'),
+        }),
         response: {
           200: Received,
           ...problemResponses(['invalid_webhook_signature', 'invalid_request', 'payload_too_large', ...COMMON_ERRORS]),

@@ -35,12 +35,21 @@ export interface ScanCounts {
 const SPARE_SCANLINE_BUFFERS = 4;
 
 const bytesOf = (value: { byteLength: number }) => Math.max(1, value.byteLength);
-const tileBytes = (tiles: object) => Object.values(tiles).reduce((sum: number, tile: { byteLength: number } | undefined) => sum + (tile?.byteLength ?? 0), 0);
+const tileBytes = (tiles: object) =>
+  Object.values(tiles).reduce(
+    (sum: number, tile: { byteLength: number } | undefined) => sum + (tile?.byteLength ?? 0),
+    0,
+  );
 /**
  * An art's tiles (colours, and palette indices when it has them), and what deflateDesign has kept of it (art.rowCodes).
  */
 const artBytes = (art: DesignArt) =>
-  Math.max(1, tileBytes(art.rgba) + (art.indexed ? tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0) + (art.rowCodes?.kept.bytes ?? 0));
+  Math.max(
+    1,
+    tileBytes(art.rgba) +
+      (art.indexed ? tileBytes(art.indexed.tiles) + art.indexed.palette.byteLength : 0) +
+      (art.rowCodes?.kept.bytes ?? 0),
+  );
 
 /**
  * One instance per thread (the render thread's entry and the inline renderer each own one), never module
@@ -53,7 +62,10 @@ export class DesignCaches {
   readonly tiles = new LRUCache<string, Uint32Array>({ maxSize: 48 * 1024 * 1024, sizeCalculation: bytesOf });
   /** A design's tiles at one layout, with their palette: what every render of the design draws from. */
   readonly arts = new LRUCache<string, DesignArt>({ maxSize: 64 * 1024 * 1024, sizeCalculation: artBytes });
-  readonly captions = new LRUCache<string, RawImage>({ maxSize: 16 * 1024 * 1024, sizeCalculation: (image) => bytesOf(image.rgba) });
+  readonly captions = new LRUCache<string, RawImage>({
+    maxSize: 16 * 1024 * 1024,
+    sizeCalculation: (image) => bytesOf(image.rgba),
+  });
   /** Keyed by a 44-character digest of the image's inputs (shared-verdict.ts): bounded in count and so in bytes. */
   readonly verdicts = new LRUCache<string, boolean>({ max: 20_000 });
   /** Design classes by a 44-character digest; a class holds at most SHARED_VERDICT_PASSES payload digests. */
@@ -108,7 +120,12 @@ export class DesignCaches {
     const key = `${matrixSize}:${level}:${scale}`;
     let holds = this.#logoRules.get(key);
     if (holds === undefined) {
-      holds = logoLeavesSpare(matrixSize, level, clearedSquare(matrixSize, scale), this.codewordPlacement((matrixSize - 17) / 4));
+      holds = logoLeavesSpare(
+        matrixSize,
+        level,
+        clearedSquare(matrixSize, scale),
+        this.codewordPlacement((matrixSize - 17) / 4),
+      );
       this.#logoRules.set(key, holds);
     }
     return holds;

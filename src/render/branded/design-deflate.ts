@@ -52,7 +52,8 @@ function rowCodes(art: DesignArt, layout: DesignLayout): DesignRowCodes {
   const stride = layout.side * pixelBytes + 1;
   const kept = { bytes: 0 };
   const keep = (bytes: number) => (kept.bytes += bytes);
-  const rows = (tile: Uint8Array | Uint32Array, pixels: number) => new TileRows(bytesOf(tile), pixels * pixelBytes, stride, pixelBytes, keep);
+  const rows = (tile: Uint8Array | Uint32Array, pixels: number) =>
+    new TileRows(bytesOf(tile), pixels * pixelBytes, stride, pixelBytes, keep);
   return (art.rowCodes = {
     kept,
     pixelBytes,
@@ -91,7 +92,14 @@ function replayTokens(out: DeflateTokens, tokens: Uint32Array): void {
 /**
  * A whole tile row: a copy of where the same bytes were last written, if that is in the window, else its own tokens.
  */
-function writeTileRow(out: DeflateTokens, tiles: TileRows, lastAt: Float64Array, row: number, underAbove: boolean, sums: RowSums): number {
+function writeTileRow(
+  out: DeflateTokens,
+  tiles: TileRows,
+  lastAt: Float64Array,
+  row: number,
+  underAbove: boolean,
+  sums: RowSums,
+): number {
   const source = tiles.source[row]!;
   const at = out.position;
   if (tiles.width >= MIN_COPY && at - lastAt[source]! <= DEFLATE_WINDOW) out.copy(tiles.width, at - lastAt[source]!);
@@ -115,7 +123,14 @@ function appendRun(sums: RowSums, value: number, length: number, pixelBytes: num
 }
 
 /** One pixel value, `length` times, after the pixel `previous` (-1: none): a run copied from the pixel before it. */
-function writeSolid(out: DeflateTokens, value: number, length: number, previous: number, sums: RowSums, pixelBytes: number): void {
+function writeSolid(
+  out: DeflateTokens,
+  value: number,
+  length: number,
+  previous: number,
+  sums: RowSums,
+  pixelBytes: number,
+): void {
   const bytes = length * pixelBytes;
   if (previous === value && bytes >= MIN_COPY) out.copy(bytes, pixelBytes);
   else {
@@ -130,7 +145,14 @@ function writeSolid(out: DeflateTokens, value: number, length: number, previous:
  * Part of a tile row (cut by the logo's box), `from` and `length` in pixels: its bytes as literals; returns its last
  * pixel.
  */
-function writePart(out: DeflateTokens, tiles: TileRows, row: number, from: number, length: number, sums: RowSums): number {
+function writePart(
+  out: DeflateTokens,
+  tiles: TileRows,
+  row: number,
+  from: number,
+  length: number,
+  sums: RowSums,
+): number {
   const bytes = tiles.row(row);
   const start = from * tiles.pixelBytes;
   const end = (from + length) * tiles.pixelBytes;
@@ -214,13 +236,24 @@ function writeSpans(
 }
 
 /** A span's sums added without writing it (it is copied from the row above); returns its last byte. */
-function appendSums(sums: RowSums, codes: DesignRowCodes, at: TileRowsAt, kind: number, length: number, value: number): number {
+function appendSums(
+  sums: RowSums,
+  codes: DesignRowCodes,
+  at: TileRowsAt,
+  kind: number,
+  length: number,
+  value: number,
+): number {
   if (kind === SOLID) {
     appendRun(sums, value, length, codes.pixelBytes);
     return value;
   }
   const [tiles, row] =
-    kind === MODULES || kind === MODULE_PART ? [codes.module, at.module] : kind === LOGO ? [codes.logo!, at.logo] : [codes.finder, at.finder];
+    kind === MODULES || kind === MODULE_PART
+      ? [codes.module, at.module]
+      : kind === LOGO
+        ? [codes.logo!, at.logo]
+        : [codes.finder, at.finder];
   const source = tiles.source[row]!;
   if (kind === MODULE_PART || kind === FINDER_PART) {
     const bytes = tiles.row(source);
@@ -272,7 +305,8 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
   const rowWeighted: number[] = [];
   const at: TileRowsAt = { module: 0, finder: 0, logo: -1 };
   /** Image row y's row of the logo, or -1. */
-  const logoRowAt = (y: number) => (codes.logo && y >= logoBox.top && y < logoBox.top + logoBox.side ? y - logoBox.top : -1);
+  const logoRowAt = (y: number) =>
+    codes.logo && y >= logoBox.top && y < logoBox.top + logoBox.side ? y - logoBox.top : -1;
   const sums = new RowSums();
 
   for (let y = 0; y < height; y++) {
@@ -284,7 +318,9 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
     const key =
       y >= size
         ? -2 - codes.band!.source[y - size]!
-        : (((my + 1) * 4096 + (inCode ? codes.module.source[at.module]! : 0)) * 16384 + (at.finder < 0 ? 0 : codes.finder.source[at.finder]! + 1)) * 8192 +
+        : (((my + 1) * 4096 + (inCode ? codes.module.source[at.module]! : 0)) * 16384 +
+            (at.finder < 0 ? 0 : codes.finder.source[at.finder]! + 1)) *
+            8192 +
           (at.logo < 0 ? 0 : codes.logo!.source[at.logo]! + 1);
     const rowStart = out.position;
     const seen = rows.get(key);
@@ -303,7 +339,11 @@ export function deflateDesign(art: DesignArt, matrix: QrMatrix, layout: DesignLa
       replayTokens(out, band.tokens(r, r > 0));
       sums.append(band.sum[r]!, band.weighted[r]!, band.width);
     } else {
-      const spans = inCode ? bandList(my, at.logo >= 0) : at.logo >= 0 ? quiet.withLogo(lists.quietUnderLogo, logoBox.left, logoBox.side, scale) : quiet;
+      const spans = inCode
+        ? bandList(my, at.logo >= 0)
+        : at.logo >= 0
+          ? quiet.withLogo(lists.quietUnderLogo, logoBox.left, logoBox.side, scale)
+          : quiet;
       // The row above lies the same way when it is this module row's too, with the logo on both or on neither.
       const above = inCode && at.module > 0 && logoRowAt(y - 1) >= 0 === at.logo >= 0;
       writeSpans(out, spans, codes, lastAt, at, above, stride, sums);

@@ -25,7 +25,13 @@ export function designLayout(matrix: QrMatrix, size: number, margin: number, bra
   const logoSide = branding.logo ? Math.round(branding.logo.scale * matrix.size * base.scale) : 0;
   const centre = base.offset + (matrix.size * base.scale) / 2;
   const logoStart = Math.round(centre - logoSide / 2);
-  return { ...base, height: size + bandHeight, bandHeight, cleared: { start, side }, logoBox: { left: logoStart, top: logoStart, side: logoSide } };
+  return {
+    ...base,
+    height: size + bandHeight,
+    bandHeight,
+    cleared: { start, side },
+    logoBox: { left: logoStart, top: logoStart, side: logoSide },
+  };
 }
 
 /** Modules under a finder pattern (drawn as one shape each) or the logo's cleared square are not drawn one by one. */
@@ -45,7 +51,9 @@ export function alignmentCentres(matrixSize: number): Array<[number, number]> {
   for (let at = matrixSize - 7; positions.length < count; at -= step) positions.splice(1, 0, at);
   const last = positions.length - 1;
   return positions.flatMap((y, j) =>
-    positions.flatMap((x, i) => ((i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0) ? [] : [[x, y] as [number, number]])),
+    positions.flatMap((x, i) =>
+      (i === 0 && j === 0) || (i === 0 && j === last) || (i === last && j === 0) ? [] : [[x, y] as [number, number]],
+    ),
   );
 }
 

@@ -45,7 +45,13 @@ function pngOf(width: number, height: number, colourType: number, idat: Uint8Arr
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per channel (or per palette index)
   header[9] = colourType;
-  return Buffer.concat([PNG_SIGNATURE, chunk('IHDR', header), ...extra, chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', header),
+    ...extra,
+    chunk('IDAT', idat),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 /** PLTE, and tRNS when an entry is not opaque: palette entries are packed RGBA (see pixels.ts). */
@@ -73,17 +79,32 @@ export function writeDesignPng(raster: Raster, dpi?: number): Buffer {
   const { width, height, repeats } = raster;
   const phys = dpi === undefined ? [] : [physChunk(dpi)];
   if (!('scanlines' in raster))
-    return pngOf(width, height, 6, deflateSync(rgbaScanlines(raster.pixels, width, height, repeats), { level: DEFLATE_LEVEL }), phys);
+    return pngOf(
+      width,
+      height,
+      6,
+      deflateSync(rgbaScanlines(raster.pixels, width, height, repeats), { level: DEFLATE_LEVEL }),
+      phys,
+    );
   const { palette, scanlines } = raster;
   filterRepeatedRows(scanlines, width + 1, repeats);
-  return pngOf(width, height, 3, deflateSync(scanlines, { level: DEFLATE_LEVEL }), [...paletteChunks(palette), ...phys]);
+  return pngOf(width, height, 3, deflateSync(scanlines, { level: DEFLATE_LEVEL }), [
+    ...paletteChunks(palette),
+    ...phys,
+  ]);
 }
 
 /**
  * The same PNG without a raster: its scanlines deflated from how the design is drawn (design-deflate.ts), in the
  * palette form when the art has one, else RGBA.
  */
-export function writeDeflatedDesignPng(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, size: number, dpi?: number): Buffer {
+export function writeDeflatedDesignPng(
+  art: DesignArt,
+  matrix: QrMatrix,
+  layout: DesignLayout,
+  size: number,
+  dpi?: number,
+): Buffer {
   const phys = dpi === undefined ? [] : [physChunk(dpi)];
   const idat = deflateDesign(art, matrix, layout, size);
   if (!art.indexed) return pngOf(layout.side, layout.height, 6, idat, phys);

@@ -17,7 +17,9 @@ import { finderInside, moduleInside } from './shapes.js';
  * else packed RGBA pixels. `repeats[y]` is 1 when row y is drawn exactly as row y - 1 (known from how
  * it was drawn, so the writer need not compare rows).
  */
-export type Raster = { width: number; height: number; repeats: Uint8Array } & ({ scanlines: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array });
+export type Raster = { width: number; height: number; repeats: Uint8Array } & (
+  { scanlines: Uint8Array; palette: Uint32Array } | { pixels: Uint32Array }
+);
 
 /** Where pixel (x, y) of an image lives in `data`: at first + y * stride + x. */
 interface Canvas<T extends Uint32Array | Uint8Array> {
@@ -69,7 +71,12 @@ function cachedTile(caches: DesignCaches, key: string, make: () => Uint32Array):
  * The stored logo resized to fit its box (aspect kept) and laid over the background colour, once per
  * logo, pixel size and background: a render then copies its rows like a tile.
  */
-async function logoTile(caches: DesignCaches, logo: NonNullable<Branding['logo']>, side: number, light: number): Promise<Uint32Array> {
+async function logoTile(
+  caches: DesignCaches,
+  logo: NonNullable<Branding['logo']>,
+  side: number,
+  light: number,
+): Promise<Uint32Array> {
   const key = `l:${logo.digest}:${side}:${light}`;
   return caches.tiles.get(key) ?? cacheTile(caches, key, await composedLogo(caches, logo, side, light));
 }
@@ -79,7 +86,12 @@ function cacheTile(caches: DesignCaches, key: string, tile: Uint32Array): Uint32
   return tile;
 }
 
-async function composedLogo(caches: DesignCaches, logo: NonNullable<Branding['logo']>, side: number, light: number): Promise<Uint32Array> {
+async function composedLogo(
+  caches: DesignCaches,
+  logo: NonNullable<Branding['logo']>,
+  side: number,
+  light: number,
+): Promise<Uint32Array> {
   const image = await resizedLogo(logo, side);
   const tile = new Uint32Array(side * side).fill(light);
   composite(tile, side, image.rgba, side, 0, 0);
@@ -96,21 +108,42 @@ async function resizedLogo(logo: NonNullable<Branding['logo']>, side: number): P
 }
 
 /** The caption band rasterised from the very SVG fragment the SVG output carries, so all formats look the same. */
-async function captionBand(caches: DesignCaches, frame: NonNullable<Branding['frame']>, width: number, height: number, textColor: string): Promise<RawImage> {
+async function captionBand(
+  caches: DesignCaches,
+  frame: NonNullable<Branding['frame']>,
+  width: number,
+  height: number,
+  textColor: string,
+): Promise<RawImage> {
   const key = JSON.stringify([frame.text, frame.color, textColor, width, height]);
   const cached = caches.captions.get(key);
   if (cached) return cached;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${captionSvg(frame.text, width, 0, height, frame.color, textColor)}</svg>`;
   const { data } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
-  const image = { width, height, rgba: new Uint8Array(data) }; // a copy: starts on a word boundary, so it can be viewed as pixels
+  // a copy: starts on a word boundary, so it can be viewed as pixels
+  const image = { width, height, rgba: new Uint8Array(data) };
   caches.captions.set(key, image);
   return image;
 }
 
 /** The design's art at this layout, built once (tiles, logo, caption band, their palette) and cached per thread. */
-export async function designArt(spec: RenderSpec, branding: Branding, design: string, layout: DesignLayout, caches: DesignCaches): Promise<DesignArt> {
+export async function designArt(
+  spec: RenderSpec,
+  branding: Branding,
+  design: string,
+  layout: DesignLayout,
+  caches: DesignCaches,
+): Promise<DesignArt> {
   const { side: width, scale } = layout;
-  const key = JSON.stringify([design, spec.darkColor, spec.lightColor, width, scale, layout.logoBox.side, layout.bandHeight]);
+  const key = JSON.stringify([
+    design,
+    spec.darkColor,
+    spec.lightColor,
+    width,
+    scale,
+    layout.logoBox.side,
+    layout.bandHeight,
+  ]);
   const cached = caches.arts.get(key);
   if (cached) return cached;
   const light = packCanonical(spec.lightColor);
@@ -132,14 +165,25 @@ export async function designArt(spec: RenderSpec, branding: Branding, design: st
   }
   const palette = paletteOf(light, [rgba.module, rgba.finder, rgba.dark, rgba.logo, rgba.band]);
   const [module, finderTile, darkTile, logo, band] = palette?.indexed ?? [];
-  const indexed = palette && { palette: palette.palette, tiles: { module: module!, finder: finderTile!, dark: darkTile!, logo, band } };
+  const indexed = palette && {
+    palette: palette.palette,
+    tiles: { module: module!, finder: finderTile!, dark: darkTile!, logo, band },
+  };
   const sameAsAbove = {
     finder: rowsSameAsAbove(rgba.finder, 7 * scale),
     logo: rgba.logo && rowsSameAsAbove(rgba.logo, layout.logoBox.side),
     band: rgba.band && rowsSameAsAbove(rgba.band, width),
   };
   const squareAlignment = branding.moduleShape !== 'square';
-  const art = { key, light, squareAlignment, moduleRowSource: rowSources(rgba.module, scale), sameAsAbove, rgba, indexed };
+  const art = {
+    key,
+    light,
+    squareAlignment,
+    moduleRowSource: rowSources(rgba.module, scale),
+    sameAsAbove,
+    rgba,
+    indexed,
+  };
   caches.arts.set(key, art);
   return art;
 }
@@ -191,7 +235,8 @@ function repeatedRows(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, si
     const t = y - offset - my * scale;
     if (t === 0 || sources[t] !== sources[t - 1]) continue;
     if ((my < 7 || my >= n - 7) && finder[(my < 7 ? my : my - (n - 7)) * scale + t] !== 1) continue;
-    if (logo && y >= logoBox.top && y <= logoEnd && (y === logoBox.top || y === logoEnd || logo[y - logoBox.top] !== 1)) continue;
+    if (logo && y >= logoBox.top && y <= logoEnd && (y === logoBox.top || y === logoEnd || logo[y - logoBox.top] !== 1))
+      continue;
     repeats[y] = 1;
   }
   if (band) for (let y = size + 1; y < height; y++) repeats[y] = band[y - size]!;
@@ -203,14 +248,22 @@ function repeatedRows(art: DesignArt, matrix: QrMatrix, layout: DesignLayout, si
  * every dark module of the band, a repeated one copied whole from the band's earlier row. Finders and the
  * logo come after, so a copied row never carries them.
  */
-function drawModules<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, rowSource: Uint16Array, matrix: QrMatrix, layout: DesignLayout): void {
+function drawModules<T extends Uint32Array | Uint8Array>(
+  canvas: Canvas<T>,
+  tile: T,
+  rowSource: Uint16Array,
+  matrix: QrMatrix,
+  layout: DesignLayout,
+): void {
   const { data, stride, first } = canvas;
   const { scale, offset } = layout;
   const n = matrix.size;
   const columns: number[] = [];
   for (let my = 0; my < n; my++) {
     columns.length = 0;
-    for (let mx = 0; mx < n; mx++) if (matrix.modules[my * n + mx] !== 0 && !isReservedModule(layout, n, mx, my)) columns.push(first + offset + mx * scale);
+    for (let mx = 0; mx < n; mx++)
+      if (matrix.modules[my * n + mx] !== 0 && !isReservedModule(layout, n, mx, my))
+        columns.push(first + offset + mx * scale);
     const top = offset + my * scale;
     for (let y = 0; y < scale; y++) {
       const row = (top + y) * stride;
@@ -219,7 +272,8 @@ function drawModules<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile
         data.copyWithin(row, (top + same) * stride, (top + same + 1) * stride);
         continue;
       }
-      for (const left of columns) for (let x = 0, from = y * scale; x < scale; x++) data[row + left + x] = tile[from + x]!;
+      for (const left of columns)
+        for (let x = 0, from = y * scale; x < scale; x++) data[row + left + x] = tile[from + x]!;
     }
   }
 }
@@ -245,7 +299,11 @@ function squareAlignmentPatterns<T extends Uint32Array | Uint8Array>(
         const value = matrix.modules[my * n + mx] !== 0 ? dark : light;
         const left = canvas.first + offset + mx * scale;
         for (let y = 0; y < scale; y++)
-          canvas.data.fill(value, left + (offset + my * scale + y) * canvas.stride, left + (offset + my * scale + y) * canvas.stride + scale);
+          canvas.data.fill(
+            value,
+            left + (offset + my * scale + y) * canvas.stride,
+            left + (offset + my * scale + y) * canvas.stride + scale,
+          );
       }
     }
   }
@@ -255,8 +313,15 @@ function squareAlignmentPatterns<T extends Uint32Array | Uint8Array>(
  * Copies a square tile's rows into the canvas at (left, top), a row at a time (native copies: the finder and logo tiles
  * are wide).
  */
-function blit<T extends Uint32Array | Uint8Array>(canvas: Canvas<T>, tile: T, side: number, left: number, top: number): void {
-  for (let y = 0; y < side; y++) canvas.data.set(tile.subarray(y * side, (y + 1) * side), canvas.first + (top + y) * canvas.stride + left);
+function blit<T extends Uint32Array | Uint8Array>(
+  canvas: Canvas<T>,
+  tile: T,
+  side: number,
+  left: number,
+  top: number,
+): void {
+  for (let y = 0; y < side; y++)
+    canvas.data.set(tile.subarray(y * side, (y + 1) * side), canvas.first + (top + y) * canvas.stride + left);
 }
 
 /** Lays the art on a blank canvas (filled with the light colour, or index 0): modules, finders, logo, band. */
@@ -270,11 +335,20 @@ function drawArt<T extends Uint32Array | Uint8Array>(
 ): void {
   const { side: width, scale, offset } = layout;
   drawModules(canvas, tiles.module, art.moduleRowSource, matrix, layout);
-  if (art.squareAlignment) squareAlignmentPatterns(canvas, { dark: tiles.dark[0]!, light: tiles === art.rgba ? art.light : 0 }, matrix, layout);
-  for (const [fx, fy] of finderOrigins(matrix.size)) blit(canvas, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
+  if (art.squareAlignment)
+    squareAlignmentPatterns(
+      canvas,
+      { dark: tiles.dark[0]!, light: tiles === art.rgba ? art.light : 0 },
+      matrix,
+      layout,
+    );
+  for (const [fx, fy] of finderOrigins(matrix.size))
+    blit(canvas, tiles.finder, 7 * scale, offset + fx * scale, offset + fy * scale);
   if (tiles.logo) blit(canvas, tiles.logo, layout.logoBox.side, layout.logoBox.left, layout.logoBox.top);
   const band = tiles.band;
-  if (band) for (let y = 0; y < layout.bandHeight; y++) canvas.data.set(band.subarray(y * width, (y + 1) * width), canvas.first + (size + y) * canvas.stride);
+  if (band)
+    for (let y = 0; y < layout.bandHeight; y++)
+      canvas.data.set(band.subarray(y * width, (y + 1) * width), canvas.first + (size + y) * canvas.stride);
 }
 
 /** `design` is designKey(branding), when the caller has it already (it is one JSON.stringify per call). */
@@ -291,7 +365,13 @@ export async function rasterDesign(
   if (art.indexed) {
     const scanlines = caches.scanlines((width + 1) * height);
     drawArt({ data: scanlines, stride: width + 1, first: 1 }, art.indexed.tiles, art, matrix, layout, spec.size);
-    return { width, height, repeats: repeatedRows(art, matrix, layout, spec.size), scanlines, palette: art.indexed.palette };
+    return {
+      width,
+      height,
+      repeats: repeatedRows(art, matrix, layout, spec.size),
+      scanlines,
+      palette: art.indexed.palette,
+    };
   }
   const pixels = new Uint32Array(width * height).fill(art.light);
   drawArt({ data: pixels, stride: width, first: 0 }, art.rgba, art, matrix, layout, spec.size);
@@ -300,5 +380,7 @@ export async function rasterDesign(
 
 /** The raster as packed RGBA pixels, whichever form it was drawn in. */
 export function rasterPixels(raster: Raster): Uint32Array {
-  return 'scanlines' in raster ? expandScanlines(raster.scanlines, raster.palette, raster.width, raster.height) : raster.pixels;
+  return 'scanlines' in raster
+    ? expandScanlines(raster.scanlines, raster.palette, raster.width, raster.height)
+    : raster.pixels;
 }

@@ -5,14 +5,24 @@ import type { RenderSpec } from '../../domain/render-options.js';
 import { captionSvg } from '../frame/caption.js';
 import type { QrMatrix } from '../qr-matrix.js';
 import { fillAttributes, svgDimensions } from '../svg-writer.js';
-import { alignmentCentres, finderOrigins, isAlignmentModule, isReservedModule, type DesignLayout } from './design-layout.js';
+import {
+  alignmentCentres,
+  finderOrigins,
+  isAlignmentModule,
+  isReservedModule,
+  type DesignLayout,
+} from './design-layout.js';
 import { finderPath, modulePath } from './shapes.js';
 
 /**
  * The design's shapes as SVG path data in module units: the modules (nonzero fill) and the three finders (evenodd).
  * SVG, PDF and EPS draw these.
  */
-export function designPaths(branding: Branding, matrix: QrMatrix, layout: DesignLayout): { modules: string; finders: string } {
+export function designPaths(
+  branding: Branding,
+  matrix: QrMatrix,
+  layout: DesignLayout,
+): { modules: string; finders: string } {
   const n = matrix.size;
   const modules: string[] = [];
   const centres = alignmentCentres(n);
@@ -47,9 +57,15 @@ export function writeDesignSvg(spec: RenderSpec, branding: Branding, matrix: QrM
   if (branding.logo) {
     const { left, top, side } = layout.logoBox;
     const href = `data:image/png;base64,${Buffer.from(logoPng(branding.logo)).toString('base64')}`;
-    parts.push(`<image x="${left}" y="${top}" width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" xlink:href="${href}"/>`);
+    parts.push(
+      `<image x="${left}" y="${top}" width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" ` +
+        `xlink:href="${href}"/>`,
+    );
   }
-  if (branding.frame) parts.push(captionSvg(branding.frame.text, width, spec.size, layout.bandHeight, branding.frame.color, spec.lightColor));
+  if (branding.frame)
+    parts.push(
+      captionSvg(branding.frame.text, width, spec.size, layout.bandHeight, branding.frame.color, spec.lightColor),
+    );
   parts.push('</svg>');
   return parts.join('');
 }

@@ -31,7 +31,13 @@ const SAMPLES = 4;
  * A square tile of `pixels` per side showing a shape `units` wide (1 for a module, 7 for a finder), in
  * `colour` over `background`, each pixel's colour weighted by the share of its samples inside the shape.
  */
-export function shapeTile(inside: Inside, units: number, pixels: number, colour: number, background: number): Uint32Array {
+export function shapeTile(
+  inside: Inside,
+  units: number,
+  pixels: number,
+  colour: number,
+  background: number,
+): Uint32Array {
   const tile = new Uint32Array(pixels * pixels);
   const step = units / pixels / SAMPLES;
   for (let py = 0; py < pixels; py++) {
@@ -48,7 +54,14 @@ export function shapeTile(inside: Inside, units: number, pixels: number, colour:
 }
 
 /** Lays non-premultiplied RGBA pixels (a resized logo) over the image at (left, top), by their alpha. */
-export function composite(image: Uint32Array, width: number, rgba: Uint8Array, side: number, left: number, top: number): void {
+export function composite(
+  image: Uint32Array,
+  width: number,
+  rgba: Uint8Array,
+  side: number,
+  left: number,
+  top: number,
+): void {
   for (let y = 0; y < side; y++) {
     for (let x = 0; x < side; x++) {
       const i = (y * side + x) * 4;
@@ -65,7 +78,10 @@ export function composite(image: Uint32Array, width: number, rgba: Uint8Array, s
  * The tiles' colours as one palette (`first` at index 0, so a zero-filled image is that colour) and each
  * tile as indices into it (an absent tile stays absent); undefined when they hold more than 256 colours between them.
  */
-export function paletteOf(first: number, tiles: Array<Uint32Array | undefined>): { palette: Uint32Array; indexed: Array<Uint8Array | undefined> } | undefined {
+export function paletteOf(
+  first: number,
+  tiles: Array<Uint32Array | undefined>,
+): { palette: Uint32Array; indexed: Array<Uint8Array | undefined> } | undefined {
   const slots = new Map<number, number>([[first, 0]]);
   const indexed: Array<Uint8Array | undefined> = [];
   for (const tile of tiles) {
@@ -91,7 +107,12 @@ export function paletteOf(first: number, tiles: Array<Uint32Array | undefined>):
  * Palette-index scanlines (a filter byte, then `width` indices, per row) back to packed RGBA: for the scan check and
  * the WebP encoder, which take pixels.
  */
-export function expandScanlines(scanlines: Uint8Array, palette: Uint32Array, width: number, height: number): Uint32Array {
+export function expandScanlines(
+  scanlines: Uint8Array,
+  palette: Uint32Array,
+  width: number,
+  height: number,
+): Uint32Array {
   const pixels = new Uint32Array(width * height);
   for (let y = 0, at = 0; y < height; y++) {
     const from = y * (width + 1) + 1;

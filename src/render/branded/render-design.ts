@@ -1,7 +1,14 @@
 // Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it
 // scans.
 import sharp from 'sharp';
-import { designKey, largestLogoScale, LOGO_SCALE_LIMITS, logoFits, logoPng, type Branding } from '../../domain/branding.js';
+import {
+  designKey,
+  largestLogoScale,
+  LOGO_SCALE_LIMITS,
+  logoFits,
+  logoPng,
+  type Branding,
+} from '../../domain/branding.js';
 import { levelForLogo, levelsForLogo } from '../logo-level.js';
 import { isPrintFormat } from '../../domain/print.js';
 import { parseColour } from '../../domain/render-options.js';
@@ -11,7 +18,14 @@ import { writePdfAsync } from '../vector/pdf-writer.js';
 import { brandedArt, printLayout } from '../vector/print-art.js';
 import { ERROR_CORRECTION_LEVELS, type ErrorCorrectionLevel, type RenderSpec } from '../../domain/render-options.js';
 import type { RenderedImage } from '../../domain/rendered-image.js';
-import { BYTE_CAPACITY, buildMatrix, drawnSymbol, PayloadTooLongError, plannedSymbol, type QrMatrix } from '../qr-matrix.js';
+import {
+  BYTE_CAPACITY,
+  buildMatrix,
+  drawnSymbol,
+  PayloadTooLongError,
+  plannedSymbol,
+  type QrMatrix,
+} from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
 import { designArt, rasterDesign, rasterPixels, type Raster } from './design-raster.js';
@@ -42,21 +56,28 @@ export class UnscannableDesignError extends Error {
  * correction in every block, else the lowest that holds it); with a caller-fixed level, that level or a refusal
  * naming the largest scale that fits.
  */
-export function matrixForDesign(spec: RenderSpec, branding: Branding, caches?: DesignCaches): { matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel } {
+export function matrixForDesign(
+  spec: RenderSpec,
+  branding: Branding,
+  caches?: DesignCaches,
+): { matrix: QrMatrix; errorCorrection: ErrorCorrectionLevel } {
   const logo = branding.logo;
   const options = { eci: spec.eci === true }; // as the plain path: the ECI designator when the caller asked for it
-  if (!logo) return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
+  if (!logo)
+    return { matrix: buildMatrix(spec.payload, spec.errorCorrection, options), errorCorrection: spec.errorCorrection };
   const levels = levelsForLogo(spec.errorCorrection, branding.errorCorrectionFixed);
   // Each level's symbol size comes from its plan alone: only the chosen level's matrix is drawn (drawing is most of a
   // matrix's cost).
-  const rule = caches && ((size: number, level: ErrorCorrectionLevel) => caches.logoLeavesSpare(size, level, logo.scale));
+  const rule =
+    caches && ((size: number, level: ErrorCorrectionLevel) => caches.logoLeavesSpare(size, level, logo.scale));
   const chosen = levelForLogo(levels, logo.scale, (level) => plannedSymbol(spec.payload, level, options), rule);
   if ('symbol' in chosen) return { matrix: chosen.symbol.draw(), errorCorrection: chosen.level };
   if ('tooLong' in chosen) throw new PayloadTooLongError(BYTE_CAPACITY[chosen.tooLong]); // as buildMatrix refuses it
   const size = chosen.fitsNone;
   const level = levels[levels.length - 1]!;
   const max = largestLogoScale(size, level);
-  const fits = max === undefined ? 'no logo fits this code at that level' : `the largest logo.scale that fits is ${max}`;
+  const fits =
+    max === undefined ? 'no logo fits this code at that level' : `the largest logo.scale that fits is ${max}`;
   const changes = [max === undefined ? 'remove the logo' : `set logo.scale to at most ${max}`];
   // Named only when a higher level does hold the logo: a change the answer names must not be refused in turn.
   const higher = ERROR_CORRECTION_LEVELS.slice(ERROR_CORRECTION_LEVELS.indexOf(level) + 1);
@@ -64,8 +85,13 @@ export function matrixForDesign(spec: RenderSpec, branding: Branding, caches?: D
     const planned = plannedSymbol(spec.payload, up, options);
     return planned !== undefined && logoFits(planned.size, logo.scale, up);
   });
-  if (branding.errorCorrectionFixed && fitsHigher) changes.push('raise errorCorrection (or leave it out, and it is chosen for the logo)');
-  throw new UnscannableDesignError(`a logo at scale ${logo.scale} covers more of this code than error correction ${level} can restore; ${fits}`, changes, max);
+  if (branding.errorCorrectionFixed && fitsHigher)
+    changes.push('raise errorCorrection (or leave it out, and it is chosen for the logo)');
+  throw new UnscannableDesignError(
+    `a logo at scale ${logo.scale} covers more of this code than error correction ${level} can restore; ${fits}`,
+    changes,
+    max,
+  );
 }
 
 /** One change to a design that fails its check: what the answer says, and the design with it made. */
@@ -88,15 +114,31 @@ const LOGO_SCALE_STEP = 0.05;
 /** The changes worth trying on a design that failed its check, likeliest to pass while keeping its look first. */
 function candidateChanges(spec: RenderSpec, branding: Branding): DesignChange[] {
   const changes: DesignChange[] = [];
-  if (spec.margin < 2) changes.push({ change: 'a margin of at least 2 (the quiet zone scanners look for)', spec: { ...spec, margin: 2 }, branding });
+  if (spec.margin < 2)
+    changes.push({
+      change: 'a margin of at least 2 (the quiet zone scanners look for)',
+      spec: { ...spec, margin: 2 },
+      branding,
+    });
   const logo = branding.logo;
   const smaller = logo && Math.round((logo.scale - LOGO_SCALE_STEP) * 100) / 100;
   if (logo && smaller! >= LOGO_SCALE_LIMITS.min)
-    changes.push({ change: `set logo.scale to at most ${smaller}`, spec, branding: { ...branding, logo: { ...logo, scale: smaller! } }, logoScale: smaller });
+    changes.push({
+      change: `set logo.scale to at most ${smaller}`,
+      spec,
+      branding: { ...branding, logo: { ...logo, scale: smaller! } },
+      logoScale: smaller,
+    });
   if (spec.errorCorrection !== 'H')
-    changes.push({ change: 'errorCorrection "H"', spec: { ...spec, errorCorrection: 'H' }, branding: { ...branding, errorCorrectionFixed: true } });
-  if (branding.finderShape !== 'square') changes.push({ change: 'finderShape "square"', spec, branding: { ...branding, finderShape: 'square' } });
-  if (branding.moduleShape !== 'square') changes.push({ change: 'moduleShape "square"', spec, branding: { ...branding, moduleShape: 'square' } });
+    changes.push({
+      change: 'errorCorrection "H"',
+      spec: { ...spec, errorCorrection: 'H' },
+      branding: { ...branding, errorCorrectionFixed: true },
+    });
+  if (branding.finderShape !== 'square')
+    changes.push({ change: 'finderShape "square"', spec, branding: { ...branding, finderShape: 'square' } });
+  if (branding.moduleShape !== 'square')
+    changes.push({ change: 'moduleShape "square"', spec, branding: { ...branding, moduleShape: 'square' } });
   return changes.slice(0, CHANGES_TRIED);
 }
 
@@ -126,7 +168,8 @@ async function designReads(
   layout: DesignLayout,
   caches: DesignCaches,
 ): Promise<boolean> {
-  if (kind === 'svg') return svgReads(caches.zbar, Buffer.from(writeDesignSvg(spec, branding, matrix, layout)), spec.payload);
+  if (kind === 'svg')
+    return svgReads(caches.zbar, Buffer.from(writeDesignSvg(spec, branding, matrix, layout)), spec.payload);
   const raster = await rasterDesign(spec, branding, matrix, layout, caches);
   const { rgba, width, height } = scanImage(raster);
   try {
@@ -140,7 +183,12 @@ async function designReads(
  * The first of the candidate changes with which the design reads on all three decoders, drawn and checked as a
  * request with that change would be (its verdict kept, so asking again with it is a lookup); undefined when none does.
  */
-async function passingChange(kind: VerdictKind, spec: RenderSpec, branding: Branding, caches: DesignCaches): Promise<DesignChange | undefined> {
+async function passingChange(
+  kind: VerdictKind,
+  spec: RenderSpec,
+  branding: Branding,
+  caches: DesignCaches,
+): Promise<DesignChange | undefined> {
   for (const candidate of candidateChanges(spec, branding)) {
     let matrix: QrMatrix;
     let errorCorrection: ErrorCorrectionLevel;
@@ -151,10 +199,25 @@ async function passingChange(kind: VerdictKind, spec: RenderSpec, branding: Bran
     } catch {
       continue; // the change cannot be drawn at all (a logo that does not fit, a size too small for the margin)
     }
-    const keys = verdictKeys(kind, candidate.spec, matrix.size, errorCorrection, candidate.branding, designKey(candidate.branding), layout.cleared);
+    const keys = verdictKeys(
+      kind,
+      candidate.spec,
+      matrix.size,
+      errorCorrection,
+      candidate.branding,
+      designKey(candidate.branding),
+      layout.cleared,
+    );
     let verdict = caches.verdicts.get(keys.image);
     if (verdict === undefined) {
-      verdict = await designReads(kind, { ...candidate.spec, errorCorrection }, candidate.branding, matrix, layout, caches);
+      verdict = await designReads(
+        kind,
+        { ...candidate.spec, errorCorrection },
+        candidate.branding,
+        matrix,
+        layout,
+        caches,
+      );
       caches.scanCounts.decoded++;
       caches.verdicts.set(keys.image, verdict);
     }
@@ -188,7 +251,11 @@ interface ScanImage {
 
 function scanImage(raster: Raster): ScanImage {
   const pixels = rasterPixels(raster);
-  return { rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength), width: raster.width, height: raster.height };
+  return {
+    rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength),
+    width: raster.width,
+    height: raster.height,
+  };
 }
 
 async function assertScans(
@@ -214,7 +281,8 @@ async function assertScans(
     noteCheck(caches, keys, verdict);
   }
   if (!verdict) {
-    const passing = explain && readableAtAll(spec.payload) ? await passingChange(kind, spec, branding, caches) : undefined;
+    const passing =
+      explain && readableAtAll(spec.payload) ? await passingChange(kind, spec, branding, caches) : undefined;
     if (passing) {
       const detail = `this design does not scan reliably; with ${passing.change} it does (drawn and read back)`;
       throw new UnscannableDesignError(detail, [passing.change], passing.logoScale);
@@ -241,7 +309,14 @@ export async function drawDesign(spec: RenderSpec, branding: Branding, caches: D
     const { matrix, errorCorrection } = matrixForDesign(attempt, branding, caches);
     const higher = ERROR_CORRECTION_LEVELS[ERROR_CORRECTION_LEVELS.indexOf(errorCorrection) + 1];
     try {
-      const bytes = await renderMatrix(attempt, branding, caches, matrix, errorCorrection, last || higher === undefined);
+      const bytes = await renderMatrix(
+        attempt,
+        branding,
+        caches,
+        matrix,
+        errorCorrection,
+        last || higher === undefined,
+      );
       return { bytes, symbol: drawnSymbol(matrix, errorCorrection) };
     } catch (error) {
       if (!(error instanceof UnscannableDesignError) || last || higher === undefined) throw error;
@@ -286,12 +361,22 @@ async function renderMatrix(
   if (spec.format === 'svg') {
     const svg = Buffer.from(writeDesignSvg(spec, branding, matrix, layout));
     const keys = verdictKeys('svg', spec, matrix.size, errorCorrection, branding, design, layout.cleared);
-    await assertScans(caches, keys, spec, branding, layout, () => svgReads(caches.zbar, svg, spec.payload), 'svg', explain);
+    await assertScans(
+      caches,
+      keys,
+      spec,
+      branding,
+      layout,
+      () => svgReads(caches.zbar, svg, spec.payload),
+      'svg',
+      explain,
+    );
     return svg;
   }
   // Drawn only when something needs the pixels, the scan check or WebP, and then once for both.
   const held: { raster?: Raster; image?: ScanImage } = {};
-  const image = async () => (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
+  const image = async () =>
+    (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
   const reads = async () => {
     const { rgba, width, height } = await image();
     return decodesTo(caches.zbar, rgba, width, height, spec.payload);
@@ -349,7 +434,9 @@ async function renderPrintDesign(
       branding,
       layout,
       async () => {
-        const { rgba, width, height } = scanImage((held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design)));
+        const { rgba, width, height } = scanImage(
+          (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design)),
+        );
         return decodesTo(caches.zbar, rgba, width, height, raster.payload);
       },
       'raster',
@@ -369,6 +456,10 @@ async function renderPrintDesign(
  */
 async function epsLogo(png: Uint8Array, lightColor: string): Promise<EpsLogo> {
   const { r, g, b } = parseColour(lightColor);
-  const { data, info } = await sharp(png).flatten({ background: { r, g, b } }).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(png)
+    .flatten({ background: { r, g, b } })
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   return { width: info.width, height: info.height, rgb: data };
 }

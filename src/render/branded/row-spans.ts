@@ -11,14 +11,21 @@ const ALIGNMENT = 2;
  * What each module of a symbol size is (see drawModules and squareAlignmentPatterns in design-raster.ts), kept in
  * `known` per size.
  */
-export function cellKinds(known: Map<number, Uint8Array>, layout: DesignLayout, size: number, squareAlignment: boolean): Uint8Array {
+export function cellKinds(
+  known: Map<number, Uint8Array>,
+  layout: DesignLayout,
+  size: number,
+  squareAlignment: boolean,
+): Uint8Array {
   let cells = known.get(size);
   if (cells) return cells;
   cells = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++) for (let x = 0; x < size; x++) if (isReservedModule(layout, size, x, y)) cells[y * size + x] = RESERVED;
+  for (let y = 0; y < size; y++)
+    for (let x = 0; x < size; x++) if (isReservedModule(layout, size, x, y)) cells[y * size + x] = RESERVED;
   if (squareAlignment)
     for (const [cx, cy] of alignmentCentres(size))
-      for (let y = cy - 2; y <= cy + 2; y++) for (let x = cx - 2; x <= cx + 2; x++) if (cells[y * size + x] === DRAWN) cells[y * size + x] = ALIGNMENT;
+      for (let y = cy - 2; y <= cy + 2; y++)
+        for (let x = cx - 2; x <= cx + 2; x++) if (cells[y * size + x] === DRAWN) cells[y * size + x] = ALIGNMENT;
   known.set(size, cells);
   return cells;
 }
@@ -96,7 +103,10 @@ export class SpanList {
   /** Pixels [from, to) of a span starting at x: whole modules stay a run, a cut module or finder becomes a part. */
   #piece(kind: number, value: number, x: number, from: number, to: number, scale: number): void {
     if (kind === SOLID) return this.push(SOLID, from, to - from, value);
-    if (kind === FINDER) return from === x && to - from === 7 * scale ? this.push(FINDER, x, to - from, 0) : this.push(FINDER_PART, from, to - from, from - x);
+    if (kind === FINDER)
+      return from === x && to - from === 7 * scale
+        ? this.push(FINDER, x, to - from, 0)
+        : this.push(FINDER_PART, from, to - from, from - x);
     for (let cell = x + Math.floor((from - x) / scale) * scale; cell < to; cell += scale) {
       const start = Math.max(cell, from);
       const stop = Math.min(cell + scale, to);
@@ -131,12 +141,23 @@ export function bandSpans(
     const dark = matrix.modules[my * n + mx] !== 0;
     if (cell === DRAWN && dark) {
       let run = 1;
-      while (mx + run < n && cells[my * n + mx + run] === DRAWN && matrix.modules[my * n + mx + run] !== 0 && !(finders && my < 7 && mx + run === n - 7)) run++;
+      while (
+        mx + run < n &&
+        cells[my * n + mx + run] === DRAWN &&
+        matrix.modules[my * n + mx + run] !== 0 &&
+        !(finders && my < 7 && mx + run === n - 7)
+      )
+        run++;
       spans.push(MODULES, x, run * scale, run);
       mx += run;
       continue;
     }
-    spans.push(SOLID, x, scale, cell === ALIGNMENT && dark ? colours.dark : cell === ALIGNMENT ? colours.light : colours.background);
+    spans.push(
+      SOLID,
+      x,
+      scale,
+      cell === ALIGNMENT && dark ? colours.dark : cell === ALIGNMENT ? colours.light : colours.background,
+    );
     mx++;
   }
   spans.push(SOLID, offset + n * scale, side - offset - n * scale, colours.background);

@@ -23,7 +23,12 @@ export async function loadDecoder(zbar: ZbarReader): Promise<void> {
 
 /** What zxing-wasm reads, strictly: no rotation, inversion or "try harder", leaving phones' cameras their own slack. */
 export async function zxingText(rgba: Uint8Array, width: number, height: number): Promise<string | undefined> {
-  const image = { data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, colorSpace: 'srgb' as const };
+  const image = {
+    data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength),
+    width,
+    height,
+    colorSpace: 'srgb' as const,
+  };
   const results = await readBarcodes(image as unknown as ImageData, {
     formats: ['QRCode'],
     tryHarder: false,
@@ -37,7 +42,9 @@ export async function zxingText(rgba: Uint8Array, width: number, height: number)
 
 /** What jsQR reads (a different family: its own binariser, finder search and sampling; it reads byte mode as UTF-8). */
 export function jsqrText(rgba: Uint8Array, width: number, height: number): string | undefined {
-  return jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, { inversionAttempts: 'dontInvert' })?.data;
+  return jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, {
+    inversionAttempts: 'dontInvert',
+  })?.data;
 }
 
 /**
@@ -78,7 +85,8 @@ export async function zbarCodes(zbar: ZbarReader, rgba: Uint8Array, width: numbe
  */
 function intensities(rgba: Uint8Array): Uint8Array {
   const grey = new Uint8Array(rgba.length / 4);
-  for (let i = 0, p = 0; i < grey.length; i++, p += 4) grey[i] = (13937 * rgba[p]! + 46869 * rgba[p + 1]! + 4731 * rgba[p + 2]! + 32768) >> 16;
+  for (let i = 0, p = 0; i < grey.length; i++, p += 4)
+    grey[i] = (13937 * rgba[p]! + 46869 * rgba[p + 1]! + 4731 * rgba[p + 2]! + 32768) >> 16;
   return grey;
 }
 
@@ -92,14 +100,26 @@ export function bytesSpell(bytes: Buffer, text: string): boolean {
  * what this decides is whether zbar finds and samples the design; which charset a zbar app shows is the charset
  * policy's part (docs/charsets.md).
  */
-export async function zbarReads(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+export async function zbarReads(
+  zbar: ZbarReader,
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  payload: string,
+): Promise<boolean> {
   return (await zbarCodes(zbar, rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
 }
 
 /**
  * A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first).
  */
-export async function decodesTo(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number, payload: string): Promise<boolean> {
+export async function decodesTo(
+  zbar: ZbarReader,
+  rgba: Uint8Array,
+  width: number,
+  height: number,
+  payload: string,
+): Promise<boolean> {
   if ((await zxingText(rgba, width, height)) !== payload) return false;
   if (!(await zbarReads(zbar, rgba, width, height, payload))) return false;
   return jsqrText(rgba, width, height) === payload;

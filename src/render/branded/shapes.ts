@@ -57,7 +57,8 @@ export function moduleInside(shape: ModuleShape): Inside {
 export function finderInside(shape: FinderShape): Inside {
   switch (shape) {
     case 'square':
-      return (x, y) => (inRoundedRect(x, y, 0, 0, 7, 0) && !inRoundedRect(x, y, 1, 1, 5, 0)) || inRoundedRect(x, y, 2, 2, 3, 0);
+      return (x, y) =>
+        (inRoundedRect(x, y, 0, 0, 7, 0) && !inRoundedRect(x, y, 1, 1, 5, 0)) || inRoundedRect(x, y, 2, 2, 3, 0);
     case 'rounded':
       return (x, y) =>
         (inRoundedRect(x, y, 0, 0, 7, FINDER_CORNERS.outer) && !inRoundedRect(x, y, 1, 1, 5, FINDER_CORNERS.hole)) ||
@@ -82,7 +83,8 @@ function roundedRectPath(left: number, top: number, side: number, radius: number
   const straight = side - 2 * radius;
   const r = n(radius);
   return (
-    `M${n(left + radius)} ${n(top)}h${n(straight)}a${r} ${r} 0 0 1 ${r} ${r}v${n(straight)}a${r} ${r} 0 0 1 -${r} ${r}` +
+    `M${n(left + radius)} ${n(top)}h${n(straight)}a${r} ${r} 0 0 1 ${r} ${r}v${n(straight)}a${r} ${r} 0 0 1 -` +
+    `${r} ${r}` +
     `h${n(-straight)}a${r} ${r} 0 0 1 -${r} -${r}v${n(-straight)}a${r} ${r} 0 0 1 ${r} -${r}z`
   );
 }
@@ -119,6 +121,8 @@ export function finderPath(shape: FinderShape, x: number, y: number): string {
         roundedRectPath(x + 2, y + 2, 3, FINDER_CORNERS.centre)
       );
     case 'circle':
-      return squirclePath(x + 3.5, y + 3.5, 3.5) + squirclePath(x + 3.5, y + 3.5, 2.5) + circlePath(x + 3.5, y + 3.5, 1.5);
+      return (
+        squirclePath(x + 3.5, y + 3.5, 3.5) + squirclePath(x + 3.5, y + 3.5, 2.5) + circlePath(x + 3.5, y + 3.5, 1.5)
+      );
   }
 }

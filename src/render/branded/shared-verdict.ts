@@ -62,7 +62,8 @@ function classMayShare(
  */
 export function sharedVerdict(caches: DesignCaches, keys: VerdictKeys, payload: string): boolean {
   const known = caches.classes.get(keys.designClass);
-  const established = known !== undefined && known.eligible && !known.failed && known.passed.size >= SHARED_VERDICT_PASSES;
+  const established =
+    known !== undefined && known.eligible && !known.failed && known.passed.size >= SHARED_VERDICT_PASSES;
   return established && readableAtAll(payload);
 }
 
@@ -74,7 +75,11 @@ export function readableAtAll(payload: string): boolean {
 /** A payload's own check, counted for its class: a pass towards the shared verdict, a failure against it for good. */
 export function noteCheck(caches: DesignCaches, keys: VerdictKeys, passed: boolean): void {
   let known = caches.classes.get(keys.designClass);
-  if (!known) caches.classes.set(keys.designClass, (known = { eligible: keys.eligible(caches), passed: new Set(), failed: false }));
+  if (!known)
+    caches.classes.set(
+      keys.designClass,
+      (known = { eligible: keys.eligible(caches), passed: new Set(), failed: false }),
+    );
   if (!passed) known.failed = true;
   else if (known.passed.size < SHARED_VERDICT_PASSES) known.passed.add(keys.image);
 }

@@ -56,7 +56,10 @@ export class TileRows {
    * from it.
    */
   tokens(r: number, underAbove: boolean): Uint32Array {
-    if (underAbove && r > 0) return (this.#tokensUnderAbove[r] ??= this.#keep(tokensOf(this.row(r), this.row(r - 1), this.stride, this.pixelBytes)));
+    if (underAbove && r > 0)
+      return (this.#tokensUnderAbove[r] ??= this.#keep(
+        tokensOf(this.row(r), this.row(r - 1), this.stride, this.pixelBytes),
+      ));
     return (this.#tokens[r] ??= this.#keep(tokensOf(this.row(r), undefined, this.stride, this.pixelBytes)));
   }
 

@@ -13,8 +13,68 @@ const MAX_CODE_LENGTH_CODE_LENGTH = 7;
 /** RFC 1951 §3.2.7: the order the code-length code's lengths are sent in. */
 const CODE_LENGTH_ORDER = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
 
-const LENGTH_BASE = Uint16Array.of(3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258);
-const LENGTH_EXTRA = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0);
+const LENGTH_BASE = Uint16Array.of(
+  3,
+  4,
+  5,
+  6,
+  7,
+  8,
+  9,
+  10,
+  11,
+  13,
+  15,
+  17,
+  19,
+  23,
+  27,
+  31,
+  35,
+  43,
+  51,
+  59,
+  67,
+  83,
+  99,
+  115,
+  131,
+  163,
+  195,
+  227,
+  258,
+);
+const LENGTH_EXTRA = Uint8Array.of(
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  1,
+  1,
+  1,
+  1,
+  2,
+  2,
+  2,
+  2,
+  3,
+  3,
+  3,
+  3,
+  4,
+  4,
+  4,
+  4,
+  5,
+  5,
+  5,
+  5,
+  0,
+);
 const DISTANCE_BASE = Uint16Array.of(
   1,
   2,
@@ -47,17 +107,54 @@ const DISTANCE_BASE = Uint16Array.of(
   16385,
   24577,
 );
-const DISTANCE_EXTRA = Uint8Array.of(0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13);
+const DISTANCE_EXTRA = Uint8Array.of(
+  0,
+  0,
+  0,
+  0,
+  1,
+  1,
+  2,
+  2,
+  3,
+  3,
+  4,
+  4,
+  5,
+  5,
+  6,
+  6,
+  7,
+  7,
+  8,
+  8,
+  9,
+  9,
+  10,
+  10,
+  11,
+  11,
+  12,
+  12,
+  13,
+  13,
+);
 
 /** Each copy length's code (0-28, for symbols 257-285), and each distance's (0-29), looked up rather than searched. */
 const LENGTH_CODE = new Uint8Array(MAX_COPY + 1);
 const DISTANCE_CODE = new Uint8Array(DEFLATE_WINDOW + 1);
 // Ascending, so 258 ends with code 28, its own (code 27's range would reach it too).
 for (let code = 0; code < LENGTH_BASE.length; code++) {
-  for (let length = LENGTH_BASE[code]!; length < LENGTH_BASE[code]! + (1 << LENGTH_EXTRA[code]!) && length <= MAX_COPY; length++) LENGTH_CODE[length] = code;
+  for (
+    let length = LENGTH_BASE[code]!;
+    length < LENGTH_BASE[code]! + (1 << LENGTH_EXTRA[code]!) && length <= MAX_COPY;
+    length++
+  )
+    LENGTH_CODE[length] = code;
 }
 for (let code = 0; code < DISTANCE_BASE.length; code++) {
-  for (let distance = DISTANCE_BASE[code]!; distance < DISTANCE_BASE[code]! + (1 << DISTANCE_EXTRA[code]!); distance++) DISTANCE_CODE[distance] = code;
+  for (let distance = DISTANCE_BASE[code]!; distance < DISTANCE_BASE[code]! + (1 << DISTANCE_EXTRA[code]!); distance++)
+    DISTANCE_CODE[distance] = code;
 }
 
 /** The zlib header: deflate with a 32 kB window, the "fastest" level flag; (0x78 * 256 + 0x01) is a multiple of 31. */
@@ -116,7 +213,8 @@ export class DeflateCode {
     for (let length = MIN_COPY; length <= MAX_COPY; length++) {
       const code = LENGTH_CODE[length]!;
       const symbol = 257 + code;
-      this.lengthBits[length] = this.literalCodes[symbol]! | ((length - LENGTH_BASE[code]!) << this.literalLengths[symbol]!);
+      this.lengthBits[length] =
+        this.literalCodes[symbol]! | ((length - LENGTH_BASE[code]!) << this.literalLengths[symbol]!);
       this.lengthCount[length] = this.literalLengths[symbol]! + LENGTH_EXTRA[code]!;
     }
     const header = new BitSink(new Uint8Array(512));

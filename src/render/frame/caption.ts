@@ -28,7 +28,10 @@ export interface CaptionGeometry {
 export function captionGeometry(text: string, width: number, top: number, height: number): CaptionGeometry {
   const glyphs = [...text].map((ch) => FRAME_GLYPHS[ch]).filter((g) => g !== undefined);
   const advance = glyphs.reduce((sum, [w]) => sum + w, 0);
-  const k = Math.min((height * CAP_SHARE) / FRAME_FONT.capHeight, advance > 0 ? (width * WIDTH_SHARE) / advance : Infinity);
+  const k = Math.min(
+    (height * CAP_SHARE) / FRAME_FONT.capHeight,
+    advance > 0 ? (width * WIDTH_SHARE) / advance : Infinity,
+  );
   const left = (width - advance * k) / 2;
   const baseline = top + height / 2 + (FRAME_FONT.capHeight * k) / 2;
   let x = 0;
@@ -41,7 +44,14 @@ export function captionGeometry(text: string, width: number, top: number, height
 }
 
 /** The band and its caption as an SVG fragment. */
-export function captionSvg(text: string, width: number, top: number, height: number, bandColor: string, textColor: string): string {
+export function captionSvg(
+  text: string,
+  width: number,
+  top: number,
+  height: number,
+  bandColor: string,
+  textColor: string,
+): string {
   const { left, baseline, k, glyphs } = captionGeometry(text, width, top, height);
   const paths = glyphs.map(({ x, d }) => `<path transform="translate(${x})" d="${d}"/>`);
   return (

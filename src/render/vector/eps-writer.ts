@@ -35,10 +35,12 @@ function logoOps(box: { x: number; y: number; side: number }, logo: EpsLogo): st
   const data = deflateSync(logo.rgb).toString('hex');
   return [
     'gsave',
-    `${num(box.x + (box.side - width) / 2)} ${num(box.y + (box.side - height) / 2)} translate ${num(width)} ${num(height)} scale`,
+    `${num(box.x + (box.side - width) / 2)} ${num(box.y + (box.side - height) / 2)} translate ${num(width)} ` +
+      `${num(height)} scale`,
     '/DeviceRGB setcolorspace',
     `<< /ImageType 1 /Width ${logo.width} /Height ${logo.height} /BitsPerComponent 8 /Decode [0 1 0 1 0 1]`,
-    `/ImageMatrix [${logo.width} 0 0 ${logo.height} 0 0] /DataSource currentfile /ASCIIHexDecode filter /FlateDecode filter >> image`,
+    `/ImageMatrix [${logo.width} 0 0 ${logo.height} 0 0] /DataSource currentfile /ASCIIHexDecode filter ` +
+      `/FlateDecode filter >> image`,
     `${data.replace(/.{1,128}/g, '$&\n')}>`,
     'grestore',
   ].join('\n');

@@ -45,7 +45,11 @@ function draw(doc: PDFKit.PDFDocument, art: PrintArt): void {
         doc.restore();
         break;
       case 'logo':
-        doc.image(Buffer.from(layer.png), layer.x, layer.y, { fit: [layer.side, layer.side], align: 'center', valign: 'center' });
+        doc.image(Buffer.from(layer.png), layer.x, layer.y, {
+          fit: [layer.side, layer.side],
+          align: 'center',
+          valign: 'center',
+        });
         break;
     }
   }
@@ -75,7 +79,8 @@ function newDocument(art: PrintArt): PDFKit.PDFDocument {
  * path's synchronous fast path.
  */
 export function writePdf(art: PrintArt): Uint8Array {
-  if (art.layers.some((layer) => layer.kind === 'logo')) throw new Error('a PDF with a logo is written by writePdfAsync');
+  if (art.layers.some((layer) => layer.kind === 'logo'))
+    throw new Error('a PDF with a logo is written by writePdfAsync');
   const doc = newDocument(art);
   draw(doc, art);
   doc.end();

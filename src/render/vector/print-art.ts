@@ -69,7 +69,12 @@ export function plainArt(spec: RenderSpec, matrix: QrMatrix): PrintArt {
     background,
     layers: [
       { kind: 'rect', paint: background, x: 0, y: 0, width: side, height: side },
-      { kind: 'runs', paint: paintOf(spec, spec.darkColor), matrix, at: { k: unit, tx: spec.margin * unit, ty: spec.margin * unit } },
+      {
+        kind: 'runs',
+        paint: paintOf(spec, spec.darkColor),
+        matrix,
+        at: { k: unit, tx: spec.margin * unit, ty: spec.margin * unit },
+      },
     ],
   };
 }
@@ -99,7 +104,14 @@ export function brandedArt(spec: RenderSpec, branding: Branding, matrix: QrMatri
   }
   if (branding.frame) {
     const top = layout.side;
-    layers.push({ kind: 'rect', paint: paintOf(spec, branding.frame.color), x: 0, y: top * k, width: layout.side * k, height: layout.bandHeight * k });
+    layers.push({
+      kind: 'rect',
+      paint: paintOf(spec, branding.frame.color),
+      x: 0,
+      y: top * k,
+      width: layout.side * k,
+      height: layout.bandHeight * k,
+    });
     const caption = captionGeometry(branding.frame.text, layout.side, top, layout.bandHeight);
     const text = paintOf(spec, spec.lightColor);
     for (const glyph of caption.glyphs) {

@@ -2,7 +2,10 @@
 // draw.
 
 /** One drawing step in absolute coordinates: move, line, cubic Bézier, close. */
-export type Segment = { op: 'M' | 'L'; x: number; y: number } | { op: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number } | { op: 'Z' };
+export type Segment =
+  | { op: 'M' | 'L'; x: number; y: number }
+  | { op: 'C'; x1: number; y1: number; x2: number; y2: number; x: number; y: number }
+  | { op: 'Z' };
 
 /** A command letter or a number (the path writers emit plain decimals; exponents are read too). */
 const TOKEN = /[MmLlHhVvCcQqAaZz]|-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?/g;
@@ -71,7 +74,15 @@ export function pathSegments(d: string): Segment[] {
         const qy = oy + num();
         const ex = ox + num();
         const ey = oy + num();
-        out.push({ op: 'C', x1: x + (2 / 3) * (qx - x), y1: y + (2 / 3) * (qy - y), x2: ex + (2 / 3) * (qx - ex), y2: ey + (2 / 3) * (qy - ey), x: ex, y: ey });
+        out.push({
+          op: 'C',
+          x1: x + (2 / 3) * (qx - x),
+          y1: y + (2 / 3) * (qy - y),
+          x2: ex + (2 / 3) * (qx - ex),
+          y2: ey + (2 / 3) * (qy - ey),
+          x: ex,
+          y: ey,
+        });
         x = ex;
         y = ey;
         break;
@@ -100,7 +111,17 @@ export function pathSegments(d: string): Segment[] {
  * An elliptical arc (SVG endpoint form, implementation notes F.6.5) as cubic Béziers of at most a quarter turn each.
  * Our shapes use circular arcs without rotation; the general form costs a few lines more and cannot surprise.
  */
-function arcSegments(x1: number, y1: number, rx: number, ry: number, degrees: number, large: boolean, sweep: boolean, x2: number, y2: number): Segment[] {
+function arcSegments(
+  x1: number,
+  y1: number,
+  rx: number,
+  ry: number,
+  degrees: number,
+  large: boolean,
+  sweep: boolean,
+  x2: number,
+  y2: number,
+): Segment[] {
   if (rx === 0 || ry === 0) return [{ op: 'L', x: x2, y: y2 }];
   const phi = (degrees * Math.PI) / 180;
   const cos = Math.cos(phi);
@@ -117,7 +138,8 @@ function arcSegments(x1: number, y1: number, rx: number, ry: number, degrees: nu
     ry *= Math.sqrt(lambda);
   }
   const numerator = rx * rx * ry * ry - rx * rx * yp * yp - ry * ry * xp * xp;
-  const factor = (large === sweep ? -1 : 1) * Math.sqrt(Math.max(0, numerator / (rx * rx * yp * yp + ry * ry * xp * xp)));
+  const factor =
+    (large === sweep ? -1 : 1) * Math.sqrt(Math.max(0, numerator / (rx * rx * yp * yp + ry * ry * xp * xp)));
   const cxp = (factor * rx * yp) / ry;
   const cyp = (-factor * ry * xp) / rx;
   const cx = cos * cxp - sin * cyp + (x1 + x2) / 2;
@@ -148,7 +170,15 @@ function arcSegments(x1: number, y1: number, rx: number, ry: number, degrees: nu
     const pb = p === pieces - 1 ? { x: x2, y: y2 } : point(b);
     const ta = tangent(a);
     const tb = tangent(b);
-    out.push({ op: 'C', x1: pa.x + k * ta.x, y1: pa.y + k * ta.y, x2: pb.x - k * tb.x, y2: pb.y - k * tb.y, x: pb.x, y: pb.y });
+    out.push({
+      op: 'C',
+      x1: pa.x + k * ta.x,
+      y1: pa.y + k * ta.y,
+      x2: pb.x - k * tb.x,
+      y2: pb.y - k * tb.y,
+      x: pb.x,
+      y: pb.y,
+    });
   }
   return out;
 }

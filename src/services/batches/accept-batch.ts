@@ -17,7 +17,14 @@ import type { Renderer } from '../../domain/ports/renderer.js';
 import type { UsageMeter } from '../../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../../domain/quota.js';
 import type { DesignStore } from '../../domain/ports/design-store.js';
-import { dynamicPayload, prepareItems, withItemDesigns, type BatchItemInput, type ItemLabel, type PreparedItem } from './prepare-items.js';
+import {
+  dynamicPayload,
+  prepareItems,
+  withItemDesigns,
+  type BatchItemInput,
+  type ItemLabel,
+  type PreparedItem,
+} from './prepare-items.js';
 
 /** Draws of a batch's slugs before giving up (a fresh slug is taken about once in 10^14 draws). */
 const SLUG_ATTEMPTS = 5;
@@ -59,30 +66,46 @@ export interface AcceptedBatch {
 
 type Caller = Pick<Credential, 'accountId' | 'plan'>;
 
-async function replayed(deps: AcceptBatchDeps, caller: Caller, request: BatchRequest): Promise<AcceptedBatch | undefined> {
+async function replayed(
+  deps: AcceptBatchDeps,
+  caller: Caller,
+  request: BatchRequest,
+): Promise<AcceptedBatch | undefined> {
   if (request.idempotencyKey === undefined) return undefined;
   const earlier = await deps.batches.byIdempotencyKey(caller.accountId, request.idempotencyKey);
   return earlier && replayedOrConflict(earlier, request);
 }
 
-export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request: BatchRequest): Promise<AcceptedBatch> {
+export async function acceptBatch(
+  deps: AcceptBatchDeps,
+  caller: Caller,
+  request: BatchRequest,
+): Promise<AcceptedBatch> {
   const again = await replayed(deps, caller, request);
   if (again) return again;
 
   const plan = deps.plans.get(caller.plan);
   // null: unlimited (the body limit still bounds a batch).
   if (plan.maxBatchItems !== null && request.items.length > plan.maxBatchItems) {
-    throw new ApiError('batch_too_large', `the ${plan.name} plan allows ${plan.maxBatchItems} items per batch; this one has ${request.items.length}`, {
-      extensions: { limit: plan.maxBatchItems, items: request.items.length },
-    });
+    throw new ApiError(
+      'batch_too_large',
+      `the ${plan.name} plan allows ${plan.maxBatchItems} items per batch; this one has ${request.items.length}`,
+      {
+        extensions: { limit: plan.maxBatchItems, items: request.items.length },
+      },
+    );
   }
   const inputs = await withItemDesigns(deps, caller.accountId, request.items, request.label);
   let items = await prepareItems(inputs, plan, request.label, deps, caller.accountId, request.shortUrlBase);
   if (plan.batchesInFlight !== null && (await deps.batches.inFlight(caller.accountId)) >= plan.batchesInFlight) {
-    throw new ApiError('too_many_batches', `the ${plan.name} plan runs ${plan.batchesInFlight} batches at a time; wait for one to finish`, {
-      retryAfterSeconds: 10,
-      extensions: { limit: plan.batchesInFlight },
-    });
+    throw new ApiError(
+      'too_many_batches',
+      `the ${plan.name} plan runs ${plan.batchesInFlight} batches at a time; wait for one to finish`,
+      {
+        retryAfterSeconds: 10,
+        extensions: { limit: plan.batchesInFlight },
+      },
+    );
   }
   // The plan's dynamic-code limit holds for the whole batch, before anything is reserved (and again, atomically, when
   // the codes are made).
@@ -99,7 +122,12 @@ export async function acceptBatch(deps: AcceptBatchDeps, caller: Caller, request
 /** A fresh slug for a dynamic item: its code, its image's payload and its fingerprint follow. */
 function withSlug(item: PreparedItem, slug: string, shortUrlBase: string): PreparedItem {
   const payload = dynamicPayload(shortUrlBase, slug);
-  return { ...item, spec: { ...item.spec, payload }, fingerprint: qrFingerprint(item.type, payload), draft: { ...item.draft!, slug } };
+  return {
+    ...item,
+    spec: { ...item.spec, payload },
+    fingerprint: qrFingerprint(item.type, payload),
+    draft: { ...item.draft!, slug },
+  };
 }
 
 /**
@@ -127,8 +155,13 @@ async function reserveAndStore(
     const remaining = { requests: quota.requestsRemaining, qrs: quota.qrsRemaining };
     const detail =
       `this batch needs ${outcome.needed.requests} requests and ${outcome.needed.qrs} new QR codes; ` +
-      `the ${plan.name} plan has ${remaining.requests} requests and ${remaining.qrs} QR codes left this month (nothing was counted)`;
-    throw new ApiError(outcome.reason, detail, { retryAfterSeconds: quota.secondsToReset, quota, extensions: { needed: outcome.needed, remaining } });
+      (`the ${plan.name} plan has ${remaining.requests} requests and ${remaining.qrs} QR codes left this month ` +
+        `(nothing was counted)`);
+    throw new ApiError(outcome.reason, detail, {
+      retryAfterSeconds: quota.secondsToReset,
+      quota,
+      extensions: { needed: outcome.needed, remaining },
+    });
   }
 
   const batch: Batch = {
@@ -169,7 +202,12 @@ async function reserveAndStore(
 /**
  * The batch's dynamic codes, in item order; a refusal (the plan's limit) or a taken slug gives the reservation back.
  */
-async function madeCodes(deps: AcceptBatchDeps, caller: Caller, batch: Batch, items: readonly PreparedItem[]): Promise<DynamicCode[] | 'slug_taken'> {
+async function madeCodes(
+  deps: AcceptBatchDeps,
+  caller: Caller,
+  batch: Batch,
+  items: readonly PreparedItem[],
+): Promise<DynamicCode[] | 'slug_taken'> {
   const drafts = items.flatMap((item) => (item.draft ? [item.draft] : []));
   if (drafts.length === 0) return [];
   let created;
@@ -189,12 +227,21 @@ function withCodeIds(items: readonly PreparedItem[], codes: readonly DynamicCode
   return items.map(({ draft, ...item }) => (draft ? { ...item, codeId: codes[next++]!.id } : item));
 }
 
-async function giveBack(deps: AcceptBatchDeps, batch: Batch, items: readonly PreparedItem[], codes: readonly DynamicCode[]): Promise<void> {
+async function giveBack(
+  deps: AcceptBatchDeps,
+  batch: Batch,
+  items: readonly PreparedItem[],
+  codes: readonly DynamicCode[],
+): Promise<void> {
   await refundAll(deps, batch, items);
   for (const code of codes) await deps.codes.remove(batch.accountId, code.id, deps.clock());
 }
 
-function refundAll(deps: AcceptBatchDeps, batch: Batch, items: ReadonlyArray<{ index: number; fingerprint: string }>): Promise<number> {
+function refundAll(
+  deps: AcceptBatchDeps,
+  batch: Batch,
+  items: ReadonlyArray<{ index: number; fingerprint: string }>,
+): Promise<number> {
   return deps.meter.refundBatchItems({
     accountId: batch.accountId,
     period: batch.period,
@@ -205,9 +252,13 @@ function refundAll(deps: AcceptBatchDeps, batch: Batch, items: ReadonlyArray<{ i
 
 function replayedOrConflict(earlier: Batch, request: BatchRequest): AcceptedBatch {
   if (earlier.requestHash !== request.requestHash) {
-    throw new ApiError('idempotency_key_reused', `Idempotency-Key was first used for batch ${earlier.id} with another body; use a new key for a new batch`, {
-      extensions: { batchId: earlier.id },
-    });
+    throw new ApiError(
+      'idempotency_key_reused',
+      `Idempotency-Key was first used for batch ${earlier.id} with another body; use a new key for a new batch`,
+      {
+        extensions: { batchId: earlier.id },
+      },
+    );
   }
   return { batch: earlier, created: false };
 }

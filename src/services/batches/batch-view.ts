@@ -30,7 +30,9 @@ export function batchView(batch: Batch): BatchViewJson {
     createdAt: batch.createdAt.toISOString(),
     ...(batch.startedAt ? { startedAt: batch.startedAt.toISOString() } : {}),
     ...(batch.finishedAt ? { finishedAt: batch.finishedAt.toISOString() } : {}),
-    ...(batch.webhookUrl ? { webhookUrl: batch.webhookUrl, webhook: batch.webhook ?? { state: 'pending' as const, attempts: 0 } } : {}),
+    ...(batch.webhookUrl
+      ? { webhookUrl: batch.webhookUrl, webhook: batch.webhook ?? { state: 'pending' as const, attempts: 0 } }
+      : {}),
     archiveUrl: `${BATCHES_URL_PATH}/${batch.id}/archive`,
   };
 }

@@ -64,7 +64,11 @@ async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: 
   try {
     const status = await deps.sender.send(
       url,
-      { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': webhookSignature(secrets, id, timestamp, body) },
+      {
+        'webhook-id': id,
+        'webhook-timestamp': String(timestamp),
+        'webhook-signature': webhookSignature(secrets, id, timestamp, body),
+      },
       body,
     );
     if (status >= 200 && status < 300) return { result: 'delivered' };
@@ -73,7 +77,10 @@ async function send(deps: BatchWebhookDeps, batch: Batch, url: string, attempt: 
   } catch (error) {
     // A target the operator does not allow stays refused: no point asking again.
     const refused = error instanceof Error && error.name === 'WebhookTargetRefused';
-    deps.log?.warn({ batchId: batch.id, err: error, attempt }, refused ? 'webhook target refused' : 'webhook not delivered; will retry');
+    deps.log?.warn(
+      { batchId: batch.id, err: error, attempt },
+      refused ? 'webhook target refused' : 'webhook not delivered; will retry',
+    );
     return { result: refused ? 'refused' : 'retry', error: describe(error) };
   }
 }
@@ -120,7 +127,10 @@ export async function attemptBatchWebhook(deps: BatchWebhookDeps, batchId: strin
  * The finishing process's path: attempts at once, then retries on schedule while it lives. Should it die,
  * the stored schedule stands and the sweep (a background job) makes the next attempts.
  */
-export async function deliverBatchWebhook(deps: BatchWebhookDeps & { sleep: (ms: number) => Promise<void> }, batchId: string): Promise<void> {
+export async function deliverBatchWebhook(
+  deps: BatchWebhookDeps & { sleep: (ms: number) => Promise<void> },
+  batchId: string,
+): Promise<void> {
   const waits = deps.backoffMs ?? DEFAULT_BACKOFF_MS;
   for (let attempt = 0; attempt <= waits.length; attempt++) {
     const next = await attemptBatchWebhook(deps, batchId);
@@ -136,7 +146,9 @@ export async function deliverDueWebhooks(deps: BatchWebhookDeps): Promise<number
   const worker = async () => {
     while (next < ids.length) {
       const id = ids[next++]!;
-      await attemptBatchWebhook(deps, id).catch((error: unknown) => deps.log?.warn({ err: error, batchId: id }, 'webhook attempt failed'));
+      await attemptBatchWebhook(deps, id).catch((error: unknown) =>
+        deps.log?.warn({ err: error, batchId: id }, 'webhook attempt failed'),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.min(SWEEP_PARALLEL, ids.length) }, worker));
@@ -144,10 +156,14 @@ export async function deliverDueWebhooks(deps: BatchWebhookDeps): Promise<number
 }
 
 /** The onFinished hook of the renderers: delivery runs in the background, so the chunk goes on. */
-export function webhookOnFinish(deps: BatchWebhookDeps & { sleep: (ms: number) => Promise<void> }): (batch: Batch) => Promise<void> {
+export function webhookOnFinish(
+  deps: BatchWebhookDeps & { sleep: (ms: number) => Promise<void> },
+): (batch: Batch) => Promise<void> {
   return async (batch) => {
     if (!batch.webhookUrl) return;
-    void deliverBatchWebhook(deps, batch.id).catch((error: unknown) => deps.log?.warn({ err: error, batchId: batch.id }, 'webhook delivery failed'));
+    void deliverBatchWebhook(deps, batch.id).catch((error: unknown) =>
+      deps.log?.warn({ err: error, batchId: batch.id }, 'webhook delivery failed'),
+    );
   };
 }
 

@@ -16,7 +16,10 @@ export interface CancelBatchDeps {
 }
 
 export function batchNotFound(id: string): ApiError {
-  return new ApiError('not_found', `no batch ${id} in this account (finished batches are deleted after their retention)`);
+  return new ApiError(
+    'not_found',
+    `no batch ${id} in this account (finished batches are deleted after their retention)`,
+  );
 }
 
 /**
@@ -24,7 +27,11 @@ export function batchNotFound(id: string): ApiError {
  * A cancelled batch whose last chunk is still being drawn is returned again unchanged, so a retried cancel never
  * deletes what the cancel kept: it is deleted by a DELETE that comes once its renders have settled.
  */
-export async function cancelOrDeleteBatch(deps: CancelBatchDeps, accountId: string, id: string): Promise<Batch | undefined> {
+export async function cancelOrDeleteBatch(
+  deps: CancelBatchDeps,
+  accountId: string,
+  id: string,
+): Promise<Batch | undefined> {
   const batch = await deps.batches.get(accountId, id);
   if (!batch) throw batchNotFound(id);
   if (batch.status === 'cancelled' && (await deps.queue.rendering(batch.id))) return batch;
@@ -45,7 +52,11 @@ export async function cancelOrDeleteBatch(deps: CancelBatchDeps, accountId: stri
 }
 
 /** Retention: batches finished before `before` lose their files, then their record. Returns how many went. */
-export async function expireBatches(deps: Pick<CancelBatchDeps, 'batches' | 'results'>, before: Date, limit = 500): Promise<number> {
+export async function expireBatches(
+  deps: Pick<CancelBatchDeps, 'batches' | 'results'>,
+  before: Date,
+  limit = 500,
+): Promise<number> {
   const ids = await deps.batches.finishedBefore(before, limit);
   for (const id of ids) {
     await deps.results.remove(id);

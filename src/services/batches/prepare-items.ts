@@ -89,7 +89,8 @@ export async function withItemDesigns(
     const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
     throw new ApiError(
       'invalid_request',
-      `${problems.length} of ${inputs.length} items name a design this account does not have; nothing was accepted or counted`,
+      `${problems.length} of ${inputs.length} items name a design this account does not have; nothing was ` +
+        `accepted or counted`,
       {
         fields: shown,
       },
@@ -106,28 +107,39 @@ function itemProblems(fields: FieldProblem[]): ApiError {
 /** The code a dynamic item makes, checked as POST /codes checks it; its problems named under `dynamic.`. */
 async function draftOf(input: BatchItemInput, dynamic: DynamicItemInput): Promise<CodeDraft> {
   const problems: FieldProblem[] = [];
-  if (input.content !== undefined) problems.push({ field: 'content', detail: "must be absent with `dynamic`: the item encodes its new code's short URL" });
-  if (input.type !== undefined && input.type !== 'url') problems.push({ field: 'type', detail: 'a dynamic item is a url: leave type out (or url)' });
+  if (input.content !== undefined)
+    problems.push({
+      field: 'content',
+      detail: "must be absent with `dynamic`: the item encodes its new code's short URL",
+    });
+  if (input.type !== undefined && input.type !== 'url')
+    problems.push({ field: 'type', detail: 'a dynamic item is a url: leave type out (or url)' });
   let fields: Awaited<ReturnType<typeof newCodeFields>> | undefined;
   try {
     fields = await newCodeFields(dynamic);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    for (const f of error.fields ?? [{ field: 'target', detail: error.message }]) problems.push({ field: `dynamic.${f.field}`, detail: f.detail });
+    for (const f of error.fields ?? [{ field: 'target', detail: error.message }])
+      problems.push({ field: `dynamic.${f.field}`, detail: f.detail });
   }
   if (problems.length > 0 || !fields) throw itemProblems(problems);
   return { slug: newSlug(), ...fields };
 }
 
 /** What an item encodes: its content, or (dynamic) the short URL of the code drafted for it. */
-async function encodedItem(input: BatchItemInput, shortUrlBase: string): Promise<{ type: QrType; payload: string; draft?: CodeDraft }> {
+async function encodedItem(
+  input: BatchItemInput,
+  shortUrlBase: string,
+): Promise<{ type: QrType; payload: string; draft?: CodeDraft }> {
   if (input.dynamic !== undefined) {
     const draft = await draftOf(input, input.dynamic);
     return { type: 'url', payload: dynamicPayload(shortUrlBase, draft.slug), draft };
   }
   if (input.content === undefined || input.type === undefined) {
     const missing = (['type', 'content'] as const).filter((field) => input[field] === undefined);
-    throw itemProblems(missing.map((field) => ({ field, detail: 'required (or `dynamic`, for an item that makes a dynamic code)' })));
+    throw itemProblems(
+      missing.map((field) => ({ field, detail: 'required (or `dynamic`, for an item that makes a dynamic code)' })),
+    );
   }
   return { type: input.type, payload: encodeContent(input.type, input.content) };
 }
@@ -166,7 +178,8 @@ export async function prepareItems(
     }));
     throw new ApiError(
       'plan_upgrade_required',
-      `${formats.join(', ')} output is not included in the ${plan.name} plan: ${beyondPlan.length} of ${inputs.length} items ask for it ` +
+      `${formats.join(', ')} output is not included in the ${plan.name} plan: ${beyondPlan.length} of ` +
+        `${inputs.length} items ask for it ` +
         `(${fields
           .slice(0, 5)
           .map((f) => f.field.replace(/\.outputFormat$/, ''))
@@ -204,7 +217,11 @@ export async function prepareItems(
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_REPORTED_PROBLEMS);
     const more = problems.length > shown.length ? ` (the first ${shown.length} problems are listed)` : '';
-    throw new ApiError('invalid_request', `${failing.size} of ${inputs.length} items are invalid; nothing was accepted or counted${more}`, { fields: shown });
+    throw new ApiError(
+      'invalid_request',
+      `${failing.size} of ${inputs.length} items are invalid; nothing was accepted or counted${more}`,
+      { fields: shown },
+    );
   }
   return items;
 }

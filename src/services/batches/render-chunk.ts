@@ -18,7 +18,13 @@ export interface RenderChunkDeps {
    * Renders a group of specs as one task: each answered with its bytes or its refusal (ApiError); overload rejects
    * the group. Given `files` (the results' localPaths), the render thread writes each image there and answers 'stored'.
    */
-  renderer: { renderMany(specs: RenderSpec[], caller: RenderCaller, files?: string[]): Promise<Array<Uint8Array | 'stored' | ApiError>> };
+  renderer: {
+    renderMany(
+      specs: RenderSpec[],
+      caller: RenderCaller,
+      files?: string[],
+    ): Promise<Array<Uint8Array | 'stored' | ApiError>>;
+  };
   clock: () => Date;
   /** Where a branded item's logo bytes are read again (items are stored with the logo's id and digest only). */
   logos: Pick<LogoStore, 'get'>;
@@ -59,7 +65,11 @@ function groupsOf(items: readonly BatchItemState[]): BatchItemState[][] {
  * Each item's spec with its logo's bytes, read once per logo from the account's store; an item whose logo was
  * deleted (or replaced) since the batch was accepted is refused on its own, and refunded like any refusal.
  */
-async function withLogoBytes(deps: RenderChunkDeps, accountId: string, items: readonly BatchItemState[]): Promise<Array<RenderSpec | ApiError>> {
+async function withLogoBytes(
+  deps: RenderChunkDeps,
+  accountId: string,
+  items: readonly BatchItemState[],
+): Promise<Array<RenderSpec | ApiError>> {
   const reads = new Map<string, ReturnType<LogoStore['get']>>();
   return Promise.all(
     items.map(async ({ spec }) => {
@@ -67,7 +77,8 @@ async function withLogoBytes(deps: RenderChunkDeps, accountId: string, items: re
       if (!logo || logo.png) return spec;
       if (!reads.has(logo.id)) reads.set(logo.id, deps.logos.get(accountId, logo.id));
       const stored = await reads.get(logo.id)!;
-      if (!stored || stored.digest !== logo.digest) return new ApiError('invalid_request', `logo ${logo.id} was deleted after the batch was accepted`);
+      if (!stored || stored.digest !== logo.digest)
+        return new ApiError('invalid_request', `logo ${logo.id} was deleted after the batch was accepted`);
       return { ...spec, branding: { ...spec.branding!, logo: { ...logo, png: stored.png } } };
     }),
   );
@@ -102,7 +113,11 @@ export async function renderChunk(deps: RenderChunkDeps, chunk: Chunk): Promise<
  * The files first, then the refunds, then the states in one step: a crash before the last re-renders the
  * group into the same files, and refunds are idempotent per item, so nothing is lost or counted twice.
  */
-async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly BatchItemState[]): Promise<{ moved: number; status: Batch['status'] }> {
+async function renderGroup(
+  deps: RenderChunkDeps,
+  batch: Batch,
+  items: readonly BatchItemState[],
+): Promise<{ moved: number; status: Batch['status'] }> {
   // Overload and a lost thread reject the whole group: the runner retries the chunk, nothing was written.
   // Results on this machine's disk are written by the render thread itself: the images never cross back.
   const files = deps.results.localPaths?.(
@@ -119,7 +134,9 @@ async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly 
           { accountId: batch.accountId, plan: batch.plan },
           files && drawable.map((i) => files[i]!),
         );
-  const outcomes: Array<Uint8Array | 'stored' | ApiError> = specs.map((spec) => (spec instanceof ApiError ? spec : 'stored'));
+  const outcomes: Array<Uint8Array | 'stored' | ApiError> = specs.map((spec) =>
+    spec instanceof ApiError ? spec : 'stored',
+  );
   drawable.forEach((i, k) => (outcomes[i] = drawn[k]!));
   const finished: FinishedItem[] = [];
   const refused: Array<{ index: number; fingerprint: string }> = [];
@@ -135,7 +152,13 @@ async function renderGroup(deps: RenderChunkDeps, batch: Batch, items: readonly 
       finished.push({ index: item.index, state: 'succeeded' });
     }),
   );
-  if (refused.length > 0) await deps.meter.refundBatchItems({ accountId: batch.accountId, period: batch.period, batchId: batch.id, items: refused });
+  if (refused.length > 0)
+    await deps.meter.refundBatchItems({
+      accountId: batch.accountId,
+      period: batch.period,
+      batchId: batch.id,
+      items: refused,
+    });
   const outcome = await deps.batches.finishItems(batch.id, finished, deps.clock());
   if (outcome.moved > 0 && isFinished(outcome.batch.status)) await deps.onFinished?.(outcome.batch);
   return { moved: outcome.moved, status: outcome.batch.status };

@@ -18,7 +18,10 @@ export const STALLED_QUEUED_MS = 60_000;
 const SCAN_LIMIT = 10_000;
 
 /** Returns how many batches were queued again. */
-export async function requeueStalledBatches(deps: RequeueBatchesDeps, olderThanMs = STALLED_QUEUED_MS): Promise<number> {
+export async function requeueStalledBatches(
+  deps: RequeueBatchesDeps,
+  olderThanMs = STALLED_QUEUED_MS,
+): Promise<number> {
   const before = deps.clock().getTime() - olderThanMs;
   let requeued = 0;
   for (const id of await deps.batches.unfinished(SCAN_LIMIT)) {

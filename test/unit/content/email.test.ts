@@ -12,7 +12,9 @@ describe('email content from fields', () => {
   });
 
   it('encodes & = # ? % and non-ASCII in header values so they cannot split the query', () => {
-    expect(encode({ to: 'ana@example.com', subject: 'a&b=c#d?e%f ç' })).toBe('mailto:ana@example.com?subject=a%26b%3Dc%23d%3Fe%25f%20%C3%A7');
+    expect(encode({ to: 'ana@example.com', subject: 'a&b=c#d?e%f ç' })).toBe(
+      'mailto:ana@example.com?subject=a%26b%3Dc%23d%3Fe%25f%20%C3%A7',
+    );
   });
 
   it('leaves the query out when there is neither subject nor body', () => {

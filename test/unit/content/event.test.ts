@@ -18,7 +18,9 @@ describe('event content (iCalendar VEVENT)', () => {
         description: 'Line 1\nLine 2',
       }),
     ).toBe(
-      'BEGIN:VEVENT\r\nSUMMARY:Launch\\; party\\, v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T203000Z\r\nLOCATION:Hall \\\\ B\r\nDESCRIPTION:Line 1\\nLine 2\r\nEND:VEVENT\r\n',
+      'BEGIN:VEVENT\r\nSUMMARY:Launch\\; party\\, ' +
+        'v2\r\nDTSTART:20261201T170000Z\r\nDTEND:20261201T203000Z\r\nLOCATION:Hall \\\\ B\r\nDESCRIPTION:Line ' +
+        '1\\nLine 2\r\nEND:VEVENT\r\n',
     );
   });
 
@@ -41,10 +43,9 @@ event = icalendar.Event.from_ical(raw)
 print(json.dumps({'summary': str(event['SUMMARY']), 'location': str(event['LOCATION']), 'description': str(event['DESCRIPTION']),
   'start': event.decoded('DTSTART').isoformat(), 'end': event.decoded('DTEND').isoformat(), 'lines': raw.count(b'\\r\\n')}))
 `;
-    const parsed = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { input: payload, encoding: 'utf8', timeout: 20_000 })) as Record<
-      string,
-      unknown
-    >;
+    const parsed = JSON.parse(
+      execFileSync('/usr/bin/python3', ['-c', script], { input: payload, encoding: 'utf8', timeout: 20_000 }),
+    ) as Record<string, unknown>;
     expect(parsed).toEqual({
       summary: fields.summary,
       location: fields.location,

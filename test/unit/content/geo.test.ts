@@ -8,7 +8,10 @@ const encode = (content: unknown) => encodeContent('geo', content);
 
 let segno: Record<string, string>;
 beforeAll(() => {
-  segno = segnoData([`out['geo_rfc'] = h.make_geo_data(13.4125, 103.8667)`, `out['geo_south'] = h.make_geo_data(-33.8568, 151.2153)`]);
+  segno = segnoData([
+    `out['geo_rfc'] = h.make_geo_data(13.4125, 103.8667)`,
+    `out['geo_south'] = h.make_geo_data(-33.8568, 151.2153)`,
+  ]);
 });
 
 describe('geo content (RFC 5870)', () => {

@@ -17,12 +17,22 @@ beforeAll(() => {
 });
 
 describe('mecard content', () => {
-  it("matches segno's MeCard (its MEMO is NOTE here, the tag ZXing reads) and escapes \\ ; , : outside the name's separator", () => {
-    const fields = { name: 'Lovelace Ada', phone: '+441234567890', email: 'ada@example.com', url: 'https://example.com/a:b', note: 'Note; with: delimiters' };
-    expect(encode(fields)).toBe(segno.mecard!.replace('MEMO:', 'NOTE:'));
-    expect(encode({ name: 'Doe John' })).toBe(segno.mecard_min);
-    expect(encode({ name: 'Doe,John', address: '1 Main St\\' })).toBe('MECARD:N:Doe,John;ADR:1 Main St\\\\;;');
-  });
+  it(
+    "matches segno's MeCard (its MEMO is NOTE here, the tag ZXing reads) and escapes \\ ; , : outside the name's " +
+      'separator',
+    () => {
+      const fields = {
+        name: 'Lovelace Ada',
+        phone: '+441234567890',
+        email: 'ada@example.com',
+        url: 'https://example.com/a:b',
+        note: 'Note; with: delimiters',
+      };
+      expect(encode(fields)).toBe(segno.mecard!.replace('MEMO:', 'NOTE:'));
+      expect(encode({ name: 'Doe John' })).toBe(segno.mecard_min);
+      expect(encode({ name: 'Doe,John', address: '1 Main St\\' })).toBe('MECARD:N:Doe,John;ADR:1 Main St\\\\;;');
+    },
+  );
 
   it("writes a comma in name as MeCard's last/first separator, as segno does, and escapes any later comma", () => {
     expect(encode({ name: 'Doe,John', phone: '+15550100' })).toBe(segno.mecard_last_first);

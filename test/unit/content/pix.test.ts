@@ -10,7 +10,9 @@ const encode = (content: unknown) => encodeContent('pix', content);
 /** A BR Code body (ending in `6304`) with its correct CRC appended. */
 const withCrc = (body: string) => body + crc16(body);
 
-const VECTOR = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+const VECTOR =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de ' +
+  'Tal6008BRASILIA62070503***63041D3D';
 const UUID_KEY = '123e4567-e12b-12d1-a456-426655440000';
 const base = { key: UUID_KEY, name: 'Fulano de Tal', city: 'BRASILIA' };
 
@@ -31,7 +33,9 @@ describe('pix content from a ready BR Code', () => {
   });
 
   it('rejects the vector with a wrong CRC', () => {
-    expect(() => encode(VECTOR.replace(/1D3D$/, '1D3E'))).toThrow(blames('content', /CRC does not match \(expected 1D3D\)/));
+    expect(() => encode(VECTOR.replace(/1D3D$/, '1D3E'))).toThrow(
+      blames('content', /CRC does not match \(expected 1D3D\)/),
+    );
   });
 
   it('reads the vector field by field', () => {
@@ -40,7 +44,9 @@ describe('pix content from a ready BR Code', () => {
 
   it('accepts a dynamic code that carries a payload URL instead of a key', () => {
     const account = '0014br.gov.bcb.pix2525pix.example.com/qr/v2/abc';
-    const code = withCrc(`00020101021226${account.length}${account}5204000053039865802BR5904ACME6006RECIFE62070503***6304`);
+    const code = withCrc(
+      `00020101021226${account.length}${account}5204000053039865802BR5904ACME6006RECIFE62070503***6304`,
+    );
     expect(encode(code)).toBe(code);
     expect(parsePix(code)).toMatchObject({ url: 'pix.example.com/qr/v2/abc' });
   });
@@ -50,7 +56,11 @@ describe('pix content from a ready BR Code', () => {
     ['a non-numeric header', withCrc(VECTOR.slice(0, -8).replace('5204', 'xx04') + '6304'), /2-digit id/],
     ['a first field other than 00=01', withCrc(VECTOR.slice(6, -8) + '6304'), /field 00 = 01/],
     ['no CRC at the end', VECTOR.slice(0, -8), /field 63/],
-    ['a foreign GUI in field 26', withCrc(VECTOR.slice(0, -8).replace('br.gov.bcb.pix', 'br.gov.bcb.xxx') + '6304'), /00 = br.gov.bcb.pix/],
+    [
+      'a foreign GUI in field 26',
+      withCrc(VECTOR.slice(0, -8).replace('br.gov.bcb.pix', 'br.gov.bcb.xxx') + '6304'),
+      /00 = br.gov.bcb.pix/,
+    ],
     ['an invalid key', withCrc(VECTOR.slice(0, -8).replace('123e4567-e12b', '123e4567-e12z') + '6304'), /key must be/],
     ['another currency', withCrc(VECTOR.slice(0, -8).replace('5303986', '5303840') + '6304'), /986/],
     ['another country', withCrc(VECTOR.slice(0, -8).replace('5802BR', '5802US') + '6304'), /country/],
@@ -92,7 +102,9 @@ describe('pix content from fields', () => {
   });
 
   it('counts the length limits after accents are removed', () => {
-    expect(encode({ ...base, name: 'É'.repeat(25), city: 'Ã'.repeat(15) })).toContain(`5925${'E'.repeat(25)}6015${'A'.repeat(15)}`);
+    expect(encode({ ...base, name: 'É'.repeat(25), city: 'Ã'.repeat(15) })).toContain(
+      `5925${'E'.repeat(25)}6015${'A'.repeat(15)}`,
+    );
   });
 
   it.each([
@@ -140,9 +152,18 @@ describe('pix content from fields', () => {
 
 describe('pix build, render, decode and parse', () => {
   const letters = fc.constantFrom(...'abcXYZ09 .-éÉçÇãõüñ');
-  const plain = (maxLength: number) => fc.string({ unit: letters, minLength: 1, maxLength }).filter((s) => s.trim() !== '');
+  const plain = (maxLength: number) =>
+    fc.string({ unit: letters, minLength: 1, maxLength }).filter((s) => s.trim() !== '');
   const key = fc.oneof(
-    fc.constantFrom('12345678909', '52998224725', '11222333000181', '11444777000161', '+5511987654321', '+556132101234', 'a@b.io'),
+    fc.constantFrom(
+      '12345678909',
+      '52998224725',
+      '11222333000181',
+      '11444777000161',
+      '+5511987654321',
+      '+556132101234',
+      'a@b.io',
+    ),
     fc.uuid(),
   );
   const fields: fc.Arbitrary<PixFields> = fc.record(
@@ -157,15 +178,24 @@ describe('pix build, render, decode and parse', () => {
     { requiredKeys: ['key', 'name', 'city'] },
   );
 
-  it('gives back the fields it was built from after a round trip through zbar and ZXing, accents removed, with a CRC that checks', async () => {
-    await fc.assert(
-      fc.asyncProperty(fields, async (original) => {
-        const expected: Record<string, unknown> = { ...original, name: removeAccents(original.name), city: removeAccents(original.city) };
-        if (original.description !== undefined) expected.description = removeAccents(original.description);
-        const payload = encode(original);
-        expect(parsePix(await scanBack(payload))).toEqual(expected);
-      }),
-      { numRuns: DECODED_RUNS },
-    );
-  }, 120_000);
+  it(
+    'gives back the fields it was built from after a round trip through zbar and ZXing, accents removed, with a ' +
+      'CRC that checks',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fields, async (original) => {
+          const expected: Record<string, unknown> = {
+            ...original,
+            name: removeAccents(original.name),
+            city: removeAccents(original.city),
+          };
+          if (original.description !== undefined) expected.description = removeAccents(original.description);
+          const payload = encode(original);
+          expect(parsePix(await scanBack(payload))).toEqual(expected);
+        }),
+        { numRuns: DECODED_RUNS },
+      );
+    },
+    120_000,
+  );
 });

@@ -8,5 +8,8 @@ import { execFileSync } from 'node:child_process';
  */
 export function segnoData(statements: readonly string[]): Record<string, string> {
   const script = ['import json, segno.helpers as h', 'out = {}', ...statements, 'print(json.dumps(out))'].join('\n');
-  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8', timeout: 20_000 })) as Record<string, string>;
+  return JSON.parse(execFileSync('/usr/bin/python3', ['-c', script], { encoding: 'utf8', timeout: 20_000 })) as Record<
+    string,
+    string
+  >;
 }

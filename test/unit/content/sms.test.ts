@@ -6,7 +6,9 @@ const encode = (content: unknown) => encodeContent('sms', content);
 
 describe('sms content from fields', () => {
   it('writes SMSTO:<number>:<message>, the number reduced to a leading + and digits', () => {
-    expect(encode({ phone: '+1 (415) 555-0100', message: 'See you at 10:30' })).toBe('SMSTO:+14155550100:See you at 10:30');
+    expect(encode({ phone: '+1 (415) 555-0100', message: 'See you at 10:30' })).toBe(
+      'SMSTO:+14155550100:See you at 10:30',
+    );
   });
 
   it('writes SMSTO:<number> with no trailing colon when there is no message', () => {
@@ -34,9 +36,12 @@ describe('sms content from a string', () => {
     expect(encode('+55 (11) 98765-4321')).toBe('SMSTO:+5511987654321');
   });
 
-  it.each(['SMSTO:+14155550100:Hello: world', 'smsto:40404', 'SMSTO:+1 415 555 0100:hi'])('returns the ready string %s as given', (payload) => {
-    expect(encode(payload)).toBe(payload);
-  });
+  it.each(['SMSTO:+14155550100:Hello: world', 'smsto:40404', 'SMSTO:+1 415 555 0100:hi'])(
+    'returns the ready string %s as given',
+    (payload) => {
+      expect(encode(payload)).toBe(payload);
+    },
+  );
 
   it.each([
     ['SMSTO:call-me:hi', /phone number/],

@@ -16,7 +16,9 @@ describe('whatsapp content from fields', () => {
   });
 
   it('encodes the characters that would break the query: # & = ? + and line breaks', () => {
-    expect(encode({ phone: '14155550100', message: 'a#b&c=d?e+f\ng' })).toBe('https://wa.me/14155550100?text=a%23b%26c%3Dd%3Fe%2Bf%0Ag');
+    expect(encode({ phone: '14155550100', message: 'a#b&c=d?e+f\ng' })).toBe(
+      'https://wa.me/14155550100?text=a%23b%26c%3Dd%3Fe%2Bf%0Ag',
+    );
   });
 
   it.each([
@@ -38,12 +40,13 @@ describe('whatsapp content from a string', () => {
     expect(encode('+55 (11) 98765-4321')).toBe('https://wa.me/5511987654321');
   });
 
-  it.each(['https://wa.me/5511987654321', 'https://wa.me/5511987654321?text=Ol%C3%A1!%20tudo%20bem', 'https://wa.me/5511987654321?text='])(
-    'returns the link %s as given',
-    (link) => {
-      expect(encode(link)).toBe(link);
-    },
-  );
+  it.each([
+    'https://wa.me/5511987654321',
+    'https://wa.me/5511987654321?text=Ol%C3%A1!%20tudo%20bem',
+    'https://wa.me/5511987654321?text=',
+  ])('returns the link %s as given', (link) => {
+    expect(encode(link)).toBe(link);
+  });
 
   it.each([
     ['http://wa.me/5511987654321', /phone number/],

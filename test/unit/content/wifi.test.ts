@@ -22,13 +22,21 @@ describe('wifi content from fields', () => {
   });
 
   it('adds H:true only when the network is hidden', () => {
-    expect(encode({ ssid: 'Lab', password: 'secret123', encryption: 'WPA', hidden: true })).toBe('WIFI:T:WPA;S:Lab;P:secret123;H:true;;');
-    expect(encode({ ssid: 'Lab', password: 'secret123', encryption: 'WPA', hidden: false })).toBe('WIFI:T:WPA;S:Lab;P:secret123;;');
+    expect(encode({ ssid: 'Lab', password: 'secret123', encryption: 'WPA', hidden: true })).toBe(
+      'WIFI:T:WPA;S:Lab;P:secret123;H:true;;',
+    );
+    expect(encode({ ssid: 'Lab', password: 'secret123', encryption: 'WPA', hidden: false })).toBe(
+      'WIFI:T:WPA;S:Lab;P:secret123;;',
+    );
   });
 
   it('accepts a WEP key of 13 characters or 26 hex digits', () => {
-    expect(encode({ ssid: 'Old', password: 'abcdefghijklm', encryption: 'WEP' })).toBe('WIFI:T:WEP;S:Old;P:abcdefghijklm;;');
-    expect(encode({ ssid: 'Old', password: '0123456789abcdef0123456789', encryption: 'WEP' })).toContain('P:0123456789abcdef0123456789;');
+    expect(encode({ ssid: 'Old', password: 'abcdefghijklm', encryption: 'WEP' })).toBe(
+      'WIFI:T:WEP;S:Old;P:abcdefghijklm;;',
+    );
+    expect(encode({ ssid: 'Old', password: '0123456789abcdef0123456789', encryption: 'WEP' })).toContain(
+      'P:0123456789abcdef0123456789;',
+    );
   });
 
   it.each([
@@ -40,7 +48,11 @@ describe('wifi content from fields', () => {
     [{ ssid: 'Home', encryption: 'WPA2' }, 'content.encryption', /WPA, WEP or nopass/],
     [{ ssid: 'Home', encryption: 'WPA' }, 'content.password', /required when encryption is WPA/],
     [{ ssid: 'Home', password: '', encryption: 'WEP' }, 'content.password', /required when encryption is WEP/],
-    [{ ssid: 'Home', password: 'secret', encryption: 'nopass' }, 'content.password', /omitted when encryption is nopass/],
+    [
+      { ssid: 'Home', password: 'secret', encryption: 'nopass' },
+      'content.password',
+      /omitted when encryption is nopass/,
+    ],
     [{ ssid: 'Home', password: 'abcdef', encryption: 'WEP' }, 'content.password', /WEP key/],
     [{ ssid: 'Home', password: 12345678, encryption: 'WPA' }, 'content.password', /must be a string/],
     [{ ssid: 'Home', encryption: 'nopass', hidden: 'yes' }, 'content.hidden', /must be a boolean/],
@@ -99,7 +111,13 @@ describe('wifi content from a ready string', () => {
 describe('wifi build, render, decode and parse', () => {
   // Values rich in the characters the format reserves, mixed with any other code point.
   const value = (length: { minLength: number; maxLength: number }) =>
-    fc.string({ unit: fc.oneof(fc.constantFrom('\\', ';', ',', '"', ':'), fc.string({ unit: 'binary', minLength: 1, maxLength: 1 })), ...length });
+    fc.string({
+      unit: fc.oneof(
+        fc.constantFrom('\\', ';', ',', '"', ':'),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
+      ),
+      ...length,
+    });
   const ssid = value({ minLength: 1, maxLength: 32 }).filter((s) => new TextEncoder().encode(s).length <= 32);
   const fields: fc.Arbitrary<WifiFields> = fc
     .oneof(
@@ -107,15 +125,22 @@ describe('wifi build, render, decode and parse', () => {
       fc.record({ ssid, encryption: fc.constant('WEP' as const), password: value({ minLength: 13, maxLength: 13 }) }),
       fc.record({ ssid, encryption: fc.constant('nopass' as const) }),
     )
-    .chain((base) => fc.option(fc.constant(true), { nil: undefined }).map((hidden) => (hidden ? { ...base, hidden } : base)));
-
-  it('gives back the fields it was built from, whatever characters they hold, after a round trip through zbar and ZXing', async () => {
-    await fc.assert(
-      fc.asyncProperty(fields, async (original) => {
-        const payload = encode(original);
-        expect(parseWifi(await scanBack(payload))).toEqual(original);
-      }),
-      { numRuns: DECODED_RUNS },
+    .chain((base) =>
+      fc.option(fc.constant(true), { nil: undefined }).map((hidden) => (hidden ? { ...base, hidden } : base)),
     );
-  }, 120_000);
+
+  it(
+    'gives back the fields it was built from, whatever characters they hold, after a round trip through zbar and ' +
+      'ZXing',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fields, async (original) => {
+          const payload = encode(original);
+          expect(parseWifi(await scanBack(payload))).toEqual(original);
+        }),
+        { numRuns: DECODED_RUNS },
+      );
+    },
+    120_000,
+  );
 });

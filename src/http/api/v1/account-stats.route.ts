@@ -8,7 +8,14 @@ import { callerOf } from './api-key-auth.js';
 import { keyWithScope } from './route-scope.js';
 import { AccountStatsQuery, AccountStatsSchema } from './account-stats.schema.js';
 
-const ERRORS: ErrorCode[] = ['invalid_request', 'missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope', ...COMMON_ERRORS];
+const ERRORS: ErrorCode[] = [
+  'invalid_request',
+  'missing_api_key',
+  'invalid_api_key',
+  'expired_api_key',
+  'insufficient_scope',
+  ...COMMON_ERRORS,
+];
 
 export const accountStatsRoute: FastifyPluginAsyncZod<ScanStatsDeps> = async (app, deps) => {
   app.get(

@@ -19,7 +19,10 @@ export const AccountStatsSchema = z
     interval: z.enum(ACCOUNT_STATS_INTERVALS),
     totals: z.object({
       scans: z.number().int(),
-      uniqueScanners: z.number().int().describe("Sum of each code's daily unique scanners: one person scanning two codes counts in both."),
+      uniqueScanners: z
+        .number()
+        .int()
+        .describe("Sum of each code's daily unique scanners: one person scanning two codes counts in both."),
       bots: z.number().int().describe('Scans by crawlers and link previews, counted apart: never in `scans`.'),
       codesScanned: z.number().int().describe('Codes with at least one scan in the range.'),
     }),
@@ -35,7 +38,12 @@ export const AccountStatsSchema = z
     topCodes: z
       .array(z.object({ codeId: z.string(), slug: z.string(), name: z.string().nullable(), scans: z.number().int() }))
       .describe(`The ${TOP_CODES} codes with the most scans in the range, most first; codes without scans left out.`),
-    devices: z.object(Object.fromEntries(DEVICE_CLASSES.map((d) => [d, z.number().int()])) as Record<(typeof DEVICE_CLASSES)[number], z.ZodNumber>),
+    devices: z.object(
+      Object.fromEntries(DEVICE_CLASSES.map((d) => [d, z.number().int()])) as Record<
+        (typeof DEVICE_CLASSES)[number],
+        z.ZodNumber
+      >,
+    ),
     countries: z.record(z.string(), z.number().int()).describe(COUNTRIES_NOTE),
   })
   .meta({ id: 'AccountStats' });

@@ -35,7 +35,10 @@ async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Pro
   app.decorateRequest('credential', undefined);
   // A route that names no scope would be open to every key: refused when it is added, so the app does not start.
   app.addHook('onRoute', (route) => {
-    if (!routeScope(route.schema)) throw new Error(`${route.method} ${route.url}: an API route must name its key scope (schema.security: keyWithScope(…))`);
+    if (!routeScope(route.schema))
+      throw new Error(
+        `${route.method} ${route.url}: an API route must name its key scope (schema.security: keyWithScope(…))`,
+      );
   });
   app.addHook('onRequest', async (request) => {
     const header = request.headers['x-api-key'];
@@ -45,7 +48,8 @@ async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Pro
   });
   // Here, not in each route: a key counts as used when a request made with it succeeds, whichever route answered.
   app.addHook('onSend', async (request, reply) => {
-    if (request.credential && reply.statusCode < 400) options.lastUsed.record(request.credential.keyId, options.clock());
+    if (request.credential && reply.statusCode < 400)
+      options.lastUsed.record(request.credential.keyId, options.clock());
   });
 }
 

@@ -14,7 +14,12 @@ import { keyWithScope } from './route-scope.js';
 
 const Filters = {
   action: z.enum(AUDIT_ACTIONS).optional().describe('Only this action.'),
-  actor: z.string().min(1).max(200).optional().describe("Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`."),
+  actor: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`."),
   from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this instant (ISO 8601).'),
   to: z.iso.datetime({ offset: true }).optional().describe('Entries before this instant (ISO 8601).'),
 };
@@ -26,7 +31,10 @@ const AuditEntrySchema = z
     actor: ActorSchema,
     action: z.enum(AUDIT_ACTIONS),
     target: z.object({ type: z.string(), id: z.string() }),
-    ip: z.string().nullable().describe("The actor's own address (a member's browser or a key's caller), never a scanner's."),
+    ip: z
+      .string()
+      .nullable()
+      .describe("The actor's own address (a member's browser or a key's caller), never a scanner's."),
     userAgent: z.string().nullable(),
     changes: z.record(z.string(), z.unknown()).describe('A summary of the change; never a secret.'),
   })
@@ -37,7 +45,12 @@ function view(entry: AuditEntry): z.infer<typeof AuditEntrySchema> {
   return { ...rest, at: at.toISOString() };
 }
 
-function filtersOf(query: { action?: AuditEntry['action'] | undefined; actor?: string | undefined; from?: string | undefined; to?: string | undefined }) {
+function filtersOf(query: {
+  action?: AuditEntry['action'] | undefined;
+  actor?: string | undefined;
+  from?: string | undefined;
+  to?: string | undefined;
+}) {
   return {
     action: query.action,
     actorId: query.actor,
@@ -59,12 +72,19 @@ export const auditLogRoute: FastifyPluginAsyncZod<Pick<AuditDeps, 'auditLog'>> =
         tags,
         security: keyWithScope('admin'),
         querystring: z.strictObject({ ...PageQueryFields, ...Filters }),
-        response: { 200: pageSchema(AuditEntrySchema), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: pageSchema(AuditEntrySchema),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
       const { limit, cursor, ...filters } = request.query;
-      const page = await listAudit(deps, callerOf(request).accountId, { limit: limit ?? PAGE_SIZE.default, cursor, ...filtersOf(filters) });
+      const page = await listAudit(deps, callerOf(request).accountId, {
+        limit: limit ?? PAGE_SIZE.default,
+        cursor,
+        ...filtersOf(filters),
+      });
       return { items: page.items.map(view), nextCursor: page.nextCursor };
     },
   );
@@ -76,7 +96,8 @@ export const auditLogRoute: FastifyPluginAsyncZod<Pick<AuditDeps, 'auditLog'>> =
         operationId: 'auditLogCsv',
         summary: "The account's audit log as CSV (the same filters), streamed",
         description:
-          "Columns: `at,action,actor_type,actor_id,actor_label,target_type,target_id,ip,user_agent,changes` (CRLF line ends); cells that a spreadsheet would read as a formula start with `'`.",
+          'Columns: `at,action,actor_type,actor_id,actor_label,target_type,target_id,ip,user_agent,changes` ' +
+          "(CRLF line ends); cells that a spreadsheet would read as a formula start with `'`.",
         tags,
         security: keyWithScope('admin'),
         querystring: z.strictObject(Filters),
@@ -86,7 +107,13 @@ export const auditLogRoute: FastifyPluginAsyncZod<Pick<AuditDeps, 'auditLog'>> =
             '200': {
               description: 'The CSV.',
               content: { 'text/csv': { schema: { type: 'string' } } },
-              headers: { 'Content-Disposition': { description: '`attachment; filename="audit-log.csv"`.', required: true, schema: { type: 'string' } } },
+              headers: {
+                'Content-Disposition': {
+                  description: '`attachment; filename="audit-log.csv"`.',
+                  required: true,
+                  schema: { type: 'string' },
+                },
+              },
             },
           },
         },
@@ -94,7 +121,10 @@ export const auditLogRoute: FastifyPluginAsyncZod<Pick<AuditDeps, 'auditLog'>> =
     },
     async (request, reply) => {
       const lines = auditCsvLines(deps, callerOf(request).accountId, filtersOf(request.query));
-      return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="audit-log.csv"').send(Readable.from(lines));
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('Content-Disposition', 'attachment; filename="audit-log.csv"')
+        .send(Readable.from(lines));
     },
   );
 };

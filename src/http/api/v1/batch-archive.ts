@@ -14,7 +14,10 @@ export const MANIFEST_HEADER = 'index,name,file,status,error,codeId,shortUrl';
  * Entries are added up front (one page of items at a time) but their files are opened only when the
  * ZIP writer reaches them, so a 10,000-item archive holds one file open at a time.
  */
-export async function batchArchive(batch: Batch, deps: { batches: BatchStore; results: BatchResults }): Promise<Readable> {
+export async function batchArchive(
+  batch: Batch,
+  deps: { batches: BatchStore; results: BatchResults },
+): Promise<Readable> {
   const { ZipFile } = await import('yazl'); // loaded on the first archive, not at start-up
   const zip = new ZipFile();
   const manifest: string[] = [MANIFEST_HEADER];
@@ -24,15 +27,24 @@ export async function batchArchive(batch: Batch, deps: { batches: BatchStore; re
       const rendered = item.state === 'succeeded';
       const shortUrl = item.codeId === undefined ? undefined : item.spec.payload;
       manifest.push(
-        [item.index, csvCell(item.name), csvCell(rendered ? item.file : ''), item.state, csvCell(item.errorCode), csvCell(item.codeId), csvCell(shortUrl)].join(
-          ',',
-        ),
+        [
+          item.index,
+          csvCell(item.name),
+          csvCell(rendered ? item.file : ''),
+          item.state,
+          csvCell(item.errorCode),
+          csvCell(item.codeId),
+          csvCell(shortUrl),
+        ].join(','),
       );
       if (!rendered) continue;
       // Images are compressed already: stored as they are, the archive streams at disk speed.
       zip.addReadStreamLazy(item.file, { compress: false, mtime }, (done) => {
         deps.results.open(batch.id, item.index).then(
-          (stream) => (stream ? done(null, stream) : done(new Error(`result file of item ${item.index} is missing`), undefined as never)),
+          (stream) =>
+            stream
+              ? done(null, stream)
+              : done(new Error(`result file of item ${item.index} is missing`), undefined as never),
           (error: Error) => done(error, undefined as never),
         );
       });

@@ -22,7 +22,8 @@ export function batchBodyTooLarge(plan: Plan, limit: number, bytes: number): Api
   const items = plan.maxBatchItems === null ? '' : ` (${plan.maxBatchItems} items per batch)`;
   return new ApiError(
     'batch_too_large',
-    `the ${plan.name} plan${items} takes batch bodies of at most ${limit} bytes; this one is ${bytes} bytes or more (nothing was read or counted)`,
+    `the ${plan.name} plan${items} takes batch bodies of at most ${limit} bytes; this one is ${bytes} bytes or ` +
+      `more (nothing was read or counted)`,
     { extensions: { limit: plan.maxBatchItems, limitBytes: limit } },
   );
 }
@@ -32,7 +33,11 @@ export function batchBodyTooLarge(plan: Plan, limit: number, bytes: number): Api
  * stopped there).
  */
 export function tooManyBatchItems(plan: Plan, limit: number, items: number, atLeast = false): ApiError {
-  return new ApiError('batch_too_large', `the ${plan.name} plan allows ${limit} items per batch; this one has ${atLeast ? 'more than ' + limit : items}`, {
-    extensions: { limit, items },
-  });
+  return new ApiError(
+    'batch_too_large',
+    `the ${plan.name} plan allows ${limit} items per batch; this one has ${atLeast ? 'more than ' + limit : items}`,
+    {
+      extensions: { limit, items },
+    },
+  );
 }

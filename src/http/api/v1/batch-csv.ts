@@ -81,7 +81,10 @@ function itemOf(record: Record<string, string>): Record<string, unknown> {
 }
 
 function unreadable(error: unknown): ApiError {
-  return new ApiError('invalid_request', `the CSV body cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  return new ApiError(
+    'invalid_request',
+    `the CSV body cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+  );
 }
 
 type CsvRecord = { record: Record<string, string>; info: { lines: number } };
@@ -95,7 +98,14 @@ type CsvRecord = { record: Record<string, string>; info: { lines: number } };
 export async function readCsvBatch(source: Readable, maxItems: number | null): Promise<CsvBatch> {
   const limit = Math.min(maxItems ?? MAX_ITEMS_PER_REQUEST, MAX_ITEMS_PER_REQUEST);
   // `to`: the parser itself stops at the first row past the limit, whatever the rest of the chunk holds.
-  const parser = parse({ columns: true, bom: true, skip_empty_lines: true, info: true, max_record_size: MAX_RECORD_BYTES, to: limit + 1 });
+  const parser = parse({
+    columns: true,
+    bom: true,
+    skip_empty_lines: true,
+    info: true,
+    max_record_size: MAX_RECORD_BYTES,
+    to: limit + 1,
+  });
   let sourceError: unknown;
   source.once('error', (error) => {
     sourceError = error;
@@ -123,9 +133,13 @@ function checkCsvRecords(records: CsvRecord[]): CsvBatch {
   const header = Object.keys(records[0]?.record ?? {});
   const unknown = header.filter((column) => !(COLUMNS as readonly string[]).includes(column));
   if (unknown.length > 0) {
-    throw new ApiError('invalid_request', `unknown CSV columns: ${unknown.join(', ')}; the header row names fields of ${COLUMNS.join(', ')}`, {
-      fields: unknown.map((column) => ({ field: `line 1.${column}`, detail: 'unknown column' })),
-    });
+    throw new ApiError(
+      'invalid_request',
+      `unknown CSV columns: ${unknown.join(', ')}; the header row names fields of ${COLUMNS.join(', ')}`,
+      {
+        fields: unknown.map((column) => ({ field: `line 1.${column}`, detail: 'unknown column' })),
+      },
+    );
   }
   const items = records.map(({ record }) => itemOf(record));
   const lines = records.map(({ info }) => info.lines);
@@ -133,7 +147,10 @@ function checkCsvRecords(records: CsvRecord[]): CsvBatch {
   if (!parsed.success) {
     const fields: FieldProblem[] = parsed.error.issues.map((issue) => {
       const [top, index, ...rest] = issue.path.map(String);
-      const at = top === 'items' && index !== undefined && lines[Number(index)] !== undefined ? `line ${lines[Number(index)]}` : (top ?? '(body)');
+      const at =
+        top === 'items' && index !== undefined && lines[Number(index)] !== undefined
+          ? `line ${lines[Number(index)]}`
+          : (top ?? '(body)');
       return { field: [at, ...rest].join('.'), detail: issue.message };
     });
     throw new ApiError(

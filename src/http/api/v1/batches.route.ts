@@ -21,7 +21,15 @@ import { capStream, refuseDeclaredOver } from '../../body-cap.js';
 import { batchBodyLimit, batchBodyTooLarge, tooManyBatchItems } from './batch-body.js';
 import { readCsvBatch, TooManyCsvRows } from './batch-csv.js';
 import { canonicalJson } from './canonical-json.js';
-import { BATCHES_PATH, BatchBody, BatchListQuery, BatchListView, BatchParams, BatchView, WebhookUrl } from './batches.schema.js';
+import {
+  BATCHES_PATH,
+  BatchBody,
+  BatchListQuery,
+  BatchListView,
+  BatchParams,
+  BatchView,
+  WebhookUrl,
+} from './batches.schema.js';
 import { callerOf } from './api-key-auth.js';
 import { keyWithScope } from './route-scope.js';
 
@@ -83,17 +91,31 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         operationId: 'createBatch',
         summary: 'Render many QR codes in one call',
         description:
-          'Accepts a batch of generate bodies (JSON `items`, or `Content-Type: text/csv` with a header row naming the same fields and `name`; ' +
-          'for CSV pass `webhookUrl` in the query string). The whole batch is validated first (every failing item is listed) and reserved against ' +
-          'the monthly quota at once: one request per item and one QR per new code; if it does not fit, nothing is counted. Items that fail to render ' +
-          'are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a retry returns the same batch. ' +
-          "The body may be at most 16 KiB plus 8 KiB per item the plan allows (`maxBatchItems`, capped by the server's `BATCH_BODY_LIMIT_BYTES`): " +
-          'a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of the key’s burst. ' +
-          "An item with `dynamic` makes a new dynamic code when the batch is accepted (its image encodes the code's short URL; manifest.csv names " +
-          "`codeId` and `shortUrl`); the plan's `activeDynamicCodes` must hold the whole batch's, or it is refused with 409 `code_limit_reached`.",
+          'Accepts a batch of generate bodies (JSON `items`, or `Content-Type: text/csv` with a header row ' +
+          'naming the same fields and `name`; ' +
+          ('for CSV pass `webhookUrl` in the query string). The whole batch is validated first (every failing ' +
+            'item is listed) and reserved against ') +
+          ('the monthly quota at once: one request per item and one QR per new code; if it does not fit, ' +
+            'nothing is counted. Items that fail to render ') +
+          ('are refunded. Answers 202 with the batch; poll it, or give `webhookUrl`. With `Idempotency-Key`, a ' +
+            'retry returns the same batch. ') +
+          ('The body may be at most 16 KiB plus 8 KiB per item the plan allows (`maxBatchItems`, capped by the ' +
+            "server's `BATCH_BODY_LIMIT_BYTES`): ") +
+          ('a larger one is refused with 413 `batch_too_large` before it is read. Each post takes one slot of ' +
+            'the key’s burst. ') +
+          ('An item with `dynamic` makes a new dynamic code when the batch is accepted (its image encodes the ' +
+            "code's short URL; manifest.csv names ") +
+          ("`codeId` and `shortUrl`); the plan's `activeDynamicCodes` must hold the whole batch's, or it is " +
+            'refused with 409 `code_limit_reached`.'),
         tags: ['batches'],
         security: keyWithScope('batches'),
-        headers: z.looseObject({ 'idempotency-key': z.string().max(255).optional().describe('Makes a retry return the batch of the first call.') }),
+        headers: z.looseObject({
+          'idempotency-key': z
+            .string()
+            .max(255)
+            .optional()
+            .describe('Makes a retry return the batch of the first call.'),
+        }),
         querystring: z.strictObject({ webhookUrl: WebhookUrl.optional() }),
         body: BatchBody,
         response: {
@@ -123,7 +145,9 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
               'text/csv': {
                 schema: {
                   type: 'string',
-                  description: 'RFC 4180: a header row naming generate fields and `name`, then one item per row. Pass webhookUrl in the query string.',
+                  description:
+                    'RFC 4180: a header row naming generate fields and `name`, then one item per row. Pass ' +
+                    'webhookUrl in the query string.',
                 },
               },
             },
@@ -169,7 +193,10 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         webhookUrl,
         idempotencyKey,
         // The body as understood, not as spelled: JSON key order, CSV or JSON, whitespace do not make another batch.
-        requestHash: idempotencyKey === undefined ? '' : sha256(canonicalJson({ items: request.body.items, webhookUrl: webhookUrl ?? null })),
+        requestHash:
+          idempotencyKey === undefined
+            ? ''
+            : sha256(canonicalJson({ items: request.body.items, webhookUrl: webhookUrl ?? null })),
         label: lines ? (index) => `line ${lines[index]}` : (index) => `items.${index}`,
         shortUrlBase: shortUrlBase(deps.publicUrl, request),
       });
@@ -216,7 +243,10 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         tags: ['batches'],
         security: keyWithScope('batches'),
         params: BatchParams,
-        response: { 200: BatchView, ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]) },
+        response: {
+          200: BatchView,
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -234,7 +264,10 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
         operationId: 'cancelOrDeleteBatch',
         summary: 'Cancel a running batch, or delete a finished one',
         description:
-          'A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A finished batch is deleted with its files (204). A cancelled batch whose last items are still being drawn answers 200 with the batch again, unchanged: a retried cancel never deletes; a DELETE once they have settled deletes it.',
+          'A queued or running batch is cancelled: its unrendered items are refunded (200 with the batch). A ' +
+          'finished batch is deleted with its files (204). A cancelled batch whose last items are still being ' +
+          'drawn answers 200 with the batch again, unchanged: a retried cancel never deletes; a DELETE once ' +
+          'they have settled deletes it.',
         tags: ['batches'],
         security: keyWithScope('batches'),
         params: BatchParams,
@@ -264,20 +297,42 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       schema: {
         operationId: 'getBatchArchive',
         summary: 'The results as a ZIP',
-        description: 'One file per rendered item (its `name`, sanitised and made unique, or its index) and `manifest.csv`: index, name, file, status, error.',
+        description:
+          'One file per rendered item (its `name`, sanitised and made unique, or its index) and ' +
+          '`manifest.csv`: index, name, file, status, error.',
         tags: ['batches'],
         security: keyWithScope('batches'),
         params: BatchParams,
-        response: problemResponses(['invalid_request', ...AUTH_ERRORS, 'not_found', 'batch_not_finished', ...COMMON_ERRORS]),
+        response: problemResponses([
+          'invalid_request',
+          ...AUTH_ERRORS,
+          'not_found',
+          'batch_not_finished',
+          ...COMMON_ERRORS,
+        ]),
         'x-document': {
           responses: {
             '200': {
               description: 'The ZIP, streamed.',
               content: binaryContent(['application/zip']),
-              headers: { 'Content-Disposition': { description: '`attachment; filename="<batch id>.zip"`.', required: true, schema: { type: 'string' } } },
+              headers: {
+                'Content-Disposition': {
+                  description: '`attachment; filename="<batch id>.zip"`.',
+                  required: true,
+                  schema: { type: 'string' },
+                },
+              },
             },
           },
-          headers: { '409': { 'Retry-After': { description: 'Seconds until asking again is worth it.', required: true, schema: { type: 'string' } } } },
+          headers: {
+            '409': {
+              'Retry-After': {
+                description: 'Seconds until asking again is worth it.',
+                required: true,
+                schema: { type: 'string' },
+              },
+            },
+          },
         },
       },
     },
@@ -287,14 +342,19 @@ export const batchesRoute: FastifyPluginAsyncZod<BatchesRouteDeps> = async (app,
       if (!isFinished(batch.status)) {
         throw new ApiError(
           'batch_not_finished',
-          `batch ${batch.id} is ${batch.status} (${batch.succeeded + batch.failed} of ${batch.total} done); the archive is ready when it finishes`,
+          `batch ${batch.id} is ${batch.status} (${batch.succeeded + batch.failed} of ${batch.total} done); ` +
+            `the archive is ready when it finishes`,
           {
             retryAfterSeconds: 5,
           },
         );
       }
       const archive = await batchArchive(batch, deps);
-      return reply.code(200).type('application/zip').header('Content-Disposition', `attachment; filename="${batch.id}.zip"`).send(archive);
+      return reply
+        .code(200)
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="${batch.id}.zip"`)
+        .send(archive);
     },
   );
 };

@@ -16,15 +16,24 @@ export const BatchDynamicCode = z
   .strictObject(BatchCodeFields)
   .meta({ id: 'BatchDynamicCode' })
   .describe(
-    "Makes a new dynamic code (as POST /api/v1/QRManager/codes, without `password`) when the batch is accepted; the item's image encodes its `shortUrl`, " +
-      "and manifest.csv gives its `codeId` and `shortUrl`. The item then has no `content`, and `type` is `url` (or absent). Counted against the plan's " +
-      '`activeDynamicCodes` for the whole batch at once: a batch that does not fit is refused (409 `code_limit_reached`) and nothing is made or counted.',
+    'Makes a new dynamic code (as POST /api/v1/QRManager/codes, without `password`) when the batch is ' +
+      "accepted; the item's image encodes its `shortUrl`, " +
+      ('and manifest.csv gives its `codeId` and `shortUrl`. The item then has no `content`, and `type` is `url` ' +
+        "(or absent). Counted against the plan's ") +
+      ('`activeDynamicCodes` for the whole batch at once: a batch that does not fit is refused (409 ' +
+        '`code_limit_reached`) and nothing is made or counted.'),
   );
 
 export const BatchItemBody = GenerateBody.extend({
-  content: GenerateBody.shape.content.optional().describe(`${GenerateBody.shape.content.description ?? ''} Required unless the item has \`dynamic\`.`),
-  type: GenerateBody.shape.type.optional().describe('The kind of content; required unless the item has `dynamic` (then `url`, or absent).'),
-  name: label(200, 1).optional().describe('File name in the archive (sanitised and made unique); default: the item index.'),
+  content: GenerateBody.shape.content
+    .optional()
+    .describe(`${GenerateBody.shape.content.description ?? ''} Required unless the item has \`dynamic\`.`),
+  type: GenerateBody.shape.type
+    .optional()
+    .describe('The kind of content; required unless the item has `dynamic` (then `url`, or absent).'),
+  name: label(200, 1)
+    .optional()
+    .describe('File name in the archive (sanitised and made unique); default: the item index.'),
   dynamic: BatchDynamicCode.optional(),
 });
 
@@ -34,7 +43,11 @@ export const WebhookUrl = z
   .describe('Called once with a signed POST (Standard Webhooks) when the batch finishes.');
 
 export const BatchBody = z.strictObject({
-  items: z.array(BatchItemBody).min(1).max(MAX_ITEMS_PER_REQUEST).describe('One generate body per code, plus an optional `name`.'),
+  items: z
+    .array(BatchItemBody)
+    .min(1)
+    .max(MAX_ITEMS_PER_REQUEST)
+    .describe('One generate body per code, plus an optional `name`.'),
   webhookUrl: WebhookUrl.optional(),
 });
 
@@ -61,7 +74,8 @@ export const BatchView = z
         state: z
           .enum(['pending', 'delivered', 'failed', 'refused'])
           .describe(
-            'pending: waiting for the batch to finish or for the next attempt; failed: every attempt failed; refused: the target is not allowed (a private address), never sent.',
+            'pending: waiting for the batch to finish or for the next attempt; failed: every attempt failed; ' +
+              'refused: the target is not allowed (a private address), never sent.',
           ),
         attempts: z.number().int(),
         lastError: z.string().optional().describe('Why the last attempt was not delivered.'),

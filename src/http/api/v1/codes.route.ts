@@ -39,7 +39,13 @@ export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
   domains: CustomDomainStore;
 }
 
-const AUTH_ERRORS: ErrorCode[] = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope', ...COMMON_ERRORS];
+const AUTH_ERRORS: ErrorCode[] = [
+  'missing_api_key',
+  'invalid_api_key',
+  'expired_api_key',
+  'insufficient_scope',
+  ...COMMON_ERRORS,
+];
 const errors = (...codes: ErrorCode[]) => problemResponses([...codes, ...AUTH_ERRORS]);
 const tags = ['dynamic codes'];
 
@@ -50,7 +56,8 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
     const scans = await scanSummaries(deps, codes);
     return codes.map((code) => codeView(code, base, scans.get(code.id)!));
   };
-  const view = async (request: Parameters<typeof shortUrlBase>[1], code: DynamicCode) => (await views(request, [code]))[0]!;
+  const view = async (request: Parameters<typeof shortUrlBase>[1], code: DynamicCode) =>
+    (await views(request, [code]))[0]!;
 
   app.post(
     '/QRManager/codes',
@@ -60,12 +67,23 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         operationId: 'createDynamicCode',
         summary: 'Create a dynamic code',
         description:
-          'A dynamic code encodes a short URL of this service (`shortUrl`); scanning it redirects to `target`, which you can change at any time. ' +
-          "Each account holds at most its plan's `activeDynamicCodes` (deleted codes free their place). Creating a code is not metered; its image is.",
+          'A dynamic code encodes a short URL of this service (`shortUrl`); scanning it redirects to `target`, ' +
+          'which you can change at any time. ' +
+          ("Each account holds at most its plan's `activeDynamicCodes` (deleted codes free their place). " +
+            'Creating a code is not metered; its image is.'),
         tags,
         security: keyWithScope('codes:write'),
         body: CreateCodeBody,
-        response: { 201: CodeSchema, ...errors('invalid_request', 'code_limit_reached', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
+        response: {
+          201: CodeSchema,
+          ...errors(
+            'invalid_request',
+            'code_limit_reached',
+            'slug_taken',
+            'payload_too_large',
+            'unsupported_media_type',
+          ),
+        },
         'x-document': { headers: { '201': { Location: header.location('The new code.') } } },
       },
     },
@@ -125,12 +143,24 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       schema: {
         operationId: 'updateDynamicCode',
         summary: 'Change where a dynamic code points, its name, or pause it',
-        description: 'A new target is followed by every instance within a second. A paused code answers scans with 410 until it is active again.',
+        description:
+          'A new target is followed by every instance within a second. A paused code answers scans with 410 ' +
+          'until it is active again.',
         tags,
         security: keyWithScope('codes:write'),
         params: CodeParams,
         body: UpdateCodeBody,
-        response: { 200: CodeSchema, ...errors('invalid_request', 'not_found', 'code_disabled', 'slug_taken', 'payload_too_large', 'unsupported_media_type') },
+        response: {
+          200: CodeSchema,
+          ...errors(
+            'invalid_request',
+            'not_found',
+            'code_disabled',
+            'slug_taken',
+            'payload_too_large',
+            'unsupported_media_type',
+          ),
+        },
       },
     },
     async (request) => {
@@ -178,13 +208,20 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       schema: {
         operationId: 'dynamicCodeImage',
         summary: "A dynamic code's image",
-        description: 'The QR code of the `shortUrl`, with the generate options as query parameters. Metered exactly like a generation (type `url`).',
+        description:
+          'The QR code of the `shortUrl`, with the generate options as query parameters. Metered exactly like ' +
+          'a generation (type `url`).',
         tags,
         security: keyWithScope('codes:read'),
         params: CodeParams,
         querystring: CodeImageQuery,
         response: problemResponses(['not_found', ...GENERATE_ERRORS, ...COMMON_ERRORS]),
-        'x-document': { responses: imageResponses("The image of the code's short URL, with the quota headers.", Object.values(IMAGE_MEDIA_TYPES)) },
+        'x-document': {
+          responses: imageResponses(
+            "The image of the code's short URL, with the quota headers.",
+            Object.values(IMAGE_MEDIA_TYPES),
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -218,10 +255,13 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         operationId: 'dynamicCodeStats',
         summary: "A dynamic code's scans",
         description:
-          'Scans and unique scanners per day or hour (UTC), totals (crawlers and link previews apart, as `bots`), and the split by device ' +
+          'Scans and unique scanners per day or hour (UTC), totals (crawlers and link previews apart, as ' +
+          '`bots`), and the split by device ' +
           'class, country, city (with a city database), browser language and weighted-split arm. ' +
-          'Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. ' +
-          'The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). ' +
+          ('Unique scanners are counted per day over a salted hash of address and user agent whose salt changes ' +
+            'every day: no personal data is kept. ') +
+          ('The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% ' +
+            'standard error). ') +
           'With Redis, counts reach these statistics through a rollup that runs every minute.',
         tags,
         security: keyWithScope('analytics:read'),
@@ -238,14 +278,24 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       '200': {
         description,
         content: { 'text/csv': { schema: { type: 'string' } } },
-        headers: { 'Content-Disposition': { description: '`attachment; filename="…csv"`.', required: true, schema: { type: 'string' } } },
+        headers: {
+          'Content-Disposition': {
+            description: '`attachment; filename="…csv"`.',
+            required: true,
+            schema: { type: 'string' },
+          },
+        },
       },
     },
   });
   const sendCsv = (reply: FastifyReply, file: string, lines: AsyncIterable<string>) =>
-    reply.type('text/csv; charset=utf-8').header('Content-Disposition', `attachment; filename="${file}"`).send(Readable.from(lines));
+    reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="${file}"`)
+      .send(Readable.from(lines));
   const csvColumns =
-    `Columns: \`${STATS_CSV_HEADER}\` (CRLF line ends). Each code-day's totals row (empty \`country\` and \`arm\`) is ` +
+    `Columns: \`${STATS_CSV_HEADER}\` (CRLF line ends). Each code-day's totals row (empty \`country\` and ` +
+    `\`arm\`) is ` +
     "followed by a row per country and per split arm with that slice's `scans` alone.";
 
   app.get(
@@ -255,7 +305,8 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
         operationId: 'allDynamicCodeStatsCsv',
         summary: 'Scans of every code of the account, as CSV',
         description:
-          `${csvColumns} One row per code and day (UTC) with at least one scan, codes newest first; the figures are those of each code's JSON ` +
+          `${csvColumns} One row per code and day (UTC) with at least one scan, codes newest first; the ` +
+          `figures are those of each code's JSON ` +
           'statistics for the same range (default the last 30 days, at most 366). Streamed a page of codes at a time.',
         tags,
         security: keyWithScope('analytics:read'),
@@ -276,7 +327,9 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       schema: {
         operationId: 'dynamicCodeStatsCsv',
         summary: "A dynamic code's scans, as CSV",
-        description: `${csvColumns} One row per day of the range (UTC), zeros included: exactly the daily \`series\` of the JSON statistics, with the device split per day.`,
+        description:
+          `${csvColumns} One row per day of the range (UTC), zeros included: exactly the daily \`series\` of the ` +
+          `JSON statistics, with the device split per day.`,
         tags,
         security: keyWithScope('analytics:read'),
         params: CodeParams,

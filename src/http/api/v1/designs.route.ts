@@ -4,7 +4,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DESIGN_NAME_MAX } from '../../../domain/design.js';
 import type { DesignRecord } from '../../../domain/ports/design-store.js';
-import { createDesign, deleteDesign, getDesign, listDesigns, updateDesign, type DesignDeps } from '../../../services/designs.js';
+import {
+  createDesign,
+  deleteDesign,
+  getDesign,
+  listDesigns,
+  updateDesign,
+  type DesignDeps,
+} from '../../../services/designs.js';
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
@@ -32,7 +39,9 @@ export const DesignOptionsSchema = GenerateBody.pick({
 
 const Design = z
   .object({
-    id: z.string().describe('`des_…`: send it as `design` with generate, batch items, dynamic-code images and signed URLs.'),
+    id: z
+      .string()
+      .describe('`des_…`: send it as `design` with generate, batch items, dynamic-code images and signed URLs.'),
     name: z.string(),
     options: DesignOptionsSchema,
     createdAt: z.string().describe('ISO 8601.'),
@@ -41,7 +50,13 @@ const Design = z
   .meta({ id: 'Design' });
 
 function view(design: DesignRecord): z.infer<typeof Design> {
-  return { id: design.id, name: design.name, options: design.options, createdAt: design.createdAt.toISOString(), updatedAt: design.updatedAt.toISOString() };
+  return {
+    id: design.id,
+    name: design.name,
+    options: design.options,
+    createdAt: design.createdAt.toISOString(),
+    updatedAt: design.updatedAt.toISOString(),
+  };
 }
 
 const Name = label(DESIGN_NAME_MAX, 1);
@@ -66,12 +81,17 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         operationId: 'createDesign',
         summary: 'Save a design',
         description:
-          'A named set of rendering and branding options. It is validated as a generate request would be (colour contrast, the logo in your account) ' +
-          'and a branded design is drawn and read back before it is saved: an unscannable one is 422 `unscannable_design`. Each plan keeps a number of designs (its `designs` figure).',
+          'A named set of rendering and branding options. It is validated as a generate request would be ' +
+          '(colour contrast, the logo in your account) ' +
+          ('and a branded design is drawn and read back before it is saved: an unscannable one is 422 ' +
+            '`unscannable_design`. Each plan keeps a number of designs (its `designs` figure).'),
         tags: ['designs'],
         security: keyWithScope('designs'),
         body: z.strictObject({ name: Name, options: DesignOptionsSchema }),
-        response: { 201: Design, ...problemResponses([...SAVE_ERRORS, 'design_limit_reached', 'plan_upgrade_required']) },
+        response: {
+          201: Design,
+          ...problemResponses([...SAVE_ERRORS, 'design_limit_reached', 'plan_upgrade_required']),
+        },
         'x-document': { headers: { '201': { Location: header.location('The new design.') } } },
       },
     },
@@ -97,7 +117,10 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         tags: ['designs'],
         security: keyWithScope('designs'),
         querystring: PageQuery,
-        response: { 200: pageSchema(Design), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: pageSchema(Design),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -128,7 +151,9 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
       schema: {
         operationId: 'updateDesign',
         summary: 'Change a design',
-        description: 'Renames it, or replaces its options as a whole (checked as on creation). Codes drawn with it afterwards use the new options.',
+        description:
+          'Renames it, or replaces its options as a whole (checked as on creation). Codes drawn with it ' +
+          'afterwards use the new options.',
         tags: ['designs'],
         security: keyWithScope('designs'),
         params: Params,
@@ -159,7 +184,10 @@ export const designsRoute: FastifyPluginAsyncZod<DesignDeps> = async (app, deps)
         tags: ['designs'],
         security: keyWithScope('designs'),
         params: Params,
-        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          204: z.null().describe('Deleted.'),
+          ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request, reply) => {

@@ -2,9 +2,22 @@
 // uses it.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { DOMAIN_STATUSES, HOSTNAME_MAX_LENGTH, proofName, verificationUrl, type CustomDomain } from '../../../domain/custom-domain.js';
+import {
+  DOMAIN_STATUSES,
+  HOSTNAME_MAX_LENGTH,
+  proofName,
+  verificationUrl,
+  type CustomDomain,
+} from '../../../domain/custom-domain.js';
 import type { DomainProbe } from '../../../domain/ports/domain-probe.js';
-import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain, type CustomDomainDeps } from '../../../services/custom-domains.js';
+import {
+  addDomain,
+  deleteDomain,
+  getDomain,
+  listDomains,
+  verifyDomain,
+  type CustomDomainDeps,
+} from '../../../services/custom-domains.js';
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
@@ -23,7 +36,8 @@ const Domain = z
     status: z
       .enum(DOMAIN_STATUSES)
       .describe(
-        '`pending` until its TXT record proves it (expires after 7 days); `active` takes codes; `suspended` when a daily re-check found the ' +
+        '`pending` until its TXT record proves it (expires after 7 days); `active` takes codes; `suspended` ' +
+          'when a daily re-check found the ' +
           'record gone (its codes stop answering until it is back); `expired` when never proved in time.',
       ),
     verification: z
@@ -32,14 +46,22 @@ const Domain = z
         name: z.string().describe('`_qrm-challenge.<hostname>`: the name of the TXT record to add.'),
         value: z.string().describe("The TXT record's value: the token."),
         token: z.string().describe('The same token.'),
-        url: z.string().describe('`http://<hostname>/.well-known/qrm-domain/<token>`: answers the token once the hostname reaches this service (advice only).'),
+        url: z
+          .string()
+          .describe(
+            '`http://<hostname>/.well-known/qrm-domain/<token>`: answers the token once the hostname reaches this service (advice only).',
+          ),
       })
       .describe(
-        'How the domain becomes active: add the TXT record `name` = `value` at your DNS; it is checked every few minutes, or now with POST …/verify. ' +
+        'How the domain becomes active: add the TXT record `name` = `value` at your DNS; it is checked every ' +
+          'few minutes, or now with POST …/verify. ' +
           'Keep the record: it is checked again every day.',
       ),
     lastCheck: z
-      .object({ at: z.string().describe('ISO 8601.'), problem: z.string().nullable().describe('Why the check did not pass; null when it did.') })
+      .object({
+        at: z.string().describe('ISO 8601.'),
+        problem: z.string().nullable().describe('Why the check did not pass; null when it did.'),
+      })
       .nullable()
       .describe('The last check of the domain (automatic or requested).'),
     createdAt: z.string().describe('ISO 8601.'),
@@ -52,7 +74,13 @@ export function domainView(domain: CustomDomain): z.infer<typeof Domain> {
     id: domain.id,
     hostname: domain.hostname,
     status: domain.status,
-    verification: { type: 'dns-txt', name: proofName(domain.hostname), value: domain.token, token: domain.token, url: verificationUrl(domain) },
+    verification: {
+      type: 'dns-txt',
+      name: proofName(domain.hostname),
+      value: domain.token,
+      token: domain.token,
+      url: verificationUrl(domain),
+    },
     lastCheck: domain.lastCheck && { at: domain.lastCheck.at.toISOString(), problem: domain.lastCheck.problem },
     createdAt: domain.createdAt.toISOString(),
     verifiedAt: domain.verifiedAt?.toISOString() ?? null,
@@ -60,7 +88,13 @@ export function domainView(domain: CustomDomain): z.infer<typeof Domain> {
 }
 
 const Params = z.object({ id: z.string().min(1).max(64).describe('The domain id (`dom_…`).') });
-const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope', ...COMMON_ERRORS] as const;
+const AUTH_ERRORS = [
+  'missing_api_key',
+  'invalid_api_key',
+  'expired_api_key',
+  'insufficient_scope',
+  ...COMMON_ERRORS,
+] as const;
 const tags = ['custom domains'];
 const security = keyWithScope('domains');
 
@@ -74,13 +108,23 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
         summary: 'Add a custom domain',
         description:
           'Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: add the TXT record ' +
-          '`_qrm-challenge.<hostname>` = `verification.value` and point the hostname at this service (DNS and your proxy); it becomes `active` ' +
-          'once the TXT record holds the token (never by the HTTP check alone). A hostname belongs to one account; a hostname whose ' +
-          "`_qrm-challenge` record still holds an earlier claim's token is 409 `hostname_taken` until that record is removed. " +
-          "Each plan allows a number of domains (its `customDomains` figure; 0: 403 `plan_upgrade_required`). IP addresses and this service's own hostname are refused.",
+          ('`_qrm-challenge.<hostname>` = `verification.value` and point the hostname at this service (DNS and ' +
+            'your proxy); it becomes `active` ') +
+          ('once the TXT record holds the token (never by the HTTP check alone). A hostname belongs to one ' +
+            'account; a hostname whose ') +
+          ("`_qrm-challenge` record still holds an earlier claim's token is 409 `hostname_taken` until that " +
+            'record is removed. ') +
+          ('Each plan allows a number of domains (its `customDomains` figure; 0: 403 `plan_upgrade_required`). ' +
+            "IP addresses and this service's own hostname are refused."),
         tags,
         security,
-        body: z.strictObject({ hostname: z.string().min(1).max(HOSTNAME_MAX_LENGTH).describe('e.g. `go.example.com`; IDNA names are stored as punycode.') }),
+        body: z.strictObject({
+          hostname: z
+            .string()
+            .min(1)
+            .max(HOSTNAME_MAX_LENGTH)
+            .describe('e.g. `go.example.com`; IDNA names are stored as punycode.'),
+        }),
         response: {
           201: Domain,
           ...problemResponses([
@@ -150,9 +194,12 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
         operationId: 'verifyCustomDomain',
         summary: 'Check a custom domain now',
         description:
-          'Looks up the TXT record `verification.name` and answers the domain as it then is: `active` when the record holds the token (a pending, ' +
-          'suspended or expired domain), else unchanged with `lastCheck.problem` saying why. Once proved, `verification.url` is fetched too (the ' +
-          'same rules as webhooks: no private or loopback addresses): when it does not reach this service, `lastCheck.problem` says so (advice only).',
+          'Looks up the TXT record `verification.name` and answers the domain as it then is: `active` when the ' +
+          'record holds the token (a pending, ' +
+          ('suspended or expired domain), else unchanged with `lastCheck.problem` saying why. Once proved, ' +
+            '`verification.url` is fetched too (the ') +
+          ('same rules as webhooks: no private or loopback addresses): when it does not reach this service, ' +
+            '`lastCheck.problem` says so (advice only).'),
         tags,
         security,
         params: Params,
@@ -181,11 +228,16 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
       schema: {
         operationId: 'deleteCustomDomain',
         summary: 'Delete a custom domain',
-        description: 'Refused with 409 `domain_in_use` while any code lives on it (move those codes with `domain: null`, or delete them, first).',
+        description:
+          'Refused with 409 `domain_in_use` while any code lives on it (move those codes with `domain: null`, ' +
+          'or delete them, first).',
         tags,
         security,
         params: Params,
-        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['invalid_request', 'not_found', 'domain_in_use', ...AUTH_ERRORS]) },
+        response: {
+          204: z.null().describe('Deleted.'),
+          ...problemResponses(['invalid_request', 'not_found', 'domain_in_use', ...AUTH_ERRORS]),
+        },
       },
     },
     async (request, reply) => {

@@ -36,10 +36,15 @@ function plansNote(plans: PlanCatalogue): string {
   const figure = (limit: Limit, unit: string) => (limit === null ? `unlimited ${unit}` : `${limit} ${unit}`);
   const lines = plans.plans.map(
     (plan) =>
-      `- **${plan.name}** (\`${plan.id}\`): ${figure(plan.requestsPerMonth, 'requests')} and ${figure(plan.qrsPerMonth, 'distinct QRs')} a month, ` +
-      `${plan.burstPerSecond === null ? 'no burst limit' : `burst ${plan.burstPerSecond}/s per key`}, formats ${plan.formats.join(', ')}`,
+      `- **${plan.name}** (\`${plan.id}\`): ${figure(plan.requestsPerMonth, 'requests')} and ` +
+      `${figure(plan.qrsPerMonth, 'distinct QRs')} a month, ` +
+      (`${plan.burstPerSecond === null ? 'no burst limit' : `burst ${plan.burstPerSecond}/s per key`}, formats ` +
+        `${plan.formats.join(', ')}`),
   );
-  return `\n\nPlans on this service (an unlimited dimension has no \`RateLimit\` entry, and no \`X-RateLimit-*\` headers when monthly requests are unlimited):\n${lines.join('\n')}`;
+  return (
+    `\n\nPlans on this service (an unlimited dimension has no \`RateLimit\` entry, and no \`X-RateLimit-*\` ` +
+    `headers when monthly requests are unlimited):\n${lines.join('\n')}`
+  );
 }
 
 export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, deps) => {
@@ -52,8 +57,10 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, 
         summary: 'Generate a QR code image',
         description:
           'Encodes `content` as a QR code of the given `type` and answers with the image itself in the body. ' +
-          'Counts one request against the monthly quota, and one QR when the code (type + encoded content) is new this month. ' +
-          "Only successful generations count. Each API key is also held to its plan's burst (requests in any one second): " +
+          ('Counts one request against the monthly quota, and one QR when the code (type + encoded content) is ' +
+            'new this month. ') +
+          ("Only successful generations count. Each API key is also held to its plan's burst (requests in any " +
+            'one second): ') +
           'past it the answer is 429 `rate_limited` with `Retry-After: 1`, and nothing is counted.' +
           plansNote(deps.plans),
         tags: ['generation'],
@@ -61,7 +68,10 @@ export const generateRoute: FastifyPluginAsyncZod<GenerateQrDeps> = async (app, 
         body: GenerateBody,
         response: problemResponses([...GENERATE_ERRORS, ...COMMON_ERRORS]),
         'x-document': {
-          responses: imageResponses('The QR code image, unwrapped, in the requested format, with the quota headers.', Object.values(IMAGE_MEDIA_TYPES)),
+          responses: imageResponses(
+            'The QR code image, unwrapped, in the requested format, with the quota headers.',
+            Object.values(IMAGE_MEDIA_TYPES),
+          ),
         },
       },
     },

@@ -26,8 +26,13 @@ const ApiKey = z
     name: z.string(),
     hint: z.string().describe('The prefix and last four characters: enough to tell keys apart, never to use one.'),
     status: z.enum(['active', 'expired', 'revoked']),
-    scopes: z.array(z.enum(KEY_SCOPES)).describe('What the key may do; a call outside them is 403 `insufficient_scope`.'),
-    expiresAt: z.string().nullable().describe('ISO 8601; past it the key answers 401 `expired_api_key`. Null: never expires.'),
+    scopes: z
+      .array(z.enum(KEY_SCOPES))
+      .describe('What the key may do; a call outside them is 403 `insufficient_scope`.'),
+    expiresAt: z
+      .string()
+      .nullable()
+      .describe('ISO 8601; past it the key answers 401 `expired_api_key`. Null: never expires.'),
     createdAt: z.string().describe('ISO 8601.'),
     createdBy: ActorSchema.nullable().describe('Who made the key; null for keys made before this was recorded.'),
     lastUsedAt: z.string().nullable(),
@@ -52,7 +57,12 @@ export function apiKeyView(key: ApiKeyRecord, now: Date): z.infer<typeof ApiKey>
 
 const ListKeysQuery = z.strictObject({
   ...PageQueryFields,
-  createdBy: z.string().min(1).max(200).optional().describe("Only the keys this actor made: a member's id, or `qrm` for the operator's."),
+  createdBy: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("Only the keys this actor made: a member's id, or `qrm` for the operator's."),
 });
 
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
@@ -68,7 +78,10 @@ export const keysRoute: FastifyPluginAsyncZod<ApiKeyDeps> = async (app, deps) =>
         tags,
         security: keyWithScope('admin'),
         querystring: ListKeysQuery,
-        response: { 200: pageSchema(ApiKey), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: pageSchema(ApiKey),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -86,7 +99,9 @@ export const keysRoute: FastifyPluginAsyncZod<ApiKeyDeps> = async (app, deps) =>
       schema: {
         operationId: 'revokeApiKey',
         summary: 'Revoke an API key',
-        description: 'Requests that send it are refused (401 `invalid_api_key`) within a second, on every instance. Revoking twice keeps the first time.',
+        description:
+          'Requests that send it are refused (401 `invalid_api_key`) within a second, on every instance. ' +
+          'Revoking twice keeps the first time.',
         tags,
         security: keyWithScope('admin'),
         params: z.object({ id: z.string().min(1).max(100) }),

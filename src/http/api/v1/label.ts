@@ -6,5 +6,8 @@ const CONTROL_CHARACTER = /\p{Cc}/u;
 
 export function label(max: number, min?: number) {
   const text = min === undefined ? z.string().max(max) : z.string().min(min).max(max);
-  return text.refine((value) => !CONTROL_CHARACTER.test(value), 'must not contain control characters (NUL, line feed, tab…)');
+  return text.refine(
+    (value) => !CONTROL_CHARACTER.test(value),
+    'must not contain control characters (NUL, line feed, tab…)',
+  );
 }

@@ -3,7 +3,13 @@ import { z } from 'zod';
 import { PAGE_SIZE } from '../../../domain/list-page.js';
 
 export const PageQueryFields = {
-  limit: z.coerce.number().int().min(1).max(PAGE_SIZE.max).optional().describe(`Items per page (default ${PAGE_SIZE.default}, at most ${PAGE_SIZE.max}).`),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(PAGE_SIZE.max)
+    .optional()
+    .describe(`Items per page (default ${PAGE_SIZE.default}, at most ${PAGE_SIZE.max}).`),
   cursor: z.string().min(1).max(200).optional().describe('The `nextCursor` of the previous page.'),
 };
 

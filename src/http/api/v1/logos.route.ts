@@ -51,9 +51,13 @@ const Params = z.object({ id: z.string().min(1).max(64) });
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 
 export function logoTooLarge(bytes: number): ApiError {
-  return new ApiError('payload_too_large', `a logo upload is at most ${LOGO_MAX_UPLOAD_BYTES} bytes; this one is ${bytes} bytes or more`, {
-    extensions: { limitBytes: LOGO_MAX_UPLOAD_BYTES },
-  });
+  return new ApiError(
+    'payload_too_large',
+    `a logo upload is at most ${LOGO_MAX_UPLOAD_BYTES} bytes; this one is ${bytes} bytes or more`,
+    {
+      extensions: { limitBytes: LOGO_MAX_UPLOAD_BYTES },
+    },
+  );
 }
 
 function mediaTypeOf(header: string | undefined): LogoMediaType {
@@ -67,12 +71,17 @@ function mediaTypeOf(header: string | undefined): LogoMediaType {
       'SVG logos are refused (an SVG can carry scripts and external references); upload the logo as PNG, JPEG or WebP',
     );
   }
-  throw new ApiError('unsupported_media_type', `send the logo image itself as the body with Content-Type ${LOGO_MEDIA_TYPES.join(', ')}`);
+  throw new ApiError(
+    'unsupported_media_type',
+    `send the logo image itself as the body with Content-Type ${LOGO_MEDIA_TYPES.join(', ')}`,
+  );
 }
 
 export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => {
   // In this route's own context only: any body arrives as bytes, and the handler says which types it takes.
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) =>
+    done(null, body),
+  );
 
   app.post(
     '/QRManager/logos',
@@ -89,9 +98,12 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         operationId: 'uploadLogo',
         summary: 'Upload a logo',
         description:
-          `The body is the image itself (PNG, JPEG or WebP, at most ${LOGO_MAX_UPLOAD_BYTES} bytes), with its Content-Type. ` +
-          'It is decoded, scaled to fit 512 px, and stored re-encoded as PNG with all metadata stripped. SVG is refused. ' +
-          "Each plan keeps a number of logos (the plan's `logos` figure). Use the returned id as `logo.id` when generating.",
+          `The body is the image itself (PNG, JPEG or WebP, at most ${LOGO_MAX_UPLOAD_BYTES} bytes), with its ` +
+          `Content-Type. ` +
+          ('It is decoded, scaled to fit 512 px, and stored re-encoded as PNG with all metadata stripped. SVG ' +
+            'is refused. ') +
+          ("Each plan keeps a number of logos (the plan's `logos` figure). Use the returned id as `logo.id` " +
+            'when generating.'),
         tags: ['logos'],
         security: keyWithScope('logos'),
         querystring: UploadQuery,
@@ -109,14 +121,18 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
           ]),
         },
         'x-document': {
-          requestBody: { description: 'The image itself, as sent (no JSON, no multipart).', content: binaryContent(LOGO_MEDIA_TYPES) },
+          requestBody: {
+            description: 'The image itself, as sent (no JSON, no multipart).',
+            content: binaryContent(LOGO_MEDIA_TYPES),
+          },
           headers: { '201': { Location: header.location('The new logo.') } },
         },
       },
     },
     async (request, reply) => {
       const mediaType = mediaTypeOf(request.headers['content-type']);
-      if (!Buffer.isBuffer(request.body) || request.body.length === 0) throw new ApiError('invalid_request', 'the body is empty; send the logo image itself');
+      if (!Buffer.isBuffer(request.body) || request.body.length === 0)
+        throw new ApiError('invalid_request', 'the body is empty; send the logo image itself');
       const logo = await uploadLogo(deps, callerOf(request), request.body, mediaType, request.query.name?.trim());
       await app.audit(request, {
         accountId: callerOf(request).accountId,
@@ -159,7 +175,10 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         security: keyWithScope('logos'),
         params: Params,
         body: z.strictObject({ name: LogoName }),
-        response: { 200: Logo, ...problemResponses(['invalid_request', 'not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: Logo,
+          ...problemResponses(['invalid_request', 'not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -185,7 +204,10 @@ export const logosRoute: FastifyPluginAsyncZod<LogoDeps> = async (app, deps) => 
         tags: ['logos'],
         security: keyWithScope('logos'),
         params: Params,
-        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          204: z.null().describe('Deleted.'),
+          ...problemResponses(['not_found', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request, reply) => {

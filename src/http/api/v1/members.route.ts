@@ -22,7 +22,9 @@ export interface MembersRouteOptions {
   publicUrl: string | undefined;
 }
 
-const RoleSchema = z.enum(ROLES).describe('owner, admin, developer, viewer or billing (docs/teams.md has the permission table).');
+const RoleSchema = z
+  .enum(ROLES)
+  .describe('owner, admin, developer, viewer or billing (docs/teams.md has the permission table).');
 
 const MemberView = z
   .object({
@@ -45,21 +47,36 @@ const InvitationView = z
   .meta({ id: 'Invitation' });
 
 const CreatedInvitation = InvitationView.extend({
-  acceptUrl: z.string().describe('Send it to the invitee: it holds the token, shown in this answer only (only its digest is stored).'),
+  acceptUrl: z
+    .string()
+    .describe('Send it to the invitee: it holds the token, shown in this answer only (only its digest is stored).'),
 }).meta({ id: 'CreatedInvitation' });
 
 function memberView(member: Member): z.infer<typeof MemberView> {
-  return { id: member.id, email: member.email, role: member.role, provider: member.identity.provider, joinedAt: member.joinedAt.toISOString() };
+  return {
+    id: member.id,
+    email: member.email,
+    role: member.role,
+    provider: member.identity.provider,
+    joinedAt: member.joinedAt.toISOString(),
+  };
 }
 
 function invitationView(invitation: Invitation): z.infer<typeof InvitationView> {
   const { id, email, role } = invitation;
-  return { id, email, role, createdAt: invitation.createdAt.toISOString(), expiresAt: invitation.expiresAt.toISOString() };
+  return {
+    id,
+    email,
+    role,
+    createdAt: invitation.createdAt.toISOString(),
+    expiresAt: invitation.expiresAt.toISOString(),
+  };
 }
 
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
 const MemberParams = z.object({ id: z.string().min(1).max(64) });
-const KEY_ROLE_NOTE = 'An API key acts as an admin here: it cannot make, demote or remove owners (403 `insufficient_role`).';
+const KEY_ROLE_NOTE =
+  'An API key acts as an admin here: it cannot make, demote or remove owners (403 `insufficient_role`).';
 
 export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (app, deps) => {
   const actorOf = (keyId: string): Actor => ({ type: 'api_key', keyId });
@@ -73,7 +90,10 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
         tags: ['members'],
         security: keyWithScope('admin'),
         querystring: PageQuery,
-        response: { 200: pageSchema(MemberView), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: pageSchema(MemberView),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -115,7 +135,13 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      const changed = await changeRole(deps, actorOf(caller.keyId), caller.accountId, request.params.id, request.body.role);
+      const changed = await changeRole(
+        deps,
+        actorOf(caller.keyId),
+        caller.accountId,
+        request.params.id,
+        request.body.role,
+      );
       await app.audit(request, memberEvent(caller.accountId, 'member.role_changed', changed, { role: changed.role }));
       return memberView(changed);
     },
@@ -132,13 +158,19 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
         tags: ['members'],
         security: keyWithScope('admin'),
         params: MemberParams,
-        response: { 200: MemberView, ...problemResponses(['not_found', 'last_owner', 'insufficient_role', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: MemberView,
+          ...problemResponses(['not_found', 'last_owner', 'insufficient_role', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
       const caller = callerOf(request);
       const removed = await removeMember(deps, actorOf(caller.keyId), caller.accountId, request.params.id);
-      await app.audit(request, memberEvent(caller.accountId, 'member.removed', removed, { email: removed.email, role: removed.role }));
+      await app.audit(
+        request,
+        memberEvent(caller.accountId, 'member.removed', removed, { email: removed.email, role: removed.role }),
+      );
       return memberView(removed);
     },
   );
@@ -151,21 +183,36 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
         operationId: 'createInvitation',
         summary: 'Invite someone by e-mail to join the account with a role',
         description:
-          'The invitee opens `acceptUrl`, signs in with the invited e-mail address and joins with one click; another address is ' +
-          `refused (403 \`invitation_email_mismatch\`). The invitation lasts seven days and is used once. ${KEY_ROLE_NOTE}`,
+          'The invitee opens `acceptUrl`, signs in with the invited e-mail address and joins with one click; ' +
+          'another address is ' +
+          (`refused (403 \`invitation_email_mismatch\`). The invitation lasts seven days and is used once. ` +
+            `${KEY_ROLE_NOTE}`),
         tags: ['members'],
         security: keyWithScope('admin'),
         body: z.strictObject({ email: z.string().max(320).describe('Who may accept it.'), role: RoleSchema }),
         response: {
           201: CreatedInvitation,
-          ...problemResponses(['invalid_request', 'insufficient_role', 'unsupported_media_type', 'payload_too_large', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+          ...problemResponses([
+            'invalid_request',
+            'insufficient_role',
+            'unsupported_media_type',
+            'payload_too_large',
+            ...AUTH_ERRORS,
+            ...COMMON_ERRORS,
+          ]),
         },
         'x-document': { headers: { '201': { Location: header.location('The new invitation.') } } },
       },
     },
     async (request, reply) => {
       const caller = callerOf(request);
-      const created = await invite(deps, actorOf(caller.keyId), caller.accountId, request.body, shortUrlBase(deps.publicUrl, request));
+      const created = await invite(
+        deps,
+        actorOf(caller.keyId),
+        caller.accountId,
+        request.body,
+        shortUrlBase(deps.publicUrl, request),
+      );
       await app.audit(request, invitationEvent(caller.accountId, 'invitation.created', created.invitation));
       reply.header('Cache-Control', 'no-store');
       return reply
@@ -184,7 +231,10 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
         tags: ['members'],
         security: keyWithScope('admin'),
         querystring: PageQuery,
-        response: { 200: pageSchema(InvitationView), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: pageSchema(InvitationView),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -203,7 +253,10 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
         tags: ['members'],
         security: keyWithScope('admin'),
         params: z.object({ id: z.string().min(1).max(64) }),
-        response: { 200: InvitationView, ...problemResponses(['not_found', 'insufficient_role', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: InvitationView,
+          ...problemResponses(['not_found', 'insufficient_role', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {

@@ -12,6 +12,7 @@ export function routeScope(schema: FastifySchema | undefined): KeyScope | undefi
   const security = (schema as { security?: unknown } | undefined)?.security;
   if (!Array.isArray(security) || security.length !== 1) return undefined;
   const scopes = (security[0] as { apiKey?: unknown }).apiKey;
-  if (!Array.isArray(scopes) || scopes.length !== 1 || typeof scopes[0] !== 'string' || !isKeyScope(scopes[0])) return undefined;
+  if (!Array.isArray(scopes) || scopes.length !== 1 || typeof scopes[0] !== 'string' || !isKeyScope(scopes[0]))
+    return undefined;
   return scopes[0];
 }

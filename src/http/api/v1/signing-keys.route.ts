@@ -3,7 +3,13 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SigningKeyRecord } from '../../../domain/ports/signing-key-store.js';
 import { MAX_ACTIVE_SIGNING_KEYS } from '../../../domain/signed-url.js';
-import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_MAX, type SigningKeyDeps } from '../../../services/signing-keys.js';
+import {
+  createSigningKey,
+  listSigningKeys,
+  revokeSigningKey,
+  SIGNING_KEY_NAME_MAX,
+  type SigningKeyDeps,
+} from '../../../services/signing-keys.js';
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
@@ -17,7 +23,10 @@ const SigningKey = z
     id: z.string().describe('`sk_…`: the first segment after /i/ in the URLs it signs.'),
     name: z.string(),
     createdAt: z.string().describe('ISO 8601.'),
-    revokedAt: z.string().nullable().describe('ISO 8601; null while active. URLs signed by a revoked key answer 403 `invalid_signature`.'),
+    revokedAt: z
+      .string()
+      .nullable()
+      .describe('ISO 8601; null while active. URLs signed by a revoked key answer 403 `invalid_signature`.'),
   })
   .meta({ id: 'SigningKey' });
 
@@ -31,7 +40,12 @@ const CreatedSigningKey = z
   .meta({ id: 'CreatedSigningKey' });
 
 function view(key: SigningKeyRecord): z.infer<typeof SigningKey> {
-  return { id: key.id, name: key.name, createdAt: key.createdAt.toISOString(), revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null };
+  return {
+    id: key.id,
+    name: key.name,
+    createdAt: key.createdAt.toISOString(),
+    revokedAt: key.revokedAt ? key.revokedAt.toISOString() : null,
+  };
 }
 
 const AUTH_ERRORS = ['missing_api_key', 'invalid_api_key', 'expired_api_key', 'insufficient_scope'] as const;
@@ -45,14 +59,26 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         operationId: 'createSigningKey',
         summary: 'Create a signing key for signed image URLs',
         description:
-          `The secret is in this answer only (stored encrypted, never shown again). At most ${MAX_ACTIVE_SIGNING_KEYS} active signing keys per account; ` +
+          `The secret is in this answer only (stored encrypted, never shown again). At most ` +
+          `${MAX_ACTIVE_SIGNING_KEYS} active signing keys per account; ` +
           'past that, 409 `key_limit_reached`.',
         tags: ['signed URLs'],
         security: keyWithScope('signing-keys'),
-        body: z.strictObject({ name: label(SIGNING_KEY_NAME_MAX).optional().describe('A label for you (default "default").') }).optional(),
+        body: z
+          .strictObject({
+            name: label(SIGNING_KEY_NAME_MAX).optional().describe('A label for you (default "default").'),
+          })
+          .optional(),
         response: {
           201: CreatedSigningKey,
-          ...problemResponses(['invalid_request', 'key_limit_reached', 'unsupported_media_type', 'payload_too_large', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+          ...problemResponses([
+            'invalid_request',
+            'key_limit_reached',
+            'unsupported_media_type',
+            'payload_too_large',
+            ...AUTH_ERRORS,
+            ...COMMON_ERRORS,
+          ]),
         },
         'x-document': { headers: { '201': { Location: header.location('The new signing key.') } } },
       },
@@ -82,7 +108,10 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         tags: ['signed URLs'],
         security: keyWithScope('signing-keys'),
         querystring: PageQuery,
-        response: { 200: pageSchema(SigningKey), ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]) },
+        response: {
+          200: pageSchema(SigningKey),
+          ...problemResponses(['invalid_request', ...AUTH_ERRORS, ...COMMON_ERRORS]),
+        },
       },
     },
     async (request) => {
@@ -99,7 +128,8 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
         operationId: 'revokeSigningKey',
         summary: 'Revoke a signing key',
         description:
-          'Every URL it signed answers 403 `invalid_signature` within a second, on every instance (copies already in a CDN or browser cache live out their max-age).',
+          'Every URL it signed answers 403 `invalid_signature` within a second, on every instance (copies ' +
+          'already in a CDN or browser cache live out their max-age).',
         tags: ['signed URLs'],
         security: keyWithScope('signing-keys'),
         params: z.object({ id: z.string().min(1).max(64) }),

@@ -2,7 +2,11 @@
 // list them, delete one.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { SCAN_WEBHOOK_EVENTS, type ScanWebhookEndpoint, type ScanWebhookStore } from '../../../domain/ports/scan-webhooks.js';
+import {
+  SCAN_WEBHOOK_EVENTS,
+  type ScanWebhookEndpoint,
+  type ScanWebhookStore,
+} from '../../../domain/ports/scan-webhooks.js';
 import { createScanWebhook, deleteScanWebhook, SCAN_WEBHOOK_LIMIT } from '../../../services/scan-webhooks.js';
 import { header } from '../../openapi/operation-doc.js';
 import { ApiError } from '../../../domain/errors.js';
@@ -22,7 +26,8 @@ export interface WebhooksRouteDeps {
 }
 
 const SECRET_DOC =
-  'The signing secret of your account (`whsec_…`, Standard Webhooks): every webhook of the account (scans, domains, batches) is signed with it. ' +
+  'The signing secret of your account (`whsec_…`, Standard Webhooks): every webhook of the account (scans, ' +
+  'domains, batches) is signed with it. ' +
   'Shown in this answer and when rotated; keep it, the API does not show it again.';
 
 const Webhook = z
@@ -34,7 +39,9 @@ const Webhook = z
   })
   .meta({ id: 'ScanWebhook' });
 
-const CreatedWebhook = Webhook.extend({ secret: z.string().optional().describe(SECRET_DOC) }).meta({ id: 'CreatedScanWebhook' });
+const CreatedWebhook = Webhook.extend({ secret: z.string().optional().describe(SECRET_DOC) }).meta({
+  id: 'CreatedScanWebhook',
+});
 
 const RotatedSecret = z
   .object({
@@ -42,19 +49,26 @@ const RotatedSecret = z
     previousValidUntil: z
       .string()
       .describe(
-        'ISO 8601. Until then each webhook carries two `v1,` signatures in `webhook-signature`, one per secret (as Standard Webhooks allows), ' +
-          'so a receiver may switch secrets at any moment of the overlap; a secret rotated away earlier stops signing at once.',
+        'ISO 8601. Until then each webhook carries two `v1,` signatures in `webhook-signature`, one per secret ' +
+          '(as Standard Webhooks allows), ' +
+          ('so a receiver may switch secrets at any moment of the overlap; a secret rotated away earlier stops ' +
+            'signing at once.'),
       ),
   })
   .meta({ id: 'RotatedWebhookSecret' });
 
 const CreateWebhookBody = z.strictObject({
-  url: WebhookUrl.describe('Receives a signed POST (Standard Webhooks) at most once a second, carrying the scans since the last.'),
+  url: WebhookUrl.describe(
+    'Receives a signed POST (Standard Webhooks) at most once a second, carrying the scans since the last.',
+  ),
   events: z
     .array(z.enum(SCAN_WEBHOOK_EVENTS))
     .min(1)
     .max(SCAN_WEBHOOK_EVENTS.length)
-    .describe('The events to receive: `code.scanned` (the scans since the last message), `domain.suspended` (a custom domain whose DNS proof was gone).'),
+    .describe(
+      'The events to receive: `code.scanned` (the scans since the last message), `domain.suspended` (a custom ' +
+        'domain whose DNS proof was gone).',
+    ),
 });
 
 const WebhookParams = z.object({ id: z.string().min(1).max(64).describe('The webhook id.') });
@@ -76,15 +90,24 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
         operationId: 'createScanWebhook',
         summary: 'Register a scan webhook',
         description:
-          `At most ${SCAN_WEBHOOK_LIMIT} per account. Each endpoint gets at most one POST a second carrying every scan of the account's codes since ` +
-          'the last (per code: scans and the device split), signed the Standard Webhooks way with the account secret the batch webhooks use; ' +
-          'retried with backoff, under the same address rules as batch webhooks (no private or loopback addresses unless the operator allows them).',
+          `At most ${SCAN_WEBHOOK_LIMIT} per account. Each endpoint gets at most one POST a second carrying ` +
+          `every scan of the account's codes since ` +
+          ('the last (per code: scans and the device split), signed the Standard Webhooks way with the account ' +
+            'secret the batch webhooks use; ') +
+          ('retried with backoff, under the same address rules as batch webhooks (no private or loopback ' +
+            'addresses unless the operator allows them).'),
         tags,
         security,
         body: CreateWebhookBody,
         response: {
           201: CreatedWebhook,
-          ...problemResponses(['invalid_request', 'webhook_limit_reached', 'payload_too_large', 'unsupported_media_type', ...AUTH]),
+          ...problemResponses([
+            'invalid_request',
+            'webhook_limit_reached',
+            'payload_too_large',
+            'unsupported_media_type',
+            ...AUTH,
+          ]),
         },
         'x-document': { headers: { '201': { Location: header.location('The new webhook.') } } },
       },
@@ -115,7 +138,8 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
         operationId: 'rotateWebhookSecret',
         summary: 'Rotate the webhook signing secret',
         description:
-          'Makes a new signing secret for every webhook of the account and shows it once. For 24 hours both the new and the replaced secret ' +
+          'Makes a new signing secret for every webhook of the account and shows it once. For 24 hours both ' +
+          'the new and the replaced secret ' +
           'sign every message (two `v1,` signatures); then only the new one.',
         tags,
         security,
@@ -166,7 +190,10 @@ export const webhooksRoute: FastifyPluginAsyncZod<WebhooksRouteDeps> = async (ap
         tags,
         security,
         params: WebhookParams,
-        response: { 204: z.null().describe('Deleted.'), ...problemResponses(['invalid_request', 'not_found', ...AUTH]) },
+        response: {
+          204: z.null().describe('Deleted.'),
+          ...problemResponses(['invalid_request', 'not_found', ...AUTH]),
+        },
       },
     },
     async (request, reply) => {

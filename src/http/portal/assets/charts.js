@@ -23,7 +23,12 @@
     var heading = figure.querySelector('thead th:last-child');
     new Chart(canvas, {
       type: 'bar',
-      data: { labels: labels, datasets: [{ label: heading ? heading.textContent : '', data: values, backgroundColor: accent, borderRadius: 2 }] },
+      data: {
+        labels: labels,
+        datasets: [
+          { label: heading ? heading.textContent : '', data: values, backgroundColor: accent, borderRadius: 2 },
+        ],
+      },
       options: {
         indexAxis: horizontal ? 'y' : 'x',
         animation: false,

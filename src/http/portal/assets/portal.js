@@ -51,7 +51,10 @@ document.addEventListener('DOMContentLoaded', () => {
       const response = await fetch(name ? `${upload.action}?name=${encodeURIComponent(name)}` : upload.action, {
         method: 'POST',
         body: file,
-        headers: { 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content },
+        headers: {
+          'content-type': file.type || 'application/octet-stream',
+          'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content,
+        },
         credentials: 'same-origin',
       });
       if (response.ok) {
@@ -175,7 +178,10 @@ document.addEventListener('DOMContentLoaded', () => {
       const response = await fetch(decodeUpload.action, {
         method: 'POST',
         body: file,
-        headers: { 'content-type': file.type || 'application/octet-stream', 'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content },
+        headers: {
+          'content-type': file.type || 'application/octet-stream',
+          'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content,
+        },
         credentials: 'same-origin',
       });
       decodeResult(await response.text());
@@ -185,7 +191,11 @@ document.addEventListener('DOMContentLoaded', () => {
     const form = event.target;
     if (form?.id !== 'decode-generated') return;
     event.preventDefault();
-    const response = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), credentials: 'same-origin' });
+    const response = await fetch(form.action, {
+      method: 'POST',
+      body: new URLSearchParams(new FormData(form)),
+      credentials: 'same-origin',
+    });
     decodeResult(await response.text());
   });
 
@@ -196,7 +206,9 @@ document.addEventListener('DOMContentLoaded', () => {
   const pollBatches = async () => {
     const rows = running();
     if (rows.length === 0) return;
-    const url = `${batchTable.dataset.progressUrl}?ids=${rows.map((row) => encodeURIComponent(row.dataset.batch)).join(',')}`;
+    const url =
+      `${batchTable.dataset.progressUrl}?ids=` +
+      `${rows.map((row) => encodeURIComponent(row.dataset.batch)).join(',')}`;
     try {
       const response = await fetch(url, { credentials: 'same-origin', headers: { accept: 'application/json' } });
       if (!response.ok) return; // signed out, or the server is gone: stop polling rather than retry forever

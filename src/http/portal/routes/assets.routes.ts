@@ -33,10 +33,16 @@ export const assetsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/assets/:name',
-    { config: { access: 'public' }, schema: { hide: true, params: z.object({ name: z.enum(Object.keys(FILES) as [AssetName, ...AssetName[]]) }) } },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, params: z.object({ name: z.enum(Object.keys(FILES) as [AssetName, ...AssetName[]]) }) },
+    },
     async (request, reply) => {
       const asset = assets.get(request.params.name)!;
-      reply.header('Content-Type', FILES[request.params.name]).header('Cache-Control', 'public, max-age=300').header('ETag', asset.etag);
+      reply
+        .header('Content-Type', FILES[request.params.name])
+        .header('Cache-Control', 'public, max-age=300')
+        .header('ETag', asset.etag);
       if (request.headers['if-none-match'] === asset.etag) return reply.code(304).send();
       return reply.send(asset.body);
     },

@@ -66,7 +66,12 @@ const ProgressQuery = z.strictObject({
 export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async (app, options) => {
   const { base } = options;
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; problems?: FieldProblem[]; csv?: string } = {}, status = 200) => {
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { error?: string; problems?: FieldProblem[]; csv?: string } = {},
+    status = 200,
+  ) => {
     const account = request.account!;
     const { batches } = await options.batches.list(account.id, { limit: LISTED });
     const running = batches.some((batch) => !isFinished(batch.status));
@@ -88,12 +93,21 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
     );
   };
 
-  app.get('/batches', { config: { access: 'read' }, schema: { hide: true } }, async (request, reply) => page(request, reply));
+  app.get('/batches', { config: { access: 'read' }, schema: { hide: true } }, async (request, reply) =>
+    page(request, reply),
+  );
 
   // The page's script polls this while a batch runs: the bars move in place and nothing the user typed is lost.
   app.get(
     '/api/batch-progress',
-    { config: { access: 'read' }, schema: { hide: true, querystring: ProgressQuery, response: { 200: z.object({ items: z.array(BatchProgressSchema) }) } } },
+    {
+      config: { access: 'read' },
+      schema: {
+        hide: true,
+        querystring: ProgressQuery,
+        response: { 200: z.object({ items: z.array(BatchProgressSchema) }) },
+      },
+    },
     async (request, reply) => {
       const accountId = request.account!.id;
       const found = await Promise.all([...new Set(request.query.ids)].map((id) => options.batches.get(accountId, id)));
@@ -125,9 +139,11 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
       const account = request.account!;
       const plan = options.plans.get(account.plan);
       try {
-        const { body, lines } = await readCsvBatch(Readable.from([request.body.csv]), plan.maxBatchItems).catch((error: unknown) => {
-          throw error instanceof TooManyCsvRows ? tooManyBatchItems(plan, error.limit, error.limit + 1, true) : error;
-        });
+        const { body, lines } = await readCsvBatch(Readable.from([request.body.csv]), plan.maxBatchItems).catch(
+          (error: unknown) => {
+            throw error instanceof TooManyCsvRows ? tooManyBatchItems(plan, error.limit, error.limit + 1, true) : error;
+          },
+        );
         const accepted = await acceptBatch(
           options,
           { accountId: account.id, plan: account.plan },
@@ -150,30 +166,51 @@ export const batchesRoutes: FastifyPluginAsyncZod<BatchesRoutesOptions> = async 
         return reply.redirect(`${base}/batches`, 303);
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
-        return page(request, reply, { error: error.message, problems: error.fields?.slice(0, 50) ?? [], csv: request.body.csv }, error.status);
+        return page(
+          request,
+          reply,
+          { error: error.message, problems: error.fields?.slice(0, 50) ?? [], csv: request.body.csv },
+          error.status,
+        );
       }
     },
   );
 
   app.post(
     '/batches/:id/cancel',
-    { config: { access: 'codes.manage', audit: ['batch.cancelled'] }, schema: { hide: true, params: BatchParams }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'codes.manage', audit: ['batch.cancelled'] },
+      schema: { hide: true, params: BatchParams },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const accountId = request.account!.id;
       const batch = await options.batches.get(accountId, request.params.id);
       if (!batch) throw batchNotFound(request.params.id);
       if (!isFinished(batch.status)) {
         const cancelled = await cancelOrDeleteBatch({ ...options, results: options.batchResults }, accountId, batch.id);
-        await app.audit(request, { accountId, action: 'batch.cancelled', target: { type: 'batch', id: batch.id }, changes: { deleted: !cancelled } });
+        await app.audit(request, {
+          accountId,
+          action: 'batch.cancelled',
+          target: { type: 'batch', id: batch.id },
+          changes: { deleted: !cancelled },
+        });
       }
       return reply.redirect(`${base}/batches`, 303);
     },
   );
 
-  app.get('/batches/:id/archive', { config: { access: 'read' }, schema: { hide: true, params: BatchParams } }, async (request, reply) => {
-    const batch = await options.batches.get(request.account!.id, request.params.id);
-    if (!batch || !isFinished(batch.status)) throw batchNotFound(request.params.id);
-    const archive = await batchArchive(batch, { batches: options.batches, results: options.batchResults });
-    return reply.type('application/zip').header('Content-Disposition', `attachment; filename="${batch.id}.zip"`).send(archive);
-  });
+  app.get(
+    '/batches/:id/archive',
+    { config: { access: 'read' }, schema: { hide: true, params: BatchParams } },
+    async (request, reply) => {
+      const batch = await options.batches.get(request.account!.id, request.params.id);
+      if (!batch || !isFinished(batch.status)) throw batchNotFound(request.params.id);
+      const archive = await batchArchive(batch, { batches: options.batches, results: options.batchResults });
+      return reply
+        .type('application/zip')
+        .header('Content-Disposition', `attachment; filename="${batch.id}.zip"`)
+        .send(archive);
+    },
+  );
 };

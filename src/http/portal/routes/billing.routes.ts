@@ -22,7 +22,10 @@ export const billingRoutes: FastifyPluginAsyncZod<BillingRoutesOptions> = async 
   app.post(
     '/billing/checkout',
     {
-      config: { access: 'billing.manage', audit: { exempt: "opens Stripe's checkout: the plan changes, and is logged, when Stripe says it is paid" } },
+      config: {
+        access: 'billing.manage',
+        audit: { exempt: "opens Stripe's checkout: the plan changes, and is logged, when Stripe says it is paid" },
+      },
       schema: { hide: true, body: CheckoutForm },
       preHandler: app.requireCsrf,
     },

@@ -18,7 +18,13 @@ import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { renderPage } from '../page.js';
 import { armsChart, countriesChart, devicesChart, scansOverTime } from '../charts.js';
-import { CampaignForm, campaignChange, campaignValues, postedValues, type CampaignFormValues } from '../campaign-form.js';
+import {
+  CampaignForm,
+  campaignChange,
+  campaignValues,
+  postedValues,
+  type CampaignFormValues,
+} from '../campaign-form.js';
 
 export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
   base: string;
@@ -75,7 +81,10 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   ) => {
     const account = request.account!;
     const plan = options.plans.get(account.plan);
-    const [page, count] = await Promise.all([listCodes(options, account.id, { limit: PAGE_SIZE.max }), options.codes.count(account.id)]);
+    const [page, count] = await Promise.all([
+      listCodes(options, account.id, { limit: PAGE_SIZE.max }),
+      options.codes.count(account.id),
+    ]);
     const limit = dynamicCodeLimit(plan);
     return renderPage(
       request,
@@ -84,7 +93,10 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       {
         title: 'Dynamic codes',
         nav: 'codes',
-        codes: page.items.map((code) => ({ ...code, shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)) })),
+        codes: page.items.map((code) => ({
+          ...code,
+          shortUrl: codeShortUrl(code, shortUrlBase(options.publicUrl, request)),
+        })),
         more: page.nextCursor !== null,
         count,
         limit,
@@ -112,7 +124,8 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     const plan = options.plans.get(account.plan);
     const armTarget = (arm: string) => {
       const [where = '', index = ''] = arm.split(/:(?=\d+$)/);
-      const split = where === 'default' ? code.routing.split : code.routing.rules[Number(/\d+/.exec(where)?.[0])]?.split;
+      const split =
+        where === 'default' ? code.routing.split : code.routing.rules[Number(/\d+/.exec(where)?.[0])]?.split;
       return split?.[Number(index)]?.target;
     };
     const charts = [
@@ -150,33 +163,48 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     );
   };
 
-  app.get('/codes', { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } }, async (request, reply) =>
-    listPage(request, reply, { notice: noticeOf(request.query.notice) }),
+  app.get(
+    '/codes',
+    { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } },
+    async (request, reply) => listPage(request, reply, { notice: noticeOf(request.query.notice) }),
   );
 
-  const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted') => ({ access: 'codes.manage' as const, audit: [action] });
+  const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted') => ({
+    access: 'codes.manage' as const,
+    audit: [action],
+  });
   const audited = (request: FastifyRequest, action: AuditAction, id: string, changes: AuditChanges) =>
     app.audit(request, { accountId: request.account!.id, action, target: { type: 'code', id }, changes });
 
-  app.post('/codes', { config: codeConfig('code.created'), schema: { hide: true, body: CodeForm }, preHandler: app.requireCsrf }, async (request, reply) => {
-    const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
-    try {
-      const code = await createCode(options, owner(request), { target: form.target.trim(), name: form.name || null });
-      await audited(request, 'code.created', code.id, { slug: code.slug, target: code.target });
-      return reply.redirect(`${base}/codes/${encodeURIComponent(code.id)}?notice=created`, 303);
-    } catch (error) {
-      const problem = formProblem(error);
-      return listPage(request, reply, { error: problem, form }, error instanceof ApiError ? error.status : 400);
-    }
-  });
+  app.post(
+    '/codes',
+    { config: codeConfig('code.created'), schema: { hide: true, body: CodeForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const form = { target: request.body.target ?? '', name: request.body.name ?? '' };
+      try {
+        const code = await createCode(options, owner(request), { target: form.target.trim(), name: form.name || null });
+        await audited(request, 'code.created', code.id, { slug: code.slug, target: code.target });
+        return reply.redirect(`${base}/codes/${encodeURIComponent(code.id)}?notice=created`, 303);
+      } catch (error) {
+        const problem = formProblem(error);
+        return listPage(request, reply, { error: problem, form }, error instanceof ApiError ? error.status : 400);
+      }
+    },
+  );
 
-  app.get('/codes/:id', { config: { access: 'read' }, schema: { hide: true, params: CodeParams, querystring: NoticeQuery } }, async (request, reply) =>
-    detailPage(request, reply, request.params.id, { notice: noticeOf(request.query.notice) }),
+  app.get(
+    '/codes/:id',
+    { config: { access: 'read' }, schema: { hide: true, params: CodeParams, querystring: NoticeQuery } },
+    async (request, reply) => detailPage(request, reply, request.params.id, { notice: noticeOf(request.query.notice) }),
   );
 
   app.post(
     '/codes/:id',
-    { config: codeConfig('code.updated'), schema: { hide: true, params: CodeParams, body: CodeForm }, preHandler: app.requireCsrf },
+    {
+      config: codeConfig('code.updated'),
+      schema: { hide: true, params: CodeParams, body: CodeForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       try {
         const change = {
@@ -188,7 +216,13 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
       } catch (error) {
         const problem = formProblem(error);
-        return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
+        return detailPage(
+          request,
+          reply,
+          request.params.id,
+          { error: problem },
+          error instanceof ApiError ? error.status : 400,
+        );
       }
     },
   );
@@ -196,7 +230,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
   app.post(
     '/codes/:id/campaign',
-    { config: codeConfig('code.updated'), schema: { hide: true, params: CodeParams, body: CampaignForm }, preHandler: app.requireCsrf },
+    {
+      config: codeConfig('code.updated'),
+      schema: { hide: true, params: CodeParams, body: CampaignForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const accountId = request.account!.id;
       try {
@@ -211,7 +249,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
           request,
           reply,
           request.params.id,
-          { error: problem, problems: error instanceof ApiError ? (error.fields?.slice(0, 50) ?? []) : [], campaign: postedValues(request.body, passwordSet) },
+          {
+            error: problem,
+            problems: error instanceof ApiError ? (error.fields?.slice(0, 50) ?? []) : [],
+            campaign: postedValues(request.body, passwordSet),
+          },
           error instanceof ApiError ? error.status : 400,
         );
       }
@@ -220,7 +262,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   app.post(
     '/codes/:id/status',
-    { config: codeConfig('code.updated'), schema: { hide: true, params: CodeParams, body: StatusForm }, preHandler: app.requireCsrf },
+    {
+      config: codeConfig('code.updated'),
+      schema: { hide: true, params: CodeParams, body: StatusForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       try {
         const code = await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
@@ -228,14 +274,24 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
       } catch (error) {
         const problem = formProblem(error);
-        return detailPage(request, reply, request.params.id, { error: problem }, error instanceof ApiError ? error.status : 400);
+        return detailPage(
+          request,
+          reply,
+          request.params.id,
+          { error: problem },
+          error instanceof ApiError ? error.status : 400,
+        );
       }
     },
   );
 
   app.post(
     '/codes/:id/delete',
-    { config: codeConfig('code.deleted'), schema: { hide: true, params: CodeParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    {
+      config: codeConfig('code.deleted'),
+      schema: { hide: true, params: CodeParams, body: CsrfForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       await deleteCode(options, request.account!.id, request.params.id);
       await audited(request, 'code.deleted', request.params.id, {});
@@ -245,28 +301,41 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
 
   // The code's own picture on its page: the account looking at its code, rendered directly (never through generateQr),
   // so it costs no quota; the printable image below is the one that counts.
-  app.get('/codes/:id/preview.png', { config: { access: 'read' }, schema: { hide: true, params: CodeParams } }, async (request, reply) => {
-    const account = request.account!;
-    const code = await getCode(options, account.id, request.params.id);
-    const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
-    const spec = renderSpecOf({ type: 'url', content, outputFormat: 'png', size: PREVIEW_PX, margin: 2 }, content);
-    const { bytes } = await options.renderer.render(spec, { accountId: account.id, plan: account.plan });
-    return reply
-      .header('Content-Type', 'image/png')
-      .header('Cache-Control', 'private, no-cache')
-      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  });
+  app.get(
+    '/codes/:id/preview.png',
+    { config: { access: 'read' }, schema: { hide: true, params: CodeParams } },
+    async (request, reply) => {
+      const account = request.account!;
+      const code = await getCode(options, account.id, request.params.id);
+      const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
+      const spec = renderSpecOf({ type: 'url', content, outputFormat: 'png', size: PREVIEW_PX, margin: 2 }, content);
+      const { bytes } = await options.renderer.render(spec, { accountId: account.id, plan: account.plan });
+      return reply
+        .header('Content-Type', 'image/png')
+        .header('Cache-Control', 'private, no-cache')
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+  );
 
   // The printable image: a generation like any other (it counts against the month's requests), as the API's image
   // endpoint does.
-  app.get('/codes/:id/image.:format', { config: { access: 'generate' }, schema: { hide: true, params: ImageParams } }, async (request, reply) => {
-    const code = await getCode(options, request.account!.id, request.params.id);
-    const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
-    const generated = await generateQr(options, owner(request), { type: 'url', content, outputFormat: request.params.format, size: 1024 });
-    return reply
-      .header('Content-Type', IMAGE_MEDIA_TYPES[generated.format])
-      .header('Content-Disposition', `attachment; filename="qr-${code.slug}.${generated.format}"`)
-      .header('Cache-Control', 'no-store')
-      .send(Buffer.from(generated.bytes.buffer, generated.bytes.byteOffset, generated.bytes.byteLength));
-  });
+  app.get(
+    '/codes/:id/image.:format',
+    { config: { access: 'generate' }, schema: { hide: true, params: ImageParams } },
+    async (request, reply) => {
+      const code = await getCode(options, request.account!.id, request.params.id);
+      const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
+      const generated = await generateQr(options, owner(request), {
+        type: 'url',
+        content,
+        outputFormat: request.params.format,
+        size: 1024,
+      });
+      return reply
+        .header('Content-Type', IMAGE_MEDIA_TYPES[generated.format])
+        .header('Content-Disposition', `attachment; filename="qr-${code.slug}.${generated.format}"`)
+        .header('Cache-Control', 'no-store')
+        .send(Buffer.from(generated.bytes.buffer, generated.bytes.byteOffset, generated.bytes.byteLength));
+    },
+  );
 };

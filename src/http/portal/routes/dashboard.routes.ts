@@ -25,7 +25,11 @@ export interface DashboardRoutesOptions extends ScanStatsDeps {
 export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, options) => {
   app.get('/', { config: { access: 'member' }, schema: { hide: true } }, async (request, reply) => {
     const account = request.account!;
-    const [report, keys, stats] = await Promise.all([usageReport(options, account), listKeys(options, account.id), accountStats(options, account.id, {})]);
+    const [report, keys, stats] = await Promise.all([
+      usageReport(options, account),
+      listKeys(options, account.id),
+      accountStats(options, account.id, {}),
+    ]);
     const plan = options.plans.get(account.plan);
     const charts = [
       usageChart('usage', [

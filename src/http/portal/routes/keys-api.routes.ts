@@ -53,7 +53,12 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
       config: { access: 'member' },
       schema: {
         hide: true,
-        response: { 200: z.object({ account: z.object({ id: z.string(), email: z.string(), plan: z.string() }), csrfToken: z.string() }) },
+        response: {
+          200: z.object({
+            account: z.object({ id: z.string(), email: z.string(), plan: z.string() }),
+            csrfToken: z.string(),
+          }),
+        },
       },
     },
     async (request, reply) => {
@@ -65,7 +70,10 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
 
   app.get(
     '/api/keys',
-    { config: { access: 'read' }, schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } } },
+    {
+      config: { access: 'read' },
+      schema: { hide: true, response: { 200: z.object({ keys: z.array(KeyView), maxActive: z.number() }) } },
+    },
     async (request) => {
       const keys = await listKeys(deps, request.account!.id);
       const now = deps.clock();
@@ -101,7 +109,12 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         accountId: issued.key.accountId,
         action: 'api_key.created',
         target: { type: 'api_key', id: issued.key.id },
-        changes: { name: issued.key.name, hint: issued.key.hint, scopes: issued.key.scopes, expiresAt: issued.key.expiresAt?.toISOString() ?? null },
+        changes: {
+          name: issued.key.name,
+          hint: issued.key.hint,
+          scopes: issued.key.scopes,
+          expiresAt: issued.key.expiresAt?.toISOString() ?? null,
+        },
       });
       reply.header('Cache-Control', 'no-store');
       return reply.code(201).send({ secret: issued.secret, key: keyView(issued.key, deps.clock()) });
@@ -112,7 +125,11 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
     '/api/keys/:id',
     {
       config: { access: 'keys.manage', audit: ['api_key.revoked'] },
-      schema: { hide: true, params: z.object({ id: z.string().min(1).max(100) }), response: { 200: z.object({ key: KeyView }) } },
+      schema: {
+        hide: true,
+        params: z.object({ id: z.string().min(1).max(100) }),
+        response: { 200: z.object({ key: KeyView }) },
+      },
       ...write,
     },
     async (request) => {

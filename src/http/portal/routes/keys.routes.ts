@@ -87,11 +87,16 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     );
   };
 
-  app.get('/keys', { config: { access: 'read' }, schema: { hide: true, querystring: KeysQuery } }, async (request, reply) => {
-    const code = request.query.notice;
-    const notice = code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
-    return keysPage(request, reply, { notice });
-  });
+  app.get(
+    '/keys',
+    { config: { access: 'read' }, schema: { hide: true, querystring: KeysQuery } },
+    async (request, reply) => {
+      const code = request.query.notice;
+      const notice =
+        code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
+      return keysPage(request, reply, { notice });
+    },
+  );
 
   app.post(
     '/keys',
@@ -105,7 +110,8 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
         const { scopes, scopeChoice } = request.body;
         const issued = await issueKey(deps, request.account!.id, request.body.name || undefined, {
           // No box ticked is an empty list, which the service refuses: a key that can do nothing is a mistake.
-          scopes: scopes === undefined ? (scopeChoice ? [] : undefined) : typeof scopes === 'string' ? [scopes] : scopes,
+          scopes:
+            scopes === undefined ? (scopeChoice ? [] : undefined) : typeof scopes === 'string' ? [scopes] : scopes,
           expiresAt: expiryOf(request.body.expiresAt),
           createdBy: portalActor(request),
         });
@@ -113,18 +119,30 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
           accountId: issued.key.accountId,
           action: 'api_key.created',
           target: { type: 'api_key', id: issued.key.id },
-          changes: { name: issued.key.name, hint: issued.key.hint, scopes: issued.key.scopes, expiresAt: issued.key.expiresAt?.toISOString() ?? null },
+          changes: {
+            name: issued.key.name,
+            hint: issued.key.hint,
+            scopes: issued.key.scopes,
+            expiresAt: issued.key.expiresAt?.toISOString() ?? null,
+          },
         });
         // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.
         return renderPage(
           request,
           reply,
           'key-created',
-          { title: 'Key created', nav: 'keys', secret: issued.secret, key: issued.key, apiOrigin: `${request.protocol}://${request.host}` },
+          {
+            title: 'Key created',
+            nav: 'keys',
+            secret: issued.secret,
+            key: issued.key,
+            apiOrigin: `${request.protocol}://${request.host}`,
+          },
           201,
         );
       } catch (error) {
-        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
+        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request'))
+          throw error;
         const { scopes, name, expiresAt } = request.body;
         const checked = scopes === undefined ? [] : typeof scopes === 'string' ? [scopes] : scopes;
         return keysPage(request, reply, { error: error.message, name, checked, expiresAt }, error.status);
@@ -134,7 +152,11 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
 
   app.post(
     '/keys/:id/revoke',
-    { config: { access: 'keys.manage', audit: ['api_key.revoked'] }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'keys.manage', audit: ['api_key.revoked'] },
+      schema: { hide: true, params: KeyParams },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const revoked = await revokeKey(deps, request.account!.id, request.params.id);
       await appendAudit(deps, portalAuditContext(request), {

@@ -36,9 +36,16 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
   const { base } = options;
   // Only in this context: uploads arrive as the image bytes themselves (the page's script posts the chosen file).
   for (const type of LOGO_MEDIA_TYPES)
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: LOGO_MAX_UPLOAD_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
 
-  const logosPage = async (request: FastifyRequest, reply: FastifyReply, extra: { notice?: string; error?: string } = {}, status = 200) => {
+  const logosPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: { notice?: string; error?: string } = {},
+    status = 200,
+  ) => {
     const account = request.account!;
     // Previews are thumbnails by URL (cached by the browser and here), never the logos themselves inlined in the page.
     const logos = (await listLogos(options, account.id)).map((record) => ({
@@ -58,10 +65,16 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     return renderPage(request, reply, 'logos', { ...page, ...extra }, status);
   };
 
-  app.get('/logos', { config: { access: 'read' }, schema: { hide: true, querystring: LogosQuery } }, async (request, reply) => {
-    const code = request.query.notice;
-    return logosPage(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
-  });
+  app.get(
+    '/logos',
+    { config: { access: 'read' }, schema: { hide: true, querystring: LogosQuery } },
+    async (request, reply) => {
+      const code = request.query.notice;
+      return logosPage(request, reply, {
+        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
+      });
+    },
+  );
 
   const admitUpload = async (request: FastifyRequest, reply: FastifyReply) => {
     refuseDeclaredOver(request, reply, LOGO_MAX_UPLOAD_BYTES, logoTooLarge);
@@ -80,11 +93,17 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     async (request, reply) => {
       const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim() as LogoMediaType;
       try {
-        if (!Buffer.isBuffer(request.body)) throw new ApiError('unsupported_media_type', 'choose a PNG, JPEG or WebP file');
+        if (!Buffer.isBuffer(request.body))
+          throw new ApiError('unsupported_media_type', 'choose a PNG, JPEG or WebP file');
         const owner = { accountId: request.account!.id, plan: request.account!.plan };
         const logo = await uploadLogo(options, owner, request.body, mediaType, request.query.name?.trim());
         const created = { type: 'logo' as const, id: logo.id };
-        await app.audit(request, { accountId: owner.accountId, action: 'logo.created', target: created, changes: { mediaType, name: logo.name } });
+        await app.audit(request, {
+          accountId: owner.accountId,
+          action: 'logo.created',
+          target: created,
+          changes: { mediaType, name: logo.name },
+        });
         return reply.code(201).send({ id: logo.id });
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
@@ -123,21 +142,39 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
     async (request, reply) => {
       const name = LogoName.safeParse(request.body.name);
       if (!name.success) {
-        return logosPage(request, reply, { error: `A logo's name is 1 to ${LOGO_NAME_MAX} characters, not blank, without control characters.` }, 400);
+        return logosPage(
+          request,
+          reply,
+          { error: `A logo's name is 1 to ${LOGO_NAME_MAX} characters, not blank, without control characters.` },
+          400,
+        );
       }
       const logo = await renameLogo(options, request.account!.id, request.params.id, name.data.trim());
       const target = { type: 'logo' as const, id: logo.id };
-      await app.audit(request, { accountId: request.account!.id, action: 'logo.renamed', target, changes: { name: logo.name } });
+      await app.audit(request, {
+        accountId: request.account!.id,
+        action: 'logo.renamed',
+        target,
+        changes: { name: logo.name },
+      });
       return reply.redirect(`${base}/logos?notice=renamed`, 303);
     },
   );
 
   app.post(
     '/logos/:id/delete',
-    { config: { access: 'designs.manage', audit: ['logo.deleted'] }, schema: { hide: true, params: LogoParams }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'designs.manage', audit: ['logo.deleted'] },
+      schema: { hide: true, params: LogoParams },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       await deleteLogo(options, request.account!.id, request.params.id);
-      await app.audit(request, { accountId: request.account!.id, action: 'logo.deleted', target: { type: 'logo', id: request.params.id } });
+      await app.audit(request, {
+        accountId: request.account!.id,
+        action: 'logo.deleted',
+        target: { type: 'logo', id: request.params.id },
+      });
       return reply.redirect(`${base}/logos?notice=deleted`, 303);
     },
   );

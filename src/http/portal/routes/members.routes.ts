@@ -6,7 +6,13 @@ import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { MemberStore } from '../../../domain/ports/member-store.js';
 import { ROLES, roleAllows } from '../../../domain/roles.js';
-import { acceptInvitation, invite, listInvitations, pendingInvitation, withdrawInvitation } from '../../../services/invitations.js';
+import {
+  acceptInvitation,
+  invite,
+  listInvitations,
+  pendingInvitation,
+  withdrawInvitation,
+} from '../../../services/invitations.js';
 import { changeRole, listMembers, membershipIn, removeMember, type Actor } from '../../../services/members.js';
 import { endSession, openSession, SIGNED_IN_TTL_MS, type SessionDeps } from '../../../services/sessions.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
@@ -39,9 +45,17 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   const { base } = options;
   const actorOf = (request: FastifyRequest): Actor => ({ type: 'member', member: request.member! });
 
-  const membersPage = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
+  const membersPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const accountId = request.account!.id;
-    const [members, invitations] = await Promise.all([listMembers(options, accountId), listInvitations(options, accountId)]);
+    const [members, invitations] = await Promise.all([
+      listMembers(options, accountId),
+      listInvitations(options, accountId),
+    ]);
     const role = request.member!.role;
     return renderPage(
       request,
@@ -66,20 +80,37 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
    * page.
    */
   const shownOnPage = (error: unknown): error is ApiError =>
-    error instanceof ApiError && ['invalid_request', 'last_owner', 'insufficient_role', 'not_found'].includes(error.code);
+    error instanceof ApiError &&
+    ['invalid_request', 'last_owner', 'insufficient_role', 'not_found'].includes(error.code);
 
-  app.get('/members', { config: { access: 'members.read' }, schema: { hide: true, querystring: MembersQuery } }, async (request, reply) => {
-    const code = request.query.notice;
-    return membersPage(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
-  });
+  app.get(
+    '/members',
+    { config: { access: 'members.read' }, schema: { hide: true, querystring: MembersQuery } },
+    async (request, reply) => {
+      const code = request.query.notice;
+      return membersPage(request, reply, {
+        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
+      });
+    },
+  );
 
   app.post(
     '/members/invitations',
-    { config: { access: 'members.manage', audit: ['invitation.created'] }, schema: { hide: true, body: InviteForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'members.manage', audit: ['invitation.created'] },
+      schema: { hide: true, body: InviteForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       try {
         const input = { email: request.body.email, role: request.body.role };
-        const created = await invite(options, actorOf(request), request.account!.id, input, shortUrlBase(options.publicUrl, request));
+        const created = await invite(
+          options,
+          actorOf(request),
+          request.account!.id,
+          input,
+          shortUrlBase(options.publicUrl, request),
+        );
         await app.audit(request, invitationEvent(request.account!.id, 'invitation.created', created.invitation));
         // The accept URL holds the token: shown in this answer only.
         return await membersPage(request, reply, { created }, 201);
@@ -113,8 +144,17 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
     },
     async (request, reply) => {
       try {
-        const changed = await changeRole(options, actorOf(request), request.account!.id, request.params.id, request.body.role);
-        await app.audit(request, memberEvent(request.account!.id, 'member.role_changed', changed, { role: changed.role }));
+        const changed = await changeRole(
+          options,
+          actorOf(request),
+          request.account!.id,
+          request.params.id,
+          request.body.role,
+        );
+        await app.audit(
+          request,
+          memberEvent(request.account!.id, 'member.role_changed', changed, { role: changed.role }),
+        );
         return await reply.redirect(`${base}/members?notice=role`, 303);
       } catch (error) {
         if (!shownOnPage(error)) throw error;
@@ -126,12 +166,19 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   // Any member may leave (remove itself); removing someone else needs members.manage, checked by the use case.
   app.post(
     '/members/:id/remove',
-    { config: { access: 'member', audit: ['member.removed'] }, schema: { hide: true, params: IdParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'member', audit: ['member.removed'] },
+      schema: { hide: true, params: IdParams, body: CsrfForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const leaving = request.member!.id === request.params.id;
       try {
         const removed = await removeMember(options, actorOf(request), request.account!.id, request.params.id);
-        await app.audit(request, memberEvent(request.account!.id, 'member.removed', removed, { email: removed.email, role: removed.role }));
+        await app.audit(
+          request,
+          memberEvent(request.account!.id, 'member.removed', removed, { email: removed.email, role: removed.role }),
+        );
       } catch (error) {
         if (!shownOnPage(error) || leaving) throw error;
         return membersPage(request, reply, { error: error.message }, error.status);
@@ -141,24 +188,35 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   );
 
   // The invitation's landing page: open to anyone holding the link; joining needs a sign-in with the invited address.
-  app.get('/invitations/:token', { config: { access: 'public' }, schema: { hide: true, params: TokenParams } }, async (request, reply) => {
-    const invitation = await pendingInvitation(options, request.params.token);
-    const inviter = await options.accounts.findById(invitation.accountId);
-    const signedIn = request.session?.accountId === undefined ? undefined : await options.accounts.findById(request.session.accountId);
-    reply.header('Referrer-Policy', 'no-referrer');
-    return renderPage(request, reply, 'invitation', {
-      title: 'Invitation',
-      invitation,
-      accountLabel: inviter?.email ?? invitation.accountId,
-      signedInEmail: signedIn?.email,
-      token: request.params.token,
-      signInUrl: `${base}/signin?next=${encodeURIComponent(`${base}/invitations/${request.params.token}`)}`,
-    });
-  });
+  app.get(
+    '/invitations/:token',
+    { config: { access: 'public' }, schema: { hide: true, params: TokenParams } },
+    async (request, reply) => {
+      const invitation = await pendingInvitation(options, request.params.token);
+      const inviter = await options.accounts.findById(invitation.accountId);
+      const signedIn =
+        request.session?.accountId === undefined
+          ? undefined
+          : await options.accounts.findById(request.session.accountId);
+      reply.header('Referrer-Policy', 'no-referrer');
+      return renderPage(request, reply, 'invitation', {
+        title: 'Invitation',
+        invitation,
+        accountLabel: inviter?.email ?? invitation.accountId,
+        signedInEmail: signedIn?.email,
+        token: request.params.token,
+        signInUrl: `${base}/signin?next=${encodeURIComponent(`${base}/invitations/${request.params.token}`)}`,
+      });
+    },
+  );
 
   app.post(
     '/invitations/:token/accept',
-    { config: { access: 'member', audit: ['member.joined'] }, schema: { hide: true, params: TokenParams, body: CsrfForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'member', audit: ['member.joined'] },
+      schema: { hide: true, params: TokenParams, body: CsrfForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const { member, invitation } = await acceptInvitation(options, request.params.token, request.signedInAs!);
       // The joining member acts here, in the account it joins (not the account in use when it clicked).
@@ -167,26 +225,41 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
         ip: request.ip ?? null,
         userAgent: request.headers['user-agent'] ?? null,
       };
-      await appendAudit(options, context, memberEvent(member.accountId, 'member.joined', member, { role: member.role, invitation: invitation.id }));
+      await appendAudit(
+        options,
+        context,
+        memberEvent(member.accountId, 'member.joined', member, { role: member.role, invitation: invitation.id }),
+      );
       await openAccount(request, reply, member.accountId);
       return reply.redirect(`${base}/`, 303);
     },
   );
 
-  const switchConfig = { access: 'member' as const, audit: { exempt: 'changes the account this browser shows, not an account' } };
-  app.post('/account', { config: switchConfig, schema: { hide: true, body: SwitchForm }, preHandler: app.requireCsrf }, async (request, reply) => {
-    const own = request.signedInAs!;
-    const target = await options.accounts.findById(request.body.accountId);
-    const member = target && (await membershipIn(options, target, own.identity, own.email));
-    if (!member) throw new ApiError('not_found', 'you are not a member of that account');
-    await openAccount(request, reply, target!.id);
-    return reply.redirect(`${base}/`, 303);
-  });
+  const switchConfig = {
+    access: 'member' as const,
+    audit: { exempt: 'changes the account this browser shows, not an account' },
+  };
+  app.post(
+    '/account',
+    { config: switchConfig, schema: { hide: true, body: SwitchForm }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      const own = request.signedInAs!;
+      const target = await options.accounts.findById(request.body.accountId);
+      const member = target && (await membershipIn(options, target, own.identity, own.email));
+      if (!member) throw new ApiError('not_found', 'you are not a member of that account');
+      await openAccount(request, reply, target!.id);
+      return reply.redirect(`${base}/`, 303);
+    },
+  );
 
   /** The account in use changes with a new session (rotation): the old cookie stops working. */
   async function openAccount(request: FastifyRequest, reply: FastifyReply, accountId: string): Promise<void> {
     const own = request.signedInAs!;
-    const issued = await openSession(options, { accountId: own.id, activeAccountId: accountId === own.id ? undefined : accountId, ttlMs: SIGNED_IN_TTL_MS });
+    const issued = await openSession(options, {
+      accountId: own.id,
+      activeAccountId: accountId === own.id ? undefined : accountId,
+      ttlMs: SIGNED_IN_TTL_MS,
+    });
     await endSession(options, request.sessionToken);
     reply.setSessionCookie(issued);
   }

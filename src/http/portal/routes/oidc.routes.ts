@@ -9,7 +9,12 @@ import type { OidcSignIn } from '../../../adapters/contract.js';
 import type { OidcProviderConfig } from '../../../config.js';
 import { ApiError } from '../../../domain/errors.js';
 import type { OidcProvider } from '../../../domain/ports/session-store.js';
-import { beginProviderSignIn, claimPendingSignIn, completeProviderSignIn, type SignInDeps } from '../../../services/sign-in.js';
+import {
+  beginProviderSignIn,
+  claimPendingSignIn,
+  completeProviderSignIn,
+  type SignInDeps,
+} from '../../../services/sign-in.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 declare module 'fastify' {
@@ -56,13 +61,17 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
 
   const signIn = options.signIn;
   if (signIn.status === 'unavailable') {
-    app.get(start, { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart }, async () => {
-      throw new ApiError(
-        'unavailable',
-        `${label} sign-in is not available: this server could not reach ${label} when it started. ` +
-          `Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`,
-      );
-    });
+    app.get(
+      start,
+      { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart },
+      async () => {
+        throw new ApiError(
+          'unavailable',
+          `${label} sign-in is not available: this server could not reach ${label} when it started. ` +
+            `Ask the operator to check ${provider.toUpperCase()}_ISSUER and restart.`,
+        );
+      },
+    );
     return;
   }
 
@@ -75,13 +84,19 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
     scope: ['openid', 'email', 'profile'],
     credentials: {
       client: { id: options.client.clientId, secret: options.client.clientSecret },
-      auth: { authorizeHost: authorize.origin, authorizePath: authorize.pathname, tokenHost: token.origin, tokenPath: token.pathname },
+      auth: {
+        authorizeHost: authorize.origin,
+        authorizePath: authorize.pathname,
+        tokenHost: token.origin,
+        tokenPath: token.pathname,
+      },
     },
     callbackUri: `${options.publicUrl.replace(/\/$/, '')}${base}${start}/callback`,
     pkce: 'S256',
     // The state is made and checked against the server-side session, not the plugin's cookie.
     generateStateFunction: (request: FastifyRequest) => request.oidcState ?? '',
-    checkStateFunction: (request: FastifyRequest) => request.oidcState !== undefined && stateOf(request) === request.oidcState,
+    checkStateFunction: (request: FastifyRequest) =>
+      request.oidcState !== undefined && stateOf(request) === request.oidcState,
     // Only the PKCE verifier really lives in a cookie: signed, httpOnly, SameSite=Lax, and `__Host-` under https.
     cookie: { signed: true, secure: options.secure, path: `${base}${start}` },
     hostPrefixedCookies: options.secure,
@@ -90,27 +105,36 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   });
   const client = app.getDecorator<OAuth2Namespace>(provider);
 
-  app.get(start, { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart }, async (request, reply) => {
-    // Signed in already: nothing to do (and a cross-site link cannot sign anyone out through here).
-    if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
-    const started = await beginProviderSignIn(deps, provider, request.sessionToken);
-    request.oidcState = started.state;
-    const authorization = new URL(await client.generateAuthorizationUri(request, reply));
-    authorization.searchParams.set('nonce', started.nonce);
-    reply.setSessionCookie(started.session);
-    return reply.redirect(authorization.href, 303);
-  });
+  app.get(
+    start,
+    { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart },
+    async (request, reply) => {
+      // Signed in already: nothing to do (and a cross-site link cannot sign anyone out through here).
+      if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
+      const started = await beginProviderSignIn(deps, provider, request.sessionToken);
+      request.oidcState = started.state;
+      const authorization = new URL(await client.generateAuthorizationUri(request, reply));
+      authorization.searchParams.set('nonce', started.nonce);
+      reply.setSessionCookie(started.session);
+      return reply.redirect(authorization.href, 303);
+    },
+  );
 
   app.get(
     `${start}/callback`,
-    { config: { access: 'public' }, schema: { hide: true, querystring: CallbackQuery }, onRequest: options.limits.signInCallback },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, querystring: CallbackQuery },
+      onRequest: options.limits.signInCallback,
+    },
     async (request, reply) => {
       // Claimed (and so used up) before anything else, whatever the provider answered.
       const pending = await claimPendingSignIn(deps, request.sessionToken, provider, request.query.state);
       if (request.query.error !== undefined) {
         throw new ApiError('unauthorized', `${label} did not sign you in (${request.query.error}); you can try again`);
       }
-      if (request.query.code === undefined) throw new ApiError('invalid_request', `${label} returned no authorization code; please sign in again`);
+      if (request.query.code === undefined)
+        throw new ApiError('invalid_request', `${label} returned no authorization code; please sign in again`);
       request.oidcState = pending.state;
       let idToken: string | undefined;
       try {
@@ -126,7 +150,8 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
         signedIn = await completeProviderSignIn({ ...deps, verifier }, idToken, pending);
       } catch (error) {
         // The browser hears only "could not be verified"; the operator's log says which check failed.
-        if (error instanceof ApiError && error.code === 'unauthorized') request.log.warn({ provider, reason: reasonOf(error.cause) }, 'id_token refused');
+        if (error instanceof ApiError && error.code === 'unauthorized')
+          request.log.warn({ provider, reason: reasonOf(error.cause) }, 'id_token refused');
         throw error;
       }
       reply.setSessionCookie(signedIn.session);

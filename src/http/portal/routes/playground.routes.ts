@@ -3,7 +3,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { FINDER_SHAPES, FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS, MODULE_SHAPES } from '../../../domain/branding.js';
+import {
+  FINDER_SHAPES,
+  FRAME_TEXT,
+  FRAME_TEXT_MAX,
+  LOGO_SCALE_LIMITS,
+  MODULE_SHAPES,
+} from '../../../domain/branding.js';
 import { QR_TYPES } from '../../../domain/content/types.js';
 import type { LogoStore } from '../../../domain/ports/logo-store.js';
 import { HEX_COLOUR } from '../../../domain/render-options.js';
@@ -115,10 +121,23 @@ function brandingInput(fields: PlaygroundFields) {
 }
 
 /** What the form asks to draw: the type's fields as a content object when any is filled in, else the text box. */
-function requestOf(fields: PlaygroundFields, form: Record<string, string>, outputFormat: GenerateQrInput['outputFormat'], size: number): GenerateQrInput {
+function requestOf(
+  fields: PlaygroundFields,
+  form: Record<string, string>,
+  outputFormat: GenerateQrInput['outputFormat'],
+  size: number,
+): GenerateQrInput {
   const content = contentFromForm(fields.type, form) ?? fields.content;
   if (content === '') throw new ApiError('invalid_request', 'enter something to encode, or fill in the fields');
-  return { type: fields.type, content, outputFormat, size, darkColor: fields.darkColor, lightColor: fields.lightColor, ...brandingInput(fields) };
+  return {
+    type: fields.type,
+    content,
+    outputFormat,
+    size,
+    darkColor: fields.darkColor,
+    lightColor: fields.lightColor,
+    ...brandingInput(fields),
+  };
 }
 
 /** A starting point per type, shown as the textarea's placeholder. */
@@ -152,7 +171,14 @@ interface PlaygroundState {
   error?: string;
   notice?: string;
   decoded?: DecodeState;
-  result?: { dataUri: string; format: string; bytes: number; requestsRemaining: number | null; qrsRemaining: number | null; resetAt: Date };
+  result?: {
+    dataUri: string;
+    format: string;
+    bytes: number;
+    requestsRemaining: number | null;
+    qrsRemaining: number | null;
+    resetAt: Date;
+  };
 }
 
 export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = async (app, options) => {
@@ -160,7 +186,13 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     const plan = options.plans.get(request.account!.plan);
     const formats = SCREEN_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
     const logos = await options.logos.list(request.account!.id);
-    const branding = { moduleShapes: MODULE_SHAPES, finderShapes: FINDER_SHAPES, logos, frameTextMax: FRAME_TEXT_MAX, logoScale: LOGO_SCALE_LIMITS };
+    const branding = {
+      moduleShapes: MODULE_SHAPES,
+      finderShapes: FINDER_SHAPES,
+      logos,
+      frameTextMax: FRAME_TEXT_MAX,
+      logoScale: LOGO_SCALE_LIMITS,
+    };
     return renderPage(
       request,
       reply,
@@ -200,7 +232,8 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const { _csrf, ...fields } = request.body;
       const form: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
       const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png', size: '256' });
-      if (!parsed.success) throw new ApiError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
+      if (!parsed.success)
+        throw new ApiError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
       const account = request.account!;
       const input = requestOf(parsed.data, form, 'png', PREVIEW_PX);
       const payload = encodeContent(input.type, input.content);
@@ -228,14 +261,19 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
-      const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
+      const form: Record<string, string> = {
+        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])),
+        size: request.body.size ?? '512',
+      };
       const parsed = PlaygroundInput.safeParse(form);
-      if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+      if (!parsed.success)
+        return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
       const account = request.account!;
       try {
         const input = requestOf(parsed.data, form, parsed.data.outputFormat, Number(parsed.data.size));
         const generated = await generateQr(options, { accountId: account.id, plan: account.plan }, input);
-        const dataUri = `data:${IMAGE_MEDIA_TYPES[generated.format]};base64,${Buffer.from(generated.bytes).toString('base64')}`;
+        const dataUri =
+          `data:${IMAGE_MEDIA_TYPES[generated.format]};base64,` + `${Buffer.from(generated.bytes).toString('base64')}`;
         const quota = generated.quota;
         return page(request, reply, {
           form,
@@ -259,24 +297,52 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   // "Save as design": the form's look (size, colours, shapes, logo, caption) kept under a name, as POST /designs does.
   app.post(
     '/playground/design',
-    { config: { access: 'designs.manage', audit: ['design.created'] }, schema: { hide: true, body: PlaygroundForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'designs.manage', audit: ['design.created'] },
+      schema: { hide: true, body: PlaygroundForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const { _csrf, designName, ...fields } = request.body;
-      const form: Record<string, string> = { ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])), size: request.body.size ?? '512' };
+      const form: Record<string, string> = {
+        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])),
+        size: request.body.size ?? '512',
+      };
       const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png' });
-      if (!parsed.success) return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+      if (!parsed.success)
+        return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
       const account = request.account!;
       const look = brandingInput(parsed.data);
       const designOptions: DesignOptions = Object.fromEntries(
-        Object.entries({ size: Number(parsed.data.size), darkColor: parsed.data.darkColor, lightColor: parsed.data.lightColor, ...look }).filter(
-          ([, value]) => value !== undefined,
-        ),
+        Object.entries({
+          size: Number(parsed.data.size),
+          darkColor: parsed.data.darkColor,
+          lightColor: parsed.data.lightColor,
+          ...look,
+        }).filter(([, value]) => value !== undefined),
       );
       try {
-        const design = await createDesign(options, { accountId: account.id, plan: account.plan }, { name: designName ?? '', options: designOptions });
+        const design = await createDesign(
+          options,
+          { accountId: account.id, plan: account.plan },
+          { name: designName ?? '', options: designOptions },
+        );
         const target = { type: 'design', id: design.id };
-        await app.audit(request, { accountId: account.id, action: 'design.created', target, changes: { name: design.name } });
-        return page(request, reply, { form, notice: `Saved as the design “${design.name}”: give "design": "${design.id}" in a request to use it.` }, 201);
+        await app.audit(request, {
+          accountId: account.id,
+          action: 'design.created',
+          target,
+          changes: { name: design.name },
+        });
+        return page(
+          request,
+          reply,
+          {
+            form,
+            notice: `Saved as the design “${design.name}”: give "design": "${design.id}" in a request to use it.`,
+          },
+          201,
+        );
       } catch (error) {
         if (!(error instanceof ApiError) || error.status >= 500) throw error;
         return page(request, reply, { form, error: error.message }, error.status);
@@ -287,7 +353,9 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
   // Reading a code back: the image itself as the body (a chosen file, posted by the page's script with the token in a
   // header, as logo uploads are), or the form's `image` field holding the image just generated (works without script).
   for (const type of DECODE_MEDIA_TYPES)
-    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: DECODE_MAX_BYTES }, (_request, body, done) => done(null, body));
+    app.addContentTypeParser(type, { parseAs: 'buffer', bodyLimit: DECODE_MAX_BYTES }, (_request, body, done) =>
+      done(null, body),
+    );
 
   app.post(
     '/playground/decode',
@@ -303,18 +371,27 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const answer = (decoded: DecodeState, status: number) => page(request, reply, { form, decoded }, status);
       const image = imageOf(request.body);
       if (typeof image === 'string') return answer({ error: image }, image.startsWith('choose') ? 415 : 400);
-      if (image.length > DECODE_MAX_BYTES) return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
+      if (image.length > DECODE_MAX_BYTES)
+        return answer({ error: `an image to read is at most ${DECODE_MAX_BYTES} bytes` }, 413);
       try {
         // Metered as the API's decode is: one request, no QR, the playground's burst bucket; it counts whatever comes
         // of the image.
         const metered = await meterRequest(options, { accountId: account.id, plan: account.plan }, 'decodes');
-        const outcome = await decodeOrGiveBack(options, metered, { image, maxPixels: DECODE_MAX_PIXELS, accountId: account.id });
+        const outcome = await decodeOrGiveBack(options, metered, {
+          image,
+          maxPixels: DECODE_MAX_PIXELS,
+          accountId: account.id,
+        });
         if (!outcome.ok) return answer({ error: outcome.detail }, outcome.reason === 'too_many_pixels' ? 413 : 400);
         const requestsRemaining = metered.quota.requestsRemaining;
         const { readersSkipped } = outcome;
         if (outcome.codes.length === 0)
           return answer(
-            { error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.', requestsRemaining, readersSkipped },
+            {
+              error: 'No QR code was found in the image; a sharper, larger or straighter picture may read.',
+              requestsRemaining,
+              readersSkipped,
+            },
             422,
           );
         return answer({ codes: outcome.codes, requestsRemaining, readersSkipped }, 200);

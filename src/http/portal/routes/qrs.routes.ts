@@ -41,22 +41,29 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
     });
   });
 
-  app.get('/qrs/:fingerprint.png', { config: { access: 'read' }, schema: { hide: true, params: ThumbnailParams } }, async (request, reply) => {
-    // Looked up among the account's own codes only: another account's fingerprint is simply not there.
-    const qr = (await thisMonths(request.account!.id)).find((code) => code.fingerprint === request.params.fingerprint);
-    if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');
-    // The account viewing its own codes: rendered directly, never through generateQr, so nothing is metered.
-    const account = request.account!;
-    const bytes = await renderThumbnail(options.renderer, qr, { accountId: account.id, plan: account.plan });
-    return reply
-      .header('Content-Type', 'image/png')
-      .header('Cache-Control', 'private, max-age=3600')
-      .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  });
+  app.get(
+    '/qrs/:fingerprint.png',
+    { config: { access: 'read' }, schema: { hide: true, params: ThumbnailParams } },
+    async (request, reply) => {
+      // Looked up among the account's own codes only: another account's fingerprint is simply not there.
+      const qr = (await thisMonths(request.account!.id)).find(
+        (code) => code.fingerprint === request.params.fingerprint,
+      );
+      if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');
+      // The account viewing its own codes: rendered directly, never through generateQr, so nothing is metered.
+      const account = request.account!;
+      const bytes = await renderThumbnail(options.renderer, qr, { accountId: account.id, plan: account.plan });
+      return reply
+        .header('Content-Type', 'image/png')
+        .header('Cache-Control', 'private, max-age=3600')
+        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+    },
+  );
 };
 
 async function renderThumbnail(renderer: Renderer, qr: QrRecord, caller: RenderCaller): Promise<Uint8Array> {
-  const spec = (size: number) => renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
+  const spec = (size: number) =>
+    renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
   try {
     return (await renderer.render(spec(THUMBNAIL_PX), caller)).bytes;
   } catch (error) {

@@ -29,13 +29,19 @@ export const settingsRoutes: FastifyPluginAsyncZod<SettingsRoutesOptions> = asyn
       notice: notice ? 'Saved: scans recorded from now on follow the new setting.' : undefined,
     });
 
-  app.get('/settings', { config: { access: 'read' }, schema: { hide: true, querystring: SettingsQuery } }, async (request, reply) =>
-    settingsPage(request, reply, request.query.notice === 'saved'),
+  app.get(
+    '/settings',
+    { config: { access: 'read' }, schema: { hide: true, querystring: SettingsQuery } },
+    async (request, reply) => settingsPage(request, reply, request.query.notice === 'saved'),
   );
 
   app.post(
     '/settings',
-    { config: { access: 'settings.manage', audit: ['settings.changed'] }, schema: { hide: true, body: SettingsForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'settings.manage', audit: ['settings.changed'] },
+      schema: { hide: true, body: SettingsForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const account = request.account!;
       const after = await changeAccountSettings(options, account.id, { scanPrivacy: request.body.scanPrivacy });

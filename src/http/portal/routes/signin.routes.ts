@@ -21,7 +21,11 @@ export interface SignInRoutesOptions {
   limits: Pick<PortalRateLimits, 'signInStart'>;
 }
 
-const LocalSignInBody = z.object({ email: z.string().max(320), next: z.string().max(200).optional(), _csrf: z.string().optional() });
+const LocalSignInBody = z.object({
+  email: z.string().max(320),
+  next: z.string().max(200).optional(),
+  _csrf: z.string().optional(),
+});
 const SignInQuery = z.object({ next: z.string().max(200).optional() });
 // Where a sign-in may return to: an invitation's page of this portal only, so the link cannot send anyone elsewhere.
 const RETURN_PATH = /^\/invitations\/[A-Za-z0-9_-]{1,100}$/;
@@ -29,7 +33,8 @@ const RETURN_PATH = /^\/invitations\/[A-Za-z0-9_-]{1,100}$/;
 export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
 
-  const returnTo = (next: string | undefined) => (next?.startsWith(base) && RETURN_PATH.test(next.slice(base.length)) ? next : undefined);
+  const returnTo = (next: string | undefined) =>
+    next?.startsWith(base) && RETURN_PATH.test(next.slice(base.length)) ? next : undefined;
 
   const signInPage = async (
     request: FastifyRequest,
@@ -45,7 +50,11 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
       request.session = issued.session;
       request.sessionToken = issued.token;
     }
-    const providers = [...options.providers].map(([id, state]) => ({ id, label: PROVIDER_LABELS[id], ready: state === 'ready' }));
+    const providers = [...options.providers].map(([id, state]) => ({
+      id,
+      label: PROVIDER_LABELS[id],
+      ready: state === 'ready',
+    }));
     return renderPage(
       request,
       reply,
@@ -55,11 +64,15 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     );
   };
 
-  app.get('/signin', { config: { access: 'public' }, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
-    const next = returnTo(request.query.next);
-    if (request.session?.accountId !== undefined) return reply.redirect(next ?? `${base}/`, 303);
-    return signInPage(request, reply, { next });
-  });
+  app.get(
+    '/signin',
+    { config: { access: 'public' }, schema: { hide: true, querystring: SignInQuery } },
+    async (request, reply) => {
+      const next = returnTo(request.query.next);
+      if (request.session?.accountId !== undefined) return reply.redirect(next ?? `${base}/`, 303);
+      return signInPage(request, reply, { next });
+    },
+  );
 
   if (options.localSignInEnabled) {
     const loopbackOnly = async (request: FastifyRequest) => {
@@ -70,7 +83,8 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
         );
       }
       // A page of another site cannot post here even through a loopback name (a form, or a rebound hostname's script).
-      if (!isSameOriginRequest(request)) throw new ApiError('forbidden', 'local sign-in must be posted from the sign-in page of this portal');
+      if (!isSameOriginRequest(request))
+        throw new ApiError('forbidden', 'local sign-in must be posted from the sign-in page of this portal');
     };
     app.post(
       '/auth/local',
@@ -87,7 +101,12 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
           return await reply.redirect(returnTo(request.body.next) ?? `${base}/`, 303);
         } catch (error) {
           if (!(error instanceof ApiError) || error.code !== 'invalid_request') throw error;
-          return signInPage(request, reply, { error: error.message, email: request.body.email, next: returnTo(request.body.next) }, 400);
+          return signInPage(
+            request,
+            reply,
+            { error: error.message, email: request.body.email, next: returnTo(request.body.next) },
+            400,
+          );
         }
       },
     );
@@ -108,10 +127,17 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
     },
   );
 
-  const everywhere = { access: 'member' as const, audit: { exempt: "ends the identity's own sessions: not an account change" } };
-  app.post('/signout/everywhere', { config: everywhere, schema: { hide: true }, preHandler: app.requireCsrf }, async (request, reply) => {
-    await endAllSessions(deps, request.account!.id);
-    reply.clearSessionCookie();
-    return reply.redirect(`${base}/signin`, 303);
-  });
+  const everywhere = {
+    access: 'member' as const,
+    audit: { exempt: "ends the identity's own sessions: not an account change" },
+  };
+  app.post(
+    '/signout/everywhere',
+    { config: everywhere, schema: { hide: true }, preHandler: app.requireCsrf },
+    async (request, reply) => {
+      await endAllSessions(deps, request.account!.id);
+      reply.clearSessionCookie();
+      return reply.redirect(`${base}/signin`, 303);
+    },
+  );
 };

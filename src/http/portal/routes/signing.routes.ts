@@ -6,7 +6,13 @@ import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DesignStore } from '../../../domain/ports/design-store.js';
 import { MAX_ACTIVE_SIGNING_KEYS, signedImagePath } from '../../../domain/signed-url.js';
-import { createSigningKey, listSigningKeys, revokeSigningKey, SIGNING_KEY_NAME_MAX, type SigningKeyDeps } from '../../../services/signing-keys.js';
+import {
+  createSigningKey,
+  listSigningKeys,
+  revokeSigningKey,
+  SIGNING_KEY_NAME_MAX,
+  type SigningKeyDeps,
+} from '../../../services/signing-keys.js';
 import { renderPage } from '../page.js';
 
 export interface SigningRoutesOptions extends SigningKeyDeps {
@@ -17,7 +23,9 @@ export interface SigningRoutesOptions extends SigningKeyDeps {
 }
 
 const NOTICES = {
-  revoked: 'The signing key was revoked. URLs it signed are refused from now on (copies cached by browsers and CDNs live out their max-age).',
+  revoked:
+    'The signing key was revoked. URLs it signed are refused from now on (copies cached by browsers and CDNs live ' +
+    'out their max-age).',
 } as const;
 const SigningQuery = z.object({ notice: z.string().max(32).optional() });
 const CreateForm = z.object({ name: z.string().max(1000).optional(), _csrf: z.string().optional() });
@@ -26,7 +34,12 @@ const KeyParams = z.object({ id: z.string().min(1).max(100) });
 export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async (app, options) => {
   const { base } = options;
 
-  const page = async (request: FastifyRequest, reply: FastifyReply, extra: Record<string, unknown> = {}, status = 200) => {
+  const page = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    extra: Record<string, unknown> = {},
+    status = 200,
+  ) => {
     const keys = await listSigningKeys(options, request.account!.id);
     const designs = await options.designs.list(request.account!.id);
     const activeCount = keys.filter((key) => !key.revokedAt).length;
@@ -49,24 +62,40 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
     );
   };
 
-  app.get('/signing', { config: { access: 'read' }, schema: { hide: true, querystring: SigningQuery } }, async (request, reply) => {
-    const code = request.query.notice;
-    return page(request, reply, { notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined });
-  });
+  app.get(
+    '/signing',
+    { config: { access: 'read' }, schema: { hide: true, querystring: SigningQuery } },
+    async (request, reply) => {
+      const code = request.query.notice;
+      return page(request, reply, {
+        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
+      });
+    },
+  );
 
   app.post(
     '/signing',
-    { config: { access: 'signing-keys.manage', audit: ['signing_key.created'] }, schema: { hide: true, body: CreateForm }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'signing-keys.manage', audit: ['signing_key.created'] },
+      schema: { hide: true, body: CreateForm },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       try {
         const { key, secret } = await createSigningKey(options, request.account!.id, request.body.name || undefined);
         const target = { type: 'signing_key', id: key.id };
-        await app.audit(request, { accountId: request.account!.id, action: 'signing_key.created', target, changes: { name: key.name } });
+        await app.audit(request, {
+          accountId: request.account!.id,
+          action: 'signing_key.created',
+          target,
+          changes: { name: key.name },
+        });
         const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
         // Shown in this response and nowhere else: the secret is stored sealed and never displayed again.
         return await page(request, reply, { created: { key, secret, example } }, 201);
       } catch (error) {
-        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request')) throw error;
+        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request'))
+          throw error;
         return page(request, reply, { error: error.message, name: request.body.name }, error.status);
       }
     },
@@ -74,10 +103,18 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
 
   app.post(
     '/signing/:id/revoke',
-    { config: { access: 'signing-keys.manage', audit: ['signing_key.revoked'] }, schema: { hide: true, params: KeyParams }, preHandler: app.requireCsrf },
+    {
+      config: { access: 'signing-keys.manage', audit: ['signing_key.revoked'] },
+      schema: { hide: true, params: KeyParams },
+      preHandler: app.requireCsrf,
+    },
     async (request, reply) => {
       const key = await revokeSigningKey(options, request.account!.id, request.params.id);
-      await app.audit(request, { accountId: request.account!.id, action: 'signing_key.revoked', target: { type: 'signing_key', id: key.id } });
+      await app.audit(request, {
+        accountId: request.account!.id,
+        action: 'signing_key.revoked',
+        target: { type: 'signing_key', id: key.id },
+      });
       return reply.redirect(`${base}/signing?notice=revoked`, 303);
     },
   );
