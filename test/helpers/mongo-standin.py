@@ -7,10 +7,11 @@ With --record, every command it receives is appended to FILE as one line of exte
 Listens on 127.0.0.1 (a port the OS picks), prints "READY <port>" once it accepts connections, and serves until
 stdin closes (so it dies with the test process that started it). Requests are served one at a time (no concurrency).
 
-Three fidelity fixes make mongomock behave like mongod where the adapters depend on it:
+Four fidelity fixes make mongomock behave like mongod where the adapters depend on it:
   1. E11000 duplicate key errors name the index ("... index: <name> dup key: { ... }") and carry keyPattern/keyValue;
   2. $max and $min compare in BSON order (null < numbers < strings < ... < dates), where mongomock used Python's;
-  3. a findAndModify update given as a pipeline of $set stages is applied as the one $set it amounts to.
+  3. a findAndModify update given as a pipeline of $set stages is applied as the one $set it amounts to;
+  4. {$binarySize: "$field"} in an aggregation's last $project (mongomock lacks the operator) is the field's length.
 Commands it does not implement are refused with code 59 (CommandNotFound); transactions with code 20, as a
 standalone mongod does.
 """
@@ -264,11 +265,44 @@ def cmd_find_and_modify(db, doc):
     return {'value': value, 'lastErrorObject': last_error}
 
 
+# --- fidelity fix 4: $binarySize in the last $project of an aggregation ---------------------------------------------
+
+def _binary_sizes(pipeline):
+    """The pipeline with the last $project's {$binarySize: "$source"} fields replaced by a projection of their
+    source under a private name, and {output field: private name} to turn those back into lengths after it ran."""
+    sizes = OrderedDict()
+    stages = list(pipeline)
+    for at, stage in enumerate(stages):
+        project = stage.get('$project') if isinstance(stage, dict) else None
+        if not isinstance(project, dict):
+            continue
+        asked = {field: spec for field, spec in project.items() if isinstance(spec, dict) and '$binarySize' in spec}
+        if not asked:
+            continue
+        if at != len(stages) - 1:
+            raise CommandError(59, '$binarySize outside the last $project is not implemented by the stand-in',
+                               'CommandNotFound')
+        rewritten = OrderedDict(project)
+        for field, spec in asked.items():
+            private = '__binary_size_' + field
+            rewritten.pop(field)
+            rewritten[private] = spec['$binarySize']
+            sizes[field] = private
+        stages[at] = {'$project': rewritten}
+    return stages, sizes
+
+
 def cmd_aggregate(db, doc):
     name = doc['aggregate']
     if not isinstance(name, str):
         raise CommandError(59, 'the stand-in aggregates collections only', 'CommandNotFound')
-    return _cursor(db, name, db[name].aggregate(doc.get('pipeline', [])))
+    pipeline, sizes = _binary_sizes(doc.get('pipeline', []))
+    docs = list(db[name].aggregate(pipeline))
+    for out in docs:
+        for field, private in sizes.items():
+            value = out.pop(private, None)
+            out[field] = None if value is None else len(value)
+    return _cursor(db, name, docs)
 
 
 def cmd_count(db, doc):

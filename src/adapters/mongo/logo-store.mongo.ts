@@ -96,7 +96,9 @@ export class MongoLogoStore implements LogoStore {
     if (!doc) return undefined;
     // lean() hands binary fields back as BSON Binary, whose bytes are its `buffer`.
     const raw = doc.png as unknown as Uint8Array | { buffer: Uint8Array };
-    const png = raw instanceof Uint8Array ? raw : raw.buffer;
+    const bytes = raw instanceof Uint8Array ? raw : raw.buffer;
+    // A plain Uint8Array over the same memory, as every LogoStore answers (a Buffer is a subclass with more to it).
+    const png = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return { ...toRecord({ ...doc, bytes: png.byteLength }), png };
   }
 
