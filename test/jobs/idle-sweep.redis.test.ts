@@ -1,34 +1,16 @@
 // The jobs process's bucket sweeps on a real redis-server: idle, one script reads every bucket; a bucket with work is
 // found.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  closeRedisClient,
-  createRedisClient,
-  settleConnection,
-  type RedisClient,
-} from '../../src/adapters/redis/connection.js';
+import { describe, expect, it } from 'vitest';
 import { scanEventAccountsKey } from '../../src/adapters/redis/scan-counter.redis.js';
 import { RedisScanEventSource } from '../../src/adapters/redis/scan-event-source.redis.js';
 import { bucketTagOf } from '../../src/adapters/redis/slot-tags.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { useLuaRedis } from '../lua/lua-redis.js';
 
-let server: RedisServer;
-let client: RedisClient;
-
-beforeAll(async () => {
-  server = await startRedisServer();
-  client = createRedisClient(server.url, { name: 'idle-sweep' });
-  await settleConnection(client);
-});
-
-afterAll(async () => {
-  await closeRedisClient(client);
-  await server.destroy();
-});
+const redis = useLuaRedis();
 
 /** Calls per command since the last CONFIG RESETSTAT, as INFO commandstats reports them. */
 async function commandCalls(): Promise<Map<string, number>> {
-  const info = await client.info('commandstats');
+  const info = await redis.client().info('commandstats');
   return new Map([...info.matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)].map(([, name, calls]) => [name!, Number(calls)]));
 }
 
@@ -36,8 +18,8 @@ describe('an idle sweep of the 16,384 slot buckets', () => {
   it(
     'is one script reading only the buckets that exist, ' + 'and still finds an account waiting in any of them',
     async () => {
-      const source = new RedisScanEventSource(client, { keyPrefix: 'idle:' });
-      await client.config('RESETSTAT');
+      const source = new RedisScanEventSource(redis.client(), { keyPrefix: 'idle:' });
+      await redis.client().config('RESETSTAT');
       expect(await source.waitingAccounts(10)).toEqual([]);
       expect(await source.busyEndpoints()).toEqual([]);
       const calls = await commandCalls();
@@ -50,8 +32,8 @@ describe('an idle sweep of the 16,384 slot buckets', () => {
 
       const accounts = ['acc_first', 'acc_second', 'acc_third'];
       for (const accountId of accounts)
-        await client.sadd(scanEventAccountsKey('idle:', bucketTagOf(accountId)), accountId);
-      await client.config('RESETSTAT');
+        await redis.client().sadd(scanEventAccountsKey('idle:', bucketTagOf(accountId)), accountId);
+      await redis.client().config('RESETSTAT');
       expect((await source.waitingAccounts(10)).sort()).toEqual([...accounts].sort());
       // Each holding bucket is read once; only the chunks holding one are looked at key by key.
       expect((await commandCalls()).get('srandmember')).toBe(accounts.length);

@@ -112,8 +112,7 @@ export class RedisScanEventSource implements ScanEventSource {
     );
     if (!sealed) return undefined;
     const [messageFields, scanFields] = sealed;
-    const message: Record<string, string> = {};
-    for (let i = 0; i + 1 < messageFields.length; i += 2) message[messageFields[i]!] = messageFields[i + 1]!;
+    const message = hashOf(messageFields);
     return {
       id: message.id!,
       from: new Date(Number(message.from)),
