@@ -2,7 +2,7 @@
 // quota state.
 import { ApiError } from '../domain/errors.js';
 import { periodOf } from '../domain/period.js';
-import type { PlanCatalogue } from '../domain/plan-catalogue.js';
+import { biggerPlanHint, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { RequestReservation, UsageMeter } from '../domain/ports/usage-meter.js';
 import { quotaState, type QuotaState } from '../domain/quota.js';
 import { burstKeyOf, type BurstCaller } from './burst.js';
@@ -44,7 +44,8 @@ export async function meterRequest(deps: MeterRequestDeps, caller: BurstCaller, 
   throw new ApiError(
     'quota_exceeded',
     `the ${plan.name} plan allows ${plan.requestsPerMonth} requests a month, ${what} included; the quota ` +
-      `resets at ${quota.resetAt.toISOString()}`,
+      `resets at ${quota.resetAt.toISOString()}` +
+      biggerPlanHint(deps.plans, plan, 'requestsPerMonth'),
     { retryAfterSeconds: quota.secondsToReset, quota },
   );
 }

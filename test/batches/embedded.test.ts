@@ -103,12 +103,14 @@ describe('acceptance is all or nothing', () => {
     await waitForBatch(get(key), (JSON.parse(first.body) as { id: string }).id);
     const res = await postBatch(t.app, key, { items: urlItems(4, 'overflow') });
     expect(res.statusCode).toBe(429);
-    const problem = JSON.parse(res.body) as { code: string; needed: unknown; remaining: unknown };
+    const problem = JSON.parse(res.body) as { code: string; needed: unknown; remaining: unknown; detail: string };
     expect(problem).toMatchObject({
       code: 'qr_quota_exceeded',
       needed: { requests: 4, qrs: 4 },
       remaining: { requests: 498, qrs: 3 },
     });
+    // The detail says when the quota comes back and which plan allows more.
+    expect(problem.detail).toMatch(/; the quota resets at \S+Z; the Pro plan allows \d+ distinct QR codes a month$/);
     expect(await usageOf(accountId)).toEqual({ requests: 2, qrs: 2 });
   });
 

@@ -175,6 +175,8 @@ describe.each([
     const res = await post(key, blank, 'image/png');
     expect(res.statusCode).toBe(429);
     expect(res.json()).toMatchObject({ code: 'quota_exceeded' });
+    // The detail says when the quota comes back and which plan allows more.
+    expect(res.json().detail).toMatch(/the quota resets at \S+Z; the Pro plan allows \d+ requests a month$/);
     expect(res.headers['x-ratelimit-remaining']).toBe('0');
     expect(await usageOf(accountId)).toEqual({ requests: 500, qrs: 0 });
   });

@@ -254,7 +254,7 @@ describe('plans page', () => {
     expect(page).toMatch(/id="plan-pro"[\s\S]*paid/);
     expect(page).toMatch(/SVG output <span class="badge paid">paid plans<\/span>/);
     expect(page).toContain('an upgrade is an operator action for now');
-    expect(page).toContain(`qrm accounts plan --account ${accountId} --plan pro`);
+    expect(page).toContain(`npm run --silent qrm -- accounts plan --account ${accountId} --plan pro`);
   });
 });
 

@@ -8,7 +8,7 @@ import { assertRoomForCodes, createCodes } from '../dynamic-codes.js';
 import { qrFingerprint } from '../render-spec.js';
 import { ApiError } from '../../domain/errors.js';
 import { periodOf } from '../../domain/period.js';
-import type { PlanCatalogue } from '../../domain/plan-catalogue.js';
+import { biggerPlanHint, type PlanCatalogue } from '../../domain/plan-catalogue.js';
 import type { BatchQueue } from '../../domain/ports/batch-queue.js';
 import type { BatchStore } from '../../domain/ports/batch-store.js';
 import type { Credential } from '../../domain/ports/key-store.js';
@@ -156,7 +156,8 @@ async function reserveAndStore(
     const detail =
       `this batch needs ${outcome.needed.requests} requests and ${outcome.needed.qrs} new QR codes; ` +
       (`the ${plan.name} plan has ${remaining.requests} requests and ${remaining.qrs} QR codes left this month ` +
-        `(nothing was counted)`);
+        `(nothing was counted); the quota resets at ${quota.resetAt.toISOString()}`) +
+      biggerPlanHint(deps.plans, plan, outcome.reason === 'quota_exceeded' ? 'requestsPerMonth' : 'qrsPerMonth');
     throw new ApiError(outcome.reason, detail, {
       retryAfterSeconds: quota.secondsToReset,
       quota,
