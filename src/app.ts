@@ -220,6 +220,8 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
       await api.register(membersRoute, {
         accounts: adapters.accounts,
         members: adapters.members,
+        keys: adapters.keys,
+        keyPepper: config.keyPepper,
         clock,
         publicUrl: config.publicUrl,
       });

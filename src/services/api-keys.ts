@@ -1,8 +1,10 @@
-// Use cases for API keys: issue (secret shown once, with its scopes and expiry), list, revoke.
+// Use cases for API keys: issue (secret shown once, with its scopes and expiry, within its maker's role), list, revoke.
 import { OPERATOR_ACTOR, type Actor } from '../domain/actor.js';
 import { apiKeyHint, generateApiKey, hashApiKey, MAX_ACTIVE_KEYS } from '../domain/api-key.js';
 import { ApiError } from '../domain/errors.js';
-import { checkedScopes } from '../domain/key-scope.js';
+import { checkedScopes, type KeyScope } from '../domain/key-scope.js';
+import { assertScopesWithinRole, scopesBeyondRole, scopesRoleAllows } from '../domain/role-scopes.js';
+import type { Role } from '../domain/roles.js';
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { ApiKeyRecord, KeyStore } from '../domain/ports/key-store.js';
 
@@ -41,6 +43,19 @@ export interface KeyOptions {
   expiresAt?: Date;
   /** Who makes the key; the operator's tools when not named. */
   createdBy?: Actor;
+  /**
+   * The maker's role when a member makes the key: the key gets no scope the role lacks (403 insufficient_role), and
+   * without a list it gets every scope the role allows. The operator's tools name none.
+   */
+  makerRole?: Role;
+}
+
+/** The key's scopes: the list asked for, else every scope (or every scope the maker's role allows), checked. */
+function scopesFor(options: KeyOptions): KeyScope[] {
+  if (options.makerRole === undefined) return checkedScopes(options.scopes);
+  const scopes = options.scopes === undefined ? scopesRoleAllows(options.makerRole) : checkedScopes(options.scopes);
+  assertScopesWithinRole(options.makerRole, scopes);
+  return scopes;
 }
 
 function checkedExpiry(expiresAt: Date | undefined, now: Date): Date | undefined {
@@ -59,7 +74,7 @@ export async function issueKey(
   options: KeyOptions = {},
 ): Promise<IssuedKey> {
   const keyName = checkedName(name);
-  const scopes = checkedScopes(options.scopes);
+  const scopes = scopesFor(options);
   const now = deps.clock();
   const expiresAt = checkedExpiry(options.expiresAt, now);
   const account = await deps.accounts.findById(accountId);
@@ -105,5 +120,34 @@ export async function revokeKey(deps: ApiKeyDeps, accountId: string, keyId: stri
   // Another tenant's key id answers exactly like a missing one: no existence oracle.
   if (!revoked) throw new ApiError('not_found', 'no such key on this account');
   await deps.onRevoked?.(keyId);
+  return revoked;
+}
+
+/** Why a member's keys were revoked: the member left or was removed, or its new role no longer allows them. */
+export type MakerChange = { removed: true } | { role: Role };
+
+/**
+ * Revokes the active keys a member made that its change leaves it no longer entitled to: every one when it leaves the
+ * account, those holding a scope its new role lacks when its role changes. Returns the keys revoked (the caller
+ * audits each); each revocation reaches every instance like any other.
+ */
+export async function revokeKeysBeyondMaker(
+  deps: ApiKeyDeps,
+  accountId: string,
+  memberId: string,
+  change: MakerChange,
+): Promise<ApiKeyRecord[]> {
+  const now = deps.clock();
+  const made = (await listKeys(deps, accountId, { createdBy: memberId })).filter(
+    (key) => key.createdBy?.type === 'member' && key.revokedAt === undefined,
+  );
+  const beyond = made.filter((key) => 'removed' in change || scopesBeyondRole(change.role, key.scopes).length > 0);
+  const revoked: ApiKeyRecord[] = [];
+  for (const key of beyond) {
+    const record = await deps.keys.revoke(accountId, key.id, now);
+    if (!record) continue;
+    await deps.onRevoked?.(key.id);
+    revoked.push(record);
+  }
   return revoked;
 }

@@ -1,6 +1,7 @@
 // The audit events of members and invitations, one shape for the API and the portal: the target and a summary, never a
 // token.
 import type { AuditAction, AuditChanges } from '../domain/audit.js';
+import type { ApiKeyRecord } from '../domain/ports/key-store.js';
 import type { Invitation, Member } from '../domain/ports/member-store.js';
 import type { AuditEvent } from './audit-log.js';
 
@@ -12,4 +13,19 @@ export function memberEvent(accountId: string, action: AuditAction, member: Memb
 export function invitationEvent(accountId: string, action: AuditAction, invitation: Invitation): AuditEvent {
   const changes = { email: invitation.email, role: invitation.role, expiresAt: invitation.expiresAt.toISOString() };
   return { accountId, action, target: { type: 'invitation', id: invitation.id }, changes };
+}
+
+/** One `api_key.revoked` per key a member's removal or new role revoked, naming the member and why. */
+export function makerKeyEvents(
+  accountId: string,
+  member: Member,
+  reason: 'member.removed' | 'member.role_changed',
+  keys: readonly ApiKeyRecord[],
+): AuditEvent[] {
+  return keys.map((key) => ({
+    accountId,
+    action: 'api_key.revoked',
+    target: { type: 'api_key', id: key.id },
+    changes: { hint: key.hint, reason, member: member.id, role: reason === 'member.removed' ? null : member.role },
+  }));
 }

@@ -2,6 +2,8 @@
 import { ApiError } from '../domain/errors.js';
 import type { Account, AccountIdentity, AccountStore } from '../domain/ports/account-store.js';
 import type { Member, MemberChange, MemberStore } from '../domain/ports/member-store.js';
+import type { ApiKeyRecord } from '../domain/ports/key-store.js';
+import { revokeKeysBeyondMaker, type ApiKeyDeps } from './api-keys.js';
 import { permissionToChangeMember, roleAllows, roleNeededFor, type Permission, type Role } from '../domain/roles.js';
 
 export interface MemberDeps {
@@ -79,22 +81,39 @@ async function memberToChange(deps: MemberDeps, accountId: string, id: string): 
   return member;
 }
 
+/** A member changed or removed, and the keys it made that the change revoked. */
+export interface MemberOutcome {
+  member: Member;
+  revokedKeys: ApiKeyRecord[];
+}
+
+/** Changes a member's role; the keys it made holding a scope the new role lacks are revoked. */
 export async function changeRole(
-  deps: MemberDeps,
+  deps: MemberDeps & ApiKeyDeps,
   actor: Actor,
   accountId: string,
   id: string,
   role: Role,
-): Promise<Member> {
+): Promise<MemberOutcome> {
   const current = await memberToChange(deps, accountId, id);
   assertAllowed(roleOf(actor), permissionToChangeMember(current.role, role));
-  return outcome(await deps.members.setRole(accountId, id, role));
+  const member = outcome(await deps.members.setRole(accountId, id, role));
+  return { member, revokedKeys: await revokeKeysBeyondMaker(deps, accountId, id, { role }) };
 }
 
-/** Removes a member; a member may always leave (remove itself), but never as the last owner. */
-export async function removeMember(deps: MemberDeps, actor: Actor, accountId: string, id: string): Promise<Member> {
+/**
+ * Removes a member, and revokes every key it made; a member may always leave (remove itself), but never as the last
+ * owner.
+ */
+export async function removeMember(
+  deps: MemberDeps & ApiKeyDeps,
+  actor: Actor,
+  accountId: string,
+  id: string,
+): Promise<MemberOutcome> {
   const current = await memberToChange(deps, accountId, id);
   const leaving = actor.type === 'member' && actor.member.id === id;
   if (!leaving) assertAllowed(roleOf(actor), permissionToChangeMember(current.role, undefined));
-  return outcome(await deps.members.remove(accountId, id));
+  const member = outcome(await deps.members.remove(accountId, id));
+  return { member, revokedKeys: await revokeKeysBeyondMaker(deps, accountId, id, { removed: true }) };
 }

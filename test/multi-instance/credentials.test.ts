@@ -4,7 +4,8 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changePlan } from '../../src/services/accounts.js';
-import { revokeKey } from '../../src/services/api-keys.js';
+import { issueKey, revokeKey } from '../../src/services/api-keys.js';
+import { changeRole, removeMember } from '../../src/services/members.js';
 import { generate, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { startTwoInstancesOnRedis, type TwoInstances } from '../helpers/two-instances.js';
@@ -72,6 +73,48 @@ describe('two API instances sharing one Redis', () => {
         timeoutMs: 10_000,
         intervalMs: 20,
       },
+    );
+  }, 30_000);
+
+  /** A developer of the caller's account, with a key it made (every scope its role allows), cached on B. */
+  async function developerKeyCachedOnB() {
+    const owner = await a.newCaller('free');
+    const email = `dev-${Date.now()}-${Math.random()}@example.com`;
+    const member = await a.stores.members.add({
+      accountId: owner.accountId,
+      identity: { provider: 'local', subject: email },
+      email,
+      role: 'developer',
+      joinedAt: new Date(),
+    });
+    const issued = await issueKey(deps(a), owner.accountId, 'dev', {
+      createdBy: { type: 'member', id: member.id, label: email },
+      makerRole: 'developer',
+    });
+    const caller = { key: issued.secret, keyId: issued.key.id };
+    await warmCache(b, caller);
+    return { owner, member, caller };
+  }
+
+  it("refuse a removed member's key on the other instance, although it was cached", async () => {
+    const { owner, member, caller } = await developerKeyCachedOnB();
+    await removeMember(deps(a), { type: 'api_key', keyId: owner.keyId }, owner.accountId, member.id);
+    await waitFor(
+      "B to refuse the removed member's key",
+      async () => (await generate(b.app, caller.key, png('after removal'))).statusCode === 401,
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+    // The owner's own key is untouched.
+    expect((await generate(b.app, owner.key, png('owner'))).statusCode).toBe(200);
+  }, 30_000);
+
+  it("refuse a demoted member's key on the other instance when the new role may not make it", async () => {
+    const { owner, member, caller } = await developerKeyCachedOnB();
+    await changeRole(deps(a), { type: 'api_key', keyId: owner.keyId }, owner.accountId, member.id, 'viewer');
+    await waitFor(
+      "B to refuse the demoted member's key",
+      async () => (await generate(b.app, caller.key, png('after demotion'))).statusCode === 401,
+      { timeoutMs: 10_000, intervalMs: 20 },
     );
   }, 30_000);
 

@@ -657,14 +657,14 @@ export interface paths {
         post?: never;
         /**
          * Remove a member from the account
-         * @description The last owner cannot be removed (409 `last_owner`). An API key acts as an admin here: it cannot make, demote or remove owners (403 `insufficient_role`).
+         * @description The last owner cannot be removed (409 `last_owner`). Every key the member made is revoked. An API key acts as an admin here: it cannot make, demote or remove owners (403 `insufficient_role`).
          */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
         /**
          * Change a member's role
-         * @description The last owner cannot be demoted (409 `last_owner`). An API key acts as an admin here: it cannot make, demote or remove owners (403 `insufficient_role`).
+         * @description The last owner cannot be demoted (409 `last_owner`). The keys the member made that hold a scope the new role may not give are revoked. An API key acts as an admin here: it cannot make, demote or remove owners (403 `insufficient_role`).
          */
         patch: operations["changeMemberRole"];
         trace?: never;

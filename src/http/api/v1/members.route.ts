@@ -3,9 +3,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { pageOf } from '../../../domain/list-page.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { KeyStore } from '../../../domain/ports/key-store.js';
 import type { Invitation, Member, MemberStore } from '../../../domain/ports/member-store.js';
 import { ROLES } from '../../../domain/roles.js';
-import { invitationEvent, memberEvent } from '../../../services/member-audit.js';
+import { invitationEvent, makerKeyEvents, memberEvent } from '../../../services/member-audit.js';
 import { invite, listInvitations, withdrawInvitation } from '../../../services/invitations.js';
 import { changeRole, listMembers, removeMember, type Actor } from '../../../services/members.js';
 import { header } from '../../openapi/operation-doc.js';
@@ -18,6 +19,8 @@ import { PageQuery, pageSchema } from './list-page.js';
 export interface MembersRouteOptions {
   accounts: AccountStore;
   members: MemberStore;
+  keys: KeyStore;
+  keyPepper: string | undefined;
   clock: () => Date;
   publicUrl: string | undefined;
 }
@@ -109,11 +112,13 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
   app.patch(
     '/QRManager/members/:id',
     {
-      config: { audit: ['member.role_changed'] },
+      config: { audit: ['member.role_changed', 'api_key.revoked'] },
       schema: {
         operationId: 'changeMemberRole',
         summary: "Change a member's role",
-        description: `The last owner cannot be demoted (409 \`last_owner\`). ${KEY_ROLE_NOTE}`,
+        description:
+          `The last owner cannot be demoted (409 \`last_owner\`). The keys the member made that hold a scope the ` +
+          `new role may not give are revoked. ${KEY_ROLE_NOTE}`,
         tags: ['members'],
         security: keyWithScope('admin'),
         params: MemberParams,
@@ -135,7 +140,7 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      const changed = await changeRole(
+      const { member: changed, revokedKeys } = await changeRole(
         deps,
         actorOf(caller.keyId),
         caller.accountId,
@@ -143,6 +148,8 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
         request.body.role,
       );
       await app.audit(request, memberEvent(caller.accountId, 'member.role_changed', changed, { role: changed.role }));
+      for (const event of makerKeyEvents(caller.accountId, changed, 'member.role_changed', revokedKeys))
+        await app.audit(request, event);
       return memberView(changed);
     },
   );
@@ -150,11 +157,13 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
   app.delete(
     '/QRManager/members/:id',
     {
-      config: { audit: ['member.removed'] },
+      config: { audit: ['member.removed', 'api_key.revoked'] },
       schema: {
         operationId: 'removeMember',
         summary: 'Remove a member from the account',
-        description: `The last owner cannot be removed (409 \`last_owner\`). ${KEY_ROLE_NOTE}`,
+        description:
+          `The last owner cannot be removed (409 \`last_owner\`). Every key the member made is revoked. ` +
+          KEY_ROLE_NOTE,
         tags: ['members'],
         security: keyWithScope('admin'),
         params: MemberParams,
@@ -166,11 +175,18 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      const removed = await removeMember(deps, actorOf(caller.keyId), caller.accountId, request.params.id);
+      const { member: removed, revokedKeys } = await removeMember(
+        deps,
+        actorOf(caller.keyId),
+        caller.accountId,
+        request.params.id,
+      );
       await app.audit(
         request,
         memberEvent(caller.accountId, 'member.removed', removed, { email: removed.email, role: removed.role }),
       );
+      for (const event of makerKeyEvents(caller.accountId, removed, 'member.removed', revokedKeys))
+        await app.audit(request, event);
       return memberView(removed);
     },
   );

@@ -104,6 +104,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         scopes,
         expiresAt: expiresAt === undefined ? undefined : new Date(expiresAt),
         createdBy: portalActor(request),
+        makerRole: request.member!.role,
       });
       await appendAudit(deps, portalAuditContext(request), {
         accountId: issued.key.accountId,

@@ -6,6 +6,8 @@ import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { Actor } from '../../../domain/actor.js';
 import { ApiError } from '../../../domain/errors.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
+import { scopesRoleAllows } from '../../../domain/role-scopes.js';
+import { roleAllows } from '../../../domain/roles.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
 import type { AuditContext } from '../../../domain/audit.js';
@@ -21,7 +23,11 @@ export interface KeysRoutesOptions {
 /** Fixed notices chosen by a code in the query string: nothing from the URL is echoed. */
 const NOTICES = { revoked: 'The key was revoked. Requests that send it are refused from now on.' } as const;
 
-const KeysQuery = z.object({ notice: z.string().max(32).optional() });
+const KeysQuery = z.object({
+  notice: z.string().max(32).optional(),
+  /** Keeps the keys one member made (`mem_…`), or the operator's (`qrm`). */
+  member: z.string().min(1).max(64).optional(),
+});
 const CreateKeyForm = z.object({
   name: z.string().max(1000).optional(),
   // A checkbox group posts one value or several; unknown scopes reach the service, which names them in its 400.
@@ -61,11 +67,24 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
   const keysPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    extra: { error?: string; notice?: string; name?: string; checked?: string[]; expiresAt?: string } = {},
+    extra: {
+      error?: string;
+      notice?: string;
+      name?: string;
+      checked?: string[];
+      expiresAt?: string;
+      member?: string;
+    } = {},
     status = 200,
   ) => {
-    const keys = await listKeys(deps, request.account!.id);
-    const activeCount = keys.filter((key) => !key.revokedAt).length;
+    const all = await listKeys(deps, request.account!.id);
+    const keys = extra.member === undefined ? all : all.filter((key) => key.createdBy?.id === extra.member);
+    const activeCount = all.filter((key) => !key.revokedAt).length;
+    const role = request.member!.role;
+    const allowedScopes = scopesRoleAllows(role);
+    const makers = [
+      ...new Map(all.flatMap((key) => (key.createdBy ? [[key.createdBy.id, key.createdBy]] : []))).values(),
+    ];
     return renderPage(
       request,
       reply,
@@ -79,7 +98,12 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
         limitReached: activeCount >= MAX_ACTIVE_KEYS,
         nameMaxLength: KEY_NAME_MAX_LENGTH,
         allScopes: KEY_SCOPES,
-        checked: KEY_SCOPES,
+        allowedScopes,
+        checked: allowedScopes,
+        canCreate: roleAllows(role, 'keys.manage'),
+        makers,
+        makerFilter: extra.member,
+        makerLabel: extra.member === undefined ? undefined : makers.find((maker) => maker.id === extra.member)?.label,
         now: deps.clock(),
         ...extra,
       },
@@ -94,7 +118,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
       const code = request.query.notice;
       const notice =
         code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
-      return keysPage(request, reply, { notice });
+      return keysPage(request, reply, { notice, member: request.query.member });
     },
   );
 
@@ -114,6 +138,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
             scopes === undefined ? (scopeChoice ? [] : undefined) : typeof scopes === 'string' ? [scopes] : scopes,
           expiresAt: expiryOf(request.body.expiresAt),
           createdBy: portalActor(request),
+          makerRole: request.member!.role,
         });
         await appendAudit(deps, portalAuditContext(request), {
           accountId: issued.key.accountId,
@@ -141,8 +166,8 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
           201,
         );
       } catch (error) {
-        if (!(error instanceof ApiError) || (error.code !== 'key_limit_reached' && error.code !== 'invalid_request'))
-          throw error;
+        const shown = ['key_limit_reached', 'invalid_request', 'insufficient_role'];
+        if (!(error instanceof ApiError) || !shown.includes(error.code)) throw error;
         const { scopes, name, expiresAt } = request.body;
         const checked = scopes === undefined ? [] : typeof scopes === 'string' ? [scopes] : scopes;
         return keysPage(request, reply, { error: error.message, name, checked, expiresAt }, error.status);

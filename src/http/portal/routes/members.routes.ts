@@ -4,6 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import type { KeyStore } from '../../../domain/ports/key-store.js';
 import type { MemberStore } from '../../../domain/ports/member-store.js';
 import { ROLES, roleAllows } from '../../../domain/roles.js';
 import {
@@ -16,7 +17,7 @@ import {
 import { changeRole, listMembers, membershipIn, removeMember, type Actor } from '../../../services/members.js';
 import { endSession, openSession, SIGNED_IN_TTL_MS, type SessionDeps } from '../../../services/sessions.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
-import { invitationEvent, memberEvent } from '../../../services/member-audit.js';
+import { invitationEvent, makerKeyEvents, memberEvent } from '../../../services/member-audit.js';
 import { shortUrlBase } from '../../short-url.js';
 import { renderPage } from '../page.js';
 
@@ -24,6 +25,8 @@ export interface MembersRoutesOptions extends SessionDeps, AuditDeps {
   base: string;
   accounts: AccountStore;
   members: MemberStore;
+  keys: KeyStore;
+  keyPepper: string | undefined;
   publicUrl: string | undefined;
 }
 
@@ -138,13 +141,13 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   app.post(
     '/members/:id/role',
     {
-      config: { access: 'members.manage', audit: ['member.role_changed'] },
+      config: { access: 'members.manage', audit: ['member.role_changed', 'api_key.revoked'] },
       schema: { hide: true, params: IdParams, body: RoleForm },
       preHandler: app.requireCsrf,
     },
     async (request, reply) => {
       try {
-        const changed = await changeRole(
+        const { member: changed, revokedKeys } = await changeRole(
           options,
           actorOf(request),
           request.account!.id,
@@ -155,6 +158,8 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
           request,
           memberEvent(request.account!.id, 'member.role_changed', changed, { role: changed.role }),
         );
+        for (const event of makerKeyEvents(request.account!.id, changed, 'member.role_changed', revokedKeys))
+          await app.audit(request, event);
         return await reply.redirect(`${base}/members?notice=role`, 303);
       } catch (error) {
         if (!shownOnPage(error)) throw error;
@@ -167,18 +172,25 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   app.post(
     '/members/:id/remove',
     {
-      config: { access: 'member', audit: ['member.removed'] },
+      config: { access: 'member', audit: ['member.removed', 'api_key.revoked'] },
       schema: { hide: true, params: IdParams, body: CsrfForm },
       preHandler: app.requireCsrf,
     },
     async (request, reply) => {
       const leaving = request.member!.id === request.params.id;
       try {
-        const removed = await removeMember(options, actorOf(request), request.account!.id, request.params.id);
+        const { member: removed, revokedKeys } = await removeMember(
+          options,
+          actorOf(request),
+          request.account!.id,
+          request.params.id,
+        );
         await app.audit(
           request,
           memberEvent(request.account!.id, 'member.removed', removed, { email: removed.email, role: removed.role }),
         );
+        for (const event of makerKeyEvents(request.account!.id, removed, 'member.removed', revokedKeys))
+          await app.audit(request, event);
       } catch (error) {
         if (!shownOnPage(error) || leaving) throw error;
         return membersPage(request, reply, { error: error.message }, error.status);
