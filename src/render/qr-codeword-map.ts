@@ -1,22 +1,12 @@
 // Which codeword, and which Reed–Solomon block, each module of a QR symbol carries: a function of the version and level
 // alone.
-import { _BYTES, _tests } from 'qr';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
 import { blockShape } from './qr-codewords.js';
+import { drawPlacementModules, totalCodewords } from './qr-internals.js';
 import { ECC_NAMES } from './qr-matrix.js';
 
 /** Modules that carry no codeword bit: function patterns, format and version areas, remainder bits. */
 export const NO_CODEWORD = -1;
-
-/** The modules of a symbol `qr` draws from these codewords with mask 0 and no format bits, one byte a module. */
-function drawnWith(version: number, codewords: Uint8Array): Uint8Array {
-  // `qr` reuses the matrix it returns on its next call: read it out at once (as qr-matrix.ts does).
-  const { size, words, v } = _tests.drawSymbol(version, 'low', codewords, 0, true);
-  const modules = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
-  return modules;
-}
 
 /**
  * The index (in the interleaved codeword sequence) of the codeword each module holds a bit of, row-major, or
@@ -27,12 +17,12 @@ function drawnWith(version: number, codewords: Uint8Array): Uint8Array {
  * 62 kB): a constant of the standard, kept by the caller that asks often (DesignCaches.codewordPlacement).
  */
 export function codewordOfModules(version: number): Int16Array {
-  const total = _BYTES[version - 1]!;
+  const total = totalCodewords(version);
   const codewords = (byteOf: (codeword: number) => number) =>
-    drawnWith(
+    drawPlacementModules(
       version,
       Uint8Array.from({ length: total }, (_, c) => byteOf(c)),
-    );
+    ).modules;
   const none = codewords(() => 0);
   const all = codewords(() => 0xff);
   const out = new Int16Array(none.length).fill(NO_CODEWORD);

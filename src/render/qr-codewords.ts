@@ -1,6 +1,13 @@
 // Turns planned segments into a QR symbol's final codewords: bit stream, padding, Reed–Solomon blocks interleaved.
-import { _BYTES, _ECC_BLOCKS, _GF256, _tests, _WORDS_PER_BLOCK, type ErrorCorrection } from 'qr';
 import { kanjiValue, type KanjiTable } from './kanji-table.js';
+import {
+  eccBlockCount,
+  eccCodewordsPerBlock,
+  gf256,
+  reedSolomonRemainder,
+  totalCodewords,
+  type EccName,
+} from './qr-internals.js';
 import {
   ALPHANUMERIC_CHARS,
   halfwidthKatakanaByte,
@@ -20,8 +27,8 @@ const ECI_INDICATOR = 0b0111;
 export const ECI_UTF8 = 26;
 
 /** Data bits a version holds at a level: total codewords less the error correction codewords. */
-export function dataCapacityBits(version: number, ecc: ErrorCorrection): number {
-  return (_BYTES[version - 1]! - _WORDS_PER_BLOCK[ecc][version - 1]! * _ECC_BLOCKS[ecc][version - 1]!) * 8;
+export function dataCapacityBits(version: number, ecc: EccName): number {
+  return (totalCodewords(version) - eccCodewordsPerBlock(version, ecc) * eccBlockCount(version, ecc)) * 8;
 }
 
 class BitWriter {
@@ -94,7 +101,7 @@ function writeSegment(
 }
 
 function rsGenerator(degree: number): Uint8Array {
-  const { exp, log } = _GF256;
+  const { exp, log } = gf256;
   const gen = new Uint8Array(degree); // coefficients after the leading x^degree, highest first
   gen[degree - 1] = 1;
   for (let i = 0, root = 1; i < degree; i++) {
@@ -117,10 +124,10 @@ export interface BlockShape {
   shortLength: number;
 }
 
-export function blockShape(version: number, ecc: ErrorCorrection): BlockShape {
-  const total = _BYTES[version - 1]!;
-  const eccPerBlock = _WORDS_PER_BLOCK[ecc][version - 1]!;
-  const blockCount = _ECC_BLOCKS[ecc][version - 1]!;
+export function blockShape(version: number, ecc: EccName): BlockShape {
+  const total = totalCodewords(version);
+  const eccPerBlock = eccCodewordsPerBlock(version, ecc);
+  const blockCount = eccBlockCount(version, ecc);
   return {
     total,
     blockCount,
@@ -133,7 +140,7 @@ export function blockShape(version: number, ecc: ErrorCorrection): BlockShape {
 /**
  * Splits data codewords into blocks (short ones first), adds each block's error correction, interleaves both (§7.6).
  */
-function interleaveWithEcc(data: Uint8Array, version: number, ecc: ErrorCorrection): Uint8Array {
+function interleaveWithEcc(data: Uint8Array, version: number, ecc: EccName): Uint8Array {
   const { total, blockCount, eccPerBlock, shortBlocks, shortLength } = blockShape(version, ecc);
   const gen = rsGenerator(eccPerBlock);
   const blocks: Uint8Array[] = [];
@@ -141,7 +148,7 @@ function interleaveWithEcc(data: Uint8Array, version: number, ecc: ErrorCorrecti
   for (let i = 0, at = 0; i < blockCount; i++) {
     const length = shortLength + (i < shortBlocks ? 0 : 1);
     blocks.push(data.subarray(at, at + length));
-    eccs.push(_tests.rsEcc(data.subarray(at, at + length), gen));
+    eccs.push(reedSolomonRemainder(data.subarray(at, at + length), gen));
     at += length;
   }
   const out = new Uint8Array(total);
@@ -153,7 +160,7 @@ function interleaveWithEcc(data: Uint8Array, version: number, ecc: ErrorCorrecti
 
 export interface SymbolContent {
   version: number;
-  ecc: ErrorCorrection;
+  ecc: EccName;
   segments: Segment[];
   charset: ByteCharset;
   countBits: Record<SegmentMode, number>;

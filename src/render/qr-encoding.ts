@@ -1,6 +1,6 @@
 // Chooses the smallest QR symbol for a payload that every reader gives back exactly: version, segments, byte charset
 // and ECI.
-import type { ErrorCorrection } from 'qr';
+import type { EccName } from './qr-internals.js';
 import { buildKanjiTable, type KanjiTable } from './kanji-table.js';
 import { dataCapacityBits, ECI_UTF8, segmentBytes, type SymbolContent } from './qr-codewords.js';
 import { COUNT_BITS, planSegments, type ByteCharset, type SegmentPlan } from './qr-segments.js';
@@ -107,7 +107,7 @@ interface Candidate {
 /** The smallest symbol for the text in these encodings, then the fewest bits; undefined when none fits version 40. */
 export function symbolIn(
   codePoints: readonly number[],
-  ecc: ErrorCorrection,
+  ecc: EccName,
   candidates: ReadonlyArray<Encoding | Candidate>,
 ): SymbolContent | undefined {
   // Ranges are tried in order and the first that fits wins: every version of a later range is larger.
@@ -141,11 +141,7 @@ export function symbolIn(
 }
 
 /** The symbol the service draws for a payload: the smallest the charset policy allows. */
-export function chooseSymbol(
-  payload: string,
-  ecc: ErrorCorrection,
-  options: EncodingOptions,
-): SymbolContent | undefined {
+export function chooseSymbol(payload: string, ecc: EccName, options: EncodingOptions): SymbolContent | undefined {
   const codePoints = Array.from(payload, (ch) => ch.codePointAt(0)!);
   return symbolIn(codePoints, ecc, policyFor(codePoints, options));
 }

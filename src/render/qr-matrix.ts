@@ -1,10 +1,10 @@
 // The QR module matrix for a payload: our segment planner and codewords, drawn and masked by the `qr` package.
-import { _tests, type ErrorCorrection } from 'qr';
 import { BYTE_CAPACITY } from '../domain/qr-capacity.js';
 import type { DrawnSymbol } from '../domain/rendered-image.js';
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
 import { symbolCodewords, type SymbolContent } from './qr-codewords.js';
 import { chooseSymbol, type EncodingOptions } from './qr-encoding.js';
+import { drawSymbolModules, type EccName } from './qr-internals.js';
 
 export interface QrMatrix {
   /** Modules per side, without quiet zone. */
@@ -19,7 +19,7 @@ export interface QrMatrix {
  */
 export { BYTE_CAPACITY };
 
-export const ECC_NAMES: Record<ErrorCorrectionLevel, ErrorCorrection> = {
+export const ECC_NAMES: Record<ErrorCorrectionLevel, EccName> = {
   L: 'low',
   M: 'medium',
   Q: 'quartile',
@@ -54,8 +54,8 @@ export function plannedSymbol(
 /**
  * `qr` encodes one segment only (one mode, UTF-8 bytes), so the segments and codewords are ours
  * (bench/render-path.ts measures the cost); placement, the mask choice by penalty score and the format
- * and version bits stay `qr`'s drawSymbol. It is reached through `_tests`, not public API: the
- * version is pinned in package.json and test/unit/qr-matrix.test.ts checks it against `qr`'s own encoder.
+ * and version bits stay `qr`'s drawSymbol, reached through qr-internals.ts (not public API: pinned there, and
+ * test/unit/qr-matrix.test.ts checks the whole against `qr`'s own encoder).
  */
 export function buildMatrix(
   payload: string,
@@ -74,10 +74,5 @@ export function drawnSymbol(matrix: QrMatrix, errorCorrection: ErrorCorrectionLe
 
 /** The modules of a chosen symbol. */
 export function drawSymbol(content: SymbolContent): QrMatrix {
-  const symbol = _tests.drawSymbol(content.version, content.ecc, symbolCodewords(content));
-  const { size, words, v } = symbol;
-  const modules = new Uint8Array(size * size);
-  for (let y = 0; y < size; y++)
-    for (let x = 0; x < size; x++) modules[y * size + x] = (v[y * words + (x >>> 5)]! >>> (x & 31)) & 1;
-  return { size, modules };
+  return drawSymbolModules(content.version, content.ecc, symbolCodewords(content));
 }

@@ -1,5 +1,5 @@
 // Whether a spec can be drawn at all, from the symbol's version alone: no matrix, no pixels.
-import type { ErrorCorrection } from 'qr';
+import type { EccName } from './qr-internals.js';
 import { MIN_MODULE_PIXELS, type ErrorCorrectionLevel, type RenderSpec } from '../domain/render-options.js';
 import { levelForLogo, levelsForLogo } from './logo-level.js';
 import { dataCapacityBits } from './qr-codewords.js';
@@ -68,7 +68,7 @@ function leastDataSixths(payload: string): number {
 }
 
 /** The smallest version whose data capacity is not below the bound: the encoder's can be no smaller. */
-function leastVersion(sixths: number, ecc: ErrorCorrection): number | undefined {
+function leastVersion(sixths: number, ecc: EccName): number | undefined {
   for (let version = 1; version <= 40; version++) if (6 * dataCapacityBits(version, ecc) >= sixths) return version;
   return undefined;
 }
