@@ -31,18 +31,25 @@ declare module 'fastify' {
   }
 }
 
-/** The not-found answer every context can give: 405 naming `Allow` when another method has a route there. */
-export function sendUnknownRoute(request: FastifyRequest, reply: FastifyReply, notFound: ApiError): FastifyReply {
+/**
+ * A request no route answers whose path a route knows under other methods: the 405 to give, with the methods for
+ * `Allow`; undefined for an unknown path. A route that handed the request on as not found (callNotFound) knows its own
+ * method: that stays a 404.
+ */
+export function wrongMethod(request: FastifyRequest): { allowed: string[]; error: ApiError } | undefined {
   const path = request.url.split('?')[0]!;
   const allowed = request.server.routeMethods.allowedAt(path);
-  // A route that handed the request on as not found (callNotFound) knows its own method: that stays a 404.
-  if (allowed.length === 0 || allowed.includes(request.method)) return sendProblem(reply, request, notFound);
-  reply.header('Allow', allowed.join(', '));
-  return sendProblem(
-    reply,
-    request,
-    new ApiError('method_not_allowed', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`),
-  );
+  if (allowed.length === 0 || allowed.includes(request.method)) return undefined;
+  const detail = `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`;
+  return { allowed, error: new ApiError('method_not_allowed', detail) };
+}
+
+/** The not-found answer every context can give: 405 naming `Allow` when another method has a route there. */
+export function sendUnknownRoute(request: FastifyRequest, reply: FastifyReply, notFound: ApiError): FastifyReply {
+  const wrong = wrongMethod(request);
+  if (!wrong) return sendProblem(reply, request, notFound);
+  reply.header('Allow', wrong.allowed.join(', '));
+  return sendProblem(reply, request, wrong.error);
 }
 
 async function unknownRoute(app: FastifyInstance): Promise<void> {

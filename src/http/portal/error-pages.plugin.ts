@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/errors.js';
-import { sendUnknownRoute } from '../plugins/unknown-route.js';
+import { sendUnknownRoute, wrongMethod } from '../plugins/unknown-route.js';
 import { CSRF_REFUSED, isCsrfRefusal } from './csrf.plugin.js';
 import { renderPage } from './page.js';
 
@@ -41,9 +41,14 @@ async function errorPages(app: FastifyInstance, options: ErrorPagesOptions): Pro
     );
   });
 
+  // A page's path with a wrong method is a 405 naming `Allow`, as on the API; a path no route knows is a 404.
   app.setNotFoundHandler(async (request, reply) => {
     const error = new ApiError('not_found', `there is no page at ${request.url.split('?')[0]}`);
-    return isApiRequest(request) ? sendUnknownRoute(request, reply, error) : showError(request, reply, error);
+    if (isApiRequest(request)) return sendUnknownRoute(request, reply, error);
+    const wrong = wrongMethod(request);
+    if (!wrong) return showError(request, reply, error);
+    reply.header('Allow', wrong.allowed.join(', '));
+    return showError(request, reply, wrong.error);
   });
 }
 
