@@ -104,6 +104,12 @@ export async function generateQr(
   return answer(deps, caller, plan, image, conditions);
 }
 
+/** An image prepared for a caller, with the plan that was checked for it. */
+export interface PreparedImage {
+  plan: Plan;
+  image: RequestedImage;
+}
+
 /**
  * generateQr in two steps, for a caller that keeps the image of fields it hands in again and again (a signed URL
  * whose fields depend on nothing stored, `dependsOnFieldsAlone`): the image first, refused as generateQr refuses…
@@ -112,17 +118,21 @@ export async function prepareImage(
   deps: GenerateQrDeps,
   caller: Caller,
   input: GenerateQrInput,
-): Promise<RequestedImage> {
-  return (await prepared(deps, caller, input)).image;
+): Promise<PreparedImage> {
+  return prepared(deps, caller, input);
 }
 
-/** …then its answer, the plan checked again (it may have changed since the image was prepared). */
+/**
+ * …then its answer: for an image just prepared, under the plan checked then; for a kept one, the plan is checked
+ * again (it may have changed since).
+ */
 export async function generateImage(
   deps: GenerateQrDeps,
   caller: Caller,
-  image: RequestedImage,
+  image: RequestedImage | PreparedImage,
   conditions: Conditions,
 ): Promise<GeneratedQr | NotModifiedQr> {
+  if ('plan' in image) return answer(deps, caller, image.plan, image.image, conditions);
   return answer(deps, caller, planAllowing(deps.plans, caller.plan, image.spec.format), image, conditions);
 }
 

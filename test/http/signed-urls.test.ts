@@ -1,7 +1,8 @@
 // Signing keys and signed image URLs: the image for <img src> with no API key, cached for good, refused when tampered,
 // expired or revoked, metered each answer.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
+import { PlanCatalogue } from '../../src/domain/plan-catalogue.js';
 import { canonicalString, signCanonical } from '../../src/domain/signed-url.js';
 import { generate, useTestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
@@ -297,6 +298,29 @@ describe('GET /i/{keyId}/{format}', () => {
       }
     },
   );
+
+  it("checks the account's plan once for a URL's first answer, as for every later one", async () => {
+    const { key } = await t.newCaller('free');
+    const signing = await newSigningKey(t.app, key);
+    const fields = { content: 'https://example.com/once', type: 'url' };
+    const { headers } = await t.app.inject({ method: 'GET', url: signedUrl(signing, 'png', fields) });
+    // Another URL for the same image (its own exp): new to the route, and answered 304, so nothing is drawn.
+    const url = signedUrl(signing, 'png', { ...fields, exp: nowSeconds() + 600 });
+    const planLookups = vi.spyOn(PlanCatalogue.prototype, 'get');
+    try {
+      const lookupsOf = async () => {
+        planLookups.mockClear();
+        const res = await t.app.inject({ method: 'GET', url, headers: { 'if-none-match': headers.etag! } });
+        expect(res.statusCode).toBe(304);
+        return planLookups.mock.calls.length;
+      };
+      const first = await lookupsOf();
+      expect(first).toBeGreaterThan(0);
+      expect(first).toBe(await lookupsOf());
+    } finally {
+      planLookups.mockRestore();
+    }
+  });
 
   it('verifies a URL built with URLSearchParams (spaces as +)', async () => {
     const { key } = await t.newCaller('free');

@@ -157,9 +157,11 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
       const { signer, verified, maxAge } = await verifiedRequest(raw, keyId, format);
       const caller = { accountId: signer.accountId, plan: signer.plan, burstKey: `signed.${signer.accountId}` };
       // A revalidated URL skips the encoding, the colour checks and the hashing; a design or logo is read every time.
-      const image = verified.image ?? (await prepareImage(deps, caller, verified.body));
-      if (dependsOnFieldsAlone(verified.body)) verified.image = image;
-      const result = await generateImage(deps, caller, image, {
+      const kept = verified.image;
+      const prepared = kept ? undefined : await prepareImage(deps, caller, verified.body);
+      if (prepared && dependsOnFieldsAlone(verified.body)) verified.image = prepared.image;
+      // A prepared image is answered under the plan just checked; a kept one has its plan checked again.
+      const result = await generateImage(deps, caller, prepared ?? kept!, {
         ifNoneMatch: request.headers['if-none-match'],
         meterNotModified: true,
       });
