@@ -1,4 +1,5 @@
 // Whether a spec can be drawn at all, from the symbol's version alone: no matrix, no pixels.
+import type { DesignCaches } from './branded/design-caches.js';
 import type { EccName } from './qr-internals.js';
 import { MIN_MODULE_PIXELS, type ErrorCorrectionLevel, type RenderSpec } from '../domain/render-options.js';
 import { levelForLogo, levelsForLogo } from './logo-level.js';
@@ -96,8 +97,9 @@ export function symbolFit(spec: RenderSpec): SymbolFit {
 /**
  * Modules per side, quiet zone included, of the symbol a render of this spec draws: the encoder's version, and for a
  * branded design with a logo the level levelForLogo picks (as matrixForDesign does). Undefined when nothing fits.
+ * `caches`: the caller's memo of the logo rule (it reads the version's codeword placement table).
  */
-export function drawnModules(spec: RenderSpec): number | undefined {
+export function drawnModules(spec: RenderSpec, caches?: Pick<DesignCaches, 'logoLeavesSpare'>): number | undefined {
   const options = { eci: spec.eci === true };
   const logo = spec.branding?.logo;
   const symbolAt = (level: ErrorCorrectionLevel) => {
@@ -107,10 +109,14 @@ export function drawnModules(spec: RenderSpec): number | undefined {
   let size: number | undefined;
   if (!logo) size = symbolAt(spec.errorCorrection)?.size;
   else {
+    const rule =
+      caches &&
+      ((matrixSize: number, level: ErrorCorrectionLevel) => caches.logoLeavesSpare(matrixSize, level, logo.scale));
     const chosen = levelForLogo(
       levelsForLogo(spec.errorCorrection, spec.branding!.errorCorrectionFixed),
       logo.scale,
       symbolAt,
+      rule,
     );
     if (!('tooLong' in chosen)) size = 'symbol' in chosen ? chosen.symbol.size : chosen.fitsNone;
   }

@@ -5,8 +5,8 @@ import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { RenderRefusal, RenderTaskResult } from '../../render/render-task.js';
 import { contentCapacity } from '../../render/content-capacity.js';
-import { symbolFit } from '../../render/symbol-fit.js';
-import { drawnModules } from '../../render/symbol-fit.js';
+import type { DesignCaches } from '../../render/branded/design-caches.js';
+import { drawnModules, symbolFit } from '../../render/symbol-fit.js';
 import { modulesPrintable, SIZE_MM_LIMITS, smallestSizeMm } from '../../domain/print.js';
 import { MIN_MODULE_PIXELS } from '../../domain/render-options.js';
 
@@ -67,11 +67,16 @@ export function assertDrawable(spec: RenderSpec): void {
 
 /**
  * A spec with a physical size whose modules would print narrower than `minModuleMm` (or, for a raster, get fewer than
- * MIN_MODULE_PIXELS whole pixels at its dpi): refused naming the smallest sizeMm that works.
+ * MIN_MODULE_PIXELS whole pixels at its dpi): refused naming the smallest sizeMm that works. `caches`: where the
+ * logo rule's codeword placement tables are kept between calls.
  */
-export function assertPrintable(spec: RenderSpec, minModuleMm: number): void {
+export function assertPrintable(
+  spec: RenderSpec,
+  minModuleMm: number,
+  caches?: Pick<DesignCaches, 'logoLeavesSpare'>,
+): void {
   if (spec.sizeMm === undefined) return;
-  const modules = drawnModules(spec);
+  const modules = drawnModules(spec, caches);
   if (modules === undefined) return; // too long: symbolFit answers that
   const raster = spec.dpi === undefined ? undefined : { dpi: spec.dpi, minModulePixels: MIN_MODULE_PIXELS };
   if (modulesPrintable(spec.sizeMm, modules, minModuleMm, raster)) return;

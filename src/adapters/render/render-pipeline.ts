@@ -108,7 +108,7 @@ export class RenderPipeline implements Renderer {
   }
 
   assertDrawable(spec: RenderSpec): void {
-    assertPrintable(spec, this.#minModuleMm);
+    assertPrintable(spec, this.#minModuleMm, this.#designs);
     assertSpecDrawable(spec);
   }
 

@@ -131,6 +131,11 @@ export class DesignCaches {
     return holds;
   }
 
+  /** How many versions' codeword placement tables this thread has worked out (each once). */
+  get placementTables(): number {
+    return this.#placements.size;
+  }
+
   /** codewordOfModules(version), remembered. */
   codewordPlacement(version: number): Int16Array {
     let table = this.#placements.get(version);
