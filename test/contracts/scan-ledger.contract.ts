@@ -35,6 +35,18 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
       ]);
     });
 
+    it("erases one code's days, and only its own", async () => {
+      const ledger = await makeLedger();
+      const [erased, kept] = [`dyn_${randomUUID()}`, `dyn_${randomUUID()}`];
+      await ledger.apply([day(erased, '2026-03-01', 2), day(erased, '2026-03-02', 4), day(kept, '2026-03-01', 7)]);
+      await ledger.erase(erased);
+      expect(await ledger.days(erased, '2026-01-01', '2026-12-31')).toEqual([]);
+      expect(await ledger.scansSince([erased, kept], '2026-01-01')).toEqual(new Map([[kept, 7]]));
+      expect(await ledger.days(kept, '2026-03-01', '2026-03-01')).toEqual([day(kept, '2026-03-01', 7)]);
+      await ledger.apply([day(erased, '2026-03-02', 1)]);
+      expect(await ledger.days(erased, '2026-01-01', '2026-12-31')).toEqual([day(erased, '2026-03-02', 1)]);
+    });
+
     it('changes nothing when a snapshot is applied again, or an older one arrives late', async () => {
       const ledger = await makeLedger();
       const codeId = `dyn_${randomUUID()}`;

@@ -113,6 +113,7 @@ const RECIPES: Record<string, () => Promise<LightMyRequestResponse>> = {
   'POST /api/v1/QRManager/codes': () => api('POST', `${API}/codes`, { target: 'https://example.com/new' }),
   'PATCH /api/v1/QRManager/codes/:id': async () => api('PATCH', `${API}/codes/${await codeId()}`, { name: 'renamed' }),
   'DELETE /api/v1/QRManager/codes/:id': async () => api('DELETE', `${API}/codes/${await codeId()}`),
+  'DELETE /api/v1/QRManager/codes/:id/stats': async () => api('DELETE', `${API}/codes/${await codeId()}/stats`),
   'POST /api/v1/QRManager/batches': () => api('POST', `${API}/batches`, { items: batchItems(1) }),
   'DELETE /api/v1/QRManager/batches/:id': async () =>
     api(
@@ -184,6 +185,7 @@ const RECIPES: Record<string, () => Promise<LightMyRequestResponse>> = {
   'POST /portal/codes/:id/campaign': async () => form(`/portal/codes/${await codeId()}/campaign`, { maxScans: '250' }),
   'POST /portal/codes/:id/status': async () => form(`/portal/codes/${await codeId()}/status`, { status: 'paused' }),
   'POST /portal/codes/:id/delete': async () => form(`/portal/codes/${await codeId()}/delete`),
+  'POST /portal/codes/:id/stats/erase': async () => form(`/portal/codes/${await codeId()}/stats/erase`),
   'POST /portal/batches': () =>
     form('/portal/batches', { csv: 'content,type,outputFormat\nhttps://example.com/p,url,png\n' }),
   'POST /portal/batches/:id/cancel': async () => {

@@ -93,6 +93,24 @@ describe('Dynamic codes page', () => {
     expect((await client.get(path)).statusCode).toBe(404);
   });
 
+  it("erases a code's scans from its page (confirm form, CSRF): it counts zero, the code still redirects", async () => {
+    const client = await signedIn();
+    const { path, slug } = await createThroughForm(client, 'https://example.com/erase');
+    for (const ip of ['200.147.67.142', '8.8.8.8']) await scan(t.app, slug, { ip, userAgent: USER_AGENTS.ios });
+    await t.stores.scans.flush();
+    const before = await client.get(path);
+    expect(before.body).toContain('2 scans');
+    expect(before.body).toContain('data-confirm="Erase all scan data of this code?');
+    expect((await client.postForm(`${path}/stats/erase`, {})).statusCode).toBe(403);
+    const _csrf = await client.csrfFrom(path);
+    const erased = await client.postForm(`${path}/stats/erase`, { _csrf });
+    expect([erased.statusCode, erased.headers.location]).toEqual([303, `${path}?notice=erased`]);
+    const after = await client.get(`${path}?notice=erased`);
+    expect(after.body).toContain('Its scan data was erased.');
+    expect(after.body).toContain('0 scans');
+    expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/erase');
+  });
+
   it('shows 30 days of scans, devices, countries and split arms as charts, each with a table', async () => {
     const client = await signedIn();
     const { path, slug } = await createThroughForm(client, 'https://example.com/chart');

@@ -324,6 +324,7 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "deleteDynamicCode": ("DELETE", "/api/v1/QRManager/codes/{id}"),
     "dynamicCodeImage": ("GET", "/api/v1/QRManager/codes/{id}/image"),
     "dynamicCodeStats": ("GET", "/api/v1/QRManager/codes/{id}/stats"),
+    "eraseDynamicCodeStats": ("DELETE", "/api/v1/QRManager/codes/{id}/stats"),
     "allDynamicCodeStatsCsv": ("GET", "/api/v1/QRManager/codes/stats.csv"),
     "dynamicCodeStatsCsv": ("GET", "/api/v1/QRManager/codes/{id}/stats.csv"),
     "accountScanStats": ("GET", "/api/v1/QRManager/stats"),
@@ -420,6 +421,10 @@ class GeneratedOperations:
     def dynamic_code_stats(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """A dynamic code's scans (2xx JSON: dict[str, Any])."""
         return self._call("GET", f"/api/v1/QRManager/codes/{_quote(id)}/stats", None, query, headers)
+
+    def erase_dynamic_code_stats(self, id: str, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
+        """Erase a dynamic code's scans."""
+        return self._call("DELETE", f"/api/v1/QRManager/codes/{_quote(id)}/stats", None, query, headers)
 
     def all_dynamic_code_stats_csv(self, *, query: Optional[dict[str, Any]] = None, headers: Optional[dict[str, str]] = None) -> Response:
         """Scans of every code of the account, as CSV."""

@@ -47,6 +47,11 @@ export class MongoScanLedger implements ScanLedger {
     );
   }
 
+  async erase(codeId: string): Promise<void> {
+    await this.#days.deleteMany({ codeId });
+    await this.#codes.updateOne({ _id: codeId }, { $set: { scans: 0 } });
+  }
+
   async days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]> {
     const docs = await this.#days
       .find({ codeId, day: { $gte: fromDay, $lte: toDay } })

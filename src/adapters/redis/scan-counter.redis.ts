@@ -239,9 +239,23 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       }),
     );
   }
+
+  async erase(accountId: string, codeId: string, at: Date): Promise<void> {
+    const days: string[] = [];
+    for (let t = at.getTime() - this.#ttl * 1_000 - DAY_MS; t <= at.getTime() + DAY_MS; t += DAY_MS) {
+      days.push(dayOf(new Date(t)));
+    }
+    // The counters and visitor sets share the account's slot; the changed set is the bucket's: two commands.
+    await this.#redis.del(...days.flatMap((day) => Object.values(this.#keys(accountId, codeId, day))));
+    await this.#redis.srem(
+      this.#changedKey(bucketTagOf(accountId)),
+      ...days.map((day) => `${accountId}|${codeId}|${day}`),
+    );
+  }
 }
 
 const DEVICES = new Set<string>(DEVICE_CLASSES);
+const DAY_MS = 86_400_000;
 
 function increment(counts: Record<string, number>, key: string): void {
   counts[key] = (counts[key] ?? 0) + 1;

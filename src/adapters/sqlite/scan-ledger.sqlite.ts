@@ -64,6 +64,8 @@ export class SqliteScanLedger implements ScanLedger {
   readonly #put;
   readonly #range;
   readonly #since;
+  readonly #eraseDays;
+  readonly #eraseVisitors;
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -79,6 +81,16 @@ export class SqliteScanLedger implements ScanLedger {
     this.#since = db.prepare<[string, string], { scans: number | null }>(
       'SELECT sum(scans) AS scans FROM scan_days WHERE code_id = ? AND day >= ?',
     );
+    // The delete trigger takes each day's scans off the code's all-time count.
+    this.#eraseDays = db.prepare<[string], unknown>('DELETE FROM scan_days WHERE code_id = ?');
+    this.#eraseVisitors = db.prepare<[string], unknown>('DELETE FROM scan_visitors WHERE code_id = ?');
+  }
+
+  async erase(codeId: string): Promise<void> {
+    this.#db.transaction(() => {
+      this.#eraseDays.run(codeId);
+      this.#eraseVisitors.run(codeId);
+    })();
   }
 
   async apply(days: readonly ScanDay[]): Promise<void> {

@@ -30,6 +30,11 @@ export interface ScanLedger {
    * codes.
    */
   daysOfCodes(codeIds: readonly string[], fromDay: string, toDay: string): Promise<ScanDay[]>;
+  /**
+   * Erases the code's scan data: every day (counts and splits) and the visitor digests kept for its uniques; the
+   * code's all-time count, the sum of its days, is zero after it.
+   */
+  erase(codeId: string): Promise<void>;
 }
 
 /** Production mode: the hot scan counters (Redis) the rollup job copies into the ledger. */
@@ -38,4 +43,9 @@ export interface ScanCounters {
   changed(limit: number): Promise<ScanDay[]>;
   /** Marks snapshots as written; a code-day scanned again since its snapshot stays changed. */
   acknowledge(days: readonly ScanDay[]): Promise<void>;
+  /**
+   * Drops the code's hot counters and visitor sets of every day still held (the counters' lifetime before `at`, up to
+   * the day after it) and their pending rollup, so no later rollup writes an erased day back.
+   */
+  erase(accountId: string, codeId: string, at: Date): Promise<void>;
 }

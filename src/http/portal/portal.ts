@@ -74,6 +74,7 @@ export interface PortalOptions {
     | 'batchResults'
     | 'codes'
     | 'scanLedger'
+    | 'scanCounters'
     | 'logos'
     | 'signingKeys'
     | 'designs'

@@ -9,6 +9,8 @@ import { createCode, deleteCode, getCode, listCodes, updateCode } from '../../..
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, scanSummaries, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { eraseScanStats } from '../../../services/erase-scan-stats.js';
+import type { ScanCounters } from '../../../domain/ports/scan-ledger.js';
 import type { DynamicCode } from '../../../domain/dynamic-code.js';
 import { accountStatsCsv, codeStatsCsv, STATS_CSV_HEADER } from '../../../services/stats-export.js';
 import { header, imageResponses } from '../../openapi/operation-doc.js';
@@ -37,6 +39,8 @@ export interface CodesRouteDeps extends ScanStatsDeps, GenerateQrDeps {
   publicUrl: string | undefined;
   /** Codes may live on the account's custom domains. */
   domains: CustomDomainStore;
+  /** Redis mode's hot counters, erased with a code's scans. */
+  scanCounters?: ScanCounters | undefined;
 }
 
 const AUTH_ERRORS: ErrorCode[] = [
@@ -271,6 +275,37 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
       },
     },
     async (request) => codeStats(deps, callerOf(request).accountId, request.params.id, request.query),
+  );
+
+  app.delete(
+    '/QRManager/codes/:id/stats',
+    {
+      config: { audit: ['code.stats_erased'] },
+      schema: {
+        operationId: 'eraseDynamicCodeStats',
+        summary: "Erase a dynamic code's scans",
+        description:
+          'Erases all the scan data of the code: every day and hour of the series, devices, countries, cities, ' +
+          'languages, split arms, bots, unique scanners and what the CSV exports read. Its all-time scan count is ' +
+          'zero afterwards. The scan limit (`maxScans`) still counts the scans it let through. The code keeps ' +
+          'redirecting, and new scans are counted from zero.',
+        tags,
+        security: keyWithScope('codes:write'),
+        params: CodeParams,
+        response: { 204: z.null().describe('Erased.'), ...errors('invalid_request', 'not_found') },
+      },
+    },
+    async (request, reply) => {
+      const caller = callerOf(request);
+      await eraseScanStats(deps, caller.accountId, request.params.id);
+      await app.audit(request, {
+        accountId: caller.accountId,
+        plan: caller.plan,
+        action: 'code.stats_erased',
+        target: { type: 'code', id: request.params.id },
+      });
+      return reply.code(204).send(null);
+    },
   );
 
   const csvDoc = (description: string) => ({

@@ -15,6 +15,7 @@ import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.j
 import { renderSpecOf } from '../../../services/render-spec.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
+import { eraseScanStats, type EraseScanStatsDeps } from '../../../services/erase-scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { renderPage } from '../page.js';
 import { armsChart, countriesChart, devicesChart, scansOverTime } from '../charts.js';
@@ -26,7 +27,7 @@ import {
   type CampaignFormValues,
 } from '../campaign-form.js';
 
-export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps {
+export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps, EraseScanStatsDeps {
   base: string;
   accounts: AccountStore;
   publicUrl: string | undefined;
@@ -38,6 +39,7 @@ const NOTICES = {
   updated: 'Saved. Scans go to the new target from now on.',
   campaign: 'Campaign settings saved. Scans follow them from now on.',
   deleted: 'The code was deleted. Scans of it now show a "no longer active" page.',
+  erased: 'Its scan data was erased. New scans are counted from zero.',
 } as const;
 
 const NoticeQuery = z.object({ notice: z.string().max(32).optional() });
@@ -169,7 +171,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
     async (request, reply) => listPage(request, reply, { notice: noticeOf(request.query.notice) }),
   );
 
-  const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted') => ({
+  const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted' | 'code.stats_erased') => ({
     access: 'codes.manage' as const,
     audit: [action],
   });
@@ -296,6 +298,20 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       await deleteCode(options, request.account!.id, request.params.id);
       await audited(request, 'code.deleted', request.params.id, {});
       return reply.redirect(`${base}/codes?notice=deleted`, 303);
+    },
+  );
+
+  app.post(
+    '/codes/:id/stats/erase',
+    {
+      config: codeConfig('code.stats_erased'),
+      schema: { hide: true, params: CodeParams, body: CsrfForm },
+      preHandler: app.requireCsrf,
+    },
+    async (request, reply) => {
+      await eraseScanStats(options, request.account!.id, request.params.id);
+      await audited(request, 'code.stats_erased', request.params.id, {});
+      return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=erased`, 303);
     },
   );
 
