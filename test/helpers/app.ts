@@ -168,7 +168,7 @@ function checkAnswersAgainstDocument(app: FastifyInstance, alterDocument: TestAp
     const response = await inject(options);
     // The document is the app's own, read once its routes are ready (the first inject made them so).
     if (!validator) {
-      const document = structuredClone(app.swagger()) as unknown as OpenApiDocument;
+      const document = structuredClone(await app.apiDocument()) as unknown as OpenApiDocument;
       alterDocument?.(document);
       validator = responseValidatorFor(document);
     }
