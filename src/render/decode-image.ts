@@ -1,9 +1,7 @@
 // Reads the QR codes in an image: zxing-wasm on it all, then zbar and jsQR on scaled-down regions, within a time
 // budget.
-import sharp from 'sharp';
 import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
 import { bytesSpell, jsqrText, loadDecoder, zbarCodes, type ZbarReader } from './branded/scan-check.js';
-import { readBarcodes } from 'zxing-wasm/reader';
 import {
   JSQR_WHOLE_IMAGE_MAX_PIXELS,
   regionAround,
@@ -11,6 +9,7 @@ import {
   wholeImage,
   type Region,
 } from './decode-regions.js';
+import { loadReaders, loadSharp, loadZxingReader } from './imaging-libraries.js';
 
 const LEVELS = new Set(['L', 'M', 'Q', 'H']);
 
@@ -37,7 +36,7 @@ export interface DecodeTask {
 /** Pixels as RGBA, EXIF orientation applied; refused before decoding when the header declares more than `maxPixels`. */
 async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<Pixels | DecodeOutcome> {
   try {
-    const { data, info } = await sharp(image, { limitInputPixels: maxPixels })
+    const { data, info } = await loadSharp()(image, { limitInputPixels: maxPixels })
       .rotate()
       .ensureAlpha()
       .raw()
@@ -55,7 +54,7 @@ async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<Pixels | 
 async function pixelsIn(pixels: Pixels, region: Region): Promise<Pixels> {
   const whole = region.width === pixels.width && region.height === pixels.height;
   if (whole && region.scaledWidth === pixels.width && region.scaledHeight === pixels.height) return pixels;
-  let image = sharp(pixels.rgba, { raw: { width: pixels.width, height: pixels.height, channels: 4 } });
+  let image = loadSharp()(pixels.rgba, { raw: { width: pixels.width, height: pixels.height, channels: 4 } });
   if (!whole) image = image.extract({ left: region.left, top: region.top, width: region.width, height: region.height });
   const { data, info } = await image
     .resize(region.scaledWidth, region.scaledHeight, { fit: 'fill' })
@@ -76,6 +75,8 @@ export async function decodeImage(
   budget: DecodeBudget,
   zbarReader: ZbarReader,
 ): Promise<DecodeOutcome> {
+  // The readers' libraries load on a thread's first image, outside the budget: it is for reading, not loading.
+  loadReaders();
   const now = budget.now ?? (() => performance.now());
   const deadline = now() + budget.budgetMs;
   const pixels = await pixelsOf(image, maxPixels);
@@ -90,7 +91,7 @@ export async function decodeImage(
   };
   // Tolerant, unlike the design check: a photo may be rotated, inverted, small or soft.
   const found = (
-    await readBarcodes(data as unknown as ImageData, {
+    await loadZxingReader().readBarcodes(data as unknown as ImageData, {
       formats: ['QRCode'],
       tryHarder: true,
       tryRotate: true,

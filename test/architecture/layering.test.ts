@@ -57,6 +57,8 @@ const RULES: Array<{
       (file === 'src/render/branded/scan-check.ts' && ['node:fs', 'node:module'].includes(target)) ||
       // pdfkit loads on the first PDF, synchronously through Node's module cache, not at start-up.
       (file === 'src/render/vector/pdf-writer.ts' && target === 'node:module') ||
+      // The imaging libraries load on first use, synchronously through Node's module cache, not at start-up.
+      (file === 'src/render/imaging-libraries.ts' && target === 'node:module') ||
       // Caches live in a DesignCaches object its caller owns (one per render thread), never in module state.
       (file === 'src/render/branded/design-caches.ts' && target === 'lru-cache'),
     why:

@@ -1,6 +1,6 @@
 // Start-up: the embedded default loads no driver or library of a feature it does not use (Redis, BullMQ, MongoDB,
-// Stripe,
-// OIDC, print, webhooks); each loads when its feature is configured or first used.
+// Stripe, OIDC, print, webhooks, the API reference, image reading and branded designs); each loads when its feature
+// is configured or first used.
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,7 +10,11 @@ import { describe, expect, it } from 'vitest';
 
 const exec = promisify(execFile);
 
-/** Packages of features the embedded default does not start with (the zip writer serves only finished batches). */
+/**
+ * Packages of features the embedded default does not start with (the zip writer serves only finished batches; Swagger
+ * and its UI build the API reference on the first /openapi.json or /docs; the imaging libraries load on the first
+ * design, logo or upload).
+ */
 const NOT_AT_START = [
   'bullmq',
   'ioredis',
@@ -22,6 +26,14 @@ const NOT_AT_START = [
   'fontkit',
   'undici',
   'yazl',
+  '@fastify/swagger',
+  '@fastify/swagger-ui',
+  '@fastify/static',
+  'yaml',
+  'sharp',
+  'jsqr',
+  'zxing-wasm',
+  '@undecaf/zbar-wasm',
 ];
 
 describe('the embedded default at start-up', () => {

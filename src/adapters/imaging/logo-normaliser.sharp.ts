@@ -1,6 +1,5 @@
 // LogoNormaliser on sharp: magic bytes checked first (sharp would happily read an SVG), the header's pixel count next,
 // then decode, resize, re-encode, bounded in time and in decodes at once.
-import sharp from 'sharp';
 import { ApiError } from '../../domain/errors.js';
 import {
   LOGO_MAX_SIDE,
@@ -8,6 +7,7 @@ import {
   type LogoNormaliser,
   type NormalisedLogo,
 } from '../../domain/ports/logo-normaliser.js';
+import { loadSharp } from '../../render/imaging-libraries.js';
 
 /**
  * File signatures of the accepted types; anything else (SVG, GIF, HTML, a polyglot) is refused before any decoder sees
@@ -75,7 +75,7 @@ export class SharpLogoNormaliser implements LogoNormaliser {
   }
 
   async thumbnail(png: Uint8Array, side: number): Promise<Uint8Array> {
-    const data = await sharp(png, { limitInputPixels: MAX_LOGO_PIXELS })
+    const data = await loadSharp()(png, { limitInputPixels: MAX_LOGO_PIXELS })
       .resize(side, side, { fit: 'inside', withoutEnlargement: true })
       .png({ compressionLevel: 9 })
       .toBuffer();
@@ -99,13 +99,19 @@ export class SharpLogoNormaliser implements LogoNormaliser {
   async #decode(bytes: Uint8Array, mediaType: LogoMediaType): Promise<NormalisedLogo> {
     try {
       // metadata() reads the header only: the declared size is refused before a pixel is decoded.
-      const metadata = await sharp(bytes, { limitInputPixels: false, failOn: 'error', animated: false }).metadata();
+      const metadata = await loadSharp()(bytes, {
+        limitInputPixels: false,
+        failOn: 'error',
+        animated: false,
+      }).metadata();
       if (metadata.format !== SHARP_FORMAT[mediaType]) throw notAnImage(mediaType);
       const { width = 0, height = 0 } = metadata;
       if (width * height > MAX_LOGO_PIXELS) throw tooManyPixels(width, height);
-      const image = sharp(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error', animated: false }).timeout({
-        seconds: DECODE_TIMEOUT_SECONDS,
-      });
+      const image = loadSharp()(bytes, { limitInputPixels: MAX_LOGO_PIXELS, failOn: 'error', animated: false }).timeout(
+        {
+          seconds: DECODE_TIMEOUT_SECONDS,
+        },
+      );
       // rotate() applies the EXIF orientation before the metadata goes; sharp writes none unless asked (withMetadata).
       const { data, info } = await image
         .rotate()

@@ -1,6 +1,5 @@
 // Draws a branded design from cached art (shaped module and finder tiles, the logo, the caption band): as palette
 // indices when it can.
-import sharp from 'sharp';
 import { designKey, logoPng, type Branding } from '../../domain/branding.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { captionSvg } from '../frame/caption.js';
@@ -10,6 +9,7 @@ import { alignmentCentres, finderOrigins, isReservedModule, type DesignLayout } 
 import type { DesignRowCodes } from './design-deflate.js';
 import { composite, expandScanlines, packCanonical, paletteOf, shapeTile } from './pixels.js';
 import { finderInside, moduleInside } from './shapes.js';
+import { loadSharp } from '../imaging-libraries.js';
 
 /**
  * A drawn design: palette indices when its colours fit a palette (the common case), laid out as PNG
@@ -99,7 +99,7 @@ async function composedLogo(
 }
 
 async function resizedLogo(logo: NonNullable<Branding['logo']>, side: number): Promise<RawImage> {
-  const { data, info } = await sharp(logoPng(logo))
+  const { data, info } = await loadSharp()(logoPng(logo))
     .resize(side, side, { fit: 'contain', background: { r: 0, g: 0, b: 0, alpha: 0 } })
     .ensureAlpha()
     .raw()
@@ -119,7 +119,7 @@ async function captionBand(
   const cached = caches.captions.get(key);
   if (cached) return cached;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${captionSvg(frame.text, width, 0, height, frame.color, textColor)}</svg>`;
-  const { data } = await sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { data } = await loadSharp()(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   // a copy: starts on a word boundary, so it can be viewed as pixels
   const image = { width, height, rgba: new Uint8Array(data) };
   caches.captions.set(key, image);

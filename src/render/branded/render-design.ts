@@ -1,6 +1,5 @@
 // Renders a branded spec: picks the error correction the logo needs, draws the design, and lets it out only if it
 // scans.
-import sharp from 'sharp';
 import {
   designKey,
   largestLogoScale,
@@ -33,6 +32,7 @@ import { writeDeflatedDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
 import { decodesTo, type ZbarReader } from './scan-check.js';
 import { noteCheck, readableAtAll, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
+import { loadSharp } from '../imaging-libraries.js';
 
 /**
  * sharp's lossless WebP at effort 1: the smallest-cost setting; branded images are full colour, beyond the plain path's
@@ -150,7 +150,7 @@ const SVG_CHECKED_SCALES = [1, 2];
  */
 async function svgReads(zbar: ZbarReader, svg: Uint8Array, payload: string): Promise<boolean> {
   for (const scale of SVG_CHECKED_SCALES) {
-    const { data, info } = await sharp(svg, { density: 72 * scale })
+    const { data, info } = await loadSharp()(svg, { density: 72 * scale })
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
@@ -400,7 +400,7 @@ async function renderMatrix(
       return png;
     }
     const { rgba, width, height } = await image();
-    const webp = await sharp(rgba, { raw: { width, height, channels: 4 } })
+    const webp = await loadSharp()(rgba, { raw: { width, height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
       .toBuffer();
     return withWebpDensity(webp, spec.dpi);
@@ -456,7 +456,7 @@ async function renderPrintDesign(
  */
 async function epsLogo(png: Uint8Array, lightColor: string): Promise<EpsLogo> {
   const { r, g, b } = parseColour(lightColor);
-  const { data, info } = await sharp(png)
+  const { data, info } = await loadSharp()(png)
     .flatten({ background: { r, g, b } })
     .removeAlpha()
     .raw()

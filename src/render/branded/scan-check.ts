@@ -2,12 +2,8 @@
 // jsQR) and says whether all read back the payload.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { scanGrayBuffer, ZBarConfigType, ZBarScanner, ZBarSymbolType } from '@undecaf/zbar-wasm';
-import jsQRModule from 'jsqr';
-import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
-
-// jsqr is CommonJS typed as an ES module: under NodeNext its default import is the function itself.
-const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
+import type { ZBarScanner } from '@undecaf/zbar-wasm';
+import { loadJsQR, loadZbar, loadZxingReader } from '../imaging-libraries.js';
 
 /**
  * zxing-wasm fetches its .wasm from a CDN unless handed the binary: it is read from the installed
@@ -18,7 +14,11 @@ export async function loadDecoder(zbar: ZbarReader): Promise<void> {
   await zbar.scanner();
   const wasm = readFileSync(createRequire(import.meta.url).resolve('zxing-wasm/reader/zxing_reader.wasm'));
   const wasmBinary = wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength) as ArrayBuffer;
-  await prepareZXingModule({ overrides: { wasmBinary }, equalityFn: () => true, fireImmediately: true });
+  await loadZxingReader().prepareZXingModule({
+    overrides: { wasmBinary },
+    equalityFn: () => true,
+    fireImmediately: true,
+  });
 }
 
 /** What zxing-wasm reads, strictly: no rotation, inversion or "try harder", leaving phones' cameras their own slack. */
@@ -29,7 +29,7 @@ export async function zxingText(rgba: Uint8Array, width: number, height: number)
     height,
     colorSpace: 'srgb' as const,
   };
-  const results = await readBarcodes(image as unknown as ImageData, {
+  const results = await loadZxingReader().readBarcodes(image as unknown as ImageData, {
     formats: ['QRCode'],
     tryHarder: false,
     tryRotate: false,
@@ -42,7 +42,7 @@ export async function zxingText(rgba: Uint8Array, width: number, height: number)
 
 /** What jsQR reads (a different family: its own binariser, finder search and sampling; it reads byte mode as UTF-8). */
 export function jsqrText(rgba: Uint8Array, width: number, height: number): string | undefined {
-  return jsQR(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, {
+  return loadJsQR()(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, {
     inversionAttempts: 'dontInvert',
   })?.data;
 }
@@ -55,16 +55,20 @@ export class ZbarReader {
   #scanner: Promise<ZBarScanner> | undefined;
 
   scanner(): Promise<ZBarScanner> {
-    this.#scanner ??= ZBarScanner.create().then((created) => {
-      created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
-      created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
-      // The bytes as coded: this build's charset guess is not zbarimg's (it took UTF-8 holding "—" for Shift_JIS where
-      // zbarimg, with glibc's iconv, reads it right), and which charset a zbar app shows is the charset policy's part.
-      created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
-      return created;
-    });
+    this.#scanner ??= qrScanner();
     return this.#scanner;
   }
+}
+
+async function qrScanner(): Promise<ZBarScanner> {
+  const { ZBarConfigType, ZBarScanner, ZBarSymbolType } = loadZbar();
+  const created = await ZBarScanner.create();
+  created.setConfig(ZBarSymbolType.ZBAR_NONE, ZBarConfigType.ZBAR_CFG_ENABLE, 0);
+  created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_ENABLE, 1);
+  // The bytes as coded: this build's charset guess is not zbarimg's (it took UTF-8 holding "—" for Shift_JIS where
+  // zbarimg, with glibc's iconv, reads it right), and which charset a zbar app shows is the charset policy's part.
+  created.setConfig(ZBarSymbolType.ZBAR_QRCODE, ZBarConfigType.ZBAR_CFG_BINARY, 1);
+  return created;
 }
 
 const SHIFT_JIS = new TextDecoder('shift_jis');
@@ -74,7 +78,12 @@ const SHIFT_JIS = new TextDecoder('shift_jis');
  * image, as the bytes they carry (binary mode: no charset conversion).
  */
 export async function zbarCodes(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number): Promise<Buffer[]> {
-  const symbols = await scanGrayBuffer(intensities(rgba).buffer as ArrayBuffer, width, height, await zbar.scanner());
+  const symbols = await loadZbar().scanGrayBuffer(
+    intensities(rgba).buffer as ArrayBuffer,
+    width,
+    height,
+    await zbar.scanner(),
+  );
   return symbols.map((symbol) => Buffer.from(symbol.data.buffer, symbol.data.byteOffset, symbol.data.byteLength));
 }
 
