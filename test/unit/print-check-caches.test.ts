@@ -15,7 +15,13 @@ const spec: RenderSpec = {
   darkColor: '#000000ff',
   lightColor: '#ffffffff',
   sizeMm: 40,
-  branding: { logo: { id: 'logo_print', digest: 'print', scale: 0.2 }, errorCorrectionFixed: false },
+  branding: {
+    moduleShape: 'square',
+    finderShape: 'square',
+    finderColor: '#000000ff',
+    logo: { id: 'logo_print', digest: 'print', scale: 0.2 },
+    errorCorrectionFixed: false,
+  },
 };
 
 describe('the print check of a design with a logo', () => {
