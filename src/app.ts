@@ -258,7 +258,13 @@ export async function buildApp(config: Config, options: BuildAppOptions = {}): P
   // Stripe's signed events, only with Stripe configured: without it the route does not exist and plans change only by
   // qrm.
   if (adapters.billing)
-    await app.register(stripeWebhookRoute, { accounts: adapters.accounts, billing: adapters.billing, plans, clock });
+    await app.register(stripeWebhookRoute, {
+      accounts: adapters.accounts,
+      billing: adapters.billing,
+      plans,
+      clock,
+      auditLog: adapters.auditLog,
+    });
 
   // The developer portal at /portal: a sibling context with its own cookies, session, CSRF and headers.
   app.decorate('portalRoutes', []); // filled as the portal's routes are added, each with its declared access

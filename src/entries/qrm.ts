@@ -344,8 +344,9 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         const account = await target();
         // Through the same stores as the server: in production the plan change is pushed to every instance.
         const result = await syncBilling(
-          { accounts: stores.accounts, billing: adapters.billing, plans, clock: deps.clock },
+          { accounts: stores.accounts, billing: adapters.billing, plans, clock: deps.clock, auditLog: stores.auditLog },
           account,
+          OPERATOR_CONTEXT,
         );
         const { before, after } = result;
         print(

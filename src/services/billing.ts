@@ -9,16 +9,24 @@ import {
   type BillingState,
   type SubscriptionSnapshot,
 } from '../domain/billing.js';
+import type { AuditContext } from '../domain/audit.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import { isSelfServe, type PlanCatalogue } from '../domain/plan-catalogue.js';
 import type { Account, AccountStore } from '../domain/ports/account-store.js';
+import type { AuditLog } from '../domain/ports/audit-log.js';
 import type { BillingEvent, BillingProvider } from '../domain/ports/billing-provider.js';
+import { appendAudit } from './audit-log.js';
 
 export interface BillingDeps {
   accounts: AccountStore;
   billing: BillingProvider;
   plans: PlanCatalogue;
   clock: () => Date;
+}
+
+/** What applying a subscription needs: a plan it changes is appended to the audit log. */
+export interface BillingApplyDeps extends BillingDeps {
+  auditLog: AuditLog;
 }
 
 /** Where the provider sends the browser back: the portal's Plans page, saying how the purchase went. */
@@ -77,9 +85,10 @@ export interface AppliedSubscription {
  * and applying the same state twice changes nothing.
  */
 export async function applySubscription(
-  deps: BillingDeps,
+  deps: BillingApplyDeps,
   account: Account,
   subscription: SubscriptionSnapshot,
+  context: AuditContext,
 ): Promise<AppliedSubscription> {
   if (!supersedes(account.billing, subscription)) {
     return {
@@ -92,7 +101,17 @@ export async function applySubscription(
   const decision = planForSubscription(deps.plans, subscription);
   if (decision.kind === 'keep') return { outcome: 'applied', account: current, reason: decision.reason };
   // Through the store's plan-change push: every instance drops the credentials that carry the old plan.
-  if (decision.plan !== current.plan) current = (await deps.accounts.setPlan(account.id, decision.plan)) ?? current;
+  if (decision.plan !== current.plan) {
+    const from = current.plan;
+    current = (await deps.accounts.setPlan(account.id, decision.plan)) ?? current;
+    await appendAudit(deps, context, {
+      accountId: account.id,
+      plan: current.plan,
+      action: 'plan.changed',
+      target: { type: 'account', id: account.id },
+      changes: { from, to: current.plan, subscription: subscription.id, status: subscription.status },
+    });
+  }
   return { outcome: 'applied', account: current };
 }
 
@@ -109,12 +128,13 @@ async function accountOf(deps: BillingDeps, subscription: SubscriptionSnapshot):
  * undo a newer state. The event is noted only once applied: a failure answers an error and Stripe delivers it again.
  */
 export async function handleBillingEvent(
-  deps: BillingDeps,
+  deps: BillingApplyDeps,
   event: BillingEvent,
+  context: AuditContext,
   log?: BillingLog,
 ): Promise<BillingOutcome> {
   if (await deps.accounts.hasBillingEvent(event.id)) return 'duplicate';
-  const outcome = await applyEvent(deps, event, log);
+  const outcome = await applyEvent(deps, event, context, log);
   await deps.accounts.noteBillingEvent(event.id, deps.clock());
   return outcome;
 }
@@ -134,8 +154,9 @@ async function subscriptionNames(
 }
 
 async function applyEvent(
-  deps: BillingDeps,
+  deps: BillingApplyDeps,
   event: BillingEvent,
+  context: AuditContext,
   log: BillingLog | undefined,
 ): Promise<'applied' | 'ignored'> {
   if (event.kind === 'other' || event.subscriptionId === undefined) return 'ignored';
@@ -143,7 +164,7 @@ async function applyEvent(
   if (!subscription) return 'ignored';
   if (event.kind !== 'checkout_completed' || event.accountId === undefined) {
     const account = await accountOf(deps, subscription);
-    return account ? (await applySubscription(deps, account, subscription)).outcome : 'ignored';
+    return account ? (await applySubscription(deps, account, subscription, context)).outcome : 'ignored';
   }
   const account = await deps.accounts.findById(event.accountId);
   if (!account) return 'ignored';
@@ -162,7 +183,7 @@ async function applyEvent(
     );
     return 'ignored';
   }
-  return (await applySubscription(deps, account, subscription)).outcome;
+  return (await applySubscription(deps, account, subscription, context)).outcome;
 }
 
 export interface SyncResult {
@@ -176,7 +197,11 @@ export interface SyncResult {
  * Re-reads the account's subscriptions from the provider and applies the one that decides: the repair for a lost
  * webhook.
  */
-export async function syncBilling(deps: BillingDeps, account: Account): Promise<SyncResult> {
+export async function syncBilling(
+  deps: BillingApplyDeps,
+  account: Account,
+  context: AuditContext,
+): Promise<SyncResult> {
   const found = await deps.billing.subscriptionsOf(account.id, account.billing?.customerId);
   const stored = account.billing?.subscriptionId;
   if (stored !== undefined && !found.some((s) => s.id === stored)) {
@@ -195,7 +220,7 @@ export async function syncBilling(deps: BillingDeps, account: Account): Promise<
   const unlinked: Account = account.billing
     ? { ...account, billing: { ...account.billing, subscriptionId: undefined } }
     : account;
-  const applied = await applySubscription(deps, unlinked, subscription);
+  const applied = await applySubscription(deps, unlinked, subscription, context);
   return {
     before: account,
     after: applied.account,

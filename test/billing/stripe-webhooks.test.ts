@@ -161,6 +161,46 @@ describe('POST /webhooks/stripe', () => {
     },
   );
 
+  it("records each plan change Stripe's webhook makes in the audit log, as a system actor, once", async () => {
+    const buyer = await newBuyer();
+    const auditLog = async () =>
+      (
+        await a.app.inject({
+          method: 'GET',
+          url: '/api/v1/QRManager/audit-log?action=plan.changed',
+          headers: { 'x-api-key': buyer.key },
+        })
+      ).json().items;
+    const created = stripe.signedEvent('customer.subscription.created', buyer.subscription('active'));
+    await deliver(a.app, created);
+    await deliver(b.app, created); // a redelivery: no second entry
+    await deliver(b.app, stripe.signedEvent('customer.subscription.updated', buyer.subscription('past_due')));
+    await deliver(b.app, stripe.signedEvent('customer.subscription.deleted', buyer.subscription('canceled')));
+
+    const entries = await auditLog();
+    expect(entries).toHaveLength(2); // past due keeps the plan: no change, no entry
+    // Both instances' clocks are stopped at one instant: the entries are told apart by what they changed.
+    const bought = entries.find((entry: { changes: { to: string } }) => entry.changes.to === 'pro');
+    const ended = entries.find((entry: { changes: { to: string } }) => entry.changes.to === 'free');
+    expect(bought).toMatchObject({
+      actor: { type: 'system', id: 'stripe', label: 'Stripe webhook' },
+      target: { type: 'account', id: buyer.account.id },
+      changes: { from: 'free', to: 'pro', subscription: buyer.subscriptionId, status: 'active' },
+    });
+    expect(bought.userAgent).toContain('Stripe');
+    expect(ended).toMatchObject({
+      actor: { type: 'system', id: 'stripe' },
+      changes: { from: 'pro', to: 'free', status: 'canceled' },
+    });
+    // Filtered by that actor, as an admin would.
+    const byStripe = await a.app.inject({
+      method: 'GET',
+      url: '/api/v1/QRManager/audit-log?actor=stripe',
+      headers: { 'x-api-key': buyer.key },
+    });
+    expect(byStripe.json().items).toHaveLength(2);
+  });
+
   it('keeps the plan while a payment is past due, and says so on every portal page', async () => {
     const buyer = await newBuyer();
     const browser = new PortalClient(b.app);

@@ -212,7 +212,12 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
       return {
         id,
         payload,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'stripe-signature': signature },
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'stripe-signature': signature,
+          // What Stripe's deliveries send.
+          'user-agent': 'Stripe/1.0 (+https://stripe.com/docs/webhooks)',
+        },
       };
     },
     sign(payload) {

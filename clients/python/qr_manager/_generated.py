@@ -276,7 +276,7 @@ CustomDomain = TypedDict("CustomDomain", {
 
 
 Actor = TypedDict("Actor", {
-    "type": Literal["member", "api_key", "operator"],
+    "type": Literal["member", "api_key", "operator", "system"],
     "id": str,
     "label": str,
 })

@@ -3,7 +3,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../domain/errors.js';
-import { handleBillingEvent, type BillingDeps } from '../../services/billing.js';
+import { STRIPE_ACTOR } from '../../domain/actor.js';
+import { handleBillingEvent, type BillingApplyDeps } from '../../services/billing.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import '../openapi/operation-doc.js';
 
@@ -22,7 +23,7 @@ const Received = z
   })
   .meta({ id: 'StripeEventReceived' });
 
-export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingDeps> = async (app, deps) => {
+export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingApplyDeps> = async (app, deps) => {
   // The signature covers the exact bytes sent: the body is kept as bytes in this route's context, never re-serialised.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: STRIPE_EVENT_MAX_BYTES }, (_request, body, done) =>
@@ -77,7 +78,9 @@ export const stripeWebhookRoute: FastifyPluginAsyncZod<BillingDeps> = async (app
       const signature = request.headers['stripe-signature'];
       if (Array.isArray(signature)) throw new ApiError('invalid_webhook_signature', 'send one Stripe-Signature header');
       const event = deps.billing.verifyEvent(body, signature, deps.clock());
-      const outcome = await handleBillingEvent(deps, event, request.log);
+      // A plan the event changes is recorded as Stripe's doing, from the address that delivered it.
+      const context = { actor: STRIPE_ACTOR, ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+      const outcome = await handleBillingEvent(deps, event, context, request.log);
       request.log.info({ stripeEvent: event.id, kind: event.kind, outcome }, 'stripe event');
       return { received: true as const, outcome };
     },

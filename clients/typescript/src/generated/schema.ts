@@ -1297,10 +1297,10 @@ export interface components {
         };
         Actor: {
             /**
-             * @description `member` (portal), `api_key`, or `operator` (the qrm command).
+             * @description `member` (portal), `api_key`, `operator` (the qrm command), or `system` (`stripe`: a plan changed by Stripe's billing webhook).
              * @enum {string}
              */
-            type: "member" | "api_key" | "operator";
+            type: "member" | "api_key" | "operator" | "system";
             /** @description The member's id, the key's id (`key_…`), or `qrm`. */
             id: string;
             /** @description The member's e-mail, the key's hint, or `qrm`: never a secret. */
@@ -6298,7 +6298,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only this action. */
                 action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "logo.renamed" | "batch.created" | "batch.cancelled";
-                /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
+                /** @description Only this actor's entries: a member's id, a key's id (`key_…`), `qrm`, or `stripe`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */
                 from?: string;
@@ -6393,7 +6393,7 @@ export interface operations {
             query?: {
                 /** @description Only this action. */
                 action?: "invitation.created" | "invitation.withdrawn" | "member.joined" | "member.role_changed" | "member.removed" | "api_key.created" | "api_key.revoked" | "signing_key.created" | "signing_key.revoked" | "plan.changed" | "settings.changed" | "code.created" | "code.updated" | "code.deleted" | "code.stats_erased" | "domain.created" | "domain.verified" | "domain.deleted" | "webhook.created" | "webhook.deleted" | "webhook.secret_rotated" | "design.created" | "design.updated" | "design.deleted" | "logo.created" | "logo.deleted" | "logo.renamed" | "batch.created" | "batch.cancelled";
-                /** @description Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`. */
+                /** @description Only this actor's entries: a member's id, a key's id (`key_…`), `qrm`, or `stripe`. */
                 actor?: string;
                 /** @description Entries at or after this instant (ISO 8601). */
                 from?: string;

@@ -19,7 +19,7 @@ const Filters = {
     .min(1)
     .max(200)
     .optional()
-    .describe("Only this actor's entries: a member's id, a key's id (`key_…`), or `qrm`."),
+    .describe("Only this actor's entries: a member's id, a key's id (`key_…`), `qrm`, or `stripe`."),
   from: z.iso.datetime({ offset: true }).optional().describe('Entries at or after this instant (ISO 8601).'),
   to: z.iso.datetime({ offset: true }).optional().describe('Entries before this instant (ISO 8601).'),
 };

@@ -14,7 +14,12 @@ import { keyWithScope } from './route-scope.js';
 
 export const ActorSchema = z
   .object({
-    type: z.enum(ACTOR_TYPES).describe('`member` (portal), `api_key`, or `operator` (the qrm command).'),
+    type: z
+      .enum(ACTOR_TYPES)
+      .describe(
+        '`member` (portal), `api_key`, `operator` (the qrm command), or `system` (`stripe`: a plan changed by ' +
+          "Stripe's billing webhook).",
+      ),
     id: z.string().describe("The member's id, the key's id (`key_…`), or `qrm`."),
     label: z.string().describe("The member's e-mail, the key's hint, or `qrm`: never a secret."),
   })
