@@ -49,6 +49,7 @@ const PlanEntry = z.strictObject({
   designs: featureLimit,
   customDomains: featureLimit,
   auditLogDays: featureLimit,
+  scanRetentionDays: featureLimit,
 });
 
 export const PlansFileSchema = z

@@ -10,6 +10,7 @@ import { LastUsedBuffer } from '../src/services/last-used-buffer.js';
 import { scanWebhookDispatcher } from '../src/composition/scan-webhooks.js';
 import { createDomainProbe, createTxtLookup } from '../src/composition/domain-probe.js';
 import { createStores } from '../src/composition/stores.js';
+import { loadPlanCatalogue } from '../src/plans-file.js';
 
 export interface JobsProcess {
   jobs: RunnableJob[];
@@ -24,6 +25,8 @@ export async function createJobsProcess(
   config: Config & { redis: RedisTarget },
   log: AdapterLog,
 ): Promise<JobsProcess> {
+  // The plans file first: a mistake in it stops the process before anything opens.
+  const plans = loadPlanCatalogue(config.plansFile);
   const stores = await createStores(config, { log });
   // The render queue the batch-requeue job adds to; it connects on its first batch only.
   const batchQueue = stores.batches
@@ -32,6 +35,7 @@ export async function createJobsProcess(
   const webhookSender = createWebhookSender(config);
   const jobs = bindJobs({
     ...stores,
+    plans,
     lastUsed: stores.lastUsed ?? new LastUsedBuffer(),
     clock: () => new Date(),
     batchRetentionMs: config.batchRetentionMs,

@@ -125,6 +125,10 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     return this.#inner.createManyWithinLimit(inputs, maxCodes);
   }
 
+  codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>> {
+    return this.#inner.codesById(afterId, limit);
+  }
+
   countOnDomain(domainId: string): Promise<number> {
     return this.#inner.countOnDomain(domainId);
   }

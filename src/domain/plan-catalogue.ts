@@ -37,6 +37,11 @@ export interface Plan {
   customDomains: Limit;
   /** Days an audit-log entry is kept after it was written (null: kept for good). */
   auditLogDays: Limit;
+  /**
+   * Days a code's scan detail (unique scanners, device, language, country, city, hour and split-arm counts) is kept
+   * after the day it counts (null: kept for good); older days keep only their scan and bot totals.
+   */
+  scanRetentionDays: Limit;
 }
 
 /** The figures later features add: optional in a plans file, where absent means the default below. */
@@ -48,6 +53,7 @@ export const FEATURE_FIGURES = [
   'designs',
   'customDomains',
   'auditLogDays',
+  'scanRetentionDays',
 ] as const;
 export type FeatureFigure = (typeof FEATURE_FIGURES)[number];
 export type FeatureFigures = Record<FeatureFigure, Limit>;
@@ -65,6 +71,7 @@ export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigure
     designs: 3,
     customDomains: 0,
     auditLogDays: 30,
+    scanRetentionDays: 30,
   },
   pro: {
     activeDynamicCodes: 1_000,
@@ -74,6 +81,7 @@ export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigure
     designs: 100,
     customDomains: 3,
     auditLogDays: 90,
+    scanRetentionDays: 395,
   },
   business: {
     activeDynamicCodes: 50_000,
@@ -83,6 +91,7 @@ export const FEATURE_DEFAULTS: Record<'free' | 'pro' | 'business', FeatureFigure
     designs: 1_000,
     customDomains: 20,
     auditLogDays: 365,
+    scanRetentionDays: 1_095,
   },
 };
 

@@ -21,6 +21,7 @@ import type { TxtLookup } from '../domain/ports/txt-lookup.js';
 import { sweepDomains } from './domain-proof.js';
 import type { AuditLog } from '../domain/ports/audit-log.js';
 import { sweepAuditLog } from './audit-log.js';
+import { sweepScanDetail, type SweepScanDetailDeps } from './sweep-scan-detail.js';
 import { tellDomainSuspended } from './domain-suspended-webhook.js';
 
 export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
@@ -46,6 +47,10 @@ export interface BackgroundJobDeps extends RollupUsageDeps, RollupScansDeps {
   /** The audit log whose entries past their retention the daily sweep drops (none: nothing to do). */
   auditLog?: Pick<AuditLog, 'deleteExpired'> | undefined;
   log?: { warn(obj: object, msg: string): void };
+  /** The codes, their owners and the plans the scan-retention sweep reads (any absent: nothing to do). */
+  codes?: SweepScanDetailDeps['codes'] | undefined;
+  accounts?: SweepScanDetailDeps['accounts'] | undefined;
+  plans?: SweepScanDetailDeps['plans'] | undefined;
 }
 
 export const JOB_NAMES = [
@@ -59,6 +64,7 @@ export const JOB_NAMES = [
   'scan-webhooks',
   'domain-verification',
   'audit-log-retention',
+  'scan-retention',
 ] as const;
 export type JobName = (typeof JOB_NAMES)[number];
 
@@ -101,7 +107,15 @@ export const BACKGROUND_JOBS: readonly BackgroundJob[] = [
     pattern: '41 3 * * *',
     run: (deps) => (deps.auditLog ? sweepAuditLog({ auditLog: deps.auditLog, clock: deps.clock }) : Promise.resolve(0)),
   },
+  // Daily: scan detail past the owner's plan's scanRetentionDays is reduced to the day's totals.
+  { name: 'scan-retention', pattern: '23 4 * * *', run: (deps) => sweepRetainedScans(deps) },
 ];
+
+function sweepRetainedScans(deps: BackgroundJobDeps): Promise<unknown> {
+  const { codes, accounts, scanLedger, plans } = deps;
+  if (!codes || !accounts || !scanLedger || !plans) return Promise.resolve(undefined);
+  return sweepScanDetail({ codes, accounts, scanLedger, plans, clock: deps.clock });
+}
 
 async function verifyDomains(deps: BackgroundJobDeps): Promise<unknown> {
   const { domains, domainDns, domainProbe, scanWebhooks, batches, webhookSender } = deps;

@@ -57,6 +57,22 @@ export function dynamicCodeStoreContract(
       expect(await codes.get(account.id, code.id)).toEqual(code);
     });
 
+    it('pages through every code by id for the sweeps, deleted ones too, each once', async () => {
+      const { codes, account, create } = await setup();
+      const made = [await create(), await create(), await create()];
+      await codes.remove(account.id, made[1]!.id, new Date());
+      const seen: Array<{ id: string; accountId: string }> = [];
+      for (let after: string | undefined, page = 0; page < 10_000; page++) {
+        const found = await codes.codesById(after, 2);
+        expect(found.length).toBeLessThanOrEqual(2);
+        if (found.length === 0) break;
+        seen.push(...found);
+        after = found.at(-1)!.id;
+      }
+      expect(seen.map((code) => code.id)).toEqual([...new Set(seen.map((code) => code.id))].sort());
+      for (const code of made) expect(seen).toContainEqual({ id: code.id, accountId: account.id });
+    });
+
     it('never holds more than the limit of codes, even under concurrent creation; deleting frees a place', async () => {
       const { codes, account, newCode } = await setup();
       const results = await Promise.all(Array.from({ length: 12 }, () => codes.createWithinLimit(newCode(), 5)));

@@ -47,6 +47,27 @@ export function scanLedgerContract(adapterName: string, makeLedger: () => ScanLe
       expect(await ledger.days(erased, '2026-01-01', '2026-12-31')).toEqual([day(erased, '2026-03-02', 1)]);
     });
 
+    it('reduces the days before a day to their totals, for the named codes only, counting each day once', async () => {
+      const ledger = await makeLedger();
+      const [swept, other] = [`dyn_${randomUUID()}`, `dyn_${randomUUID()}`];
+      await ledger.apply([
+        day(swept, '2026-03-01', 2, 1),
+        day(swept, '2026-03-02', 4),
+        day(swept, '2026-03-03', 5),
+        day(other, '2026-03-01', 7),
+      ]);
+      expect(await ledger.keepTotalsBefore([swept], '2026-03-03')).toBe(2);
+      expect(await ledger.days(swept, '2026-03-01', '2026-03-31')).toEqual([
+        { ...emptyScanDay(swept, '2026-03-01'), scans: 2, bots: 1 },
+        { ...emptyScanDay(swept, '2026-03-02'), scans: 4 },
+        day(swept, '2026-03-03', 5),
+      ]);
+      expect(await ledger.days(other, '2026-03-01', '2026-03-01')).toEqual([day(other, '2026-03-01', 7)]);
+      expect(await ledger.scansSince([swept], '2026-03-01')).toEqual(new Map([[swept, 11]]));
+      expect(await ledger.keepTotalsBefore([swept], '2026-03-03')).toBe(0);
+      expect(await ledger.keepTotalsBefore([], '2026-03-03')).toBe(0);
+    });
+
     it('changes nothing when a snapshot is applied again, or an older one arrives late', async () => {
       const ledger = await makeLedger();
       const codeId = `dyn_${randomUUID()}`;

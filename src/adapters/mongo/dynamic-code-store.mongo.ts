@@ -322,6 +322,15 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     };
   }
 
+  async codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>> {
+    const docs = await this.#codes
+      .find(afterId === undefined ? {} : { _id: { $gt: afterId } }, { _id: 1, accountId: 1 })
+      .sort({ _id: 1 })
+      .limit(limit)
+      .lean<Array<{ _id: string; accountId: string }>>();
+    return docs.map((doc) => ({ id: doc._id, accountId: doc.accountId }));
+  }
+
   async countOnDomain(domainId: string): Promise<number> {
     return this.#codes.countDocuments({ domainId, deletedAt: null });
   }

@@ -52,6 +52,16 @@ export class MongoScanLedger implements ScanLedger {
     await this.#codes.updateOne({ _id: codeId }, { $set: { scans: 0 } });
   }
 
+  async keepTotalsBefore(codeIds: readonly string[], beforeDay: string): Promise<number> {
+    if (codeIds.length === 0) return 0;
+    const detail = { uniques: 0, devices: {}, languages: {}, arms: {}, countries: {}, cities: {}, hours: {} };
+    const { modifiedCount } = await this.#days.updateMany(
+      { codeId: { $in: [...codeIds] }, day: { $lt: beforeDay }, devices: { $ne: {} } },
+      { $set: { ...detail, hourUniques: {} } },
+    );
+    return modifiedCount;
+  }
+
   async days(codeId: string, fromDay: string, toDay: string): Promise<ScanDay[]> {
     const docs = await this.#days
       .find({ codeId, day: { $gte: fromDay, $lte: toDay } })

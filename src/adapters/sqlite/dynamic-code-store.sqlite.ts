@@ -358,6 +358,15 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     };
   }
 
+  async codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>> {
+    return this.#db
+      .prepare<[string, number], { id: string; account_id: string }>(
+        'SELECT id, account_id FROM dynamic_codes WHERE id > ? ORDER BY id LIMIT ?',
+      )
+      .all(afterId ?? '', limit)
+      .map((row) => ({ id: row.id, accountId: row.account_id }));
+  }
+
   async countOnDomain(domainId: string): Promise<number> {
     return this.#onDomain.get(domainId)!.n;
   }

@@ -66,6 +66,7 @@ export class SqliteScanLedger implements ScanLedger {
   readonly #since;
   readonly #eraseDays;
   readonly #eraseVisitors;
+  readonly #keepTotals;
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -84,6 +85,17 @@ export class SqliteScanLedger implements ScanLedger {
     // The delete trigger takes each day's scans off the code's all-time count.
     this.#eraseDays = db.prepare<[string], unknown>('DELETE FROM scan_days WHERE code_id = ?');
     this.#eraseVisitors = db.prepare<[string], unknown>('DELETE FROM scan_visitors WHERE code_id = ?');
+    // A day with scans always has a device count: an empty one means nothing is left to take.
+    this.#keepTotals = db.prepare<[string, string], unknown>(
+      `UPDATE scan_days SET uniques = 0, devices = '{}', languages = '{}', arms = '{}', countries = '{}', ` +
+        `cities = '{}', hours = '{}', hour_uniques = '{}' WHERE code_id = ? AND day < ? AND devices != '{}'`,
+    );
+  }
+
+  async keepTotalsBefore(codeIds: readonly string[], beforeDay: string): Promise<number> {
+    return this.#db.transaction(() =>
+      codeIds.reduce((reduced, codeId) => reduced + this.#keepTotals.run(codeId, beforeDay).changes, 0),
+    )();
   }
 
   async erase(codeId: string): Promise<void> {

@@ -101,6 +101,8 @@ export interface DynamicCodeStore {
   findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined>;
   /** How many codes that are not deleted live on the domain (a domain is deleted only when none does). */
   countOnDomain(domainId: string): Promise<number>;
+  /** The sweeps: every code, deleted ones too (their scans stay), by id after `afterId`, at most `limit`. */
+  codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>>;
   /** Operators: disables whatever the owner does; undefined for an unknown slug. */
   disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined>;
 }

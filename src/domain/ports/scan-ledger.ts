@@ -35,6 +35,12 @@ export interface ScanLedger {
    * code's all-time count, the sum of its days, is zero after it.
    */
   erase(codeId: string): Promise<void>;
+  /**
+   * Reduces the days of these codes before `beforeDay` to their scan and bot totals: uniques, device, language, arm,
+   * country, city and hour counts go. The totals (and so each code's all-time count) stay. Answers how many days
+   * lost detail; a day already reduced is not counted again.
+   */
+  keepTotalsBefore(codeIds: readonly string[], beforeDay: string): Promise<number>;
 }
 
 /** Production mode: the hot scan counters (Redis) the rollup job copies into the ledger. */
