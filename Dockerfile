@@ -18,7 +18,8 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
-# The portal's templates and assets, and the Redis adapters' Lua scripts, are read from the source tree at run time.
+# The portal's templates and assets, the scan pages' templates and the Redis adapters' Lua scripts are read from the
+# source tree at run time.
 COPY --from=build /app/src ./src
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -1,69 +1,79 @@
 // The small HTML pages a scan gets when there is nowhere to send it, or a password is asked for (no script, no external
-// resources).
+// resources): Eta templates in pages/, read and compiled when this module loads.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Eta } from 'eta';
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Every interpolation escaped unless a template opts out (`<%~`), as the portal's views. */
+const eta = new Eta({ autoEscape: true });
+
+/**
+ * Under tsx (tests, dev) this module is src/http/redirect/pages.ts; built, dist/src/http/redirect/pages.js, and tsc
+ * does not copy the templates to dist/, so built code reads them from src/.
+ */
+function pagesDir(): URL {
+  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
+  return new URL(fromSource ? './pages/' : '../../../../src/http/redirect/pages/', import.meta.url);
 }
 
-function page(title: string, body: string): string {
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" ` +
-    `content="width=device-width,initial-scale=1"><meta name="robots" content="noindex"><title>${title}` +
-    `</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 ` +
-    `1rem;color:#222}h1{font-size:1.4rem}input,button{font:inherit;padding:.5rem;margin:.25rem ` +
-    `0}input{width:100%;box-sizing:border-box}.error{color:#a00}</style></head><body><h1>${title}</h1>${body}` +
-    `</body></html>\n`
-  );
+/**
+ * A template written one element or sentence a line, as one line of HTML: a line break and the indentation around it
+ * go where markup or a CSS rule is on either side, and become one space between words.
+ */
+export function joinLines(source: string): string {
+  return source.trim().replace(/[ \t]*\n[ \t]*/g, (_, at: number, text: string) => {
+    const before = text[at - 1]!;
+    const after = text[at + _.length]!;
+    return '<>{};'.includes(before) || '<>{}'.includes(after) ? '' : ' ';
+  });
 }
 
-export const goneHtml = page(
-  'This code is no longer active',
-  '<p>The owner of this QR code has paused or removed it, so it does not lead anywhere right now.</p>',
-);
-export const expiredHtml = page(
-  'This code has expired',
-  '<p>The campaign behind this QR code has ended, so it does not lead anywhere any more.</p>',
-);
-export const unanswerableHtml = page(
-  'This request could not be answered',
-  '<p>Open the link of the QR code again.</p>',
-);
-export const notFoundHtml = page(
-  'Unknown code',
-  '<p>This QR code does not lead anywhere: the link is not one of ours, or it was mistyped.</p>',
-);
+function template(name: string) {
+  return eta.compile(joinLines(readFileSync(new URL(`${name}.eta`, pagesDir()), 'utf8')));
+}
+
+const layout = template('page');
+const bodies = {
+  gone: template('gone'),
+  expired: template('expired'),
+  unanswerable: template('unanswerable'),
+  notFound: template('not-found'),
+  password: template('password'),
+  tooManyGuesses: template('too-many-guesses'),
+  tooManyGuessesForCode: template('too-many-guesses-for-code'),
+};
+
+/** A whole page, ending in a newline. */
+function page(title: string, body: keyof typeof bodies, data: object = {}): string {
+  return `${eta.render(layout, { title, body: eta.render(bodies[body], data) })}\n`;
+}
+
+/** "1 minute", "5 minutes": the wait a refusal names, at least a minute. */
+function minutesOf(retryAfterSeconds: number): string {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+export const goneHtml = page('This code is no longer active', 'gone');
+export const expiredHtml = page('This code has expired', 'expired');
+export const unanswerableHtml = page('This request could not be answered', 'unanswerable');
+export const notFoundHtml = page('Unknown code', 'notFound');
 
 /**
  * The password form: posts to the address it was opened at (no action attribute, so the query string stays), works
  * without script. It names nothing of the code: not its target, not its name.
  */
 export function passwordHtml(maxLength: number, wrong: boolean): string {
-  const error = wrong ? '<p class="error" role="alert">That password is not right. Try again.</p>' : '';
-  return page(
-    'This code is protected',
-    `<p>Enter the password you were given to continue.</p>${error}<form method="post"><label ` +
-      `for="password">Password</label><input id="password" name="password" type="password" required maxlength="` +
-      `${maxLength}" autocomplete="off" autofocus><button type="submit">Continue</button></form>`,
-  );
+  return page('This code is protected', 'password', { maxLength, wrong });
 }
 
 export function tooManyGuessesHtml(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return page(
-    'Too many attempts',
-    `<p>Too many wrong passwords were tried from your network for this code. Try again in ` +
-      `${escapeHtml(String(minutes))} minute${minutes === 1 ? '' : 's'}.</p>`,
-  );
+  return page('Too many attempts', 'tooManyGuesses', { wait: minutesOf(retryAfterSeconds) });
 }
 
 /**
  * The per-code ceiling: wrong passwords from many networks together; nobody's answer is checked until the window ends.
  */
 export function tooManyGuessesForCodeHtml(retryAfterSeconds: number): string {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  return page(
-    'Too many attempts',
-    `<p>Too many wrong passwords were tried for this code, from many networks. It takes no answers for now: ` +
-      `try again in ${escapeHtml(String(minutes))} minute${minutes === 1 ? '' : 's'}.</p>`,
-  );
+  return page('Too many attempts', 'tooManyGuessesForCode', { wait: minutesOf(retryAfterSeconds) });
 }
