@@ -22,7 +22,8 @@ export const GENERATE_PATH = '/api/v1/QRManager/generate';
 
 /**
  * BENCH_ONLY=c,f-webp,flood runs only those rows (ids, or: micro, sizes, soak, profile, redis, flood, startup; i-batch,
- * i-idle, i-during run together, and c-inline with c-thread) and writes no report.
+ * i-idle, i-during run together, and c-inline with c-thread) and writes no report. Opt-in pairs, run turn about only
+ * when named: e-qr (with e) and h-branded-inline (with h-branded-thread).
  */
 export const ONLY = process.env.BENCH_ONLY
   ? new Set(process.env.BENCH_ONLY.split(',').map((id) => id.trim()))

@@ -156,11 +156,16 @@ export function ratios(rows: Row[], figures: Figures): string {
       ? `| p99/p50 of c | ${(c.p99 / Math.max(c.p50, 0.001)).toFixed(1)} | ≤ 4 | ` +
         `${c.p99 <= 4 * c.p50 ? 'met' : 'NOT met'} |`
       : '',
-    keeps(c, get('c-pool'), 'small renders grouped per turn rather than one pool task each'),
+    keeps(c, get('c-pool'), 'small plain renders on the event loop rather than one pool task each'),
     keeps(
       get('c-thread'),
       get('c-inline'),
-      'small renders on a free thread rather than on the event loop (RENDER_SMALL_ON_POOL)',
+      'small plain renders on a free thread rather than on the event loop (RENDER_SMALL_ON_POOL=true; off by default)',
+    ),
+    keeps(
+      get('h-branded-thread'),
+      get('h-branded-inline'),
+      'small branded renders on a free thread rather than on the event loop (the default)',
     ),
   ].join('\n');
 }

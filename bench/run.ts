@@ -5,6 +5,7 @@
 import { ONLY, ourService, stopService, wanted, type BenchScenario, type Service } from './harness.js';
 import { ratios, table, writeReport, type Results } from './report.js';
 import { baselineScenario } from './scenarios/baselines.js';
+import { baselineMatrixScenario } from './scenarios/baseline-matrix.js';
 import { batchCpuScenario } from './scenarios/batch-cpu.js';
 import { batchesScenario } from './scenarios/batches.js';
 import { brandedRowScenario } from './scenarios/branded.js';
@@ -28,6 +29,7 @@ import {
 import { printScenario } from './scenarios/print.js';
 import { redisGenerateScenario } from './scenarios/redis-generate.js';
 import { everyRenderOnPoolScenario, threadBesideInlineScenario } from './scenarios/render-routing.js';
+import { brandedThreadBesideInlineScenario } from './scenarios/branded-routing.js';
 import { signedUrlScenario } from './scenarios/signed-urls.js';
 import { sizesScenario } from './scenarios/sizes.js';
 import { soakScenario } from './scenarios/soak.js';
@@ -44,6 +46,7 @@ const SCENARIOS: BenchScenario[] = [
   baselineScenario('a'),
   baselineScenario('b'),
   baselineScenario('e', eBesideC),
+  baselineMatrixScenario,
   redirectEmbeddedScenario,
   redirectRedisScenario,
   redirectRulesEmbeddedScenario,
@@ -59,6 +62,7 @@ const SCENARIOS: BenchScenario[] = [
   batchesScenario,
   everyRenderOnPoolScenario,
   threadBesideInlineScenario,
+  brandedThreadBesideInlineScenario,
   profileScenario,
   redisGenerateScenario,
   capacityScenario,

@@ -100,11 +100,12 @@ export const ENV_REFERENCE: Record<EnvName, EnvDoc> = {
     page: 'operations.md',
   },
   RENDER_SMALL_ON_POOL: {
-    default: '`true` with 2+ cores',
+    default: '`branded` with 2+ cores, else `false`',
     what:
-      'small renders go to a free render thread, those of one event-loop turn as one task, instead of being ' +
-      'drawn on the event loop (while every thread is busy they are drawn inline); set `false` where the CPU, ' +
-      'not the event loop, runs out first (bench rows c-thread, c-inline)',
+      'which small renders go to a free render thread, those of one event-loop turn as one task, instead of ' +
+      'being drawn on the event loop: `branded` ones only, all (`true`) or none (`false`); while every thread is ' +
+      'busy they are drawn inline. `true` pays only where the event loop, not the CPU, runs out first (bench rows ' +
+      'c-thread, c-inline, h-branded-thread, h-branded-inline)',
     page: 'operations.md',
   },
   BODY_LIMIT_BYTES: { what: 'largest accepted request body (batches have their own)' },

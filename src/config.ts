@@ -38,7 +38,10 @@ export const EnvSchema = z.object({
     .min(0)
     .max(2048 * 2048)
     .default(1024 * 1024),
-  RENDER_SMALL_ON_POOL: OnOff.optional(),
+  RENDER_SMALL_ON_POOL: z
+    .enum(['true', 'false', '1', '0', 'branded'])
+    .transform((value) => (value === 'branded' ? 'branded' : value === 'true' || value === '1' ? 'all' : 'none'))
+    .optional(),
   DECODE_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   DECODE_BUDGET_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   PRINT_MIN_MODULE_MM: z.coerce.number().min(0.05).max(10).default(0.3),
@@ -293,7 +296,7 @@ const ConfigSchema = EnvSchema.transform((e) => {
     renderMaxQueue: e.RENDER_MAX_QUEUE,
     /** Images up to this many pixels render on the event loop (cheaper than a thread hop); 0 sends all to the pool. */
     renderInlineMaxPixels: e.RENDER_INLINE_MAX_PIXELS,
-    /** Small renders go to a free thread, a turn's in one task (unset: when the machine has more than one core). */
+    /** Which small renders go to a free thread, a turn's in one task (unset: branded ones, with 2+ cores). */
     renderSmallOnPool: e.RENDER_SMALL_ON_POOL,
     /** Threads reading uploaded images (POST …/decode); undefined: the cores, at most four. */
     decodeThreads: e.DECODE_THREADS,

@@ -51,19 +51,19 @@ export const threadBesideInlineScenario: BenchScenario = {
   run: async () => {
     const services = await Promise.all([
       ourService({ RENDER_SMALL_ON_POOL: 'true' }),
-      ourService({ RENDER_SMALL_ON_POOL: 'false' }),
+      ourService({ RENDER_SMALL_ON_POOL: 'branded' }),
     ]);
     try {
       const rows = await sideBySide(
         [
           side(
             'c-thread',
-            'ours, PNG, unique content, small renders grouped onto a free thread (the default)',
+            'ours, PNG, unique content, small renders grouped onto a free thread (RENDER_SMALL_ON_POOL=true)',
             services[0],
           ),
           side(
             'c-inline',
-            'ours, PNG, unique content, small renders drawn on the event loop (RENDER_SMALL_ON_POOL=false)',
+            'ours, PNG, unique content, small renders drawn on the event loop (the default)',
             services[1],
           ),
         ],

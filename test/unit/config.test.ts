@@ -31,6 +31,7 @@ describe('loadConfig', () => {
     [{ STRIPE_SECRET_KEY: 'pk_test_0123456789' }, 'STRIPE_SECRET_KEY'],
     [{ STRIPE_WEBHOOK_SECRET: 'secret' }, 'STRIPE_WEBHOOK_SECRET'],
     [{ STRIPE_API_URL: 'http://127.0.0.1:12111/v1' }, 'STRIPE_API_URL'],
+    [{ RENDER_SMALL_ON_POOL: 'some' }, 'RENDER_SMALL_ON_POOL'],
   ])('refuses %j naming %s', (env, variable) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(variable);
@@ -57,6 +58,17 @@ describe('loadConfig', () => {
       });
     },
   );
+
+  it.each([
+    ['branded', 'branded'],
+    ['true', 'all'],
+    ['1', 'all'],
+    ['false', 'none'],
+    ['0', 'none'],
+  ])('reads RENDER_SMALL_ON_POOL=%s as %s small renders on a free thread', (value, routing) => {
+    expect(loadConfig({ RENDER_SMALL_ON_POOL: value }).renderSmallOnPool).toBe(routing);
+    expect(loadConfig({}).renderSmallOnPool).toBeUndefined();
+  });
 
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '', REDIS_URL: '' })).toMatchObject({ port: 3000, redisUrl: undefined });

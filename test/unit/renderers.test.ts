@@ -23,13 +23,15 @@ const CONFIG: RenderPipelineConfig = {
   renderMaxQueue: 64,
   renderInlineMaxPixels: 1024 * 1024,
   imageCacheBytes: 0,
-  renderSmallOnPool: false,
+  renderSmallOnPool: 'none',
 };
 const CALLER: RenderCaller = { accountId: 'a1', plan: 'business' };
 const inline = createRenderPipeline(CONFIG);
 const pooled = createRenderPipeline({ ...CONFIG, renderInlineMaxPixels: 0 });
-const grouped = createRenderPipeline({ ...CONFIG, renderSmallOnPool: true });
-afterAll(async () => Promise.all([inline.close(), pooled.close(), grouped.close()]));
+const grouped = createRenderPipeline({ ...CONFIG, renderSmallOnPool: 'all' });
+// The default with 2+ cores: only branded renders cross to a thread.
+const brandedOnly = createRenderPipeline({ ...CONFIG, renderSmallOnPool: 'branded' });
+afterAll(async () => Promise.all([inline.close(), pooled.close(), grouped.close(), brandedOnly.close()]));
 
 const spec = plainSpec;
 
@@ -105,6 +107,30 @@ describe('routing', () => {
       expect(await poolTasks(grouped, () => [large('a'), large('b')])).toBe(2);
     },
   );
+
+  it('by default sends small branded renders to a free thread, drawing small plain ones inline', async () => {
+    const branded = (payload: string) =>
+      spec(payload, {
+        branding: {
+          moduleShape: 'rounded',
+          finderShape: 'rounded',
+          finderColor: '#000000ff',
+          errorCorrectionFixed: false,
+        },
+      });
+    const plain = [spec('https://example.com/plain/1'), spec('https://example.com/plain/2', { format: 'webp' })];
+    expect(await poolTasks(brandedOnly, () => plain.map((s) => brandedOnly.render(s, CALLER)))).toBe(0);
+    let images: Array<{ bytes: Uint8Array }> = [];
+    const both = () => {
+      const renders = ['https://example.com/b/1', 'https://example.com/b/2'].map((u) =>
+        brandedOnly.render(branded(u), CALLER),
+      );
+      void Promise.all(renders).then((done) => (images = done));
+      return renders;
+    };
+    expect(await poolTasks(brandedOnly, both)).toBe(1);
+    expect(await decodeQr(images[0]!.bytes, 'png')).toEqual(readByAll('https://example.com/b/1'));
+  });
 
   it('sends the small renders of one turn to the thread as one task, each answered with its own image', async () => {
     const before = grouped.stats().pool.tasksCompleted;

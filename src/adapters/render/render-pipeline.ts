@@ -78,7 +78,8 @@ export class RenderPipeline implements Renderer {
   #groupsInPool = 0;
   readonly #cache: LRUCache<string, RenderedImage> | undefined;
   readonly #inlineMaxPixels: number;
-  /** Set when small renders may go to a free thread in groups (renderSmallOnPool). */
+  /** Which small renders go to a free thread in groups (renderSmallOnPool); set unless none do. */
+  readonly #smallOnPool: SmallOnPool;
   readonly #batcher: RenderBatcher | undefined;
   /** Branded designs' tiles, logos and scan verdicts for the renders done inline on this thread. */
   readonly #designs = new DesignCaches();
@@ -89,13 +90,14 @@ export class RenderPipeline implements Renderer {
   constructor(
     pool: RenderPool,
     gate: AdmissionGate,
-    options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: boolean; minModuleMm?: number },
+    options: { inlineMaxPixels: number; cacheBytes: number; smallOnPool: SmallOnPool; minModuleMm?: number },
   ) {
     this.#minModuleMm = options.minModuleMm ?? DEFAULT_MIN_MODULE_MM;
     this.#pool = pool;
     this.#gate = gate;
     this.#inlineMaxPixels = options.inlineMaxPixels;
-    this.#batcher = options.smallOnPool ? new RenderBatcher(pool) : undefined;
+    this.#smallOnPool = options.smallOnPool;
+    this.#batcher = options.smallOnPool === 'none' ? undefined : new RenderBatcher(pool);
     this.#cache =
       options.cacheBytes > 0
         ? new LRUCache({ maxSize: options.cacheBytes, sizeCalculation: (image) => Math.max(1, image.bytes.byteLength) })
@@ -194,9 +196,9 @@ export class RenderPipeline implements Renderer {
   /**
    * One admitted render, timed for the metrics, drawn where it costs least. Large images and long payloads
    * (past RENDER_INLINE_MAX_PIXELS, a quarter of it when branded, or INLINE_MAX_PAYLOAD_BYTES) go to the pool,
-   * one task each. Small ones go to a free thread in the turn's group when renderSmallOnPool (branded too, each
-   * thread keeps its own design caches: docs/decisions/branded-on-pool.md), else, or while every thread is
-   * busy (say with a flood of large renders), they are drawn inline on the event loop.
+   * one task each. Small ones go to a free thread in the turn's group when renderSmallOnPool names them (branded
+   * ones by default, each thread keeping its own design caches: docs/decisions/branded-on-pool.md); the others, and
+   * all while every thread is busy (say with a flood of large renders), are drawn inline on the event loop.
    */
   async #draw(spec: RenderSpec): Promise<RenderedImage> {
     const started = process.hrtime.bigint();
@@ -206,7 +208,8 @@ export class RenderPipeline implements Renderer {
     try {
       let image: RenderedImage;
       if (!small) image = await this.#pool.render(spec);
-      else if (this.#batcher && !this.#pool.allThreadsBusy()) image = await this.#batcher.render(spec);
+      else if (this.#batcher && this.#grouped(spec) && !this.#pool.allThreadsBusy())
+        image = await this.#batcher.render(spec);
       else image = imageOrError(await renderTask(spec, this.#designs), spec);
       this.#events.rendered(spec.format, seconds(), 'ok');
       return image;
@@ -216,7 +219,19 @@ export class RenderPipeline implements Renderer {
       throw error;
     }
   }
+
+  /** Whether a small render joins the turn's group on a free thread rather than being drawn on the event loop. */
+  #grouped(spec: RenderSpec): boolean {
+    return this.#smallOnPool === 'all' || (this.#smallOnPool === 'branded' && spec.branding !== undefined);
+  }
 }
+
+/**
+ * Which small renders cross to a free thread: `branded` ones only (shapes, logo and scan check cost several plain
+ * renders), `all`, or `none` (every small render on the event loop). Bench rows h-branded-thread / h-branded-inline and
+ * c-thread / c-inline weigh the hop: docs/decisions/render-batcher-turn-groups.md.
+ */
+export type SmallOnPool = NonNullable<Config['renderSmallOnPool']>;
 
 /** The whole render pipeline for this process, from config: what the app, the bench and the tests all run. */
 export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderPipelineDeps = {}): RenderPipeline {
@@ -243,8 +258,8 @@ export function createRenderPipeline(config: RenderPipelineConfig, deps: RenderP
   return new RenderPipeline(pool, gate, {
     inlineMaxPixels: config.renderInlineMaxPixels,
     cacheBytes: config.imageCacheBytes,
-    // Unset: only with a core to spare for the threads; on one core the hop would only add work.
-    smallOnPool: config.renderSmallOnPool ?? availableParallelism() > 1,
+    // Unset: branded ones only, and only with a core to spare for the threads; on one core the hop only adds work.
+    smallOnPool: config.renderSmallOnPool ?? (availableParallelism() > 1 ? 'branded' : 'none'),
     minModuleMm: config.printMinModuleMm ?? DEFAULT_MIN_MODULE_MM,
   });
 }
