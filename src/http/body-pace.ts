@@ -1,5 +1,6 @@
 // A request body held to a minimum rate: each window (the first one included) must bring its share, or the stream
 // fails.
+import type { IncomingMessage } from 'node:http';
 import { Transform, type Readable } from 'node:stream';
 
 export interface BodyPace {
@@ -36,4 +37,14 @@ export function paceBody(payload: Readable, pace: BodyPace, tooSlow: () => Error
   paced.once('close', () => clearTimeout(timer));
   payload.on('error', (error) => paced.destroy(error));
   return payload.pipe(paced);
+}
+
+/**
+ * The whole body is already here: the request is complete, or every byte its Content-Length declares is buffered (a
+ * small body sent with its headers, before Node has marked the message complete). Nothing is left to pace.
+ */
+export function bodyArrivedWhole(raw: IncomingMessage): boolean {
+  if (raw.complete) return true;
+  const declared = raw.headers['content-length'];
+  return declared !== undefined && raw.readableLength >= Number(declared);
 }

@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { ApiError } from '../../domain/errors.js';
-import { paceBody, type BodyPace } from '../body-pace.js';
+import { bodyArrivedWhole, paceBody, type BodyPace } from '../body-pace.js';
 import { UPLOAD_MIN_BYTES, type UploadSlots } from '../upload-slots.js';
 
 export interface BodyGuardOptions {
@@ -56,7 +56,7 @@ async function bodyGuard(app: FastifyInstance, options: BodyGuardOptions): Promi
       reply.raw.once('close', release);
     }
     // Only a body still arriving is paced: one that came with its headers has nothing left to wait for.
-    if (options.pace.minBytesPerSecond === 0 || request.raw.complete !== false) return payload;
+    if (options.pace.minBytesPerSecond === 0 || bodyArrivedWhole(request.raw)) return payload;
     const paced = paceBody(payload, options.pace, tooSlow);
     // Answered before the body was read (a refusal of a later hook): nobody reads it any more, so nothing is cut.
     reply.raw.once('close', () => paced.destroy());
