@@ -1,4 +1,5 @@
 // A bounded LRU with a TTL and an invalidation epoch: what the per-instance caches (credentials, slugs) share.
+import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 export interface InvalidatedCacheOptions {
   /** Ceiling on how long an entry is trusted, should an invalidation ever be missed. */
@@ -100,4 +101,45 @@ export async function readThrough<V>(
   const value = await load();
   if (value && bus.live()) cache.set(key, value, epoch);
   return value;
+}
+
+/**
+ * An InvalidatedCache kept in step with the invalidation bus, as the per-instance store decorators use it: subscribed
+ * on the first read (or `startListening`), each invalidation handed to `drop`, everything cleared when the
+ * subscription is lost.
+ */
+export class SubscribedCache<V> {
+  readonly cache: InvalidatedCache<V>;
+  readonly #bus: InvalidationBus;
+  readonly #drop: (cache: InvalidatedCache<V>, invalidation: Invalidation) => void;
+  #listening = false;
+
+  constructor(
+    bus: InvalidationBus,
+    cache: InvalidatedCache<V>,
+    drop: (cache: InvalidatedCache<V>, invalidation: Invalidation) => void,
+  ) {
+    this.#bus = bus;
+    this.cache = cache;
+    this.#drop = drop;
+  }
+
+  startListening(): void {
+    if (this.#listening) return;
+    this.#listening = true;
+    this.#bus.listen(
+      (invalidation) => this.invalidate(invalidation),
+      () => this.cache.clear(),
+    );
+  }
+
+  /** Drops what `invalidation` names here (this instance made the change; the bus tells the others). */
+  invalidate(invalidation: Invalidation): void {
+    this.#drop(this.cache, invalidation);
+  }
+
+  read(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    this.startListening();
+    return readThrough(this.cache, this.#bus, key, load);
+  }
 }

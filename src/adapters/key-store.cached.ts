@@ -1,8 +1,8 @@
 // KeyStore decorator: credentials cached per instance (bounded LRU, short TTL), dropped on every instance when revoked
 // or changed by another process.
 import type { ApiKeyRecord, Credential, KeyStore, NewApiKey } from '../domain/ports/key-store.js';
-import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
+import { InvalidatedCache, SubscribedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import type { InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /** TTL default 10 s, at most 10,000 credentials. */
 export type CachedKeyStoreOptions = InvalidatedCacheOptions;
@@ -16,44 +16,39 @@ export type CachedKeyStoreOptions = InvalidatedCacheOptions;
 export class CachedKeyStore implements KeyStore {
   readonly #inner: KeyStore;
   readonly #bus: InvalidationBus;
-  readonly #cache: InvalidatedCache<Credential>;
-  #listening = false;
+  readonly #cached: SubscribedCache<Credential>;
 
   constructor(inner: KeyStore, bus: InvalidationBus, options: CachedKeyStoreOptions = {}) {
     this.#inner = inner;
     this.#bus = bus;
-    this.#cache = new InvalidatedCache({ ttlMs: 10_000, maxEntries: 10_000 }, options);
-  }
-
-  #invalidate(invalidation: Invalidation): void {
-    // a dynamic code's or a signing key's, not an API key's
-    if ('slug' in invalidation || 'signingKeyId' in invalidation) return;
-    this.#cache.deleteWhere((credential) =>
-      'keyId' in invalidation
-        ? credential.keyId === invalidation.keyId
-        : credential.accountId === invalidation.accountId,
+    this.#cached = new SubscribedCache(
+      bus,
+      new InvalidatedCache<Credential>({ ttlMs: 10_000, maxEntries: 10_000 }, options),
+      (cache, invalidation) => {
+        // a dynamic code's or a signing key's, not an API key's
+        if ('slug' in invalidation || 'signingKeyId' in invalidation) return;
+        cache.deleteWhere((credential) =>
+          'keyId' in invalidation
+            ? credential.keyId === invalidation.keyId
+            : credential.accountId === invalidation.accountId,
+        );
+      },
     );
   }
 
   /** Subscribes to invalidations (the first lookup does it too); the cache is used once the subscription is live. */
   startListening(): void {
-    if (this.#listening) return;
-    this.#listening = true;
-    this.#bus.listen(
-      (invalidation) => this.#invalidate(invalidation),
-      () => this.#cache.clear(),
-    );
+    this.#cached.startListening();
   }
 
   async findActiveCredential(hash: string): Promise<Credential | undefined> {
-    this.startListening();
-    return readThrough(this.#cache, this.#bus, hash, () => this.#inner.findActiveCredential(hash));
+    return this.#cached.read(hash, () => this.#inner.findActiveCredential(hash));
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
     const revoked = await this.#inner.revoke(accountId, keyId, at);
     if (revoked) {
-      this.#invalidate({ keyId });
+      this.#cached.invalidate({ keyId });
       await this.#bus.publish({ keyId });
     }
     return revoked;
@@ -73,6 +68,6 @@ export class CachedKeyStore implements KeyStore {
 
   /** How many credentials are cached (for tests and metrics). */
   get size(): number {
-    return this.#cache.size;
+    return this.#cached.cache.size;
   }
 }

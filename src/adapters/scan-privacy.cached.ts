@@ -3,8 +3,8 @@
 import type { AccountStore } from '../domain/ports/account-store.js';
 import type { ScanPrivacyLookup } from '../domain/ports/scan-privacy-lookup.js';
 import { DEFAULT_SCAN_PRIVACY, type ScanPrivacy } from '../domain/scan-privacy.js';
-import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
+import { InvalidatedCache, SubscribedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import type { InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /**
  * Every recorded scan asks for its account's setting; this keeps that off the store. A change goes through the
@@ -13,34 +13,26 @@ import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation
  */
 export class CachedScanPrivacy implements ScanPrivacyLookup {
   readonly #accounts: Pick<AccountStore, 'findById'>;
-  readonly #bus: InvalidationBus;
-  readonly #cache: InvalidatedCache<{ privacy: ScanPrivacy }>;
-  #listening = false;
+  readonly #cached: SubscribedCache<{ privacy: ScanPrivacy }>;
 
   constructor(accounts: Pick<AccountStore, 'findById'>, bus: InvalidationBus, options: InvalidatedCacheOptions = {}) {
     this.#accounts = accounts;
-    this.#bus = bus;
-    this.#cache = new InvalidatedCache({ ttlMs: 10_000, maxEntries: 100_000 }, options);
-  }
-
-  #invalidate(invalidation: Invalidation): void {
-    if ('accountId' in invalidation) this.#cache.delete(invalidation.accountId);
+    this.#cached = new SubscribedCache(
+      bus,
+      new InvalidatedCache<{ privacy: ScanPrivacy }>({ ttlMs: 10_000, maxEntries: 100_000 }, options),
+      (cache, invalidation) => {
+        if ('accountId' in invalidation) cache.delete(invalidation.accountId);
+      },
+    );
   }
 
   /** This instance changed the account: its next scan reads the setting again. */
   forget(accountId: string): void {
-    this.#cache.delete(accountId);
+    this.#cached.cache.delete(accountId);
   }
 
   async privacyOf(accountId: string): Promise<ScanPrivacy> {
-    if (!this.#listening) {
-      this.#listening = true;
-      this.#bus.listen(
-        (invalidation) => this.#invalidate(invalidation),
-        () => this.#cache.clear(),
-      );
-    }
-    const held = await readThrough(this.#cache, this.#bus, accountId, async () => {
+    const held = await this.#cached.read(accountId, async () => {
       const account = await this.#accounts.findById(accountId);
       return { privacy: account?.scanPrivacy ?? DEFAULT_SCAN_PRIVACY };
     });

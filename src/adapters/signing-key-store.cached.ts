@@ -6,8 +6,8 @@ import type {
   SigningKeyRecord,
   SigningKeyStore,
 } from '../domain/ports/signing-key-store.js';
-import { InvalidatedCache, readThrough, type InvalidatedCacheOptions } from './invalidated-cache.js';
-import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
+import { InvalidatedCache, SubscribedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
+import type { InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
 /**
  * Every hit on a signed URL resolves its key; this keeps that off the store. As the API keys' cache: a revocation
@@ -17,39 +17,34 @@ import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation
 export class CachedSigningKeyStore implements SigningKeyStore {
   readonly #inner: SigningKeyStore;
   readonly #bus: InvalidationBus;
-  readonly #cache: InvalidatedCache<SigningCredential>;
-  #listening = false;
+  readonly #cached: SubscribedCache<SigningCredential>;
 
   constructor(inner: SigningKeyStore, bus: InvalidationBus, options: InvalidatedCacheOptions = {}) {
     this.#inner = inner;
     this.#bus = bus;
-    this.#cache = new InvalidatedCache({ ttlMs: 10_000, maxEntries: 10_000 }, options);
-  }
-
-  #invalidate(invalidation: Invalidation): void {
-    if ('signingKeyId' in invalidation) this.#cache.delete(invalidation.signingKeyId);
-    else if ('accountId' in invalidation)
-      this.#cache.deleteWhere((credential) => credential.accountId === invalidation.accountId);
-  }
-
-  startListening(): void {
-    if (this.#listening) return;
-    this.#listening = true;
-    this.#bus.listen(
-      (invalidation) => this.#invalidate(invalidation),
-      () => this.#cache.clear(),
+    this.#cached = new SubscribedCache(
+      bus,
+      new InvalidatedCache<SigningCredential>({ ttlMs: 10_000, maxEntries: 10_000 }, options),
+      (cache, invalidation) => {
+        if ('signingKeyId' in invalidation) cache.delete(invalidation.signingKeyId);
+        else if ('accountId' in invalidation)
+          cache.deleteWhere((credential) => credential.accountId === invalidation.accountId);
+      },
     );
   }
 
+  startListening(): void {
+    this.#cached.startListening();
+  }
+
   async findActive(keyId: string): Promise<SigningCredential | undefined> {
-    this.startListening();
-    return readThrough(this.#cache, this.#bus, keyId, () => this.#inner.findActive(keyId));
+    return this.#cached.read(keyId, () => this.#inner.findActive(keyId));
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<SigningKeyRecord | undefined> {
     const revoked = await this.#inner.revoke(accountId, keyId, at);
     if (revoked) {
-      this.#invalidate({ signingKeyId: keyId });
+      this.#cached.invalidate({ signingKeyId: keyId });
       await this.#bus.publish({ signingKeyId: keyId });
     }
     return revoked;
