@@ -10,7 +10,15 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { ROUTING_LIMITS } from '../../../domain/code-routing.js';
 import { PASSWORD_LENGTH } from '../../../domain/password-hash.js';
-import { createCode, deleteCode, getCode, listCodes, PAGE_SIZE, updateCode } from '../../../services/dynamic-codes.js';
+import {
+  createCode,
+  deleteCode,
+  getCode,
+  listCodes,
+  PAGE_SIZE,
+  updateCode,
+  type CodeUpdate,
+} from '../../../services/dynamic-codes.js';
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { renderSpecOf } from '../../../services/render-spec.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
@@ -58,6 +66,8 @@ const StatusForm = z.object({ status: z.enum(['active', 'paused']), _csrf: z.str
 const CsrfForm = z.object({ _csrf: z.string().optional() });
 const CodeParams = z.object({ id: z.string().min(1).max(64) });
 const ImageParams = z.object({ id: z.string().min(1).max(64), format: z.enum(OUTPUT_FORMATS) });
+/** What a code's page shows beside the problem when a posted change is refused. */
+type RefusedExtra = (error: unknown) => Promise<{ problems?: FieldProblem[]; campaign?: CampaignFormValues }>;
 /** The code's picture on its page: big enough to scan from the screen, small enough to draw at once. */
 const PREVIEW_PX = 256;
 
@@ -178,6 +188,28 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   const audited = (request: FastifyRequest, action: AuditAction, id: string, changes: AuditChanges) =>
     app.audit(request, { accountId: request.account!.id, action, target: { type: 'code', id }, changes });
 
+  /**
+   * A change posted from a code's page: applied and audited (its fields, and `audit`), then the page again with
+   * `notice`; a refusal (of the form or of the change) shows the page with the problem, and what `refused` adds.
+   */
+  const changeCode = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    id: string,
+    change: () => CodeUpdate,
+    { notice, audit = {}, refused }: { notice: string; audit?: AuditChanges; refused?: RefusedExtra },
+  ) => {
+    try {
+      const update = change();
+      const code = await updateCode(options, request.account!.id, id, update);
+      await audited(request, 'code.updated', code.id, { fields: Object.keys(update), ...audit });
+      return reply.redirect(`${base}/codes/${encodeURIComponent(id)}?notice=${notice}`, 303);
+    } catch (error) {
+      const extra = { error: formProblem(error), ...(await refused?.(error)) };
+      return detailPage(request, reply, id, extra, error instanceof ApiError ? error.status : 400);
+    }
+  };
+
   app.post(
     '/codes',
     { config: codeConfig('code.created'), schema: { hide: true, body: CodeForm }, preHandler: app.requireCsrf },
@@ -207,26 +239,17 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       schema: { hide: true, params: CodeParams, body: CodeForm },
       preHandler: app.requireCsrf,
     },
-    async (request, reply) => {
-      try {
-        const change = {
+    async (request, reply) =>
+      changeCode(
+        request,
+        reply,
+        request.params.id,
+        () => ({
           ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
           ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
-        };
-        const code = await updateCode(options, request.account!.id, request.params.id, change);
-        await audited(request, 'code.updated', code.id, { fields: Object.keys(change) });
-        return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
-      } catch (error) {
-        const problem = formProblem(error);
-        return detailPage(
-          request,
-          reply,
-          request.params.id,
-          { error: problem },
-          error instanceof ApiError ? error.status : 400,
-        );
-      }
-    },
+        }),
+        { notice: 'updated' },
+      ),
   );
 
   // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
@@ -237,29 +260,17 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       schema: { hide: true, params: CodeParams, body: CampaignForm },
       preHandler: app.requireCsrf,
     },
-    async (request, reply) => {
-      const accountId = request.account!.id;
-      try {
-        const change = campaignChange(request.body);
-        const code = await updateCode(options, accountId, request.params.id, change);
-        await audited(request, 'code.updated', code.id, { fields: Object.keys(change) });
-        return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=campaign#campaign`, 303);
-      } catch (error) {
-        const problem = formProblem(error);
-        const passwordSet = (await getCode(options, accountId, request.params.id)).routing.passwordHash !== null;
-        return detailPage(
-          request,
-          reply,
-          request.params.id,
-          {
-            error: problem,
+    async (request, reply) =>
+      changeCode(request, reply, request.params.id, () => campaignChange(request.body), {
+        notice: 'campaign#campaign',
+        refused: async (error) => {
+          const code = await getCode(options, request.account!.id, request.params.id);
+          return {
             problems: error instanceof ApiError ? (error.fields?.slice(0, 50) ?? []) : [],
-            campaign: postedValues(request.body, passwordSet),
-          },
-          error instanceof ApiError ? error.status : 400,
-        );
-      }
-    },
+            campaign: postedValues(request.body, code.routing.passwordHash !== null),
+          };
+        },
+      }),
   );
 
   app.post(
@@ -269,22 +280,11 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       schema: { hide: true, params: CodeParams, body: StatusForm },
       preHandler: app.requireCsrf,
     },
-    async (request, reply) => {
-      try {
-        const code = await updateCode(options, request.account!.id, request.params.id, { status: request.body.status });
-        await audited(request, 'code.updated', code.id, { fields: ['status'], status: request.body.status });
-        return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=updated`, 303);
-      } catch (error) {
-        const problem = formProblem(error);
-        return detailPage(
-          request,
-          reply,
-          request.params.id,
-          { error: problem },
-          error instanceof ApiError ? error.status : 400,
-        );
-      }
-    },
+    async (request, reply) =>
+      changeCode(request, reply, request.params.id, () => ({ status: request.body.status }), {
+        notice: 'updated',
+        audit: { status: request.body.status },
+      }),
   );
 
   app.post(
