@@ -1,28 +1,5 @@
 // Erasing a code's scans in Redis mode: the hot counters and the ledger; see scan-erase-suite.
-import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll } from 'vitest';
-import { rollupScans } from '../../src/services/rollup-scans.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
+import { useRedisScanApp } from '../helpers/redis-scan-app.js';
 import { scanEraseSuite } from '../helpers/scan-erase-suite.js';
 
-let redis: RedisServer;
-let t: TestApp;
-
-beforeAll(async () => {
-  redis = await startRedisServer();
-  t = await createTestApp({ redis: { url: redis.url, keyPrefix: `t-${randomUUID()}:` } });
-}, 60_000);
-afterAll(async () => {
-  await t?.close();
-  await redis?.destroy();
-});
-
-scanEraseSuite('Redis mode', () => ({
-  t,
-  settle: async () => {
-    await t.stores.scans.flush();
-    await rollupScans(t.stores);
-  },
-  flush: () => t.stores.scans.flush(),
-}));
+scanEraseSuite('Redis mode', useRedisScanApp());
