@@ -157,66 +157,38 @@ describe('413, 415 and 422', () => {
     expectProblem(form, 415, 'unsupported_media_type');
   });
 
-  it(
-    'encodes content at the exact byte capacity and ' + 'answers content_too_long with the limit one byte ' + 'over',
-    async () => {
-      const fits = await generate(t.app, pro.key, {
-        content: 'a'.repeat(2331),
+  it.each([
+    {
+      what: 'encodes content at the exact byte capacity and answers content_too_long with the limit one byte over',
+      char: 'a',
+      level: 'M',
+      limit: 2331,
+      answer: { limit: 2331 },
+      detail: 'at error correction M a QR code holds at most 2,331 bytes; a lower errorCorrection holds more',
+    },
+    {
+      what:
+        'states the limit of the content as it is written: capitals in alphanumeric mode hold more than the 1,273 ' +
+        'bytes of level H',
+      char: 'A',
+      level: 'H',
+      limit: 1852,
+      answer: { limit: 1852, length: 1853, unit: 'characters', encoding: 'alphanumeric', errorCorrection: 'H' },
+      detail: 'at error correction H a QR code holds at most 1,852 of them; a lower errorCorrection holds more',
+    },
+  ])('$what', async ({ char, level, limit, answer, detail }) => {
+    const request = (length: number) =>
+      generate(t.app, pro.key, {
+        content: char.repeat(length),
         type: 'text',
         outputFormat: 'png',
-        errorCorrection: 'M',
+        errorCorrection: level,
       });
-      expect(fits.statusCode).toBe(200);
-      const body = expectProblem(
-        await generate(t.app, pro.key, {
-          content: 'a'.repeat(2332),
-          type: 'text',
-          outputFormat: 'png',
-          errorCorrection: 'M',
-        }),
-        422,
-        'content_too_long',
-      );
-      expect(body.limit).toBe(2331);
-      expect(body.detail).toContain(
-        'at error correction M a QR code holds at most 2,331 bytes; a lower errorCorrection holds more',
-      );
-    },
-  );
-
-  it(
-    'states the limit of the content as it is written: capitals in alphanumeric mode hold more than the 1,273 ' +
-      'bytes of level H',
-    async () => {
-      const fits = await generate(t.app, pro.key, {
-        content: 'A'.repeat(1852),
-        type: 'text',
-        outputFormat: 'png',
-        errorCorrection: 'H',
-      });
-      expect(fits.statusCode).toBe(200);
-      const body = expectProblem(
-        await generate(t.app, pro.key, {
-          content: 'A'.repeat(1853),
-          type: 'text',
-          outputFormat: 'png',
-          errorCorrection: 'H',
-        }),
-        422,
-        'content_too_long',
-      );
-      expect(body).toMatchObject({
-        limit: 1852,
-        length: 1853,
-        unit: 'characters',
-        encoding: 'alphanumeric',
-        errorCorrection: 'H',
-      });
-      expect(body.detail).toContain(
-        'at error correction H a QR code holds at most 1,852 of them; a lower errorCorrection holds more',
-      );
-    },
-  );
+    expect((await request(limit)).statusCode).toBe(200);
+    const body = expectProblem(await request(limit + 1), 422, 'content_too_long');
+    expect(body).toMatchObject(answer);
+    expect(body.detail).toContain(detail);
+  });
 });
 
 describe('404', () => {
