@@ -134,7 +134,7 @@ export interface paths {
         };
         /**
          * A dynamic code's scans
-         * @description Scans and unique scanners per day or hour (UTC), totals (crawlers and link previews apart, as `bots`), and the split by device class, country, city (with a city database), browser language and weighted-split arm. Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). With Redis, counts reach these statistics through a rollup that runs every minute.
+         * @description Scans and unique scanners per day or hour (UTC), totals (crawlers and link previews apart, as `bots`), and the split by device class, country, city (with a city database), browser language and weighted-split arm. Unique scanners are counted per day over a salted hash of address and user agent whose salt changes every day: no personal data is kept. The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% standard error). With Redis, counts reach these statistics through a rollup that runs every minute. Days older than the plan's `scanRetentionDays` keep only their scans and bots.
          */
         get: operations["dynamicCodeStats"];
         put?: never;

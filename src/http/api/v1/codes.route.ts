@@ -266,7 +266,8 @@ export const codesRoute: FastifyPluginAsyncZod<CodesRouteDeps> = async (app, dep
             'every day: no personal data is kept. ') +
           ('The embedded default counts them exactly; with Redis, by a HyperLogLog per code per day (0.81% ' +
             'standard error). ') +
-          'With Redis, counts reach these statistics through a rollup that runs every minute.',
+          'With Redis, counts reach these statistics through a rollup that runs every minute. ' +
+          "Days older than the plan's `scanRetentionDays` keep only their scans and bots.",
         tags,
         security: keyWithScope('analytics:read'),
         params: CodeParams,
