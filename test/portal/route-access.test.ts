@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { PERMISSION_NAMES, roleAllows, roleNeededFor, type Permission } from '../../src/domain/roles.js';
 import { requireDeclaredAccess, type PortalRouteAccess } from '../../src/http/portal/account-guard.js';
+import { NAV_ITEMS } from '../../src/http/portal/page.js';
 import { useTestApp } from '../helpers/app.js';
 import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
 
@@ -102,4 +103,40 @@ describe('portal route access', () => {
       }
     },
   );
+
+  it('a billing member sees the plans and nothing else: navigation, landing page and every page it opens', async () => {
+    const browser = await memberWithRole('billing');
+    // Joining lands on the dashboard, which sends a role that reads nothing to the plans.
+    const landing = await browser.get('/portal/');
+    expect(landing.statusCode).toBe(303);
+    expect(landing.headers.location).toBe('/portal/plans');
+    const plans = await browser.get('/portal/plans');
+    expect(plans.statusCode).toBe(200);
+    const links = [...plans.body.matchAll(/<nav aria-label="Portal">([\s\S]*?)<\/nav>/g)]
+      .flatMap((nav) => [...nav[1]!.matchAll(/href="([^"]+)"/g)])
+      .map((link) => link[1]);
+    expect(links).toEqual(['/portal/plans']);
+
+    // Walked from the permission table: every page (GET, not the public ones) either belongs to what billing holds
+    // (plans.read, billing.manage, or any member's own: the session, switching) or is refused.
+    const pages = t.app.portalRoutes.filter((r) => r.method === 'GET' && r.access !== 'public');
+    const opened: string[] = [];
+    for (const route of pages) {
+      const url = concrete(route.url);
+      const res = url.startsWith('/portal/api/') ? await browser.json('GET', url) : await browser.get(url);
+      if (res.statusCode < 400) opened.push(`${route.url} ${res.statusCode}`);
+      else if (route.access === 'member' || roleAllows('billing', route.access as Permission))
+        opened.push(`${route.url} ${res.statusCode}`);
+      else expect({ route: route.url, status: res.statusCode }).toEqual({ route: route.url, status: 403 });
+    }
+    expect(opened.sort()).toEqual(['/portal 303', '/portal/api/session 200', '/portal/plans 200']);
+    // The navigation shows an entry exactly when the role opens its page.
+    for (const item of NAV_ITEMS) {
+      const shown = links.includes(`/portal${item.path}`);
+      expect({ item: item.id, shown }).toEqual({
+        item: item.id,
+        shown: item.access !== 'member' && roleAllows('billing', item.access),
+      });
+    }
+  });
 });

@@ -1,5 +1,6 @@
 // Renders a portal page inside the layout, with what every page needs: the account and a CSRF token.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { roleAllows, type Permission } from '../../domain/roles.js';
 
 export type NavItem =
   | 'dashboard'
@@ -16,6 +17,23 @@ export type NavItem =
   | 'members'
   | 'settings'
   | 'audit';
+
+/** The portal's navigation, each entry with the access its page declares: a member sees the entries its role opens. */
+export const NAV_ITEMS: ReadonlyArray<{ id: NavItem; label: string; path: string; access: Permission | 'member' }> = [
+  { id: 'dashboard', label: 'Dashboard', path: '/', access: 'read' },
+  { id: 'keys', label: 'API keys', path: '/keys', access: 'read' },
+  { id: 'qrs', label: 'QR codes', path: '/qrs', access: 'read' },
+  { id: 'logos', label: 'Logos', path: '/logos', access: 'read' },
+  { id: 'signing', label: 'Signed URLs', path: '/signing', access: 'read' },
+  { id: 'codes', label: 'Dynamic codes', path: '/codes', access: 'read' },
+  { id: 'domains', label: 'Domains', path: '/domains', access: 'read' },
+  { id: 'batches', label: 'Batches', path: '/batches', access: 'read' },
+  { id: 'playground', label: 'Playground', path: '/playground', access: 'generate' },
+  { id: 'members', label: 'Members', path: '/members', access: 'members.read' },
+  { id: 'settings', label: 'Settings', path: '/settings', access: 'read' },
+  { id: 'plans', label: 'Plans', path: '/plans', access: 'plans.read' },
+  { id: 'audit', label: 'Audit log', path: '/audit-log', access: 'audit.read' },
+];
 
 export interface PageData {
   title: string;
@@ -40,6 +58,9 @@ export function renderPage(
       member: request.member,
       signedInAs: request.signedInAs,
       switchable: request.switchable,
+      navItems: request.member
+        ? NAV_ITEMS.filter((item) => item.access === 'member' || roleAllows(request.member!.role, item.access))
+        : [],
       // Only a browser with a session can post forms; the token is bound to that session's secret.
       csrfToken: request.session ? reply.generateCsrf() : undefined,
     });

@@ -1,5 +1,6 @@
 // The dashboard: plan, this month's requests and QRs against the plan, when they reset, and the account's scans as
 // charts.
+import { roleAllows } from '../../../domain/roles.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
@@ -23,7 +24,9 @@ export interface DashboardRoutesOptions extends ScanStatsDeps {
 }
 
 export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = async (app, options) => {
+  // Open to every member (joining and switching land here); a role that reads nothing (billing) goes to the plans.
   app.get('/', { config: { access: 'member' }, schema: { hide: true } }, async (request, reply) => {
+    if (!roleAllows(request.member!.role, 'read')) return reply.redirect(`${options.base}/plans`, 303);
     const account = request.account!;
     const [report, keys, stats] = await Promise.all([
       usageReport(options, account),
