@@ -19,8 +19,9 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 # The portal's templates and assets, the scan pages' templates and the Redis adapters' Lua scripts are read from the
-# source tree at run time.
+# source tree at run time; the guides the portal serves at /portal/docs/ from docs/.
 COPY --from=build /app/src ./src
+COPY docs ./docs
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000

@@ -43,7 +43,7 @@ const alive = (pid: number) => {
 };
 
 describe('npm start', () => {
-  it('passes SIGTERM on to the server, which shuts down gracefully', async () => {
+  it('serves the guides from docs/, and passes SIGTERM on to the server, which shuts down gracefully', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qrm-npm-start-'));
     const port = await freePort();
     const npm = spawn('npm', ['start', '--silent'], {
@@ -69,6 +69,10 @@ describe('npm start', () => {
           intervalMs: 100,
         },
       );
+      // The built server finds what it reads from the checkout at run time: the guides in docs/, the portal's look.
+      const guide = await fetch(`http://127.0.0.1:${port}/portal/docs/cli`);
+      expect(guide.status).toBe(200);
+      expect(await guide.text()).toMatch(/<h1 id="the-qrm-admin-command">/);
       server = (await descendants(npm.pid!)).find(
         (p) => p.cmdline.includes('dist/src/entries/api.js') && p.cmdline.startsWith('node'),
       )?.pid;

@@ -13,7 +13,7 @@ const exec = promisify(execFile);
 /**
  * Packages of features the embedded default does not start with (the zip writer serves only finished batches; Swagger
  * and its UI build the API reference on the first /openapi.json or /docs; the imaging libraries load on the first
- * design, logo or upload).
+ * design, logo or upload; markdown-it renders the guides on the first /portal/docs/ request).
  */
 const NOT_AT_START = [
   'bullmq',
@@ -34,6 +34,7 @@ const NOT_AT_START = [
   'jsqr',
   'zxing-wasm',
   '@undecaf/zbar-wasm',
+  'markdown-it',
 ];
 
 describe('the embedded default at start-up', () => {

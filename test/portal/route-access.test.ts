@@ -44,7 +44,7 @@ describe('portal route access', () => {
     expect(access('POST', '/portal/domains')).toBe('domains.manage');
     expect(access('POST', '/portal/members/invitations')).toBe('members.manage');
     expect(access('GET', '/portal/keys')).toBe('read');
-    // Only sign-in, sign-out, assets and an invitation's landing page are open to anyone.
+    // Only sign-in, sign-out, assets, the guides and an invitation's landing page are open to anyone.
     expect(
       routes
         .filter((r) => r.access === 'public')
@@ -53,9 +53,13 @@ describe('portal route access', () => {
     ).toEqual(
       [
         'GET /portal/assets/:name',
+        'GET /portal/docs/',
+        'GET /portal/docs/:page',
         'GET /portal/invitations/:token',
         'GET /portal/signin',
         'HEAD /portal/assets/:name',
+        'HEAD /portal/docs/',
+        'HEAD /portal/docs/:page',
         'HEAD /portal/invitations/:token',
         'HEAD /portal/signin',
         'POST /portal/auth/local',

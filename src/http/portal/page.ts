@@ -16,7 +16,8 @@ export type NavItem =
   | 'domains'
   | 'members'
   | 'settings'
-  | 'audit';
+  | 'audit'
+  | 'docs';
 
 /** The portal's navigation, each entry with the access its page declares: a member sees the entries its role opens. */
 export const NAV_ITEMS: ReadonlyArray<{ id: NavItem; label: string; path: string; access: Permission | 'member' }> = [

@@ -1,4 +1,5 @@
-// Where the portal's templates and static files live: beside this module in src/, which tsc does not copy to dist/.
+// Where the portal's templates, static files and the docs it serves live: beside this module in src/ (which tsc does
+// not copy to dist/), and the checkout's docs/.
 import { fileURLToPath } from 'node:url';
 
 /**
@@ -16,4 +17,9 @@ export function portalViewsDir(): string {
 
 export function portalAssetsDir(): string {
   return fileURLToPath(new URL('assets/', portalSourceDir()));
+}
+
+/** The checkout's docs/ (the guides the portal serves): three levels above src/http/portal/, in source and built. */
+export function docsPagesDir(): string {
+  return fileURLToPath(new URL('../../../docs/', portalSourceDir()));
 }

@@ -23,6 +23,7 @@ import { codesRoutes } from './routes/codes.routes.js';
 import { batchesRoutes } from './routes/batches.routes.js';
 import { billingRoutes } from './routes/billing.routes.js';
 import { dashboardRoutes } from './routes/dashboard.routes.js';
+import { docsRoutes } from './routes/docs.routes.js';
 import { keysApiRoutes } from './routes/keys-api.routes.js';
 import { keysRoutes } from './routes/keys.routes.js';
 import { logosRoutes } from './routes/logos.routes.js';
@@ -141,6 +142,7 @@ async function portalContext(app: FastifyInstance, options: PortalOptions): Prom
     actorOf: portalActor,
   });
   await app.register(assetsRoutes);
+  await app.register(docsRoutes, { base });
   const providers: ProviderStatus = new Map<OidcProvider, 'ready' | 'unavailable'>();
   // Loaded only with a provider configured: @fastify/oauth2 and its dependencies cost every start otherwise.
   const oidc = configured.length > 0 ? await import('./routes/oidc.routes.js') : undefined;
