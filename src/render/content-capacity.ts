@@ -45,73 +45,58 @@ const kanjiBits = (n: number) => MODE_BITS + V40.kanji + 13 * n;
 export function contentCapacity(payload: string, level: ErrorCorrectionLevel, eci: boolean): ContentCapacity {
   const capacity = dataCapacityBits(40, ECC_NAMES[level]);
   const codePoints = Array.from(payload, (ch) => ch.codePointAt(0)!);
-  const at = `at error correction ${level}`;
   const number = (n: number) => n.toLocaleString('en-US');
-  if (codePoints.every((c) => c >= 0x30 && c <= 0x39)) {
-    const limit = largest(capacity, numericBits);
+  /** The limit in `bits`' encoding, and the sentence: what the content is, then what the code holds (`holds`). */
+  const capacityIn = (
+    of: Pick<ContentCapacity, 'encoding' | 'unit' | 'length'>,
+    bits: (n: number) => number,
+    what: string,
+    holds: string,
+    available = capacity,
+  ): ContentCapacity => {
+    const limit = largest(available, bits);
+    const detail = `the content is ${number(of.length)} ${what}; at error correction ${level} a QR code holds at most `;
     return {
-      encoding: 'numeric',
-      unit: 'digits',
+      encoding: of.encoding,
+      unit: of.unit,
       limit,
-      length: codePoints.length,
-      detail:
-        `the content is ${number(codePoints.length)} digits, written in numeric mode; ${at} a QR code holds at ` +
-        `most ${number(limit)} digits`,
+      length: of.length,
+      detail: `${detail}${number(limit)} ${holds}`,
     };
+  };
+  const length = codePoints.length;
+  if (codePoints.every((c) => c >= 0x30 && c <= 0x39)) {
+    return capacityIn(
+      { encoding: 'numeric', unit: 'digits', length },
+      numericBits,
+      'digits, written in numeric mode',
+      'digits',
+    );
   }
   if (codePoints.every(isAlphanumeric)) {
-    const limit = largest(capacity, alphanumericBits);
-    return {
-      encoding: 'alphanumeric',
-      unit: 'characters',
-      limit,
-      length: codePoints.length,
-      detail:
-        `the content is ${number(codePoints.length)} characters of digits, capital letters and $%*+-./: and ` +
-        `space, written in alphanumeric mode; ` +
-        `${at} a QR code holds at most ${number(limit)} of them`,
-    };
+    const what = 'characters of digits, capital letters and $%*+-./: and space, written in alphanumeric mode';
+    return capacityIn({ encoding: 'alphanumeric', unit: 'characters', length }, alphanumericBits, what, 'of them');
   }
   if (codePoints.every((c) => c < 0x80)) {
-    const limit = largest(capacity, byteBits);
-    return {
-      encoding: 'ascii',
-      unit: 'characters',
-      limit,
-      length: codePoints.length,
-      detail:
-        `the content is ${number(codePoints.length)} ASCII characters, written one byte each (runs of digits ` +
-        `or capitals packed tighter); ` +
-        `${at} a QR code holds at most ${number(limit)} bytes`,
-    };
+    const what = 'ASCII characters, written one byte each (runs of digits or capitals packed tighter)';
+    return capacityIn({ encoding: 'ascii', unit: 'characters', length }, byteBits, what, 'bytes');
   }
   const kanji = ENCODINGS['kanji+ascii'].kanji;
   if (!eci && codePoints.every((c) => c < 0x80 || kanji.has(c) || halfwidthKatakanaByte(c) !== undefined)) {
-    const limit = largest(capacity, kanjiBits);
-    return {
-      encoding: 'kanji',
-      unit: 'characters',
-      limit,
-      length: codePoints.length,
-      detail:
-        `the content is ${number(codePoints.length)} characters that Kanji mode carries (Japanese, and the ` +
-        `Greek and Cyrillic of JIS X 0208), ` +
-        `written 13 bits a character (ASCII beside it one byte each); ` +
-        `${at} a QR code holds at most ${number(limit)} Kanji characters`,
-    };
+    const what =
+      'characters that Kanji mode carries (Japanese, and the Greek and Cyrillic of JIS X 0208), written 13 bits a ' +
+      'character (ASCII beside it one byte each)';
+    return capacityIn({ encoding: 'kanji', unit: 'characters', length }, kanjiBits, what, 'Kanji characters');
   }
   const utf8 = Buffer.from(payload);
   // Bytes zbar can take for nothing but UTF-8 go without the ECI designator (12 bits less), as the policy writes them.
   const bare = !eci && zbarReadsAsUtf8(utf8);
-  const limit = largest(capacity - (bare ? 0 : ECI_HEADER_BITS), byteBits);
   const how = bare ? 'as bytes every reader takes for UTF-8' : 'behind ECI 26 (UTF-8) so every reader reads it';
-  return {
-    encoding: bare ? 'utf8' : 'utf8+eci',
-    unit: 'bytes',
-    limit,
-    length: utf8.length,
-    detail:
-      `the content is ${number(utf8.length)} bytes of UTF-8, written ${how}; ${at} a QR code holds at most ` +
-      `${number(limit)} such bytes`,
-  };
+  return capacityIn(
+    { encoding: bare ? 'utf8' : 'utf8+eci', unit: 'bytes', length: utf8.length },
+    byteBits,
+    `bytes of UTF-8, written ${how}`,
+    'such bytes',
+    capacity - (bare ? 0 : ECI_HEADER_BITS),
+  );
 }
