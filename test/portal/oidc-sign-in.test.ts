@@ -16,7 +16,7 @@ import {
   type MockProviderKind,
   type MockUser,
 } from '../helpers/oidc-provider.js';
-import { PortalClient } from '../helpers/portal-client.js';
+import { csrfTokenIn, PortalClient } from '../helpers/portal-client.js';
 
 const PUBLIC_URL = 'http://127.0.0.1:3999';
 let google: MockProvider;
@@ -347,5 +347,80 @@ describe('a provider that cannot be reached at start-up', () => {
     } finally {
       await degraded.close();
     }
+  });
+});
+
+describe.each(['google', 'microsoft'] as const)('%s sign-in from an invitation', (kind) => {
+  const newUser = () => (kind === 'google' ? newGoogleUser() : newMicrosoftUser());
+
+  /** An invitation as viewer to `email`, made by an account's key; its page's path. */
+  async function invitationFor(email: string) {
+    const owner = await t.newCaller('pro');
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/QRManager/invitations',
+      headers: { 'x-api-key': owner.key, 'content-type': 'application/json' },
+      payload: JSON.stringify({ email, role: 'viewer' }),
+    });
+    expect(created.statusCode).toBe(201);
+    return { owner, path: new URL(created.json().acceptUrl).pathname };
+  }
+
+  /** Opens the invitation signed out, follows its sign-in link and the provider's button: the callback's answer. */
+  async function signInFromInvitation(client: PortalClient, path: string) {
+    const landing = await client.get(path);
+    const signInUrl = /href="([^"]*\/signin\?next=[^"]+)"/.exec(landing.body)![1]!.replaceAll('&amp;', '&');
+    const signInPage = await client.get(signInUrl);
+    const button = new RegExp(`href="(/portal/auth/${kind}\\?next=[^"]+)"`).exec(signInPage.body)![1]!;
+    const started = await client.get(button.replaceAll('&amp;', '&'));
+    expect(started.statusCode).toBe(303);
+    return client.get(await authorizeAt(started.headers.location as string));
+  }
+
+  it('returns to the invitation after the provider round trip, and the invitee joins with one click', async () => {
+    const user = newUser();
+    mock(kind).signInAs(user);
+    const { owner, path } = await invitationFor(user.email!);
+    const client = new PortalClient(t.app);
+    const callback = await signInFromInvitation(client, path);
+    expect(callback.statusCode).toBe(303);
+    expect(callback.headers.location).toBe(path);
+    const joinPage = await client.get(path);
+    const joined = await client.postForm(`${path}/accept`, { _csrf: csrfTokenIn(joinPage.body)! });
+    expect(joined.statusCode).toBe(303);
+    const members = await t.app.inject({
+      method: 'GET',
+      url: '/api/v1/QRManager/members',
+      headers: { 'x-api-key': owner.key },
+    });
+    expect(members.json().items).toContainEqual(
+      expect.objectContaining({ email: user.email, role: 'viewer', provider: kind }),
+    );
+  });
+
+  it('refuses a provider identity whose e-mail is not the invited one (403 invitation_email_mismatch)', async () => {
+    const user = newUser();
+    mock(kind).signInAs(user);
+    const { path } = await invitationFor(`someone-else-${randomUUID()}@example.com`);
+    const client = new PortalClient(t.app);
+    expect((await signInFromInvitation(client, path)).headers.location).toBe(path);
+    const joinPage = await client.get(path);
+    const refused = await client.postForm(`${path}/accept`, { _csrf: csrfTokenIn(joinPage.body)! });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('Invitation is for another e-mail address');
+  });
+
+  it.each([
+    'https://evil.example/portal/invitations/abc',
+    '//evil.example/portal/invitations/abc',
+    '/portal/invitations/abc/../../keys',
+    '/portal/keys',
+  ])('never returns anywhere but an invitation page of this portal (next=%s)', async (next) => {
+    mock(kind).signInAs(newUser());
+    const client = new PortalClient(t.app);
+    const started = await client.get(`/portal/auth/${kind}?next=${encodeURIComponent(next)}`);
+    const callback = await client.get(await authorizeAt(started.headers.location as string));
+    expect(callback.statusCode).toBe(303);
+    expect(callback.headers.location).toBe('/portal/');
   });
 });

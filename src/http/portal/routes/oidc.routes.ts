@@ -16,6 +16,7 @@ import {
   type SignInDeps,
 } from '../../../services/sign-in.js';
 import type { PortalRateLimits } from '../rate-limits.js';
+import { returnPathIn } from '../return-path.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -43,6 +44,11 @@ const CallbackQuery = z.object({
   error: z.string().max(200).optional(),
   error_description: z.string().max(1000).optional(),
 });
+
+const StartQuery = z.object({ next: z.string().max(200).optional() });
+
+/** How long the page to return to is kept for the round trip through the provider. */
+const RETURN_COOKIE_SECONDS = 600;
 
 function reasonOf(cause: unknown): string | undefined {
   if (!(cause instanceof Error)) return undefined;
@@ -105,12 +111,30 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
   });
   const client = app.getDecorator<OAuth2Namespace>(provider);
 
+  // The invitation page to come back to rides the round trip in a signed cookie of its own, checked when set and read.
+  const returnCookie = `${options.secure ? '__Host-' : ''}qrm_${provider}_next`;
+  const returnCookieOptions = {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: options.secure,
+    path: options.secure ? '/' : `${base}${start}`,
+  };
+
   app.get(
     start,
-    { config: { access: 'public' }, schema: { hide: true }, onRequest: options.limits.signInStart },
+    {
+      config: { access: 'public' },
+      schema: { hide: true, querystring: StartQuery },
+      onRequest: options.limits.signInStart,
+    },
     async (request, reply) => {
+      const next = returnPathIn(base, request.query.next);
       // Signed in already: nothing to do (and a cross-site link cannot sign anyone out through here).
-      if (request.session?.accountId !== undefined) return reply.redirect(`${base}/`, 303);
+      if (request.session?.accountId !== undefined) return reply.redirect(next ?? `${base}/`, 303);
+      if (next !== undefined)
+        reply.setCookie(returnCookie, next, { ...returnCookieOptions, maxAge: RETURN_COOKIE_SECONDS });
+      else reply.clearCookie(returnCookie, returnCookieOptions);
       const started = await beginProviderSignIn(deps, provider, request.sessionToken);
       request.oidcState = started.state;
       const authorization = new URL(await client.generateAuthorizationUri(request, reply));
@@ -155,7 +179,11 @@ export const oidcRoutes: FastifyPluginAsyncZod<OidcRoutesOptions> = async (app, 
         throw error;
       }
       reply.setSessionCookie(signedIn.session);
-      return reply.redirect(`${base}/`, 303);
+      const kept = request.cookies[returnCookie];
+      const unsigned = kept === undefined ? undefined : request.unsignCookie(kept);
+      reply.clearCookie(returnCookie, returnCookieOptions);
+      const next = unsigned?.valid ? returnPathIn(base, unsigned.value ?? undefined) : undefined;
+      return reply.redirect(next ?? `${base}/`, 303);
     },
   );
 };

@@ -1,5 +1,6 @@
 // Sign-in page, local sign-in (no provider configured, loopback only) and sign-out.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { returnPathIn } from '../return-path.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
@@ -27,14 +28,11 @@ const LocalSignInBody = z.object({
   _csrf: z.string().optional(),
 });
 const SignInQuery = z.object({ next: z.string().max(200).optional() });
-// Where a sign-in may return to: an invitation's page of this portal only, so the link cannot send anyone elsewhere.
-const RETURN_PATH = /^\/invitations\/[A-Za-z0-9_-]{1,100}$/;
 
 export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (app, options) => {
   const { base, deps } = options;
 
-  const returnTo = (next: string | undefined) =>
-    next?.startsWith(base) && RETURN_PATH.test(next.slice(base.length)) ? next : undefined;
+  const returnTo = (next: string | undefined) => returnPathIn(base, next);
 
   const signInPage = async (
     request: FastifyRequest,
