@@ -60,7 +60,10 @@ export default tseslint.config(
       ],
     },
   },
-  { files: ['src/http/portal/assets/**/*.js'], languageOptions: { sourceType: 'script', globals: BROWSER_GLOBALS } },
+  {
+    files: ['src/http/portal/assets/**/*.js', 'src/http/openapi/reference-theme/*.js'],
+    languageOptions: { sourceType: 'script', globals: BROWSER_GLOBALS },
+  },
   prettier,
   // After Prettier's config, which turns max-len off: Prettier wraps code at 120 columns, this holds what it cannot
   // wrap (comments, strings) to the same width. A URL, a regular expression and a template literal's text (output

@@ -4,7 +4,35 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { portalAssetsDir } from '../portal/portal-files.js';
 import { finishDocument } from './document.js';
+
+/** The reference's look (the portal's header, colours and fonts), read from the source tree (tsc does not copy it). */
+function themeFile(name: string): Promise<string> {
+  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
+  const dir = fromSource ? './reference-theme/' : '../../../../src/http/openapi/reference-theme/';
+  return readFile(new URL(dir + name, import.meta.url), 'utf8');
+}
+
+/** Swagger UI's theme: every file served from this origin under /docs/static/theme/, so the CSP stays as it was. */
+async function portalTheme() {
+  return {
+    title: 'API reference · QR Manager',
+    css: [{ filename: 'api-reference.css', content: await themeFile('api-reference.css') }],
+    js: [{ filename: 'api-reference.js', content: await themeFile('api-reference.js') }],
+    favicon: [
+      {
+        filename: 'favicon.svg',
+        rel: 'icon',
+        sizes: 'any',
+        type: 'image/svg+xml',
+        content: await readFile(`${portalAssetsDir()}favicon.svg`),
+      },
+    ],
+  };
+}
 
 export interface ApiDocuments {
   document: Record<string, unknown>;
@@ -49,7 +77,12 @@ export async function documentBuilder(version: string, routes: readonly RouteOpt
     transform: jsonSchemaTransform,
     transformObject: finishDocument,
   });
-  await reference.register(swaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true }, staticCSP: true });
+  await reference.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { deepLinking: false },
+    staticCSP: true,
+    theme: await portalTheme(),
+  });
   for (const route of routes) {
     const { method, url, schema, config, constraints } = route;
     reference.route({ method, url, schema, config, constraints, exposeHeadRoute: false, handler: () => undefined });
