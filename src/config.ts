@@ -198,7 +198,10 @@ export interface RedisClusterSeeds {
   tls: boolean;
 }
 
-/** `host:port,…` or `redis://user:pass@host:port` / `rediss://…` entries; credentials and TLS are one for the cluster. */
+/**
+ * `host:port,…` or `redis://user:pass@host:port` / `rediss://…` entries; credentials and TLS are one for the
+ * cluster.
+ */
 function clusterNodes(list: string): RedisClusterSeeds {
   const entries = list
     .split(',')

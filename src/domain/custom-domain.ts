@@ -29,7 +29,10 @@ export interface CustomDomain {
   lastCheck: { at: Date; problem: string | null } | null;
 }
 
-/** Where a code lives on a custom domain: `https://<hostname>/<slug>`. The hostname is kept with the code (it never changes for a domain id). */
+/**
+ * Where a code lives on a custom domain: `https://<hostname>/<slug>`. The hostname is kept with the code (it never
+ * changes for a domain id).
+ */
 export interface Vanity {
   domainId: string;
   hostname: string;

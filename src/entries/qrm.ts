@@ -29,25 +29,36 @@ import { verificationUrl } from '../domain/custom-domain.js';
 
 const USAGE = `usage: qrm <command> [options]
 
-  accounts create --email E [--plan P]                   create an account (idempotent; default: the catalogue's default plan)
+  accounts create --email E [--plan P]                    create an account (idempotent; default: the catalogue's
+                                                          default plan)
   accounts plan   --email E --plan P                      change an account's plan
-  accounts privacy --email E [--scan-privacy L]           show, or set, how much of a scan is kept: country (default), city, none
-  plans                                                   list the plans (QR_PLANS_FILE, or the built-in ones) and their accounts
+  accounts privacy --email E [--scan-privacy L]           show, or set, how much of a scan is kept: country (default),
+                                                          city, none
+  plans                                                   list the plans (QR_PLANS_FILE, or the built-in ones) and their
+                                                          accounts
   keys create     --email E [--name N] [--scopes S,S] [--expires ISO]  create a key (default: every scope, no expiry);
                                                           prints the secret alone on stdout
   keys list       --email E                               list keys (hint, status, scopes, expiry, created, last used)
   keys revoke     --email E --id KEY_ID                   revoke a key at once
   usage           --email E                               this month's requests and QRs against the plan
   backup          --to FILE                               consistent copy of the embedded database, while servers run
-  restore         --from FILE                             put a backup back (refused while a server or worker has it open)
-  redis migrate-keys                                      move the earlier releases' Redis keys (month counters, QR lists, scan webhooks) to today's layout
+  restore         --from FILE                             put a backup back (refused while a server or worker has it
+                                                          open)
+  redis migrate-keys                                      move the earlier releases' Redis keys (month counters, QR
+                                                          lists, scan webhooks) to today's layout
   codes list      --email E                               list an account's dynamic codes (slug, status, target)
-  codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner cannot re-enable it
-  domains list    --email E                               list an account's custom domains (hostname, status, verification URL)
-  domains verify  --hostname H                            activate a pending custom domain you vouch for (no check is made)
-  billing show    --email E                               the account's billing: Stripe customer, subscription, status, period end
-  (any command) --create                                  start a new embedded database when none is found at ./data (QR_DATA_DIR unset)
-  billing sync    --email E                               re-read the account's subscription from Stripe and apply it (repairs a lost webhook)
+  codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner
+                                                          cannot re-enable it
+  domains list    --email E                               list an account's custom domains (hostname, status,
+                                                          verification URL)
+  domains verify  --hostname H                            activate a pending custom domain you vouch for (no check is
+                                                          made)
+  billing show    --email E                               the account's billing: Stripe customer, subscription, status,
+                                                          period end
+  billing sync    --email E                               re-read the account's subscription from Stripe and apply it
+                                                          (repairs a lost webhook)
+  (any command) --create                                  start a new embedded database when none is found at ./data
+                                                          (QR_DATA_DIR unset)
 
   --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
   --json prints machine-readable output.`;

@@ -55,7 +55,8 @@ export function writeSvg(
 ): string {
   const total = matrix.size + 2 * margin;
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" ${svgDimensions(size, size, sizeMm)} viewBox="0 0 ${total} ${total}" shape-rendering="crispEdges">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" ${svgDimensions(size, size, sizeMm)} ` +
+    `viewBox="0 0 ${total} ${total}" shape-rendering="crispEdges">` +
     `<rect width="${total}" height="${total}" ${fillAttributes(lightColor)}/>` +
     `<path ${fillAttributes(darkColor)} d="${darkRunsPath(matrix, margin)}"/>` +
     `</svg>`

@@ -233,7 +233,6 @@ export async function syncBilling(
 export function billingSummary(billing: BillingState | undefined): string {
   if (!billing) return 'no billing account (never bought a plan)';
   const period = billing.currentPeriodEnd ? ` until ${billing.currentPeriodEnd.toISOString()}` : '';
-  return `customer ${billing.customerId}, subscription ${billing.subscriptionId ?? '(none)'} ${billing.status ?? ''}${period}`
-    .replace(/\s+/g, ' ')
-    .trim();
+  const subscription = `${billing.subscriptionId ?? '(none)'} ${billing.status ?? ''}${period}`;
+  return `customer ${billing.customerId}, subscription ${subscription}`.replace(/\s+/g, ' ').trim();
 }

@@ -81,7 +81,8 @@ export class SqliteAccountStore implements AccountStore {
       'SELECT plan, count(*) AS accounts FROM accounts GROUP BY plan',
     );
     this.#setBilling = db.prepare<[string, string | null, string | null, number | null, number, string], AccountRow>(
-      `UPDATE accounts SET billing_customer_id = ?, billing_subscription_id = ?, billing_status = ?, billing_period_end = ?, billing_updated_at = ?
+      `UPDATE accounts SET billing_customer_id = ?, billing_subscription_id = ?, billing_status = ?,
+         billing_period_end = ?, billing_updated_at = ?
        WHERE id = ? RETURNING *`,
     );
     this.#byBillingCustomer = db.prepare<[string], AccountRow>(

@@ -43,7 +43,8 @@ export class SqliteAuditLog implements AuditLog {
   constructor(db: SqliteDatabase) {
     this.#db = db;
     this.#insert = db.prepare<unknown[], unknown>(
-      `INSERT INTO audit_log (id, account_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, ip, user_agent, changes, expires_at)
+      `INSERT INTO audit_log (id, account_id, at, actor_type, actor_id, actor_label, action, target_type, target_id, ip,
+         user_agent, changes, expires_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.#deleteExpired = db.prepare<[number], unknown>(

@@ -163,7 +163,8 @@ export const MIGRATIONS: readonly string[] = [
     updated_at INTEGER NOT NULL,
     deleted_at INTEGER
   );
-  CREATE INDEX dynamic_codes_by_account ON dynamic_codes (account_id, created_at DESC, id DESC) WHERE deleted_at IS NULL;
+  CREATE INDEX dynamic_codes_by_account ON dynamic_codes (account_id, created_at DESC, id DESC)
+    WHERE deleted_at IS NULL;
 
   CREATE TABLE scan_days (
     code_id TEXT NOT NULL,

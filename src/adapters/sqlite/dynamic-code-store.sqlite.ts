@@ -151,14 +151,16 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       `SELECT count(*) AS n FROM dynamic_codes WHERE account_id = ? AND ${LIVE}`,
     );
     this.#insert = db.prepare<unknown[], CodeRow>(
-      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, routing, domain_id, vanity_host, vanity_slug, created_at, updated_at)
+      `INSERT INTO dynamic_codes (id, account_id, slug, target, name, status, routing, domain_id, vanity_host,
+         vanity_slug, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
     );
     this.#firstPage = db.prepare<[string, number], CodeRow>(
       `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} ORDER BY created_at DESC, id DESC LIMIT ?`,
     );
     this.#nextPage = db.prepare<[string, number, number, string, number], CodeRow>(
-      `SELECT ${COLUMNS} FROM dynamic_codes WHERE account_id = ? AND ${LIVE} AND (created_at < ? OR (created_at = ? AND id < ?))
+      `SELECT ${COLUMNS} FROM dynamic_codes
+       WHERE account_id = ? AND ${LIVE} AND (created_at < ? OR (created_at = ? AND id < ?))
        ORDER BY created_at DESC, id DESC LIMIT ?`,
     );
     this.#get = db.prepare<[string, string], CodeRow>(

@@ -69,7 +69,8 @@ export class SqliteKeyStore implements KeyStore {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${KEY_COLUMNS}`,
     );
     this.#credential = db.prepare<[string], CredentialRow>(
-      `SELECT k.id AS key_id, k.account_id, a.plan, k.hint, k.scopes, k.expires_at FROM api_keys k JOIN accounts a ON a.id = k.account_id
+      `SELECT k.id AS key_id, k.account_id, a.plan, k.hint, k.scopes, k.expires_at
+       FROM api_keys k JOIN accounts a ON a.id = k.account_id
        WHERE k.hash = ? AND k.revoked_at IS NULL`,
     );
     this.#list = db.prepare<[string], KeyRow>(

@@ -84,7 +84,8 @@ export class SqliteMemberStore implements MemberStore {
     );
     // One statement: the founder is added only while the account has no member at all.
     this.#insertFounder = db.prepare<[...MemberValues, string], MemberRow>(
-      `INSERT INTO members (${columns}) SELECT ?, ?, ?, ?, ?, ?, ? WHERE NOT EXISTS (SELECT 1 FROM members WHERE account_id = ?)
+      `INSERT INTO members (${columns}) SELECT ?, ?, ?, ?, ?, ?, ?
+       WHERE NOT EXISTS (SELECT 1 FROM members WHERE account_id = ?)
        ON CONFLICT DO NOTHING RETURNING *`,
     );
     this.#byIdentity = db.prepare<[string, string, string], MemberRow>(

@@ -39,7 +39,8 @@ export class SqliteSessionStore implements SessionStore {
 
   constructor(db: SqliteDatabase) {
     this.#insert = db.prepare(
-      `INSERT INTO sessions (id, account_id, csrf_secret, created_at, expires_at, pending_provider, pending_state, pending_nonce, active_account_id)
+      `INSERT INTO sessions (id, account_id, csrf_secret, created_at, expires_at, pending_provider, pending_state,
+         pending_nonce, active_account_id)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     // Sessions are created far less often than read, so sweeping here keeps the table bounded cheaply.

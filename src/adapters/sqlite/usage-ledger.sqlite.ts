@@ -27,20 +27,24 @@ export class SqliteUsageLedger implements UsageLedger {
       [{ account: string; period: PeriodId; requests: number; qrs: number; version: number }],
       unknown
     >(
-      `INSERT INTO usage_ledger (account_id, period, requests, qrs, version) VALUES (@account, @period, @requests, @qrs, @version)
-       ON CONFLICT (account_id, period) DO UPDATE SET requests = excluded.requests, qrs = excluded.qrs, version = excluded.version
+      `INSERT INTO usage_ledger (account_id, period, requests, qrs, version)
+       VALUES (@account, @period, @requests, @qrs, @version)
+       ON CONFLICT (account_id, period) DO UPDATE SET requests = excluded.requests, qrs = excluded.qrs,
+         version = excluded.version
        WHERE excluded.version >= usage_ledger.version`,
     );
     const putQr = db.prepare<[QrParams], unknown>(
       `INSERT INTO qr_ledger (account_id, period, fingerprint, type, payload, generations, first_at, last_at, version)
        VALUES (@account, @period, @fingerprint, @type, @payload, @generations, @firstAt, @lastAt, @version)
        ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET type = excluded.type, payload = excluded.payload,
-         generations = excluded.generations, first_at = excluded.first_at, last_at = excluded.last_at, version = excluded.version
+         generations = excluded.generations, first_at = excluded.first_at, last_at = excluded.last_at,
+         version = excluded.version
        WHERE excluded.version >= qr_ledger.version`,
     );
     // A removed code stays as a versioned tombstone, so an older snapshot arriving late cannot bring it back.
     const removeQr = db.prepare<[{ account: string; period: PeriodId; fingerprint: string; version: number }], unknown>(
-      `INSERT INTO qr_ledger (account_id, period, fingerprint, generations, version) VALUES (@account, @period, @fingerprint, 0, @version)
+      `INSERT INTO qr_ledger (account_id, period, fingerprint, generations, version)
+       VALUES (@account, @period, @fingerprint, 0, @version)
        ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = 0, version = excluded.version
        WHERE excluded.version >= qr_ledger.version`,
     );

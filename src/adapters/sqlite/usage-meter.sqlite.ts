@@ -65,7 +65,8 @@ export class SqliteUsageMeter implements UsageMeter {
     >(
       `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
        VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
-       ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`,
+       ON CONFLICT (account_id, period, fingerprint)
+       DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`,
     );
     // The same, answering with the count after it: 1 means the code is new this period (a counted code has at least 1).
     const countQrReturning = db.prepare<
@@ -84,7 +85,8 @@ export class SqliteUsageMeter implements UsageMeter {
     >(
       `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
        VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
-       ON CONFLICT (account_id, period, fingerprint) DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)
+       ON CONFLICT (account_id, period, fingerprint)
+       DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)
        RETURNING generations`,
     );
     const countBatchUsage = db.prepare<

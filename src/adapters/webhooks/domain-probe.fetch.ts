@@ -1,4 +1,5 @@
-// DomainProbe over fetch: GET http://<hostname>/.well-known/qrm-domain/<token> under the webhook address rules (resolved once, private addresses refused, pinned).
+// DomainProbe over fetch: GET http://<hostname>/.well-known/qrm-domain/<token> under the webhook address rules
+// (resolved once, private addresses refused, pinned).
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
@@ -15,7 +16,10 @@ export interface FetchDomainProbeOptions {
   allowPrivate: boolean;
   /** Name resolution (default the system's); tests answer for hostnames no DNS knows. */
   resolve?: Resolve;
-  /** The port to connect to (default 80, what `http://<hostname>/` means); tests point it at a service listening elsewhere. */
+  /**
+   * The port to connect to (default 80, what `http://<hostname>/` means); tests point it at a service listening
+   * elsewhere.
+   */
   port?: number;
   userAgent?: string;
 }

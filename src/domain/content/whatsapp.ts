@@ -41,7 +41,9 @@ function checkWaMeLink(link: string): void {
   if (!match) throw invalidContent('content', 'must be https://wa.me/<number>[?text=...] without a #fragment');
   const [, number = '', query] = match;
   if (!/^\d+$/.test(number) || number.length < MIN_DIGITS || number.length > MAX_DIGITS) {
-    const detail = `must name ${MIN_DIGITS} to ${MAX_DIGITS} digits after https://wa.me/ (country code first, no + or punctuation)`;
+    const detail =
+      `must name ${MIN_DIGITS} to ${MAX_DIGITS} digits after https://wa.me/ ` +
+      '(country code first, no + or punctuation)';
     throw invalidContent('content', detail);
   }
   if (query === undefined) return;

@@ -54,7 +54,8 @@ export async function refuseForeignHostWrites(request: FastifyRequest): Promise<
   if (UNSAFE_METHODS.has(request.method) && !hasLocalHost(request)) {
     throw new ApiError(
       'forbidden',
-      'this portal signs in only on this machine: open it at http://localhost (or 127.0.0.1) instead of through another host name',
+      'this portal signs in only on this machine: open it at http://localhost (or 127.0.0.1) instead of through ' +
+        'another host name',
     );
   }
 }

@@ -118,7 +118,8 @@ export const customDomainRoutes: FastifyPluginAsyncZod<CustomDomainRouteDeps> = 
         description:
           "Answers the domain's verification token as plain text when the `Host` is a custom domain not yet " +
           'active with this token: what the ' +
-          'reachability check fetches at `http://<hostname>/.well-known/qrm-domain/<token>` to tell the owner the hostname reaches this service ' +
+          'reachability check fetches at `http://<hostname>/.well-known/qrm-domain/<token>` ' +
+          'to tell the owner the hostname reaches this service ' +
           '(advice only: a domain is proved by its DNS TXT record). Anything else: 404.',
         tags: ['custom domains'],
         security: [],

@@ -118,7 +118,8 @@ async function captionBand(
   const key = JSON.stringify([frame.text, frame.color, textColor, width, height]);
   const cached = caches.captions.get(key);
   if (cached) return cached;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${captionSvg(frame.text, width, 0, height, frame.color, textColor)}</svg>`;
+  const caption = captionSvg(frame.text, width, 0, height, frame.color, textColor);
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${caption}</svg>`;
   const { data } = await loadSharp()(Buffer.from(svg)).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
   // a copy: starts on a word boundary, so it can be viewed as pixels
   const image = { width, height, rgba: new Uint8Array(data) };

@@ -47,7 +47,8 @@ export function writeDesignSvg(spec: RenderSpec, branding: Branding, matrix: QrM
   const { modules, finders } = designPaths(branding, matrix, layout);
   const { side: width, height, scale, offset } = layout;
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ${svgDimensions(width, height, spec.sizeMm)} viewBox="0 0 ${width} ${height}">`,
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
+      `${svgDimensions(width, height, spec.sizeMm)} viewBox="0 0 ${width} ${height}">`,
     `<rect width="${width}" height="${height}" ${fillAttributes(spec.lightColor)}/>`,
     `<g transform="translate(${offset} ${offset}) scale(${scale})">`,
     `<path ${fillAttributes(spec.darkColor)} d="${modules}"/>`,

@@ -194,7 +194,8 @@ const domain = z
   .min(1)
   .max(HOSTNAME_MAX_LENGTH)
   .describe(
-    'One of your active custom domains, by id (`dom_…`) or hostname (`go.example.com`); the code then lives at `https://<hostname>/<slug>` and needs `slug`.',
+    'One of your active custom domains, by id (`dom_…`) or hostname (`go.example.com`); the code then lives at ' +
+      '`https://<hostname>/<slug>` and needs `slug`.',
   );
 const slug = z
   .string()

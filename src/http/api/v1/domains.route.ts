@@ -49,7 +49,8 @@ const Domain = z
         url: z
           .string()
           .describe(
-            '`http://<hostname>/.well-known/qrm-domain/<token>`: answers the token once the hostname reaches this service (advice only).',
+            '`http://<hostname>/.well-known/qrm-domain/<token>`: answers the token once the hostname reaches this ' +
+              'service (advice only).',
           ),
       })
       .describe(
@@ -107,7 +108,8 @@ export const domainsRoute: FastifyPluginAsyncZod<DomainsRouteDeps> = async (app,
         operationId: 'createCustomDomain',
         summary: 'Add a custom domain',
         description:
-          'Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). It starts `pending`: add the TXT record ' +
+          'Registers a hostname of yours for dynamic codes (`https://<hostname>/<slug>`). ' +
+          'It starts `pending`: add the TXT record ' +
           ('`_qrm-challenge.<hostname>` = `verification.value` and point the hostname at this service (DNS and ' +
             'your proxy); it becomes `active` ') +
           ('once the TXT record holds the token (never by the HTTP check alone). A hostname belongs to one ' +

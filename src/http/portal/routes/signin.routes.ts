@@ -77,7 +77,8 @@ export const signInRoutes: FastifyPluginAsyncZod<SignInRoutesOptions> = async (a
       if (!isDirectLoopbackRequest(request)) {
         throw new ApiError(
           'forbidden',
-          'local sign-in is offered only to browsers on this machine at http://localhost; configure Google or Microsoft sign-in to sign in from elsewhere',
+          'local sign-in is offered only to browsers on this machine at http://localhost; ' +
+            'configure Google or Microsoft sign-in to sign in from elsewhere',
         );
       }
       // A page of another site cannot post here even through a loopback name (a form, or a rebound hostname's script).

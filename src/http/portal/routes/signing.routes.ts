@@ -90,7 +90,8 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
           target,
           changes: { name: key.name },
         });
-        const example = `${request.protocol}://${request.host}${signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' })}`;
+        const examplePath = signedImagePath(key.id, secret, 'png', { type: 'url', content: 'https://example.com' });
+        const example = `${request.protocol}://${request.host}${examplePath}`;
         // Shown in this response and nowhere else: the secret is stored sealed and never displayed again.
         return await page(request, reply, { created: { key, secret, example } }, 201);
       } catch (error) {

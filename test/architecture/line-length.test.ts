@@ -1,0 +1,42 @@
+// No line of src/ or workers/ over 120 characters: TypeScript, Lua and the scan pages' templates, SQL and help text
+// inside template literals included. Exempt: generated data (*.data.ts), and a line that is a regular expression
+// literal alone (split, no tool could read it as one pattern).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, SRC, WORKERS } from './source-imports.js';
+
+const MAX = 120;
+const CHECKED = /\.(ts|lua)$|^src\/http\/redirect\/pages\/.*\.eta$/;
+const GENERATED = /\.data\.ts$/;
+const REGEX_LITERAL_ALONE = /^\s*\/.+\/[dgimsuvy]*[;,]?$/;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? filesUnder(path) : [relative(ROOT, path)];
+  });
+}
+
+/** `file:line (length)` for each line over the limit, counted in characters (code points), not bytes. */
+function longLines(file: string, text: string): string[] {
+  return text.split('\n').flatMap((line, i) => {
+    const length = [...line].length;
+    return length > MAX && !REGEX_LITERAL_ALONE.test(line) ? [`${file}:${i + 1} (${length})`] : [];
+  });
+}
+
+const files = [...filesUnder(SRC), ...filesUnder(WORKERS)].filter((f) => CHECKED.test(f) && !GENERATED.test(f));
+
+describe('line length', () => {
+  it('reads TypeScript, Lua and the scan-page templates (the check below would pass vacuously otherwise)', () => {
+    expect(files).toContain('src/render/qr-internals.ts');
+    expect(files).toContain('src/http/redirect/pages/page.eta');
+    expect(files.some((f) => f.endsWith('.lua'))).toBe(true);
+    expect(longLines('probe.ts', `const sql = \`${'x'.repeat(MAX)}\`;`)).toEqual(['probe.ts:1 (135)']);
+  });
+
+  it(`keeps every line of src/ and workers/ within ${MAX} characters, outside generated data`, () => {
+    expect(files.flatMap((file) => longLines(file, readFileSync(join(ROOT, file), 'utf8')))).toEqual([]);
+  });
+});
