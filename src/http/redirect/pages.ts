@@ -21,11 +21,23 @@ function pagesDir(): URL {
  * go where markup or a CSS rule is on either side, and become one space between words.
  */
 export function joinLines(source: string): string {
-  return source.trim().replace(/[ \t]*\n[ \t]*/g, (_, at: number, text: string) => {
-    const before = text[at - 1]!;
-    const after = text[at + _.length]!;
-    return '<>{};'.includes(before) || '<>{}'.includes(after) ? '' : ' ';
-  });
+  // A scan by hand rather than /[ \t]*\n[ \t]*/g, which backtracks quadratically on a long run of blanks.
+  const text = source.trim();
+  let joined = '';
+  let from = 0;
+  for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
+    let end = newline;
+    while (end > from && isBlank(text[end - 1]!)) end--;
+    let next = newline + 1;
+    while (next < text.length && isBlank(text[next]!)) next++;
+    joined += text.slice(from, end) + ('<>{};'.includes(text[end - 1]!) || '<>{}'.includes(text[next]!) ? '' : ' ');
+    from = next;
+  }
+  return joined + text.slice(from);
+}
+
+function isBlank(char: string): boolean {
+  return char === ' ' || char === '\t';
 }
 
 function template(name: string) {
