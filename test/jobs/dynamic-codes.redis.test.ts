@@ -124,26 +124,19 @@ describe('dynamic codes on two instances sharing one Redis', () => {
     // Straight to the recorder: the counting is what is under test, not the HTTP path (covered above).
     for (let i = 0; i < visitors; i++) {
       const recorder = i % 2 === 0 ? a.stores.scans : b.stores.scans;
-      recorder.record({
-        codeId: code.id,
-        accountId: 'acc_test',
-        at,
-        visitor: `visitor-${i}`,
-        device: 'other',
-        language: 'en',
-        place: null,
-        bot: false,
-      });
-      recorder.record({
-        codeId: code.id,
-        accountId: 'acc_test',
-        at,
-        visitor: `visitor-${i}`,
-        device: 'other',
-        language: 'en',
-        place: null,
-        bot: false,
-      });
+      // Each visitor scans twice: twice the scans, one unique scanner.
+      for (let scan = 0; scan < 2; scan++) {
+        recorder.record({
+          codeId: code.id,
+          accountId: 'acc_test',
+          at,
+          visitor: `visitor-${i}`,
+          device: 'other',
+          language: 'en',
+          place: null,
+          bot: false,
+        });
+      }
     }
     await rollUp();
     const stats = await statsOf(key, code.id);
