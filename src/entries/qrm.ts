@@ -19,6 +19,7 @@ import { changePlan, createLocalAccount, findAccountByEmail, usageReport } from 
 import { issueKey, listKeys, revokeKey } from '../services/api-keys.js';
 import { OPERATOR_ACTOR } from '../domain/actor.js';
 import { appendAudit } from '../services/audit-log.js';
+import { keyCreatedEvent } from '../services/key-audit.js';
 import { KEY_SCOPES } from '../domain/key-scope.js';
 import { assertAccountsOnKnownPlans, listPlans, OrphanedPlanError } from '../services/plans.js';
 import { allCodes, disableCode } from '../services/dynamic-codes.js';
@@ -246,17 +247,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
           expiresAt: values.expires === undefined ? undefined : expiresOption(values.expires),
           createdBy: OPERATOR_ACTOR,
         });
-        await appendAudit(deps, OPERATOR_CONTEXT, {
-          accountId: issued.key.accountId,
-          action: 'api_key.created',
-          target: { type: 'api_key', id: issued.key.id },
-          changes: {
-            name: issued.key.name,
-            hint: issued.key.hint,
-            scopes: issued.key.scopes,
-            expiresAt: issued.key.expiresAt?.toISOString() ?? null,
-          },
-        });
+        await appendAudit(deps, OPERATOR_CONTEXT, keyCreatedEvent(issued.key));
         // The secret alone on stdout, so `KEY=$(qrm keys create ...)` works; the rest goes to stderr.
         out(values.json ? JSON.stringify({ secret: issued.secret, key: issued.key }) : issued.secret);
         if (!values.json)

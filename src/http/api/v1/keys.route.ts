@@ -7,6 +7,7 @@ import { apiKeyStatus } from '../../../domain/api-key.js';
 import { pageOf } from '../../../domain/list-page.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
+import { keyRevokedEvent } from '../../../services/key-audit.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
 import { PageQueryFields, pageSchema } from './list-page.js';
@@ -25,7 +26,7 @@ export const ActorSchema = z
   })
   .meta({ id: 'Actor' });
 
-const ApiKey = z
+export const ApiKey = z
   .object({
     id: z.string().describe('`key_…`'),
     name: z.string(),
@@ -115,13 +116,7 @@ export const keysRoute: FastifyPluginAsyncZod<ApiKeyDeps> = async (app, deps) =>
     },
     async (request) => {
       const key = await revokeKey(deps, callerOf(request).accountId, request.params.id);
-      await app.audit(request, {
-        accountId: callerOf(request).accountId,
-        plan: callerOf(request).plan,
-        action: 'api_key.revoked',
-        target: { type: 'api_key', id: key.id },
-        changes: { hint: key.hint },
-      });
+      await app.audit(request, { ...keyRevokedEvent(key), plan: callerOf(request).plan });
       return apiKeyView(key, deps.clock());
     },
   );

@@ -25,6 +25,7 @@ import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { codeStats, type ScanStatsDeps } from '../../../services/scan-stats.js';
 import { eraseScanStats, type EraseScanStatsDeps } from '../../../services/erase-scan-stats.js';
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
+import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
 import { armsChart, countriesChart, devicesChart, scansOverTime } from '../charts.js';
 import {
@@ -41,7 +42,6 @@ export interface CodesRoutesOptions extends ScanStatsDeps, GenerateQrDeps, Erase
   publicUrl: string | undefined;
 }
 
-/** Fixed notices chosen by a code in the query string: nothing from the URL is echoed. */
 const NOTICES = {
   created: 'The code was created. Download its image and print it: you can change where it points at any time.',
   updated: 'Saved. Scans go to the new target from now on.',
@@ -50,7 +50,6 @@ const NOTICES = {
   erased: 'Its scan data was erased. New scans are counted from zero.',
 } as const;
 
-const NoticeQuery = z.object({ notice: z.string().max(32).optional() });
 const CodeForm = z.object({
   target: z
     .string()
@@ -70,10 +69,6 @@ const ImageParams = z.object({ id: z.string().min(1).max(64), format: z.enum(OUT
 type RefusedExtra = (error: unknown) => Promise<{ problems?: FieldProblem[]; campaign?: CampaignFormValues }>;
 /** The code's picture on its page: big enough to scan from the screen, small enough to draw at once. */
 const PREVIEW_PX = 256;
-
-function noticeOf(code: string | undefined): string | undefined {
-  return code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
-}
 
 /** A form's problem shown on the page it came from; anything else goes to the error pages. */
 function formProblem(error: unknown): string {
@@ -178,7 +173,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   app.get(
     '/codes',
     { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } },
-    async (request, reply) => listPage(request, reply, { notice: noticeOf(request.query.notice) }),
+    async (request, reply) => listPage(request, reply, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
   const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted' | 'code.stats_erased') => ({
@@ -229,7 +224,8 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   app.get(
     '/codes/:id',
     { config: { access: 'read' }, schema: { hide: true, params: CodeParams, querystring: NoticeQuery } },
-    async (request, reply) => detailPage(request, reply, request.params.id, { notice: noticeOf(request.query.notice) }),
+    async (request, reply) =>
+      detailPage(request, reply, request.params.id, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
   app.post(

@@ -14,6 +14,7 @@ import {
   verifyDomain,
   type CustomDomainDeps,
 } from '../../../services/custom-domains.js';
+import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
 
 export interface DomainsRoutesOptions extends CustomDomainDeps {
@@ -29,7 +30,6 @@ const NOTICES = {
   suspended: 'Its TXT record is still missing; see the last check below.',
   expired: 'Its TXT record was not found; see the last check below.',
 } as const;
-const DomainsQuery = z.object({ notice: z.string().max(32).optional() });
 const AddForm = z.object({ hostname: z.string().max(1000).optional(), _csrf: z.string().optional() });
 const DomainParams = z.object({ id: z.string().min(1).max(100) });
 /** What the page shows as refusals (the rest are the service's own errors). */
@@ -85,13 +85,8 @@ export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async 
 
   app.get(
     '/domains',
-    { config: { access: 'read' }, schema: { hide: true, querystring: DomainsQuery } },
-    async (request, reply) => {
-      const code = request.query.notice;
-      return page(request, reply, {
-        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
-      });
-    },
+    { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } },
+    async (request, reply) => page(request, reply, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
   const audited = (request: FastifyRequest, action: AuditAction, id: string, changes: AuditChanges = {}) =>

@@ -1,12 +1,14 @@
 // JSON API for scripts under the portal session: the session, and list / create / revoke keys. Errors are problem+json.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { apiKeyStatus, MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
+import { MAX_ACTIVE_KEYS } from '../../../domain/api-key.js';
 import type { ApiKeyRecord } from '../../../domain/ports/key-store.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { KEY_SCOPES } from '../../../domain/key-scope.js';
 import { portalActor, portalAuditContext } from './keys.routes.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
+import { keyCreatedEvent, keyRevokedEvent } from '../../../services/key-audit.js';
+import { ApiKey, apiKeyView } from '../../api/v1/keys.route.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
 export interface KeysApiRoutesOptions {
@@ -15,30 +17,12 @@ export interface KeysApiRoutesOptions {
   limits: Pick<PortalRateLimits, 'keyCreation'>;
 }
 
-const KeyView = z.object({
-  id: z.string(),
-  name: z.string(),
-  hint: z.string(),
-  status: z.enum(['active', 'expired', 'revoked']),
-  scopes: z.array(z.enum(KEY_SCOPES)),
-  expiresAt: z.string().nullable(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-});
+/** A key as the API's `ApiKey` shows it, less its maker: a script under the session lists its own account's keys. */
+const KeyView = ApiKey.omit({ createdBy: true });
 
 function keyView(key: ApiKeyRecord, now: Date): z.infer<typeof KeyView> {
-  return {
-    id: key.id,
-    name: key.name,
-    hint: key.hint,
-    status: apiKeyStatus(key, now),
-    scopes: key.scopes,
-    expiresAt: key.expiresAt?.toISOString() ?? null,
-    createdAt: key.createdAt.toISOString(),
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    revokedAt: key.revokedAt?.toISOString() ?? null,
-  };
+  const { createdBy: _maker, ...view } = apiKeyView(key, now);
+  return view;
 }
 
 export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async (app, options) => {
@@ -106,17 +90,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
         createdBy: portalActor(request),
         makerRole: request.member!.role,
       });
-      await appendAudit(deps, portalAuditContext(request), {
-        accountId: issued.key.accountId,
-        action: 'api_key.created',
-        target: { type: 'api_key', id: issued.key.id },
-        changes: {
-          name: issued.key.name,
-          hint: issued.key.hint,
-          scopes: issued.key.scopes,
-          expiresAt: issued.key.expiresAt?.toISOString() ?? null,
-        },
-      });
+      await appendAudit(deps, portalAuditContext(request), keyCreatedEvent(issued.key));
       reply.header('Cache-Control', 'no-store');
       return reply.code(201).send({ secret: issued.secret, key: keyView(issued.key, deps.clock()) });
     },
@@ -135,12 +109,7 @@ export const keysApiRoutes: FastifyPluginAsyncZod<KeysApiRoutesOptions> = async 
     },
     async (request) => {
       const revoked = await revokeKey(deps, request.account!.id, request.params.id);
-      await appendAudit(deps, portalAuditContext(request), {
-        accountId: revoked.accountId,
-        action: 'api_key.revoked',
-        target: { type: 'api_key', id: revoked.id },
-        changes: { hint: revoked.hint },
-      });
+      await appendAudit(deps, portalAuditContext(request), keyRevokedEvent(revoked));
       return { key: keyView(revoked, deps.clock()) };
     },
   );

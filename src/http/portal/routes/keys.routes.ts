@@ -10,7 +10,9 @@ import { scopesRoleAllows } from '../../../domain/role-scopes.js';
 import { roleAllows } from '../../../domain/roles.js';
 import { issueKey, KEY_NAME_MAX_LENGTH, listKeys, revokeKey, type ApiKeyDeps } from '../../../services/api-keys.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
+import { keyCreatedEvent, keyRevokedEvent } from '../../../services/key-audit.js';
 import type { AuditContext } from '../../../domain/audit.js';
+import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
 import type { PortalRateLimits } from '../rate-limits.js';
 
@@ -20,11 +22,9 @@ export interface KeysRoutesOptions {
   limits: Pick<PortalRateLimits, 'keyCreation'>;
 }
 
-/** Fixed notices chosen by a code in the query string: nothing from the URL is echoed. */
 const NOTICES = { revoked: 'The key was revoked. Requests that send it are refused from now on.' } as const;
 
-const KeysQuery = z.object({
-  notice: z.string().max(32).optional(),
+const KeysQuery = NoticeQuery.extend({
   /** Keeps the keys one member made (`mem_…`), or the operator's (`qrm`). */
   member: z.string().min(1).max(64).optional(),
 });
@@ -115,9 +115,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     '/keys',
     { config: { access: 'read' }, schema: { hide: true, querystring: KeysQuery } },
     async (request, reply) => {
-      const code = request.query.notice;
-      const notice =
-        code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined;
+      const notice = noticeFrom(NOTICES, request.query.notice);
       return keysPage(request, reply, { notice, member: request.query.member });
     },
   );
@@ -140,17 +138,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
           createdBy: portalActor(request),
           makerRole: request.member!.role,
         });
-        await appendAudit(deps, portalAuditContext(request), {
-          accountId: issued.key.accountId,
-          action: 'api_key.created',
-          target: { type: 'api_key', id: issued.key.id },
-          changes: {
-            name: issued.key.name,
-            hint: issued.key.hint,
-            scopes: issued.key.scopes,
-            expiresAt: issued.key.expiresAt?.toISOString() ?? null,
-          },
-        });
+        await appendAudit(deps, portalAuditContext(request), keyCreatedEvent(issued.key));
         // Rendered in this response and nowhere else: the secret is never stored, so it cannot be shown again.
         return renderPage(
           request,
@@ -184,12 +172,7 @@ export const keysRoutes: FastifyPluginAsyncZod<KeysRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       const revoked = await revokeKey(deps, request.account!.id, request.params.id);
-      await appendAudit(deps, portalAuditContext(request), {
-        accountId: revoked.accountId,
-        action: 'api_key.revoked',
-        target: { type: 'api_key', id: revoked.id },
-        changes: { hint: revoked.hint },
-      });
+      await appendAudit(deps, portalAuditContext(request), keyRevokedEvent(revoked));
       return reply.redirect(`${base}/keys?notice=revoked`, 303);
     },
   );

@@ -12,6 +12,7 @@ import { takeBurstSlot } from '../../../services/burst.js';
 import { deleteLogo, listLogos, renameLogo, uploadLogo, type LogoDeps } from '../../../services/logos.js';
 import { LogoName, logoTooLarge } from '../../api/v1/logos.route.js';
 import { refuseDeclaredOver } from '../../body-cap.js';
+import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
 
 export interface LogosRoutesOptions extends LogoDeps {
@@ -26,7 +27,6 @@ const NOTICES = {
 } as const;
 const UploadQuery = z.strictObject({ name: LogoName.optional() });
 const RenameForm = z.object({ _csrf: z.string().optional(), name: z.string() });
-const LogosQuery = z.object({ notice: z.string().max(32).optional() });
 const LogoParams = z.object({ id: z.string().min(1).max(64) });
 const ThumbnailQuery = z.object({ v: z.string().max(64).optional() });
 /** Thumbnails fit this many pixels a side (the page shows them at 48 px; twice that for dense screens). */
@@ -67,13 +67,8 @@ export const logosRoutes: FastifyPluginAsyncZod<LogosRoutesOptions> = async (app
 
   app.get(
     '/logos',
-    { config: { access: 'read' }, schema: { hide: true, querystring: LogosQuery } },
-    async (request, reply) => {
-      const code = request.query.notice;
-      return logosPage(request, reply, {
-        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
-      });
-    },
+    { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } },
+    async (request, reply) => logosPage(request, reply, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
   const admitUpload = async (request: FastifyRequest, reply: FastifyReply) => {

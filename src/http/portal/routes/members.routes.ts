@@ -19,6 +19,7 @@ import { endSession, openSession, SIGNED_IN_TTL_MS, type SessionDeps } from '../
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
 import { invitationEvent, makerKeyEvents, memberEvent } from '../../../services/member-audit.js';
 import { shortUrlBase } from '../../short-url.js';
+import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
 
 export interface MembersRoutesOptions extends SessionDeps, AuditDeps {
@@ -36,7 +37,6 @@ const NOTICES = {
   withdrawn: 'The invitation was withdrawn: its link no longer works.',
 } as const;
 
-const MembersQuery = z.object({ notice: z.string().max(32).optional() });
 const InviteForm = z.object({ email: z.string().max(320), role: z.enum(ROLES), _csrf: z.string().optional() });
 const RoleForm = z.object({ role: z.enum(ROLES), _csrf: z.string().optional() });
 const CsrfForm = z.object({ _csrf: z.string().optional() });
@@ -88,13 +88,8 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
 
   app.get(
     '/members',
-    { config: { access: 'members.read' }, schema: { hide: true, querystring: MembersQuery } },
-    async (request, reply) => {
-      const code = request.query.notice;
-      return membersPage(request, reply, {
-        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
-      });
-    },
+    { config: { access: 'members.read' }, schema: { hide: true, querystring: NoticeQuery } },
+    async (request, reply) => membersPage(request, reply, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
   app.post(

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isLive } from '../../../domain/billing.js';
 import { isSelfServe, OUTPUT_FORMATS, planAllowsFormat, type PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
+import { noticeFrom } from '../notices.js';
 import { renderPage } from '../page.js';
 
 export interface PlansRoutesOptions {
@@ -15,7 +16,7 @@ export interface PlansRoutesOptions {
   selfServe: boolean;
 }
 
-/** Fixed notices chosen by the code Stripe sends the browser back with: nothing from the URL is echoed. */
+/** The notices Stripe's return URL names (`?checkout=success`). */
 const CHECKOUT_NOTICES = {
   success:
     'Thank you: your payment went through. Your new plan applies as soon as Stripe confirms it, usually within ' +
@@ -50,11 +51,7 @@ export const plansRoutes: FastifyPluginAsyncZod<PlansRoutesOptions> = async (app
         catalogue.plans
           .filter((plan) => plan.id !== current && plan.monthlyPriceUsd > 0)
           .sort((a, b) => a.monthlyPriceUsd - b.monthlyPriceUsd)[0]?.id ?? 'PLAN';
-      const code = request.query.checkout;
-      const notice =
-        code !== undefined && Object.hasOwn(CHECKOUT_NOTICES, code)
-          ? CHECKOUT_NOTICES[code as keyof typeof CHECKOUT_NOTICES]
-          : undefined;
+      const notice = noticeFrom(CHECKOUT_NOTICES, request.query.checkout);
       return renderPage(request, reply, 'plans', {
         title: 'Plans',
         nav: 'plans',

@@ -13,6 +13,7 @@ import {
   SIGNING_KEY_NAME_MAX,
   type SigningKeyDeps,
 } from '../../../services/signing-keys.js';
+import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
 
 export interface SigningRoutesOptions extends SigningKeyDeps {
@@ -27,7 +28,6 @@ const NOTICES = {
     'The signing key was revoked. URLs it signed are refused from now on (copies cached by browsers and CDNs live ' +
     'out their max-age).',
 } as const;
-const SigningQuery = z.object({ notice: z.string().max(32).optional() });
 const CreateForm = z.object({ name: z.string().max(1000).optional(), _csrf: z.string().optional() });
 const KeyParams = z.object({ id: z.string().min(1).max(100) });
 
@@ -64,13 +64,8 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
 
   app.get(
     '/signing',
-    { config: { access: 'read' }, schema: { hide: true, querystring: SigningQuery } },
-    async (request, reply) => {
-      const code = request.query.notice;
-      return page(request, reply, {
-        notice: code !== undefined && Object.hasOwn(NOTICES, code) ? NOTICES[code as keyof typeof NOTICES] : undefined,
-      });
-    },
+    { config: { access: 'read' }, schema: { hide: true, querystring: NoticeQuery } },
+    async (request, reply) => page(request, reply, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
   app.post(
