@@ -1,5 +1,6 @@
 // Each Lua script of Redis metering (src/adapters/redis/lua/usage-*.lua) run alone on a real redis-server.
 import { describe, expect, it } from 'vitest';
+import { countedKeys, refundedKeys } from '../../src/adapters/redis/usage-keys.js';
 import { useLuaRedis } from './lua-redis.js';
 
 const redis = useLuaRedis();
@@ -26,17 +27,7 @@ function usageKeys() {
 }
 type Keys = ReturnType<typeof usageKeys>;
 
-const reserveKeys = (k: Keys) => [
-  k.totals,
-  k.generations,
-  k.info,
-  k.recent,
-  k.changedQrs,
-  k.accounts,
-  k.changed,
-  k.reservation,
-  k.burst,
-];
+const reserveKeys = (k: Keys) => [...countedKeys(k), k.reservation, k.burst];
 const reserveArgs = (
   o: {
     fp?: string;
@@ -61,7 +52,7 @@ const reserveArgs = (
   1_000,
   o.token ?? 'tok1',
 ];
-const refundKeys = (k: Keys) => [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.changed, k.reservation];
+const refundKeys = (k: Keys) => [...refundedKeys(k), k.reservation];
 
 describe('usage-reserve.lua', () => {
   it('counts a generation in every key of the period and takes a burst slot', async () => {
@@ -114,35 +105,21 @@ describe('usage-admit-burst.lua', () => {
   });
 });
 
-const requestKeys = (k: Keys) => [k.totals, k.generations, k.accounts, k.changed, k.reservation, k.burst];
-const requestArgs = (requestLimit: number | 'none') => [
-  ACCOUNT,
-  PERIOD,
-  AT,
-  requestLimit,
-  EXPIRE_AT,
-  60,
-  'none',
-  1_000,
-  'tok',
-];
+/** A request with no code: no fingerprint (nor type or payload), no QR limit. */
+const requestArgs = (requestLimit: number | 'none') => reserveArgs({ fp: '', requestLimit, token: 'tok' });
 
-describe('usage-reserve-request.lua and usage-refund-request.lua', () => {
+describe('usage-reserve.lua without a code, and usage-refund-request.lua', () => {
   it('counts one request and no code, refuses past the monthly limit, and is refunded once', async () => {
     const k = usageKeys();
     const c = redis.client();
     await c.hset(k.generations, 'fp0', '3');
-    expect(await redis.run('usage-reserve-request', requestKeys(k), requestArgs(1))).toEqual([1, '', 1, 1, 0]);
-    expect(await redis.run('usage-reserve-request', requestKeys(k), requestArgs(1))).toEqual([
-      0,
-      'quota_exceeded',
-      1,
-      1,
-      0,
-    ]);
+    expect(await redis.run('usage-reserve', reserveKeys(k), requestArgs(1))).toEqual([1, '', 1, 1, 0]);
+    expect(await redis.run('usage-reserve', reserveKeys(k), requestArgs(1))).toEqual([0, 'quota_exceeded', 1, 1, 0]);
     expect(await c.hgetall(k.totals)).toEqual({ requests: '1', version: '1' });
     expect(await c.get(k.reservation)).toBe('request');
     expect(await c.smembers(k.changed)).toEqual([ACCOUNT]);
+    expect(await c.hgetall(k.generations)).toEqual({ fp0: '3' });
+    expect([await c.exists(k.info), await c.exists(k.recent), await c.exists(k.changedQrs)]).toEqual([0, 0, 0]);
 
     const refund = () =>
       redis.run('usage-refund-request', [k.totals, k.changed, k.reservation], [ACCOUNT, PERIOD, EXPIRE_AT]);
@@ -221,7 +198,7 @@ describe('usage-snapshot.lua and usage-acknowledge.lua', () => {
   });
 });
 
-const batchKeys = (k: Keys) => [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed];
+const batchKeys = countedKeys;
 const batchArgs = (requestLimit: number | 'none', qrLimit: number | 'none') => [
   ACCOUNT,
   PERIOD,
@@ -265,7 +242,7 @@ describe('usage-reserve-batch.lua and usage-refund-batch-items.lua', () => {
     expect(await c.hgetall(k.generations)).toEqual({ fpA: '2', fpB: '1' });
     expect(JSON.parse((await c.hget(k.info, 'fpB'))!)).toEqual(['text', 'b', String(AT)]);
 
-    const keys = [...refundKeys(k).slice(0, 6), k.refunded];
+    const keys = [...refundedKeys(k), k.refunded];
     const refund = (...items: string[]) =>
       redis.run('usage-refund-batch-items', keys, [ACCOUNT, PERIOD, EXPIRE_AT, ...items]);
     expect(await refund('0', 'fpA', '2', 'fpB')).toBe(2);

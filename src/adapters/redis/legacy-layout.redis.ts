@@ -5,7 +5,7 @@ import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';
 import { scanEventAccountsKey, scanEventsKey } from './scan-counter.redis.js';
 import { accountTag, bucketTagOf } from './slot-tags.js';
-import { UsageKeys } from './usage-keys.js';
+import { countedKeys, UsageKeys } from './usage-keys.js';
 
 // The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
 const MERGE_USAGE = readLua('legacy-merge-usage');
@@ -76,13 +76,7 @@ export async function migrateLegacyLayout(client: RedisClient, keyPrefix = 'qrm:
         old(accountId, 'info'),
         old(accountId, 'recent'),
         old(accountId, 'changed'),
-        k.totals,
-        k.generations,
-        k.info,
-        k.recent,
-        k.changedQrs,
-        k.accounts,
-        k.changed,
+        ...countedKeys(k),
         keys.periods(),
         accountId,
         period,

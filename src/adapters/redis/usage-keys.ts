@@ -21,6 +21,16 @@ export interface AccountPeriodKeys {
   changed: string;
 }
 
+/** The keys a count writes, in the order the count scripts (reserve, reserve-batch, legacy-merge) take them first. */
+export function countedKeys(k: AccountPeriodKeys): string[] {
+  return [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed];
+}
+
+/** The keys a refund writes (all but `accounts`: the account keeps its usage), in the refund scripts' order. */
+export function refundedKeys(k: AccountPeriodKeys): string[] {
+  return [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.changed];
+}
+
 export class UsageKeys {
   readonly #prefix: string;
   readonly #burstPrefix: string;

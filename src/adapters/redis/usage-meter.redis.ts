@@ -23,7 +23,7 @@ import {
 } from '../../domain/ports/usage-meter.js';
 import { countByFingerprint } from '../../domain/distinct-codes.js';
 import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog, type RedisClient } from './connection.js';
-import { assertKeySegment, UsageKeys } from './usage-keys.js';
+import { assertKeySegment, countedKeys, refundedKeys, UsageKeys } from './usage-keys.js';
 import { UsageScripts } from './usage-scripts.redis.js';
 
 /** Counters outlive their month by this much unless the period close shortens it: no reset job is ever needed. */
@@ -105,48 +105,48 @@ export class RedisUsageMeter implements UsageMeter {
     return Math.ceil(at / 1000);
   }
 
-  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
-    const { accountId, period, qr, limits, burst } = input;
+  /** One request through usage-reserve.lua, with its code when the input names one; `token` names the marker. */
+  async #runReserve(
+    input: ReserveInput | RequestReserveInput,
+    token: string,
+  ): Promise<[number, string, number, number, number]> {
+    const { accountId, period, limits, burst } = input;
+    const code = 'qr' in input ? { qr: input.qr, limit: input.limits.qrs } : undefined;
     const k = this.#accountKeys(accountId, period);
+    // Without a burst limit the script skips the burst key; it still takes one, as a script's keys are fixed.
+    const burstKey = this.#keys.burst(accountId, burst ? assertKeySegment(burst.key, 'burst key') : '-');
+    await this.#register(period);
+    return this.#scripts.reserve(
+      [...countedKeys(k), this.#keys.reservation(accountId, token), burstKey],
+      [
+        accountId,
+        period,
+        code?.qr.fingerprint ?? '',
+        code?.qr.type ?? '',
+        code?.qr.payload ?? '',
+        input.at.getTime(),
+        limits.requests ?? 'none',
+        code?.limit ?? 'none',
+        this.#expireAt(period),
+        this.#reservationTtl,
+        burst ? burst.perSecond : 'none',
+        BURST_WINDOW_MS,
+        token,
+      ],
+    );
+  }
+
+  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
+    const { accountId, period, qr, burst } = input;
     const reservation: RedisReservation = {
       accountId,
       period,
       fingerprint: qr.fingerprint,
       token: randomBytes(12).toString('base64url'),
     };
-    // Without a burst limit the script skips the burst key; it still takes one, as a script's keys are fixed.
-    const burstKey = this.#keys.burst(accountId, burst ? assertKeySegment(burst.key, 'burst key') : '-');
-    await this.#register(period);
     let reply: [number, string, number, number, number];
     try {
-      reply = await this.#scripts.reserve(
-        [
-          k.totals,
-          k.generations,
-          k.info,
-          k.recent,
-          k.changedQrs,
-          k.accounts,
-          k.changed,
-          this.#keys.reservation(accountId, reservation.token),
-          burstKey,
-        ],
-        [
-          accountId,
-          period,
-          qr.fingerprint,
-          qr.type,
-          qr.payload,
-          input.at.getTime(),
-          limits.requests ?? 'none',
-          limits.qrs ?? 'none',
-          this.#expireAt(period),
-          this.#reservationTtl,
-          burst ? burst.perSecond : 'none',
-          BURST_WINDOW_MS,
-          reservation.token,
-        ],
-      );
+      reply = await this.#runReserve(input, reservation.token);
     } catch (error) {
       // The script may have run even though its answer was lost: the caller gets a 503, so take the count back once
       // Redis answers.
@@ -178,25 +178,9 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   async reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome> {
-    const { accountId, period, limits, burst } = input;
-    const k = this.#accountKeys(accountId, period);
+    const { accountId, period, burst } = input;
     const reservation: RedisRequestReservation = { accountId, period, token: randomBytes(12).toString('base64url') };
-    const burstKey = this.#keys.burst(accountId, burst ? assertKeySegment(burst.key, 'burst key') : '-');
-    await this.#register(period);
-    const [ok, reason, requests, qrs, burstUsed] = await this.#scripts.reserveRequest(
-      [k.totals, k.generations, k.accounts, k.changed, this.#keys.reservation(accountId, reservation.token), burstKey],
-      [
-        accountId,
-        period,
-        input.at.getTime(),
-        limits.requests ?? 'none',
-        this.#expireAt(period),
-        this.#reservationTtl,
-        burst ? burst.perSecond : 'none',
-        BURST_WINDOW_MS,
-        reservation.token,
-      ],
-    );
+    const [ok, reason, requests, qrs, burstUsed] = await this.#runReserve(input, reservation.token);
     const usage = { requests, qrs };
     const burstState = burst ? { burst: { used: burstUsed } } : {};
     if (ok === 1) return { ok: true, reservation, usage, ...burstState };
@@ -239,15 +223,7 @@ export class RedisUsageMeter implements UsageMeter {
     // A refund may land after its period was closed: entering it again lets the rollup write the refund.
     await this.#redis.sadd(this.#keys.periods(), r.period);
     await this.#scripts.refund(
-      [
-        k.totals,
-        k.generations,
-        k.info,
-        k.recent,
-        k.changedQrs,
-        k.changed,
-        this.#keys.reservation(r.accountId, r.token),
-      ],
+      [...refundedKeys(k), this.#keys.reservation(r.accountId, r.token)],
       [r.accountId, r.period, r.fingerprint, this.#expireAt(r.period)],
     );
   }
@@ -302,19 +278,16 @@ export class RedisUsageMeter implements UsageMeter {
       qr.payload,
     ]);
     await this.#register(period);
-    const [ok, reason, requests, qrs, requestsNeeded, qrsNeeded] = await this.#scripts.reserveBatch(
-      [k.totals, k.generations, k.info, k.recent, k.changedQrs, k.accounts, k.changed],
-      [
-        accountId,
-        period,
-        input.at.getTime(),
-        limits.requests ?? 'none',
-        limits.qrs ?? 'none',
-        this.#expireAt(period),
-        input.qrs.length,
-        ...codes,
-      ],
-    );
+    const [ok, reason, requests, qrs, requestsNeeded, qrsNeeded] = await this.#scripts.reserveBatch(countedKeys(k), [
+      accountId,
+      period,
+      input.at.getTime(),
+      limits.requests ?? 'none',
+      limits.qrs ?? 'none',
+      this.#expireAt(period),
+      input.qrs.length,
+      ...codes,
+    ]);
     const usage = { requests, qrs };
     if (ok === 1) return { ok: true, usage };
     return {
@@ -330,15 +303,7 @@ export class RedisUsageMeter implements UsageMeter {
     const k = this.#accountKeys(input.accountId, input.period);
     await this.#redis.sadd(this.#keys.periods(), input.period);
     return this.#scripts.refundBatchItems(
-      [
-        k.totals,
-        k.generations,
-        k.info,
-        k.recent,
-        k.changedQrs,
-        k.changed,
-        this.#keys.batchRefunds(input.accountId, assertKeySegment(input.batchId, 'batch id')),
-      ],
+      [...refundedKeys(k), this.#keys.batchRefunds(input.accountId, assertKeySegment(input.batchId, 'batch id'))],
       [
         input.accountId,
         input.period,

@@ -4,35 +4,26 @@ import type { ChainableCommander } from 'ioredis';
 import type { RedisClient } from './connection.js';
 import { readLua, type LuaScript } from './lua-script.js';
 
-/** Each script's KEYS, ARGV and answer are written at the top of its file in lua/. */
-const RESERVE: LuaScript = { name: 'qrmUsageReserve', numberOfKeys: 9, lua: readLua('usage-reserve') };
-const ADMIT_BURST: LuaScript = { name: 'qrmUsageAdmitBurst', numberOfKeys: 1, lua: readLua('usage-admit-burst') };
-const RESERVE_REQUEST: LuaScript = {
-  name: 'qrmUsageReserveRequest',
-  numberOfKeys: 6,
-  lua: readLua('usage-reserve-request'),
-};
-const REFUND_REQUEST: LuaScript = {
-  name: 'qrmUsageRefundRequest',
-  numberOfKeys: 3,
-  lua: readLua('usage-refund-request'),
-};
-const REFUND: LuaScript = { name: 'qrmUsageRefund', numberOfKeys: 7, lua: readLua('usage-refund') };
-const USAGE: LuaScript = { name: 'qrmUsageRead', numberOfKeys: 2, lua: readLua('usage-read') };
-const QRS: LuaScript = { name: 'qrmUsageQrs', numberOfKeys: 4, lua: readLua('usage-qrs') };
-const SNAPSHOT: LuaScript = { name: 'qrmUsageSnapshot', numberOfKeys: 5, lua: readLua('usage-snapshot') };
-const ACKNOWLEDGE: LuaScript = { name: 'qrmUsageAcknowledge', numberOfKeys: 3, lua: readLua('usage-acknowledge') };
-const RESERVE_BATCH: LuaScript = { name: 'qrmUsageReserveBatch', numberOfKeys: 7, lua: readLua('usage-reserve-batch') };
-const REFUND_BATCH_ITEMS: LuaScript = {
-  name: 'qrmUsageRefundBatchItems',
-  numberOfKeys: 7,
-  lua: readLua('usage-refund-batch-items'),
-};
+/** `lua/<file>.lua` as the command `qrm<File in camel case>`; its KEYS, ARGV and answer are written at its top. */
+function usageScript(file: string, numberOfKeys: number): LuaScript {
+  const words = file.split('-').map((word) => word.charAt(0).toUpperCase() + word.slice(1));
+  return { name: `qrm${words.join('')}`, numberOfKeys, lua: readLua(file) };
+}
+
+const RESERVE = usageScript('usage-reserve', 9);
+const ADMIT_BURST = usageScript('usage-admit-burst', 1);
+const REFUND_REQUEST = usageScript('usage-refund-request', 3);
+const REFUND = usageScript('usage-refund', 7);
+const USAGE = usageScript('usage-read', 2);
+const QRS = usageScript('usage-qrs', 4);
+const SNAPSHOT = usageScript('usage-snapshot', 5);
+const ACKNOWLEDGE = usageScript('usage-acknowledge', 3);
+const RESERVE_BATCH = usageScript('usage-reserve-batch', 7);
+const REFUND_BATCH_ITEMS = usageScript('usage-refund-batch-items', 7);
 
 const SCRIPTS = [
   RESERVE,
   ADMIT_BURST,
-  RESERVE_REQUEST,
   REFUND_REQUEST,
   REFUND,
   USAGE,
@@ -65,16 +56,13 @@ export class UsageScripts {
     return method.call(target, ...keys, ...args);
   }
 
+  /** A request with or without a code (fingerprint ''). */
   reserve(keys: string[], args: Arg[]): Promise<[number, string, number, number, number]> {
     return this.#call(this.#client, RESERVE, keys, args) as Promise<[number, string, number, number, number]>;
   }
 
   admitBurst(keys: string[], args: Arg[]): Promise<[number, number]> {
     return this.#call(this.#client, ADMIT_BURST, keys, args) as Promise<[number, number]>;
-  }
-
-  reserveRequest(keys: string[], args: Arg[]): Promise<[number, string, number, number, number]> {
-    return this.#call(this.#client, RESERVE_REQUEST, keys, args) as Promise<[number, string, number, number, number]>;
   }
 
   refundRequest(keys: string[], args: Arg[]): Promise<number> {

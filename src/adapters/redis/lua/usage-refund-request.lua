@@ -1,4 +1,4 @@
--- Undoes one usage-reserve-request.lua, once: only while its marker exists.
+-- Undoes one request reserved with no code by usage-reserve.lua, once: only while its marker ('request') exists.
 -- KEYS totals, changed, reservation
 -- ARGV accountId, period, expireAt (s)
 -- Returns 1 when undone, 0 when there was nothing to undo.
