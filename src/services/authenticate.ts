@@ -13,7 +13,8 @@ export async function authenticate(deps: AuthenticateDeps, presented: string | u
   if (presented === undefined || presented === '') {
     throw new ApiError(
       'missing_api_key',
-      'send your API key in the X-API-Key header; create one in the developer portal or with `qrm keys create`',
+      "send your API key in the X-API-Key header; create one on the developer portal's Keys page (/portal/keys), " +
+        'or ask the operator (`npm run --silent qrm -- keys create --email E`)',
     );
   }
   // The checksum rejects typos and junk before any store lookup.

@@ -1,5 +1,6 @@
 // What operators and integrators rely on: the OpenAPI document, readiness, metrics, logs without secrets, load
 // shedding.
+import { readFileSync } from 'node:fs';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { errorStatus } from '../../src/domain/errors.js';
@@ -7,6 +8,7 @@ import { GENERATE_ERRORS } from '../../src/http/api/v1/generate.route.js';
 import { ProblemSchema } from '../../src/http/openapi/problem.schema.js';
 import { revokeKey } from '../../src/services/api-keys.js';
 import { createTestApp, useTestApp, generate } from '../helpers/app.js';
+import { PortalClient } from '../helpers/portal-client.js';
 import { waitFor } from '../helpers/wait.js';
 
 const t = useTestApp({ env: { LOG_LEVEL: 'trace' } });
@@ -49,6 +51,25 @@ describe('OpenAPI document', () => {
       name: 'X-API-Key',
     });
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
+  });
+
+  it("tells where a key comes from: the portal's Keys page, and qrm's command as the README prints it", async () => {
+    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
+    const description: string = document.components.securitySchemes.apiKey.description;
+    const missingKey = (await generate(t.app, undefined, { content: 'x', type: 'text', outputFormat: 'png' })).json();
+    const readme = readFileSync('README.md', 'utf8');
+    for (const text of [description, missingKey.detail as string]) {
+      const page = /\/portal\/[a-z]+/.exec(text)?.[0];
+      expect(page, text).toBe('/portal/keys');
+      const command = /npm run --silent qrm -- keys create --email /.exec(text)?.[0];
+      expect(command, text).toBeDefined();
+      expect(readme).toContain(command);
+    }
+    const client = new PortalClient(t.app);
+    await client.signInLocally(`keys-page-${Date.now()}@example.com`);
+    const page = await client.get('/portal/keys');
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<h1>API keys</h1>');
   });
 
   it('answers errors that match the documented Problem schema', async () => {

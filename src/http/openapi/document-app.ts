@@ -65,7 +65,9 @@ export async function documentBuilder(version: string, routes: readonly RouteOpt
             type: 'apiKey',
             in: 'header',
             name: 'X-API-Key',
-            description: 'Create keys in the developer portal or with `qrm keys create`.',
+            description:
+              "Create a key on the developer portal's Keys page (`/portal/keys`), or, as the operator, with " +
+              '`npm run --silent qrm -- keys create --email E` (it prints the secret alone on stdout).',
           },
         },
       },
