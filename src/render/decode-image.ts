@@ -1,7 +1,7 @@
 // Reads the QR codes in an image: zxing-wasm on it all, then zbar and jsQR on scaled-down regions, within a time
 // budget.
 import type { DecodedCode, DecodeOutcome, DecodeReader } from '../domain/ports/qr-decoder.js';
-import { bytesSpell, jsqrText, loadDecoder, zbarCodes, type ZbarReader } from './branded/scan-check.js';
+import { bytesSpell, jsqrText, loadDecoder, zbarCodes, type RgbaImage, type ZbarReader } from './branded/scan-check.js';
 import {
   JSQR_WHOLE_IMAGE_MAX_PIXELS,
   regionAround,
@@ -12,12 +12,6 @@ import {
 import { loadReaders, loadSharp, loadZxingReader } from './imaging-libraries.js';
 
 const LEVELS = new Set(['L', 'M', 'Q', 'H']);
-
-interface Pixels {
-  rgba: Uint8Array;
-  width: number;
-  height: number;
-}
 
 export interface DecodeBudget {
   /** Time the slow readers may start within, from the start of the decode; one not started by then is skipped. */
@@ -34,7 +28,7 @@ export interface DecodeTask {
 }
 
 /** Pixels as RGBA, EXIF orientation applied; refused before decoding when the header declares more than `maxPixels`. */
-async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<Pixels | DecodeOutcome> {
+async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<RgbaImage | DecodeOutcome> {
   try {
     const { data, info } = await loadSharp()(image, { limitInputPixels: maxPixels })
       .rotate()
@@ -51,7 +45,7 @@ async function pixelsOf(image: Uint8Array, maxPixels: number): Promise<Pixels | 
 }
 
 /** A region as the slow readers see it: cut out and scaled down by sharp (never the full 16 megapixels). */
-async function pixelsIn(pixels: Pixels, region: Region): Promise<Pixels> {
+async function pixelsIn(pixels: RgbaImage, region: Region): Promise<RgbaImage> {
   const whole = region.width === pixels.width && region.height === pixels.height;
   if (whole && region.scaledWidth === pixels.width && region.scaledHeight === pixels.height) return pixels;
   let image = loadSharp()(pixels.rgba, { raw: { width: pixels.width, height: pixels.height, channels: 4 } });
@@ -106,13 +100,13 @@ export async function decodeImage(
   const codeRegions = found.map((result) =>
     regionAround(result.position, Number.parseInt(result.version, 10), width, height),
   );
-  const views = new Map<Region, Promise<Pixels>>();
+  const views = new Map<Region, Promise<RgbaImage>>();
   const view = (region: Region) => views.get(region) ?? views.set(region, pixelsIn(pixels, region)).get(region)!;
   /** What a reader read in each region, or undefined when the budget had run out before it started. */
   const readEach = async <T>(
     reader: DecodeReader,
     wholeMaxPixels: number,
-    read: (region: Pixels) => T | Promise<T>,
+    read: (region: RgbaImage) => T | Promise<T>,
   ): Promise<T[] | undefined> => {
     if (now() >= deadline) {
       readersSkipped.push(reader);
@@ -124,14 +118,8 @@ export async function decodeImage(
     for (const region of regions) results.push(await read(await view(region)));
     return results;
   };
-  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) =>
-    zbarCodes(zbarReader, region.rgba, region.width, region.height),
-  );
-  const jsqr = await readEach(
-    'jsqr',
-    JSQR_WHOLE_IMAGE_MAX_PIXELS,
-    (region) => jsqrText(region.rgba, region.width, region.height) ?? null,
-  );
+  const zbar = await readEach('zbar', SLOW_READER_MAX_PIXELS, (region) => zbarCodes(zbarReader, region));
+  const jsqr = await readEach('jsqr', JSQR_WHOLE_IMAGE_MAX_PIXELS, (region) => jsqrText(region) ?? null);
   const codes: DecodedCode[] = found.map((result, i) => {
     const zbarHere = zbar?.[i] ?? [];
     const jsqrHere = jsqr?.[i] ?? null;

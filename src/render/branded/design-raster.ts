@@ -61,6 +61,7 @@ export interface DesignArt {
   rowCodes?: DesignRowCodes;
 }
 
+/** The tile `key` names, made and kept on its first use. */
 function cachedTile(caches: DesignCaches, key: string, make: () => Uint32Array): Uint32Array {
   let tile = caches.tiles.get(key);
   if (!tile) caches.tiles.set(key, (tile = make()));
@@ -78,24 +79,14 @@ async function logoTile(
   light: number,
 ): Promise<Uint32Array> {
   const key = `l:${logo.digest}:${side}:${light}`;
-  return caches.tiles.get(key) ?? cacheTile(caches, key, await composedLogo(caches, logo, side, light));
-}
-
-function cacheTile(caches: DesignCaches, key: string, tile: Uint32Array): Uint32Array {
-  caches.tiles.set(key, tile);
-  return tile;
-}
-
-async function composedLogo(
-  caches: DesignCaches,
-  logo: NonNullable<Branding['logo']>,
-  side: number,
-  light: number,
-): Promise<Uint32Array> {
+  const cached = caches.tiles.get(key);
+  if (cached) return cached;
   const image = await resizedLogo(logo, side);
-  const tile = new Uint32Array(side * side).fill(light);
-  composite(tile, side, image.rgba, side, 0, 0);
-  return tile;
+  return cachedTile(caches, key, () => {
+    const tile = new Uint32Array(side * side).fill(light);
+    composite(tile, side, image.rgba, side, 0, 0);
+    return tile;
+  });
 }
 
 async function resizedLogo(logo: NonNullable<Branding['logo']>, side: number): Promise<RawImage> {

@@ -27,9 +27,10 @@ import {
 } from '../qr-matrix.js';
 import type { DesignCaches } from './design-caches.js';
 import { designLayout, type DesignLayout } from './design-layout.js';
-import { designArt, rasterDesign, rasterPixels, type Raster } from './design-raster.js';
+import { designArt } from './design-raster.js';
 import { writeDeflatedDesignPng } from './design-png.js';
 import { writeDesignSvg } from './design-svg.js';
+import { DrawnRaster } from './drawn-raster.js';
 import { decodesTo, type ZbarReader } from './scan-check.js';
 import { noteCheck, readableAtAll, sharedVerdict, verdictKeys, type VerdictKeys } from './shared-verdict.js';
 import { loadSharp } from '../imaging-libraries.js';
@@ -154,7 +155,7 @@ async function svgReads(zbar: ZbarReader, svg: Uint8Array, payload: string): Pro
       .ensureAlpha()
       .raw()
       .toBuffer({ resolveWithObject: true });
-    if (!(await decodesTo(zbar, data, info.width, info.height, payload))) return false;
+    if (!(await decodesTo(zbar, { rgba: data, width: info.width, height: info.height }, payload))) return false;
   }
   return true;
 }
@@ -170,12 +171,11 @@ async function designReads(
 ): Promise<boolean> {
   if (kind === 'svg')
     return svgReads(caches.zbar, Buffer.from(writeDesignSvg(spec, branding, matrix, layout)), spec.payload);
-  const raster = await rasterDesign(spec, branding, matrix, layout, caches);
-  const { rgba, width, height } = scanImage(raster);
+  const drawn = new DrawnRaster(spec, branding, matrix, layout, caches);
   try {
-    return await decodesTo(caches.zbar, rgba, width, height, spec.payload);
+    return await drawn.readsBack();
   } finally {
-    if ('scanlines' in raster) caches.recycleScanlines(raster.scanlines);
+    drawn.release();
   }
 }
 
@@ -242,20 +242,16 @@ function suggestedChanges(spec: RenderSpec, branding: Branding, layout: DesignLa
 /** What a verdict is of: a raster (PNG and WebP, the same pixels) or an SVG. */
 type VerdictKind = 'raster' | 'svg';
 
-/** RGBA bytes and their size: what the scan check reads, and what sharp encodes as WebP. */
-interface ScanImage {
-  rgba: Uint8Array;
-  width: number;
-  height: number;
-}
-
-function scanImage(raster: Raster): ScanImage {
-  const pixels = rasterPixels(raster);
-  return {
-    rgba: new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.byteLength),
-    width: raster.width,
-    height: raster.height,
-  };
+/** Refuses the design unless its raster reads back on all three decoders (or a verdict already says so). */
+function assertRasterScans(
+  drawn: DrawnRaster,
+  errorCorrection: ErrorCorrectionLevel,
+  caches: DesignCaches,
+  explain: boolean,
+): Promise<void> {
+  const { spec, branding, matrix, layout, design } = drawn;
+  const keys = verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared);
+  return assertScans(caches, keys, spec, branding, layout, () => drawn.readsBack(), 'raster', explain);
 }
 
 async function assertScans(
@@ -374,24 +370,9 @@ async function renderMatrix(
     return svg;
   }
   // Drawn only when something needs the pixels, the scan check or WebP, and then once for both.
-  const held: { raster?: Raster; image?: ScanImage } = {};
-  const image = async () =>
-    (held.image ??= scanImage((held.raster = await rasterDesign(spec, branding, matrix, layout, caches, design))));
-  const reads = async () => {
-    const { rgba, width, height } = await image();
-    return decodesTo(caches.zbar, rgba, width, height, spec.payload);
-  };
+  const drawn = new DrawnRaster(spec, branding, matrix, layout, caches, design);
   try {
-    await assertScans(
-      caches,
-      verdictKeys('raster', spec, matrix.size, errorCorrection, branding, design, layout.cleared),
-      spec,
-      branding,
-      layout,
-      reads,
-      'raster',
-      explain,
-    );
+    await assertRasterScans(drawn, errorCorrection, caches, explain);
     if (spec.format === 'png') {
       const art = await designArt(spec, branding, design, layout, caches);
       const kept = art.rowCodes?.kept.bytes;
@@ -399,14 +380,13 @@ async function renderMatrix(
       if (art.rowCodes?.kept.bytes !== kept) caches.remeasureArt(art);
       return png;
     }
-    const { rgba, width, height } = await image();
+    const { rgba, width, height } = await drawn.image();
     const webp = await loadSharp()(rgba, { raw: { width, height, channels: 4 } })
       .webp({ lossless: true, effort: BRANDED_WEBP_EFFORT })
       .toBuffer();
     return withWebpDensity(webp, spec.dpi);
   } finally {
-    // sharp took a copy (the expanded pixels): the scanlines are free for the next render.
-    if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
+    drawn.release();
   }
 }
 
@@ -424,26 +404,11 @@ async function renderPrintDesign(
 ): Promise<Uint8Array> {
   const layout = printLayout(spec, matrix, branding);
   const raster = { ...spec, format: 'png' as const, size: layout.side };
-  const design = designKey(branding);
-  const held: { raster?: Raster } = {};
+  const drawn = new DrawnRaster(raster, branding, matrix, layout, caches);
   try {
-    await assertScans(
-      caches,
-      verdictKeys('raster', raster, matrix.size, errorCorrection, branding, design, layout.cleared),
-      raster,
-      branding,
-      layout,
-      async () => {
-        const { rgba, width, height } = scanImage(
-          (held.raster = await rasterDesign(raster, branding, matrix, layout, caches, design)),
-        );
-        return decodesTo(caches.zbar, rgba, width, height, raster.payload);
-      },
-      'raster',
-      explain,
-    );
+    await assertRasterScans(drawn, errorCorrection, caches, explain);
   } finally {
-    if (held.raster && 'scanlines' in held.raster) caches.recycleScanlines(held.raster.scanlines);
+    drawn.release();
   }
   const art = brandedArt(spec, branding, matrix, layout);
   if (spec.format === 'pdf') return writePdfAsync(art);

@@ -21,8 +21,15 @@ export async function loadDecoder(zbar: ZbarReader): Promise<void> {
   });
 }
 
+/** RGBA bytes, four a pixel, row after row, and the image's size: what each decoder reads. */
+export interface RgbaImage {
+  rgba: Uint8Array;
+  width: number;
+  height: number;
+}
+
 /** What zxing-wasm reads, strictly: no rotation, inversion or "try harder", leaving phones' cameras their own slack. */
-export async function zxingText(rgba: Uint8Array, width: number, height: number): Promise<string | undefined> {
+export async function zxingText({ rgba, width, height }: RgbaImage): Promise<string | undefined> {
   const image = {
     data: new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength),
     width,
@@ -41,7 +48,7 @@ export async function zxingText(rgba: Uint8Array, width: number, height: number)
 }
 
 /** What jsQR reads (a different family: its own binariser, finder search and sampling; it reads byte mode as UTF-8). */
-export function jsqrText(rgba: Uint8Array, width: number, height: number): string | undefined {
+export function jsqrText({ rgba, width, height }: RgbaImage): string | undefined {
   return loadJsQR()(new Uint8ClampedArray(rgba.buffer, rgba.byteOffset, rgba.byteLength), width, height, {
     inversionAttempts: 'dontInvert',
   })?.data;
@@ -77,7 +84,7 @@ const SHIFT_JIS = new TextDecoder('shift_jis');
  * The QR codes zbar (its WebAssembly build, the library zbarimg and many Linux and Android apps use) finds in an
  * image, as the bytes they carry (binary mode: no charset conversion).
  */
-export async function zbarCodes(zbar: ZbarReader, rgba: Uint8Array, width: number, height: number): Promise<Buffer[]> {
+export async function zbarCodes(zbar: ZbarReader, { rgba, width, height }: RgbaImage): Promise<Buffer[]> {
   const symbols = await loadZbar().scanGrayBuffer(
     intensities(rgba).buffer as ArrayBuffer,
     width,
@@ -109,27 +116,15 @@ export function bytesSpell(bytes: Buffer, text: string): boolean {
  * what this decides is whether zbar finds and samples the design; which charset a zbar app shows is the charset
  * policy's part (docs/charsets.md).
  */
-export async function zbarReads(
-  zbar: ZbarReader,
-  rgba: Uint8Array,
-  width: number,
-  height: number,
-  payload: string,
-): Promise<boolean> {
-  return (await zbarCodes(zbar, rgba, width, height)).some((bytes) => bytesSpell(bytes, payload));
+export async function zbarReads(zbar: ZbarReader, image: RgbaImage, payload: string): Promise<boolean> {
+  return (await zbarCodes(zbar, image)).some((bytes) => bytesSpell(bytes, payload));
 }
 
 /**
  * A design passes only if all three decoders give back exactly the payload's text from our own pixels (cheapest first).
  */
-export async function decodesTo(
-  zbar: ZbarReader,
-  rgba: Uint8Array,
-  width: number,
-  height: number,
-  payload: string,
-): Promise<boolean> {
-  if ((await zxingText(rgba, width, height)) !== payload) return false;
-  if (!(await zbarReads(zbar, rgba, width, height, payload))) return false;
-  return jsqrText(rgba, width, height) === payload;
+export async function decodesTo(zbar: ZbarReader, image: RgbaImage, payload: string): Promise<boolean> {
+  if ((await zxingText(image)) !== payload) return false;
+  if (!(await zbarReads(zbar, image, payload))) return false;
+  return jsqrText(image) === payload;
 }
