@@ -11,7 +11,8 @@ export interface EraseScanStatsDeps extends DynamicCodeDeps {
 /**
  * Every day's counts and splits and the visitor digests go, and the code's all-time count is zero again; the scan
  * limit's allowance stays (a limit the owner set, not statistics). Another account's code is not_found. Counters go
- * before the ledger, so no rollup copies an erased day back.
+ * before the ledger, so no later rollup copies an erased day back; one that read them before erases again what it
+ * wrote (ScanCounters.acknowledge).
  */
 export async function eraseScanStats(deps: EraseScanStatsDeps, accountId: string, codeId: string): Promise<void> {
   const code = await getCode(deps, accountId, codeId);

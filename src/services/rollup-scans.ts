@@ -22,7 +22,8 @@ export async function rollupScans(
     if (days.length === 0) return { applied, drained: true };
     // Acknowledged only once written: a crash in between leaves them changed, and the replay writes the same values.
     await scanLedger.apply(days);
-    await scanCounters.acknowledge(days);
+    // A code erased between the read and the write had its old counts written back just now: the erase wins.
+    for (const codeId of await scanCounters.acknowledge(days)) await scanLedger.erase(codeId);
     applied += days.length;
   }
   return { applied, drained: false };

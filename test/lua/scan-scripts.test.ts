@@ -58,12 +58,58 @@ describe('scan-record.lua and scan-acknowledge.lua', () => {
       expect(await c.hget(`${p}counts`, 'u:11')).toBeNull();
       expect(await c.get(`${p}salt`)).toBe('salt-1');
 
-      const ack = (scans: number, bots: number) =>
-        redis.run('scan-acknowledge', [`${p}counts`, `${p}changed`], [group.m, scans, bots]);
-      await ack(2, 1);
+      const ack = (scans: number, bots: number, generation = 0) =>
+        redis.run(
+          'scan-acknowledge',
+          [`${p}counts`, `${p}changed`, `${p}generation`],
+          [group.m, scans, bots, generation],
+        );
+      expect(await ack(2, 1)).toBe(1);
       expect(await c.smembers(`${p}changed`)).toEqual([group.m]);
-      await ack(4, 2);
+      expect(await ack(4, 2)).toBe(1);
       expect(await c.smembers(`${p}changed`)).toEqual([]);
+    },
+  );
+});
+
+describe('scan-erase.lua and scan-acknowledge.lua', () => {
+  it(
+    "drop a code's days and their pending rollups in one step, and refuse the acknowledgement of a snapshot read " +
+      'before the erase, leaving a day scanned after it marked',
+    async () => {
+      const p = redis.prefix();
+      const c = redis.client();
+      const [generation, changed] = [`${p}generation`, `${p}changed`];
+      const days = ['2026-11-26', '2026-11-27'];
+      for (const day of days) {
+        await c.hset(`${p}counts:${day}`, 'scans', '3');
+        await c.pfadd(`${p}visitors:${day}`, 'v1');
+        await c.sadd(changed, `acct|code|${day}`);
+      }
+      await c.sadd(changed, 'acct|other|2026-11-27');
+      const dayKeys = days.flatMap((day) => [`${p}counts:${day}`, `${p}visitors:${day}`]);
+      const members = days.map((day) => `acct|code|${day}`);
+
+      expect(await redis.run('scan-erase', [generation, changed, ...dayKeys], [3_600, ...members])).toBe(1);
+      expect(await c.exists(...dayKeys)).toBe(0);
+      expect(await c.smembers(changed)).toEqual(['acct|other|2026-11-27']);
+      expect(await c.get(generation)).toBe('1');
+      expect(await c.ttl(generation)).toBeGreaterThan(3_500);
+
+      // A scan after the erase marks its day again; a snapshot read at generation 0 must not unmark it.
+      await c.hset(`${p}counts:2026-11-27`, 'scans', '1');
+      await c.sadd(changed, 'acct|code|2026-11-27');
+      const ack = (generationRead: number) =>
+        redis.run(
+          'scan-acknowledge',
+          [`${p}counts:2026-11-27`, changed, generation],
+          ['acct|code|2026-11-27', 3, 0, generationRead],
+        );
+      expect(await ack(0)).toBe(0);
+      expect(await c.sismember(changed, 'acct|code|2026-11-27')).toBe(1);
+      expect(await ack(1)).toBe(1);
+      expect(await c.sismember(changed, 'acct|code|2026-11-27')).toBe(0);
+      expect(await redis.run('scan-erase', [generation, changed], [3_600])).toBe(2);
     },
   );
 });

@@ -21,6 +21,7 @@ import {
 // The scripts (src/adapters/redis/lua/): each file opens with its KEYS, ARGV and answer.
 const RECORD = readLua('scan-record');
 const ACKNOWLEDGE = readLua('scan-acknowledge');
+const ERASE = readLua('scan-erase');
 
 /**
  * A slot bucket's set of accounts with scans waiting for their webhooks, and each one's hash of them (read by
@@ -63,21 +64,29 @@ const MAX_BATCH = 1_000;
 type ScanCommands = RedisClient & {
   qrmScanRecord(...args: Array<string | number>): Promise<number>;
   qrmScanAcknowledge(...args: Array<string | number>): Promise<number>;
+  qrmScanErase(...args: Array<string | number>): Promise<number>;
 };
+
+/** Where a snapshot `changed` answered came from: its account, and the code's erase generation when it was read. */
+interface SnapshotOrigin {
+  accountId: string;
+  generation: number;
+}
 
 export class RedisScanCounter implements ScanRecorder, ScanCounters {
   readonly #redis: ScanCommands;
   readonly #prefix: string;
   readonly #ttl: number;
   readonly #inFlight = new Set<Promise<unknown>>();
-  /** The account of each code-day `changed` answered, for its acknowledgement. */
-  readonly #accounts = new WeakMap<ScanDay, string>();
+  /** The origin of each code-day `changed` answered, for its acknowledgement. */
+  readonly #origins = new WeakMap<ScanDay, SnapshotOrigin>();
   #pending: Scan[] = [];
   #lost = 0;
 
   constructor(redis: RedisClient, options: RedisScanCounterOptions = {}) {
     redis.defineCommand('qrmScanRecord', { lua: RECORD });
-    redis.defineCommand('qrmScanAcknowledge', { numberOfKeys: 2, lua: ACKNOWLEDGE });
+    redis.defineCommand('qrmScanAcknowledge', { numberOfKeys: 3, lua: ACKNOWLEDGE });
+    redis.defineCommand('qrmScanErase', { lua: ERASE });
     this.#redis = redis as ScanCommands;
     this.#prefix = options.keyPrefix ?? 'qrm:';
     this.#ttl = options.ttlSeconds ?? 8 * 86_400;
@@ -89,6 +98,11 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       counts: `${this.#prefix}scans:${tag}:${codeId}:${day}`,
       visitors: `${this.#prefix}scans-hll:${tag}:${codeId}:${day}`,
     };
+  }
+
+  /** How many times the code's scan data was erased (while the counters' lifetime lasts): in its account's slot. */
+  #generationKey(accountId: string, codeId: string): string {
+    return `${this.#prefix}scans-erased:${accountTag(accountId)}:${codeId}`;
   }
 
   /** A slot bucket's set of the code-days (account|code|day) changed since their last rollup. */
@@ -211,33 +225,53 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
       members.map(async (member) => {
         const [accountId = '', codeId = '', day = ''] = member.split('|');
         const { counts, visitors } = this.#keys(accountId, codeId, day);
-        // Both keys are the account's, one slot: one pipeline.
-        const replies = (await this.#redis.pipeline().hgetall(counts).pfcount(visitors).exec()) ?? [];
-        const [countsError, fields] = replies[0] ?? [];
-        const [visitorsError, uniques] = replies[1] ?? [];
-        if (countsError || visitorsError) throw countsError ?? visitorsError;
+        // The keys are the account's, one slot: one transaction, so the generation is the one the counts were read at.
+        const replies =
+          (await this.#redis
+            .multi()
+            .get(this.#generationKey(accountId, codeId))
+            .hgetall(counts)
+            .pfcount(visitors)
+            .exec()) ?? [];
+        const [generationError, generation] = replies[0] ?? [];
+        const [countsError, fields] = replies[1] ?? [];
+        const [visitorsError, uniques] = replies[2] ?? [];
+        if (generationError || countsError || visitorsError) throw generationError ?? countsError ?? visitorsError;
         const scanDay = toScanDay(codeId, day, fields as Record<string, string>, Number(uniques));
-        this.#accounts.set(scanDay, accountId);
+        this.#origins.set(scanDay, { accountId, generation: Number(generation ?? 0) });
         return scanDay;
       }),
     );
   }
 
-  async acknowledge(days: readonly ScanDay[]): Promise<void> {
-    await Promise.all(
-      days.map((day) => {
-        const accountId = this.#accounts.get(day);
-        if (accountId === undefined)
-          throw new Error('acknowledge takes the code-days RedisScanCounter.changed returned');
+  async acknowledge(days: readonly ScanDay[]): Promise<string[]> {
+    const origins = days.map((day) => {
+      const origin = this.#origins.get(day);
+      if (origin === undefined) throw new Error('acknowledge takes the code-days RedisScanCounter.changed returned');
+      return origin;
+    });
+    // A code whose days were read at different generations was erased while they were read: each of its days is
+    // checked against the oldest, so none of them is unmarked and the code is answered as erased.
+    const oldest = new Map<string, number>();
+    days.forEach((day, i) => {
+      const seen = oldest.get(day.codeId);
+      if (seen === undefined || origins[i]!.generation < seen) oldest.set(day.codeId, origins[i]!.generation);
+    });
+    const answers = await Promise.all(
+      days.map((day, i) => {
+        const { accountId } = origins[i]!;
         return this.#redis.qrmScanAcknowledge(
           this.#keys(accountId, day.codeId, day.day).counts,
           this.#changedKey(bucketTagOf(accountId)),
+          this.#generationKey(accountId, day.codeId),
           `${accountId}|${day.codeId}|${day.day}`,
           day.scans,
           day.bots,
+          oldest.get(day.codeId)!,
         );
       }),
     );
+    return [...new Set(days.filter((_day, i) => answers[i] === 0).map((day) => day.codeId))];
   }
 
   async erase(accountId: string, codeId: string, at: Date): Promise<void> {
@@ -245,12 +279,14 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
     for (let t = at.getTime() - this.#ttl * 1_000 - DAY_MS; t <= at.getTime() + DAY_MS; t += DAY_MS) {
       days.push(dayOf(new Date(t)));
     }
-    // The counters and visitor sets share the account's slot; the changed set is the bucket's: two commands.
-    await this.#redis.del(...days.flatMap((day) => Object.values(this.#keys(accountId, codeId, day))));
-    await this.#redis.srem(
+    // The generation, counters and visitor sets are the account's; the changed set is its slot's bucket: one script.
+    const keys = [
+      this.#generationKey(accountId, codeId),
       this.#changedKey(bucketTagOf(accountId)),
-      ...days.map((day) => `${accountId}|${codeId}|${day}`),
-    );
+      ...days.flatMap((day) => Object.values(this.#keys(accountId, codeId, day))),
+    ];
+    const members = days.map((day) => `${accountId}|${codeId}|${day}`);
+    await this.#redis.qrmScanErase(keys.length, ...keys, this.#ttl, ...members);
   }
 }
 

@@ -47,11 +47,16 @@ export interface ScanLedger {
 export interface ScanCounters {
   /** Up to `limit` code-days changed since they were last acknowledged. */
   changed(limit: number): Promise<ScanDay[]>;
-  /** Marks snapshots as written; a code-day scanned again since its snapshot stays changed. */
-  acknowledge(days: readonly ScanDay[]): Promise<void>;
+  /**
+   * Marks snapshots as written; a code-day scanned again since its snapshot stays changed. Answers the codes erased
+   * since their snapshots were read: none of their code-days is marked, and what those snapshots wrote to the ledger
+   * must be erased again (scans counted after the erase stay changed, for a later rollup).
+   */
+  acknowledge(days: readonly ScanDay[]): Promise<string[]>;
   /**
    * Drops the code's hot counters and visitor sets of every day still held (the counters' lifetime before `at`, up to
-   * the day after it) and their pending rollup, so no later rollup writes an erased day back.
+   * the day after it) and their pending rollup, so no later rollup writes an erased day back; a rollup that read them
+   * before is told so by `acknowledge`.
    */
   erase(accountId: string, codeId: string, at: Date): Promise<void>;
 }
