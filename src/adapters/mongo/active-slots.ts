@@ -1,5 +1,5 @@
-// An account's active records capped by a unique (account, activeSlot) index: the first free slot, taken by an insert
-// that may lose a race.
+// An account's records capped by a unique per-account slot index (activeSlot for active keys, slot for designs, logos
+// and domains): the first free slot, taken by an insert that may lose a race.
 import type { Model } from 'mongoose';
 import { isDuplicateKey } from './connection.js';
 
@@ -31,6 +31,43 @@ export async function insertInFreeSlot<D>(
       return doc;
     } catch (error) {
       if (!isDuplicateKey(error) || !/activeSlot/.test(String((error as Error).message))) throw error;
+    }
+  }
+  throw new Error(`could not take a ${what} slot under contention; retry`);
+}
+
+/** Slots for "unlimited" plans: far past any real account, small enough to scan. */
+const UNLIMITED_SLOTS = 1_000_000;
+
+/**
+ * Inserts the document `make(slot)` builds in the account's lowest free `slot` below `max` (null: unlimited), or answers
+ * 'limit_reached'. Of two writers racing for the last free slot the unique (accountId, slot) index lets one in; each
+ * lost race means another record took a slot. `refusal`, asked before each attempt, ends it with its answer when it
+ * has one (a hostname another account holds).
+ */
+export async function insertInLowestSlot<D extends { slot: number }, R = never>(
+  model: Model<D>,
+  accountId: string,
+  max: number | null,
+  make: (slot: number) => D,
+  what: string,
+  refusal: () => Promise<R | undefined> = async () => undefined,
+): Promise<D | 'limit_reached' | R> {
+  const limit = max ?? UNLIMITED_SLOTS;
+  for (let attempt = 0; attempt <= Math.min(limit, 1000) * 2 + 2; attempt++) {
+    const refused = await refusal();
+    if (refused !== undefined) return refused;
+    const held = await model.find({ accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
+    const taken = new Set(held.map((d) => d.slot));
+    let slot = 0;
+    while (taken.has(slot)) slot++;
+    if (slot >= limit) return 'limit_reached';
+    const doc = make(slot);
+    try {
+      await model.create(doc);
+      return doc;
+    } catch (error) {
+      if (!isDuplicateKey(error)) throw error;
     }
   }
   throw new Error(`could not take a ${what} slot under contention; retry`);

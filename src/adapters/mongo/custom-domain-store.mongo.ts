@@ -3,7 +3,7 @@
 import type { Model } from 'mongoose';
 import type { CustomDomain, DomainStatus } from '../../domain/custom-domain.js';
 import type { CustomDomainStore, NewCustomDomain } from '../../domain/ports/custom-domain-store.js';
-import { isDuplicateKey } from './connection.js';
+import { insertInLowestSlot } from './active-slots.js';
 import type { CustomDomainDoc } from './models.js';
 
 function toDomain(doc: CustomDomainDoc): CustomDomain {
@@ -19,9 +19,6 @@ function toDomain(doc: CustomDomainDoc): CustomDomain {
   };
 }
 
-/** Slots for "unlimited" plans: far past any real account, small enough to scan. */
-const UNLIMITED_SLOTS = 1_000_000;
-
 export class MongoCustomDomainStore implements CustomDomainStore {
   readonly #domains: Model<CustomDomainDoc>;
 
@@ -33,18 +30,14 @@ export class MongoCustomDomainStore implements CustomDomainStore {
     input: NewCustomDomain,
     maxDomains: number | null,
   ): Promise<CustomDomain | 'limit_reached' | 'hostname_taken'> {
-    const max = maxDomains ?? UNLIMITED_SLOTS;
-    // Of two writers racing for the last free slot (or the same hostname) the unique indexes let one in.
-    for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
-      if (await this.#domains.exists({ hostname: input.hostname })) return 'hostname_taken';
-      const held = await this.#domains
-        .find({ accountId: input.accountId }, { slot: 1 })
-        .lean<Array<{ slot: number }>>();
-      const taken = new Set(held.map((d) => d.slot));
-      let slot = 0;
-      while (taken.has(slot)) slot++;
-      if (slot >= max) return 'limit_reached';
-      const doc: CustomDomainDoc = {
+    // Of two writers racing for the same hostname its unique index lets one in; the other sees it taken next attempt.
+    const hostnameTaken = async () =>
+      (await this.#domains.exists({ hostname: input.hostname })) ? ('hostname_taken' as const) : undefined;
+    const doc = await insertInLowestSlot(
+      this.#domains,
+      input.accountId,
+      maxDomains,
+      (slot): CustomDomainDoc => ({
         _id: input.id,
         accountId: input.accountId,
         hostname: input.hostname,
@@ -55,15 +48,11 @@ export class MongoCustomDomainStore implements CustomDomainStore {
         checkedAt: null,
         checkProblem: null,
         slot,
-      };
-      try {
-        await this.#domains.create(doc);
-        return toDomain(doc);
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }
-    throw new Error('could not take a domain slot under contention; retry');
+      }),
+      'domain',
+      hostnameTaken,
+    );
+    return doc === 'limit_reached' || doc === 'hostname_taken' ? doc : toDomain(doc);
   }
 
   async list(accountId: string): Promise<CustomDomain[]> {

@@ -3,7 +3,7 @@
 import type { Model } from 'mongoose';
 import type { DesignOptions } from '../../domain/design.js';
 import type { DesignRecord, DesignStore, NewDesign } from '../../domain/ports/design-store.js';
-import { isDuplicateKey } from './connection.js';
+import { insertInLowestSlot } from './active-slots.js';
 import type { DesignDoc } from './models.js';
 
 function toRecord(doc: DesignDoc): DesignRecord {
@@ -17,9 +17,6 @@ function toRecord(doc: DesignDoc): DesignRecord {
   };
 }
 
-/** Slots for "unlimited" plans: far past any real account, small enough to scan. */
-const UNLIMITED_SLOTS = 1_000_000;
-
 export class MongoDesignStore implements DesignStore {
   readonly #designs: Model<DesignDoc>;
 
@@ -28,18 +25,11 @@ export class MongoDesignStore implements DesignStore {
   }
 
   async createWithinLimit(input: NewDesign, maxDesigns: number | null): Promise<DesignRecord | 'limit_reached'> {
-    const max = maxDesigns ?? UNLIMITED_SLOTS;
-    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another design
-    // took a slot.
-    for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
-      const held = await this.#designs
-        .find({ accountId: input.accountId }, { slot: 1 })
-        .lean<Array<{ slot: number }>>();
-      const taken = new Set(held.map((d) => d.slot));
-      let slot = 0;
-      while (taken.has(slot)) slot++;
-      if (slot >= max) return 'limit_reached';
-      const doc: DesignDoc = {
+    const doc = await insertInLowestSlot(
+      this.#designs,
+      input.accountId,
+      maxDesigns,
+      (slot) => ({
         _id: input.id,
         accountId: input.accountId,
         name: input.name,
@@ -47,15 +37,10 @@ export class MongoDesignStore implements DesignStore {
         createdAt: input.createdAt,
         updatedAt: input.createdAt,
         slot,
-      };
-      try {
-        await this.#designs.create(doc);
-        return toRecord(doc);
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }
-    throw new Error('could not take a design slot under contention; retry');
+      }),
+      'design',
+    );
+    return doc === 'limit_reached' ? doc : toRecord(doc);
   }
 
   async list(accountId: string): Promise<DesignRecord[]> {

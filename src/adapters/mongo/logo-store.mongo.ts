@@ -9,7 +9,7 @@ import {
   type StoredLogo,
 } from '../../domain/ports/logo-store.js';
 import { newId } from '../../domain/record-id.js';
-import { isDuplicateKey } from './connection.js';
+import { insertInLowestSlot } from './active-slots.js';
 import type { LogoDoc } from './models.js';
 
 const RECORD_FIELDS = {
@@ -36,9 +36,6 @@ function toRecord(doc: Omit<LogoDoc, 'png' | 'slot'> & { bytes: number }): LogoR
   };
 }
 
-/** Slots for "unlimited" plans: far past any real account, small enough to scan. */
-const UNLIMITED_SLOTS = 1_000_000;
-
 export class MongoLogoStore implements LogoStore {
   readonly #logos: Model<LogoDoc>;
 
@@ -47,16 +44,11 @@ export class MongoLogoStore implements LogoStore {
   }
 
   async createWithinLimit(input: NewLogo, maxLogos: number | null): Promise<LogoRecord | 'limit_reached'> {
-    const max = maxLogos ?? UNLIMITED_SLOTS;
-    // Of two writers racing for the last free slot the unique index lets one in; each lost race means another logo took
-    // a slot.
-    for (let attempt = 0; attempt <= Math.min(max, 1000) * 2 + 2; attempt++) {
-      const held = await this.#logos.find({ accountId: input.accountId }, { slot: 1 }).lean<Array<{ slot: number }>>();
-      const taken = new Set(held.map((l) => l.slot));
-      let slot = 0;
-      while (taken.has(slot)) slot++;
-      if (slot >= max) return 'limit_reached';
-      const doc = {
+    const doc = await insertInLowestSlot(
+      this.#logos,
+      input.accountId,
+      maxLogos,
+      (slot) => ({
         _id: newId('logo'),
         accountId: input.accountId,
         name: input.name,
@@ -66,15 +58,10 @@ export class MongoLogoStore implements LogoStore {
         digest: input.digest,
         createdAt: input.createdAt,
         slot,
-      };
-      try {
-        await this.#logos.create(doc);
-        return toRecord({ ...doc, bytes: input.png.byteLength });
-      } catch (error) {
-        if (!isDuplicateKey(error)) throw error;
-      }
-    }
-    throw new Error('could not take a logo slot under contention; retry');
+      }),
+      'logo',
+    );
+    return doc === 'limit_reached' ? doc : toRecord({ ...doc, bytes: input.png.byteLength });
   }
 
   async list(accountId: string): Promise<LogoRecord[]> {
