@@ -22,6 +22,23 @@ import { countByFingerprint } from '../../domain/distinct-codes.js';
 import type { SqliteDatabase } from './database.js';
 import { toQrRecord, type QrRow } from './qr-row.js';
 
+/** The parameters of one code's count in a period: `count` more generations, the last at `at`. */
+interface QrCount {
+  account: string;
+  period: PeriodId;
+  fingerprint: string;
+  type: string;
+  payload: string;
+  at: number;
+  count: number;
+}
+
+/** Counts `count` more generations of one code in a period, entering it when it is new. */
+const COUNT_QR = `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
+  VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
+  ON CONFLICT (account_id, period, fingerprint)
+  DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`;
+
 /** How often at most the burst log is trimmed of rows older than the window. */
 const TRIM_EVERY_MS = 100;
 
@@ -45,57 +62,13 @@ export class SqliteUsageMeter implements UsageMeter {
     const qrExists = db.prepare<[string, PeriodId, string], { one: number }>(
       'SELECT 1 AS one FROM qr_codes WHERE account_id = ? AND period = ? AND fingerprint = ?',
     );
-    const countUsage = db.prepare<[{ account: string; period: PeriodId; newQrs: number }], unknown>(
-      `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, 1, @newQrs)
-       ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + 1, qrs = qrs + @newQrs`,
-    );
-    const countQrs = db.prepare<
-      [
-        {
-          account: string;
-          period: PeriodId;
-          fingerprint: string;
-          type: string;
-          payload: string;
-          at: number;
-          count: number;
-        },
-      ],
-      unknown
-    >(
-      `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
-       VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
-       ON CONFLICT (account_id, period, fingerprint)
-       DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`,
-    );
-    // The same, answering with the count after it: 1 means the code is new this period (a counted code has at least 1).
-    const countQrReturning = db.prepare<
-      [
-        {
-          account: string;
-          period: PeriodId;
-          fingerprint: string;
-          type: string;
-          payload: string;
-          at: number;
-          count: number;
-        },
-      ],
-      { generations: number }
-    >(
-      `INSERT INTO qr_codes (account_id, period, fingerprint, type, payload, generations, first_at, last_at)
-       VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
-       ON CONFLICT (account_id, period, fingerprint)
-       DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)
-       RETURNING generations`,
-    );
-    const countBatchUsage = db.prepare<
-      [{ account: string; period: PeriodId; requests: number; newQrs: number }],
-      unknown
-    >(
+    const countUsage = db.prepare<[{ account: string; period: PeriodId; requests: number; newQrs: number }], unknown>(
       `INSERT INTO usage (account_id, period, requests, qrs) VALUES (@account, @period, @requests, @newQrs)
        ON CONFLICT (account_id, period) DO UPDATE SET requests = requests + @requests, qrs = qrs + @newQrs`,
     );
+    const countQrs = db.prepare<[QrCount], unknown>(COUNT_QR);
+    // The same, answering with the count after it: 1 means the code is new this period (a counted code has at least 1).
+    const countQrReturning = db.prepare<[QrCount], { generations: number }>(`${COUNT_QR} RETURNING generations`);
     const markRefunded = db.prepare<[string, number], unknown>(
       'INSERT OR IGNORE INTO batch_refunds (batch_id, idx) VALUES (?, ?)',
     );
@@ -184,7 +157,7 @@ export class SqliteUsageMeter implements UsageMeter {
         if (isNewQr) return { ok: false, reason: 'qr_quota_exceeded', usage: current, ...burstState(burstUsed) };
         countQrs.run(qrRow);
       }
-      countUsage.run({ account: accountId, period, newQrs: isNewQr ? 1 : 0 });
+      countUsage.run({ account: accountId, period, requests: 1, newQrs: isNewQr ? 1 : 0 });
       if (burst) logBurst.run(burst.key, at);
       return {
         ok: true,
@@ -197,7 +170,7 @@ export class SqliteUsageMeter implements UsageMeter {
       const { accountId, period, burst } = input;
       const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
       if (refusal) return refusal;
-      countUsage.run({ account: accountId, period, newQrs: 0 });
+      countUsage.run({ account: accountId, period, requests: 1, newQrs: 0 });
       if (burst) logBurst.run(burst.key, at);
       return {
         ok: true,
@@ -230,7 +203,7 @@ export class SqliteUsageMeter implements UsageMeter {
         return { ok: false, reason: 'quota_exceeded', usage: current, needed };
       if (limits.qrs !== null && current.qrs + newQrs > limits.qrs)
         return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
-      countBatchUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
+      countUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
       for (const { qr, count } of counts.values())
         countQrs.run({
           account: accountId,
