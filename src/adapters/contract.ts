@@ -61,34 +61,41 @@ export interface RenderPipelineStats {
 /** One check per dependency, for /readyz: each resolves when the dependency answers and throws when it does not. */
 export type Probes = Record<string, () => Promise<void>>;
 
-/** The system of record as production mode sees it (SQLite or MongoDB), beneath the Redis layer. */
-export interface RecordStores {
+/** The account records, as the system of record holds them and the app reads them (the app's may be cached). */
+export interface AccountRecordStores {
   accounts: AccountStore;
-  /** The accounts' members and pending invitations. */
+  /** The accounts' members and pending invitations (read on every signed-in portal request). */
   members: MemberStore;
   keys: KeyStore;
   /** Who changed what in each account (append-only). */
   auditLog: AuditLog;
-  /** Signing keys of signed image URLs (secrets sealed). */
+  /** Signing keys of signed image URLs (secrets sealed; the app caches them, dropped everywhere on revocation). */
   signingKeys: SigningKeyStore;
-  /** Saved designs. */
+  /** Saved designs (rendering and branding options an account reuses). */
   designs: DesignStore;
-  usageLedger: UsageLedger;
+  /** Dynamic codes: what each slug points at. */
   codes: DynamicCodeStore;
-  /** The accounts' custom domains (vanity slugs live on the codes). */
+  /** The accounts' custom domains (hostnames their codes' short URLs may use; vanity slugs live on the codes). */
   domains: CustomDomainStore;
+  /** Uploaded logos (branded codes). */
+  logos: LogoStore;
+  /** Daily scan counts, the system of record the stats are read from. */
   scanLedger: ScanLedger;
   /** The accounts' scan webhook endpoints. */
   scanWebhooks: ScanWebhookStore;
-  /** Uploaded logos (branded codes). */
-  logos: LogoStore;
   /**
-   * Batches and their rendered files (MongoDB mode keeps the batches in QR_DATA_DIR beside it, the files in GridFS).
+   * Batches and their rendered files, shared by every API instance and render process (MongoDB mode keeps the batches
+   * in QR_DATA_DIR beside it, the files in GridFS).
    */
   batches?: BatchStore;
   batchResults?: BatchResults;
   probes: Probes;
   close(): Promise<void>;
+}
+
+/** The system of record as production mode sees it (SQLite or MongoDB), beneath the Redis layer. */
+export interface RecordStores extends AccountRecordStores {
+  usageLedger: UsageLedger;
 }
 
 /**
@@ -101,28 +108,10 @@ export interface SharedRateLimitStore {
 }
 
 /** The stores: what every process (API, jobs, render, CLI) runs on, and the one way to release them. */
-export interface StoreAdapters {
-  accounts: AccountStore;
-  /** The accounts' members and pending invitations (read on every signed-in portal request). */
-  members: MemberStore;
-  keys: KeyStore;
-  /** Who changed what in each account (append-only). */
-  auditLog: AuditLog;
-  /** Signing keys of signed image URLs, cached per instance and dropped everywhere on revocation. */
-  signingKeys: SigningKeyStore;
-  /** Saved designs (rendering and branding options an account reuses). */
-  designs: DesignStore;
+export interface StoreAdapters extends AccountRecordStores {
   meter: UsageMeter;
   /** Portal sessions (server-side, revocable). */
   sessions: SessionStore;
-  /** Dynamic codes: what each slug points at. */
-  codes: DynamicCodeStore;
-  /** The accounts' custom domains (hostnames their codes' short URLs may use). */
-  domains: CustomDomainStore;
-  /** Uploaded logos (branded codes), in the system of record. */
-  logos: LogoStore;
-  /** Daily scan counts, the system of record the stats are read from. */
-  scanLedger: ScanLedger;
   /** Where the redirect records scans (after answering). */
   scans: ScanRecorder;
   /** Each account's scanPrivacy, as the redirect reads it for every scan it records. */
@@ -133,8 +122,6 @@ export interface StoreAdapters {
   scanAllowance: ScanAllowance;
   /** Wrong password guesses per code and client address. */
   guesses: GuessLimiter;
-  /** The accounts' scan webhook endpoints (system of record). */
-  scanWebhooks: ScanWebhookStore;
   /** The scans waiting for the scan webhooks, counted with the statistics. */
   scanEvents: ScanEventSource;
   /** Where the API notes key use for the last-used flush job; absent: the app keeps an in-memory buffer. */
@@ -145,15 +132,10 @@ export interface StoreAdapters {
   usageLedger?: UsageLedger;
   /** Production mode: the portal's rate limits count here, shared by every instance. */
   rateLimitStore?: SharedRateLimitStore;
-  /** Batches and their rendered files, shared by every API instance and render process. */
-  batches?: BatchStore;
-  batchResults?: BatchResults;
   /**
    * Who runs the background jobs: the app on an in-process scheduler (default), or the separate jobs process (BullMQ).
    */
   jobs?: 'in-process' | 'jobs-process';
-  probes: Probes;
-  close(): Promise<void>;
 }
 
 /**

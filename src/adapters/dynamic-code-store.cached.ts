@@ -2,7 +2,13 @@
 // changes.
 import type { Vanity } from '../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
-import type { CodeChanges, CodeQuery, DynamicCodeStore, NewDynamicCode } from '../domain/ports/dynamic-code-store.js';
+import type {
+  CodeChanges,
+  CodeUpdate,
+  CodeQuery,
+  DynamicCodeStore,
+  NewDynamicCode,
+} from '../domain/ports/dynamic-code-store.js';
 import { InvalidatedCache, type InvalidatedCacheOptions } from './invalidated-cache.js';
 import type { Invalidation, InvalidationBus } from '../domain/ports/invalidation-bus.js';
 
@@ -86,12 +92,7 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
       await this.#changed(vanity);
   }
 
-  async update(
-    accountId: string,
-    id: string,
-    changes: CodeChanges,
-    at: Date,
-  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<CodeUpdate> {
     const before = changes.vanity === undefined ? undefined : await this.#inner.get(accountId, id);
     const updated = await this.#inner.update(accountId, id, changes, at);
     if (updated && updated !== 'disabled' && updated !== 'vanity_taken') await this.#changedCode(updated, before);

@@ -72,3 +72,13 @@ export function pageOf<T extends ListPosition>(all: readonly T[], query: PageQue
   const items = rest.slice(0, limit);
   return { items, nextCursor: rest.length > limit ? encodeCursor(items.at(-1)!) : null };
 }
+
+/**
+ * A page of a list read from the store one item past `limit`, in list order: that extra item, when it came, says
+ * another page follows, which starts after the page's last item.
+ */
+export function pageOfReadAhead<T>(read: readonly T[], limit: number, positionOf: (item: T) => ListPosition): Page<T> {
+  const items = read.slice(0, limit);
+  const last = items.at(-1);
+  return { items, nextCursor: read.length > limit && last ? encodeCursor(positionOf(last)) : null };
+}

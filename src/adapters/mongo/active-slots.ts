@@ -40,10 +40,10 @@ export async function insertInFreeSlot<D>(
 const UNLIMITED_SLOTS = 1_000_000;
 
 /**
- * Inserts the document `make(slot)` builds in the account's lowest free `slot` below `max` (null: unlimited), or answers
- * 'limit_reached'. Of two writers racing for the last free slot the unique (accountId, slot) index lets one in; each
- * lost race means another record took a slot. `refusal`, asked before each attempt, ends it with its answer when it
- * has one (a hostname another account holds).
+ * Inserts the document `make(slot)` builds in the account's lowest free `slot` below `max` (null: unlimited), or
+ * answers 'limit_reached'. Of two writers racing for the last free slot the unique (accountId, slot) index lets one
+ * in; each lost race means another record took a slot. `refusal`, asked before each attempt, ends it with its answer
+ * when it has one (a hostname another account holds).
  */
 export async function insertInLowestSlot<D extends { slot: number }, R = never>(
   model: Model<D>,

@@ -2,7 +2,7 @@
 import type { Model } from 'mongoose';
 import type { Actor } from '../../domain/actor.js';
 import type { AuditAction, AuditChanges, AuditEntry } from '../../domain/audit.js';
-import { decodeCursor, encodeCursor, type Page } from '../../domain/list-page.js';
+import { decodeCursor, pageOfReadAhead, type Page } from '../../domain/list-page.js';
 import type { AuditLog, AuditQuery, NewAuditEntry } from '../../domain/ports/audit-log.js';
 import { newId } from '../../domain/record-id.js';
 import type { AuditEntryDoc } from './models.js';
@@ -52,12 +52,7 @@ export class MongoAuditLog implements AuditLog {
       .sort({ at: -1, _id: -1 })
       .limit(query.limit + 1)
       .lean<AuditEntryDoc[]>();
-    const items = docs.slice(0, query.limit).map(toEntry);
-    const last = items.at(-1);
-    return {
-      items,
-      nextCursor: docs.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
-    };
+    return pageOfReadAhead(docs.map(toEntry), query.limit, (entry) => ({ createdAt: entry.at, id: entry.id }));
   }
 
   async deleteExpired(now: Date): Promise<number> {

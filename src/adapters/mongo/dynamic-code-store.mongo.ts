@@ -5,6 +5,7 @@ import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type {
   CodeChanges,
+  CodeUpdate,
   CodeQuery,
   DynamicCodeStore,
   NewDynamicCode,
@@ -238,12 +239,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     return doc ? toCode(doc) : undefined;
   }
 
-  async update(
-    accountId: string,
-    id: string,
-    changes: CodeChanges,
-    at: Date,
-  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<CodeUpdate> {
     const set: Partial<DynamicCodeDoc> = { updatedAt: at };
     let before: DynamicCode | undefined;
     if (changes.vanity !== undefined) {

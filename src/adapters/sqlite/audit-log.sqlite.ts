@@ -1,7 +1,7 @@
 // AuditLog on SQLite: one append-only table, read newest first per account with optional filters.
 import type { Actor } from '../../domain/actor.js';
 import type { AuditAction, AuditChanges, AuditEntry } from '../../domain/audit.js';
-import { decodeCursor, encodeCursor, type Page } from '../../domain/list-page.js';
+import { decodeCursor, pageOfReadAhead, type Page } from '../../domain/list-page.js';
 import type { AuditLog, AuditQuery, NewAuditEntry } from '../../domain/ports/audit-log.js';
 import type { SqliteDatabase } from './database.js';
 import { newId } from '../../domain/record-id.js';
@@ -98,12 +98,7 @@ export class SqliteAuditLog implements AuditLog {
         `SELECT * FROM audit_log WHERE ${where.join(' AND ')} ORDER BY at DESC, id DESC LIMIT ?`,
       )
       .all(...params, query.limit + 1);
-    const items = rows.slice(0, query.limit).map(toEntry);
-    const last = items.at(-1);
-    return {
-      items,
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ createdAt: last.at, id: last.id }) : null,
-    };
+    return pageOfReadAhead(rows.map(toEntry), query.limit, (entry) => ({ createdAt: entry.at, id: entry.id }));
   }
 
   async deleteExpired(now: Date): Promise<number> {

@@ -4,6 +4,7 @@ import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type {
   CodeChanges,
+  CodeUpdate,
   CodeQuery,
   DynamicCodeStore,
   NewDynamicCode,
@@ -289,13 +290,8 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return row && toCode(row);
   }
 
-  async update(
-    accountId: string,
-    id: string,
-    changes: CodeChanges,
-    at: Date,
-  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined> {
-    const apply = this.#db.transaction((): DynamicCode | 'disabled' | 'vanity_taken' | undefined => {
+  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<CodeUpdate> {
+    const apply = this.#db.transaction((): CodeUpdate => {
       const row = this.#get.get(id, accountId);
       if (!row) return undefined;
       if (row.status === 'disabled') return 'disabled';

@@ -70,6 +70,9 @@ export interface CodeQuery {
  * - a vanity slug is unique per hostname among codes that are not deleted: `createWithinLimit` and `update` answer
  *   `vanity_taken` and store nothing when another code holds it; deleting a code frees its vanity slug.
  */
+/** What `update` answers: the code as changed, `disabled` or `vanity_taken` (nothing changed), or undefined. */
+export type CodeUpdate = DynamicCode | 'disabled' | 'vanity_taken' | undefined;
+
 export interface DynamicCodeStore {
   createWithinLimit(
     input: NewDynamicCode,
@@ -88,12 +91,7 @@ export interface DynamicCodeStore {
   /** How many codes the account holds (not deleted): what the plan limit counts. */
   count(accountId: string): Promise<number>;
   get(accountId: string, id: string): Promise<DynamicCode | undefined>;
-  update(
-    accountId: string,
-    id: string,
-    changes: CodeChanges,
-    at: Date,
-  ): Promise<DynamicCode | 'disabled' | 'vanity_taken' | undefined>;
+  update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<CodeUpdate>;
   /** Deletes (the slug stays reserved); false when the account has no such code. */
   remove(accountId: string, id: string, at: Date): Promise<boolean>;
   findBySlug(slug: string): Promise<SlugTarget | undefined>;
