@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function accountStoreContract(adapterName: string, makeStore: () => Promise<AccountStore> | AccountStore): void {
   describe(`AccountStore contract: ${adapterName}`, () => {
@@ -73,13 +74,7 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
 
     it('keeps scan privacy at country until it is changed, and keeps a change apart from the plan', async () => {
       const store = await makeStore();
-      const subject = unique();
-      const created = await store.create({
-        email: `${subject}@example.com`,
-        plan: 'free',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const created = await createStoredAccount(store, { prefix: 'u', plan: 'free' });
       expect(created.scanPrivacy).toBe('country');
       expect((await store.setScanPrivacy(created.id, 'none'))?.scanPrivacy).toBe('none');
       await store.setPlan(created.id, 'pro');
@@ -90,13 +85,7 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
 
     it('changes the plan, and reports a missing account as undefined', async () => {
       const store = await makeStore();
-      const subject = unique();
-      const created = await store.create({
-        email: `${subject}@example.com`,
-        plan: 'free',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const created = await createStoredAccount(store, { prefix: 'u', plan: 'free' });
       expect((await store.setPlan(created.id, 'business'))?.plan).toBe('business');
       expect((await store.findById(created.id))?.plan).toBe('business');
       expect(await store.setPlan('acc_missing', 'pro')).toBeUndefined();
@@ -105,13 +94,7 @@ export function accountStoreContract(adapterName: string, makeStore: () => Promi
 
     it('keeps the billing state apart from the plan, and finds the account by its billing customer', async () => {
       const store = await makeStore();
-      const subject = unique();
-      const created = await store.create({
-        email: `${subject}@example.com`,
-        plan: 'free',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const created = await createStoredAccount(store, { prefix: 'u', plan: 'free' });
       expect(created.billing).toBeUndefined();
       const customerId = `cus_${unique()}`;
       const billing = {

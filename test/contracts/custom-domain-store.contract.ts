@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { newDomainId, newVerificationToken } from '../../src/domain/custom-domain.js';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { CustomDomainStore } from '../../src/domain/ports/custom-domain-store.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function customDomainStoreContract(
   adapterName: string,
@@ -13,13 +14,7 @@ export function customDomainStoreContract(
     /** A new account; `on` shares the stores of an earlier setup (two tenants of one system of record). */
     async function setup(on?: { accounts: AccountStore; domains: CustomDomainStore }) {
       const { accounts, domains } = on ?? (await makeStores());
-      const subject = `cd-${randomUUID()}`;
-      const account = await accounts.create({
-        email: `${subject}@example.com`,
-        plan: 'pro',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const account = await createStoredAccount(accounts, { prefix: 'cd' });
       const newDomain = (hostname = `h${randomUUID().slice(0, 8)}.example.com`) => ({
         id: newDomainId(),
         accountId: account.id,

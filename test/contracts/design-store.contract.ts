@@ -1,9 +1,9 @@
 // Contract suite for the DesignStore port: every adapter runs these same cases.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { newDesignId } from '../../src/domain/design.js';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { DesignStore } from '../../src/domain/ports/design-store.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function designStoreContract(
   adapterName: string,
@@ -12,13 +12,7 @@ export function designStoreContract(
   describe(`DesignStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, designs } = await makeStores();
-      const subject = `d-${randomUUID()}`;
-      const account = await accounts.create({
-        email: `${subject}@example.com`,
-        plan: 'pro',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const account = await createStoredAccount(accounts, { prefix: 'd' });
       const newDesign = (name = 'd') => ({
         id: newDesignId(),
         accountId: account.id,

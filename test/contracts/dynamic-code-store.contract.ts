@@ -5,6 +5,7 @@ import { NO_ROUTING, type CodeRouting } from '../../src/domain/code-routing.js';
 import { newSlug, type DynamicCode } from '../../src/domain/dynamic-code.js';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { DynamicCodeStore, NewDynamicCode } from '../../src/domain/ports/dynamic-code-store.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function dynamicCodeStoreContract(
   adapterName: string,
@@ -13,13 +14,7 @@ export function dynamicCodeStoreContract(
   describe(`DynamicCodeStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, codes } = await makeStores();
-      const subject = `d-${randomUUID()}`;
-      const account = await accounts.create({
-        email: `${subject}@example.com`,
-        plan: 'pro',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const account = await createStoredAccount(accounts, { prefix: 'd' });
       const newCode = (target = 'https://example.com/', createdAt = new Date()) => ({
         accountId: account.id,
         slug: newSlug(),

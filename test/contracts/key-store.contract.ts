@@ -5,6 +5,7 @@ import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { KeyStore, NewApiKey } from '../../src/domain/ports/key-store.js';
 import { OPERATOR_ACTOR } from '../../src/domain/actor.js';
 import { KEY_SCOPES } from '../../src/domain/key-scope.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function keyStoreContract(
   adapterName: string,
@@ -13,13 +14,7 @@ export function keyStoreContract(
   describe(`KeyStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, keys } = await makeStores();
-      const subject = `k-${randomUUID()}`;
-      const account = await accounts.create({
-        email: `${subject}@example.com`,
-        plan: 'pro',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const account = await createStoredAccount(accounts, { prefix: 'k' });
       const newKey = (name = 'k', extra: Partial<NewApiKey> = {}): NewApiKey => ({
         accountId: account.id,
         name,

@@ -1,8 +1,8 @@
 // Contract suite for the LogoStore port: every adapter runs these same cases.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { LogoStore, NewLogo } from '../../src/domain/ports/logo-store.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function logoStoreContract(
   adapterName: string,
@@ -11,15 +11,7 @@ export function logoStoreContract(
   describe(`LogoStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, logos } = await makeStores();
-      const newAccount = async () => {
-        const subject = `l-${randomUUID()}`;
-        return accounts.create({
-          email: `${subject}@example.com`,
-          plan: 'pro',
-          identity: { provider: 'local', subject },
-          createdAt: new Date(),
-        });
-      };
+      const newAccount = () => createStoredAccount(accounts, { prefix: 'l' });
       const account = await newAccount();
       const newLogo = (name: string, createdAt = new Date(1_000)): NewLogo => ({
         accountId: account.id,

@@ -4,6 +4,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ScanRecorder } from '../../src/domain/ports/scan-ledger.js';
 import type { ScanEventSource } from '../../src/domain/ports/scan-webhooks.js';
+import type { Scan } from '../../src/domain/scan.js';
+
+/** A scan in English with no place; a human's unless `bot` says otherwise. */
+const scanOf = (scan: Pick<Scan, 'codeId' | 'accountId' | 'at' | 'visitor' | 'device'> & { bot?: boolean }): Scan => ({
+  language: 'en',
+  place: null,
+  bot: false,
+  ...scan,
+});
 
 export function scanEventSourceContract(
   adapterName: string,
@@ -19,59 +28,18 @@ export function scanEventSourceContract(
         const [e1, e2] = [`whk_${randomUUID()}`, `whk_${randomUUID()}`];
         const at = new Date(Date.UTC(2026, 10, 24, 12));
         for (let i = 0; i < 25; i++)
-          recorder.record({
-            codeId: 'dyn_a1',
-            accountId: a,
-            at,
-            visitor: `v${i}`,
-            device: i % 5 === 0 ? 'android' : 'ios',
-            language: 'en',
-            place: null,
-            bot: false,
-          });
-        recorder.record({
-          codeId: 'dyn_a2',
-          accountId: a,
-          at,
-          visitor: 'v',
-          device: 'desktop',
-          language: 'en',
-          place: null,
-          bot: false,
-        });
-        recorder.record({
-          codeId: 'dyn_b1',
-          accountId: b,
-          at,
-          visitor: 'v',
-          device: 'other',
-          language: 'en',
-          place: null,
-          bot: false,
-        });
+          recorder.record(
+            scanOf({ codeId: 'dyn_a1', accountId: a, at, visitor: `v${i}`, device: i % 5 === 0 ? 'android' : 'ios' }),
+          );
+        recorder.record(scanOf({ codeId: 'dyn_a2', accountId: a, at, visitor: 'v', device: 'desktop' }));
+        recorder.record(scanOf({ codeId: 'dyn_b1', accountId: b, at, visitor: 'v', device: 'other' }));
         // Crawlers and link previews are never scan events: not on a counted code, and an account with only those waits
         // for nothing.
-        recorder.record({
-          codeId: 'dyn_a1',
-          accountId: a,
-          at,
-          visitor: 'bot',
-          device: 'other',
-          language: 'en',
-          place: null,
-          bot: true,
-        });
+        recorder.record(scanOf({ codeId: 'dyn_a1', accountId: a, at, visitor: 'bot', device: 'other', bot: true }));
         const botsOnly = `acc_${randomUUID()}`;
-        recorder.record({
-          codeId: 'dyn_c1',
-          accountId: botsOnly,
-          at,
-          visitor: 'bot',
-          device: 'other',
-          language: 'en',
-          place: null,
-          bot: true,
-        });
+        recorder.record(
+          scanOf({ codeId: 'dyn_c1', accountId: botsOnly, at, visitor: 'bot', device: 'other', bot: true }),
+        );
         await recorder.flush();
         expect(await events.waitingAccounts(100)).not.toContain(botsOnly);
         expect((await events.waitingAccounts(100)).filter((x) => x === a || x === b).sort()).toEqual([a, b].sort());
@@ -106,16 +74,7 @@ export function scanEventSourceContract(
         const at = (s: number) => new Date(t0.getTime() + s * 1000);
         const scans = async (n: number, device: 'ios' | 'android') => {
           for (let i = 0; i < n; i++)
-            recorder.record({
-              codeId: 'dyn_x',
-              accountId: account,
-              at: t0,
-              visitor: `v${i}`,
-              device,
-              language: 'en',
-              place: null,
-              bot: false,
-            });
+            recorder.record(scanOf({ codeId: 'dyn_x', accountId: account, at: t0, visitor: `v${i}`, device }));
           await recorder.flush();
           await events.fanOut(account, [endpoint], at(0));
         };
@@ -157,16 +116,7 @@ export function scanEventSourceContract(
       const { recorder, events } = await make();
       const account = `acc_${randomUUID()}`;
       const endpoint = `whk_${randomUUID()}`;
-      recorder.record({
-        codeId: 'dyn_y',
-        accountId: account,
-        at: new Date(),
-        visitor: 'v',
-        device: 'ios',
-        language: 'en',
-        place: null,
-        bot: false,
-      });
+      recorder.record(scanOf({ codeId: 'dyn_y', accountId: account, at: new Date(), visitor: 'v', device: 'ios' }));
       await recorder.flush();
       await events.fanOut(account, [endpoint], new Date());
       expect(await events.seal(account, endpoint, 'msg_1', new Date())).toBeDefined();

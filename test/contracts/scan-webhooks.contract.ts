@@ -1,8 +1,8 @@
 // Contract suite for the ScanWebhookStore port: every adapter runs these same cases.
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { ScanWebhookStore } from '../../src/domain/ports/scan-webhooks.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function scanWebhookStoreContract(
   adapterName: string,
@@ -11,13 +11,7 @@ export function scanWebhookStoreContract(
   describe(`ScanWebhookStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, scanWebhooks } = await makeStores();
-      const subject = `w-${randomUUID()}`;
-      const account = await accounts.create({
-        email: `${subject}@example.com`,
-        plan: 'pro',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const account = await createStoredAccount(accounts, { prefix: 'w' });
       const endpoint = (url: string, at = new Date()) => ({
         accountId: account.id,
         url,

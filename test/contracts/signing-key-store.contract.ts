@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { AccountStore } from '../../src/domain/ports/account-store.js';
 import type { SigningKeyStore } from '../../src/domain/ports/signing-key-store.js';
 import { newSigningKeyId } from '../../src/domain/signed-url.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 
 export function signingKeyStoreContract(
   adapterName: string,
@@ -12,13 +13,7 @@ export function signingKeyStoreContract(
   describe(`SigningKeyStore contract: ${adapterName}`, () => {
     async function setup() {
       const { accounts, signingKeys } = await makeStores();
-      const subject = `s-${randomUUID()}`;
-      const account = await accounts.create({
-        email: `${subject}@example.com`,
-        plan: 'pro',
-        identity: { provider: 'local', subject },
-        createdAt: new Date(),
-      });
+      const account = await createStoredAccount(accounts, { prefix: 's' });
       const newKey = (name = 'k') => ({
         id: newSigningKeyId(),
         accountId: account.id,
