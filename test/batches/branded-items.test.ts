@@ -1,23 +1,14 @@
 // Branded batch items: drawn with their design (logo, shapes, finder colour, frame), read by all three readers; foreign
 // or unknown logos refused up front with the item's index; CSV columns for the same options.
-import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { BATCHES_URL, postBatch, unpackArchive, waitForBatch } from '../helpers/batches.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers/app.js';
+import { acceptedBatchId, getAs, postBatch, waitForBatch, withArchive } from '../helpers/batches.js';
 import { decodePngFiles, READERS } from '../helpers/decode.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
 
-let t: TestApp;
-const get = (key: string) => (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
-
-beforeAll(async () => {
-  t = await createTestApp({ env: { RENDER_THREADS: '2' } });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ env: { RENDER_THREADS: '2' } });
 
 async function newLogo(key: string): Promise<string> {
   const res = await uploadLogo(t.app, key, await logoPng(), 'image/png');
@@ -31,16 +22,6 @@ async function colours(path: string): Promise<number> {
   const seen = new Set<number>();
   for (let i = 0; i < data.length; i += 4) seen.add(data.readUInt32BE(i));
   return seen.size;
-}
-
-async function archiveOf(key: string, id: string) {
-  const archive = await t.app.inject({
-    method: 'GET',
-    url: `${BATCHES_URL}/${id}/archive`,
-    headers: { 'x-api-key': key },
-  });
-  expect(archive.statusCode).toBe(200);
-  return unpackArchive(archive.rawPayload);
 }
 
 describe('branded batch items', () => {
@@ -63,14 +44,10 @@ describe('branded batch items', () => {
         size: 400,
         ...designs[i % 4],
       }));
-      const res = await postBatch(t.app, key, { items });
-      expect(res.statusCode, res.body).toBe(202);
-      const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
-      const unpacked = await archiveOf(key, done.id);
-      try {
-        const rows = unpacked.manifest.slice(1);
+      const done = await waitForBatch(getAs(t.app, key), acceptedBatchId(await postBatch(t.app, key, { items })));
+      await withArchive(getAs(t.app, key), done.id, async ({ dir, rows }) => {
         expect(rows.map((row) => [row[0], row[3], row[4]])).toEqual(items.map((_, i) => [String(i), 'succeeded', '']));
-        const paths = rows.map((row) => join(unpacked.dir, row[2]!));
+        const paths = rows.map((row) => join(dir, row[2]!));
         // Every file is branded: more than the two colours of a plain black-and-white code.
         for (const path of paths) expect(await colours(path)).toBeGreaterThan(2);
         const decoded = await decodePngFiles(paths);
@@ -80,9 +57,7 @@ describe('branded batch items', () => {
             : [{ item: items[Number(row[0])], ...decoded[i] }],
         );
         expect(misread).toEqual([]);
-      } finally {
-        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-      }
+      });
     },
   );
 
@@ -115,26 +90,17 @@ describe('branded batch items', () => {
         `https://example.com/csv/0,url,png,400,H,rounded,rounded,#1d3557,${logo},0.2,,`,
         `Olá São Paulo,text,png,400,,square,square,,,,SCAN ME,true`,
       ].join('\n');
-      const res = await t.app.inject({
-        method: 'POST',
-        url: BATCHES_URL,
-        headers: { 'x-api-key': key, 'content-type': 'text/csv' },
-        payload: csv,
-      });
-      expect(res.statusCode, res.body).toBe(202);
-      const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
+      const res = await postBatch(t.app, key, csv, { 'content-type': 'text/csv' });
+      const done = await waitForBatch(getAs(t.app, key), acceptedBatchId(res));
       expect(done).toMatchObject({ succeeded: 2, failed: 0 });
-      const unpacked = await archiveOf(key, done.id);
-      try {
-        const paths = unpacked.manifest.slice(1).map((row) => join(unpacked.dir, row[2]!));
+      await withArchive(getAs(t.app, key), done.id, async ({ dir, rows }) => {
+        const paths = rows.map((row) => join(dir, row[2]!));
         for (const path of paths) expect(await colours(path)).toBeGreaterThan(2);
         const decoded = await decodePngFiles(paths);
         expect(decoded.map((d) => d.jsqr)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
         expect(decoded.map((d) => d.zbar)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
         expect(decoded.map((d) => d.zxing)).toEqual(['https://example.com/csv/0', 'Olá São Paulo']);
-      } finally {
-        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-      }
+      });
     },
   );
 });

@@ -1,13 +1,12 @@
 // Batch items that make dynamic codes: made once at acceptance within the plan, listed, drawn with their short URLs,
 // named in the manifest.
 import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import type { DynamicCodeStore } from '../../src/domain/ports/dynamic-code-store.js';
 import { acceptBatch } from '../../src/services/batches/accept-batch.js';
 import { useTestApp } from '../helpers/app.js';
-import { BATCHES_URL, postBatch, unpackArchive, urlItems, waitForBatch } from '../helpers/batches.js';
+import { batchCaller, postBatch, urlItems } from '../helpers/batches.js';
 import { decodePngFiles, readByAll } from '../helpers/decode.js';
 
 const t = useTestApp({ env: { RENDER_THREADS: '2' } });
@@ -22,10 +21,10 @@ interface CodeJson {
   utm: unknown;
 }
 
-const getWith = (key: string) => (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+const caller = (key: string) => batchCaller(t.app, key);
 
 async function codesOf(key: string): Promise<CodeJson[]> {
-  const res = await getWith(key)(`${CODES_URL}?limit=100`);
+  const res = await caller(key).get(`${CODES_URL}?limit=100`);
   expect(res.statusCode, res.body).toBe(200);
   return (JSON.parse(res.body) as { items: CodeJson[] }).items;
 }
@@ -43,18 +42,6 @@ function dynamicItems(count: number, tag: string): Array<Record<string, unknown>
   }));
 }
 
-/** The archive's manifest rows (without the header), its directory, and a cleanup. */
-async function archiveOf(key: string, id: string) {
-  const archive = await getWith(key)(`${BATCHES_URL}/${id}/archive`);
-  expect(archive.statusCode).toBe(200);
-  const unpacked = await unpackArchive(archive.rawPayload);
-  return {
-    ...unpacked,
-    rows: unpacked.manifest.slice(1),
-    cleanup: () => rm(join(unpacked.dir, '..'), { recursive: true, force: true }),
-  };
-}
-
 describe('a batch of dynamic items', () => {
   it(
     'makes one code per item, listed with its name; each image reads as its short URL with every reader; the ' +
@@ -67,9 +54,7 @@ describe('a batch of dynamic items', () => {
         ...urlItems(2, 'static', { size: 256 }),
       ];
       (items[3]!.dynamic as Record<string, unknown>).utm = { source: 'poster', medium: 'print', campaign: 'spring' };
-      const res = await postBatch(t.app, key, { items });
-      expect(res.statusCode, res.body).toBe(202);
-      const { id } = JSON.parse(res.body) as { id: string };
+      const id = await caller(key).start({ items });
       // The codes exist from acceptance on, before any image is drawn.
       const codes = await codesOf(key);
       expect(codes).toHaveLength(20);
@@ -77,7 +62,7 @@ describe('a batch of dynamic items', () => {
         Array.from({ length: 20 }, (_, i) => `spring poster ${i}`).sort(),
       );
 
-      expect(await waitForBatch(getWith(key), id)).toMatchObject({
+      expect(await caller(key).finished(id)).toMatchObject({
         status: 'completed',
         total: 22,
         succeeded: 22,
@@ -87,8 +72,7 @@ describe('a batch of dynamic items', () => {
       expect(await usageOf(accountId)).toEqual({ requests: 22, qrs: 22 });
 
       const byId = new Map(codes.map((code) => [code.id, code]));
-      const archive = await archiveOf(key, id);
-      try {
+      await caller(key).withArchive(id, async (archive) => {
         expect(archive.manifest[0]).toEqual(['index', 'name', 'file', 'status', 'error', 'codeId', 'shortUrl']);
         const dynamicRows = archive.rows.slice(0, 20);
         // Each row names a distinct code of the account, with that code's shortUrl and target.
@@ -112,9 +96,7 @@ describe('a batch of dynamic items', () => {
 
         const decoded = await decodePngFiles(dynamicRows.map((row) => join(archive.dir, row[2]!)));
         expect(decoded).toEqual(dynamicRows.map((row) => readByAll(row[6]!)));
-      } finally {
-        await archive.cleanup();
-      }
+      });
 
       // A scan of a short URL goes to its code's target (UTM appended on the one that has it).
       for (const i of [0, 3]) {
@@ -145,11 +127,9 @@ describe('a batch of dynamic items', () => {
 
   it('cancelling (or deleting) the batch leaves its codes: they were made at acceptance', async () => {
     const { key } = await t.newCaller('pro');
-    const res = await postBatch(t.app, key, { items: dynamicItems(6, 'cancel') });
-    expect(res.statusCode, res.body).toBe(202);
-    const { id } = JSON.parse(res.body) as { id: string };
+    const id = await caller(key).start({ items: dynamicItems(6, 'cancel') });
     // 200: cancelled while queued or running; 204: it had finished already and was deleted. Either way the codes stay.
-    const gone = await t.app.inject({ method: 'DELETE', url: `${BATCHES_URL}/${id}`, headers: { 'x-api-key': key } });
+    const gone = await caller(key).remove(id);
     expect([200, 204]).toContain(gone.statusCode);
     expect((await codesOf(key)).map((code) => code.target).sort()).toEqual(
       Array.from({ length: 6 }, (_, i) => `https://example.com/cancel/${i}`).sort(),
@@ -160,31 +140,21 @@ describe('a batch of dynamic items', () => {
     const { key } = await t.newCaller('pro');
     const csv =
       'outputFormat,name,dynamic.target,dynamic.name,content,type\r\npng,a,https://example.com/csv/a,CSV code a,,\r\npng,b,https://example.com/csv/b,,,\r\npng,c,,,https://example.com/static,url\r\n';
-    const res = await t.app.inject({
-      method: 'POST',
-      url: BATCHES_URL,
-      headers: { 'content-type': 'text/csv', 'x-api-key': key },
-      payload: csv,
-    });
-    expect(res.statusCode, res.body).toBe(202);
-    const { id } = JSON.parse(res.body) as { id: string };
+    const id = await caller(key).start(csv, { 'content-type': 'text/csv' });
     const codes = await codesOf(key);
     expect(codes.map((code) => [code.target, code.name]).sort()).toEqual([
       ['https://example.com/csv/a', 'CSV code a'],
       ['https://example.com/csv/b', null],
     ]);
-    await waitForBatch(getWith(key), id);
-    const archive = await archiveOf(key, id);
-    try {
+    await caller(key).finished(id);
+    await caller(key).withArchive(id, async ({ rows }) => {
       const shortUrlOf = new Map(codes.map((code) => [code.id, code.shortUrl]));
-      expect(archive.rows.map((row) => [row[1], row[6]])).toEqual([
-        ['a', shortUrlOf.get(archive.rows[0]![5]!)],
-        ['b', shortUrlOf.get(archive.rows[1]![5]!)],
+      expect(rows.map((row) => [row[1], row[6]])).toEqual([
+        ['a', shortUrlOf.get(rows[0]![5]!)],
+        ['b', shortUrlOf.get(rows[1]![5]!)],
         ['c', ''],
       ]);
-    } finally {
-      await archive.cleanup();
-    }
+    });
   });
 });
 

@@ -1,24 +1,15 @@
 // Batches on the embedded default: accepted whole or refused whole, rendered in-process, every archived file decodes,
 // counts exact.
-import { join } from 'node:path';
-import { rm } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { periodOf } from '../../src/domain/period.js';
 import { BACKGROUND_JOBS } from '../../src/services/background-jobs.js';
 import { LastUsedBuffer } from '../../src/services/last-used-buffer.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { BATCHES_URL, postBatch, unpackArchive, urlItems, waitForBatch } from '../helpers/batches.js';
-import { decodePngFiles } from '../helpers/decode.js';
+import { useTestApp } from '../helpers/app.js';
+import { BATCHES_URL, batchCaller, expectRowsReadByAll, postBatch, urlItems } from '../helpers/batches.js';
 
-let t: TestApp;
-const get = (key: string) => (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
-
-beforeAll(async () => {
-  t = await createTestApp({ env: { RENDER_THREADS: '2' } });
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = useTestApp({ env: { RENDER_THREADS: '2' } });
+const caller = (key: string) => batchCaller(t.app, key);
+const CSV = { 'content-type': 'text/csv' };
 
 async function usageOf(accountId: string) {
   return t.stores.meter.usage(accountId, periodOf(t.clock.now));
@@ -39,35 +30,19 @@ describe('a batch of 300 unique URLs on the embedded default', () => {
       expect(res.headers.location).toBe(`${BATCHES_URL}/${accepted.id}`);
       expect(accepted).toMatchObject({ status: 'queued', total: 300 });
 
-      const done = await waitForBatch(get(key), accepted.id);
+      const done = await caller(key).finished(accepted.id);
       expect(done).toMatchObject({ status: 'completed', total: 300, succeeded: 300, failed: 0, cancelled: 0 });
       expect(await usageOf(accountId)).toEqual({ requests: 300, qrs: 300 });
 
-      const archive = await t.app.inject({
-        method: 'GET',
-        url: `${BATCHES_URL}/${accepted.id}/archive`,
-        headers: { 'x-api-key': key },
-      });
-      expect(archive.statusCode).toBe(200);
-      expect(archive.headers['content-type']).toBe('application/zip');
-      const unpacked = await unpackArchive(archive.rawPayload);
-      try {
-        const [header, ...rows] = unpacked.manifest;
+      await caller(key).withArchive(accepted.id, async ({ dir, files, manifest: [header], rows }) => {
         expect(header).toEqual(['index', 'name', 'file', 'status', 'error', 'codeId', 'shortUrl']);
         expect(rows.map((row) => Number(row[0]))).toEqual(Array.from({ length: 300 }, (_, i) => i));
         expect(rows[3]).toEqual(['3', 'ticket 3', 'ticket-3.png', 'succeeded', '', '', '']);
         expect(rows[299]).toEqual(['299', '', '299.png', 'succeeded', '', '', '']);
         const succeeded = rows.filter((row) => row[3] === 'succeeded');
-        expect(unpacked.files).toEqual([...succeeded.map((row) => row[2]!), 'manifest.csv'].sort());
-
-        const decoded = await decodePngFiles(succeeded.map((row) => join(unpacked.dir, row[2]!)));
-        const expected = succeeded.map((row) => `https://example.com/print-run/${row[0]}`);
-        expect(decoded.map((d) => d.zbar)).toEqual(expected);
-        expect(decoded.map((d) => d.zxing)).toEqual(expected);
-        expect(decoded.map((d) => d.jsqr)).toEqual(expected);
-      } finally {
-        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-      }
+        expect(files).toEqual([...succeeded.map((row) => row[2]!), 'manifest.csv'].sort());
+        await expectRowsReadByAll(dir, succeeded, (index) => `https://example.com/print-run/${index}`);
+      });
     },
   );
 });
@@ -100,7 +75,7 @@ describe('acceptance is all or nothing', () => {
     const { key, accountId } = await t.newCaller('free'); // 5 QRs a month
     const first = await postBatch(t.app, key, { items: urlItems(2, 'fit') });
     expect(first.statusCode).toBe(202);
-    await waitForBatch(get(key), (JSON.parse(first.body) as { id: string }).id);
+    await caller(key).finished((JSON.parse(first.body) as { id: string }).id);
     const res = await postBatch(t.app, key, { items: urlItems(4, 'overflow') });
     expect(res.statusCode).toBe(429);
     const problem = JSON.parse(res.body) as { code: string; needed: unknown; remaining: unknown; detail: string };
@@ -135,8 +110,8 @@ describe('Idempotency-Key', () => {
       expect(replay.headers['idempotent-replayed']).toBe('true');
       const id = (JSON.parse(first.body) as { id: string }).id;
       expect((JSON.parse(replay.body) as { id: string }).id).toBe(id);
-      await waitForBatch(get(key), id);
-      const list = JSON.parse((await get(key)(BATCHES_URL)).body) as { items: unknown[] };
+      await caller(key).finished(id);
+      const list = JSON.parse((await caller(key).get(BATCHES_URL)).body) as { items: unknown[] };
       expect(list.items).toHaveLength(1);
       expect(await usageOf(accountId)).toEqual({ requests: 3, qrs: 3 });
 
@@ -152,24 +127,12 @@ describe('CSV bodies', () => {
     const { key } = await t.newCaller('pro');
     const csv =
       'content,type,outputFormat,size,name\r\nhttps://example.com/a,url,png,128,first\r\n"WIFI:T:WPA;S:home;P:pass;;",wifi,webp,,second\r\n';
-    const res = await t.app.inject({
-      method: 'POST',
-      url: BATCHES_URL,
-      headers: { 'content-type': 'text/csv', 'x-api-key': key },
-      payload: csv,
-    });
-    expect(res.statusCode, res.body).toBe(202);
-    const done = await waitForBatch(get(key), (JSON.parse(res.body) as { id: string }).id);
+    const done = await caller(key).finished(await caller(key).start(csv, CSV));
     expect(done).toMatchObject({ status: 'completed', succeeded: 2 });
 
     const bad =
       'content,type,outputFormat\r\nhttps://example.com/a,url,png\r\nhello,fax,png\r\nhttps://example.com/c,url,gif\r\n';
-    const refused = await t.app.inject({
-      method: 'POST',
-      url: BATCHES_URL,
-      headers: { 'content-type': 'text/csv', 'x-api-key': key },
-      payload: bad,
-    });
+    const refused = await postBatch(t.app, key, bad, CSV);
     expect(refused.statusCode).toBe(400);
     const fields = (JSON.parse(refused.body) as { errors: Array<{ field: string }> }).errors.map((e) => e.field).sort();
     expect(fields).toEqual(['line 3.type', 'line 4.outputFormat']);
@@ -183,36 +146,30 @@ describe('cancel, list, delete', () => {
     async () => {
       const { key, accountId } = await t.newCaller('pro');
       const small = JSON.parse((await postBatch(t.app, key, { items: urlItems(2, 'older') })).body) as { id: string };
-      await waitForBatch(get(key), small.id);
+      await caller(key).finished(small.id);
       const big = JSON.parse(
         (await postBatch(t.app, key, { items: urlItems(1_000, 'cancel', { size: 1024 }) })).body,
       ) as { id: string };
-      const cancel = await t.app.inject({
-        method: 'DELETE',
-        url: `${BATCHES_URL}/${big.id}`,
-        headers: { 'x-api-key': key },
-      });
+      const cancel = await caller(key).remove(big.id);
       expect(cancel.statusCode).toBe(200);
-      const cancelled = await waitForBatch(get(key), big.id);
+      const cancelled = await caller(key).finished(big.id);
       expect(cancelled.status).toBe('cancelled');
       expect(cancelled.cancelled).toBeGreaterThan(0);
       expect(cancelled.succeeded + cancelled.cancelled).toBe(1_000);
       expect((await usageOf(accountId)).requests).toBe(2 + cancelled.succeeded);
 
       type BatchPage = { items: Array<{ id: string }>; nextCursor: string | null };
-      const page1 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1`)).body) as BatchPage;
+      const page1 = JSON.parse((await caller(key).get(`${BATCHES_URL}?limit=1`)).body) as BatchPage;
       expect(page1.items.map((b) => b.id)).toEqual([big.id]);
-      const page2 = JSON.parse((await get(key)(`${BATCHES_URL}?limit=1&cursor=${page1.nextCursor}`)).body) as BatchPage;
+      const page2 = JSON.parse(
+        (await caller(key).get(`${BATCHES_URL}?limit=1&cursor=${page1.nextCursor}`)).body,
+      ) as BatchPage;
       expect(page2.items.map((b) => b.id)).toEqual([small.id]);
       expect(page2.nextCursor).toBeNull();
 
-      const del = await t.app.inject({
-        method: 'DELETE',
-        url: `${BATCHES_URL}/${small.id}`,
-        headers: { 'x-api-key': key },
-      });
+      const del = await caller(key).remove(small.id);
       expect(del.statusCode).toBe(204);
-      expect((await get(key)(`${BATCHES_URL}/${small.id}`)).statusCode).toBe(404);
+      expect((await caller(key).get(`${BATCHES_URL}/${small.id}`)).statusCode).toBe(404);
     },
   );
 
@@ -221,8 +178,8 @@ describe('cancel, list, delete', () => {
     const stranger = await t.newCaller('pro');
     const id = (JSON.parse((await postBatch(t.app, owner.key, { items: urlItems(1, 'mine') })).body) as { id: string })
       .id;
-    expect((await get(stranger.key)(`${BATCHES_URL}/${id}`)).statusCode).toBe(404);
-    expect((await get(stranger.key)(`${BATCHES_URL}/${id}/archive`)).statusCode).toBe(404);
+    expect((await caller(stranger.key).get(`${BATCHES_URL}/${id}`)).statusCode).toBe(404);
+    expect((await caller(stranger.key).get(`${BATCHES_URL}/${id}/archive`)).statusCode).toBe(404);
   });
 });
 
@@ -230,7 +187,7 @@ describe('retention', () => {
   it('the batch-expiry job removes batches finished longer ago than the retention, files and all', async () => {
     const { key } = await t.newCaller('pro');
     const id = (JSON.parse((await postBatch(t.app, key, { items: urlItems(2, 'expire') })).body) as { id: string }).id;
-    await waitForBatch(get(key), id);
+    await caller(key).finished(id);
     const job = BACKGROUND_JOBS.find((j) => j.name === 'batch-expiry')!;
     const deps = { ...t.stores, lastUsed: new LastUsedBuffer(), batchRetentionMs: t.config.batchRetentionMs };
     expect(
@@ -240,7 +197,7 @@ describe('retention', () => {
     expect(
       await job.run({ ...deps, clock: () => new Date(t.clock.now.getTime() + t.config.batchRetentionMs + 60_000) }),
     ).toBeGreaterThanOrEqual(1);
-    expect((await get(key)(`${BATCHES_URL}/${id}`)).statusCode).toBe(404);
+    expect((await caller(key).get(`${BATCHES_URL}/${id}`)).statusCode).toBe(404);
     expect(await t.stores.batchResults!.open(id, 0)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 // Redis mode: an API that stored a batch and died before queuing its chunks leaves it queued with no jobs; the
 // batch-requeue job queues it again.
 // And the queue tells which batches a render process is drawing now (what a retried cancel waits for).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,15 +16,8 @@ import {
 import { BACKGROUND_JOBS } from '../../src/services/background-jobs.js';
 import { STALLED_QUEUED_MS } from '../../src/services/batches/requeue-batches.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import {
-  BATCHES_URL,
-  decodeManifestRows,
-  postBatch,
-  unpackArchive,
-  urlItems,
-  waitForBatch,
-  type BatchJson,
-} from '../helpers/batches.js';
+import { batchCaller, expectRowsReadByAll, urlItems } from '../helpers/batches.js';
+import { killChild, spawnRenderProcess } from '../helpers/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redis-server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -40,11 +33,7 @@ beforeAll(async () => {
 }, 30_000);
 
 afterAll(async () => {
-  if (render && render.exitCode === null && render.signalCode === null) {
-    const exited = new Promise((resolve) => render!.once('exit', resolve));
-    render.kill('SIGKILL');
-    await exited;
-  }
+  if (render) await killChild(render, 'SIGKILL');
   await t?.close();
   await redis?.destroy();
   await rm(dataDir, { recursive: true, force: true });
@@ -56,10 +45,8 @@ describe('the batch-requeue job', () => {
       'every item',
     async () => {
       const { key } = await t.newCaller('pro');
-      const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
-      const res = await postBatch(t.app, key, { items: urlItems(40, 'requeue') });
-      expect(res.statusCode, res.body).toBe(202);
-      const { id } = JSON.parse(res.body) as { id: string };
+      const batches = batchCaller(t.app, key);
+      const id = await batches.start({ items: urlItems(40, 'requeue') });
 
       // No render process yet: the chunks wait in the queue. Removing them leaves what a crash between store and queue
       // leaves.
@@ -90,34 +77,14 @@ describe('the batch-requeue job', () => {
         await renderQueue.close();
       }
 
-      render = spawn(process.execPath, ['--import', 'tsx', 'workers/render.ts'], {
-        env: {
-          ...process.env,
-          REDIS_URL: redis.url,
-          QR_DATA_DIR: dataDir,
-          RENDER_THREADS: '1',
-          JOB_LOCK_MS: '1000',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'inherit', 'inherit'],
-      });
-      const done: BatchJson = await waitForBatch(get, id, 90_000);
+      render = spawnRenderProcess(redis.url, dataDir);
+      const done = await batches.finished(id, 90_000);
       expect(done).toMatchObject({ status: 'completed', total: 40, succeeded: 40, failed: 0 });
 
-      const unpacked = await unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload);
-      try {
-        const { zbar, zxing, jsqr, expected } = await decodeManifestRows(
-          unpacked.dir,
-          unpacked.manifest.slice(1),
-          (index) => `https://example.com/requeue/${index}`,
-        );
-        expect(expected).toHaveLength(40);
-        expect(zbar).toEqual(expected);
-        expect(zxing).toEqual(expected);
-        expect(jsqr).toEqual(expected);
-      } finally {
-        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-      }
+      await batches.withArchive(id, async ({ dir, rows }) => {
+        expect(rows).toHaveLength(40);
+        await expectRowsReadByAll(dir, rows, (index) => `https://example.com/requeue/${index}`);
+      });
     },
     180_000,
   );

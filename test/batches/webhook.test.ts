@@ -6,7 +6,7 @@ import { FetchWebhookSender } from '../../src/adapters/webhooks/webhook-sender.f
 import { createWebhookSender } from '../../src/composition/webhook-sender.js';
 import { deliverDueWebhooks } from '../../src/services/batches/batch-webhook.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { postBatch, urlItems, waitForBatch } from '../helpers/batches.js';
+import { acceptedBatchId, deleteBatch, getAs, postBatch, urlItems, waitForBatch } from '../helpers/batches.js';
 import { waitFor } from '../helpers/wait.js';
 import { startWebhookReceiver, verifyWebhook as verify, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
@@ -32,7 +32,7 @@ describe('the batch webhook', () => {
     const res = await postBatch(t.app, key, { items: urlItems(20, 'hook', { size: 128 }), webhookUrl: hookUrl });
     expect(res.statusCode, res.body).toBe(202);
     const { id } = JSON.parse(res.body) as { id: string };
-    await waitForBatch((url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }), id);
+    await waitForBatch(getAs(t.app, key), id);
     await receiver.waitFor(1, 10_000);
     const view = async () =>
       (
@@ -109,17 +109,10 @@ describe('the batch webhook', () => {
 
   it('sends batch.cancelled when a batch is cancelled, and the batch shows its webhook delivered', async () => {
     const { key } = await t.newCaller('pro');
-    const res = await postBatch(t.app, key, {
-      items: urlItems(3_000, 'cancel-hook', { size: 128 }),
-      webhookUrl: hookUrl,
-    });
-    expect(res.statusCode, res.body).toBe(202);
-    const { id } = JSON.parse(res.body) as { id: string };
-    const cancel = await t.app.inject({
-      method: 'DELETE',
-      url: `/api/v1/QRManager/batches/${id}`,
-      headers: { 'x-api-key': key },
-    });
+    const id = acceptedBatchId(
+      await postBatch(t.app, key, { items: urlItems(3_000, 'cancel-hook', { size: 128 }), webhookUrl: hookUrl }),
+    );
+    const cancel = await deleteBatch(t.app, key, id);
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(JSON.parse(cancel.body)).toMatchObject({ status: 'cancelled', webhook: { state: 'pending', attempts: 0 } });
     const before = receiver.received.length;
@@ -132,11 +125,7 @@ describe('the batch webhook', () => {
     const mine = receiver.received.filter((m) => m.headers['webhook-id'] === `msg_${id}`);
     expect(mine).toHaveLength(1);
     expect(JSON.parse(mine[0]!.body)).toMatchObject({ type: 'batch.cancelled', data: { id, status: 'cancelled' } });
-    const view = await t.app.inject({
-      method: 'GET',
-      url: `/api/v1/QRManager/batches/${id}`,
-      headers: { 'x-api-key': key },
-    });
+    const view = await getAs(t.app, key)(`/api/v1/QRManager/batches/${id}`);
     expect(JSON.parse(view.body)).toMatchObject({ webhook: { state: 'delivered', attempts: 1 } });
   });
 
@@ -146,17 +135,10 @@ describe('the batch webhook', () => {
       const flaky = await startWebhookReceiver((n) => (n === 0 ? 500 : 204));
       try {
         const { key } = await t.newCaller('pro');
-        const res = await postBatch(t.app, key, {
-          items: urlItems(3_000, 'retry-hook', { size: 128 }),
-          webhookUrl: flaky.url,
-        });
-        expect(res.statusCode, res.body).toBe(202);
-        const { id } = JSON.parse(res.body) as { id: string };
-        const cancel = await t.app.inject({
-          method: 'DELETE',
-          url: `/api/v1/QRManager/batches/${id}`,
-          headers: { 'x-api-key': key },
-        });
+        const id = acceptedBatchId(
+          await postBatch(t.app, key, { items: urlItems(3_000, 'retry-hook', { size: 128 }), webhookUrl: flaky.url }),
+        );
+        const cancel = await deleteBatch(t.app, key, id);
         const finishedAt = (JSON.parse(cancel.body) as { finishedAt: string }).finishedAt;
         // The sender every process builds (composition), as the app's own sweep would use it.
         const sender = createWebhookSender({ webhookAllowPrivate: true });
@@ -194,7 +176,7 @@ describe('the batch webhook', () => {
       });
       expect(res.statusCode, res.body).toBe(202);
       const { id } = JSON.parse(res.body) as { id: string };
-      await waitForBatch((url) => strict.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }), id);
+      await waitForBatch(getAs(strict.app, key), id);
       await deliverDueWebhooks({
         batches: strict.stores.batches!,
         sender: new FetchWebhookSender({ allowPrivate: false }),

@@ -1,6 +1,5 @@
 // One real Redis Cluster (3 masters + 3 replicas) for the run: the Redis port contracts, two API instances on it, then
 // a master's crash.
-import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +12,6 @@ import { PlanCatalogue } from '../../src/domain/plan-catalogue.js';
 import { revokeKey } from '../../src/services/api-keys.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
-import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import {
   closeRedisClient,
   createRedisClient,
@@ -22,34 +20,14 @@ import {
   type RedisClient,
 } from '../../src/adapters/redis/connection.js';
 import { loadConfig } from '../../src/config.js';
-import { RedisGuessLimiter } from '../../src/adapters/redis/guess-limiter.redis.js';
-import { RedisLastUsedLog } from '../../src/adapters/redis/last-used-log.redis.js';
-import { RedisScanAllowance } from '../../src/adapters/redis/scan-allowance.redis.js';
-import { RedisScanCounter } from '../../src/adapters/redis/scan-counter.redis.js';
-import { RedisScanEventSource } from '../../src/adapters/redis/scan-event-source.redis.js';
 import { RedisSessionStore } from '../../src/adapters/redis/session-store.redis.js';
-import { RedisUsageCounters } from '../../src/adapters/redis/usage-counters.redis.js';
-import { RedisUsageMeter } from '../../src/adapters/redis/usage-meter.redis.js';
-import { rollupScans } from '../../src/services/rollup-scans.js';
 import { startRedisCluster, type RedisCluster } from '../helpers/redis-cluster.js';
 import { startEntry, type EntryProcess } from '../helpers/processes.js';
-import {
-  BATCHES_URL,
-  decodeManifestRows,
-  postBatch,
-  unpackArchive,
-  urlItems,
-  waitForBatch,
-} from '../helpers/batches.js';
+import { batchCaller, expectRowsReadByAll, urlItems } from '../helpers/batches.js';
 import { codesApi, scan, USER_AGENTS } from '../helpers/codes.js';
 import { createQueue } from '../../src/adapters/queue/job-queue.bullmq.js';
-import { lastUsedLogContract } from '../contracts/last-used-log.contract.js';
-import { guessLimiterContract, scanAllowanceContract } from '../contracts/scan-allowance.contract.js';
-import { scanRecorderContract } from '../contracts/scan-ledger.contract.js';
-import { scanEventSourceContract } from '../contracts/scan-events.contract.js';
+import { casePrefix as prefix, redisAdapterContracts } from '../contracts/redis-adapters.js';
 import { sessionStoreContract } from '../contracts/session-store.contract.js';
-import { usageCountersContract } from '../contracts/usage-counters.contract.js';
-import { usageMeterContract } from '../contracts/usage-meter.contract.js';
 
 let cluster: RedisCluster;
 let client: RedisClient;
@@ -68,8 +46,6 @@ afterAll(async () => {
   await cluster?.destroy();
 });
 
-const prefix = () => `t-${randomUUID()}:`;
-
 describe('a Redis Cluster', () => {
   it('is healthy as /readyz checks it: state ok, every master answering', async () => {
     await expect(redisHealth(client)).resolves.toBeUndefined();
@@ -77,56 +53,7 @@ describe('a Redis Cluster', () => {
   });
 });
 
-usageMeterContract('redis cluster', () => {
-  const meter = new RedisUsageMeter(client, { keyPrefix: prefix() });
-  closers.push(() => meter.close());
-  return meter;
-});
-
-usageCountersContract('redis cluster', async () => {
-  const keyPrefix = prefix();
-  const meter = new RedisUsageMeter(client, { keyPrefix });
-  closers.push(() => meter.close());
-  return { meter, counters: new RedisUsageCounters(client, { keyPrefix }) };
-});
-
-lastUsedLogContract(
-  'redis cluster',
-  () => {
-    const keyPrefix = prefix();
-    const logs = [0, 1, 2].map(() => new RedisLastUsedLog(client, { keyPrefix, pushEveryMs: 60_000 }));
-    closers.push(...logs.map((log) => () => log.close()));
-    return logs;
-  },
-  { sharedAcrossProcesses: true },
-);
-
-scanAllowanceContract('redis cluster', () => new RedisScanAllowance(client, { keyPrefix: prefix() }));
-guessLimiterContract('redis cluster', () => new RedisGuessLimiter(client, { keyPrefix: prefix() }));
-scanEventSourceContract('redis cluster (counted in the scan script)', async () => {
-  const keyPrefix = prefix();
-  return {
-    recorder: new RedisScanCounter(client, { keyPrefix }),
-    events: new RedisScanEventSource(client, { keyPrefix }),
-  };
-});
-
-scanRecorderContract(
-  'redis cluster (HyperLogLog) + rollup',
-  async () => {
-    const counter = new RedisScanCounter(client, { keyPrefix: prefix() });
-    const stores = createSqliteStores(':memory:');
-    closers.push(() => stores.close());
-    return {
-      recorder: counter,
-      async read(codeId, day) {
-        await rollupScans({ scanCounters: counter, scanLedger: stores.scanLedger });
-        return (await stores.scanLedger.days(codeId, day, day))[0];
-      },
-    };
-  },
-  1,
-);
+redisAdapterContracts('redis cluster', () => client, closers);
 
 sessionStoreContract('redis cluster', () => new RedisSessionStore(client, { keyPrefix: prefix() }));
 
@@ -278,31 +205,20 @@ describe('two API instances, the jobs process and a render worker on the Redis C
       'reader',
     async () => {
       const { key, accountId } = await a.newCaller('pro');
-      const get = (url: string) => b.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
-      const res = await postBatch(a.app, key, { items: urlItems(30, 'cluster') });
-      expect(res.statusCode, res.body).toBe(202);
-      const { id } = res.json() as { id: string };
-      expect(await waitForBatch(get, id, 90_000)).toMatchObject({
+      const [onA, onB] = [batchCaller(a.app, key), batchCaller(b.app, key)];
+      const id = await onA.start({ items: urlItems(30, 'cluster') });
+      expect(await onB.finished(id, 90_000)).toMatchObject({
         status: 'completed',
         total: 30,
         succeeded: 30,
         failed: 0,
       });
       expect(await b.stores.meter.usage(accountId, periodOf(new Date()))).toEqual({ requests: 30, qrs: 30 });
-      const unpacked = await unpackArchive((await get(`${BATCHES_URL}/${id}/archive`)).rawPayload);
-      try {
-        const rows = unpacked.manifest.slice(1);
+      await onB.withArchive(id, async ({ dir, rows }) => {
         expect(rows.map((row) => row[3])).toEqual(Array.from({ length: 30 }, () => 'succeeded'));
         const sample = rows.filter((row) => Number(row[0]) % 6 === 0);
-        const { zbar, zxing, jsqr, expected } = await decodeManifestRows(
-          unpacked.dir,
-          sample,
-          (i) => `https://example.com/cluster/${i}`,
-        );
-        expect({ zbar, zxing, jsqr }).toEqual({ zbar: expected, zxing: expected, jsqr: expected });
-      } finally {
-        await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
-      }
+        await expectRowsReadByAll(dir, sample, (i) => `https://example.com/cluster/${i}`);
+      });
     },
     120_000,
   );

@@ -1,11 +1,12 @@
 // Batch test helpers: post a batch, wait for it to finish, and unpack its archive with the system's unzip.
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { parse } from 'csv-parse/sync';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { expect } from 'vitest';
 import { decodePngFiles } from './decode.js';
 import { waitFor } from './wait.js';
 
@@ -20,6 +21,22 @@ export function postBatch(app: FastifyInstance, key: string, body: unknown, head
     headers: { 'content-type': 'application/json', 'x-api-key': key, ...headers },
     payload: typeof body === 'string' ? body : JSON.stringify(body),
   });
+}
+
+/** GET as this key's caller: what waitForBatch and withArchive poll and read through. */
+export function getAs(app: FastifyInstance, key: string): (url: string) => Promise<LightMyRequestResponse> {
+  return (url) => app.inject({ method: 'GET', url, headers: { 'x-api-key': key } });
+}
+
+/** The id of a batch the API accepted: fails unless the answer is a 202. */
+export function acceptedBatchId(res: LightMyRequestResponse): string {
+  expect(res.statusCode, res.body).toBe(202);
+  return (JSON.parse(res.body) as { id: string }).id;
+}
+
+/** DELETE …/batches/{id} as this key's caller: cancels a batch still running, deletes a finished one. */
+export function deleteBatch(app: FastifyInstance, key: string, id: string) {
+  return app.inject({ method: 'DELETE', url: `${BATCHES_URL}/${id}`, headers: { 'x-api-key': key } });
 }
 
 /** Items as a client sends them: any field may be set or replaced, the point of the validation tests. */
@@ -96,5 +113,55 @@ export async function decodeManifestRows(
     zxing: decoded.map((d) => d.zxing),
     jsqr: decoded.map((d) => d.jsqr),
     expected: rows.map((row) => contentOf(row[0]!)),
+  };
+}
+
+export interface BatchArchive extends UnpackedArchive {
+  /** The manifest without its header row. */
+  rows: string[][];
+}
+
+/**
+ * GETs the batch's archive (200, application/zip), unpacks it, hands it to `use`, and removes the unpacked files
+ * afterwards, whether `use` passed or threw.
+ */
+export async function withArchive<T>(
+  get: (url: string) => Promise<LightMyRequestResponse>,
+  id: string,
+  use: (archive: BatchArchive) => Promise<T>,
+): Promise<T> {
+  const res = await get(`${BATCHES_URL}/${id}/archive`);
+  expect(res.statusCode, res.body).toBe(200);
+  expect(res.headers['content-type']).toBe('application/zip');
+  const unpacked = await unpackArchive(res.rawPayload);
+  try {
+    return await use({ ...unpacked, rows: unpacked.manifest.slice(1) });
+  } finally {
+    await rm(join(unpacked.dir, '..'), { recursive: true, force: true });
+  }
+}
+
+/** Asserts that ZXing, zbar and jsQR each read the file of every one of these rows as `contentOf` its index. */
+export async function expectRowsReadByAll(
+  dir: string,
+  rows: string[][],
+  contentOf: (index: string) => string,
+): Promise<void> {
+  const { zbar, zxing, jsqr, expected } = await decodeManifestRows(dir, rows, contentOf);
+  expect(expected).toHaveLength(rows.length);
+  expect({ zbar, zxing, jsqr }).toEqual({ zbar: expected, zxing: expected, jsqr: expected });
+}
+
+/** The batch API as one key's caller sees it through `app`: what the batch suites do with it, one call each. */
+export function batchCaller(app: FastifyInstance, key: string) {
+  const get = getAs(app, key);
+  return {
+    get,
+    /** POSTs a batch (a CSV body with `content-type: text/csv`); fails unless it is accepted; resolves with its id. */
+    start: async (body: unknown, headers: Record<string, string> = {}) =>
+      acceptedBatchId(await postBatch(app, key, body, headers)),
+    finished: (id: string, timeoutMs?: number) => waitForBatch(get, id, timeoutMs),
+    withArchive: <T>(id: string, use: (archive: BatchArchive) => Promise<T>) => withArchive(get, id, use),
+    remove: (id: string) => deleteBatch(app, key, id),
   };
 }

@@ -69,20 +69,14 @@ export async function startServer(env: Record<string, string>, timeoutMs = 20_00
 export interface EntryProcess {
   process: ChildProcess;
   output: () => string;
+  /** Resolves with the exit code once the process has exited, by itself or stopped. */
+  exited: Promise<number | null>;
   /** SIGTERM (SIGKILL after 15 s); resolves with the exit code. */
   stop(): Promise<number | null>;
 }
 
-/**
- * Starts one of the worker processes (workers/jobs.ts, workers/render.ts) as ops run it; resolves once it logs
- * `readyLine`, fails if it exits first.
- */
-export async function startEntry(
-  entry: string,
-  env: Record<string, string>,
-  readyLine: string,
-  timeoutMs = 30_000,
-): Promise<EntryProcess> {
+/** Spawns one of the worker processes (workers/jobs.ts, workers/render.ts) as ops run it, without waiting for it. */
+export function spawnEntry(entry: string, env: Record<string, string>): EntryProcess {
   const child = spawn(process.execPath, [...TSX, `workers/${entry}`], {
     env: { ...process.env, LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -98,13 +92,50 @@ export async function startEntry(
     clearTimeout(timer);
     return code;
   };
+  return { process: child, output: () => output, exited, stop };
+}
+
+/** Spawns a worker process (spawnEntry); resolves once it logs `readyLine`, fails if it exits first. */
+export async function startEntry(
+  entry: string,
+  env: Record<string, string>,
+  readyLine: string,
+  timeoutMs = 30_000,
+): Promise<EntryProcess> {
+  const started = spawnEntry(entry, env);
   const ready = () => {
-    if (child.exitCode !== null) throw new Error(`${entry} exited early: ${output}`);
-    return output.includes(readyLine);
+    if (started.process.exitCode !== null) throw new Error(`${entry} exited early: ${started.output()}`);
+    return started.output().includes(readyLine);
   };
   await waitFor(`${entry} to log "${readyLine}"`, ready, { timeoutMs, intervalMs: 100 }).catch(async (error: Error) => {
-    await stop();
-    throw new Error(`${error.message}: ${output}`);
+    await started.stop();
+    throw new Error(`${error.message}: ${started.output()}`);
   });
-  return { process: child, output: () => output, stop };
+  return started;
+}
+
+/**
+ * Spawns the render worker process (workers/render.ts) on this Redis and data directory, with one thread and a 1 s job
+ * lock so that a killed process's chunk is taken back quickly; does not wait for it to be ready.
+ */
+export function spawnRenderProcess(redisUrl: string, dataDir: string): ChildProcess {
+  return spawn(process.execPath, [...TSX, 'workers/render.ts'], {
+    env: {
+      ...process.env,
+      REDIS_URL: redisUrl,
+      QR_DATA_DIR: dataDir,
+      RENDER_THREADS: '1',
+      JOB_LOCK_MS: '1000',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+}
+
+/** Sends `signal` to the child unless it has exited already; resolves once it has exited. */
+export async function killChild(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
 }

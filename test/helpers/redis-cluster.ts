@@ -6,10 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './processes.js';
+import { REDIS_SERVER, redisServerArgs } from './redis-server.js';
 import { waitFor } from './wait.js';
 
 const exec = promisify(execFile);
-const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
 const REDIS_CLI = process.env.REDIS_CLI_BIN ?? '/usr/bin/redis-cli';
 
 export interface RedisClusterNode {
@@ -38,34 +38,12 @@ async function cli(port: number, ...args: string[]): Promise<string> {
 
 function startNode(port: number, dir: string): ChildProcess {
   // Replicas that ignore the master's staleness fail over within the node timeout (1 s); no persistence to disk.
-  const child = spawn(
-    REDIS_SERVER,
-    [
-      '--port',
-      String(port),
-      '--bind',
-      '127.0.0.1',
-      '--dir',
-      dir,
-      '--cluster-enabled',
-      'yes',
-      '--cluster-config-file',
-      'nodes.conf',
-      '--cluster-node-timeout',
-      '1000',
-      '--cluster-replica-validity-factor',
-      '0',
-      '--save',
-      '',
-      '--appendonly',
-      'no',
-      '--maxmemory-policy',
-      'noeviction',
-      '--loglevel',
-      'warning',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const clustered = [
+    ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf'],
+    ...['--cluster-node-timeout', '1000', '--cluster-replica-validity-factor', '0'],
+    ...['--save', '', '--appendonly', 'no'],
+  ];
+  const child = spawn(REDIS_SERVER, redisServerArgs(port, dir, clustered), { stdio: ['ignore', 'ignore', 'pipe'] });
   child.stderr?.resume();
   return child;
 }

@@ -22,7 +22,24 @@ export interface RedisServer {
   destroy(): Promise<void>;
 }
 
-const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+export const REDIS_SERVER = process.env.REDIS_SERVER_BIN ?? '/usr/bin/redis-server';
+
+/** redis-server's arguments for a node on loopback at `port` keeping its files in `dir`: never evicting a key. */
+export function redisServerArgs(port: number, dir: string, persistence: string[]): string[] {
+  return [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    ...persistence,
+    '--maxmemory-policy',
+    'noeviction',
+    '--loglevel',
+    'warning',
+  ];
+}
 
 /** One PING over a raw socket; true on +PONG. */
 function ping(port: number): Promise<boolean> {
@@ -47,28 +64,8 @@ export async function startRedisServer(): Promise<RedisServer> {
 
   const start = async () => {
     // AOF with fsync on every write, so a stop and start keeps every counter (the outage tests rely on it).
-    child = spawn(
-      REDIS_SERVER,
-      [
-        '--port',
-        String(port),
-        '--bind',
-        '127.0.0.1',
-        '--dir',
-        dir,
-        '--save',
-        '',
-        '--appendonly',
-        'yes',
-        '--appendfsync',
-        'always',
-        '--maxmemory-policy',
-        'noeviction',
-        '--loglevel',
-        'warning',
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const persistence = ['--save', '', '--appendonly', 'yes', '--appendfsync', 'always'];
+    child = spawn(REDIS_SERVER, redisServerArgs(port, dir, persistence), { stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const started = child;

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate, useTestApp } from '../helpers/app.js';
-import { BATCHES_URL, postBatch, unpackArchive, waitForBatch } from '../helpers/batches.js';
+import { acceptedBatchId, getAs, postBatch, waitForBatch, withArchive } from '../helpers/batches.js';
 import { codesApi } from '../helpers/codes.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
@@ -140,29 +140,17 @@ describe('design: "des_…" gives the same image as the same fields inline', () 
       const json = await postBatch(t.app, key, {
         items: [{ content, type: 'url', outputFormat: 'png', design: id, name: 'json' }],
       });
-      expect(json.statusCode).toBe(202);
-      const csv = await t.app.inject({
-        method: 'POST',
-        url: BATCHES_URL,
-        headers: { 'content-type': 'text/csv', 'x-api-key': key },
-        payload: `content,type,outputFormat,design,name\n${content},url,png,${id},csv\n`,
-      });
-      expect(csv.statusCode).toBe(202);
+      const csvBody = `content,type,outputFormat,design,name\n${content},url,png,${id},csv\n`;
+      const csv = await postBatch(t.app, key, csvBody, { 'content-type': 'text/csv' });
       for (const [accepted, file] of [
         [json, 'json.png'],
         [csv, 'csv.png'],
       ] as const) {
-        await waitForBatch(
-          (url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }),
-          accepted.json().id,
-        );
-        const archive = await t.app.inject({
-          method: 'GET',
-          url: `${BATCHES_URL}/${accepted.json().id}/archive`,
-          headers: { 'x-api-key': key },
+        const batchId = acceptedBatchId(accepted);
+        await waitForBatch(getAs(t.app, key), batchId);
+        await withArchive(getAs(t.app, key), batchId, async ({ dir }) => {
+          expect((await readFile(join(dir, file))).equals(inline.rawPayload)).toBe(true);
         });
-        const unpacked = await unpackArchive(archive.rawPayload);
-        expect((await readFile(join(unpacked.dir, file))).equals(inline.rawPayload)).toBe(true);
       }
 
       const code = await codesApi(t.app, key).create({ target: 'https://example.com/target' });

@@ -9,7 +9,7 @@ import { inflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generate, useTestApp } from '../helpers/app.js';
-import { postBatch, unpackArchive, waitForBatch } from '../helpers/batches.js';
+import { acceptedBatchId, getAs, postBatch, waitForBatch, withArchive } from '../helpers/batches.js';
 import { codesApi } from '../helpers/codes.js';
 import { decodeImages, decodeQr, readByAll } from '../helpers/decode.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
@@ -19,6 +19,9 @@ const run = promisify(execFile);
 const t = useTestApp();
 const URL_CONTENT = 'https://example.com/print/menu?table=12';
 const points = (mm: number) => (mm * 72) / 25.4;
+/** POST /generate of URL_CONTENT as a URL, with these fields. */
+const generateUrl = (key: string, fields: Record<string, unknown>) =>
+  generate(t.app, key, { content: URL_CONTENT, type: 'url', ...fields });
 
 let dir: string;
 beforeAll(async () => {
@@ -68,13 +71,7 @@ function epsHeader(eps: Uint8Array): Record<string, string> {
 describe('pdf and eps', () => {
   it('draws a PDF page of exactly sizeMm with cmyk() modules as DeviceCMYK, read exactly by every reader', async () => {
     const { key } = await t.newCaller('pro');
-    const res = await generate(t.app, key, {
-      content: URL_CONTENT,
-      type: 'url',
-      outputFormat: 'pdf',
-      sizeMm: 40,
-      darkColor: 'cmyk(0,0,0,100)',
-    });
+    const res = await generateUrl(key, { outputFormat: 'pdf', sizeMm: 40, darkColor: 'cmyk(0,0,0,100)' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const page = await pdfPageSize(res.rawPayload);
@@ -91,9 +88,7 @@ describe('pdf and eps', () => {
       'Ghostscript',
     async () => {
       const { key } = await t.newCaller('pro');
-      const res = await generate(t.app, key, {
-        content: URL_CONTENT,
-        type: 'url',
+      const res = await generateUrl(key, {
         outputFormat: 'eps',
         sizeMm: 30,
         darkColor: 'cmyk(100, 60, 0, 40)',
@@ -124,20 +119,8 @@ describe('pdf and eps', () => {
         logo: { id: logo, scale: 0.2 },
         frame: { text: 'Scan the menu' },
       } as const;
-      const pdf = await generate(t.app, key, {
-        content: URL_CONTENT,
-        type: 'url',
-        outputFormat: 'pdf',
-        sizeMm: 50,
-        ...design,
-      });
-      const eps = await generate(t.app, key, {
-        content: URL_CONTENT,
-        type: 'url',
-        outputFormat: 'eps',
-        sizeMm: 50,
-        ...design,
-      });
+      const pdf = await generateUrl(key, { outputFormat: 'pdf', sizeMm: 50, ...design });
+      const eps = await generateUrl(key, { outputFormat: 'eps', sizeMm: 50, ...design });
       expect([pdf.statusCode, eps.statusCode]).toEqual([200, 200]);
       const page = await pdfPageSize(pdf.rawPayload);
       expect(page.width).toBeCloseTo(points(50), 2);
@@ -156,7 +139,7 @@ describe('pdf and eps', () => {
   it('is a paid format: the free plan gets 403 plan_upgrade_required naming the plan that has it', async () => {
     const { key } = await t.newCaller('free');
     for (const outputFormat of ['pdf', 'eps']) {
-      const res = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat });
+      const res = await generateUrl(key, { outputFormat });
       expect(res.statusCode).toBe(403);
       expect(res.json()).toMatchObject({ code: 'plan_upgrade_required', plan: 'free', requiredPlan: 'pro' });
     }
@@ -166,20 +149,8 @@ describe('pdf and eps', () => {
 describe('sizeMm and dpi', () => {
   it('gives a PNG and a WebP sizeMm × dpi pixels with the dpi written in the file (pHYs, EXIF)', async () => {
     const { key } = await t.newCaller('free');
-    const png = await generate(t.app, key, {
-      content: URL_CONTENT,
-      type: 'url',
-      outputFormat: 'png',
-      sizeMm: 25,
-      dpi: 600,
-    });
-    const webp = await generate(t.app, key, {
-      content: URL_CONTENT,
-      type: 'url',
-      outputFormat: 'webp',
-      sizeMm: 25,
-      dpi: 600,
-    });
+    const png = await generateUrl(key, { outputFormat: 'png', sizeMm: 25, dpi: 600 });
+    const webp = await generateUrl(key, { outputFormat: 'webp', sizeMm: 25, dpi: 600 });
     expect([png.statusCode, webp.statusCode]).toEqual([200, 200]);
     const pngMeta = await sharp(png.rawPayload).metadata();
     expect([pngMeta.width, pngMeta.density]).toEqual([Math.round((25 / 25.4) * 600), 600]);
@@ -188,22 +159,8 @@ describe('sizeMm and dpi', () => {
     // EXIF IFD0: XResolution is the rational at offset 50 (dpi / 1), ResolutionUnit 2 (inch).
     expect([webpMeta.exif!.readUInt32LE(50), webpMeta.exif!.readUInt32LE(54)]).toEqual([600, 1]);
     // A branded WebP (sharp's encoder) and PNG (the design writer) carry it too.
-    const brandedWebp = await generate(t.app, key, {
-      content: URL_CONTENT,
-      type: 'url',
-      outputFormat: 'webp',
-      sizeMm: 25,
-      dpi: 600,
-      moduleShape: 'rounded',
-    });
-    const brandedPng = await generate(t.app, key, {
-      content: URL_CONTENT,
-      type: 'url',
-      outputFormat: 'png',
-      sizeMm: 25,
-      dpi: 600,
-      moduleShape: 'rounded',
-    });
+    const brandedWebp = await generateUrl(key, { outputFormat: 'webp', sizeMm: 25, dpi: 600, moduleShape: 'rounded' });
+    const brandedPng = await generateUrl(key, { outputFormat: 'png', sizeMm: 25, dpi: 600, moduleShape: 'rounded' });
     expect((await sharp(brandedWebp.rawPayload).metadata()).exif!.readUInt32LE(50)).toBe(600);
     expect((await sharp(brandedPng.rawPayload).metadata()).density).toBe(600);
     const decoded = await decodeImages([
@@ -218,22 +175,16 @@ describe('sizeMm and dpi', () => {
     'writes only the resolution when dpi comes without ' + 'sizeMm, and the default 300 dpi with sizeMm alone',
     async () => {
       const { key } = await t.newCaller('free');
-      const onlyDpi = await generate(t.app, key, {
-        content: URL_CONTENT,
-        type: 'url',
-        outputFormat: 'png',
-        size: 400,
-        dpi: 150,
-      });
+      const onlyDpi = await generateUrl(key, { outputFormat: 'png', size: 400, dpi: 150 });
       expect(await sharp(onlyDpi.rawPayload).metadata()).toMatchObject({ width: 400, density: 150 });
-      const onlyMm = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'png', sizeMm: 30 });
+      const onlyMm = await generateUrl(key, { outputFormat: 'png', sizeMm: 30 });
       expect(await sharp(onlyMm.rawPayload).metadata()).toMatchObject({ width: 354, density: 300 });
     },
   );
 
   it('sizes an SVG in millimetres', async () => {
     const { key } = await t.newCaller('pro');
-    const res = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'svg', sizeMm: 32.5 });
+    const res = await generateUrl(key, { outputFormat: 'svg', sizeMm: 32.5 });
     expect(res.body).toMatch(/^<svg [^>]*width="32\.5mm" height="32\.5mm"/);
     expect(await decodeQr(res.rawPayload, 'svg')).toEqual(readByAll(URL_CONTENT));
   });
@@ -305,7 +256,7 @@ describe('everywhere a format is accepted', () => {
     async () => {
       const { key } = await t.newCaller('pro');
       const fields = { sizeMm: 35, darkColor: 'cmyk(0,0,0,100)' };
-      const inline = await generate(t.app, key, { content: URL_CONTENT, type: 'url', outputFormat: 'pdf', ...fields });
+      const inline = await generateUrl(key, { outputFormat: 'pdf', ...fields });
       expect(inline.statusCode).toBe(200);
 
       const signing = await newSigningKey(t.app, key);
@@ -324,12 +275,7 @@ describe('everywhere a format is accepted', () => {
         payload: { name: 'print', options: fields },
       });
       expect(design.statusCode).toBe(201);
-      const viaDesign = await generate(t.app, key, {
-        content: URL_CONTENT,
-        type: 'url',
-        outputFormat: 'pdf',
-        design: design.json().id,
-      });
+      const viaDesign = await generateUrl(key, { outputFormat: 'pdf', design: design.json().id });
       expect(viaDesign.rawPayload.equals(inline.rawPayload)).toBe(true);
 
       const code = (await codesApi(t.app, key).create({ target: 'https://example.com/target' })).json();
@@ -350,31 +296,20 @@ describe('everywhere a format is accepted', () => {
           { content: URL_CONTENT, type: 'url', outputFormat: 'eps', name: 'menu', ...fields },
         ],
       });
-      expect(json.statusCode).toBe(202);
-      const csv = await t.app.inject({
-        method: 'POST',
-        url: '/api/v1/QRManager/batches',
-        headers: { 'content-type': 'text/csv', 'x-api-key': key },
-        payload: `content,type,outputFormat,sizeMm,darkColor,name\n${URL_CONTENT},url,pdf,35,"cmyk(0,0,0,100)",menu\n`,
-      });
-      expect(csv.statusCode).toBe(202);
+      const csvBody =
+        'content,type,outputFormat,sizeMm,darkColor,name\n' + `${URL_CONTENT},url,pdf,35,"cmyk(0,0,0,100)",menu\n`;
+      const csv = await postBatch(t.app, key, csvBody, { 'content-type': 'text/csv' });
       const files: Record<string, Buffer> = {};
       for (const [label, accepted] of [
         ['json', json],
         ['csv', csv],
       ] as const) {
-        await waitForBatch(
-          (url) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': key } }),
-          accepted.json().id,
-        );
-        const archive = await t.app.inject({
-          method: 'GET',
-          url: `/api/v1/QRManager/batches/${accepted.json().id}/archive`,
-          headers: { 'x-api-key': key },
+        const batchId = acceptedBatchId(accepted);
+        await waitForBatch(getAs(t.app, key), batchId);
+        await withArchive(getAs(t.app, key), batchId, async (archive) => {
+          for (const name of archive.files.filter((file) => file !== 'manifest.csv'))
+            files[`${label}/${name}`] = await readFile(join(archive.dir, name));
         });
-        const unpacked = await unpackArchive(archive.rawPayload);
-        for (const name of unpacked.files.filter((file) => file !== 'manifest.csv'))
-          files[`${label}/${name}`] = await readFile(join(unpacked.dir, name));
       }
       expect(Object.keys(files).sort()).toEqual(['csv/menu.pdf', 'json/menu.eps', 'json/menu.pdf']);
       expect(files['json/menu.pdf']!.equals(inline.rawPayload)).toBe(true);
