@@ -7,17 +7,10 @@ import { signedImageUrl } from '../../clients/typescript/src/index.js';
 import { signedImagePath } from '../../src/domain/signed-url.js';
 import { useTestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
-import { newSigningKey } from '../helpers/signed-urls.js';
+import { DOCS_EXAMPLE, newSigningKey } from '../helpers/signed-urls.js';
 
 const run = promisify(execFile);
-const KEY = { id: 'sk_3mLd0Qk2Vt9xY7bN1cRa', secret: 'qrs_bXktc2lnbmluZy1zZWNyZXQtZm9yLWRvY3MtZXhhbXBsZQ' };
-const PARAMS = {
-  type: 'url',
-  content: 'https://example.com/menu?table=4&lang=fr',
-  size: 300,
-  darkColor: '#1A2B3C',
-  'frame.text': "Scan me (it's free)!",
-};
+const { key: KEY, params: PARAMS } = DOCS_EXAMPLE;
 const t = useTestApp();
 
 async function pythonSignedUrl(

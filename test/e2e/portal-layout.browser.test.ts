@@ -2,7 +2,7 @@
 // headers are named, inputs match, axe finds nothing serious.
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/domain/batches/batch.js';
@@ -12,7 +12,7 @@ import { createTestApp, GENERATE_URL, type TestApp } from '../helpers/app.js';
 import { logoPng, uploadLogo } from '../helpers/logos.js';
 import { freePort } from '../helpers/processes.js';
 import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
-import { CHROMIUM_ARGS } from '../helpers/chromium.js';
+import { desktopPage, launchChromium } from '../helpers/chromium.js';
 import { seriousAxeViolations } from '../helpers/axe.js';
 
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots', 'layout');
@@ -136,15 +136,8 @@ beforeAll(async () => {
   t = await createTestApp({ env: { PUBLIC_URL: base } });
   await t.app.listen({ port, host: '127.0.0.1' });
   await seed();
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-    timeout: 30_000,
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(WAIT_MS);
-  page.setDefaultNavigationTimeout(WAIT_MS);
+  browser = await launchChromium();
+  page = await desktopPage(browser, WAIT_MS);
 }, 90_000);
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 // The portal's working pages in Chromium at 390 and 1280 px: batch progress without a reload, a code's image and
 // campaign editor, the playground's live preview and Wi-Fi form, axe-core clean.
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Batch } from '../../src/domain/batches/batch.js';
 import { periodOf } from '../../src/domain/period.js';
@@ -11,7 +11,7 @@ import { decodeQr, readByAll } from '../helpers/decode.js';
 import { waitFor } from '../helpers/wait.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { seriousAxeViolations } from '../helpers/axe.js';
-import { CHROMIUM_ARGS } from '../helpers/chromium.js';
+import { desktopPage, launchChromium } from '../helpers/chromium.js';
 import { freePort } from '../helpers/processes.js';
 import { pngItems, queuedBatch } from '../helpers/render-fixtures.js';
 
@@ -33,15 +33,8 @@ beforeAll(async () => {
   await t.app.listen({ port, host: '127.0.0.1' });
   const deps = { ...t.stores, keyPepper: t.config.keyPepper, clock: () => t.clock.now };
   accountId = (await createLocalAccount(deps, EMAIL, 'business')).id;
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: CHROMIUM_ARGS,
-    headless: true,
-    timeout: 30_000,
-  });
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.setDefaultTimeout(WAIT_MS);
-  page.setDefaultNavigationTimeout(WAIT_MS);
+  browser = await launchChromium();
+  page = await desktopPage(browser, WAIT_MS);
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
@@ -99,11 +92,28 @@ async function onScreen(p: Page, selector: string): Promise<boolean> {
   });
 }
 
-describe('the portal pages in Chromium', () => {
+/**
+ * A case run at each of WIDTHS on the page resized to it; after its body, the page fits the width, axe-core finds no
+ * serious violation, and the page logged no error.
+ */
+function atEachWidth(name: string, body: (width: number) => Promise<void>, timeoutMs = 60_000): void {
   it.each(WIDTHS)(
-    'moves a running batch’s bar in place at %i px: the CSV being typed survives, Download appears on-screen',
+    name,
     async (width) => {
       await page.setViewportSize({ width, height: 900 });
+      await body(width);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await seriousAxeViolations(page)).toEqual([]);
+      expect(errors).toEqual([]);
+    },
+    timeoutMs,
+  );
+}
+
+describe('the portal pages in Chromium', () => {
+  atEachWidth(
+    'moves a running batch’s bar in place at %i px: the CSV being typed survives, Download appears on-screen',
+    async (width) => {
       const batch = await runningBatch(10);
       const row = `tr[data-batch="${batch.id}"]`;
       let navigations = 0;
@@ -138,20 +148,15 @@ describe('the portal pages in Chromium', () => {
         // Nothing reloaded: the text box still holds what was typed.
         await expect(page.locator('textarea[name="csv"]').inputValue()).resolves.toBe(typed);
         expect(navigations).toBe(0);
-        expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-        expect(await seriousAxeViolations(page)).toEqual([]);
       } finally {
         page.off('framenavigated', counted);
       }
-      expect(errors).toEqual([]);
     },
-    60_000,
   );
 
-  it.each(WIDTHS)(
+  atEachWidth(
     'shows a code’s own image, unbilled, and saves its expiry and scan limit from the form at %i px',
     async (width) => {
-      await page.setViewportSize({ width, height: 900 });
       const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
       const code = await createCode(
         deps,
@@ -196,17 +201,12 @@ describe('the portal pages in Chromium', () => {
         expiresAt: '2031-12-31T23:30:00.000Z',
         maxScans: 500,
       });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      expect(errors).toEqual([]);
     },
-    60_000,
   );
 
-  it.each(WIDTHS)(
+  atEachWidth(
     'previews the playground live without billing, and makes a Wi-Fi code from its form at %i px',
     async (width) => {
-      await page.setViewportSize({ width, height: 900 });
       const usage = () => t.stores.meter.usage(accountId, periodOf(t.clock.now));
       const before = await usage();
       await page.goto(`${base}/portal/playground`);
@@ -245,9 +245,6 @@ describe('the portal pages in Chromium', () => {
       );
       expect(await decodeQr(generated, 'png')).toEqual(readByAll(payload));
       expect((await usage()).requests).toBe(before.requests + 1);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      expect(errors).toEqual([]);
     },
     90_000,
   );
@@ -276,10 +273,9 @@ describe('the portal pages in Chromium', () => {
     const unknownField = await page.request.get(`${base}/portal/api/batch-progress?ids=${batch.id}&foo=1`);
     expect(unknownField.status()).toBe(400);
   });
-  it.each(WIDTHS)(
+  atEachWidth(
     'draws the dashboard’s usage, scans, devices and countries charts beside their tables, axe-core clean, at %i px',
     async (width) => {
-      await page.setViewportSize({ width, height: 900 });
       const deps = { codes: t.stores.codes, clock: () => t.clock.now, plans: t.plans };
       const code = await createCode(
         deps,
@@ -304,10 +300,6 @@ describe('the portal pages in Chromium', () => {
       expect(Number(await brazil.getAttribute('data-value'))).toBeGreaterThanOrEqual(3);
       const topCodes = (await page.locator('table.top-codes').textContent()) ?? '';
       expect(topCodes, topCodes).toContain(`Dashboard ${width}`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-      expect(await seriousAxeViolations(page)).toEqual([]);
-      expect(errors).toEqual([]);
     },
-    60_000,
   );
 });

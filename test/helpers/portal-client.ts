@@ -92,6 +92,16 @@ export class PortalClient {
     return token;
   }
 
+  /** Loads `page` and posts `fields` to `action` with the page's CSRF token, as submitting the page's form does. */
+  async submitForm(page: string, action: string, fields: Record<string, string>): Promise<LightMyRequestResponse> {
+    return this.postForm(action, { _csrf: await this.csrfFrom(page), ...fields });
+  }
+
+  /** Submits the playground's form: to generate, or with `action` `/portal/playground/design` to save a design. */
+  submitPlayground(fields: Record<string, string>, action = '/portal/playground'): Promise<LightMyRequestResponse> {
+    return this.submitForm('/portal/playground', action, fields);
+  }
+
   async signInLocally(email: string): Promise<LightMyRequestResponse> {
     const _csrf = await this.csrfFrom('/portal/signin');
     const response = await this.postForm('/portal/auth/local', { email, _csrf });

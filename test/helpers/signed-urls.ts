@@ -4,6 +4,19 @@ import { signedImagePath } from '../../src/domain/signed-url.js';
 
 export const SIGNING_KEYS_URL = '/api/v1/QRManager/signing-keys';
 
+/** The worked example of docs/signed-urls.md: its signing key, its parameters but the expiry, and the expiry. */
+export const DOCS_EXAMPLE = {
+  key: { id: 'sk_3mLd0Qk2Vt9xY7bN1cRa', secret: 'qrs_bXktc2lnbmluZy1zZWNyZXQtZm9yLWRvY3MtZXhhbXBsZQ' },
+  params: {
+    type: 'url',
+    content: 'https://example.com/menu?table=4&lang=fr',
+    size: 300,
+    darkColor: '#1A2B3C',
+    'frame.text': "Scan me (it's free)!",
+  },
+  exp: 1893456000,
+};
+
 export async function newSigningKey(
   app: FastifyInstance,
   apiKey: string,

@@ -21,34 +21,32 @@ interface ContentType {
   type: string;
   /** Each form the type accepts, with the exact payload every reader must read. */
   encodes: Array<{ form: 'ready string' | 'object of fields'; content: unknown; payload: string }>;
-  /** Bad content, and the field the 400 names. */
-  refuses: Array<{ what: string; content: unknown; field: string }>;
+  /** Bad content, and the field the 400 names; none when absent. */
+  refuses?: Array<{ what: string; content: unknown; field: string }>;
 }
+
+type Encoding = ContentType['encodes'][number];
+const ready = (content: string, payload: string): Encoding => ({ form: 'ready string', content, payload });
+const fields = (content: object, payload: string): Encoding => ({ form: 'object of fields', content, payload });
 
 const CONTENT_TYPES: ContentType[] = [
   {
     type: 'url',
-    encodes: [{ form: 'ready string', content: 'https://example.com/a?b=c', payload: 'https://example.com/a?b=c' }],
+    encodes: [ready('https://example.com/a?b=c', 'https://example.com/a?b=c')],
     refuses: [{ what: 'an object (a string-only type)', content: { url: 'https://example.com' }, field: 'content' }],
   },
   {
     type: 'text',
-    encodes: [{ form: 'ready string', content: 'Plain text, ção', payload: 'Plain text, ção' }],
-    refuses: [],
+    encodes: [ready('Plain text, ção', 'Plain text, ção')],
   },
   {
     type: 'wifi',
     encodes: [
-      {
-        form: 'object of fields',
-        content: { ssid: 'My;Net', password: 'pa:ss\\word,"x"', encryption: 'WPA' },
-        payload: 'WIFI:T:WPA;S:My\\;Net;P:pa\\:ss\\\\word\\,\\"x\\";;',
-      },
-      {
-        form: 'ready string',
-        content: 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;',
-        payload: 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;',
-      },
+      fields(
+        { ssid: 'My;Net', password: 'pa:ss\\word,"x"', encryption: 'WPA' },
+        'WIFI:T:WPA;S:My\\;Net;P:pa\\:ss\\\\word\\,\\"x\\";;',
+      ),
+      ready('WIFI:T:WPA;S:Cafe;P:secret123;H:true;;', 'WIFI:T:WPA;S:Cafe;P:secret123;H:true;;'),
     ],
     refuses: [{ what: 'fields without an ssid', content: { encryption: 'WPA', password: 'x' }, field: 'content.ssid' }],
   },
@@ -62,61 +60,46 @@ const CONTENT_TYPES: ContentType[] = [
           'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Ñúñez;José;;;\r\nFN:José Ñúñez\r\nTEL:+34 600 000 ' +
           '000\r\nEMAIL:jose@example.com\r\nEND:VCARD\r\n',
       },
-      {
-        form: 'ready string',
-        content: 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nEND:VCARD',
-        payload: 'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nEND:VCARD',
-      },
+      ready(
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nEND:VCARD',
+        'BEGIN:VCARD\r\nVERSION:3.0\r\nN:Doe;Jane;;;\r\nFN:Jane Doe\r\nEND:VCARD',
+      ),
     ],
-    refuses: [],
   },
   {
     type: 'pix',
     encodes: [
-      { form: 'ready string', content: BCB_EXAMPLE, payload: BCB_EXAMPLE },
-      {
-        form: 'object of fields',
-        content: { key: '123e4567-e12b-12d1-a456-426655440000', name: 'Fulano de Tal', city: 'BRASILIA' },
-        payload: BCB_EXAMPLE,
-      },
+      ready(BCB_EXAMPLE, BCB_EXAMPLE),
+      fields({ key: '123e4567-e12b-12d1-a456-426655440000', name: 'Fulano de Tal', city: 'BRASILIA' }, BCB_EXAMPLE),
     ],
     refuses: [{ what: 'a code whose CRC is wrong', content: BCB_EXAMPLE.replace(/1D3D$/, '1D3E'), field: 'content' }],
   },
   {
     type: 'whatsapp',
     encodes: [
-      {
-        form: 'object of fields',
-        content: { phone: '+55 (11) 98765-4321', message: 'Olá! Quero 2 pizzas & 1 refri' },
-        payload: 'https://wa.me/5511987654321?text=Ol%C3%A1!%20Quero%202%20pizzas%20%26%201%20refri',
-      },
-      { form: 'ready string', content: '+55 (11) 98765-4321', payload: 'https://wa.me/5511987654321' },
+      fields(
+        { phone: '+55 (11) 98765-4321', message: 'Olá! Quero 2 pizzas & 1 refri' },
+        'https://wa.me/5511987654321?text=Ol%C3%A1!%20Quero%202%20pizzas%20%26%201%20refri',
+      ),
+      ready('+55 (11) 98765-4321', 'https://wa.me/5511987654321'),
     ],
-    refuses: [],
   },
   {
     type: 'email',
     encodes: [
-      {
-        form: 'object of fields',
-        content: { to: 'sales@example.com', subject: 'Hello there', body: 'Line one\nLine two' },
-        payload: 'mailto:sales@example.com?subject=Hello%20there&body=Line%20one%0D%0ALine%20two',
-      },
-      { form: 'ready string', content: 'sales@example.com', payload: 'mailto:sales@example.com' },
+      fields(
+        { to: 'sales@example.com', subject: 'Hello there', body: 'Line one\nLine two' },
+        'mailto:sales@example.com?subject=Hello%20there&body=Line%20one%0D%0ALine%20two',
+      ),
+      ready('sales@example.com', 'mailto:sales@example.com'),
     ],
-    refuses: [],
   },
   {
     type: 'sms',
     encodes: [
-      {
-        form: 'object of fields',
-        content: { phone: '+1 (555) 010-9999', message: 'Reply YES: confirm' },
-        payload: 'SMSTO:+15550109999:Reply YES: confirm',
-      },
-      { form: 'ready string', content: '+1 555 010 9999', payload: 'SMSTO:+15550109999' },
+      fields({ phone: '+1 (555) 010-9999', message: 'Reply YES: confirm' }, 'SMSTO:+15550109999:Reply YES: confirm'),
+      ready('+1 555 010 9999', 'SMSTO:+15550109999'),
     ],
-    refuses: [],
   },
   {
     type: 'epc',
@@ -145,28 +128,21 @@ const CONTENT_TYPES: ContentType[] = [
   {
     type: 'upi',
     encodes: [
-      {
-        form: 'object of fields',
-        content: { vpa: 'shop@okaxis', name: 'Corner Shop', amount: 120.5, note: 'Tea & cake' },
-        payload: 'upi://pay?pa=shop@okaxis&pn=Corner%20Shop&am=120.50&cu=INR&tn=Tea%20%26%20cake',
-      },
+      fields(
+        { vpa: 'shop@okaxis', name: 'Corner Shop', amount: 120.5, note: 'Tea & cake' },
+        'upi://pay?pa=shop@okaxis&pn=Corner%20Shop&am=120.50&cu=INR&tn=Tea%20%26%20cake',
+      ),
     ],
     refuses: [{ what: 'an address without @', content: { vpa: 'nobody', name: 'X' }, field: 'content.vpa' }],
   },
   {
     type: 'geo',
-    encodes: [
-      {
-        form: 'object of fields',
-        content: { latitude: 13.4125, longitude: 103.8667 },
-        payload: 'geo:13.4125,103.8667',
-      },
-    ],
+    encodes: [fields({ latitude: 13.4125, longitude: 103.8667 }, 'geo:13.4125,103.8667')],
     refuses: [{ what: 'a latitude past 90', content: { latitude: 91, longitude: 0 }, field: 'content.latitude' }],
   },
   {
     type: 'tel',
-    encodes: [{ form: 'ready string', content: '+1-201-555-0123', payload: 'tel:+1-201-555-0123' }],
+    encodes: [ready('+1-201-555-0123', 'tel:+1-201-555-0123')],
     refuses: [{ what: 'a number without its country code', content: '555-0123', field: 'content' }],
   },
   {
@@ -192,17 +168,16 @@ const CONTENT_TYPES: ContentType[] = [
   {
     type: 'mecard',
     encodes: [
-      {
-        form: 'object of fields',
-        content: { name: 'Lovelace,Ada', phone: '+441234567890', note: 'a;b' },
-        payload: 'MECARD:N:Lovelace,Ada;TEL:+441234567890;NOTE:a\\;b;;',
-      },
+      fields(
+        { name: 'Lovelace,Ada', phone: '+441234567890', note: 'a;b' },
+        'MECARD:N:Lovelace,Ada;TEL:+441234567890;NOTE:a\\;b;;',
+      ),
     ],
     refuses: [{ what: 'fields without a name', content: { phone: '+1' }, field: 'content.name' }],
   },
 ];
 
-for (const { type, encodes, refuses } of CONTENT_TYPES) {
+for (const { type, encodes, refuses = [] } of CONTENT_TYPES) {
   describe(`${type} over HTTP`, () => {
     for (const { form, content, payload } of encodes) {
       it(
@@ -254,18 +229,9 @@ describe('every content type', () => {
 
 describe('epc over HTTP, by its standard', () => {
   it('encodes at error correction M even when H is asked (EPC069-12)', async () => {
-    const asH = await generate(t.app, key, {
-      content: RED_CROSS,
-      type: 'epc',
-      outputFormat: 'png',
-      errorCorrection: 'H',
-    });
-    const asM = await generate(t.app, key, {
-      content: RED_CROSS,
-      type: 'epc',
-      outputFormat: 'png',
-      errorCorrection: 'M',
-    });
+    const at = (errorCorrection: string) =>
+      generate(t.app, key, { content: RED_CROSS, type: 'epc', outputFormat: 'png', errorCorrection });
+    const [asH, asM] = [await at('H'), await at('M')];
     expect(asH.statusCode).toBe(200);
     expect(asH.rawPayload.equals(asM.rawPayload)).toBe(true);
   });

@@ -105,9 +105,7 @@ describe('playground', () => {
   it('generates a decodable code that counts against the account’s quota like an API call', async () => {
     const { client, accountId } = await signedIn();
     const period = periodOf(t.clock.now);
-    const _csrf = await client.csrfFrom('/portal/playground');
-    const res = await client.postForm('/portal/playground', {
-      _csrf,
+    const res = await client.submitPlayground({
       type: 'url',
       content: 'https://example.com/playground',
       outputFormat: 'webp',
@@ -130,9 +128,7 @@ describe('playground', () => {
       const { client, accountId } = await signedIn();
       const period = periodOf(t.clock.now);
       const content = 'Read me back: Olá, São Paulo';
-      const _csrf = await client.csrfFrom('/portal/playground');
-      const made = await client.postForm('/portal/playground', {
-        _csrf,
+      const made = await client.submitPlayground({
         type: 'text',
         content,
         outputFormat: 'png',
@@ -195,26 +191,14 @@ describe('playground', () => {
     const { client } = await signedIn();
     const page = await client.get('/portal/playground');
     expect(page.body).toMatch(/value="svg"[^>]*disabled/);
-    const _csrf = csrfOf(page.body);
-    const res = await client.postForm('/portal/playground', {
-      _csrf,
-      type: 'url',
-      content: 'https://example.com',
-      outputFormat: 'svg',
-    });
+    const res = await client.submitPlayground({ type: 'url', content: 'https://example.com', outputFormat: 'svg' });
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('svg output is not included in the Free plan');
   });
 
   it('shows content errors next to the form', async () => {
     const { client } = await signedIn();
-    const _csrf = await client.csrfFrom('/portal/playground');
-    const res = await client.postForm('/portal/playground', {
-      _csrf,
-      type: 'url',
-      content: 'not a url',
-      outputFormat: 'png',
-    });
+    const res = await client.submitPlayground({ type: 'url', content: 'not a url', outputFormat: 'png' });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('class="banner error"');
     expect(res.body).toContain('>not a url</textarea>');

@@ -106,9 +106,7 @@ describe('playground content forms', () => {
       expect(page).toMatch(/<select id="field-wifi-encryption" name="wifi.encryption">\s*<option value="WPA"/);
       expect(page).toContain('name="geo.latitude" type="number" step="any" min="-90" max="90"');
       expect(page).toContain('id="darkColor" name="darkColor" type="color" value="#000000"');
-      const _csrf = await client.csrfFrom('/portal/playground');
-      const made = await client.postForm('/portal/playground', {
-        _csrf,
+      const made = await client.submitPlayground({
         type: 'wifi',
         content: '',
         'wifi.ssid': 'Office',
@@ -138,19 +136,20 @@ describe('playground save as design', () => {
     const account = await createLocalAccount({ ...t.stores, clock: () => new Date() }, email, 'business');
     const client = new PortalClient(t.app);
     await client.signInLocally(email);
-    const _csrf = await client.csrfFrom('/portal/playground');
-    const saved = await client.postForm('/portal/playground/design', {
-      _csrf,
-      designName: 'Navy dots',
-      type: 'url',
-      content: 'https://example.com',
-      outputFormat: 'png',
-      size: '512',
-      darkColor: '#1d3557',
-      lightColor: '#ffffff',
-      moduleShape: 'dots',
-      finderColor: '#1d3557',
-    });
+    const saved = await client.submitPlayground(
+      {
+        designName: 'Navy dots',
+        type: 'url',
+        content: 'https://example.com',
+        outputFormat: 'png',
+        size: '512',
+        darkColor: '#1d3557',
+        lightColor: '#ffffff',
+        moduleShape: 'dots',
+        finderColor: '#1d3557',
+      },
+      '/portal/playground/design',
+    );
     expect(saved.statusCode).toBe(201);
     const id = /"design": "(des_[^"]+)"/.exec(saved.body.replaceAll('&quot;', '"'))?.[1];
     expect(id).toBeDefined();
@@ -165,14 +164,15 @@ describe('playground save as design', () => {
 
   it('refuses a design without a name, saying so, and keeps the form', async () => {
     const { client } = await signedIn();
-    const _csrf = await client.csrfFrom('/portal/playground');
-    const refused = await client.postForm('/portal/playground/design', {
-      _csrf,
-      designName: ' ',
-      type: 'text',
-      content: 'kept text',
-      outputFormat: 'png',
-    });
+    const refused = await client.submitPlayground(
+      {
+        designName: ' ',
+        type: 'text',
+        content: 'kept text',
+        outputFormat: 'png',
+      },
+      '/portal/playground/design',
+    );
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain('name: 1 to 64 printable characters');
     expect(refused.body).toContain('kept text</textarea>');

@@ -11,8 +11,8 @@ import { designArt, rasterDesign, rasterPixels } from '../../src/render/branded/
 import { matrixForDesign, renderDesign } from '../../src/render/branded/render-design.js';
 import { DeflateTokens, type DeflateCode } from '../../src/render/deflate/deflate-tokens.js';
 import { designKey } from '../../src/domain/branding.js';
+import { brandedPngSpec, markLogo, redFinders } from '../helpers/branded-specs.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
-import { logoPng } from '../helpers/logos.js';
 
 /**
  * A pseudo-random stream made of literals and copies (some past 258 bytes, some overlapping), with the bytes they stand
@@ -64,16 +64,7 @@ async function bothWays(
   adjust?: (layout: DesignLayout) => DesignLayout,
   payload = PAYLOAD,
 ) {
-  const spec = {
-    payload,
-    format: 'png',
-    size,
-    margin,
-    errorCorrection: 'M',
-    darkColor: '#1d3557ff',
-    lightColor: '#ffffffff',
-    branding,
-  } as const;
+  const spec = brandedPngSpec(payload, size, margin, branding);
   const { matrix } = matrixForDesign(spec, branding, caches);
   const drawnLayout = designLayout(matrix, size, margin, branding);
   const layout = adjust ? adjust(drawnLayout) : drawnLayout;
@@ -118,7 +109,7 @@ describe('branded PNG deflated from the design', () => {
     'decodes to exactly the drawn pixels for every module shape, finder, logo and caption band, the second ' +
       "payload under the first one's code",
     async () => {
-      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const logo = await markLogo();
       const caches = new DesignCaches();
       const mismatched: string[] = [];
       const colourTypes = new Set<number>();
@@ -158,14 +149,7 @@ describe('branded PNG deflated from the design', () => {
   );
 
   it('draws modules and finders cut by the logo where a layout puts it over them, pixel for pixel', async () => {
-    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const branding: Branding = {
-      moduleShape: 'rounded',
-      finderShape: 'rounded',
-      finderColor: '#c1121fff',
-      errorCorrectionFixed: false,
-      logo,
-    };
+    const branding = redFinders('rounded', 'rounded', await markLogo());
     const caches = new DesignCaches();
     // No cleared square (modules run under the logo), and the logo moved over the top-left finder: cuts through both.
     const uncleared = await bothWays(branding, 400, 4, caches, (layout) => ({
@@ -189,12 +173,7 @@ describe('branded PNG deflated from the design', () => {
     'writes modules 2 px wide (the narrowest a render draws) pixel for pixel, too short for a copy of the module ' +
       'before',
     async () => {
-      const branding: Branding = {
-        moduleShape: 'rounded',
-        finderShape: 'rounded',
-        finderColor: '#c1121fff',
-        errorCorrectionFixed: false,
-      };
+      const branding = redFinders('rounded', 'rounded');
       const result = await bothWays(branding, 72, 4, new DesignCaches(), undefined, 'https://ex.am/2'); // 33 modules in 72 px: 2 px each
       expect(result).toMatchObject({ deflatable: true, same: true });
     },
@@ -203,14 +182,7 @@ describe('branded PNG deflated from the design', () => {
   it(
     'reads on ZXing, zbar and jsQR, palette and RGBA, and ' + 'is no larger than zlib level 1 makes the same image',
     async () => {
-      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-      const branding: Branding = {
-        moduleShape: 'rounded',
-        finderShape: 'rounded',
-        finderColor: '#c1121fff',
-        errorCorrectionFixed: false,
-        logo,
-      };
+      const branding = redFinders('rounded', 'rounded', await markLogo());
       for (const design of [branding, { ...branding, frame: { text: 'SCAN ME', color: '#1d3557ff' } }]) {
         const result = await bothWays(design, 512, 4, new DesignCaches());
         expect(result).toMatchObject({ deflatable: true, same: true });
@@ -222,25 +194,9 @@ describe('branded PNG deflated from the design', () => {
   );
 
   it("counts what it keeps of a design (tile rows' tokens and sums) in the design cache's size", async () => {
-    const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
-    const branding: Branding = {
-      moduleShape: 'dots',
-      finderShape: 'square',
-      finderColor: '#c1121fff',
-      errorCorrectionFixed: false,
-      logo,
-    };
+    const branding = redFinders('dots', 'square', await markLogo());
     const caches = new DesignCaches();
-    const spec = {
-      payload: PAYLOAD,
-      format: 'png',
-      size: 300,
-      margin: 4,
-      errorCorrection: 'M',
-      darkColor: '#1d3557ff',
-      lightColor: '#ffffffff',
-      branding,
-    } as const;
+    const spec = brandedPngSpec(PAYLOAD, 300, 4, branding);
     await renderDesign(spec, branding, caches);
     const [art] = [...caches.arts.values()];
     const bytes = (tiles: object) =>

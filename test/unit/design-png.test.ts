@@ -8,22 +8,13 @@ import { designLayout } from '../../src/render/branded/design-layout.js';
 import { writeDesignPng } from '../../src/render/branded/design-png.js';
 import { rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
 import { matrixForDesign } from '../../src/render/branded/render-design.js';
+import { brandedPngSpec, markLogo } from '../helpers/branded-specs.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
-import { logoPng } from '../helpers/logos.js';
 
 const PAYLOAD = 'https://example.com/branded/palette';
 
 async function drawn(branding: Branding, lightColor = '#ffffffff') {
-  const spec = {
-    payload: PAYLOAD,
-    format: 'png',
-    size: 400,
-    margin: 4,
-    errorCorrection: 'M',
-    darkColor: '#1d3557ff',
-    lightColor,
-    branding,
-  } as const;
+  const spec = brandedPngSpec(PAYLOAD, 400, 4, branding, lightColor);
   const { matrix } = matrixForDesign(spec, branding);
   const raster = await rasterDesign(
     spec,
@@ -56,7 +47,7 @@ describe('branded PNG', () => {
     'writes a design of few colours (shapes, a logo) as a palette PNG that decodes to exactly the drawn pixels ' +
       'and to the payload',
     async () => {
-      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const logo = await markLogo();
       const { png, colourType, decoded, expected } = await drawn({ ...base, logo });
       expect(colourType).toBe(3);
       expect(Buffer.from(decoded).equals(Buffer.from(expected))).toBe(true);
@@ -74,7 +65,7 @@ describe('branded PNG', () => {
   it(
     'falls back to truecolour with alpha past 256 ' + 'colours (a logo and a caption band), with the same ' + 'pixels',
     async () => {
-      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const logo = await markLogo();
       const { png, colourType, decoded, expected } = await drawn({
         ...base,
         logo,

@@ -7,23 +7,14 @@ import { alignmentCentres, designLayout } from '../../src/render/branded/design-
 import { rasterDesign, rasterPixels } from '../../src/render/branded/design-raster.js';
 import { packCanonical } from '../../src/render/branded/pixels.js';
 import { matrixForDesign, renderDesign } from '../../src/render/branded/render-design.js';
+import { brandedPngSpec, markLogo } from '../helpers/branded-specs.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
-import { logoPng } from '../helpers/logos.js';
 
 /**
  * Rows marked repeated that differ from the row above (must be none), and rows equal to the row above left unmarked.
  */
 async function repeatsAgainstPixels(branding: Branding, size: number, margin: number, caches: DesignCaches) {
-  const spec = {
-    payload: `https://example.com/rows/${size}/${margin}`,
-    format: 'png',
-    size,
-    margin,
-    errorCorrection: 'M',
-    darkColor: '#1d3557ff',
-    lightColor: '#ffffffff',
-    branding,
-  } as const;
+  const spec = brandedPngSpec(`https://example.com/rows/${size}/${margin}`, size, margin, branding);
   const { matrix } = matrixForDesign(spec, branding);
   const raster = await rasterDesign(spec, branding, matrix, designLayout(matrix, size, margin, branding), caches);
   const pixels = rasterPixels(raster);
@@ -45,7 +36,7 @@ describe('branded raster repeated rows', () => {
     'marks only rows drawn exactly as the row above, for every shape, finder, logo and caption band, and misses ' +
       'few of them',
     async () => {
-      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const logo = await markLogo();
       const caches = new DesignCaches();
       let equal = 0;
       let missed = 0;
@@ -127,7 +118,7 @@ describe('branded raster repeated rows', () => {
   it(
     'draws on a recycled scanline buffer exactly as on a ' + 'fresh one (the last render left no pixels behind)',
     async () => {
-      const logo = { id: 'mark', digest: 'mark', png: new Uint8Array(await logoPng()), scale: 0.2 };
+      const logo = await markLogo();
       const branding: Branding = {
         moduleShape: 'dots',
         finderShape: 'circle',

@@ -11,6 +11,7 @@ import { clearedSquare, logoLeavesSpare } from '../../src/render/logo-level.js';
 import { codewordsTouchedPerBlock, correctableErrorsPerBlock } from '../../src/render/qr-codeword-map.js';
 import { plannedSymbol } from '../../src/render/qr-matrix.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
+import { redFinders } from '../helpers/branded-specs.js';
 import { logoPng } from '../helpers/logos.js';
 
 let logo: NonNullable<Branding['logo']>;
@@ -54,12 +55,7 @@ describe('scan verdicts', () => {
     'decodes each new payload of a design with circle finders (never shared), and answers a repeated one from ' +
       'the cache',
     async () => {
-      const branding: Branding = {
-        moduleShape: 'dots',
-        finderShape: 'circle',
-        finderColor: '#c1121fff',
-        errorCorrectionFixed: false,
-      };
+      const branding: Branding = redFinders('dots', 'circle');
       const caches = new DesignCaches();
       // One more payload than a class needs to share its verdict: circle finders still decode it.
       const payloads = urls('a', SHARED_VERDICT_PASSES + 1, 26);
@@ -83,13 +79,7 @@ describe('scan verdicts', () => {
       `decoding it, and the image reads on ZXing, zbar and jsQR`,
     async () => {
       // The bench row's design: rounded shapes, red finders, a logo at 0.2, the level left to the renderer.
-      const branding: Branding = {
-        moduleShape: 'rounded',
-        finderShape: 'rounded',
-        finderColor: '#c1121fff',
-        logo,
-        errorCorrectionFixed: false,
-      };
+      const branding: Branding = redFinders('rounded', 'rounded', logo);
       const caches = new DesignCaches();
       const payloads = urls('b', SHARED_VERDICT_PASSES + 2);
       const images: Uint8Array[] = [];
@@ -123,13 +113,7 @@ describe('scan verdicts', () => {
   );
 
   it('keeps checking every payload of a class once one of its payloads failed, however many pass after', async () => {
-    const branding: Branding = {
-      moduleShape: 'rounded',
-      finderShape: 'rounded',
-      finderColor: '#c1121fff',
-      logo,
-      errorCorrectionFixed: false,
-    };
+    const branding: Branding = redFinders('rounded', 'rounded', logo);
     const caches = new DesignCaches();
     // A lone surrogate is written as U+FFFD: no reader gives this payload back, whatever the design.
     const unreadable = `${urls('c', 1, 38)[0]!}\ud800`;

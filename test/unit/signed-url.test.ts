@@ -2,17 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalString, parseQuery, rfc3986, signCanonical, signedImagePath } from '../../src/domain/signed-url.js';
+import { DOCS_EXAMPLE } from '../helpers/signed-urls.js';
 
 const DOC = readFileSync(new URL('../../docs/signed-urls.md', import.meta.url), 'utf8');
-const KEY = { id: 'sk_3mLd0Qk2Vt9xY7bN1cRa', secret: 'qrs_bXktc2lnbmluZy1zZWNyZXQtZm9yLWRvY3MtZXhhbXBsZQ' };
-const PARAMS = {
-  type: 'url',
-  content: 'https://example.com/menu?table=4&lang=fr',
-  size: 300,
-  darkColor: '#1A2B3C',
-  exp: 1893456000,
-  'frame.text': "Scan me (it's free)!",
-};
+const { key: KEY } = DOCS_EXAMPLE;
+const PARAMS = { ...DOCS_EXAMPLE.params, exp: DOCS_EXAMPLE.exp };
 
 describe('signed URL canonical string', () => {
   it('encodes as RFC 3986: the five characters encodeURIComponent leaves alone are encoded too', () => {
