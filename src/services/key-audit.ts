@@ -12,7 +12,7 @@ export function keyCreatedEvent(key: ApiKeyRecord): AuditEvent {
   };
 }
 
-/** A key revoked by hand: its hint names it (a member's removal revokes with its own event, `makerKeyEvents`). */
+/** A key revoked by hand: its hint names it (a member's removal or new role revokes with its own, member-audit.ts). */
 export function keyRevokedEvent(key: ApiKeyRecord): AuditEvent {
   return {
     accountId: key.accountId,

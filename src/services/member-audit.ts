@@ -4,6 +4,7 @@ import type { AuditAction, AuditChanges } from '../domain/audit.js';
 import type { ApiKeyRecord } from '../domain/ports/key-store.js';
 import type { Invitation, Member } from '../domain/ports/member-store.js';
 import type { AuditEvent } from './audit-log.js';
+import type { MemberOutcome } from './members.js';
 
 export function memberEvent(accountId: string, action: AuditAction, member: Member, changes: AuditChanges): AuditEvent {
   return { accountId, action, target: { type: 'member', id: member.id }, changes };
@@ -15,8 +16,24 @@ export function invitationEvent(accountId: string, action: AuditAction, invitati
   return { accountId, action, target: { type: 'invitation', id: invitation.id }, changes };
 }
 
+/** A member's new role, then one `api_key.revoked` per key of theirs the role no longer allows. */
+export function roleChangedEvents(accountId: string, { member, revokedKeys }: MemberOutcome): AuditEvent[] {
+  return [
+    memberEvent(accountId, 'member.role_changed', member, { role: member.role }),
+    ...makerKeyEvents(accountId, member, 'member.role_changed', revokedKeys),
+  ];
+}
+
+/** A member removed, then one `api_key.revoked` per key they made. */
+export function memberRemovedEvents(accountId: string, { member, revokedKeys }: MemberOutcome): AuditEvent[] {
+  return [
+    memberEvent(accountId, 'member.removed', member, { email: member.email, role: member.role }),
+    ...makerKeyEvents(accountId, member, 'member.removed', revokedKeys),
+  ];
+}
+
 /** One `api_key.revoked` per key a member's removal or new role revoked, naming the member and why. */
-export function makerKeyEvents(
+function makerKeyEvents(
   accountId: string,
   member: Member,
   reason: 'member.removed' | 'member.role_changed',

@@ -7,6 +7,7 @@ import { decodeQr, readByAll } from '../helpers/decode.js';
 import { PortalClient } from '../helpers/portal-client.js';
 import { getCode, updateCode } from '../../src/services/dynamic-codes.js';
 import { periodOf } from '../../src/domain/period.js';
+import { NO_ROUTING } from '../../src/domain/code-routing.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -243,16 +244,7 @@ describe('Dynamic codes page', () => {
     expect((await scan(t.app, slug)).statusCode).toBe(401);
     expect((await client.get(path)).body).not.toContain('open-sesame');
     await client.postForm(`${path}/campaign`, { _csrf: await client.csrfFrom(path), removePassword: 'on' });
-    expect(await read().then((code) => code.routing)).toEqual({
-      rules: [],
-      split: null,
-      expiresAt: null,
-      maxScans: null,
-      expiredTarget: null,
-      forwardQuery: false,
-      utm: null,
-      passwordHash: null,
-    });
+    expect(await read().then((code) => code.routing)).toEqual(NO_ROUTING);
     expect((await scan(t.app, slug)).headers.location).toBe('https://example.com/base');
   });
 

@@ -86,6 +86,24 @@ export function countriesChart(id: string, countries: Record<string, number>): C
   };
 }
 
+/** A page's scans as charts: per day (`title` says of what), by device, and by country when any was placed. */
+export function scanCharts(
+  title: string,
+  stats: {
+    series: ReadonlyArray<{ at: string; scans: number }>;
+    devices: Record<DeviceClass, number>;
+    countries: Record<string, number>;
+  },
+): ChartFigure[] {
+  const days = stats.series.map((point) => ({ day: point.at.slice(0, 10), scans: point.scans }));
+  const charts = [
+    scansOverTime('scans', title, days),
+    devicesChart('devices', stats.devices),
+    countriesChart('countries', stats.countries),
+  ];
+  return charts.filter((chart) => chart !== null);
+}
+
 /** Arms named by where they send scans; `null` when no split sent a scan (no chart then). */
 export function armsChart(
   id: string,

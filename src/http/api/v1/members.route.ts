@@ -6,7 +6,7 @@ import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { KeyStore } from '../../../domain/ports/key-store.js';
 import type { Invitation, Member, MemberStore } from '../../../domain/ports/member-store.js';
 import { ROLES } from '../../../domain/roles.js';
-import { invitationEvent, makerKeyEvents, memberEvent } from '../../../services/member-audit.js';
+import { invitationEvent, memberRemovedEvents, roleChangedEvents } from '../../../services/member-audit.js';
 import { invite, listInvitations, withdrawInvitation } from '../../../services/invitations.js';
 import { changeRole, listMembers, removeMember, type Actor } from '../../../services/members.js';
 import { header } from '../../openapi/operation-doc.js';
@@ -140,17 +140,15 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      const { member: changed, revokedKeys } = await changeRole(
+      const changed = await changeRole(
         deps,
         actorOf(caller.keyId),
         caller.accountId,
         request.params.id,
         request.body.role,
       );
-      await app.audit(request, memberEvent(caller.accountId, 'member.role_changed', changed, { role: changed.role }));
-      for (const event of makerKeyEvents(caller.accountId, changed, 'member.role_changed', revokedKeys))
-        await app.audit(request, event);
-      return memberView(changed);
+      for (const event of roleChangedEvents(caller.accountId, changed)) await app.audit(request, event);
+      return memberView(changed.member);
     },
   );
 
@@ -175,19 +173,9 @@ export const membersRoute: FastifyPluginAsyncZod<MembersRouteOptions> = async (a
     },
     async (request) => {
       const caller = callerOf(request);
-      const { member: removed, revokedKeys } = await removeMember(
-        deps,
-        actorOf(caller.keyId),
-        caller.accountId,
-        request.params.id,
-      );
-      await app.audit(
-        request,
-        memberEvent(caller.accountId, 'member.removed', removed, { email: removed.email, role: removed.role }),
-      );
-      for (const event of makerKeyEvents(caller.accountId, removed, 'member.removed', revokedKeys))
-        await app.audit(request, event);
-      return memberView(removed);
+      const removed = await removeMember(deps, actorOf(caller.keyId), caller.accountId, request.params.id);
+      for (const event of memberRemovedEvents(caller.accountId, removed)) await app.audit(request, event);
+      return memberView(removed.member);
     },
   );
 

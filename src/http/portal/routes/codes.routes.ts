@@ -27,7 +27,8 @@ import { eraseScanStats, type EraseScanStatsDeps } from '../../../services/erase
 import { codeShortUrl, shortUrlBase } from '../../short-url.js';
 import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
-import { armsChart, countriesChart, devicesChart, scansOverTime } from '../charts.js';
+import { sendPng } from '../preview-image.js';
+import { armsChart, scanCharts } from '../charts.js';
 import {
   CampaignForm,
   campaignChange,
@@ -135,16 +136,9 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
         where === 'default' ? code.routing.split : code.routing.rules[Number(/\d+/.exec(where)?.[0])]?.split;
       return split?.[Number(index)]?.target;
     };
-    const charts = [
-      scansOverTime(
-        'scans',
-        'Scans per day',
-        stats.series.map((point) => ({ day: point.at.slice(0, 10), scans: point.scans })),
-      ),
-      devicesChart('devices', stats.devices),
-      countriesChart('countries', stats.countries),
-      armsChart('arms', stats.arms, armTarget),
-    ].filter((chart) => chart !== null);
+    const charts = [...scanCharts('Scans per day', stats), armsChart('arms', stats.arms, armTarget)].filter(
+      (chart) => chart !== null,
+    );
     return renderPage(
       request,
       reply,
@@ -179,6 +173,12 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
   const codeConfig = (action: 'code.created' | 'code.updated' | 'code.deleted' | 'code.stats_erased') => ({
     access: 'codes.manage' as const,
     audit: [action],
+  });
+  /** A form posted from a code's page: the code's id in the path, the CSRF token checked, `action` audited. */
+  const codeForm = <Body extends z.ZodType>(action: Parameters<typeof codeConfig>[0], body: Body) => ({
+    config: codeConfig(action),
+    schema: { hide: true, params: CodeParams, body },
+    preHandler: app.requireCsrf,
   });
   const audited = (request: FastifyRequest, action: AuditAction, id: string, changes: AuditChanges) =>
     app.audit(request, { accountId: request.account!.id, action, target: { type: 'code', id }, changes });
@@ -228,88 +228,56 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       detailPage(request, reply, request.params.id, { notice: noticeFrom(NOTICES, request.query.notice) }),
   );
 
-  app.post(
-    '/codes/:id',
-    {
-      config: codeConfig('code.updated'),
-      schema: { hide: true, params: CodeParams, body: CodeForm },
-      preHandler: app.requireCsrf,
-    },
-    async (request, reply) =>
-      changeCode(
-        request,
-        reply,
-        request.params.id,
-        () => ({
-          ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
-          ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
-        }),
-        { notice: 'updated' },
-      ),
+  app.post('/codes/:id', codeForm('code.updated', CodeForm), async (request, reply) =>
+    changeCode(
+      request,
+      reply,
+      request.params.id,
+      () => ({
+        ...(request.body.target === undefined ? {} : { target: request.body.target.trim() }),
+        ...(request.body.name === undefined ? {} : { name: request.body.name || null }),
+      }),
+      { notice: 'updated' },
+    ),
   );
 
   // The campaign settings (expiry, scan limit, rules, UTM, password), checked by the same schema as PATCH /codes/{id}.
-  app.post(
-    '/codes/:id/campaign',
-    {
-      config: codeConfig('code.updated'),
-      schema: { hide: true, params: CodeParams, body: CampaignForm },
-      preHandler: app.requireCsrf,
-    },
-    async (request, reply) =>
-      changeCode(request, reply, request.params.id, () => campaignChange(request.body), {
-        notice: 'campaign#campaign',
-        refused: async (error) => {
-          const code = await getCode(options, request.account!.id, request.params.id);
-          return {
-            problems: error instanceof ApiError ? (error.fields?.slice(0, 50) ?? []) : [],
-            campaign: postedValues(request.body, code.routing.passwordHash !== null),
-          };
-        },
-      }),
+  app.post('/codes/:id/campaign', codeForm('code.updated', CampaignForm), async (request, reply) =>
+    changeCode(request, reply, request.params.id, () => campaignChange(request.body), {
+      notice: 'campaign#campaign',
+      refused: async (error) => {
+        const code = await getCode(options, request.account!.id, request.params.id);
+        return {
+          problems: error instanceof ApiError ? (error.fields?.slice(0, 50) ?? []) : [],
+          campaign: postedValues(request.body, code.routing.passwordHash !== null),
+        };
+      },
+    }),
   );
 
-  app.post(
-    '/codes/:id/status',
-    {
-      config: codeConfig('code.updated'),
-      schema: { hide: true, params: CodeParams, body: StatusForm },
-      preHandler: app.requireCsrf,
-    },
-    async (request, reply) =>
-      changeCode(request, reply, request.params.id, () => ({ status: request.body.status }), {
-        notice: 'updated',
-        audit: { status: request.body.status },
-      }),
+  app.post('/codes/:id/status', codeForm('code.updated', StatusForm), async (request, reply) =>
+    changeCode(request, reply, request.params.id, () => ({ status: request.body.status }), {
+      notice: 'updated',
+      audit: { status: request.body.status },
+    }),
   );
 
-  app.post(
-    '/codes/:id/delete',
+  // Buttons that act on the whole code: done and audited, then the page that shows the outcome.
+  const wholeCodeActions = [
+    { path: 'delete', action: 'code.deleted', act: deleteCode, back: () => `${base}/codes?notice=deleted` },
     {
-      config: codeConfig('code.deleted'),
-      schema: { hide: true, params: CodeParams, body: CsrfForm },
-      preHandler: app.requireCsrf,
+      path: 'stats/erase',
+      action: 'code.stats_erased',
+      act: eraseScanStats,
+      back: (id: string) => `${base}/codes/${encodeURIComponent(id)}?notice=erased`,
     },
-    async (request, reply) => {
-      await deleteCode(options, request.account!.id, request.params.id);
-      await audited(request, 'code.deleted', request.params.id, {});
-      return reply.redirect(`${base}/codes?notice=deleted`, 303);
-    },
-  );
-
-  app.post(
-    '/codes/:id/stats/erase',
-    {
-      config: codeConfig('code.stats_erased'),
-      schema: { hide: true, params: CodeParams, body: CsrfForm },
-      preHandler: app.requireCsrf,
-    },
-    async (request, reply) => {
-      await eraseScanStats(options, request.account!.id, request.params.id);
-      await audited(request, 'code.stats_erased', request.params.id, {});
-      return reply.redirect(`${base}/codes/${encodeURIComponent(request.params.id)}?notice=erased`, 303);
-    },
-  );
+  ] as const;
+  for (const { path, action, act, back } of wholeCodeActions)
+    app.post(`/codes/:id/${path}`, codeForm(action, CsrfForm), async (request, reply) => {
+      await act(options, request.account!.id, request.params.id);
+      await audited(request, action, request.params.id, {});
+      return reply.redirect(back(request.params.id), 303);
+    });
 
   // The code's own picture on its page: the account looking at its code, rendered directly (never through generateQr),
   // so it costs no quota; the printable image below is the one that counts.
@@ -322,10 +290,7 @@ export const codesRoutes: FastifyPluginAsyncZod<CodesRoutesOptions> = async (app
       const content = codeShortUrl(code, shortUrlBase(options.publicUrl, request));
       const spec = renderSpecOf({ type: 'url', content, outputFormat: 'png', size: PREVIEW_PX, margin: 2 }, content);
       const { bytes } = await options.renderer.render(spec, { accountId: account.id, plan: account.plan });
-      return reply
-        .header('Content-Type', 'image/png')
-        .header('Cache-Control', 'private, no-cache')
-        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return sendPng(reply, bytes, 'private, no-cache');
     },
   );
 

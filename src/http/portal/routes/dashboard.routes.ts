@@ -10,7 +10,7 @@ import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { usageReport } from '../../../services/accounts.js';
 import { accountStats } from '../../../services/account-stats.js';
 import type { ScanStatsDeps } from '../../../services/scan-stats.js';
-import { countriesChart, devicesChart, scansOverTime, usageChart } from '../charts.js';
+import { scanCharts, usageChart } from '../charts.js';
 import { listKeys } from '../../../services/api-keys.js';
 import { renderPage } from '../page.js';
 
@@ -39,14 +39,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod<DashboardRoutesOptions> = as
         { label: 'Requests', used: report.requests, limit: plan.requestsPerMonth },
         { label: 'QR codes', used: report.qrs, limit: plan.qrsPerMonth },
       ]),
-      scansOverTime(
-        'scans',
-        'Scans of your dynamic codes per day',
-        stats.series.map((s) => ({ day: s.at.slice(0, 10), scans: s.scans })),
-      ),
-      devicesChart('devices', stats.devices),
-      countriesChart('countries', stats.countries),
-    ].filter((chart) => chart !== null);
+      ...scanCharts('Scans of your dynamic codes per day', stats),
+    ];
     return renderPage(request, reply, 'dashboard', {
       title: 'Dashboard',
       nav: 'dashboard',

@@ -17,7 +17,12 @@ import {
 import { changeRole, listMembers, membershipIn, removeMember, type Actor } from '../../../services/members.js';
 import { endSession, openSession, SIGNED_IN_TTL_MS, type SessionDeps } from '../../../services/sessions.js';
 import { appendAudit, type AuditDeps } from '../../../services/audit-log.js';
-import { invitationEvent, makerKeyEvents, memberEvent } from '../../../services/member-audit.js';
+import {
+  invitationEvent,
+  memberEvent,
+  memberRemovedEvents,
+  roleChangedEvents,
+} from '../../../services/member-audit.js';
 import { shortUrlBase } from '../../short-url.js';
 import { noticeFrom, NoticeQuery } from '../notices.js';
 import { renderPage } from '../page.js';
@@ -142,19 +147,9 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
     },
     async (request, reply) => {
       try {
-        const { member: changed, revokedKeys } = await changeRole(
-          options,
-          actorOf(request),
-          request.account!.id,
-          request.params.id,
-          request.body.role,
-        );
-        await app.audit(
-          request,
-          memberEvent(request.account!.id, 'member.role_changed', changed, { role: changed.role }),
-        );
-        for (const event of makerKeyEvents(request.account!.id, changed, 'member.role_changed', revokedKeys))
-          await app.audit(request, event);
+        const accountId = request.account!.id;
+        const changed = await changeRole(options, actorOf(request), accountId, request.params.id, request.body.role);
+        for (const event of roleChangedEvents(accountId, changed)) await app.audit(request, event);
         return await reply.redirect(`${base}/members?notice=role`, 303);
       } catch (error) {
         if (!shownOnPage(error)) throw error;
@@ -174,18 +169,9 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
     async (request, reply) => {
       const leaving = request.member!.id === request.params.id;
       try {
-        const { member: removed, revokedKeys } = await removeMember(
-          options,
-          actorOf(request),
-          request.account!.id,
-          request.params.id,
-        );
-        await app.audit(
-          request,
-          memberEvent(request.account!.id, 'member.removed', removed, { email: removed.email, role: removed.role }),
-        );
-        for (const event of makerKeyEvents(request.account!.id, removed, 'member.removed', revokedKeys))
-          await app.audit(request, event);
+        const accountId = request.account!.id;
+        const removed = await removeMember(options, actorOf(request), accountId, request.params.id);
+        for (const event of memberRemovedEvents(accountId, removed)) await app.audit(request, event);
       } catch (error) {
         if (!shownOnPage(error) || leaving) throw error;
         return membersPage(request, reply, { error: error.message }, error.status);

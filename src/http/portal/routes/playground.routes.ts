@@ -31,6 +31,7 @@ import { meterRequest } from '../../../services/meter-request.js';
 import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS, decodeOrGiveBack } from '../../api/v1/decode.route.js';
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { renderPage } from '../page.js';
+import { renderFitting, sendPng } from '../preview-image.js';
 
 /** The playground shows the image in the page: the formats a browser draws in an <img> (PDF and EPS are for print). */
 const SCREEN_FORMATS = OUTPUT_FORMATS.filter((format) => !isPrintFormat(format)) as ['png', 'webp', 'svg'];
@@ -239,16 +240,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
       const payload = encodeContent(input.type, input.content);
       const spec = await fullSpecOf(options, account.id, input, payload);
       const caller = { accountId: account.id, plan: account.plan };
-      const { bytes } = await options.renderer.render(spec, caller).catch((error: unknown) => {
-        // A dense code needs more pixels than a preview has: drawn at the smallest size that fits.
-        const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
-        if (typeof minimumSize !== 'number') throw error;
-        return options.renderer.render({ ...spec, size: minimumSize }, caller);
-      });
-      return reply
-        .header('Content-Type', 'image/png')
-        .header('Cache-Control', 'no-store')
-        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return sendPng(reply, await renderFitting(options.renderer, spec, caller), 'no-store');
     },
   );
 

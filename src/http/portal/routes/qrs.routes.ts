@@ -5,10 +5,11 @@ import { ApiError } from '../../../domain/errors.js';
 import { periodOf } from '../../../domain/period.js';
 import type { PlanCatalogue } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
-import type { RenderCaller, Renderer } from '../../../domain/ports/renderer.js';
-import type { QrRecord, UsageMeter } from '../../../domain/ports/usage-meter.js';
+import type { Renderer } from '../../../domain/ports/renderer.js';
+import type { UsageMeter } from '../../../domain/ports/usage-meter.js';
 import { renderSpecOf } from '../../../services/render-spec.js';
 import { renderPage } from '../page.js';
+import { renderFitting, sendPng } from '../preview-image.js';
 
 export interface QrsRoutesOptions {
   base: string;
@@ -52,24 +53,12 @@ export const qrsRoutes: FastifyPluginAsyncZod<QrsRoutesOptions> = async (app, op
       if (!qr) throw new ApiError('not_found', 'no such QR code on this account this month');
       // The account viewing its own codes: rendered directly, never through generateQr, so nothing is metered.
       const account = request.account!;
-      const bytes = await renderThumbnail(options.renderer, qr, { accountId: account.id, plan: account.plan });
-      return reply
-        .header('Content-Type', 'image/png')
-        .header('Cache-Control', 'private, max-age=3600')
-        .send(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      const spec = renderSpecOf(
+        { content: qr.payload, type: qr.type, outputFormat: 'png', size: THUMBNAIL_PX, margin: 2 },
+        qr.payload,
+      );
+      const png = await renderFitting(options.renderer, spec, { accountId: account.id, plan: account.plan });
+      return sendPng(reply, png, 'private, max-age=3600');
     },
   );
 };
-
-async function renderThumbnail(renderer: Renderer, qr: QrRecord, caller: RenderCaller): Promise<Uint8Array> {
-  const spec = (size: number) =>
-    renderSpecOf({ content: qr.payload, type: qr.type, outputFormat: 'png', size, margin: 2 }, qr.payload);
-  try {
-    return (await renderer.render(spec(THUMBNAIL_PX), caller)).bytes;
-  } catch (error) {
-    // A dense code needs more pixels than a thumbnail has: render at the smallest size that fits.
-    const minimumSize = error instanceof ApiError ? error.extensions?.minimumSize : undefined;
-    if (typeof minimumSize !== 'number') throw error;
-    return (await renderer.render(spec(minimumSize), caller)).bytes;
-  }
-}
