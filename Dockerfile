@@ -1,4 +1,4 @@
-# One image for both roles: the API (`node dist/src/entries/api.js`), the jobs worker (`dist/workers/jobs.js`) and the render worker (`dist/workers/render.js`).
+# One image for both roles: the API (`node dist/bundle/api.js`), the jobs worker (`dist/workers/jobs.js`) and the render worker (`dist/workers/render.js`).
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 # better-sqlite3 compiles from source when no prebuilt binary matches the platform.
@@ -10,7 +10,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY src ./src
 COPY workers ./workers
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev
+RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 QR_DATA_DIR=/data
@@ -25,4 +25,4 @@ COPY docs ./docs
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000
-CMD ["node", "dist/src/entries/api.js"]
+CMD ["node", "dist/bundle/api.js"]

@@ -49,13 +49,14 @@ export function tscPath(root) {
   return existsSync(tsc) ? tsc : undefined;
 }
 
-/** `npm run build` without npm: compiles the project with its tsconfig; true when tsc succeeded. */
+/**
+ * `npm run build` without npm: compiles the project with its tsconfig, then bundles the API entry (scripts/bundle.mjs);
+ * true when both succeeded.
+ */
 export function buildDist(root, tsc) {
-  const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
-    cwd: root,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  return build.status === 0;
+  const steps = [[tsc, '-p', join(root, 'tsconfig.json')], [join(root, 'scripts', 'bundle.mjs')]];
+  const stdio = ['ignore', 'inherit', 'inherit'];
+  return steps.every((args) => spawnSync(process.execPath, args, { cwd: root, stdio }).status === 0);
 }
 
 /** The TypeScript SDK's `npm run build` without npm: `dist/` (ES modules) and `dist/cjs/` (CommonJS). */

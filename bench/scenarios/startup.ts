@@ -1,7 +1,7 @@
 // Start-up (rows t-*): `npm start`'s embedded default until /healthz answers, and qrm commands until they exit, each
 // against a bare Fastify app's listen, measured turn about in the same run so the machine's load falls on both alike.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NODE, type BenchScenario } from '../harness.js';
@@ -11,6 +11,10 @@ const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 7);
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 /** What `npm start` and `npm run qrm` run (package.json), without npm's own start. */
 const RUN_BUILT = join(ROOT, 'scripts', 'run-built.mjs');
+/** The entry `npm start` runs, read from package.json so the row always times what the README's command starts. */
+const START_ENTRY = /run-built\.mjs (\S+)/.exec(
+  (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start,
+)![1]!;
 const TARGET = 2.5;
 
 /** Milliseconds from spawning `args` until GET /healthz on its port answers 200; the process is stopped after. */
@@ -68,7 +72,7 @@ const CONTENDERS: Contender[] = [
   {
     id: 't-api',
     name: '`npm start`, embedded default, until /healthz answers',
-    time: (env) => untilHealthy([RUN_BUILT, 'dist/src/entries/api.js'], env),
+    time: (env) => untilHealthy([RUN_BUILT, START_ENTRY], env),
   },
   {
     id: 't-qrm-plans',

@@ -74,6 +74,8 @@ const RULES: Array<{
       (target === 'src/config.ts' && typeOnly) ||
       // The queue runners run use cases (a batch chunk, a background job): only they may reach into services.
       (within('services')(target) && file.startsWith('src/adapters/queue/')) ||
+      // Where the package's own files are (Lua scripts, thread entries): a path, the same from source and built.
+      target === 'src/package-root.ts' ||
       !target.startsWith('src/'),
     why:
       'one port implementation per file: src/domain, drivers and src/render; never loadConfig, composition, HTTP ' +
@@ -86,6 +88,8 @@ const RULES: Array<{
       within('domain', 'services', 'http')(target) ||
       (target === 'src/adapters/contract.ts' && typeOnly) ||
       (target === 'src/config.ts' && typeOnly) ||
+      // Where the package's own files are (templates, the portal's assets, docs/): a path, not an adapter.
+      target === 'src/package-root.ts' ||
       (!target.startsWith('src/') && !DRIVERS.filter((d) => d !== 'fastify').includes(target)),
     why:
       'routes and plugins: src/domain, src/services and the Adapters contract (as types); never an adapter, a ' +

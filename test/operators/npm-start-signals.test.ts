@@ -1,11 +1,12 @@
-// `npm start` as an orchestrator stops it: SIGTERM to the npm process reaches the server, which shuts down (Debian's sh
-// does not pass signals on).
+// `npm start` as an orchestrator runs it: the bundle (dist/bundle/api.js) finds every file it reads at run time, and
+// SIGTERM to the npm process reaches the server, which shuts down (Debian's sh does not pass signals on).
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePort } from '../helpers/processes.js';
+import { decodeQr, readByAll } from '../helpers/decode.js';
+import { freePort, runCli } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
 
 /** Every process under `root` (children, grandchildren…), from /proc. */
@@ -43,9 +44,11 @@ const alive = (pid: number) => {
 };
 
 describe('npm start', () => {
-  it('serves the guides from docs/, and passes SIGTERM on to the server, which shuts down gracefully', async () => {
+  it('runs the bundle, which serves the files it reads and renders on a thread; SIGTERM stops it', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'qrm-npm-start-'));
     const port = await freePort();
+    await runCli(['accounts', 'create', '--email', 'start@example.com', '--plan', 'pro'], { QR_DATA_DIR: dir });
+    const key = (await runCli(['keys', 'create', '--email', 'start@example.com'], { QR_DATA_DIR: dir })).stdout.trim();
     const npm = spawn('npm', ['start', '--silent'], {
       env: {
         ...process.env,
@@ -54,6 +57,8 @@ describe('npm start', () => {
         QR_DATA_DIR: dir,
         LOG_LEVEL: 'info',
         SHUTDOWN_DRAIN_MS: '0',
+        // Every render crosses to a render thread, so the thread entry the bundle names must load.
+        RENDER_SMALL_ON_POOL: 'true',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -70,11 +75,31 @@ describe('npm start', () => {
         },
       );
       // The built server finds what it reads from the checkout at run time: the guides in docs/, the portal's look.
-      const guide = await fetch(`http://127.0.0.1:${port}/portal/docs/cli`);
+      const get = (path: string) => fetch(`http://127.0.0.1:${port}${path}`);
+      const guide = await get('/portal/docs/cli');
       expect(guide.status).toBe(200);
       expect(await guide.text()).toMatch(/<h1 id="the-qrm-admin-command">/);
+      // The portal's views and assets, the API reference's theme and the scan pages' templates, all from src/.
+      expect(await (await get('/portal/signin')).text()).toContain('/portal/assets/portal.css');
+      // Each body read whole: a response left unread keeps its connection busy, and close waits for it.
+      expect(await (await get('/portal/assets/portal.css')).text()).toContain('--');
+      expect(await (await get('/docs/static/theme/api-reference.css')).text()).toContain('--');
+      expect(((await (await get('/openapi.json')).json()) as { openapi: string }).openapi).toMatch(/^3\./);
+      const unknownScan = await get('/r/zzzzzzzz');
+      expect(unknownScan.status).toBe(404);
+      expect(unknownScan.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(await unknownScan.text()).toContain('<html');
+      const generated = await fetch(`http://127.0.0.1:${port}/api/v1/QRManager/generate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': key },
+        body: JSON.stringify({ content: 'https://example.com/bundle', type: 'url', outputFormat: 'png' }),
+      });
+      expect(generated.status).toBe(200);
+      expect(await decodeQr(new Uint8Array(await generated.arrayBuffer()), 'png')).toEqual(
+        readByAll('https://example.com/bundle'),
+      );
       server = (await descendants(npm.pid!)).find(
-        (p) => p.cmdline.includes('dist/src/entries/api.js') && p.cmdline.startsWith('node'),
+        (p) => p.cmdline.includes('dist/bundle/api.js') && p.cmdline.startsWith('node'),
       )?.pid;
       expect(server).toBeDefined();
       npm.kill('SIGTERM');

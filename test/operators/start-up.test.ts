@@ -22,7 +22,7 @@ interface Exit {
 async function startCompiled(env: Record<string, string>): Promise<Exit> {
   const port = await freePort();
   try {
-    const { stderr } = await exec(process.execPath, ['scripts/run-built.mjs', 'dist/src/entries/api.js'], {
+    const { stderr } = await exec(process.execPath, ['scripts/run-built.mjs', 'dist/bundle/api.js'], {
       env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn', ...env },
       timeout: 120_000,
     });

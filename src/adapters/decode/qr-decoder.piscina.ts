@@ -1,20 +1,11 @@
 // QrDecoder on its own Piscina pool behind a per-account fair queue: sharp, zxing-wasm, zbar and jsQR on worker
 // threads.
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { workerThreadEntry } from '../../package-root.js';
 import type { DecodeOutcome, DecodeQueueStats, DecodeRequest, QrDecoder } from '../../domain/ports/qr-decoder.js';
 import type { DecodeTask } from '../../render/decode-image.js';
 import { AccountFairQueue } from './account-fair-queue.js';
-
-/** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
-function threadEntry(): { filename: string; execArgv: string[] } {
-  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  const filename = fileURLToPath(
-    new URL(`../../../workers/decode-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url),
-  );
-  return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
-}
 
 export interface DecoderOptions {
   /** Decode threads (default: the cores, at most four). */
@@ -35,7 +26,7 @@ export class PiscinaQrDecoder implements QrDecoder {
   /** Threads start on the first decode and stop after a minute idle: decoding is occasional, renders are not. */
   constructor(options: DecoderOptions) {
     const threads = options.threads ?? Math.min(4, Math.max(1, availableParallelism()));
-    const { filename, execArgv } = threadEntry();
+    const { filename, execArgv } = workerThreadEntry('decode-thread');
     this.#budgetMs = options.budgetMs;
     this.#pool = new Piscina({
       filename,

@@ -1,7 +1,7 @@
 // A warm Piscina pool of render threads with a bounded queue.
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { workerThreadEntry } from '../../package-root.js';
 import { ApiError } from '../../domain/errors.js';
 import type { RenderedImage } from '../../domain/rendered-image.js';
 import type { RenderSpec } from '../../domain/render-options.js';
@@ -37,16 +37,6 @@ export interface RenderPoolOptions {
   filename?: string;
 }
 
-/** Under tsx (tests, dev) the thread entry is TypeScript and needs the loader; built code runs plain. */
-function threadEntry(): { filename: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  const fromSource = here.endsWith('.ts');
-  const filename = fileURLToPath(
-    new URL(`../../../workers/render-thread.${fromSource ? 'ts' : 'js'}`, import.meta.url),
-  );
-  return { filename, execArgv: fromSource ? ['--import', 'tsx'] : [] };
-}
-
 type PoolTask = RenderSpec | RenderSpec[] | StoredGroupTask;
 type PoolResult = RenderTaskResult | RenderTaskResult[] | StoredTaskResult[];
 
@@ -60,7 +50,7 @@ export class RenderPool {
   constructor(options: RenderPoolOptions = {}) {
     const threads = options.threads ?? Math.max(1, availableParallelism());
     this.threads = threads;
-    const { filename, execArgv } = threadEntry();
+    const { filename, execArgv } = workerThreadEntry('render-thread');
     this.#pool = new Piscina({
       filename: options.filename ?? filename,
       execArgv,

@@ -5,15 +5,14 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { packagePath } from '../../package-root.js';
 import { portalAssetsDir } from '../portal/portal-files.js';
 import { finishDocument } from './document.js';
 
-/** The reference's look (the portal's header, colours and fonts), read from the source tree (tsc does not copy it). */
+/** The reference's look (the portal's header, colours and fonts), read from src/ (the build does not copy it). */
 function themeFile(name: string): Promise<string> {
-  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  const dir = fromSource ? './reference-theme/' : '../../../../src/http/openapi/reference-theme/';
-  return readFile(new URL(dir + name, import.meta.url), 'utf8');
+  return readFile(join(packagePath('src/http/openapi/reference-theme'), name), 'utf8');
 }
 
 /** Swagger UI's theme: every file served from this origin under /docs/static/theme/, so the CSP stays as it was. */

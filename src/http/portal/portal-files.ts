@@ -1,25 +1,16 @@
-// Where the portal's templates, static files and the docs it serves live: beside this module in src/ (which tsc does
-// not copy to dist/), and the checkout's docs/.
-import { fileURLToPath } from 'node:url';
-
-/**
- * Under tsx (tests, dev) this module is src/http/portal/portal-files.ts; built, it is
- * dist/src/http/portal/portal-files.js.
- */
-function portalSourceDir(): URL {
-  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  return new URL(fromSource ? './' : '../../../../src/http/portal/', import.meta.url);
-}
+// Where the portal's templates, static files and the docs it serves live: the package's src/http/portal/ (which the
+// build does not copy to dist/) and its docs/.
+import { packagePath } from '../../package-root.js';
 
 export function portalViewsDir(): string {
-  return fileURLToPath(new URL('views/', portalSourceDir()));
+  return packagePath('src/http/portal/views/');
 }
 
 export function portalAssetsDir(): string {
-  return fileURLToPath(new URL('assets/', portalSourceDir()));
+  return packagePath('src/http/portal/assets/');
 }
 
-/** The checkout's docs/ (the guides the portal serves): three levels above src/http/portal/, in source and built. */
+/** The package's docs/: the guides the portal serves. */
 export function docsPagesDir(): string {
-  return fileURLToPath(new URL('../../../docs/', portalSourceDir()));
+  return packagePath('docs/');
 }

@@ -1,20 +1,15 @@
 // The small HTML pages a scan gets when there is nowhere to send it, or a password is asked for (no script, no external
 // resources): Eta templates in pages/, read and compiled when this module loads.
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { Eta } from 'eta';
+import { packagePath } from '../../package-root.js';
 
 /** Every interpolation escaped unless a template opts out (`<%~`), as the portal's views. */
 const eta = new Eta({ autoEscape: true });
 
-/**
- * Under tsx (tests, dev) this module is src/http/redirect/pages.ts; built, dist/src/http/redirect/pages.js, and tsc
- * does not copy the templates to dist/, so built code reads them from src/.
- */
-function pagesDir(): URL {
-  const fromSource = fileURLToPath(import.meta.url).endsWith('.ts');
-  return new URL(fromSource ? './pages/' : '../../../../src/http/redirect/pages/', import.meta.url);
-}
+/** The build does not copy the templates to dist/: built code reads them from the package's src/ as well. */
+const PAGES_DIR = 'src/http/redirect/pages';
 
 /**
  * A template written one element or sentence a line, as one line of HTML: a line break and the indentation around it
@@ -41,7 +36,7 @@ function isBlank(char: string): boolean {
 }
 
 function template(name: string) {
-  return eta.compile(joinLines(readFileSync(new URL(`${name}.eta`, pagesDir()), 'utf8')));
+  return eta.compile(joinLines(readFileSync(join(packagePath(PAGES_DIR), `${name}.eta`), 'utf8')));
 }
 
 const layout = template('page');
