@@ -12,7 +12,6 @@ import {
   type ItemState,
 } from '../../domain/batches/batch.js';
 import type { QrType } from '../../domain/content/types.js';
-import type { PlanId } from '../../domain/plan-catalogue.js';
 import type {
   BatchPage,
   BatchStore,
@@ -23,15 +22,9 @@ import type {
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { SqliteDatabase } from './database.js';
 
-interface BatchRow {
-  id: string;
+/** A batches row: the columns named as the batch's fields hold them as they are. */
+interface BatchRow extends Pick<Batch, 'id' | 'plan' | 'status' | 'total' | 'succeeded' | 'failed' | 'cancelled'> {
   account_id: string;
-  plan: PlanId;
-  status: BatchStatus;
-  total: number;
-  succeeded: number;
-  failed: number;
-  cancelled: number;
   period: string;
   created_at: number;
   started_at: number | null;

@@ -8,6 +8,7 @@ import {
   type BatchReserveOutcome,
   type BurstLimit,
   type BurstOutcome,
+  type QrIdentity,
   type QrRecord,
   type RequestReservation,
   type RequestReserveInput,
@@ -38,6 +39,15 @@ const COUNT_QR = `INSERT INTO qr_codes (account_id, period, fingerprint, type, p
   VALUES (@account, @period, @fingerprint, @type, @payload, @count, @at, @at)
   ON CONFLICT (account_id, period, fingerprint)
   DO UPDATE SET generations = generations + @count, last_at = max(last_at, @at)`;
+
+function qrCount(
+  { accountId, period }: { accountId: string; period: PeriodId },
+  qr: QrIdentity,
+  at: number,
+  count: number,
+): QrCount {
+  return { account: accountId, period, fingerprint: qr.fingerprint, type: qr.type, payload: qr.payload, at, count };
+}
 
 /** How often at most the burst log is trimmed of rows older than the window. */
 const TRIM_EVERY_MS = 100;
@@ -139,15 +149,7 @@ export class SqliteUsageMeter implements UsageMeter {
       const { accountId, period, qr, limits, burst } = input;
       const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
       if (refusal) return refusal;
-      const qrRow = {
-        account: accountId,
-        period,
-        fingerprint: qr.fingerprint,
-        type: qr.type,
-        payload: qr.payload,
-        at,
-        count: 1,
-      };
+      const qrRow = qrCount(input, qr, at, 1);
       let isNewQr: boolean;
       if (limits.qrs === null || current.qrs < limits.qrs) {
         // Room for a new code: count it at once; the upsert says whether it was new (one statement, not two).
@@ -204,16 +206,7 @@ export class SqliteUsageMeter implements UsageMeter {
       if (limits.qrs !== null && current.qrs + newQrs > limits.qrs)
         return { ok: false, reason: 'qr_quota_exceeded', usage: current, needed };
       countUsage.run({ account: accountId, period, requests: needed.requests, newQrs });
-      for (const { qr, count } of counts.values())
-        countQrs.run({
-          account: accountId,
-          period,
-          fingerprint: qr.fingerprint,
-          type: qr.type,
-          payload: qr.payload,
-          at,
-          count,
-        });
+      for (const { qr, count } of counts.values()) countQrs.run(qrCount(input, qr, at, count));
       return { ok: true, usage: { requests: current.requests + needed.requests, qrs: current.qrs + newQrs } };
     });
     this.#refundBatchItems = db.transaction((input: BatchRefundInput): number => {
