@@ -1,13 +1,13 @@
-// No line of src/ or workers/ over 120 characters: TypeScript, Lua and the scan pages' templates, SQL and help text
-// inside template literals included. Exempt: generated data (*.data.ts), and a line that is a regular expression
-// literal alone (split, no tool could read it as one pattern).
+// No line of src/ or workers/ over 120 characters: TypeScript, Lua, every Eta template, the stylesheets and browser
+// scripts, HTML and SQL files, and SQL and help text inside template literals. Exempt: generated data (*.data.ts),
+// and a line that is a regular expression literal alone (split, no tool could read it as one pattern).
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, SRC, WORKERS } from './source-imports.js';
 
 const MAX = 120;
-const CHECKED = /\.(ts|lua)$|^src\/http\/redirect\/pages\/.*\.eta$/;
+const CHECKED = /\.(ts|lua|eta|css|js|mjs|html|sql)$/;
 const GENERATED = /\.data\.ts$/;
 const REGEX_LITERAL_ALONE = /^\s*\/.+\/[dgimsuvy]*[;,]?$/;
 
@@ -29,9 +29,13 @@ function longLines(file: string, text: string): string[] {
 const files = [...filesUnder(SRC), ...filesUnder(WORKERS)].filter((f) => CHECKED.test(f) && !GENERATED.test(f));
 
 describe('line length', () => {
-  it('reads TypeScript, Lua and the scan-page templates (the check below would pass vacuously otherwise)', () => {
+  it('reads TypeScript, Lua, templates, stylesheets and scripts (else the check below passes vacuously)', () => {
     expect(files).toContain('src/render/qr-internals.ts');
     expect(files).toContain('src/http/redirect/pages/page.eta');
+    expect(files).toContain('src/http/portal/views/code.eta');
+    expect(files).toContain('src/http/portal/assets/portal.css');
+    expect(files).toContain('src/http/portal/assets/portal.js');
+    expect(files).toContain('src/http/openapi/reference-theme/api-reference.css');
     expect(files.some((f) => f.endsWith('.lua'))).toBe(true);
     expect(longLines('probe.ts', `const sql = \`${'x'.repeat(MAX)}\`;`)).toEqual(['probe.ts:1 (135)']);
   });
