@@ -66,3 +66,17 @@ export function renderPage(
       csrfToken: request.session ? reply.generateCsrf() : undefined,
     });
 }
+
+/** What one answer adds to a page's data (a notice, a refusal, the form as posted), with its status. */
+export type PageAnswer = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  extra?: Record<string, unknown>,
+  status?: number,
+) => Promise<FastifyReply>;
+
+/** A page whose data `load` reads for the request: every answer renders it, with what that answer adds on top. */
+export function accountPage(template: string, load: (request: FastifyRequest) => Promise<PageData>): PageAnswer {
+  return async (request, reply, extra = {}, status = 200) =>
+    renderPage(request, reply, template, { ...(await load(request)), ...extra }, status);
+}

@@ -11,7 +11,7 @@ import {
   type DynamicCode,
 } from '../../../domain/dynamic-code.js';
 import { OUTPUT_FORMATS } from '../../../domain/plan-catalogue.js';
-import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, MARGIN_LIMITS, SIZE_LIMITS } from '../../../domain/render-options.js';
+import { ERROR_CORRECTION_LEVELS, HEX_COLOUR, SIZE_LIMITS } from '../../../domain/render-options.js';
 import { DEVICE_CLASSES } from '../../../domain/scan.js';
 import { HOURLY_MAX_DAYS, STATS_INTERVALS, TOP_CITIES } from '../../../services/scan-stats.js';
 import { HOSTNAME_MAX_LENGTH, VANITY_SLUG_LENGTH, VANITY_SLUG_PATTERN } from '../../../domain/custom-domain.js';
@@ -20,7 +20,7 @@ import { CODE_SORTS } from '../../../services/dynamic-codes.js';
 import type { ScanSummary } from '../../../services/scan-stats.js';
 import { pageSchema, PageQueryFields } from './list-page.js';
 import { FRAME_TEXT, FRAME_TEXT_MAX, LOGO_SCALE_LIMITS } from '../../../domain/branding.js';
-import { BrandingFields, inkColour, PrintFields } from './generate.schema.js';
+import { BrandingFields, inkColour, pixelSide, PrintFields, quietZone } from './generate.schema.js';
 import { label } from './label.js';
 
 const target = z
@@ -270,20 +270,8 @@ export const CodeImageQuery = z.strictObject({
     .enum(OUTPUT_FORMATS)
     .default('png')
     .describe('Image format (default png); svg, pdf and eps need a paid plan.'),
-  size: z.coerce
-    .number()
-    .int()
-    .min(SIZE_LIMITS.min)
-    .max(SIZE_LIMITS.max)
-    .optional()
-    .describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
-  margin: z.coerce
-    .number()
-    .int()
-    .min(MARGIN_LIMITS.min)
-    .max(MARGIN_LIMITS.max)
-    .optional()
-    .describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
+  size: pixelSide(z.coerce.number()).describe(`Image side in pixels (default ${SIZE_LIMITS.default}).`),
+  margin: quietZone(z.coerce.number()),
   errorCorrection: z.enum(ERROR_CORRECTION_LEVELS).optional().describe('Error correction level (default M).'),
   darkColor: inkColour
     .optional()

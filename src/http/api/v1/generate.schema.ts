@@ -44,6 +44,19 @@ export const inkColour = z
   );
 
 /** The print fields, shared by every request that draws a code. */
+/** The image side in pixels, for a JSON body (`z.number()`) or a query string (`z.coerce.number()`). */
+export const pixelSide = <N extends z.ZodNumber | z.ZodCoercedNumber>(number: N) =>
+  number.int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional();
+
+/** The quiet zone in modules, for a JSON body or a query string, as pixelSide. */
+export const quietZone = <N extends z.ZodNumber | z.ZodCoercedNumber>(number: N) =>
+  number
+    .int()
+    .min(MARGIN_LIMITS.min)
+    .max(MARGIN_LIMITS.max)
+    .optional()
+    .describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`);
+
 export const PrintFields = {
   sizeMm: z
     .number()
@@ -133,24 +146,12 @@ export const GenerateBody = z.strictObject({
       "Image format of the response; the key's plan must include it (the operation's description lists each " +
         "plan's formats).",
     ),
-  size: z
-    .number()
-    .int()
-    .min(SIZE_LIMITS.min)
-    .max(SIZE_LIMITS.max)
-    .optional()
-    .describe(
-      `Image side in pixels (default ${SIZE_LIMITS.default}; for pdf and eps without sizeMm, the side in ` +
-        `points). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a ` +
-        `size too small for that is a 400 whose minimumSize says the smallest that fits.`,
-    ),
-  margin: z
-    .number()
-    .int()
-    .min(MARGIN_LIMITS.min)
-    .max(MARGIN_LIMITS.max)
-    .optional()
-    .describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`),
+  size: pixelSide(z.number()).describe(
+    `Image side in pixels (default ${SIZE_LIMITS.default}; for pdf and eps without sizeMm, the side in ` +
+      `points). PNG and WebP draw each module with whole pixels, at least ${MIN_MODULE_PIXELS} per module; a ` +
+      `size too small for that is a 400 whose minimumSize says the smallest that fits.`,
+  ),
+  margin: quietZone(z.number()),
   errorCorrection: z
     .enum(ERROR_CORRECTION_LEVELS)
     .optional()

@@ -15,7 +15,7 @@ import {
   type CustomDomainDeps,
 } from '../../../services/custom-domains.js';
 import { noticeFrom, NoticeQuery } from '../notices.js';
-import { renderPage } from '../page.js';
+import { accountPage } from '../page.js';
 
 export interface DomainsRoutesOptions extends CustomDomainDeps {
   base: string;
@@ -44,35 +44,23 @@ const FORM_ERRORS = new Set([
 export const domainsRoutes: FastifyPluginAsyncZod<DomainsRoutesOptions> = async (app, options) => {
   const { base } = options;
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: Record<string, unknown> = {},
-    status = 200,
-  ) => {
+  const page = accountPage('domains', async (request) => {
     const account = request.account!;
     const domains = (await listDomains(options, account.id)).map((domain) => ({
       ...domain,
       txtName: proofName(domain.hostname),
     }));
     const limit = options.plans.get(account.plan).customDomains;
-    return renderPage(
-      request,
-      reply,
-      'domains',
-      {
-        title: 'Custom domains',
-        nav: 'domains',
-        domains,
-        limit,
-        included: limit !== 0,
-        limitReached: limit !== null && domains.length >= limit,
-        hostnameMax: HOSTNAME_MAX_LENGTH,
-        ...extra,
-      },
-      status,
-    );
-  };
+    return {
+      title: 'Custom domains',
+      nav: 'domains',
+      domains,
+      limit,
+      included: limit !== 0,
+      limitReached: limit !== null && domains.length >= limit,
+      hostnameMax: HOSTNAME_MAX_LENGTH,
+    };
+  });
   const refused = (
     request: FastifyRequest,
     reply: FastifyReply,

@@ -25,7 +25,7 @@ import {
 } from '../../../services/member-audit.js';
 import { shortUrlBase } from '../../short-url.js';
 import { noticeFrom, NoticeQuery } from '../notices.js';
-import { renderPage } from '../page.js';
+import { accountPage, renderPage } from '../page.js';
 
 export interface MembersRoutesOptions extends SessionDeps, AuditDeps {
   base: string;
@@ -53,35 +53,23 @@ export const membersRoutes: FastifyPluginAsyncZod<MembersRoutesOptions> = async 
   const { base } = options;
   const actorOf = (request: FastifyRequest): Actor => ({ type: 'member', member: request.member! });
 
-  const membersPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: Record<string, unknown> = {},
-    status = 200,
-  ) => {
+  const membersPage = accountPage('members', async (request) => {
     const accountId = request.account!.id;
     const [members, invitations] = await Promise.all([
       listMembers(options, accountId),
       listInvitations(options, accountId),
     ]);
     const role = request.member!.role;
-    return renderPage(
-      request,
-      reply,
-      'members',
-      {
-        title: 'Members',
-        nav: 'members',
-        members,
-        invitations,
-        roles: ROLES,
-        canManage: roleAllows(role, 'members.manage'),
-        canManageOwners: roleAllows(role, 'owners.manage'),
-        ...extra,
-      },
-      status,
-    );
-  };
+    return {
+      title: 'Members',
+      nav: 'members',
+      members,
+      invitations,
+      roles: ROLES,
+      canManage: roleAllows(role, 'members.manage'),
+      canManageOwners: roleAllows(role, 'owners.manage'),
+    };
+  });
 
   /**
    * A refusal the page can show beside the form (a role too low, the last owner, a bad address); others go to the error

@@ -1,5 +1,4 @@
 // Signed URLs page: the account's signing keys (create, with the secret shown once and a signed example; revoke).
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
@@ -14,7 +13,7 @@ import {
   type SigningKeyDeps,
 } from '../../../services/signing-keys.js';
 import { noticeFrom, NoticeQuery } from '../notices.js';
-import { renderPage } from '../page.js';
+import { accountPage } from '../page.js';
 
 export interface SigningRoutesOptions extends SigningKeyDeps {
   base: string;
@@ -34,33 +33,21 @@ const KeyParams = z.object({ id: z.string().min(1).max(100) });
 export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async (app, options) => {
   const { base } = options;
 
-  const page = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    extra: Record<string, unknown> = {},
-    status = 200,
-  ) => {
+  const page = accountPage('signing', async (request) => {
     const keys = await listSigningKeys(options, request.account!.id);
     const designs = await options.designs.list(request.account!.id);
     const activeCount = keys.filter((key) => !key.revokedAt).length;
-    return renderPage(
-      request,
-      reply,
-      'signing',
-      {
-        title: 'Signed URLs',
-        nav: 'signing',
-        keys,
-        designs,
-        activeCount,
-        maxKeys: MAX_ACTIVE_SIGNING_KEYS,
-        limitReached: activeCount >= MAX_ACTIVE_SIGNING_KEYS,
-        nameMaxLength: SIGNING_KEY_NAME_MAX,
-        ...extra,
-      },
-      status,
-    );
-  };
+    return {
+      title: 'Signed URLs',
+      nav: 'signing',
+      keys,
+      designs,
+      activeCount,
+      maxKeys: MAX_ACTIVE_SIGNING_KEYS,
+      limitReached: activeCount >= MAX_ACTIVE_SIGNING_KEYS,
+      nameMaxLength: SIGNING_KEY_NAME_MAX,
+    };
+  });
 
   app.get(
     '/signing',
