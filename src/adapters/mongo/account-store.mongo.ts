@@ -1,12 +1,11 @@
 // AccountStore on MongoDB: one account per identity by unique index, found again on a concurrent first sign-in.
-import type { Model } from 'mongoose';
 import type { BillingState, SubscriptionStatus } from '../../domain/billing.js';
 import type { Account, AccountIdentity, AccountStore, NewAccount } from '../../domain/ports/account-store.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { DEFAULT_SCAN_PRIVACY, isScanPrivacy, type ScanPrivacy } from '../../domain/scan-privacy.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
-import type { AccountDoc, BillingEventDoc } from './models.js';
+import type { AccountDoc, MongoModels } from './models.js';
 
 function toBilling(billing: NonNullable<AccountDoc['billing']>): BillingState {
   return {
@@ -30,13 +29,14 @@ function toAccount(doc: AccountDoc): Account {
   };
 }
 
-export class MongoAccountStore implements AccountStore {
-  readonly #accounts: Model<AccountDoc>;
-  readonly #billingEvents: Model<BillingEventDoc>;
+/** The collections this store reads and writes. */
+type AccountModels = Pick<MongoModels, 'accounts' | 'billingEvents'>;
 
-  constructor(accounts: Model<AccountDoc>, billingEvents: Model<BillingEventDoc>) {
-    this.#accounts = accounts;
-    this.#billingEvents = billingEvents;
+export class MongoAccountStore implements AccountStore {
+  readonly #models: AccountModels;
+
+  constructor(models: AccountModels) {
+    this.#models = models;
   }
 
   async create(input: NewAccount): Promise<Account> {
@@ -45,7 +45,7 @@ export class MongoAccountStore implements AccountStore {
     const insert = { _id: newId('acc'), email: input.email, plan: input.plan, createdAt: input.createdAt };
     try {
       // $setOnInsert: an identity that exists comes back unchanged.
-      const doc = await this.#accounts
+      const doc = await this.#models.accounts
         .findOneAndUpdate(filter, { $setOnInsert: insert }, { upsert: true, new: true })
         .lean<AccountDoc>();
       if (doc) return toAccount(doc);
@@ -53,40 +53,42 @@ export class MongoAccountStore implements AccountStore {
       // Two upserts raced and one lost on the unique index: the winner's account is the one.
       if (!isDuplicateKey(error)) throw error;
     }
-    const existing = await this.#accounts.findOne(filter).lean<AccountDoc>();
+    const existing = await this.#models.accounts.findOne(filter).lean<AccountDoc>();
     if (!existing) throw new Error('account vanished right after its creation');
     return toAccount(existing);
   }
 
   async findById(id: string): Promise<Account | undefined> {
-    const doc = await this.#accounts.findById(id).lean<AccountDoc>();
+    const doc = await this.#models.accounts.findById(id).lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
   async findByIdentity(identity: AccountIdentity): Promise<Account | undefined> {
-    const doc = await this.#accounts
+    const doc = await this.#models.accounts
       .findOne({ 'identity.provider': identity.provider, 'identity.subject': identity.subject })
       .lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
   async findByEmail(email: string): Promise<Account[]> {
-    const docs = await this.#accounts.find({ email }).sort({ createdAt: 1, _id: 1 }).lean<AccountDoc[]>();
+    const docs = await this.#models.accounts.find({ email }).sort({ createdAt: 1, _id: 1 }).lean<AccountDoc[]>();
     return docs.map(toAccount);
   }
 
   async setPlan(id: string, plan: PlanId): Promise<Account | undefined> {
-    const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { plan } }, { new: true }).lean<AccountDoc>();
+    const doc = await this.#models.accounts.findByIdAndUpdate(id, { $set: { plan } }, { new: true }).lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
   async setScanPrivacy(id: string, scanPrivacy: ScanPrivacy): Promise<Account | undefined> {
-    const doc = await this.#accounts.findByIdAndUpdate(id, { $set: { scanPrivacy } }, { new: true }).lean<AccountDoc>();
+    const doc = await this.#models.accounts
+      .findByIdAndUpdate(id, { $set: { scanPrivacy } }, { new: true })
+      .lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
   async countByPlan(): Promise<Map<PlanId, number>> {
-    const groups = await this.#accounts.aggregate<{ _id: string; accounts: number }>([
+    const groups = await this.#models.accounts.aggregate<{ _id: string; accounts: number }>([
       { $group: { _id: '$plan', accounts: { $sum: 1 } } },
     ]);
     return new Map(groups.map((group) => [group._id, group.accounts]));
@@ -100,14 +102,14 @@ export class MongoAccountStore implements AccountStore {
       currentPeriodEnd: billing.currentPeriodEnd ?? null,
       updatedAt: billing.updatedAt,
     };
-    const doc = await this.#accounts
+    const doc = await this.#models.accounts
       .findByIdAndUpdate(id, { $set: { billing: stored } }, { new: true })
       .lean<AccountDoc>();
     return doc ? toAccount(doc) : undefined;
   }
 
   async findByBillingCustomer(customerId: string): Promise<Account | undefined> {
-    const doc = await this.#accounts
+    const doc = await this.#models.accounts
       .findOne({ 'billing.customerId': customerId })
       .sort({ createdAt: 1, _id: 1 })
       .lean<AccountDoc>();
@@ -115,12 +117,12 @@ export class MongoAccountStore implements AccountStore {
   }
 
   async hasBillingEvent(eventId: string): Promise<boolean> {
-    return (await this.#billingEvents.exists({ _id: eventId })) !== null;
+    return (await this.#models.billingEvents.exists({ _id: eventId })) !== null;
   }
 
   async noteBillingEvent(eventId: string, at: Date): Promise<boolean> {
     try {
-      await this.#billingEvents.create({ _id: eventId, receivedAt: at });
+      await this.#models.billingEvents.create({ _id: eventId, receivedAt: at });
       return true;
     } catch (error) {
       if (isDuplicateKey(error)) return false;

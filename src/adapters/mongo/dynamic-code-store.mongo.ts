@@ -1,5 +1,4 @@
 // DynamicCodeStore on MongoDB: the plan limit held by a conditional per-account counter, the slug by a unique index.
-import type { Model } from 'mongoose';
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import type { Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
@@ -12,7 +11,7 @@ import type {
 } from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
-import type { CodeCountDoc, DynamicCodeDoc, VanitySlugDoc } from './models.js';
+import type { DynamicCodeDoc, MongoModels, VanitySlugDoc } from './models.js';
 
 /** A regular expression that matches `text` literally, in any case. */
 function literally(text: string): { $regex: string; $options: string } {
@@ -88,31 +87,30 @@ const vanityFields = (vanity: Vanity | null) => ({
   vanitySlug: vanity?.slug ?? null,
 });
 
-export class MongoDynamicCodeStore implements DynamicCodeStore {
-  readonly #codes: Model<DynamicCodeDoc>;
-  readonly #counts: Model<CodeCountDoc>;
-  readonly #vanity: Model<VanitySlugDoc>;
+/** The collections this store reads and writes. */
+type CodeModels = Pick<MongoModels, 'codes' | 'codeCounts' | 'vanitySlugs'>;
 
-  constructor(codes: Model<DynamicCodeDoc>, counts: Model<CodeCountDoc>, vanitySlugs: Model<VanitySlugDoc>) {
-    this.#codes = codes;
-    this.#counts = counts;
-    this.#vanity = vanitySlugs;
+export class MongoDynamicCodeStore implements DynamicCodeStore {
+  readonly #models: CodeModels;
+
+  constructor(models: CodeModels) {
+    this.#models = models;
   }
 
   /** Holds the slug for the code: false when another code holds it (its own hold is fine). */
   async #holdVanity(vanity: Vanity, codeId: string, accountId: string): Promise<boolean> {
     try {
-      await this.#vanity.create({ _id: vanityKey(vanity), codeId, accountId });
+      await this.#models.vanitySlugs.create({ _id: vanityKey(vanity), codeId, accountId });
       return true;
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      const holder = await this.#vanity.findById(vanityKey(vanity)).lean<VanitySlugDoc>();
+      const holder = await this.#models.vanitySlugs.findById(vanityKey(vanity)).lean<VanitySlugDoc>();
       return holder?.codeId === codeId;
     }
   }
 
   async #letGo(vanity: Vanity | null, codeId: string): Promise<void> {
-    if (vanity) await this.#vanity.deleteOne({ _id: vanityKey(vanity), codeId });
+    if (vanity) await this.#models.vanitySlugs.deleteOne({ _id: vanityKey(vanity), codeId });
   }
 
   /**
@@ -121,7 +119,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
    */
   async #reserve(accountId: string, maxCodes: number): Promise<boolean> {
     try {
-      await this.#counts.updateOne(
+      await this.#models.codeCounts.updateOne(
         { _id: accountId, codes: { $lt: maxCodes } },
         { $inc: { codes: 1 } },
         { upsert: true },
@@ -134,7 +132,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async #release(accountId: string): Promise<void> {
-    await this.#counts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
+    await this.#models.codeCounts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
   }
 
   async createWithinLimit(
@@ -149,7 +147,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       return 'vanity_taken';
     }
     try {
-      await this.#codes.create(doc);
+      await this.#models.codes.create(doc);
       return toCode(doc);
     } catch (error) {
       // Without a transaction the place is given back by hand; a crash right here leaves one place taken until an
@@ -172,13 +170,13 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     if (!(await this.#reserveMany(accountId, inputs.length, maxCodes))) return 'limit_reached';
     const docs = inputs.map((input) => this.#docOf({ ...input, accountId }));
     try {
-      await this.#codes.insertMany(docs, { ordered: true });
+      await this.#models.codes.insertMany(docs, { ordered: true });
       return docs.map(toCode);
     } catch (error) {
       // Never handed out: the codes inserted before the failure go, and the places are given back (a crash here leaves
       // them until an operator recounts).
-      await this.#codes.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
-      await this.#counts.updateOne({ _id: accountId }, { $inc: { codes: -inputs.length } });
+      await this.#models.codes.deleteMany({ _id: { $in: docs.map((doc) => doc._id) } });
+      await this.#models.codeCounts.updateOne({ _id: accountId }, { $inc: { codes: -inputs.length } });
       if (isDuplicateKey(error)) return 'slug_taken';
       throw error;
     }
@@ -188,7 +186,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   async #reserveMany(accountId: string, n: number, maxCodes: number): Promise<boolean> {
     if (n > maxCodes) return false;
     try {
-      await this.#counts.updateOne(
+      await this.#models.codeCounts.updateOne(
         { _id: accountId, codes: { $lte: maxCodes - n } },
         { $inc: { codes: n } },
         { upsert: true },
@@ -222,7 +220,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
 
   async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
     const direction = ascending(query) ? 1 : -1;
-    const docs = await this.#codes
+    const docs = await this.#models.codes
       .find(listFilter(accountId, query))
       .sort(byScans(query) ? { scans: direction, _id: direction } : { createdAt: direction, _id: direction })
       .limit(query.limit)
@@ -231,11 +229,11 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async count(accountId: string): Promise<number> {
-    return this.#codes.countDocuments({ accountId, deletedAt: null });
+    return this.#models.codes.countDocuments({ accountId, deletedAt: null });
   }
 
   async get(accountId: string, id: string): Promise<DynamicCode | undefined> {
-    const doc = await this.#codes.findOne({ _id: id, accountId, deletedAt: null }).lean<DynamicCodeDoc>();
+    const doc = await this.#models.codes.findOne({ _id: id, accountId, deletedAt: null }).lean<DynamicCodeDoc>();
     return doc ? toCode(doc) : undefined;
   }
 
@@ -257,7 +255,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       $set: { ...set, ...routing.set },
       ...(Object.keys(routing.unset).length > 0 ? { $unset: routing.unset } : {}),
     };
-    const updated = await this.#codes
+    const updated = await this.#models.codes
       .findOneAndUpdate({ _id: id, accountId, deletedAt: null, status: { $ne: 'disabled' } }, update, { new: true })
       .lean<DynamicCodeDoc>();
     if (updated) {
@@ -273,7 +271,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async remove(accountId: string, id: string, at: Date): Promise<boolean> {
-    const removed = await this.#codes
+    const removed = await this.#models.codes
       .findOneAndUpdate(
         { _id: id, accountId, deletedAt: null },
         { $set: { deletedAt: at, updatedAt: at, ...vanityFields(null) } },
@@ -286,7 +284,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
-    const doc = await this.#codes
+    const doc = await this.#models.codes
       .findOne({ slug }, { accountId: 1, target: 1, status: 1, routing: 1, deletedAt: 1 })
       .lean<Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing' | 'deletedAt'>>();
     if (!doc) return undefined;
@@ -300,9 +298,9 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
-    const held = await this.#vanity.findById(vanityKey({ hostname, slug })).lean<VanitySlugDoc>();
+    const held = await this.#models.vanitySlugs.findById(vanityKey({ hostname, slug })).lean<VanitySlugDoc>();
     if (!held) return undefined;
-    const doc = await this.#codes
+    const doc = await this.#models.codes
       .findOne(
         { _id: held.codeId, deletedAt: null, vanityHost: hostname, vanitySlug: slug },
         { accountId: 1, target: 1, status: 1, routing: 1 },
@@ -319,7 +317,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>> {
-    const docs = await this.#codes
+    const docs = await this.#models.codes
       .find(afterId === undefined ? {} : { _id: { $gt: afterId } }, { _id: 1, accountId: 1 })
       .sort({ _id: 1 })
       .limit(limit)
@@ -328,11 +326,11 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async countOnDomain(domainId: string): Promise<number> {
-    return this.#codes.countDocuments({ domainId, deletedAt: null });
+    return this.#models.codes.countDocuments({ domainId, deletedAt: null });
   }
 
   async disableBySlug(slug: string, reason: string, at: Date): Promise<DynamicCode | undefined> {
-    const doc = await this.#codes
+    const doc = await this.#models.codes
       .findOneAndUpdate(
         { slug },
         { $set: { status: 'disabled', disabledReason: reason, updatedAt: at } },

@@ -1,6 +1,5 @@
 // MemberStore on MongoDB: the last-owner rule kept without transactions by a per-account owner count taken before
 // demoting.
-import type { Model } from 'mongoose';
 import type { AccountIdentity } from '../../domain/ports/account-store.js';
 import type {
   Invitation,
@@ -13,7 +12,8 @@ import type {
 import type { Role } from '../../domain/roles.js';
 import { newId } from '../../domain/record-id.js';
 import { isDuplicateKey } from './connection.js';
-import type { InvitationDoc, MemberDoc, OwnerCountDoc } from './member-models.js';
+import type { InvitationDoc, MemberDoc } from './member-models.js';
+import type { MongoModels } from './models.js';
 
 function toMember(doc: MemberDoc): Member {
   return {
@@ -55,21 +55,20 @@ function toDoc(member: NewMember): MemberDoc {
 /** A member changed under us between the read and the write is read again, a few times at most. */
 const CHANGE_ATTEMPTS = 5;
 
-export class MongoMemberStore implements MemberStore {
-  readonly #members: Model<MemberDoc>;
-  readonly #owners: Model<OwnerCountDoc>;
-  readonly #invitations: Model<InvitationDoc>;
+/** The collections this store reads and writes. */
+type MemberModels = Pick<MongoModels, 'members' | 'ownerCounts' | 'invitations'>;
 
-  constructor(members: Model<MemberDoc>, owners: Model<OwnerCountDoc>, invitations: Model<InvitationDoc>) {
-    this.#members = members;
-    this.#owners = owners;
-    this.#invitations = invitations;
+export class MongoMemberStore implements MemberStore {
+  readonly #models: MemberModels;
+
+  constructor(models: MemberModels) {
+    this.#models = models;
   }
 
   async add(member: NewMember): Promise<Member> {
     const doc = toDoc(member);
     try {
-      await this.#members.create(doc);
+      await this.#models.members.create(doc);
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
       return (await this.findByIdentity(member.accountId, member.identity))!;
@@ -79,37 +78,39 @@ export class MongoMemberStore implements MemberStore {
   }
 
   async addFounder(member: NewMember): Promise<Member | undefined> {
-    if (await this.#members.exists({ accountId: member.accountId })) return undefined;
+    if (await this.#models.members.exists({ accountId: member.accountId })) return undefined;
     // The owner count is written once per account: the one writer that creates it founds the account.
     try {
-      await this.#owners.create({ _id: member.accountId, owners: 1 });
+      await this.#models.ownerCounts.create({ _id: member.accountId, owners: 1 });
     } catch (error) {
       if (isDuplicateKey(error)) return undefined;
       throw error;
     }
     const doc = toDoc(member);
-    await this.#members.create(doc);
+    await this.#models.members.create(doc);
     return toMember(doc);
   }
 
   async list(accountId: string): Promise<Member[]> {
-    return (await this.#members.find({ accountId }).sort({ joinedAt: 1, _id: 1 }).lean<MemberDoc[]>()).map(toMember);
+    return (await this.#models.members.find({ accountId }).sort({ joinedAt: 1, _id: 1 }).lean<MemberDoc[]>()).map(
+      toMember,
+    );
   }
 
   async find(accountId: string, id: string): Promise<Member | undefined> {
-    const doc = await this.#members.findOne({ _id: id, accountId }).lean<MemberDoc>();
+    const doc = await this.#models.members.findOne({ _id: id, accountId }).lean<MemberDoc>();
     return doc ? toMember(doc) : undefined;
   }
 
   async findByIdentity(accountId: string, identity: AccountIdentity): Promise<Member | undefined> {
-    const doc = await this.#members
+    const doc = await this.#models.members
       .findOne({ accountId, provider: identity.provider, subject: identity.subject })
       .lean<MemberDoc>();
     return doc ? toMember(doc) : undefined;
   }
 
   async membershipsOf(identity: AccountIdentity): Promise<Member[]> {
-    const docs = await this.#members
+    const docs = await this.#models.members
       .find({ provider: identity.provider, subject: identity.subject })
       .sort({ joinedAt: 1, _id: 1 })
       .lean<MemberDoc[]>();
@@ -123,7 +124,7 @@ export class MongoMemberStore implements MemberStore {
       if (current.role === role) return { member: current };
       const demotes = current.role === 'owner';
       if (demotes && !(await this.#releaseOwner(accountId))) return 'last_owner';
-      const updated = await this.#members
+      const updated = await this.#models.members
         .findOneAndUpdate({ _id: id, accountId, role: current.role }, { $set: { role } }, { new: true })
         .lean<MemberDoc>();
       if (updated) {
@@ -141,7 +142,7 @@ export class MongoMemberStore implements MemberStore {
       if (!current) return 'not_found';
       const owner = current.role === 'owner';
       if (owner && !(await this.#releaseOwner(accountId))) return 'last_owner';
-      const removed = await this.#members
+      const removed = await this.#models.members
         .findOneAndDelete({ _id: id, accountId, role: current.role })
         .lean<MemberDoc>();
       if (removed) return { member: toMember(removed) };
@@ -153,23 +154,24 @@ export class MongoMemberStore implements MemberStore {
   /** Takes one owner off the count unless it is the last one: false when it is. */
   async #releaseOwner(accountId: string): Promise<boolean> {
     return (
-      (await this.#owners.findOneAndUpdate({ _id: accountId, owners: { $gt: 1 } }, { $inc: { owners: -1 } }).lean()) !==
-      null
+      (await this.#models.ownerCounts
+        .findOneAndUpdate({ _id: accountId, owners: { $gt: 1 } }, { $inc: { owners: -1 } })
+        .lean()) !== null
     );
   }
 
   async #countOwner(accountId: string, delta: number): Promise<void> {
-    await this.#owners.updateOne({ _id: accountId }, { $inc: { owners: delta } }, { upsert: true });
+    await this.#models.ownerCounts.updateOne({ _id: accountId }, { $inc: { owners: delta } }, { upsert: true });
   }
 
   async createInvitation(invitation: NewInvitation): Promise<Invitation> {
     const doc: InvitationDoc = { _id: newId('inv'), ...invitation, invitedBy: invitation.invitedBy ?? null };
-    await this.#invitations.create(doc);
+    await this.#models.invitations.create(doc);
     return toInvitation(doc);
   }
 
   async listInvitations(accountId: string, now: Date): Promise<Invitation[]> {
-    const docs = await this.#invitations
+    const docs = await this.#models.invitations
       .find({ accountId, expiresAt: { $gt: now } })
       .sort({ createdAt: 1, _id: 1 })
       .lean<InvitationDoc[]>();
@@ -177,17 +179,17 @@ export class MongoMemberStore implements MemberStore {
   }
 
   async findInvitationByToken(tokenHash: string, now: Date): Promise<Invitation | undefined> {
-    const doc = await this.#invitations.findOne({ tokenHash, expiresAt: { $gt: now } }).lean<InvitationDoc>();
+    const doc = await this.#models.invitations.findOne({ tokenHash, expiresAt: { $gt: now } }).lean<InvitationDoc>();
     return doc ? toInvitation(doc) : undefined;
   }
 
   async takeInvitation(tokenHash: string, now: Date): Promise<Invitation | undefined> {
-    const doc = await this.#invitations.findOneAndDelete({ tokenHash }).lean<InvitationDoc>();
+    const doc = await this.#models.invitations.findOneAndDelete({ tokenHash }).lean<InvitationDoc>();
     return doc && doc.expiresAt > now ? toInvitation(doc) : undefined;
   }
 
   async withdrawInvitation(accountId: string, id: string): Promise<Invitation | undefined> {
-    const doc = await this.#invitations.findOneAndDelete({ _id: id, accountId }).lean<InvitationDoc>();
+    const doc = await this.#models.invitations.findOneAndDelete({ _id: id, accountId }).lean<InvitationDoc>();
     return doc ? toInvitation(doc) : undefined;
   }
 }

@@ -27,23 +27,15 @@ export async function createMongoStores(url: string, options: MongoConnectionOpt
     const models = await createMongoModels(connection);
     const batchResults = await GridFsBatchResults.open(connection);
     return {
-      accounts: unavailableWhen(new MongoAccountStore(models.accounts, models.billingEvents), isMongoOutage, DOWN),
+      accounts: unavailableWhen(new MongoAccountStore(models), isMongoOutage, DOWN),
       keys: unavailableWhen(new MongoKeyStore(models.keys, models.accounts), isMongoOutage, DOWN),
       signingKeys: unavailableWhen(new MongoSigningKeyStore(models.signingKeys, models.accounts), isMongoOutage, DOWN),
       designs: unavailableWhen(new MongoDesignStore(models.designs), isMongoOutage, DOWN),
       auditLog: unavailableWhen(new MongoAuditLog(models.auditLog), isMongoOutage, DOWN),
-      members: unavailableWhen(
-        new MongoMemberStore(models.members, models.ownerCounts, models.invitations),
-        isMongoOutage,
-        DOWN,
-      ),
-      usageLedger: unavailableWhen(new MongoUsageLedger(models.usage, models.usageQrs), isMongoOutage, DOWN),
+      members: unavailableWhen(new MongoMemberStore(models), isMongoOutage, DOWN),
+      usageLedger: unavailableWhen(new MongoUsageLedger(models), isMongoOutage, DOWN),
       logos: unavailableWhen(new MongoLogoStore(models.logos), isMongoOutage, DOWN),
-      codes: unavailableWhen(
-        new MongoDynamicCodeStore(models.codes, models.codeCounts, models.vanitySlugs),
-        isMongoOutage,
-        DOWN,
-      ),
+      codes: unavailableWhen(new MongoDynamicCodeStore(models), isMongoOutage, DOWN),
       domains: unavailableWhen(new MongoCustomDomainStore(models.customDomains), isMongoOutage, DOWN),
       scanLedger: unavailableWhen(new MongoScanLedger(models.scanDays, models.codes), isMongoOutage, DOWN),
       scanWebhooks: unavailableWhen(

@@ -1,12 +1,12 @@
 // UsageLedger on MongoDB: versioned upserts guarded by unique indexes, so replays and late snapshots never move values
 // backwards.
-import type { AnyBulkWriteOperation, Model } from 'mongoose';
+import type { AnyBulkWriteOperation } from 'mongoose';
 import type { QrType } from '../../domain/content/types.js';
 import type { PeriodId } from '../../domain/period.js';
 import type { UsageLedger, UsageSnapshot } from '../../domain/ports/usage-ledger.js';
 import type { QrRecord, Usage } from '../../domain/ports/usage-meter.js';
 import { isDuplicateKey } from './connection.js';
-import type { UsageDoc, UsageQrDoc } from './models.js';
+import type { MongoModels, UsageQrDoc } from './models.js';
 
 type QrWrite = { filter: Record<string, unknown>; set: Partial<UsageQrDoc> };
 
@@ -18,13 +18,14 @@ function duplicateIndexes(error: unknown): number[] | undefined {
   return writeErrors.map((e) => e.index);
 }
 
-export class MongoUsageLedger implements UsageLedger {
-  readonly #usage: Model<UsageDoc>;
-  readonly #qrs: Model<UsageQrDoc>;
+/** The collections this store reads and writes. */
+type LedgerModels = Pick<MongoModels, 'usage' | 'usageQrs'>;
 
-  constructor(usage: Model<UsageDoc>, qrs: Model<UsageQrDoc>) {
-    this.#usage = usage;
-    this.#qrs = qrs;
+export class MongoUsageLedger implements UsageLedger {
+  readonly #models: LedgerModels;
+
+  constructor(models: LedgerModels) {
+    this.#models = models;
   }
 
   async apply(s: UsageSnapshot): Promise<void> {
@@ -34,10 +35,10 @@ export class MongoUsageLedger implements UsageLedger {
     const usageFilter = { ...key, version: { $lte: s.version } };
     const usageSet = { requests: s.usage.requests, qrs: s.usage.qrs, version: s.version };
     try {
-      await this.#usage.updateOne(usageFilter, { $set: usageSet }, { upsert: true });
+      await this.#models.usage.updateOne(usageFilter, { $set: usageSet }, { upsert: true });
     } catch (error) {
       if (!isDuplicateKey(error)) throw error;
-      await this.#usage.updateOne(usageFilter, { $set: usageSet });
+      await this.#models.usage.updateOne(usageFilter, { $set: usageSet });
     }
 
     const writes: QrWrite[] = [
@@ -63,11 +64,11 @@ export class MongoUsageLedger implements UsageLedger {
       updateOne: { filter: w.filter, update: { $set: w.set }, upsert: true },
     }));
     try {
-      await this.#qrs.bulkWrite(upserts, { ordered: false });
+      await this.#models.usageQrs.bulkWrite(upserts, { ordered: false });
     } catch (error) {
       const refused = duplicateIndexes(error);
       if (!refused) throw error;
-      await this.#qrs.bulkWrite(
+      await this.#models.usageQrs.bulkWrite(
         refused.map((i) => ({ updateOne: { filter: writes[i]!.filter, update: { $set: writes[i]!.set } } })),
         { ordered: false },
       );
@@ -75,7 +76,7 @@ export class MongoUsageLedger implements UsageLedger {
   }
 
   async usage(accountId: string, period: PeriodId): Promise<Usage | undefined> {
-    const doc = await this.#usage
+    const doc = await this.#models.usage
       .findOne({ accountId, period }, { requests: 1, qrs: 1 })
       .lean<{ requests: number; qrs: number }>();
     return doc ? { requests: doc.requests, qrs: doc.qrs } : undefined;
@@ -83,7 +84,7 @@ export class MongoUsageLedger implements UsageLedger {
 
   async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
     if (limit <= 0) return [];
-    const docs = await this.#qrs
+    const docs = await this.#models.usageQrs
       .find({ accountId, period, generations: { $gt: 0 } })
       .sort({ lastAt: -1 })
       .limit(limit)
