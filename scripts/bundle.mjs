@@ -1,6 +1,6 @@
 // The API entry as one bundle (dist/bundle/api.js, what `npm start` runs): our modules and the pure-JavaScript packages
 // its start needs in a few files, so Node's loader resolves, reads and links a handful of files instead of ~900.
-// Run after tsc (`npm run build`): the worker threads and the other processes still run tsc's dist/.
+// Run after tsc (`npm run build`): `qrm` and the jobs and render processes run tsc's dist/.
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,13 +18,18 @@ const READERS_AND_REFERENCE = ['zxing-wasm', '@undecaf/zbar-wasm', 'jsqr', '@fas
 /** Left to Node's loader: what the bundle must not or need not hold. */
 export const EXTERNAL_PACKAGES = [...NATIVE, ...OWN_FILES, ...ON_FIRST_USE, ...READERS_AND_REFERENCE];
 
-/** Builds dist/bundle/ from src/entries/api.ts; throws (esbuild prints why) when it cannot. */
+/** Builds dist/bundle/ from the API entry and its thread entries; throws (esbuild prints why) when it cannot. */
 export function bundleApi(root) {
   const outdir = join(root, 'dist', 'bundle');
   rmSync(outdir, { recursive: true, force: true });
   buildSync({
     absWorkingDir: root,
-    entryPoints: ['src/entries/api.ts'],
+    // The render and decode threads' entries too: a thread the bundled API starts loads a few files as well.
+    entryPoints: {
+      api: 'src/entries/api.ts',
+      'render-thread': 'workers/render-thread.ts',
+      'decode-thread': 'workers/decode-thread.ts',
+    },
     outdir,
     bundle: true,
     // Dynamic import() stays lazy: each feature loaded on first use is a chunk of its own.

@@ -4,8 +4,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The nearest directory above this module holding qr-manager's package.json. */
-export function packageRoot(): string {
+/** The nearest directory above this module holding qr-manager's package.json: found once, it does not move. */
+export const packageRoot = (() => {
+  let root: string | undefined;
+  return (): string => (root ??= findPackageRoot());
+})();
+
+function findPackageRoot(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let depth = 0; depth < 6; depth++) {
     if (packageOf(dir)?.name === 'qr-manager') return dir;
@@ -31,11 +36,11 @@ export function packageOf(dir: string): { name?: string; version?: string } | un
 }
 
 /**
- * A worker thread's entry, workers/<name>: the TypeScript (run with tsx's loader) under tsx, else tsc's
- * dist/workers/<name>.js (which the bundle's threads run too).
+ * A worker thread's entry, workers/<name>: the TypeScript (run with tsx's loader) under tsx, the bundled thread beside
+ * the bundled API (dist/bundle/<name>.js), else tsc's dist/workers/<name>.js.
  */
 export function workerThreadEntry(name: string): { filename: string; execArgv: string[] } {
-  return runningFromSource()
-    ? { filename: packagePath(`workers/${name}.ts`), execArgv: ['--import', 'tsx'] }
-    : { filename: packagePath(`dist/workers/${name}.js`), execArgv: [] };
+  if (runningFromSource()) return { filename: packagePath(`workers/${name}.ts`), execArgv: ['--import', 'tsx'] };
+  const bundled = fileURLToPath(import.meta.url).startsWith(packagePath('dist/bundle/'));
+  return { filename: packagePath(bundled ? `dist/bundle/${name}.js` : `dist/workers/${name}.js`), execArgv: [] };
 }

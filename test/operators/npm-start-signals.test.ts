@@ -59,6 +59,8 @@ describe('npm start', () => {
         SHUTDOWN_DRAIN_MS: '0',
         // Every render crosses to a render thread, so the thread entry the bundle names must load.
         RENDER_SMALL_ON_POOL: 'true',
+        // No load shedding (as in test/helpers/app.ts): on a busy machine the start's work would 503 the first pages.
+        MAX_EVENT_LOOP_DELAY_MS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,7 +2,7 @@
 // run at stop.
 // Pure timer logic: the test drives the timers and the clock (vi.useFakeTimers), so every run is at a known time.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { InProcessScheduler } from '../../src/adapters/queue/in-process-scheduler.js';
+import { CRON_ARM_DELAY_MS, InProcessScheduler } from '../../src/adapters/queue/in-process-scheduler.js';
 import type { JobName, RunnableJob } from '../../src/services/background-jobs.js';
 
 function job(name: JobName, run: () => Promise<unknown>, pattern = '* * * * *'): RunnableJob {
@@ -81,6 +81,21 @@ describe('InProcessScheduler', () => {
     expect(started).toEqual(['2026-12-01T00:00:00.000Z']);
     await vi.advanceTimersByTimeAsync(Date.UTC(2027, 0, 1) - Date.UTC(2026, 11, 1));
     expect(started).toEqual(['2026-12-01T00:00:00.000Z', '2027-01-01T00:00:00.000Z']);
+    await scheduler.stop();
+  });
+
+  it("counts a cron job's first time from start(), though cron-parser loads a moment later", async () => {
+    vi.setSystemTime(Date.UTC(2026, 10, 15, 12, 0, 59, 500));
+    const started: string[] = [];
+    const scheduler = new InProcessScheduler([job('usage-rollup', async () => started.push(new Date().toISOString()))]);
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(499);
+    expect(started).toEqual([]);
+    // Due at 12:01:00 while the patterns were not armed yet: it runs as they are, not a minute late.
+    await vi.advanceTimersByTimeAsync(CRON_ARM_DELAY_MS + 1);
+    expect(started.map((at) => at.slice(0, 19))).toEqual(['2026-11-15T12:01:00']);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(started.map((at) => at.slice(0, 19))).toEqual(['2026-11-15T12:01:00', '2026-11-15T12:02:00']);
     await scheduler.stop();
   });
 

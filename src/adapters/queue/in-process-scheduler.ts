@@ -1,8 +1,9 @@
 // Runs the background jobs inside the API process (the embedded default): the same processors and cron patterns as the
 // jobs process (BullMQ).
-// cron-parser is what BullMQ's own repeat strategy uses; importing it alone spares the embedded default loading BullMQ
+// cron-parser is what BullMQ's own repeat strategy uses; loading it alone spares the embedded default loading BullMQ
 // and ioredis.
-import cronParser from 'cron-parser';
+import { createRequire } from 'node:module';
+import type CronParser from 'cron-parser';
 import { SILENT_LOG, type AdapterLog } from '../adapter-log.js';
 import type { RunnableJob } from '../../services/background-jobs.js';
 
@@ -18,6 +19,14 @@ export interface InProcessSchedulerOptions {
 
 // setTimeout overflows past 2^31 - 1 ms (24.8 days); a monthly pattern is reached in hops of at most an hour.
 const MAX_TIMER_MS = 60 * 60 * 1000;
+
+/**
+ * Jobs on a cron pattern are armed this long after start(): cron-parser and luxon (which resolves the system's time
+ * zones on first use) load then, not on the server's start path. Their first due time is still counted from start().
+ */
+export const CRON_ARM_DELAY_MS = 1_000;
+
+const load = createRequire(import.meta.url);
 
 export class InProcessScheduler {
   readonly #jobs: Map<string, RunnableJob>;
@@ -37,24 +46,33 @@ export class InProcessScheduler {
   }
 
   start(): void {
-    for (const name of this.#jobs.keys()) this.#arm(name);
+    const startedAt = Date.now();
+    const onPattern = [...this.#jobs.keys()].filter((name) => this.#everyMs[name] === undefined);
+    for (const name of this.#jobs.keys()) if (!onPattern.includes(name)) this.#arm(name);
+    if (onPattern.length === 0) return;
+    const timer = setTimeout(() => {
+      for (const name of onPattern) this.#arm(name, startedAt);
+    }, CRON_ARM_DELAY_MS);
+    timer.unref();
+    this.#timers.set('cron patterns', timer);
   }
 
-  #nextDelay(job: RunnableJob): number {
+  /** Milliseconds until the job is next due: after its fixed interval, or its pattern's next time after `from`. */
+  #nextDelay(job: RunnableJob, from: number): number {
     const fixed = this.#everyMs[job.name];
     if (fixed !== undefined) return fixed;
-    const now = Date.now();
+    const cronParser = load('cron-parser') as typeof CronParser;
     const next = cronParser
-      .parseExpression(job.pattern, { currentDate: new Date(now), tz: 'UTC' })
+      .parseExpression(job.pattern, { currentDate: new Date(from), tz: 'UTC' })
       .next()
       .getTime();
-    return Math.max(0, next - now);
+    return Math.max(0, next - Date.now());
   }
 
-  #arm(name: string): void {
+  #arm(name: string, from = Date.now()): void {
     if (this.#stopped) return;
     const job = this.#jobs.get(name)!;
-    const delay = this.#nextDelay(job);
+    const delay = this.#nextDelay(job, from);
     const hop = Math.min(delay, MAX_TIMER_MS);
     const timer = setTimeout(() => {
       if (hop < delay) return this.#arm(name);
