@@ -1,21 +1,13 @@
 // Every branded image decodes: a pairwise corpus of shape × finder × logo scale × error correction × format × colours,
 // read by zbar and ZXing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { generate, useTestApp } from '../helpers/app.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
-import { logoPng, uploadLogo } from '../helpers/logos.js';
+import { useCallerWithLogo } from '../helpers/logos.js';
 import { pairwise } from '../helpers/pairwise.js';
 
-let t: TestApp;
-let key: string;
-let logoId: string;
-
-beforeAll(async () => {
-  t = await createTestApp();
-  key = (await t.newCaller('business')).key;
-  logoId = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
-});
-afterAll(async () => t.close());
+const t = useTestApp();
+const caller = useCallerWithLogo(t, 'business');
 
 const PALETTES = {
   mono: { darkColor: '#000000', lightColor: '#FFFFFF', finderColor: '#000000' },
@@ -49,7 +41,7 @@ describe('branded codes, pairwise corpus', () => {
       `${row.errorCorrection}, ${row.outputFormat}, ${row.palette}`;
     it(`${name}: a 200 decodes to the exact payload; a refusal names the largest logo that fits`, async () => {
       const content = `https://example.com/branded/${index}?q=${'x'.repeat(index * 7)}`;
-      const res = await generate(t.app, key, {
+      const res = await generate(t.app, caller.key, {
         content,
         type: 'url',
         outputFormat: row.outputFormat,
@@ -57,7 +49,7 @@ describe('branded codes, pairwise corpus', () => {
         moduleShape: row.moduleShape,
         finderShape: row.finderShape,
         ...PALETTES[row.palette],
-        ...(row.logoScale ? { logo: { id: logoId, scale: row.logoScale } } : {}),
+        ...(row.logoScale ? { logo: { id: caller.logoId, scale: row.logoScale } } : {}),
         frame: index % 2 === 0 ? { text: 'SCAN ME' } : undefined,
       });
       if (res.statusCode === 422) {

@@ -1,21 +1,13 @@
 // Designs every styling library draws and phones read are drawn so that they pass: the designs the scan check used to
 // refuse, each answered and read.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { generate, useTestApp } from '../helpers/app.js';
 import { decodeImages, readByAll, type ImageFormat } from '../helpers/decode.js';
-import { logoPng, uploadLogo } from '../helpers/logos.js';
+import { useCallerWithLogo } from '../helpers/logos.js';
 import { readSymbols } from '../helpers/symbol-read.js';
 
-let t: TestApp;
-let key: string;
-let logoId: string;
-
-beforeAll(async () => {
-  t = await createTestApp({ env: { RENDER_THREADS: '2' } });
-  key = (await t.newCaller('business')).key;
-  logoId = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
-});
-afterAll(async () => t.close());
+const t = useTestApp({ env: { RENDER_THREADS: '2' } });
+const caller = useCallerWithLogo(t, 'business');
 
 /** URLs long enough that a 256 px image has modules 3–4 px wide (versions 8–12), where shaped modules were refused. */
 const URLS = [
@@ -89,7 +81,7 @@ function body(design: Record<string, unknown>, content: string): Record<string, 
     darkColor: '#1D3557',
     lightColor: '#FFF8E7',
     ...rest,
-    ...(logo ? { logo: { id: logoId, scale: logo } } : {}),
+    ...(logo ? { logo: { id: caller.logoId, scale: logo } } : {}),
     ...(frame ? { frame: { text: frame } } : {}),
   };
 }
@@ -99,7 +91,7 @@ describe('designs the scan check used to refuse are drawn so that they pass', ()
     const cases = DESIGNS.flatMap(({ name, request }) =>
       URLS.map((content) => ({ name, content, request: body(request, content) })),
     );
-    const answers = await Promise.all(cases.map((c) => generate(t.app, key, c.request)));
+    const answers = await Promise.all(cases.map((c) => generate(t.app, caller.key, c.request)));
     const refused = answers.flatMap((res, i) =>
       res.statusCode === 200 ? [] : [{ name: cases[i]!.name, content: cases[i]!.content, problem: res.json() }],
     );
@@ -129,7 +121,7 @@ const OPEN_LEVEL = { type: 'url', content: URLS[0], moduleShape: 'rounded', size
 
 describe('a design whose level is left open', () => {
   it('is drawn at the level its logo needs, and the headers say which', async () => {
-    const res = await generate(t.app, key, { ...OPEN_LEVEL, logo: { id: logoId, scale: 0.25 } });
+    const res = await generate(t.app, caller.key, { ...OPEN_LEVEL, logo: { id: caller.logoId, scale: 0.25 } });
     expect(res.statusCode).toBe(200);
     const [read] = await readSymbols([{ bytes: res.rawPayload, format: 'png' }]);
     expect(res.headers['qr-error-correction']).toBe(read!.errorCorrection);

@@ -3,24 +3,16 @@
 // One app for both (two render threads); each image rendered once; the readers run beside each other (jsQR on worker
 // threads).
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, generate, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { generate, useTestApp } from '../helpers/app.js';
 import { decodeImages, READERS, type Decoded, type ImageFormat } from '../helpers/decode.js';
 import { BRANDED_DESIGNS, brandedRequest, PALETTES } from '../helpers/branded-corpus.js';
-import { logoPng, uploadLogo } from '../helpers/logos.js';
+import { useCallerWithLogo } from '../helpers/logos.js';
 
-let t: TestApp;
-let key: string;
-let logoId: string;
-
-beforeAll(async () => {
-  // Two render threads: the corpus is hundreds of renders (the branded ones scan-checked in process), and CI has two
-  // cores.
-  t = await createTestApp({ env: { RENDER_THREADS: '2' } });
-  key = (await t.newCaller('business')).key;
-  logoId = (await uploadLogo(t.app, key, await logoPng(), 'image/png')).json().id;
-});
-afterAll(async () => t.close());
+// Two render threads: the corpus is hundreds of renders (the branded ones scan-checked in process), and CI has two
+// cores.
+const t = useTestApp({ env: { RENDER_THREADS: '2' } });
+const caller = useCallerWithLogo(t, 'business');
 
 const content = fc.oneof(
   fc.webUrl({ withQueryParameters: true }).map((url) => ({ type: 'url', content: url })),
@@ -81,7 +73,7 @@ async function answers(
 ): Promise<Array<{ status: number; body: Buffer; json?: Record<string, unknown> }>> {
   const out: Array<{ status: number; body: Buffer; json?: Record<string, unknown> }> = [];
   for (let i = 0; i < cases.length; i += 16) {
-    const slice = await Promise.all(cases.slice(i, i + 16).map((c) => generate(t.app, key, c.request)));
+    const slice = await Promise.all(cases.slice(i, i + 16).map((c) => generate(t.app, caller.key, c.request)));
     for (const res of slice)
       out.push({
         status: res.statusCode,
@@ -153,7 +145,7 @@ describe('every image reads back exactly on ZXing, zbar and jsQR', () => {
       '0.25, frames, SVG as librsvg draws it; fewer than 10% refused, each refusal naming a change that passes',
     async () => {
       const cases: Case[] = BRANDED_DESIGNS.map((b) => ({
-        request: brandedRequest(b, logoId),
+        request: brandedRequest(b, caller.logoId),
         format: b.outputFormat as ImageFormat,
         ownSize: true,
       }));

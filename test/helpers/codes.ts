@@ -77,3 +77,25 @@ export function scan(
     },
   });
 }
+
+/**
+ * 200 scans at once by 40 visitors, each scanning 5 times: ten addresses `<subnet>.0`–`.9` times the four devices of
+ * USER_AGENTS (50 scans each). Scan `i` goes to `appOf(i)`, in `languageOf(i)` when given.
+ */
+export function scanByFortyVisitors(
+  appOf: (i: number) => FastifyInstance,
+  slug: string,
+  subnet: string,
+  languageOf?: (i: number) => string,
+) {
+  const devices = Object.keys(USER_AGENTS) as Array<keyof typeof USER_AGENTS>;
+  return Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      scan(appOf(i), slug, {
+        ip: `${subnet}.${i % 10}`,
+        userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!],
+        ...(languageOf && { language: languageOf(i) }),
+      }),
+    ),
+  );
+}

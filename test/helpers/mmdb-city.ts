@@ -17,12 +17,8 @@ export interface CityRecord {
   city?: string;
 }
 
-const STRING = 2;
-const UINT16 = 5;
-const UINT32 = 6;
-const MAP = 7;
-const UINT64 = 9;
-const ARRAY = 11;
+/** The MaxMind DB data types this writer uses, by their type numbers. */
+const TYPE = { string: 2, uint16: 5, uint32: 6, map: 7, uint64: 9, array: 11 } as const;
 
 function control(type: number, size: number): Buffer {
   let sizeBits = size;
@@ -45,15 +41,16 @@ function unsigned(type: number, value: number): Buffer {
 }
 
 function encode(value: MmdbValue, type?: number): Buffer {
-  if (typeof value === 'number') return unsigned(type ?? UINT32, value);
+  if (typeof value === 'number') return unsigned(type ?? TYPE.uint32, value);
   if (typeof value === 'string') {
     const text = Buffer.from(value, 'utf8');
-    return Buffer.concat([control(STRING, text.length), text]);
+    return Buffer.concat([control(TYPE.string, text.length), text]);
   }
-  if (Array.isArray(value)) return Buffer.concat([control(ARRAY, value.length), ...value.map((item) => encode(item))]);
+  if (Array.isArray(value))
+    return Buffer.concat([control(TYPE.array, value.length), ...value.map((item) => encode(item))]);
   const entries = Object.entries(value);
   const pairs = entries.flatMap(([key, item]) => [encode(key), encode(item)]);
-  return Buffer.concat([control(MAP, entries.length), ...pairs]);
+  return Buffer.concat([control(TYPE.map, entries.length), ...pairs]);
 }
 
 function geoip2Record(place: CityRecord): MmdbValue {
@@ -112,23 +109,23 @@ export function writeCityDatabase(file: string, networks: Record<string, CityRec
     tree.writeUIntBE(recordValue(right), i * 6 + 3, 3);
   });
   const metadata = Buffer.concat([
-    control(MAP, 9),
+    control(TYPE.map, 9),
     encode('node_count'),
-    encode(nodeCount, UINT32),
+    encode(nodeCount, TYPE.uint32),
     encode('record_size'),
-    encode(24, UINT16),
+    encode(24, TYPE.uint16),
     encode('ip_version'),
-    encode(6, UINT16),
+    encode(6, TYPE.uint16),
     encode('database_type'),
     encode('GeoIP2-City'),
     encode('languages'),
     encode(['en']),
     encode('binary_format_major_version'),
-    encode(2, UINT16),
+    encode(2, TYPE.uint16),
     encode('binary_format_minor_version'),
-    encode(0, UINT16),
+    encode(0, TYPE.uint16),
     encode('build_epoch'),
-    encode(1_780_000_000, UINT64),
+    encode(1_780_000_000, TYPE.uint64),
     encode('description'),
     encode({ en: 'QR Manager test city database' }),
   ]);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorStatus } from '../../src/domain/errors.js';
 import { GENERATE_ERRORS } from '../../src/http/api/v1/generate.route.js';
 import { createTestApp, generate, type TestApp } from '../helpers/app.js';
-import { codesApi, scan, USER_AGENTS, type CodeJson } from '../helpers/codes.js';
+import { codesApi, scan, scanByFortyVisitors, type CodeJson } from '../helpers/codes.js';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -193,18 +193,15 @@ describe('GET /r/{slug}', () => {
   it('counts N concurrent scans exactly, unique scanners exactly, with the device and language split', async () => {
     const key = (await t.newCaller('pro')).key;
     const code = await codesApi(t.app, key).created('https://example.com/counted');
-    const devices = Object.keys(USER_AGENTS) as Array<keyof typeof USER_AGENTS>;
     const N = 200;
     // 40 visitors (address × device), each scanning 5 times; languages alternate.
-    const answers = await Promise.all(
-      Array.from({ length: N }, (_, i) =>
-        scan(t.app, code.slug, {
-          ip: `10.0.0.${i % 10}`,
-          userAgent: USER_AGENTS[devices[Math.floor(i / 10) % 4]!],
-          language: i % 2 === 0 ? 'pt-BR,pt;q=0.9' : 'en-US',
-        }),
-      ),
+    const answers = await scanByFortyVisitors(
+      () => t.app,
+      code.slug,
+      '10.0.0',
+      (i) => (i % 2 === 0 ? 'pt-BR,pt;q=0.9' : 'en-US'),
     );
+    expect(answers).toHaveLength(N);
     expect(answers.every((a) => a.statusCode === 302)).toBe(true);
     await waitFor('every scan recorded', async () => (await statsOf(key, code.id)).totals.scans >= N || undefined);
     await t.stores.scans.flush();

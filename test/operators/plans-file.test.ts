@@ -1,24 +1,16 @@
 // The plans file: what a valid file builds, and how each kind of mistake is named (file, plan, field).
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { FEATURE_DEFAULTS, PlanCatalogue } from '../../src/domain/plan-catalogue.js';
 import { loadPlanCatalogue, parsePlansFile } from '../../src/plans-file.js';
+import { teamPlan } from '../helpers/plan-files.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const FILE = '/etc/qrm/plans.json';
 
-const plan = (overrides: Record<string, unknown> = {}) => ({
-  id: 'team',
-  name: 'Team',
-  monthlyPriceUsd: 0,
-  requestsPerMonth: null,
-  qrsPerMonth: null,
-  burstPerSecond: null,
-  formats: ['png', 'webp', 'svg'],
-  ...overrides,
-});
+const plan = teamPlan;
 
 const parse = (file: unknown) => parsePlansFile(JSON.stringify(file), FILE);
 const mistake = (file: unknown) => {
@@ -114,14 +106,10 @@ describe('a plans file', () => {
   });
 
   describe('read from disk', () => {
-    let dir: string;
-    beforeAll(async () => {
-      dir = await mkdtemp(join(tmpdir(), 'qrm-plans-'));
-    });
-    afterAll(async () => rm(dir, { recursive: true, force: true }));
+    const dir = useTempDir('qrm-plans-');
 
     it('is the catalogue when QR_PLANS_FILE names it, and the three built-in plans without it', async () => {
-      const path = join(dir, 'plans.json');
+      const path = join(dir.path, 'plans.json');
       await writeFile(path, JSON.stringify({ plans: [plan()], default: 'team' }));
       const config = loadConfig({ QR_PLANS_FILE: path });
       expect(loadPlanCatalogue(config.plansFile).plans.map((p) => p.id)).toEqual(['team']);
@@ -136,7 +124,7 @@ describe('a plans file', () => {
     });
 
     it('names a file that cannot be read', () => {
-      expect(() => loadPlanCatalogue(join(dir, 'missing.json'))).toThrow(
+      expect(() => loadPlanCatalogue(join(dir.path, 'missing.json'))).toThrow(
         /QR_PLANS_FILE .*missing\.json: cannot be read/,
       );
     });

@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSqliteStores } from '../../src/adapters/sqlite/sqlite-stores.js';
 import { buildFreshness } from '../../scripts/dist.mjs';
 import { freePort, runCli, startServer } from '../helpers/processes.js';
+import { teamPlan } from '../helpers/plan-files.js';
+import { useTempDir } from '../helpers/temp-dir.js';
 
 const exec = promisify(execFile);
 
@@ -33,15 +35,7 @@ async function startCompiled(env: Record<string, string>): Promise<Exit> {
   }
 }
 
-const team = {
-  id: 'team',
-  name: 'Team',
-  monthlyPriceUsd: 0,
-  requestsPerMonth: null,
-  qrsPerMonth: null,
-  burstPerSecond: null,
-  formats: ['png'],
-};
+const team = teamPlan({ formats: ['png'] });
 
 describe('start-up on a port already in use', () => {
   it('stops with exit 1 and one line naming the port and PORT, no stack', async () => {
@@ -66,23 +60,19 @@ describe('start-up on a port already in use', () => {
 });
 
 describe('start-up with a plans file', () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'qrm-start-'));
-  });
-  afterAll(async () => rm(dir, { recursive: true, force: true }));
+  const dir = useTempDir('qrm-start-');
 
   it('stops with exit 1 and names the file, the plan and the field of a mistake', async () => {
-    const plansFile = join(dir, 'typo.json');
+    const plansFile = join(dir.path, 'typo.json');
     await writeFile(plansFile, JSON.stringify({ plans: [{ ...team, formats: ['png', 'jpeg'] }], default: 'team' }));
-    const exit = await startCompiled({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: join(dir, 'data-typo') });
+    const exit = await startCompiled({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: join(dir.path, 'data-typo') });
     expect(exit.code).toBe(1);
     expect(exit.stderr).toContain(`QR_PLANS_FILE ${plansFile}`);
     expect(exit.stderr).toContain('plans[0] (plan "team").formats[1]: unknown format "jpeg"');
   }, 150_000);
 
   it('stops with exit 1 when accounts are on a plan the file no longer defines, naming the plan', async () => {
-    const dataDir = join(dir, 'data-orphans');
+    const dataDir = join(dir.path, 'data-orphans');
     await mkdir(dataDir, { recursive: true });
     const stores = createSqliteStores(dataDir);
     await stores.accounts.create({
@@ -92,7 +82,7 @@ describe('start-up with a plans file', () => {
       createdAt: new Date(),
     });
     await stores.close();
-    const plansFile = join(dir, 'no-pro.json');
+    const plansFile = join(dir.path, 'no-pro.json');
     await writeFile(plansFile, JSON.stringify({ plans: [team], default: 'team' }));
     const exit = await startCompiled({ QR_PLANS_FILE: plansFile, QR_DATA_DIR: dataDir });
     expect(exit.code).toBe(1);
