@@ -1,8 +1,7 @@
 // Micro benchmarks of row h-branded's render: against scenario c's (CPU per render, same unique payloads, one thread),
 // and its PNG written two ways.
-import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { Branding } from '../src/domain/branding.js';
+import { benchLogo } from './bench-logo.js';
 import type { RenderSpec } from '../src/domain/render-options.js';
 import { DesignCaches } from '../src/render/branded/design-caches.js';
 import { designKey } from '../src/domain/branding.js';
@@ -11,6 +10,7 @@ import { writeDeflatedDesignPng, writeDesignPng } from '../src/render/branded/de
 import { designArt, rasterDesign } from '../src/render/branded/design-raster.js';
 import { matrixForDesign } from '../src/render/branded/render-design.js';
 import { renderTask } from '../src/render/render-task.js';
+import { plainSpec } from '../test/helpers/render-fixtures.js';
 
 const LOGO_SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="240"><circle cx="120" cy="120" r="110" fill="#e63946"/><rect x="70" y="70" width="100" height="100" fill="#1d3557"/></svg>';
@@ -39,13 +39,7 @@ async function cpuMicrosPerRender(count: number, render: (payload: string) => un
  * too: past 256 colours, RGBA).
  */
 async function benchBranding(frame = false): Promise<Branding> {
-  const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
-  const logo = {
-    id: 'bench-logo',
-    digest: createHash('sha256').update(png).digest('base64url'),
-    png: new Uint8Array(png),
-    scale: 0.2,
-  };
+  const logo = await benchLogo(LOGO_SVG);
   const caption = frame ? { frame: { text: 'SCAN ME', color: '#1d3557ff' } } : {};
   return {
     moduleShape: 'rounded',
@@ -59,16 +53,7 @@ async function benchBranding(frame = false): Promise<Branding> {
 
 /** Row c's request (512 px PNG, margin 4, level M, black on white), with the design when given. */
 function benchSpec(payload: string, branding: Branding | undefined): RenderSpec {
-  return {
-    payload,
-    format: 'png',
-    size: 512,
-    margin: 4,
-    errorCorrection: 'M',
-    darkColor: '#000000ff',
-    lightColor: '#ffffffff',
-    branding,
-  };
+  return plainSpec(payload, { branding });
 }
 
 /**

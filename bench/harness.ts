@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AutocannonResult } from 'autocannon';
 import { drive, rowOf, type Row } from './load.js';
 import { cpuSeconds, createAccountKeys, freePort, startProcess, type Started } from './processes.js';
 
@@ -91,6 +92,25 @@ export interface NeighbourService {
   server: Started;
   neighbourKey: string;
   intruderKey: string;
+}
+
+/**
+ * The neighbour's steady client: `seconds` of PNGs of 64 URLs in turn, as neighbourKey, at 400 requests a second on
+ * 10 connections (under the business key's burst of 1,000 a second, so idle and loaded windows serve the same work).
+ */
+export function neighbourDriver(service: NeighbourService): (seconds: number) => Promise<AutocannonResult> {
+  const bodies = Array.from({ length: 64 }, (_, i) =>
+    JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
+  );
+  let next = 0;
+  return (seconds) =>
+    drive(
+      `http://127.0.0.1:${service.server.port}${GENERATE_PATH}`,
+      () => ({ 'x-api-key': service.neighbourKey }),
+      () => bodies[next++ % bodies.length]!,
+      seconds,
+      { connections: 10, overallRate: 400 },
+    );
 }
 
 /**

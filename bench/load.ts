@@ -23,6 +23,20 @@ export interface DriveOptions {
   overallRate?: number;
 }
 
+/** A bystander's bodies: a new 512 px URL code each time, PNG and WebP in turn. */
+export function bystanderBodies(): () => string {
+  let sequence = 0;
+  return () => {
+    const n = ++sequence;
+    return JSON.stringify({
+      content: `https://example.com/bystander/${n}`,
+      type: 'url',
+      outputFormat: n % 2 === 0 ? 'png' : 'webp',
+      size: 512,
+    });
+  };
+}
+
 export async function drive(
   url: string,
   headersFor: () => Record<string, string>,

@@ -18,14 +18,7 @@ import { csvFloodScenario } from './scenarios/csv-flood.js';
 import { hostileNeighbourScenario } from './scenarios/hostile-neighbour.js';
 import { microScenario } from './scenarios/micro.js';
 import { profileScenario } from './scenarios/profile.js';
-import {
-  redirectEmbeddedScenario,
-  redirectRedisScenario,
-  redirectRulesEmbeddedScenario,
-  redirectRulesRedisScenario,
-  redirectSplitEmbeddedScenario,
-  redirectSplitRedisScenario,
-} from './scenarios/redirect.js';
+import { REDIRECT_SCENARIOS } from './scenarios/redirect.js';
 import { printScenario } from './scenarios/print.js';
 import { redisGenerateScenario } from './scenarios/redis-generate.js';
 import { everyRenderOnPoolScenario, threadBesideInlineScenario } from './scenarios/render-routing.js';
@@ -47,12 +40,7 @@ const SCENARIOS: BenchScenario[] = [
   baselineScenario('b'),
   baselineScenario('e', eBesideC),
   baselineMatrixScenario,
-  redirectEmbeddedScenario,
-  redirectRedisScenario,
-  redirectRulesEmbeddedScenario,
-  redirectRulesRedisScenario,
-  redirectSplitEmbeddedScenario,
-  redirectSplitRedisScenario,
+  ...REDIRECT_SCENARIOS,
   generateScenario,
   printScenario,
   brandedRowScenario,

@@ -1,7 +1,6 @@
 // What each module and finder shape costs: CPU per render beside a plain PNG, and the level the drawing ends at.
-import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import type { Branding } from '../src/domain/branding.js';
+import { benchLogo } from './bench-logo.js';
 import type { ErrorCorrectionLevel, RenderSpec } from '../src/domain/render-options.js';
 import { DesignCaches } from '../src/render/branded/design-caches.js';
 import { renderTask } from '../src/render/render-task.js';
@@ -29,13 +28,7 @@ const payload = (round: number, i: number) =>
  * at 256 px PNG, level M left open, brand colours; a plain PNG of the same payloads is the baseline.
  */
 export async function shapeCostBench(count = 60, rounds = 3): Promise<{ plainMicros: number; shapes: ShapeCost[] }> {
-  const png = await sharp(Buffer.from(LOGO_SVG)).png().toBuffer();
-  const logo = {
-    id: 'bench-logo',
-    digest: createHash('sha256').update(png).digest('base64url'),
-    png: new Uint8Array(png),
-    scale: 0.2,
-  };
+  const logo = await benchLogo(LOGO_SVG);
   const designs: Array<{ name: string; branding: Branding | undefined }> = [{ name: 'plain', branding: undefined }];
   for (const moduleShape of MODULE_SHAPES)
     for (const finderShape of FINDER_SHAPES)

@@ -4,9 +4,9 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { withNeighbours, type BenchScenario } from '../harness.js';
+import { neighbourDriver, withNeighbours, type BenchScenario } from '../harness.js';
 import type { AutocannonResult } from 'autocannon';
-import { drive, type Row } from '../load.js';
+import type { Row } from '../load.js';
 import { cpuSeconds } from '../processes.js';
 import { rowOfSlices } from '../side-by-side.js';
 
@@ -14,10 +14,6 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Idle and flooded slices turn about, DURATION / SLICES seconds each: a stall of the VM falls on either alike. */
 const SLICES = 5;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
-const NEIGHBOUR_CONNECTIONS = 10;
-// A steady client under its key's burst (business: 1,000 a second), so both rows serve the same work and only latency
-// moves.
-const NEIGHBOUR_RATE = 400;
 // The target (docs/BENCHMARKS.md): the neighbour's p99 during the flood at most twice its p99 on an idle server, and
 // /healthz always 200.
 const MAX_P99_RATIO = 2;
@@ -125,18 +121,10 @@ function tally(values: string[]): string {
   return [...counts].map(([v, n]) => `${n}× ${v}`).join(', ');
 }
 
-/** One condition's slices as a row (side-by-side.ts), printed with each slice's p99. */
-function slicedRow(
-  id: string,
-  name: string,
-  runs: AutocannonResult[],
-  cpuUsed: number,
-  seconds: number,
-  pid: number | undefined,
-): Row {
-  const row = rowOfSlices(id, name, runs, cpuUsed, seconds, pid);
+/** Prints a condition's row (rowOfSlices, side-by-side.ts) with each of its slices' p99, and gives it back. */
+function loggedWithSlices(row: Row, runs: AutocannonResult[]): Row {
   console.log(
-    `${id}: ${Math.round(row.rps)} req/s, p99 of the ${runs.length} slices ` +
+    `${row.id}: ${Math.round(row.rps)} req/s, p99 of the ${runs.length} slices ` +
       `${runs.map((run) => run.latency.p99).join(', ')} ms (median ${row.p99}), ` +
       `non-2xx ${row.non2xx}, errors ${row.errors}, server CPU ${row.cpuMicros!.toFixed(0)} µs/request`,
   );
@@ -150,20 +138,10 @@ function slicedRow(
  * this VM (a 20–40 ms stall of the machine lands in one window or the other, and one is enough to set a p99).
  */
 export async function csvFlood(): Promise<Row[]> {
-  return withNeighbours('csv-flood', async ({ server, neighbourKey, intruderKey: flooderKey }) => {
+  return withNeighbours('csv-flood', async (service) => {
+    const { server, intruderKey: flooderKey } = service;
     const { port } = server;
-    const neighbourBodies = Array.from({ length: 64 }, (_, i) =>
-      JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
-    );
-    let next = 0;
-    const neighbour = (seconds: number) =>
-      drive(
-        `http://127.0.0.1:${port}/api/v1/QRManager/generate`,
-        () => ({ 'x-api-key': neighbourKey }),
-        () => neighbourBodies[next++ % neighbourBodies.length]!,
-        seconds,
-        { connections: NEIGHBOUR_CONNECTIONS, overallRate: NEIGHBOUR_RATE },
-      );
+    const neighbour = neighbourDriver(service);
     /** /healthz every HEALTH_POLL_MS for the window, as an orchestrator's liveness probe would. */
     const poller = async (seconds: number) => {
       const until = Date.now() + seconds * 1000;
@@ -215,15 +193,10 @@ export async function csvFlood(): Promise<Row[]> {
     }
 
     const seconds = slice * SLICES;
-    const idleRow = slicedRow(
-      'o-idle',
-      'ours, one business account generating, the flooder idle (slices turn about with o-csv)',
-      idleRuns,
-      cpu.idle,
-      seconds,
-      server.child.pid,
-    );
-    const floodRow = slicedRow('o-csv', '', floodRuns, cpu.flood, seconds, server.child.pid);
+    const pid = server.child.pid;
+    const idleName = 'ours, one business account generating, the flooder idle (slices turn about with o-csv)';
+    const idleRow = loggedWithSlices(rowOfSlices('o-idle', idleName, idleRuns, cpu.idle, seconds, pid), idleRuns);
+    const floodRow = loggedWithSlices(rowOfSlices('o-csv', '', floodRuns, cpu.flood, seconds, pid), floodRuns);
     const ratio = floodRow.p99 / Math.max(idleRow.p99, 1);
     const healthOk = health.every((h) => h.status === '200');
     const slowestHealth = Math.max(...health.map((h) => h.ms));

@@ -12,11 +12,9 @@ import { startApi, type BenchScenario } from '../harness.js';
 const DECODE_PATH = '/api/v1/QRManager/decode';
 /** Noise images in flight from the flooding account: its whole share of the decoder. */
 const FLOOD_IN_FLIGHT = 4;
-/** Decodes of each kind measured. */
-const NOISE_POSTS = 3;
-const BYSTANDER_POSTS = 20;
-const NOISE_TARGET_MS = 5_000;
-const BYSTANDER_TARGET_MS = 1_000;
+/** Decodes of each kind measured, and the longest each may take. */
+const POSTS = { noise: 3, bystander: 20 };
+const TARGET_MS = { noise: 5_000, bystander: 1_000 };
 
 interface Answer {
   status: number;
@@ -99,9 +97,9 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
     await Promise.all([small(), small()]);
 
     const aloneStarted = performance.now();
-    const alone = await inTurn(NOISE_POSTS, noisy);
+    const alone = await inTurn(POSTS.noise, noisy);
     const aloneSeconds = (performance.now() - aloneStarted) / 1000;
-    const idle = await inTurn(BYSTANDER_POSTS, small);
+    const idle = await inTurn(POSTS.bystander, small);
 
     // The flood keeps its share of the decoder busy with noise while the bystander decodes one image after another.
     let flooding = true;
@@ -110,7 +108,7 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
       while (flooding) flood.push(await noisy());
     });
     const besideStarted = performance.now();
-    const beside = await inTurn(BYSTANDER_POSTS, small);
+    const beside = await inTurn(POSTS.bystander, small);
     const besideSeconds = (performance.now() - besideStarted) / 1000;
     flooding = false;
     await Promise.all(flooders);
@@ -125,7 +123,7 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
     const summary =
       `A ${side} × ${side} grey-noise JPEG (${(noise.length / 1e6).toFixed(1)} MB): ${statuses(alone)} alone, ` +
       `median ${Math.round(noiseP50)} ms ` +
-      (`(target ≤ ${NOISE_TARGET_MS} ms — ${verdict(noiseP50, NOISE_TARGET_MS)}); under the flood ` +
+      (`(target ≤ ${TARGET_MS.noise} ms — ${verdict(noiseP50, TARGET_MS.noise)}); under the flood ` +
         `${statuses(flood)}, the slowest ${Math.round(floodMax)} ms. `) +
       `Another account's 256 px decode: p99 ${Math.round(
         percentile(
@@ -139,7 +137,7 @@ export async function decodeBudget(): Promise<{ rows: Row[]; summary: string; no
           99,
         ),
       )} ms (slowest ${Math.round(besideMax)} ms) beside ${FLOOD_IN_FLIGHT} noise images in flight ` +
-      `(target ≤ ${BYSTANDER_TARGET_MS} ms — ${verdict(besideMax, BYSTANDER_TARGET_MS)}); ${statuses(beside)}.`;
+      `(target ≤ ${TARGET_MS.bystander} ms — ${verdict(besideMax, TARGET_MS.bystander)}); ${statuses(beside)}.`;
     console.log(summary);
     const rows = [
       rowOfAnswers(

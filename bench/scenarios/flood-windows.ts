@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AutocannonResult } from 'autocannon';
-import { drive, measuredRow, rotatingKey, type Row } from '../load.js';
+import { bystanderBodies, drive, measuredRow, rotatingKey, type Row } from '../load.js';
 import { createAccountKeys, type Started } from '../processes.js';
 import { KEYS_PER_ACCOUNT, startApi, WARMUP, type BenchScenario } from '../harness.js';
 import { floodFromAnotherProcess } from './flood.js';
@@ -45,16 +45,7 @@ export async function floodWindows(): Promise<FloodWindowsResult> {
     server = await startApi(env);
     const { port } = server;
     const url = `http://127.0.0.1:${port}/api/v1/QRManager/generate`;
-    let sequence = 0;
-    const bystanderBody = () => {
-      const n = ++sequence;
-      return JSON.stringify({
-        content: `https://example.com/bystander/${n}`,
-        type: 'url',
-        outputFormat: n % 2 === 0 ? 'png' : 'webp',
-        size: 512,
-      });
-    };
+    const bystanderBody = bystanderBodies();
     const bystander = (seconds: number) =>
       drive(url, rotatingKey(bystanderKeys), bystanderBody, seconds, {
         connections: BYSTANDER_CONNECTIONS,

@@ -2,7 +2,7 @@
 // while another account's 512 px requests are timed, alone and then beside the flood.
 import { spawn } from 'node:child_process';
 import type { AutocannonResult } from 'autocannon';
-import { drive, rotatingKey, rowOf, type Row } from '../load.js';
+import { bystanderBodies, drive, rotatingKey, rowOf, type Row } from '../load.js';
 import { createAccountKeys, type Started } from '../processes.js';
 import { DURATION, KEYS_PER_ACCOUNT, WARMUP, type BenchScenario } from '../harness.js';
 
@@ -75,16 +75,7 @@ export async function floodScenario(
 ): Promise<FloodResult> {
   const url = `http://127.0.0.1:${service.server.port}/api/v1/QRManager/generate`;
   const floodKeys = createAccountKeys(service.env, 'flood@example.com', 'free', FLOOD_KEYS);
-  let sequence = 0;
-  const bystanderBody = () => {
-    const n = ++sequence;
-    return JSON.stringify({
-      content: `https://example.com/bystander/${n}`,
-      type: 'url',
-      outputFormat: n % 2 === 0 ? 'png' : 'webp',
-      size: 512,
-    });
-  };
+  const bystanderBody = bystanderBodies();
   const bystander = { connections: BYSTANDER_CONNECTIONS };
 
   if (warmupSeconds > 0) await drive(url, rotatingKey(service.bystanderKeys), bystanderBody, warmupSeconds, bystander);

@@ -248,3 +248,13 @@ export const redirectSplitRedisScenario: BenchScenario = {
     return { rows: row ? [row] : [] };
   },
 };
+
+/** The redirect rows in the report's order: plain, rules and split codes, each embedded then on Redis. */
+export const REDIRECT_SCENARIOS: BenchScenario[] = [
+  redirectEmbeddedScenario,
+  redirectRedisScenario,
+  redirectRulesEmbeddedScenario,
+  redirectRulesRedisScenario,
+  redirectSplitEmbeddedScenario,
+  redirectSplitRedisScenario,
+];

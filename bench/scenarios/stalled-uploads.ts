@@ -6,22 +6,19 @@ import { connect, type Socket } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { collectGarbage } from '../collect-garbage.js';
-import { withNeighbours, type BenchScenario, type Figures } from '../harness.js';
-import { drive, rowOf, type Row } from '../load.js';
+import { neighbourDriver, withNeighbours, type BenchScenario, type Figures } from '../harness.js';
+import { rowOf, type Row } from '../load.js';
 import { freePort, rssMiB } from '../processes.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
-const NEIGHBOUR_CONNECTIONS = 10;
-const NEIGHBOUR_RATE = 400;
 const BODY_BYTES = 8 * 1024 * 1024;
 const ANONYMOUS_UPLOADS = 200;
 const KEYED_UPLOADS = 60;
 /** The free key's uploads start at this rate, as the attack that was reported did. */
 const KEYED_PER_SECOND = 8;
-// The limits the work sets: the neighbour's p99 at most twice idle; RSS after the attack within 20% of idle.
-const MAX_P99_RATIO = 2;
-const MAX_RSS_RATIO = 1.2;
+/** The limits the work sets: the neighbour's p99 at most twice idle; RSS after the attack within 20% of idle. */
+const MAX_RATIO = { p99: 2, rss: 1.2 };
 /** After the attacker hangs up, how long the neighbour goes on generating before the server's RSS is read again. */
 const SETTLE_SECONDS = 5;
 
@@ -122,21 +119,11 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
   const inspectPort = await freePort();
   return withNeighbours(
     'stalled',
-    async ({ server, neighbourKey, intruderKey: freeKey }) => {
+    async (service) => {
+      const { server, intruderKey: freeKey } = service;
       const { port } = server;
       const pid = server.child.pid;
-      const bodies = Array.from({ length: 64 }, (_, i) =>
-        JSON.stringify({ content: `https://example.com/neighbour/${i}`, type: 'url', outputFormat: 'png' }),
-      );
-      let next = 0;
-      const neighbour = (seconds: number) =>
-        drive(
-          `http://127.0.0.1:${port}/api/v1/QRManager/generate`,
-          () => ({ 'x-api-key': neighbourKey }),
-          () => bodies[next++ % bodies.length]!,
-          seconds,
-          { connections: NEIGHBOUR_CONNECTIONS, overallRate: NEIGHBOUR_RATE },
-        );
+      const neighbour = neighbourDriver(service);
       if (WARMUP > 0) await neighbour(WARMUP);
       const idle = await neighbour(DURATION);
       const rssIdle = rssMiB(pid);
@@ -163,7 +150,7 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
 
       const p99Ratio = attacked.latency.p99 / Math.max(idle.latency.p99, 1);
       const rssRatio = rssAfter / rssIdle;
-      const verdict = p99Ratio <= MAX_P99_RATIO && rssRatio <= MAX_RSS_RATIO ? 'met' : 'NOT met';
+      const verdict = p99Ratio <= MAX_RATIO.p99 && rssRatio <= MAX_RATIO.rss ? 'met' : 'NOT met';
       const rows = [
         rowOf('u-idle', 'ours, one account generating on an otherwise idle server', idle, server),
         rowOf(
@@ -171,11 +158,11 @@ export async function stalledUploads(): Promise<StalledUploadsOutcome> {
           `the same account while ${ANONYMOUS_UPLOADS} anonymous playground decodes (${tally(anonymous)}) and ` +
             `${KEYED_UPLOADS} free-key decodes ` +
             (`(${tally(keyed)}) each send all but the last byte of 8 MiB: p99 ${p99Ratio.toFixed(2)}× idle (≤ ` +
-              `${MAX_P99_RATIO}×); RSS idle `) +
+              `${MAX_RATIO.p99}×); RSS idle `) +
             (`${rssIdle.toFixed(0)}, peak ${peak.toFixed(0)}, ${SETTLE_SECONDS} s after ${rssServing.toFixed(0)}` +
               `, after a major GC `) +
             `${rssAfter.toFixed(0)} MiB = ${rssRatio.toFixed(2)}× idle ` +
-            `(≤ ${MAX_RSS_RATIO}×) — ${verdict}`,
+            `(≤ ${MAX_RATIO.rss}×) — ${verdict}`,
           attacked,
           server,
         ),
