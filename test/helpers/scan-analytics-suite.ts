@@ -2,22 +2,11 @@
 // trusted proxy, one unique scanner per address and browser a day, crawlers and link previews answered but counted
 // apart.
 import { describe, expect, it } from 'vitest';
-import type { TestApp } from './app.js';
 import { BOT_AGENTS, codesApi, scan, USER_AGENTS } from './codes.js';
+import { settledStats, type ScanSuiteContext } from './scan-stats.js';
 
-/**
- * The app (built with TRUST_PROXY=1) and how to bring its counts to the stats (flush, and the rollup in Redis mode).
- */
-export interface ScanAnalyticsContext {
-  t: TestApp;
-  settle(): Promise<void>;
-}
-
-interface StatsJson {
-  totals: { scans: number; uniqueScanners: number; bots: number };
-  countries: Record<string, number>;
-  devices: Record<string, number>;
-}
+/** The app (built with TRUST_PROXY=1) and how to bring its counts to the stats. */
+export type ScanAnalyticsContext = ScanSuiteContext;
 
 /** A scan that came through our one trusted proxy (the socket), which names the client in X-Forwarded-For. */
 const viaProxy = (forwardedFor: string, userAgent: string = USER_AGENTS.android) => ({
@@ -28,12 +17,7 @@ const viaProxy = (forwardedFor: string, userAgent: string = USER_AGENTS.android)
 
 export function scanAnalyticsSuite(mode: string, context: () => ScanAnalyticsContext): void {
   describe(`scan analytics (${mode})`, () => {
-    const statsOf = async (key: string, id: string): Promise<StatsJson> => {
-      await context().settle();
-      const res = await codesApi(context().t.app, key).stats(id);
-      expect(res.statusCode).toBe(200);
-      return res.json() as StatsJson;
-    };
+    const statsOf = (key: string, id: string) => settledStats(context(), key, id);
 
     it(
       'routes scans by country and counts them under BR and US, placed by the shipped database through one ' +

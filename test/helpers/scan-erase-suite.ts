@@ -2,24 +2,12 @@
 // from zero, the scan limit keeps its place, another tenant cannot, and the erase is in the audit log.
 import { describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/services/api-keys.js';
-import type { TestApp } from './app.js';
 import { BOT_AGENTS, codesApi, scan, USER_AGENTS } from './codes.js';
+import { settledStats, type ScanSuiteContext } from './scan-stats.js';
 
-export interface ScanEraseContext {
-  t: TestApp;
-  /** Brings recorded scans to the stats (flush, and the rollup in Redis mode). */
-  settle(): Promise<void>;
+export interface ScanEraseContext extends ScanSuiteContext {
   /** Brings recorded scans to storage but not (Redis mode) to the ledger: they wait in the hot counters. */
   flush(): Promise<void>;
-}
-
-interface StatsJson {
-  totals: { scans: number; uniqueScanners: number; bots: number };
-  series: Array<{ scans: number; uniqueScanners: number }>;
-  countries: Record<string, number>;
-  devices: Record<string, number>;
-  arms: Record<string, number>;
-  languages: unknown[];
 }
 
 const A = 'https://example.com/a';
@@ -34,12 +22,7 @@ export function scanEraseSuite(mode: string, context: () => ScanEraseContext): v
         url: `/api/v1/QRManager/codes/${id}/stats`,
         headers: { 'x-api-key': key },
       });
-    const statsOf = async (key: string, id: string): Promise<StatsJson> => {
-      await context().settle();
-      const res = await codesApi(context().t.app, key).stats(id);
-      expect(res.statusCode).toBe(200);
-      return res.json() as StatsJson;
-    };
+    const statsOf = (key: string, id: string) => settledStats(context(), key, id);
     const allTimeOf = async (key: string, id: string) =>
       ((await codesApi(context().t.app, key).get(id)).json() as { scans: { allTime: number; last30Days: number } })
         .scans;

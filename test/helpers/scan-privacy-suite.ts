@@ -2,20 +2,10 @@
 // the scan's count but no place and no unique scanner.
 import { describe, expect, it } from 'vitest';
 import { issueKey } from '../../src/services/api-keys.js';
-import type { TestApp } from './app.js';
 import { codesApi, scan, USER_AGENTS } from './codes.js';
+import { settledStats, type ScanSuiteContext } from './scan-stats.js';
 
-export interface ScanPrivacyContext {
-  t: TestApp;
-  /** Brings recorded scans to the stats (flush, and the rollup in Redis mode). */
-  settle(): Promise<void>;
-}
-
-interface StatsJson {
-  totals: { scans: number; uniqueScanners: number; bots: number };
-  countries: Record<string, number>;
-  devices: Record<string, number>;
-}
+export type ScanPrivacyContext = ScanSuiteContext;
 
 const SETTINGS_URL = '/api/v1/QRManager/settings';
 
@@ -35,12 +25,7 @@ export function scanPrivacySuite(mode: string, context: () => ScanPrivacyContext
         headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         ...(body === undefined ? {} : { payload: JSON.stringify(body) }),
       });
-    const statsOf = async (key: string, id: string): Promise<StatsJson> => {
-      await context().settle();
-      const res = await codesApi(context().t.app, key).stats(id);
-      expect(res.statusCode).toBe(200);
-      return res.json() as StatsJson;
-    };
+    const statsOf = (key: string, id: string) => settledStats(context(), key, id);
 
     it('counts a scan sending DNT: 1 or Sec-GPC: 1, without its country or a unique scanner', async () => {
       const { t } = context();

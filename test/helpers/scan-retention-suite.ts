@@ -2,22 +2,10 @@
 // (scanRetentionDays) to their totals; all-time counts and the totals stay, younger days and longer plans keep all.
 import { describe, expect, it } from 'vitest';
 import { BACKGROUND_JOBS, type BackgroundJobDeps } from '../../src/services/background-jobs.js';
-import type { TestApp } from './app.js';
 import { BOT_AGENTS, codesApi, scan, USER_AGENTS } from './codes.js';
+import type { ScanStatsJson, ScanSuiteContext } from './scan-stats.js';
 
-export interface ScanRetentionContext {
-  t: TestApp;
-  /** Brings recorded scans to the stats (flush, and the rollup in Redis mode). */
-  settle(): Promise<void>;
-}
-
-interface StatsJson {
-  totals: { scans: number; uniqueScanners: number; bots: number };
-  series: Array<{ at: string; scans: number; uniqueScanners: number }>;
-  countries: Record<string, number>;
-  devices: Record<string, number>;
-  languages: Array<{ language: string; scans: number }>;
-}
+export type ScanRetentionContext = ScanSuiteContext;
 
 const DAY_MS = 86_400_000;
 const day = (at: Date) => at.toISOString().slice(0, 10);
@@ -56,7 +44,7 @@ export function scanRetentionSuite(mode: string, context: () => ScanRetentionCon
         const statsOf = async (key: string, id: string) => {
           const res = await codesApi(t.app, key).stats(id, `?from=${day(old)}&to=${day(now)}`);
           expect(res.statusCode).toBe(200);
-          return res.json() as StatsJson;
+          return res.json() as ScanStatsJson;
         };
         const swept = await statsOf(free.key, freeCode.id);
         expect(swept.totals).toEqual({ scans: 3, uniqueScanners: 1, bots: 1 });

@@ -19,6 +19,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { waitFor } from '../helpers/wait.js';
 import { codesApi, scan, USER_AGENTS } from '../helpers/codes.js';
 import { startRedisServer } from '../helpers/redis-server.js';
+import { createStoredAccount } from '../helpers/stored-account.js';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const HOOKS_URL = '/api/v1/QRManager/webhooks';
@@ -258,32 +259,30 @@ function personScans(stores: () => StoreAdapters, code: { id: string; accountId:
   };
 }
 
+/** A pro account in `stores` with one code (to https://example.com/) and a code.scanned webhook to `url`. */
+async function codeWithScanWebhook(stores: StoreAdapters, url: string, prefix: string) {
+  const account = await createStoredAccount(stores.accounts, { prefix });
+  const code = await stores.codes.createWithinLimit(
+    {
+      accountId: account.id,
+      slug: newSlug(),
+      target: 'https://example.com/',
+      name: null,
+      routing: NO_ROUTING,
+      createdAt: new Date(),
+    },
+    10,
+  );
+  if (typeof code === 'string') throw new Error(code);
+  await stores.scanWebhooks.create({ accountId: account.id, url, events: ['code.scanned'], createdAt: new Date() }, 5);
+  return { account, code };
+}
+
 describe('the scan webhook dispatcher, tick by tick', () => {
   async function setup(answer: (n: number) => number, options: { allowPrivate?: boolean } = {}) {
     const stores = createSqliteStores(':memory:');
-    const account = await stores.accounts.create({
-      email: 'hooks@example.com',
-      plan: 'pro',
-      identity: { provider: 'local', subject: `s-${Date.now()}` },
-      createdAt: new Date(),
-    });
-    const code = await stores.codes.createWithinLimit(
-      {
-        accountId: account.id,
-        slug: newSlug(),
-        target: 'https://example.com/',
-        name: null,
-        routing: NO_ROUTING,
-        createdAt: new Date(),
-      },
-      10,
-    );
-    if (typeof code === 'string') throw new Error(code);
     const target = await receiver(answer);
-    await stores.scanWebhooks.create(
-      { accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() },
-      5,
-    );
+    const { account, code } = await codeWithScanWebhook(stores, target.url, 's');
     const clock = { now: new Date() };
     const dispatcher = dispatcherOver(stores, clock, [60_000, 120_000], options.allowPrivate ?? true);
     const scans = personScans(() => stores, code, clock);
@@ -345,29 +344,8 @@ describe('scan webhooks across a restart', () => {
    */
   async function restartCase(open: () => Promise<StoreAdapters>) {
     let stores = await open();
-    const account = await stores.accounts.create({
-      email: 'restart@example.com',
-      plan: 'pro',
-      identity: { provider: 'local', subject: `r-${randomUUID()}` },
-      createdAt: new Date(),
-    });
-    const code = await stores.codes.createWithinLimit(
-      {
-        accountId: account.id,
-        slug: newSlug(),
-        target: 'https://example.com/',
-        name: null,
-        routing: NO_ROUTING,
-        createdAt: new Date(),
-      },
-      10,
-    );
-    if (typeof code === 'string') throw new Error(code);
     const target = await receiver((n) => (n === 0 ? 503 : 204));
-    await stores.scanWebhooks.create(
-      { accountId: account.id, url: target.url, events: ['code.scanned'], createdAt: new Date() },
-      5,
-    );
+    const { account, code } = await codeWithScanWebhook(stores, target.url, 'r');
     const clock = { now: new Date() };
     const scans = personScans(() => stores, code, clock);
     const secret = await stores.batches!.webhookSecret(account.id);
