@@ -2,29 +2,20 @@
 // dynamic.target for the nested ones), one item per row, reading stops past the plan's item limit.
 import type { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
+import { DESIGN_FIELDS } from '../../../domain/design.js';
 import { ApiError, type FieldProblem } from '../../../domain/errors.js';
 import { BatchBody, MAX_ITEMS_PER_REQUEST } from './batches.schema.js';
 
-/** The generate fields as columns; the nested ones (logo, frame) by their dotted path. */
+/** A design field that is an object is one column per member, by its dotted path. */
+const NESTED_DESIGN_COLUMNS = { logo: ['logo.id', 'logo.scale'], frame: ['frame.text', 'frame.color'] } as const;
+
+/** The generate fields as columns (the design's fields among them), a saved design's id, and the item's name. */
 const COLUMNS = [
   'content',
   'type',
   'outputFormat',
-  'size',
-  'sizeMm',
-  'dpi',
-  'margin',
-  'errorCorrection',
-  'darkColor',
-  'lightColor',
+  ...DESIGN_FIELDS.flatMap((field) => (field === 'logo' || field === 'frame' ? NESTED_DESIGN_COLUMNS[field] : field)),
   'eci',
-  'moduleShape',
-  'finderShape',
-  'finderColor',
-  'logo.id',
-  'logo.scale',
-  'frame.text',
-  'frame.color',
   'design',
   'name',
   // A row with dynamic.target makes a dynamic code (content and type left empty); rules and utm need the JSON body.
