@@ -27,44 +27,16 @@ import { billingSummary, syncBilling } from '../services/billing.js';
 import { configOrExit } from './process-lifecycle.js';
 import { activateByHostname, listDomains } from '../services/custom-domains.js';
 import { verificationUrl } from '../domain/custom-domain.js';
+import { commandNamed, commandUsage, optionsOf, QRM_OPTIONS, QRM_USAGE, type QrmCommand } from './qrm-commands.js';
 
-const USAGE = `usage: qrm <command> [options]
-
-  accounts create --email E [--plan P]                    create an account (idempotent; default: the catalogue's
-                                                          default plan)
-  accounts plan   --email E --plan P                      change an account's plan
-  accounts privacy --email E [--scan-privacy L]           show, or set, how much of a scan is kept: country (default),
-                                                          city, none
-  plans                                                   list the plans (QR_PLANS_FILE, or the built-in ones) and their
-                                                          accounts
-  keys create     --email E [--name N] [--scopes S,S] [--expires ISO]  create a key (default: every scope, no expiry);
-                                                          prints the secret alone on stdout
-  keys list       --email E                               list keys (hint, status, scopes, expiry, created, last used)
-  keys revoke     --email E --id KEY_ID                   revoke a key at once
-  usage           --email E                               this month's requests and QRs against the plan
-  backup          --to FILE                               consistent copy of the embedded database, while servers run
-  restore         --from FILE                             put a backup back (refused while a server or worker has it
-                                                          open)
-  redis migrate-keys                                      move the earlier releases' Redis keys (month counters, QR
-                                                          lists, scan webhooks) to today's layout
-  codes list      --email E                               list an account's dynamic codes (slug, status, target)
-  codes disable   --slug S --reason R                     disable a dynamic code for abuse: it answers 410, its owner
-                                                          cannot re-enable it
-  domains list    --email E                               list an account's custom domains (hostname, status,
-                                                          verification URL)
-  domains verify  --hostname H                            activate a pending custom domain you vouch for (no check is
-                                                          made)
-  billing show    --email E                               the account's billing: Stripe customer, subscription, status,
-                                                          period end
-  billing sync    --email E                               re-read the account's subscription from Stripe and apply it
-                                                          (repairs a lost webhook)
-  (any command) --create                                  start a new embedded database when none is found at ./data
-                                                          (QR_DATA_DIR unset)
-
-  --account ID may replace --email wherever an e-mail is shared by several sign-in identities.
-  --json prints machine-readable output.`;
-
-class UsageError extends Error {}
+/** A command or option qrm does not take, or a value it cannot use: exit 2, with the help that applies. */
+class UsageError extends Error {
+  usage: string;
+  constructor(message: string, usage = QRM_USAGE) {
+    super(message);
+    this.usage = usage;
+  }
+}
 
 function planOption(plans: PlanCatalogue, value: string | undefined, fallback?: PlanId): PlanId {
   if (value === undefined && fallback) return fallback;
@@ -123,39 +95,53 @@ function required(value: string | undefined, flag: string): string {
   return value;
 }
 
+/** parseArgs over the command table's options; an unknown option or a missing value is a usage error. */
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, allowPositionals: true, options: QRM_OPTIONS, tokens: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const message = error instanceof Error ? error.message : String(error);
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION')
+      throw new UsageError(`unknown option ${/'[^']+'/.exec(message)?.[0]}`);
+    throw new UsageError(message);
+  }
+}
+
 async function run(argv: string[], out: (line: string) => void): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      email: { type: 'string' },
-      account: { type: 'string' },
-      plan: { type: 'string' },
-      name: { type: 'string' },
-      scopes: { type: 'string' },
-      expires: { type: 'string' },
-      id: { type: 'string' },
-      to: { type: 'string' },
-      from: { type: 'string' },
-      slug: { type: 'string' },
-      hostname: { type: 'string' },
-      reason: { type: 'string' },
-      'scan-privacy': { type: 'string' },
-      json: { type: 'boolean', default: false },
-      create: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  });
-  const command = positionals.join(' ');
-  if (values.help || command === '') {
-    out(USAGE);
+  const { values, positionals, tokens } = parseOptions(argv);
+  const name = positionals.join(' ');
+  if (name === '') {
+    out(QRM_USAGE);
     return;
   }
+  const command = commandNamed(name);
+  if (!command) throw new UsageError(`unknown command '${name}'`);
+  if (values.help) {
+    out(commandUsage(command));
+    return;
+  }
+  const taken: readonly string[] = optionsOf(command);
+  const refused = tokens.find((token) => token.kind === 'option' && !taken.includes(token.name));
+  if (refused?.kind === 'option')
+    throw new UsageError(`${name} does not take ${refused.rawName}`, commandUsage(command));
+  try {
+    await runCommand(command, values, out);
+  } catch (error) {
+    if (error instanceof UsageError && error.usage === QRM_USAGE)
+      throw new UsageError(error.message, commandUsage(command));
+    throw error;
+  }
+}
+
+type QrmValues = ReturnType<typeof parseOptions>['values'];
+
+async function runCommand(command: QrmCommand, values: QrmValues, out: (line: string) => void): Promise<void> {
   const config = configOrExit('qrm');
   const print = (human: string, data: unknown) => out(values.json ? JSON.stringify(data) : human);
-  if (command === 'backup') return runFileCommand('backup', config, required(values.to, '--to'), print);
-  if (command === 'restore') return runFileCommand('restore', config, required(values.from, '--from'), print);
-  if (command === 'redis migrate-keys') {
+  if (command.name === 'backup') return runFileCommand('backup', config, required(values.to, '--to'), print);
+  if (command.name === 'restore') return runFileCommand('restore', config, required(values.from, '--from'), print);
+  if (command.name === 'redis migrate-keys') {
     const moved = await migrateRedisKeys(config);
     print(
       `moved ${moved.accountMonths} account-months of counters, ${moved.scanEventAccounts} accounts' waiting ` +
@@ -184,7 +170,7 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
       if (!(error instanceof OrphanedPlanError)) throw error;
       process.stderr.write(`qrm: warning: ${error.message}\n`);
     });
-    switch (command) {
+    switch (command.name) {
       case 'plans': {
         const listing = await listPlans(plans, stores.accounts);
         const lines = listing.map(
@@ -363,8 +349,10 @@ async function run(argv: string[], out: (line: string) => void): Promise<void> {
         );
         return;
       }
-      default:
-        throw new UsageError(`unknown command '${command}'`);
+      default: {
+        const unhandled: never = command;
+        throw new Error(`qrm's command table names a command it does not run: ${JSON.stringify(unhandled)}`);
+      }
     }
   } finally {
     await adapters.close();
@@ -387,8 +375,12 @@ function assertServersDatabase(config: Config, create: boolean): void {
 }
 
 run(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).catch((error: unknown) => {
-  if (error instanceof UsageError) process.stderr.write(`qrm: ${error.message}\n\n${USAGE}\n`);
-  else if (error instanceof ApiError || error instanceof ConfigError || error instanceof BackupError)
+  if (error instanceof UsageError) {
+    process.stderr.write(`qrm: ${error.message}\n\n${error.usage}\n`);
+    process.exitCode = 2;
+    return;
+  }
+  if (error instanceof ApiError || error instanceof ConfigError || error instanceof BackupError)
     process.stderr.write(`qrm: ${error.message}\n`);
   else process.stderr.write(`qrm: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exitCode = 1;
