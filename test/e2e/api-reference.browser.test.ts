@@ -60,6 +60,42 @@ describe('the API reference at /docs', () => {
     await page.close();
   });
 
+  it(
+    "draws the portal's header from the one stylesheet both link, as the portal draws it",
+    { timeout: 120_000 },
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const headerOf = async (url: string) => {
+        await page.goto(url);
+        await page.locator('header.topbar.portal a.brand').waitFor({ timeout: 60_000 });
+        return page.evaluate(() => {
+          const style = (selector: string, properties: string[]) => {
+            const computed = getComputedStyle(document.querySelector(selector)!);
+            return properties.map((property) => computed.getPropertyValue(property));
+          };
+          return {
+            stylesheets: [...document.querySelectorAll('link[rel=stylesheet]')].map(
+              (l) => new URL((l as HTMLLinkElement).href).pathname,
+            ),
+            bar: style('header.topbar.portal', ['background-color', 'color', 'padding', 'font-family', 'display']),
+            brand: style('header.topbar.portal a.brand', ['color', 'font-weight', 'gap', 'text-decoration-line']),
+            logo: style('header.topbar.portal .logo', ['width', 'height', 'border-top-width', 'border-radius']),
+            ink: getComputedStyle(document.documentElement).getPropertyValue('--ink'),
+          };
+        });
+      };
+      const reference = await headerOf(`${base}/docs`);
+      const portal = await headerOf(`${base}/portal/signin`);
+      const shared = reference.stylesheets.find((path) => path.endsWith('/portal-header.css'));
+      expect(shared).toBeDefined();
+      expect(portal.stylesheets).toContain('/portal/assets/portal-header.css');
+      const [one, other] = await Promise.all([fetch(base + shared!), fetch(`${base}/portal/assets/portal-header.css`)]);
+      expect(await one.text()).toBe(await other.text());
+      expect({ ...reference, stylesheets: [] }).toEqual({ ...portal, stylesheets: [] });
+      await page.close();
+    },
+  );
+
   it('keeps try-it-out working: /healthz answers from the page', { timeout: 120_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${base}/docs`);

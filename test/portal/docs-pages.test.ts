@@ -49,7 +49,7 @@ describe('docs pages named by the portal', () => {
       const res = await owner.get(href);
       expect(res.statusCode, href).toBe(200);
       expect(res.headers['content-type'], href).toMatch(/^text\/html/);
-      expect(res.body, href).toContain('<header class="topbar">');
+      expect(res.body, href).toContain('<header class="topbar portal">');
       expect(res.body, href).toContain('/portal/assets/portal.css');
     }
   });

@@ -19,7 +19,10 @@ function themeFile(name: string): Promise<string> {
 async function portalTheme() {
   return {
     title: 'API reference · QR Manager',
-    css: [{ filename: 'api-reference.css', content: await themeFile('api-reference.css') }],
+    css: [
+      { filename: 'portal-header.css', content: await readFile(`${portalAssetsDir()}portal-header.css`, 'utf8') },
+      { filename: 'api-reference.css', content: await themeFile('api-reference.css') },
+    ],
     js: [{ filename: 'api-reference.js', content: await themeFile('api-reference.js') }],
     favicon: [
       {

@@ -6,6 +6,19 @@ const BATCH_POLL_MS = 1000;
 /** The pause in typing after which the playground's live preview is drawn. */
 const PREVIEW_DEBOUNCE_MS = 400;
 
+/** Posts a chosen file as the request body, as the API takes it, with the page's CSRF token in a header. */
+function postFile(url, file) {
+  return fetch(url, {
+    method: 'POST',
+    body: file,
+    headers: {
+      'content-type': file.type || 'application/octet-stream',
+      'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content,
+    },
+    credentials: 'same-origin',
+  });
+}
+
 document.addEventListener('DOMContentLoaded', () => {
   // A narrow screen scrolls the nav sideways: start it with the current page's link in view.
   const current = document.querySelector('.topbar nav a[aria-current="page"]');
@@ -48,15 +61,7 @@ document.addEventListener('DOMContentLoaded', () => {
       if (!file) return;
       // The name goes in the query, as in the API: the body is the image itself.
       const name = upload.querySelector('input[name="name"]').value.trim();
-      const response = await fetch(name ? `${upload.action}?name=${encodeURIComponent(name)}` : upload.action, {
-        method: 'POST',
-        body: file,
-        headers: {
-          'content-type': file.type || 'application/octet-stream',
-          'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content,
-        },
-        credentials: 'same-origin',
-      });
+      const response = await postFile(name ? `${upload.action}?name=${encodeURIComponent(name)}` : upload.action, file);
       if (response.ok) {
         window.location.assign(`${upload.action}?notice=uploaded`);
         return;
@@ -175,15 +180,7 @@ document.addEventListener('DOMContentLoaded', () => {
       event.preventDefault();
       const file = decodeUpload.querySelector('input[type="file"]').files[0];
       if (!file) return;
-      const response = await fetch(decodeUpload.action, {
-        method: 'POST',
-        body: file,
-        headers: {
-          'content-type': file.type || 'application/octet-stream',
-          'x-csrf-token': document.querySelector('meta[name="csrf-token"]').content,
-        },
-        credentials: 'same-origin',
-      });
+      const response = await postFile(decodeUpload.action, file);
       decodeResult(await response.text());
     });
   }

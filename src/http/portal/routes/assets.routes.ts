@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { portalAssetsDir } from '../portal-files.js';
 
 const FILES = {
+  'portal-header.css': 'text/css; charset=utf-8',
   'portal.css': 'text/css; charset=utf-8',
   'portal.js': 'text/javascript; charset=utf-8',
   'charts.js': 'text/javascript; charset=utf-8',
