@@ -23,6 +23,8 @@ export class InvalidatedCache<V> {
   readonly #maxEntries: number;
   readonly #now: () => number;
   readonly #entries = new Map<string, Entry<V>>();
+  /** The key set or read last: while held, it is already the back of the LRU. */
+  #newest: string | undefined;
   #epoch = 0;
 
   constructor(defaults: { ttlMs: number; maxEntries: number }, options: InvalidatedCacheOptions = {}) {
@@ -43,9 +45,12 @@ export class InvalidatedCache<V> {
   fresh(key: string): V | undefined {
     const hit = this.#entries.get(key);
     if (!hit || hit.expiresAt <= this.#now()) return undefined;
-    // Map order is the LRU order: a hit moves to the back.
-    this.#entries.delete(key);
-    this.#entries.set(key, hit);
+    // Map order is the LRU order: a hit moves to the back, unless it is there already (a hot code read again).
+    if (key !== this.#newest) {
+      this.#entries.delete(key);
+      this.#entries.set(key, hit);
+      this.#newest = key;
+    }
     return hit.value;
   }
 
@@ -58,6 +63,7 @@ export class InvalidatedCache<V> {
     if (epoch !== this.#epoch) return;
     this.#entries.delete(key);
     this.#entries.set(key, { value, expiresAt: this.#now() + this.#ttlMs });
+    this.#newest = key;
     if (this.#entries.size > this.#maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
   }
 

@@ -1,6 +1,6 @@
 // Scans of dynamic codes: the day they count on, the device class, language and place they are split by, the visitor
 // digest.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const DEVICE_CLASSES = ['ios', 'android', 'desktop', 'other'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
@@ -105,7 +105,7 @@ export function addScan(day: ScanDay, scan: Scan, newVisitor: boolean): void {
 
 /** The two-digit UTC hour a scan counts in. */
 export function hourOf(at: Date): string {
-  return at.toISOString().slice(11, 13);
+  return twoDigits(at.getUTCHours());
 }
 
 export const UNKNOWN_COUNTRY = 'other';
@@ -120,8 +120,18 @@ export function cityKey(place: ScanPlace | null): string | undefined {
   return place?.city === undefined ? undefined : `${place.country}|${place.region ?? ''}|${place.city}`;
 }
 
+/**
+ * The UTC day, `YYYY-MM-DD`, as toISOString begins, written from the date's fields: a scan asks for its day several
+ * times. An invalid date throws toISOString's RangeError.
+ */
 export function dayOf(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const year = at.getUTCFullYear();
+  if (!(year >= 0 && year <= 9_999)) return at.toISOString().slice(0, 10);
+  return `${String(year).padStart(4, '0')}-${twoDigits(at.getUTCMonth() + 1)}-${twoDigits(at.getUTCDate())}`;
+}
+
+function twoDigits(n: number): string {
+  return n < 10 ? `0${n}` : String(n);
 }
 
 const HEADER_SCAN_LIMIT = 512;
@@ -150,16 +160,13 @@ export function languageOf(acceptLanguage: string | undefined): string {
 
 /** An unsalted digest of who scanned, so the raw address never leaves the process; stores salt it again per day. */
 export function visitorKey(ip: string, userAgent: string | undefined): string {
-  return createHash('sha256')
-    .update(ip)
-    .update('\u0000')
-    .update((userAgent ?? '').slice(0, HEADER_SCAN_LIMIT))
-    .digest('base64url');
+  // One-shot hash of the joined UTF-8 text: the same digest as a Hash fed the parts, without the Hash object.
+  return hash('sha256', `${ip}\u0000${(userAgent ?? '').slice(0, HEADER_SCAN_LIMIT)}`, 'base64url');
 }
 
 /** The visitor as a day's counter sees it: the day's random salt over the visitor key, 64 bits. */
 export function saltedVisitor(salt: string, visitor: string): string {
-  return createHash('sha256').update(salt).update('\u0000').update(visitor).digest('base64url').slice(0, 11);
+  return hash('sha256', `${salt}\u0000${visitor}`, 'base64url').slice(0, 11);
 }
 
 /** One account's scans since they were last taken for its scan webhooks, per code. */
