@@ -160,7 +160,7 @@ export function languageOf(acceptLanguage: string | undefined): string {
 
 /** An unsalted digest of who scanned, so the raw address never leaves the process; stores salt it again per day. */
 export function visitorKey(ip: string, userAgent: string | undefined): string {
-  // One-shot hash of the joined UTF-8 text: the same digest as a Hash fed the parts, without the Hash object.
+  // One call on the joined text, the digest a Hash fed the parts gives (docs/decisions/scan-digests-one-shot.md).
   return hash('sha256', `${ip}\u0000${(userAgent ?? '').slice(0, HEADER_SCAN_LIMIT)}`, 'base64url');
 }
 
