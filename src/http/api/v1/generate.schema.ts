@@ -43,7 +43,6 @@ export const inkColour = z
     'must be #RRGGBB, #RRGGBBAA or (pdf and eps) cmyk(c,m,y,k) in percent',
   );
 
-/** The print fields, shared by every request that draws a code. */
 /** The image side in pixels, for a JSON body (`z.number()`) or a query string (`z.coerce.number()`). */
 export const pixelSide = <N extends z.ZodNumber | z.ZodCoercedNumber>(number: N) =>
   number.int().min(SIZE_LIMITS.min).max(SIZE_LIMITS.max).optional();
@@ -57,6 +56,7 @@ export const quietZone = <N extends z.ZodNumber | z.ZodCoercedNumber>(number: N)
     .optional()
     .describe(`Quiet zone in modules (default ${MARGIN_LIMITS.default}).`);
 
+/** The print fields, shared by every request that draws a code. */
 export const PrintFields = {
   sizeMm: z
     .number()
