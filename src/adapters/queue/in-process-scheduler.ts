@@ -47,8 +47,11 @@ export class InProcessScheduler {
 
   start(): void {
     const startedAt = Date.now();
-    const onPattern = [...this.#jobs.keys()].filter((name) => this.#everyMs[name] === undefined);
-    for (const name of this.#jobs.keys()) if (!onPattern.includes(name)) this.#arm(name);
+    const onPattern: string[] = [];
+    for (const name of this.#jobs.keys()) {
+      if (this.#everyMs[name] === undefined) onPattern.push(name);
+      else this.#arm(name);
+    }
     if (onPattern.length === 0) return;
     const timer = setTimeout(() => {
       for (const name of onPattern) this.#arm(name, startedAt);
