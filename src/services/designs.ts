@@ -3,7 +3,7 @@
 import { DESIGN_ID, DESIGN_NAME_MAX, newDesignId, withDesign, type DesignOptions } from '../domain/design.js';
 import { ApiError, invalidField } from '../domain/errors.js';
 import type { PlanCatalogue, PlanId } from '../domain/plan-catalogue.js';
-import type { DesignRecord, DesignStore } from '../domain/ports/design-store.js';
+import type { DesignChange, DesignRecord, DesignStore } from '../domain/ports/design-store.js';
 import type { LogoStore } from '../domain/ports/logo-store.js';
 import type { Renderer } from '../domain/ports/renderer.js';
 import { brandingOf, isBranded, renderSpecOf, type GenerateQrInput } from './render-spec.js';
@@ -107,7 +107,7 @@ export async function updateDesign(
   deps: DesignDeps,
   owner: Owner,
   id: string,
-  change: { name?: string | undefined; options?: DesignOptions | undefined },
+  change: DesignChange,
 ): Promise<DesignRecord> {
   const name = change.name === undefined ? undefined : checkedName(change.name);
   if (change.options !== undefined) await assertUsable(deps, owner, change.options);

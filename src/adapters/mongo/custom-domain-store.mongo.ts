@@ -3,19 +3,18 @@
 import type { Model } from 'mongoose';
 import type { CustomDomain, DomainStatus } from '../../domain/custom-domain.js';
 import type { CustomDomainStore, NewCustomDomain } from '../../domain/ports/custom-domain-store.js';
+import type { OwnFields } from '../record-fields.js';
 import { insertInLowestSlot } from './active-slots.js';
 import type { CustomDomainDoc } from './models.js';
 
-function toDomain(doc: CustomDomainDoc): CustomDomain {
+/** The document holds the domain's own fields (under `_id` for `id`), its slot, and the last check in two fields. */
+function toDomain({ _id, slot: _slot, verifiedAt, checkedAt, checkProblem, ...fields }: CustomDomainDoc): CustomDomain {
+  const lastCheck = checkedAt ? { at: checkedAt, problem: checkProblem ?? null } : null;
   return {
-    id: doc._id,
-    accountId: doc.accountId,
-    hostname: doc.hostname,
-    status: doc.status as DomainStatus,
-    token: doc.token,
-    createdAt: doc.createdAt,
-    verifiedAt: doc.verifiedAt ?? null,
-    lastCheck: doc.checkedAt ? { at: doc.checkedAt, problem: doc.checkProblem ?? null } : null,
+    id: _id,
+    ...(fields satisfies OwnFields<CustomDomain, typeof fields>),
+    verifiedAt: verifiedAt ?? null,
+    lastCheck,
   };
 }
 

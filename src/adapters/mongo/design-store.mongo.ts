@@ -2,18 +2,17 @@
 // logos' is.
 import type { Model } from 'mongoose';
 import type { DesignOptions } from '../../domain/design.js';
-import type { DesignRecord, DesignStore, NewDesign } from '../../domain/ports/design-store.js';
+import type { DesignChange, DesignRecord, DesignStore, NewDesign } from '../../domain/ports/design-store.js';
+import type { OwnFields } from '../record-fields.js';
 import { insertInLowestSlot } from './active-slots.js';
 import type { DesignDoc } from './models.js';
 
-function toRecord(doc: DesignDoc): DesignRecord {
+/** The document holds the record's own fields (under `_id` for `id`, the options as JSON text) and its slot. */
+function toRecord({ _id, options, slot: _slot, ...fields }: DesignDoc): DesignRecord {
   return {
-    id: doc._id,
-    accountId: doc.accountId,
-    name: doc.name,
-    options: JSON.parse(doc.options) as DesignOptions,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
+    id: _id,
+    ...(fields satisfies OwnFields<DesignRecord, typeof fields>),
+    options: JSON.parse(options) as DesignOptions,
   };
 }
 
@@ -53,12 +52,7 @@ export class MongoDesignStore implements DesignStore {
     return doc ? toRecord(doc) : undefined;
   }
 
-  async update(
-    accountId: string,
-    id: string,
-    change: { name?: string | undefined; options?: DesignOptions | undefined },
-    at: Date,
-  ): Promise<DesignRecord | undefined> {
+  async update(accountId: string, id: string, change: DesignChange, at: Date): Promise<DesignRecord | undefined> {
     const set: Record<string, unknown> = { updatedAt: at };
     if (change.name !== undefined) set.name = change.name;
     if (change.options !== undefined) set.options = JSON.stringify(change.options);

@@ -1,13 +1,15 @@
 // MongoDB documents and schemas of the members, their per-account owner count and the pending invitations.
 import { Schema } from 'mongoose';
+import type { IdentityProvider } from '../../domain/ports/account-store.js';
+import type { Role } from '../../domain/roles.js';
 
 export interface MemberDoc {
   _id: string;
   accountId: string;
-  provider: string;
+  provider: IdentityProvider;
   subject: string;
   email: string;
-  role: string;
+  role: Role;
   joinedAt: Date;
 }
 
@@ -21,7 +23,7 @@ export interface InvitationDoc {
   _id: string;
   accountId: string;
   email: string;
-  role: string;
+  role: Role;
   tokenHash: string;
   invitedBy: string | null;
   createdAt: Date;

@@ -11,32 +11,18 @@ import type {
 } from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
 import { newId } from '../../domain/record-id.js';
+import type { OwnFields } from '../record-fields.js';
 import { isDuplicateKey } from './connection.js';
 import type { InvitationDoc, MemberDoc } from './member-models.js';
 import type { MongoModels } from './models.js';
 
-function toMember(doc: MemberDoc): Member {
-  return {
-    id: doc._id,
-    accountId: doc.accountId,
-    identity: { provider: doc.provider as AccountIdentity['provider'], subject: doc.subject },
-    email: doc.email,
-    role: doc.role as Role,
-    joinedAt: doc.joinedAt,
-  };
+/** The documents hold the records' own fields, under `_id` for `id`. */
+function toMember({ _id, provider, subject, ...fields }: MemberDoc): Member {
+  return { id: _id, ...(fields satisfies OwnFields<Member, typeof fields>), identity: { provider, subject } };
 }
 
-function toInvitation(doc: InvitationDoc): Invitation {
-  return {
-    id: doc._id,
-    accountId: doc.accountId,
-    email: doc.email,
-    role: doc.role as Role,
-    tokenHash: doc.tokenHash,
-    invitedBy: doc.invitedBy ?? undefined,
-    createdAt: doc.createdAt,
-    expiresAt: doc.expiresAt,
-  };
+function toInvitation({ _id, invitedBy, ...fields }: InvitationDoc): Invitation {
+  return { id: _id, ...(fields satisfies OwnFields<Invitation, typeof fields>), invitedBy: invitedBy ?? undefined };
 }
 
 function toDoc(member: NewMember): MemberDoc {

@@ -1,6 +1,7 @@
 // The MongoDB collections of the system of record, with the unique indexes that make its rules atomic.
 import { Schema, type Connection, type Model } from 'mongoose';
 import type { WebhookState } from '../../domain/batches/batch.js';
+import type { DomainStatus } from '../../domain/custom-domain.js';
 import { DEFAULT_LOGO_NAME } from '../../domain/ports/logo-store.js';
 import {
   invitationSchema,
@@ -147,7 +148,7 @@ export interface CustomDomainDoc {
   accountId: string;
   hostname: string;
   token: string;
-  status: string;
+  status: DomainStatus;
   createdAt: Date;
   verifiedAt: Date | null;
   checkedAt: Date | null;

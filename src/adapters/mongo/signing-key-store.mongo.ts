@@ -8,16 +8,17 @@ import type {
   SigningKeyRecord,
   SigningKeyStore,
 } from '../../domain/ports/signing-key-store.js';
+import type { OwnFields } from '../record-fields.js';
 import { insertInFreeSlot } from './active-slots.js';
 import type { AccountDoc, SigningKeyDoc } from './models.js';
 
+/** The document holds the record's own fields (under `_id` for `id`) beside the sealed secret and the slot. */
 function toRecord(doc: SigningKeyDoc): SigningKeyRecord {
+  const { _id, revokedAt, sealedSecret: _sealed, activeSlot: _slot, ...fields } = doc;
   return {
-    id: doc._id,
-    accountId: doc.accountId,
-    name: doc.name,
-    createdAt: doc.createdAt,
-    revokedAt: doc.revokedAt ?? undefined,
+    id: _id,
+    ...(fields satisfies OwnFields<SigningKeyRecord, typeof fields>),
+    revokedAt: revokedAt ?? undefined,
   };
 }
 

@@ -1,25 +1,27 @@
 // DesignStore on SQLite: options as JSON per account, the count limit checked and written in one immediate transaction.
 import type { DesignOptions } from '../../domain/design.js';
-import type { DesignRecord, DesignStore, NewDesign } from '../../domain/ports/design-store.js';
+import type { DesignChange, DesignRecord, DesignStore, NewDesign } from '../../domain/ports/design-store.js';
+import type { OwnFields } from '../record-fields.js';
 import type { SqliteDatabase } from './database.js';
 
+/** A designs row read under the record's field names: the options as JSON text, the times in epoch milliseconds. */
 interface DesignRow {
   id: string;
-  account_id: string;
+  accountId: string;
   name: string;
   options: string;
-  created_at: number;
-  updated_at: number;
+  createdAt: number;
+  updatedAt: number;
 }
 
-function toRecord(row: DesignRow): DesignRecord {
+const COLUMNS = 'id, account_id AS accountId, name, options, created_at AS createdAt, updated_at AS updatedAt';
+
+function toRecord({ options, createdAt, updatedAt, ...fields }: DesignRow): DesignRecord {
   return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    options: JSON.parse(row.options) as DesignOptions,
-    createdAt: new Date(row.created_at),
-    updatedAt: new Date(row.updated_at),
+    ...(fields satisfies OwnFields<DesignRecord, typeof fields>),
+    options: JSON.parse(options) as DesignOptions,
+    createdAt: new Date(createdAt),
+    updatedAt: new Date(updatedAt),
   };
 }
 
@@ -39,12 +41,14 @@ export class SqliteDesignStore implements DesignStore {
       'INSERT INTO designs (id, account_id, name, options, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
     );
     this.#list = db.prepare<[string], DesignRow>(
-      'SELECT * FROM designs WHERE account_id = ? ORDER BY created_at DESC, id',
+      `SELECT ${COLUMNS} FROM designs WHERE account_id = ? ORDER BY created_at DESC, id`,
     );
-    this.#get = db.prepare<[string, string], DesignRow>('SELECT * FROM designs WHERE account_id = ? AND id = ?');
+    this.#get = db.prepare<[string, string], DesignRow>(
+      `SELECT ${COLUMNS} FROM designs WHERE account_id = ? AND id = ?`,
+    );
     this.#update = db.prepare<[string | null, string | null, number, string, string], DesignRow>(
       'UPDATE designs SET name = coalesce(?, name), options = coalesce(?, options), updated_at = ? WHERE ' +
-        'account_id = ? AND id = ? RETURNING *',
+        `account_id = ? AND id = ? RETURNING ${COLUMNS}`,
     );
     this.#delete = db.prepare<[string, string]>('DELETE FROM designs WHERE account_id = ? AND id = ?');
   }
@@ -78,12 +82,7 @@ export class SqliteDesignStore implements DesignStore {
     return row && toRecord(row);
   }
 
-  async update(
-    accountId: string,
-    id: string,
-    change: { name?: string | undefined; options?: DesignOptions | undefined },
-    at: Date,
-  ): Promise<DesignRecord | undefined> {
+  async update(accountId: string, id: string, change: DesignChange, at: Date): Promise<DesignRecord | undefined> {
     const row = this.#update.get(
       change.name ?? null,
       change.options ? JSON.stringify(change.options) : null,

@@ -1,5 +1,5 @@
 // MemberStore on SQLite: the last-owner rule checked and written in one immediate transaction.
-import type { AccountIdentity } from '../../domain/ports/account-store.js';
+import type { AccountIdentity, IdentityProvider } from '../../domain/ports/account-store.js';
 import type {
   Invitation,
   Member,
@@ -9,51 +9,55 @@ import type {
   NewMember,
 } from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
+import type { OwnFields } from '../record-fields.js';
 import type { SqliteDatabase } from './database.js';
 import { newId } from '../../domain/record-id.js';
 
+/** A members row read under the record's field names; the times are epoch milliseconds. */
 interface MemberRow {
   id: string;
-  account_id: string;
-  identity_provider: string;
-  identity_subject: string;
+  accountId: string;
+  provider: IdentityProvider;
+  subject: string;
   email: string;
-  role: string;
-  joined_at: number;
+  role: Role;
+  joinedAt: number;
 }
 
+const MEMBER_READ =
+  'id, account_id AS accountId, identity_provider AS provider, identity_subject AS subject, email, role, ' +
+  'joined_at AS joinedAt';
+
+/** An invitations row read under the record's field names; the times are epoch milliseconds. */
 interface InvitationRow {
   id: string;
-  account_id: string;
+  accountId: string;
   email: string;
-  role: string;
-  token_hash: string;
-  invited_by: string | null;
-  created_at: number;
-  expires_at: number;
+  role: Role;
+  tokenHash: string;
+  invitedBy: string | null;
+  createdAt: number;
+  expiresAt: number;
 }
 
-function toMember(row: MemberRow): Member {
+const INVITATION_READ =
+  'id, account_id AS accountId, email, role, token_hash AS tokenHash, invited_by AS invitedBy, ' +
+  'created_at AS createdAt, expires_at AS expiresAt';
+
+function toMember({ provider, subject, joinedAt, ...fields }: MemberRow): Member {
   return {
-    id: row.id,
-    accountId: row.account_id,
-    identity: { provider: row.identity_provider as AccountIdentity['provider'], subject: row.identity_subject },
-    email: row.email,
-    role: row.role as Role,
-    joinedAt: new Date(row.joined_at),
+    ...(fields satisfies OwnFields<Member, typeof fields>),
+    identity: { provider, subject },
+    joinedAt: new Date(joinedAt),
   };
 }
 
-function toInvitation(row: InvitationRow): Invitation {
+function toInvitation({ invitedBy, createdAt, expiresAt, ...fields }: InvitationRow): Invitation {
   return {
-    id: row.id,
-    accountId: row.account_id,
-    email: row.email,
-    role: row.role as Role,
-    tokenHash: row.token_hash,
-    invitedBy: row.invited_by ?? undefined,
-    createdAt: new Date(row.created_at),
-    expiresAt: new Date(row.expires_at),
+    ...(fields satisfies OwnFields<Invitation, typeof fields>),
+    invitedBy: invitedBy ?? undefined,
+    createdAt: new Date(createdAt),
+    expiresAt: new Date(expiresAt),
   };
 }
 
@@ -80,49 +84,53 @@ export class SqliteMemberStore implements MemberStore {
     this.#db = db;
     const columns = 'id, account_id, identity_provider, identity_subject, email, role, joined_at';
     this.#insert = db.prepare<MemberValues, MemberRow>(
-      `INSERT INTO members (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING *`,
+      `INSERT INTO members (${columns}) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING ${MEMBER_READ}`,
     );
     // One statement: the founder is added only while the account has no member at all.
     this.#insertFounder = db.prepare<[...MemberValues, string], MemberRow>(
       `INSERT INTO members (${columns}) SELECT ?, ?, ?, ?, ?, ?, ?
        WHERE NOT EXISTS (SELECT 1 FROM members WHERE account_id = ?)
-       ON CONFLICT DO NOTHING RETURNING *`,
+       ON CONFLICT DO NOTHING RETURNING ${MEMBER_READ}`,
     );
     this.#byIdentity = db.prepare<[string, string, string], MemberRow>(
-      'SELECT * FROM members WHERE account_id = ? AND identity_provider = ? AND identity_subject = ?',
+      `SELECT ${MEMBER_READ} FROM members WHERE account_id = ? AND identity_provider = ? AND identity_subject = ?`,
     );
-    this.#list = db.prepare<[string], MemberRow>('SELECT * FROM members WHERE account_id = ? ORDER BY joined_at, id');
-    this.#get = db.prepare<[string, string], MemberRow>('SELECT * FROM members WHERE account_id = ? AND id = ?');
+    this.#list = db.prepare<[string], MemberRow>(
+      `SELECT ${MEMBER_READ} FROM members WHERE account_id = ? ORDER BY joined_at, id`,
+    );
+    this.#get = db.prepare<[string, string], MemberRow>(
+      `SELECT ${MEMBER_READ} FROM members WHERE account_id = ? AND id = ?`,
+    );
     this.#memberships = db.prepare<[string, string], MemberRow>(
-      'SELECT * FROM members WHERE identity_provider = ? AND identity_subject = ? ORDER BY joined_at, id',
+      `SELECT ${MEMBER_READ} FROM members WHERE identity_provider = ? AND identity_subject = ? ORDER BY joined_at, id`,
     );
     this.#owners = db.prepare<[string], { n: number }>(
       "SELECT count(*) AS n FROM members WHERE account_id = ? AND role = 'owner'",
     );
     this.#setRole = db.prepare<[string, string, string], MemberRow>(
-      'UPDATE members SET role = ? WHERE account_id = ? AND id = ? RETURNING *',
+      `UPDATE members SET role = ? WHERE account_id = ? AND id = ? RETURNING ${MEMBER_READ}`,
     );
     this.#remove = db.prepare<[string, string], MemberRow>(
-      'DELETE FROM members WHERE account_id = ? AND id = ? RETURNING *',
+      `DELETE FROM members WHERE account_id = ? AND id = ? RETURNING ${MEMBER_READ}`,
     );
     this.#insertInvitation = db.prepare<
       [string, string, string, string, string, string | null, number, number],
       InvitationRow
     >(
       `INSERT INTO invitations (id, account_id, email, role, token_hash, invited_by, created_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${INVITATION_READ}`,
     );
     this.#invitations = db.prepare<[string, number], InvitationRow>(
-      'SELECT * FROM invitations WHERE account_id = ? AND expires_at > ? ORDER BY created_at, id',
+      `SELECT ${INVITATION_READ} FROM invitations WHERE account_id = ? AND expires_at > ? ORDER BY created_at, id`,
     );
     this.#invitationByToken = db.prepare<[string, number], InvitationRow>(
-      'SELECT * FROM invitations WHERE token_hash = ? AND expires_at > ?',
+      `SELECT ${INVITATION_READ} FROM invitations WHERE token_hash = ? AND expires_at > ?`,
     );
     this.#takeInvitation = db.prepare<[string], InvitationRow>(
-      'DELETE FROM invitations WHERE token_hash = ? RETURNING *',
+      `DELETE FROM invitations WHERE token_hash = ? RETURNING ${INVITATION_READ}`,
     );
     this.#withdraw = db.prepare<[string, string], InvitationRow>(
-      'DELETE FROM invitations WHERE account_id = ? AND id = ? RETURNING *',
+      `DELETE FROM invitations WHERE account_id = ? AND id = ? RETURNING ${INVITATION_READ}`,
     );
   }
 
@@ -209,7 +217,7 @@ export class SqliteMemberStore implements MemberStore {
 
   async takeInvitation(tokenHash: string, now: Date): Promise<Invitation | undefined> {
     const row = this.#takeInvitation.get(tokenHash);
-    return row && row.expires_at > now.getTime() ? toInvitation(row) : undefined;
+    return row && row.expiresAt > now.getTime() ? toInvitation(row) : undefined;
   }
 
   async withdrawInvitation(accountId: string, id: string): Promise<Invitation | undefined> {

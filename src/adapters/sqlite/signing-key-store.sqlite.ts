@@ -6,25 +6,25 @@ import type {
   SigningKeyRecord,
   SigningKeyStore,
 } from '../../domain/ports/signing-key-store.js';
+import type { OwnFields } from '../record-fields.js';
 import type { SqliteDatabase } from './database.js';
 
+/** A signing_keys row read under the record's field names (never its sealed secret); times in epoch milliseconds. */
 interface SigningKeyRow {
   id: string;
-  account_id: string;
+  accountId: string;
   name: string;
-  created_at: number;
-  revoked_at: number | null;
+  createdAt: number;
+  revokedAt: number | null;
 }
 
-const COLUMNS = 'id, account_id, name, created_at, revoked_at';
+const COLUMNS = 'id, account_id AS accountId, name, created_at AS createdAt, revoked_at AS revokedAt';
 
-function toRecord(row: SigningKeyRow): SigningKeyRecord {
+function toRecord({ createdAt, revokedAt, ...fields }: SigningKeyRow): SigningKeyRecord {
   return {
-    id: row.id,
-    accountId: row.account_id,
-    name: row.name,
-    createdAt: new Date(row.created_at),
-    revokedAt: row.revoked_at === null ? undefined : new Date(row.revoked_at),
+    ...(fields satisfies OwnFields<SigningKeyRecord, typeof fields>),
+    createdAt: new Date(createdAt),
+    revokedAt: revokedAt === null ? undefined : new Date(revokedAt),
   };
 }
 

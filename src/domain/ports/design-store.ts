@@ -18,6 +18,12 @@ export interface NewDesign {
   createdAt: Date;
 }
 
+/** What an update changes: each field given replaces the stored one. */
+export interface DesignChange {
+  name?: string | undefined;
+  options?: DesignOptions | undefined;
+}
+
 /**
  * Contract (test/contracts/design-store.contract.ts):
  * - `createWithinLimit` is atomic: under any concurrency an account never holds more than `maxDesigns`
@@ -30,12 +36,7 @@ export interface DesignStore {
   list(accountId: string): Promise<DesignRecord[]>;
   get(accountId: string, id: string): Promise<DesignRecord | undefined>;
   /** The design after the change; undefined when the account has no such design. */
-  update(
-    accountId: string,
-    id: string,
-    change: { name?: string | undefined; options?: DesignOptions | undefined },
-    at: Date,
-  ): Promise<DesignRecord | undefined>;
+  update(accountId: string, id: string, change: DesignChange, at: Date): Promise<DesignRecord | undefined>;
   /** True when the account had the design. */
   delete(accountId: string, id: string): Promise<boolean>;
 }
