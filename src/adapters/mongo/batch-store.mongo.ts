@@ -11,10 +11,8 @@ import {
   type BatchItem,
   type BatchItemState,
   type BatchStatus,
-  type ItemState,
 } from '../../domain/batches/batch.js';
-import type { QrType } from '../../domain/content/types.js';
-import type { PlanId } from '../../domain/plan-catalogue.js';
+import { newWebhookSecret, signingSecretsAt } from '../../domain/batches/webhook-secret.js';
 import type {
   BatchPage,
   BatchStore,
@@ -45,8 +43,8 @@ function toBatch(doc: BatchDoc): Batch {
     ...totals(doc.parts),
     id: doc._id,
     accountId: doc.accountId,
-    plan: doc.plan as PlanId,
-    status: doc.status as BatchStatus,
+    plan: doc.plan,
+    status: doc.status,
     total: doc.total,
     period: doc.period,
     createdAt: doc.createdAt,
@@ -67,10 +65,10 @@ function toItem(doc: BatchItemDoc): BatchItemState {
     index: doc.index,
     name: orUndefined(doc.name),
     file: doc.file,
-    type: doc.type as QrType,
+    type: doc.type,
     fingerprint: doc.fingerprint,
     spec: JSON.parse(doc.spec) as RenderSpec,
-    state: doc.state as ItemState,
+    state: doc.state,
     errorCode: orUndefined(doc.errorCode),
     ...(doc.codeId ? { codeId: doc.codeId } : {}),
   };
@@ -268,7 +266,7 @@ export class MongoBatchStore implements BatchStore {
             .lean<BatchDoc>();
     if (!doc) return undefined;
     const done = finishedStatus({ ...totals(doc.parts), total: doc.total });
-    if (!done || !UNFINISHED.includes(doc.status as BatchStatus)) return toBatch(doc);
+    if (!done || !UNFINISHED.includes(doc.status)) return toBatch(doc);
     const finished = await this.#batches
       .findOneAndUpdate(
         { _id: batchId, status: { $in: UNFINISHED } },
@@ -328,9 +326,12 @@ export class MongoBatchStore implements BatchStore {
   }
 
   async webhookSecret(accountId: string): Promise<string> {
-    const fresh = `whsec_${randomBytes(32).toString('base64')}`;
     try {
-      await this.#secrets.updateOne({ _id: accountId }, { $setOnInsert: { secret: fresh } }, { upsert: true });
+      await this.#secrets.updateOne(
+        { _id: accountId },
+        { $setOnInsert: { secret: newWebhookSecret() } },
+        { upsert: true },
+      );
     } catch (error) {
       // Two first uses at once: the other upsert made it.
       if (!isDuplicateKey(error)) throw error;
@@ -341,13 +342,12 @@ export class MongoBatchStore implements BatchStore {
   async webhookSigningSecrets(accountId: string, now: Date): Promise<string[]> {
     await this.webhookSecret(accountId);
     const doc = (await this.#secrets.findById(accountId).lean<WebhookSecretDoc>())!;
-    const overlapping = doc.previousSecret && doc.previousUntil && now < doc.previousUntil;
-    return overlapping ? [doc.secret, doc.previousSecret!] : [doc.secret];
+    return signingSecretsAt(doc.secret, doc.previousSecret, doc.previousUntil?.getTime(), now.getTime());
   }
 
   async rotateWebhookSecret(accountId: string, previousUntil: Date): Promise<string> {
     await this.webhookSecret(accountId);
-    const fresh = `whsec_${randomBytes(32).toString('base64')}`;
+    const fresh = newWebhookSecret();
     // One update with a pipeline: the secret it replaces is the one stored at that moment, whatever another rotation
     // did.
     const doc = await this.#secrets
@@ -379,7 +379,7 @@ export class MongoBatchStore implements BatchStore {
   }
 
   async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
-    const { state, nextAt } = webhookAfter(outcome);
+    const { state, nextAt, error } = webhookAfter(outcome);
     await this.#batches.updateOne(
       { _id: batchId, webhookState: 'due' },
       {
@@ -387,7 +387,7 @@ export class MongoBatchStore implements BatchStore {
           webhookState: state,
           webhookAttempts: outcome.attempts,
           webhookNextAt: nextAt ?? null,
-          webhookError: outcome.delivered ? null : (outcome.error?.slice(0, 500) ?? null),
+          webhookError: error,
         },
       },
     );

@@ -1,6 +1,8 @@
 // The MongoDB collections of the system of record, with the unique indexes that make its rules atomic.
 import { Schema, type Connection, type Model } from 'mongoose';
-import type { WebhookState } from '../../domain/batches/batch.js';
+import type { BatchStatus, ItemState, WebhookState } from '../../domain/batches/batch.js';
+import type { QrType } from '../../domain/content/types.js';
+import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { DomainStatus } from '../../domain/custom-domain.js';
 import { DEFAULT_LOGO_NAME } from '../../domain/ports/logo-store.js';
 import {
@@ -206,8 +208,8 @@ export interface BatchDoc {
    */
   seq: number;
   accountId: string;
-  plan: string;
-  status: string;
+  plan: PlanId;
+  status: BatchStatus;
   total: number;
   /**
    * Item counts per part of BATCH_CHUNK_SIZE consecutive items (key `p<first index>`), recounted from the items of
@@ -241,11 +243,11 @@ export interface BatchItemDoc {
   index: number;
   name: string | null;
   file: string;
-  type: string;
+  type: QrType;
   fingerprint: string;
   /** The RenderSpec as JSON: exactly what was validated, optional fields and all. */
   spec: string;
-  state: string;
+  state: ItemState;
   errorCode: string | null;
   /** The cancel that moved the item: it reads back exactly the items it moved, to refund them. */
   cancelMark: string | null;

@@ -1,5 +1,4 @@
 // BatchStore on SQLite: a batch row, one row per item; item moves and batch counts in one transaction.
-import { randomBytes } from 'node:crypto';
 import {
   finishedStatus,
   webhookAfter,
@@ -11,7 +10,7 @@ import {
   type BatchStatus,
   type ItemState,
 } from '../../domain/batches/batch.js';
-import type { QrType } from '../../domain/content/types.js';
+import { newWebhookSecret, signingSecretsAt } from '../../domain/batches/webhook-secret.js';
 import type {
   BatchPage,
   BatchStore,
@@ -37,14 +36,11 @@ interface BatchRow extends Pick<Batch, 'id' | 'plan' | 'status' | 'total' | 'suc
   webhook_error: string | null;
 }
 
-interface ItemRow {
+/** A batch_items row: the columns named as the item's fields hold them as they are; the spec is JSON text. */
+interface ItemRow extends Pick<BatchItemState, 'file' | 'type' | 'fingerprint' | 'state'> {
   idx: number;
   name: string | null;
-  file: string;
-  type: QrType;
-  fingerprint: string;
   spec: string;
-  state: ItemState;
   error_code: string | null;
   code_id: string | null;
 }
@@ -207,7 +203,7 @@ export class SqliteBatchStore implements BatchStore {
       'SELECT secret FROM webhook_secrets WHERE account_id = ?',
     );
     this.#webhookSecret = db.transaction((accountId: string): string => {
-      insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
+      insertSecret.run(accountId, newWebhookSecret());
       return selectSecret.get(accountId)!.secret;
     });
     const selectSecrets = db.prepare<
@@ -215,19 +211,17 @@ export class SqliteBatchStore implements BatchStore {
       { secret: string; previous_secret: string | null; previous_until: number | null }
     >('SELECT secret, previous_secret, previous_until FROM webhook_secrets WHERE account_id = ?');
     this.#signingSecrets = db.transaction((accountId: string, now: number): string[] => {
-      insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
+      insertSecret.run(accountId, newWebhookSecret());
       const row = selectSecrets.get(accountId)!;
-      return row.previous_secret !== null && row.previous_until !== null && now < row.previous_until
-        ? [row.secret, row.previous_secret]
-        : [row.secret];
+      return signingSecretsAt(row.secret, row.previous_secret, row.previous_until, now);
     });
     const rotate = db.prepare<[number, string, string], { secret: string }>(
       'UPDATE webhook_secrets SET previous_secret = secret, previous_until = ?, secret = ? WHERE account_id = ' +
         '? RETURNING secret',
     );
     this.#rotateSecret = db.transaction((accountId: string, previousUntil: number): string => {
-      insertSecret.run(accountId, `whsec_${randomBytes(32).toString('base64')}`);
-      return rotate.get(previousUntil, `whsec_${randomBytes(32).toString('base64')}`, accountId)!.secret;
+      insertSecret.run(accountId, newWebhookSecret());
+      return rotate.get(previousUntil, newWebhookSecret(), accountId)!.secret;
     });
 
     this.#create = db.transaction((batch: Batch, items: readonly BatchItem[]): { batch: Batch; created: boolean } => {
@@ -379,14 +373,8 @@ export class SqliteBatchStore implements BatchStore {
   }
 
   async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
-    const { state, nextAt } = webhookAfter(outcome);
-    this.#settleWebhook.run(
-      state,
-      outcome.attempts,
-      nextAt?.getTime() ?? null,
-      outcome.delivered ? null : (outcome.error?.slice(0, 500) ?? null),
-      batchId,
-    );
+    const { state, nextAt, error } = webhookAfter(outcome);
+    this.#settleWebhook.run(state, outcome.attempts, nextAt?.getTime() ?? null, error, batchId);
   }
 
   async finishedBefore(before: Date, limit: number): Promise<string[]> {

@@ -109,14 +109,24 @@ export interface BatchItemState extends BatchItem {
  */
 export type WebhookState = 'due' | 'delivered' | 'abandoned' | 'refused';
 
-/** What one attempt leaves behind: delivered, due again at `retryAt`, refused, or (none of these) given up. */
-export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt' | 'refused'>): {
+/** The longest reason for a failed attempt a batch keeps. */
+const WEBHOOK_ERROR_MAX = 500;
+
+/**
+ * What one attempt leaves behind: delivered, due again at `retryAt`, refused, or (none of these) given up; and, when
+ * not delivered, why (cut to its first 500 characters).
+ */
+export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt' | 'refused' | 'error'>): {
   state: WebhookState;
   nextAt: Date | undefined;
+  error: string | null;
 } {
-  if (outcome.delivered) return { state: 'delivered', nextAt: undefined };
-  if (outcome.refused) return { state: 'refused', nextAt: undefined };
-  return outcome.retryAt ? { state: 'due', nextAt: outcome.retryAt } : { state: 'abandoned', nextAt: undefined };
+  if (outcome.delivered) return { state: 'delivered', nextAt: undefined, error: null };
+  const error = outcome.error?.slice(0, WEBHOOK_ERROR_MAX) ?? null;
+  if (outcome.refused) return { state: 'refused', nextAt: undefined, error };
+  return outcome.retryAt
+    ? { state: 'due', nextAt: outcome.retryAt, error }
+    : { state: 'abandoned', nextAt: undefined, error };
 }
 
 /** A batch is finished once no item is pending; it failed when none succeeded. */
