@@ -1,10 +1,12 @@
-// `npm start` as an orchestrator runs it: the bundle (dist/bundle/api.js) finds every file it reads at run time, and
-// SIGTERM to the npm process reaches the server, which shuts down (Debian's sh does not pass signals on).
+// `npm start` as an orchestrator runs it: the bundle (dist/bundle/api.js) finds every file it reads at run time, runs
+// through its code cache, and SIGTERM to the npm process reaches the server, which shuts down (Debian's sh does not
+// pass signals on).
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CACHE_SUFFIX } from '../../scripts/code-cache.mjs';
 import { decodeQr, readByAll } from '../helpers/decode.js';
 import { freePort, runCli } from '../helpers/processes.js';
 import { waitFor } from '../helpers/wait.js';
@@ -63,6 +65,8 @@ describe('npm start', () => {
         MAX_EVENT_LOOP_DELAY_MS: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own: whatever fails below, the finally stops npm and the server it started.
+      detached: true,
     });
     let log = '';
     npm.stdout.on('data', (chunk: Buffer) => (log += chunk.toString()));
@@ -107,9 +111,20 @@ describe('npm start', () => {
       npm.kill('SIGTERM');
       await waitFor('the server process to exit', () => !alive(server!), { timeoutMs: 20_000, intervalMs: 100 });
       expect(log).toContain('shutdown complete');
+      // The server ran the API bundle through V8's code cache: the cache beside it is the one for this build.
+      const bundle = join(import.meta.dirname, '..', '..', 'dist', 'bundle', 'api.cjs');
+      const { size, mtimeMs } = await stat(bundle);
+      const cache = await readFile(bundle + CACHE_SUFFIX);
+      expect(cache.subarray(0, cache.indexOf('\n')).toString()).toBe(
+        `${size}:${mtimeMs}:${process.version}:${process.arch}`,
+      );
     } finally {
       if (server !== undefined && alive(server)) process.kill(server, 'SIGKILL');
-      if (npm.exitCode === null) npm.kill('SIGKILL');
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // npm's group has already exited.
+      }
       await rm(dir, { recursive: true, force: true });
     }
   }, 150_000);
