@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString, MAX_EMAIL_CHARS, MAX_TEXT_CHARS } from './limits.js';
-import { structuredContent } from './structured-content.js';
+import { readyOrBare, structuredContent } from './structured-content.js';
 import { encodeUriValue } from './uri-component.js';
 
 export interface EmailFields {
@@ -88,22 +88,14 @@ function buildMailto(fields: EmailFields): string {
   return headers.length === 0 ? uri : `${uri}?${headers.join('&')}`;
 }
 
-/**
- * A bare address becomes `mailto:<address>`; a ready URI is encoded as given: the caller decides what the code holds.
- */
-function fromString(content: string): string {
-  if (MAILTO.test(content)) {
-    checkMailto(content);
-    return content;
-  }
-  checkAddress(content, 'content');
-  return `mailto:${encodeAddress(content)}`;
+/** A bare address, checked, as a `mailto:` URI. */
+function mailtoOf(address: string): string {
+  checkAddress(address, 'content');
+  return `mailto:${encodeAddress(address)}`;
 }
 
-export const emailContent = structuredContent({
-  type: 'email',
-  fields: emailFieldsSchema,
-  expected: 'an address, a mailto: URI or an object {to, subject?, body?}',
-  fromString,
+export const emailContent = structuredContent('email', emailFieldsSchema, {
+  ready: 'an address, a mailto: URI',
+  fromString: readyOrBare(MAILTO, checkMailto, mailtoOf),
   fromFields: buildMailto,
 });

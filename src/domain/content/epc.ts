@@ -98,7 +98,7 @@ function withinLimit(payload: string, field: string): string {
 }
 
 /** A ready code: the header lines, then the IBAN on line 7 with its checksum. */
-function checkReady(payload: string): string {
+function checkReady(payload: string): string | undefined {
   const lines = payload.split(/\r?\n/);
   if (
     lines[0] !== 'BCD' ||
@@ -106,13 +106,8 @@ function checkReady(payload: string): string {
     lines[3] !== 'SCT' ||
     lines.length < 7 ||
     lines.length > 12
-  ) {
-    throw invalidContent(
-      'content',
-      'must be an EPC code (BCD / 001 or 002 / charset / SCT / BIC / name / IBAN …) or an object {name, iban, ' +
-        'bic?, amount?, purpose?, reference? | text?}',
-    );
-  }
+  )
+    return undefined;
   checkedIban(lines[6]!, 'content');
   return withinLimit(payload, 'content');
 }
@@ -120,11 +115,9 @@ function checkReady(payload: string): string {
 export const epcContent: ContentEncoder = {
   // EPC069-12 prescribes error correction M; generation uses it whatever level was asked.
   requiredErrorCorrection: 'M',
-  ...structuredContent({
-    type: 'epc',
-    fields: epcFieldsSchema,
+  ...structuredContent('epc', epcFieldsSchema, {
+    ready: 'a ready EPC code (BCD / 001 or 002 / charset / SCT / BIC / name / IBAN …)',
     fromString: checkReady,
     fromFields: buildEpc,
-    expected: 'a ready EPC code or an object {name, iban, bic?, amount?, purpose?, reference? | text?}',
   }),
 };

@@ -51,25 +51,17 @@ function buildEvent(fields: EventFields): string {
   return lines.map((line) => `${foldLine(line)}\r\n`).join('');
 }
 
-function checkReady(payload: string): string {
-  if (
-    payload.length > 2000 ||
-    !payload.startsWith('BEGIN:VEVENT') ||
-    !payload.trimEnd().endsWith('END:VEVENT') ||
-    !/\nDTSTART[:;]/.test(payload)
-  ) {
-    throw invalidContent(
-      'content',
-      'must be a BEGIN:VEVENT … DTSTART … END:VEVENT text or an object {summary, start, end?, location?, description?}',
-    );
-  }
-  return payload;
+function isReady(payload: string): boolean {
+  return (
+    payload.length <= 2000 &&
+    payload.startsWith('BEGIN:VEVENT') &&
+    payload.trimEnd().endsWith('END:VEVENT') &&
+    /\nDTSTART[:;]/.test(payload)
+  );
 }
 
-export const eventContent = structuredContent({
-  type: 'event',
-  fields: eventFieldsSchema,
-  fromString: checkReady,
+export const eventContent = structuredContent('event', eventFieldsSchema, {
+  ready: 'a BEGIN:VEVENT … DTSTART … END:VEVENT text',
+  fromString: (content) => (isReady(content) ? content : undefined),
   fromFields: buildEvent,
-  expected: 'a VEVENT text or an object {summary, start, end?, location?, description?}',
 });

@@ -36,22 +36,16 @@ function buildGeo(fields: GeoFields): string {
   return `geo:${parts.join(',')}`;
 }
 
-function checkReady(payload: string): string {
+function checkReady(payload: string): string | undefined {
   const match = READY.exec(payload);
-  if (!match)
-    throw invalidContent(
-      'content',
-      'must be a geo:<latitude>,<longitude>[,<altitude>] URI or an object {latitude, longitude, altitude?}',
-    );
+  if (!match) return undefined;
   if (Math.abs(Number(match[1])) > 90) throw invalidContent('content', 'latitude must be between -90 and 90');
   if (Math.abs(Number(match[2])) > 180) throw invalidContent('content', 'longitude must be between -180 and 180');
   return payload;
 }
 
-export const geoContent = structuredContent({
-  type: 'geo',
-  fields: geoFieldsSchema,
+export const geoContent = structuredContent('geo', geoFieldsSchema, {
+  ready: 'a geo:<latitude>,<longitude>[,<altitude>] URI',
   fromString: checkReady,
   fromFields: buildGeo,
-  expected: 'a geo: URI or an object {latitude, longitude, altitude?}',
 });

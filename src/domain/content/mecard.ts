@@ -1,6 +1,5 @@
 // mecard content: the compact MECARD:N:…;TEL:…;EMAIL:…;URL:…;ADR:…;NOTE:…;; contact many phone scanners prefer.
 import { z } from 'zod';
-import { invalidContent } from '../errors.js';
 import { structuredContent } from './structured-content.js';
 
 const value = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
@@ -49,20 +48,12 @@ function buildMecard(fields: MecardFields): string {
   return `MECARD:${parts.join(';')};;`;
 }
 
-function checkReady(payload: string): string {
-  if (payload.length > 4000 || !payload.startsWith('MECARD:') || !payload.includes('N:')) {
-    throw invalidContent(
-      'content',
-      'must be a MECARD:N:…;; text or an object {name, phone?, email?, url?, address?, note?}',
-    );
-  }
-  return payload;
+function isReady(payload: string): boolean {
+  return payload.length <= 4000 && payload.startsWith('MECARD:') && payload.includes('N:');
 }
 
-export const mecardContent = structuredContent({
-  type: 'mecard',
-  fields: mecardFieldsSchema,
-  fromString: checkReady,
+export const mecardContent = structuredContent('mecard', mecardFieldsSchema, {
+  ready: 'a MECARD:N:…;; text',
+  fromString: (content) => (isReady(content) ? content : undefined),
   fromFields: buildMecard,
-  expected: 'a MECARD: text or an object {name, phone?, email?, url?, address?, note?}',
 });

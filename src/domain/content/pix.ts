@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString } from './limits.js';
-import { structuredContent } from './structured-content.js';
+import { asGiven, structuredContent } from './structured-content.js';
 
 export interface PixFields {
   key: string;
@@ -285,14 +285,9 @@ export function parsePix(payload: string): ParsedPix {
   return Object.fromEntries(Object.entries(parsed).filter(([, value]) => value !== undefined)) as ParsedPix;
 }
 
-export const pixContent = structuredContent({
-  type: 'pix',
-  fields: pixFieldsSchema,
-  expected: 'a ready BR Code string or an object {key, name, city, amount?, txid?, description?}',
-  fromString(content) {
-    parsePix(content);
-    // A valid ready code is encoded exactly as given: the CRC covers every character.
-    return content;
-  },
+export const pixContent = structuredContent('pix', pixFieldsSchema, {
+  ready: 'a ready BR Code string',
+  // The CRC covers every character of a ready code.
+  fromString: asGiven(parsePix),
   fromFields: buildPix,
 });

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { boundedString, MAX_PHONE_CHARS, QR_CAPACITY } from './limits.js';
 import { readPhoneNumber } from './phone-number.js';
-import { structuredContent } from './structured-content.js';
+import { readyOrBare, structuredContent } from './structured-content.js';
 
 export interface SmsFields {
   phone: string;
@@ -43,20 +43,8 @@ function checkReady(payload: string): void {
   smsNumber(colon === -1 ? rest : rest.slice(0, colon), 'content');
 }
 
-/**
- * A bare number becomes `SMSTO:<number>`; a ready `SMSTO:` string is encoded as given: the caller decides what the code
- * holds.
- */
-function fromString(content: string): string {
-  if (!READY_PREFIX.test(content)) return `SMSTO:${smsNumber(content, 'content')}`;
-  checkReady(content);
-  return content;
-}
-
-export const smsContent = structuredContent({
-  type: 'sms',
-  fields: smsFieldsSchema,
-  expected: 'a phone number, a ready SMSTO: string or an object {phone, message?}',
-  fromString,
+export const smsContent = structuredContent('sms', smsFieldsSchema, {
+  ready: 'a phone number, a ready SMSTO: string',
+  fromString: readyOrBare(READY_PREFIX, checkReady, (phone) => `SMSTO:${smsNumber(phone, 'content')}`),
   fromFields: buildSms,
 });

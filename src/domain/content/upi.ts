@@ -39,18 +39,15 @@ function buildUpi(fields: UpiFields): string {
   return `${READY_PREFIX}${params.join('&')}`;
 }
 
-function checkReady(payload: string): string {
-  if (!payload.startsWith(READY_PREFIX) || payload.length > 1024)
-    throw invalidContent('content', 'must be a upi://pay? URI or an object {vpa, name, amount?, note?}');
+function checkReady(payload: string): string | undefined {
+  if (!payload.startsWith(READY_PREFIX) || payload.length > 1024) return undefined;
   const pa = new URLSearchParams(payload.slice(READY_PREFIX.length)).get('pa');
   if (pa === null || !VPA.test(pa)) throw invalidContent('content', 'must carry pa=<UPI address>');
   return payload;
 }
 
-export const upiContent = structuredContent({
-  type: 'upi',
-  fields: upiFieldsSchema,
+export const upiContent = structuredContent('upi', upiFieldsSchema, {
+  ready: 'a upi://pay? URI',
   fromString: checkReady,
   fromFields: buildUpi,
-  expected: 'a upi://pay? URI or an object {vpa, name, amount?, note?}',
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString, MAX_EMAIL_CHARS, MAX_PHONE_CHARS, MAX_TEXT_CHARS } from './limits.js';
 import { looksLikePhoneNumber, PHONE_FORMAT } from './phone-number.js';
-import { structuredContent } from './structured-content.js';
+import { asGiven, structuredContent } from './structured-content.js';
 
 export interface VcardFields {
   firstName: string;
@@ -228,15 +228,9 @@ export function parseVcard(payload: string): VcardFields {
   return fields;
 }
 
-export const vcardContent = structuredContent({
-  type: 'vcard',
-  fields: vcardFieldsSchema,
-  expected: 'a ready BEGIN:VCARD string or an object {firstName, lastName?, ...}',
-  fromString(content) {
-    parseVcard(content);
-    // Returned as given, LF line breaks included: ZXing and the iOS and Android cameras read
-    // both, and rewriting a ready card would change a payload the caller has already sized.
-    return content;
-  },
+export const vcardContent = structuredContent('vcard', vcardFieldsSchema, {
+  ready: 'a ready BEGIN:VCARD string',
+  // LF line breaks included: ZXing and the iOS and Android cameras read both.
+  fromString: asGiven(parseVcard),
   fromFields: buildVcard,
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString, MAX_PHONE_CHARS, MAX_TEXT_CHARS } from './limits.js';
 import { readPhoneNumber } from './phone-number.js';
-import { structuredContent } from './structured-content.js';
+import { readyOrBare, structuredContent } from './structured-content.js';
 
 export interface WhatsappFields {
   phone: string;
@@ -61,17 +61,8 @@ function buildLink(fields: WhatsappFields): string {
   return fields.message === undefined ? link : `${link}?text=${percentEncode(fields.message, 'content.message')}`;
 }
 
-/** A bare number becomes a wa.me link; a ready link is encoded as given: the caller decides what the code holds. */
-function fromString(content: string): string {
-  if (!content.startsWith(WA_ME)) return WA_ME + phoneDigits(content, 'content');
-  checkWaMeLink(content);
-  return content;
-}
-
-export const whatsappContent = structuredContent({
-  type: 'whatsapp',
-  fields: whatsappFieldsSchema,
-  expected: 'a phone number, a https://wa.me/ link or an object {phone, message?}',
-  fromString,
+export const whatsappContent = structuredContent('whatsapp', whatsappFieldsSchema, {
+  ready: 'a phone number, a https://wa.me/ link',
+  fromString: readyOrBare(WA_ME, checkWaMeLink, (phone) => WA_ME + phoneDigits(phone, 'content')),
   fromFields: buildLink,
 });

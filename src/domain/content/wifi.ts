@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { invalidContent } from '../errors.js';
 import { boundedString, MAX_TEXT_CHARS } from './limits.js';
-import { structuredContent } from './structured-content.js';
+import { asGiven, structuredContent } from './structured-content.js';
 
 const ENCRYPTIONS = ['WPA', 'WEP', 'nopass'] as const;
 export type WifiEncryption = (typeof ENCRYPTIONS)[number];
@@ -146,15 +146,9 @@ export function parseWifi(payload: string): WifiFields {
   return fields;
 }
 
-export const wifiContent = structuredContent({
-  type: 'wifi',
-  fields: wifiFieldsSchema,
-  expected: 'a ready WIFI: string or an object {ssid, password?, encryption, hidden?}',
-  fromString(content) {
-    parseWifi(content);
-    // Ready payloads are encoded as given: the caller decides what the code holds.
-    return content;
-  },
+export const wifiContent = structuredContent('wifi', wifiFieldsSchema, {
+  ready: 'a ready WIFI: string',
+  fromString: asGiven(parseWifi),
   fromFields(fields) {
     checkWifiFields(fields);
     return buildWifi(fields);
