@@ -2,29 +2,29 @@
 // a live preview that is not metered (limited per session a day), and reading codes back (decode).
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import {
-  FINDER_SHAPES,
-  FRAME_TEXT,
-  FRAME_TEXT_MAX,
-  LOGO_SCALE_LIMITS,
-  MODULE_SHAPES,
-} from '../../../domain/branding.js';
 import { QR_TYPES } from '../../../domain/content/types.js';
 import type { LogoStore } from '../../../domain/ports/logo-store.js';
-import { HEX_COLOUR } from '../../../domain/render-options.js';
 import { ApiError } from '../../../domain/errors.js';
-import { OUTPUT_FORMATS, planAllowsFormat } from '../../../domain/plan-catalogue.js';
-import { isPrintFormat } from '../../../domain/print.js';
-
+import { planAllowsFormat } from '../../../domain/plan-catalogue.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import { DECODE_READERS, type DecodedCode, type QrDecoder } from '../../../domain/ports/qr-decoder.js';
 import { generateQr, type GenerateQrDeps } from '../../../services/generate-qr.js';
 import { fullSpecOf, type GenerateQrInput } from '../../../services/render-spec.js';
 import { encodeContent } from '../../../domain/content/index.js';
-import { CONTENT_FORM_FIELDS, CONTENT_FORMS, contentFromForm } from '../content-form.js';
+import { CONTENT_FORMS, contentFromForm } from '../content-form.js';
+import {
+  BRANDING_CHOICES,
+  brandingInput,
+  formValues,
+  PlaygroundForm,
+  type PlaygroundFields,
+  PlaygroundInput,
+  problemsOf,
+  SCREEN_FORMATS,
+  SIZES,
+} from '../playground-form.js';
 import type { PortalRateLimits } from '../rate-limits.js';
-import { DESIGN_NAME_MAX, type DesignOptions } from '../../../domain/design.js';
+import type { DesignOptions } from '../../../domain/design.js';
 import type { DesignStore } from '../../../domain/ports/design-store.js';
 import { createDesign } from '../../../services/designs.js';
 import { meterRequest } from '../../../services/meter-request.js';
@@ -32,9 +32,6 @@ import { DECODE_MAX_BYTES, DECODE_MAX_PIXELS, decodeOrGiveBack } from '../../api
 import { IMAGE_MEDIA_TYPES } from '../../image-media-types.js';
 import { renderPage } from '../page.js';
 import { renderFitting, sendPng } from '../preview-image.js';
-
-/** The playground shows the image in the page: the formats a browser draws in an <img> (PDF and EPS are for print). */
-const SCREEN_FORMATS = OUTPUT_FORMATS.filter((format) => !isPrintFormat(format)) as ['png', 'webp', 'svg'];
 
 export interface PlaygroundRoutesOptions extends GenerateQrDeps {
   base: string;
@@ -52,74 +49,8 @@ const DATA_URI = /^data:(image\/(?:png|jpeg|webp));base64,([A-Za-z0-9+/]*={0,2})
 /** What the no-script form may post: the generated image as a data URI, base64 (4/3 of the bytes) plus the token. */
 const DECODE_FORM_LIMIT = Math.ceil((DECODE_MAX_BYTES * 4) / 3) + 4096;
 
-const SIZES = ['256', '512', '1024'] as const;
 /** The live preview's side: enough to see the design, cheap to draw on every pause in typing. */
 const PREVIEW_PX = 256;
-
-/** Raw form fields: anything a browser can send is read, then checked below so the form can show what was wrong. */
-const PlaygroundForm = z.object({
-  type: z.string().max(32).optional(),
-  content: z.string().max(8192).optional(),
-  ...CONTENT_FORM_FIELDS,
-  darkColor: z.string().max(16).optional(),
-  lightColor: z.string().max(16).optional(),
-  outputFormat: z.string().max(16).optional(),
-  size: z.string().max(8).optional(),
-  moduleShape: z.string().max(16).optional(),
-  finderShape: z.string().max(16).optional(),
-  finderColor: z.string().max(16).optional(),
-  logoId: z.string().max(64).optional(),
-  logoScale: z.string().max(8).optional(),
-  frameText: z.string().max(64).optional(),
-  frameColor: z.string().max(16).optional(),
-  designName: z
-    .string()
-    .max(DESIGN_NAME_MAX * 2)
-    .optional(),
-  _csrf: z.string().optional(),
-});
-
-/** An empty form field means "not set". */
-const blank = (value: unknown) => (value === '' ? undefined : value);
-const optionalColour = z.preprocess(blank, z.string().regex(HEX_COLOUR, 'colours are #RRGGBB').optional());
-
-const PlaygroundInput = z.object({
-  type: z.enum(QR_TYPES, { error: 'choose a content type' }),
-  content: z.string(),
-  darkColor: optionalColour,
-  lightColor: optionalColour,
-  outputFormat: z.enum(SCREEN_FORMATS, { error: 'choose an output format' }),
-  size: z.enum(SIZES).default('512'),
-  moduleShape: z.preprocess(blank, z.enum(MODULE_SHAPES).optional()),
-  finderShape: z.preprocess(blank, z.enum(FINDER_SHAPES).optional()),
-  finderColor: optionalColour,
-  logoId: z.preprocess(blank, z.string().optional()),
-  logoScale: z.preprocess(blank, z.coerce.number().min(LOGO_SCALE_LIMITS.min).max(LOGO_SCALE_LIMITS.max).optional()),
-  frameText: z.preprocess(
-    blank,
-    z
-      .string()
-      .max(FRAME_TEXT_MAX, `a caption has at most ${FRAME_TEXT_MAX} characters`)
-      .regex(FRAME_TEXT, 'the caption takes Latin-1 characters only')
-      .optional(),
-  ),
-  frameColor: optionalColour,
-});
-
-type PlaygroundFields = z.infer<typeof PlaygroundInput>;
-
-/** The form's flat fields as the branding options (a colour picker left at the dark colour is unset). */
-function brandingInput(fields: PlaygroundFields) {
-  const sameAsDark = (colour: string | undefined) =>
-    colour !== undefined && colour.toLowerCase() === (fields.darkColor ?? '#000000').toLowerCase() ? undefined : colour;
-  return {
-    moduleShape: fields.moduleShape,
-    finderShape: fields.finderShape,
-    finderColor: sameAsDark(fields.finderColor),
-    logo: fields.logoId ? { id: fields.logoId, scale: fields.logoScale } : undefined,
-    frame: fields.frameText ? { text: fields.frameText, color: sameAsDark(fields.frameColor) } : undefined,
-  };
-}
 
 /** What the form asks to draw: the type's fields as a content object when any is filled in, else the text box. */
 function requestOf(
@@ -187,13 +118,7 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     const plan = options.plans.get(request.account!.plan);
     const formats = SCREEN_FORMATS.map((format) => ({ id: format, allowed: planAllowsFormat(plan, format) }));
     const logos = await options.logos.list(request.account!.id);
-    const branding = {
-      moduleShapes: MODULE_SHAPES,
-      finderShapes: FINDER_SHAPES,
-      logos,
-      frameTextMax: FRAME_TEXT_MAX,
-      logoScale: LOGO_SCALE_LIMITS,
-    };
+    const branding = { ...BRANDING_CHOICES, logos };
     return renderPage(
       request,
       reply,
@@ -231,10 +156,9 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
-      const form: Record<string, string> = Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? '']));
+      const form = formValues(fields);
       const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png', size: '256' });
-      if (!parsed.success)
-        throw new ApiError('invalid_request', parsed.error.issues.map((issue) => issue.message).join('; '));
+      if (!parsed.success) throw new ApiError('invalid_request', problemsOf(parsed.error));
       const account = request.account!;
       const input = requestOf(parsed.data, form, 'png', PREVIEW_PX);
       const payload = encodeContent(input.type, input.content);
@@ -253,13 +177,9 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     },
     async (request, reply) => {
       const { _csrf, ...fields } = request.body;
-      const form: Record<string, string> = {
-        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])),
-        size: request.body.size ?? '512',
-      };
+      const form = { ...formValues(fields), size: request.body.size ?? '512' };
       const parsed = PlaygroundInput.safeParse(form);
-      if (!parsed.success)
-        return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+      if (!parsed.success) return page(request, reply, { form, error: problemsOf(parsed.error) }, 400);
       const account = request.account!;
       try {
         const input = requestOf(parsed.data, form, parsed.data.outputFormat, Number(parsed.data.size));
@@ -296,13 +216,9 @@ export const playgroundRoutes: FastifyPluginAsyncZod<PlaygroundRoutesOptions> = 
     },
     async (request, reply) => {
       const { _csrf, designName, ...fields } = request.body;
-      const form: Record<string, string> = {
-        ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, v ?? ''])),
-        size: request.body.size ?? '512',
-      };
+      const form = { ...formValues(fields), size: request.body.size ?? '512' };
       const parsed = PlaygroundInput.safeParse({ ...form, outputFormat: 'png' });
-      if (!parsed.success)
-        return page(request, reply, { form, error: parsed.error.issues.map((issue) => issue.message).join('; ') }, 400);
+      if (!parsed.success) return page(request, reply, { form, error: problemsOf(parsed.error) }, 400);
       const account = request.account!;
       const look = brandingInput(parsed.data);
       const designOptions: DesignOptions = Object.fromEntries(
