@@ -6,6 +6,8 @@ export const SIGNING_KEY_ID_PREFIX = 'sk_';
 export const SIGNING_SECRET_PREFIX = 'qrs_';
 /** An account holds at most this many active (unrevoked) signing keys. */
 export const MAX_ACTIVE_SIGNING_KEYS = 5;
+/** A signing key's name, a label for its owner, has at most this many characters. */
+export const SIGNING_KEY_NAME_MAX = 64;
 /** Query parameters a signed URL may carry: far more than every option, few enough that parsing stays trivial. */
 export const MAX_SIGNED_PARAMS = 64;
 /** A signing key's id: what a URL names, so it is plain base64url. */

@@ -2,7 +2,13 @@
 // its secret.
 import { ApiError } from '../domain/errors.js';
 import type { SecretSeal } from '../domain/secret-seal.js';
-import { MAX_ACTIVE_SIGNING_KEYS, newSigningKeyId, newSigningSecret, SIGNING_KEY_ID } from '../domain/signed-url.js';
+import {
+  MAX_ACTIVE_SIGNING_KEYS,
+  newSigningKeyId,
+  newSigningSecret,
+  SIGNING_KEY_ID,
+  SIGNING_KEY_NAME_MAX,
+} from '../domain/signed-url.js';
 import type { SigningKeyRecord, SigningKeyStore } from '../domain/ports/signing-key-store.js';
 import type { PlanId } from '../domain/plan-catalogue.js';
 
@@ -11,8 +17,6 @@ export interface SigningKeyDeps {
   signingSeal: SecretSeal;
   clock: () => Date;
 }
-
-export const SIGNING_KEY_NAME_MAX = 64;
 
 export interface CreatedSigningKey {
   key: SigningKeyRecord;
@@ -53,13 +57,6 @@ export async function createSigningKey(
     );
   }
   return { key: created, secret };
-}
-
-export function listSigningKeys(
-  deps: Pick<SigningKeyDeps, 'signingKeys'>,
-  accountId: string,
-): Promise<SigningKeyRecord[]> {
-  return deps.signingKeys.list(accountId);
 }
 
 export async function revokeSigningKey(

@@ -2,14 +2,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { SigningKeyRecord } from '../../../domain/ports/signing-key-store.js';
-import { MAX_ACTIVE_SIGNING_KEYS } from '../../../domain/signed-url.js';
-import {
-  createSigningKey,
-  listSigningKeys,
-  revokeSigningKey,
-  SIGNING_KEY_NAME_MAX,
-  type SigningKeyDeps,
-} from '../../../services/signing-keys.js';
+import { MAX_ACTIVE_SIGNING_KEYS, SIGNING_KEY_NAME_MAX } from '../../../domain/signed-url.js';
+import { createSigningKey, revokeSigningKey, type SigningKeyDeps } from '../../../services/signing-keys.js';
 import { header } from '../../openapi/operation-doc.js';
 import { COMMON_ERRORS, problemResponses } from '../../openapi/problem.schema.js';
 import { callerOf } from './api-key-auth.js';
@@ -115,7 +109,7 @@ export const signingKeysRoute: FastifyPluginAsyncZod<SigningKeyDeps> = async (ap
       },
     },
     async (request) => {
-      const page = pageOf(await listSigningKeys(deps, callerOf(request).accountId), request.query);
+      const page = pageOf(await deps.signingKeys.list(callerOf(request).accountId), request.query);
       return { items: page.items.map(view), nextCursor: page.nextCursor };
     },
   );

@@ -4,14 +4,8 @@ import { z } from 'zod';
 import { ApiError } from '../../../domain/errors.js';
 import type { AccountStore } from '../../../domain/ports/account-store.js';
 import type { DesignStore } from '../../../domain/ports/design-store.js';
-import { MAX_ACTIVE_SIGNING_KEYS, signedImagePath } from '../../../domain/signed-url.js';
-import {
-  createSigningKey,
-  listSigningKeys,
-  revokeSigningKey,
-  SIGNING_KEY_NAME_MAX,
-  type SigningKeyDeps,
-} from '../../../services/signing-keys.js';
+import { MAX_ACTIVE_SIGNING_KEYS, SIGNING_KEY_NAME_MAX, signedImagePath } from '../../../domain/signed-url.js';
+import { createSigningKey, revokeSigningKey, type SigningKeyDeps } from '../../../services/signing-keys.js';
 import { noticeFrom, NoticeQuery } from '../notices.js';
 import { accountPage } from '../page.js';
 
@@ -34,7 +28,7 @@ export const signingRoutes: FastifyPluginAsyncZod<SigningRoutesOptions> = async 
   const { base } = options;
 
   const page = accountPage('signing', async (request) => {
-    const keys = await listSigningKeys(options, request.account!.id);
+    const keys = await options.signingKeys.list(request.account!.id);
     const designs = await options.designs.list(request.account!.id);
     const activeCount = keys.filter((key) => !key.revokedAt).length;
     return {
