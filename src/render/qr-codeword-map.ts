@@ -1,8 +1,7 @@
 // Which codeword, and which Reed–Solomon block, each module of a QR symbol carries: a function of the version and level
 // alone.
 import type { ErrorCorrectionLevel } from '../domain/render-options.js';
-import { blockShape } from './qr-codewords.js';
-import { drawPlacementModules, totalCodewords } from './qr-internals.js';
+import { blockShape, drawPlacementModules, totalCodewords } from './qr-internals.js';
 import { ECC_NAMES } from './qr-matrix.js';
 
 /** Modules that carry no codeword bit: function patterns, format and version areas, remainder bits. */

@@ -1,13 +1,6 @@
 // Turns planned segments into a QR symbol's final codewords: bit stream, padding, Reed–Solomon blocks interleaved.
 import { kanjiValue, type KanjiTable } from './kanji-table.js';
-import {
-  eccBlockCount,
-  eccCodewordsPerBlock,
-  gf256,
-  reedSolomonRemainder,
-  totalCodewords,
-  type EccName,
-} from './qr-internals.js';
+import { blockShape, gf256, reedSolomonRemainder, type EccName } from './qr-internals.js';
 import {
   ALPHANUMERIC_CHARS,
   halfwidthKatakanaByte,
@@ -28,7 +21,8 @@ export const ECI_UTF8 = 26;
 
 /** Data bits a version holds at a level: total codewords less the error correction codewords. */
 export function dataCapacityBits(version: number, ecc: EccName): number {
-  return (totalCodewords(version) - eccCodewordsPerBlock(version, ecc) * eccBlockCount(version, ecc)) * 8;
+  const { total, blockCount, eccPerBlock } = blockShape(version, ecc);
+  return (total - eccPerBlock * blockCount) * 8;
 }
 
 class BitWriter {
@@ -110,31 +104,6 @@ function rsGenerator(degree: number): Uint8Array {
     root = exp[log[root]! + 1]!;
   }
   return gen;
-}
-
-/**
- * How a symbol's codewords split into Reed–Solomon blocks (§7.6): the first `shortBlocks` hold one data codeword fewer.
- */
-export interface BlockShape {
-  total: number;
-  blockCount: number;
-  eccPerBlock: number;
-  shortBlocks: number;
-  /** Data codewords of a short block. */
-  shortLength: number;
-}
-
-export function blockShape(version: number, ecc: EccName): BlockShape {
-  const total = totalCodewords(version);
-  const eccPerBlock = eccCodewordsPerBlock(version, ecc);
-  const blockCount = eccBlockCount(version, ecc);
-  return {
-    total,
-    blockCount,
-    eccPerBlock,
-    shortBlocks: blockCount - (total % blockCount),
-    shortLength: Math.floor(total / blockCount) - eccPerBlock,
-  };
 }
 
 /**

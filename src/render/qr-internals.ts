@@ -1,5 +1,5 @@
-// The one door to `qr`'s private internals (its `_`-prefixed exports and `_tests`), under our names: the only file
-// that may import them, so an upgrade of `qr` that changes one fails in test/unit/qr-internals.test.ts.
+// The one door to `qr`'s private internals (its `_`-prefixed exports and `_tests`), in our names and shapes: the only
+// file that may import them, so an upgrade of `qr` that changes one fails in test/unit/qr-internals.test.ts.
 import { _BYTES, _ECC_BLOCKS, _GF256, _tests, _WORDS_PER_BLOCK, type ErrorCorrection } from 'qr';
 
 /** An error correction level as `qr` names it (`low`, `medium`, `quartile`, `high`). */
@@ -17,13 +17,38 @@ export function totalCodewords(version: number): number {
 }
 
 /** Reed–Solomon blocks of a symbol at a level (table 9). */
-export function eccBlockCount(version: number, ecc: EccName): number {
+function eccBlockCount(version: number, ecc: EccName): number {
   return _ECC_BLOCKS[ecc][version - 1]!;
 }
 
 /** Error correction codewords in each of those blocks (table 9). */
-export function eccCodewordsPerBlock(version: number, ecc: EccName): number {
+function eccCodewordsPerBlock(version: number, ecc: EccName): number {
   return _WORDS_PER_BLOCK[ecc][version - 1]!;
+}
+
+/**
+ * How a symbol's codewords split into Reed–Solomon blocks (§7.6): the first `shortBlocks` hold one data codeword fewer.
+ */
+export interface BlockShape {
+  total: number;
+  blockCount: number;
+  eccPerBlock: number;
+  shortBlocks: number;
+  /** Data codewords of a short block. */
+  shortLength: number;
+}
+
+export function blockShape(version: number, ecc: EccName): BlockShape {
+  const total = totalCodewords(version);
+  const eccPerBlock = eccCodewordsPerBlock(version, ecc);
+  const blockCount = eccBlockCount(version, ecc);
+  return {
+    total,
+    blockCount,
+    eccPerBlock,
+    shortBlocks: blockCount - (total % blockCount),
+    shortLength: Math.floor(total / blockCount) - eccPerBlock,
+  };
 }
 
 /**

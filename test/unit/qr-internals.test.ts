@@ -6,10 +6,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  blockShape,
   drawPlacementModules,
   drawSymbolModules,
-  eccBlockCount,
-  eccCodewordsPerBlock,
   gf256,
   reedSolomonRemainder,
   totalCodewords,
@@ -94,11 +93,8 @@ describe('qr internals', () => {
   it('count codewords, blocks and error correction per block as ISO/IEC 18004 tables 1 and 9, versions 1–40', () => {
     for (let version = 1; version <= 40; version++)
       for (const [letter, level] of Object.entries(LEVELS)) {
-        const ours = {
-          total: totalCodewords(version),
-          blocks: eccBlockCount(version, level),
-          eccPerBlock: eccCodewordsPerBlock(version, level),
-        };
+        const { total, blockCount, eccPerBlock } = blockShape(version, level);
+        const ours = { total, blocks: blockCount, eccPerBlock };
         expect(ours, `${version}-${letter}`).toEqual(segno.tables[version]![letter]);
       }
     expect([totalCodewords(1), totalCodewords(40)]).toEqual([26, 3706]);
