@@ -4,6 +4,8 @@ import type { Vanity } from '../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../domain/dynamic-code.js';
 import type {
   CodeChanges,
+  CodeCreation,
+  CodesCreation,
   CodeUpdate,
   CodeQuery,
   DynamicCodeStore,
@@ -112,17 +114,11 @@ export class CachedDynamicCodeStore implements DynamicCodeStore {
     return disabled;
   }
 
-  createWithinLimit(
-    input: NewDynamicCode,
-    maxCodes: number,
-  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
+  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<CodeCreation> {
     return this.#inner.createWithinLimit(input, maxCodes);
   }
 
-  createManyWithinLimit(
-    inputs: readonly NewDynamicCode[],
-    maxCodes: number,
-  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+  createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<CodesCreation> {
     return this.#inner.createManyWithinLimit(inputs, maxCodes);
   }
 

@@ -39,6 +39,15 @@ export interface Vanity {
   slug: string;
 }
 
+/** A code's place on a custom domain as stored, in three fields: all set, or none (the code has no vanity slug). */
+export function vanityFrom(
+  domainId: string | null | undefined,
+  hostname: string | null | undefined,
+  slug: string | null | undefined,
+): Vanity | null {
+  return domainId && hostname && slug ? { domainId, hostname, slug } : null;
+}
+
 export const DOMAIN_ID = /^dom_[A-Za-z0-9_-]{20}$/;
 export const HOSTNAME_MAX_LENGTH = 253;
 /** A vanity slug: 3–64 of a-z, 0-9, `-` and `_`. */

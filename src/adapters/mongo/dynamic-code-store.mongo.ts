@@ -1,15 +1,18 @@
 // DynamicCodeStore on MongoDB: the plan limit held by a conditional per-account counter, the slug by a unique index.
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
-import type { Vanity } from '../../domain/custom-domain.js';
-import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
+import { vanityFrom, type Vanity } from '../../domain/custom-domain.js';
+import type { DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type {
   CodeChanges,
-  CodeUpdate,
+  CodeCreation,
   CodeQuery,
+  CodeUpdate,
+  CodesCreation,
   DynamicCodeStore,
   NewDynamicCode,
 } from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../../domain/record-id.js';
+import type { OwnFields } from '../record-fields.js';
 import { isDuplicateKey } from './connection.js';
 import type { DynamicCodeDoc, MongoModels, VanitySlugDoc } from './models.js';
 
@@ -48,23 +51,15 @@ function listFilter(accountId: string, query: CodeQuery): Record<string, unknown
   return filter;
 }
 
+/** The document holds the code's own fields (under `_id` for `id`), its routing, vanity and deletion apart. */
 function toCode(doc: DynamicCodeDoc): DynamicCode {
+  const { _id, routing, domainId, vanityHost, vanitySlug, scans, deletedAt: _deletedAt, ...fields } = doc;
   return {
-    id: doc._id,
-    accountId: doc.accountId,
-    slug: doc.slug,
-    target: doc.target,
-    name: doc.name,
-    status: doc.status as CodeStatus,
-    disabledReason: doc.disabledReason,
-    routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
-    vanity:
-      doc.domainId && doc.vanityHost && doc.vanitySlug
-        ? { domainId: doc.domainId, hostname: doc.vanityHost, slug: doc.vanitySlug }
-        : null,
-    scans: doc.scans ?? 0,
-    createdAt: doc.createdAt,
-    updatedAt: doc.updatedAt,
+    id: _id,
+    ...(fields satisfies OwnFields<DynamicCode, typeof fields>),
+    routing: routingFrom(routing as Partial<CodeRouting> | undefined),
+    vanity: vanityFrom(domainId, vanityHost, vanitySlug),
+    scans: scans ?? 0,
   };
 }
 
@@ -135,10 +130,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     await this.#models.codeCounts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
   }
 
-  async createWithinLimit(
-    input: NewDynamicCode,
-    maxCodes: number,
-  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
+  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<CodeCreation> {
     if (maxCodes <= 0 || !(await this.#reserve(input.accountId, maxCodes))) return 'limit_reached';
     const doc = this.#docOf(input);
     const vanity = input.vanity ?? null;
@@ -159,10 +151,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
-  async createManyWithinLimit(
-    inputs: readonly NewDynamicCode[],
-    maxCodes: number,
-  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<CodesCreation> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
     // A batch's codes live on this service (vanity slugs are held one code at a time, by createWithinLimit).
@@ -292,7 +281,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       codeId: doc._id,
       accountId: doc.accountId,
       target: doc.target,
-      state: doc.deletedAt === null ? (doc.status as CodeStatus) : 'deleted',
+      state: doc.deletedAt === null ? doc.status : 'deleted',
       routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
     };
   }
@@ -311,7 +300,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
       codeId: doc._id,
       accountId: doc.accountId,
       target: doc.target,
-      state: doc.status as CodeStatus,
+      state: doc.status,
       routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
     };
   }

@@ -4,6 +4,7 @@ import type { BatchStatus, ItemState, WebhookState } from '../../domain/batches/
 import type { QrType } from '../../domain/content/types.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import type { DomainStatus } from '../../domain/custom-domain.js';
+import type { DynamicCode } from '../../domain/dynamic-code.js';
 import { DEFAULT_LOGO_NAME } from '../../domain/ports/logo-store.js';
 import {
   invitationSchema,
@@ -117,14 +118,12 @@ export interface LogoDoc {
   slot: number;
 }
 
-export interface DynamicCodeDoc {
+/** A dynamic code: the fields named as the code's hold them as they are. */
+export interface DynamicCodeDoc extends Pick<
+  DynamicCode,
+  'accountId' | 'slug' | 'target' | 'name' | 'status' | 'disabledReason' | 'createdAt' | 'updatedAt'
+> {
   _id: string;
-  accountId: string;
-  slug: string;
-  target: string;
-  name: string | null;
-  status: string;
-  disabledReason: string | null;
   /** Only the campaign fields that are set (rules, expiresAt, …); absent on plain codes. */
   routing?: Record<string, unknown>;
   /** On a custom domain (all three set, or all null); the slug is held in `vanity_slugs`. */
@@ -133,8 +132,6 @@ export interface DynamicCodeDoc {
   vanitySlug?: string | null;
   /** All-time scans, summed from the code's scan days each time the ledger writes them. */
   scans?: number;
-  createdAt: Date;
-  updatedAt: Date;
   deletedAt: Date | null;
 }
 

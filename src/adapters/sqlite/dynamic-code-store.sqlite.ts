@@ -1,11 +1,13 @@
 // DynamicCodeStore on SQLite: atomic per-account limit, tenant-scoped reads and writes, slugs never reused.
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
-import type { Vanity } from '../../domain/custom-domain.js';
+import { vanityFrom, type Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
 import type {
   CodeChanges,
-  CodeUpdate,
+  CodeCreation,
   CodeQuery,
+  CodeUpdate,
+  CodesCreation,
   DynamicCodeStore,
   NewDynamicCode,
 } from '../../domain/ports/dynamic-code-store.js';
@@ -19,7 +21,7 @@ interface CodeRow {
   slug: string;
   target: string;
   name: string | null;
-  status: string;
+  status: CodeStatus;
   disabled_reason: string | null;
   routing: string | null;
   domain_id: string | null;
@@ -99,13 +101,10 @@ function toCode(row: CodeRow): DynamicCode {
     slug: row.slug,
     target: row.target,
     name: row.name,
-    status: row.status as CodeStatus,
+    status: row.status,
     disabledReason: row.disabled_reason,
     routing: parseRouting(row.routing),
-    vanity:
-      row.domain_id !== null && row.vanity_host !== null && row.vanity_slug !== null
-        ? { domainId: row.domain_id, hostname: row.vanity_host, slug: row.vanity_slug }
-        : null,
+    vanity: vanityFrom(row.domain_id, row.vanity_host, row.vanity_slug),
     scans: row.scans,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
@@ -177,19 +176,9 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     );
     this.#bySlug = db.prepare<
       [string],
-      {
-        id: string;
-        account_id: string;
-        target: string;
-        status: string;
-        routing: string | null;
-        deleted_at: number | null;
-      }
+      Pick<CodeRow, 'id' | 'account_id' | 'target' | 'status' | 'routing' | 'deleted_at'>
     >('SELECT id, account_id, target, status, routing, deleted_at FROM dynamic_codes WHERE slug = ?');
-    this.#byVanity = db.prepare<
-      [string, string],
-      { id: string; account_id: string; target: string; status: string; routing: string | null }
-    >(
+    this.#byVanity = db.prepare<[string, string], Pick<CodeRow, 'id' | 'account_id' | 'target' | 'status' | 'routing'>>(
       `SELECT id, account_id, target, status, routing FROM dynamic_codes WHERE vanity_host = ? AND vanity_slug ` +
         `= ? AND ${LIVE}`,
     );
@@ -229,12 +218,9 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     );
   }
 
-  async createWithinLimit(
-    input: NewDynamicCode,
-    maxCodes: number,
-  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'> {
+  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<CodeCreation> {
     // IMMEDIATE takes the write lock before counting, so two processes cannot both see room for one more code.
-    const create = this.#db.transaction((): DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken' => {
+    const create = this.#db.transaction((): CodeCreation => {
       if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
       const vanity = input.vanity;
       if (vanity && this.#byVanity.get(vanity.hostname, vanity.slug)) return 'vanity_taken';
@@ -248,10 +234,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return create.immediate();
   }
 
-  async createManyWithinLimit(
-    inputs: readonly NewDynamicCode[],
-    maxCodes: number,
-  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'> {
+  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<CodesCreation> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
     // One IMMEDIATE transaction: the count and every insert, or (a taken slug throws out of it) nothing.
@@ -339,7 +322,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       codeId: row.id,
       accountId: row.account_id,
       target: row.target,
-      state: row.deleted_at === null ? (row.status as CodeStatus) : 'deleted',
+      state: row.deleted_at === null ? row.status : 'deleted',
       routing: parseRouting(row.routing),
     };
   }
@@ -351,7 +334,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       codeId: row.id,
       accountId: row.account_id,
       target: row.target,
-      state: row.status as CodeStatus,
+      state: row.status,
       routing: parseRouting(row.routing),
     };
   }

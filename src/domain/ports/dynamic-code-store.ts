@@ -53,6 +53,15 @@ export interface CodeQuery {
   slug?: string | undefined;
 }
 
+/** What `update` answers: the code as changed, `disabled` or `vanity_taken` (nothing changed), or undefined. */
+export type CodeUpdate = DynamicCode | 'disabled' | 'vanity_taken' | undefined;
+
+/** What `createWithinLimit` answers: the code stored, or why nothing was. */
+export type CodeCreation = DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken';
+
+/** What `createManyWithinLimit` answers: every code stored (in input order), or why none was. */
+export type CodesCreation = DynamicCode[] | 'limit_reached' | 'slug_taken';
+
 /**
  * Contract (test/contracts/dynamic-code-store.contract.ts):
  * - `createWithinLimit` is atomic: under any concurrency an account never holds more than `maxCodes`
@@ -70,22 +79,13 @@ export interface CodeQuery {
  * - a vanity slug is unique per hostname among codes that are not deleted: `createWithinLimit` and `update` answer
  *   `vanity_taken` and store nothing when another code holds it; deleting a code frees its vanity slug.
  */
-/** What `update` answers: the code as changed, `disabled` or `vanity_taken` (nothing changed), or undefined. */
-export type CodeUpdate = DynamicCode | 'disabled' | 'vanity_taken' | undefined;
-
 export interface DynamicCodeStore {
-  createWithinLimit(
-    input: NewDynamicCode,
-    maxCodes: number,
-  ): Promise<DynamicCode | 'limit_reached' | 'slug_taken' | 'vanity_taken'>;
+  createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<CodeCreation>;
   /**
    * A batch's codes, all of them or none (one account's; the limit is checked for the lot at once); none with a vanity
    * slug.
    */
-  createManyWithinLimit(
-    inputs: readonly NewDynamicCode[],
-    maxCodes: number,
-  ): Promise<DynamicCode[] | 'limit_reached' | 'slug_taken'>;
+  createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<CodesCreation>;
   /** The account's codes that are not deleted and match the query, in its order, after its cursor. */
   list(accountId: string, query: CodeQuery): Promise<DynamicCode[]>;
   /** How many codes the account holds (not deleted): what the plan limit counts. */
