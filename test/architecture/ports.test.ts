@@ -12,19 +12,31 @@ interface Implementation {
   from: string;
 }
 
-/** Each `class … implements Port` in a file, and where Port comes from. */
+/** Each `class … implements Port` (or `ns.Port`, through a namespace import) in a file, and where Port comes from. */
 function implementationsIn(path: string): Implementation[] {
   const file = relative(ROOT, path);
+  const imports = importsOf(path);
   const importedFrom = new Map<string, string>();
-  for (const imp of importsOf(path)) for (const name of imp.names) importedFrom.set(name, imp.target);
+  for (const imp of imports) for (const name of imp.names) importedFrom.set(name, imp.target);
+  /** `import * as ns from '…'`: the alias, and the file it names. */
+  const namespaces = new Map<string, string>();
   const found: Implementation[] = [];
   const visit = (node: ts.Node) => {
+    const bindings = ts.isImportDeclaration(node) ? node.importClause?.namedBindings : undefined;
+    if (bindings && ts.isNamespaceImport(bindings) && ts.isImportDeclaration(node)) {
+      const specifier = (node.moduleSpecifier as ts.StringLiteral).text;
+      const target = imports.find((imp) => imp.specifier === specifier)?.target;
+      if (target !== undefined) namespaces.set(bindings.name.text, target);
+    }
     if (ts.isClassDeclaration(node)) {
       const implemented =
         node.heritageClauses?.filter((clause) => clause.token === ts.SyntaxKind.ImplementsKeyword) ?? [];
       for (const type of implemented.flatMap((clause) => clause.types)) {
-        const port = type.expression.getText();
-        found.push({ file, className: node.name?.text ?? '(anonymous)', port, from: importedFrom.get(port) ?? file });
+        const { expression } = type;
+        const qualified = ts.isPropertyAccessExpression(expression) && ts.isIdentifier(expression.expression);
+        const port = qualified ? expression.name.text : expression.getText();
+        const from = qualified ? namespaces.get(expression.expression.text) : importedFrom.get(port);
+        found.push({ file, className: node.name?.text ?? '(anonymous)', port, from: from ?? file });
       }
     }
     ts.forEachChild(node, visit);
@@ -42,6 +54,12 @@ describe('ports', () => {
       className: 'RedisInvalidationBus',
       port: 'InvalidationBus',
       from: 'src/domain/ports/invalidation-bus.ts',
+    });
+    expect(IMPLEMENTATIONS).toContainEqual({
+      file: 'src/adapters/sqlite/usage-meter.sqlite.ts',
+      className: 'SqliteUsageMeter',
+      port: 'UsageMeter',
+      from: 'src/domain/ports/usage-meter.ts',
     });
     expect(IMPLEMENTATIONS.length).toBeGreaterThan(40);
   });

@@ -13,13 +13,7 @@ import {
   type BatchStatus,
 } from '../../domain/batches/batch.js';
 import { newWebhookSecret, signingSecretsAt } from '../../domain/batches/webhook-secret.js';
-import type {
-  BatchPage,
-  BatchStore,
-  DueWebhook,
-  FinishedItem,
-  WebhookOutcome,
-} from '../../domain/ports/batch-store.js';
+import type * as port from '../../domain/ports/batch-store.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import { isDuplicateKey } from './connection.js';
 import type { BatchDoc, BatchItemDoc, PartCounts, SequenceDoc, WebhookSecretDoc } from './models.js';
@@ -91,7 +85,7 @@ export interface MongoBatchModels {
  *   them short only until the next recount (the next chunk's start recounts every part), never doubled;
  * - the batch is finished (and its webhook made due) by an update conditioned on it still being unfinished.
  */
-export class MongoBatchStore implements BatchStore {
+export class MongoBatchStore implements port.BatchStore {
   readonly #batches: Model<BatchDoc>;
   readonly #items: Model<BatchItemDoc>;
   readonly #sequences: Model<SequenceDoc>;
@@ -182,7 +176,7 @@ export class MongoBatchStore implements BatchStore {
     return doc ? toBatch(doc) : undefined;
   }
 
-  async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<BatchPage> {
+  async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<port.BatchPage> {
     let filter: Record<string, unknown> = { accountId };
     if (options.before !== undefined) {
       const cursor = await this.#batches
@@ -224,7 +218,11 @@ export class MongoBatchStore implements BatchStore {
   }
 
   /** Moves each item with a write conditioned on `pending`; the states are two bulk writes, one per outcome. */
-  async #moveItems(batchId: string, items: readonly FinishedItem[], state: 'succeeded' | 'failed'): Promise<number> {
+  async #moveItems(
+    batchId: string,
+    items: readonly port.FinishedItem[],
+    state: 'succeeded' | 'failed',
+  ): Promise<number> {
     const chosen = items.filter((item) => item.state === state);
     if (chosen.length === 0) return 0;
     const result = await this.#items.bulkWrite(
@@ -287,7 +285,7 @@ export class MongoBatchStore implements BatchStore {
 
   async finishItems(
     batchId: string,
-    items: readonly FinishedItem[],
+    items: readonly port.FinishedItem[],
     at: Date,
   ): Promise<{ moved: number; batch: Batch }> {
     const moved =
@@ -367,7 +365,7 @@ export class MongoBatchStore implements BatchStore {
     return docs.map((doc) => doc._id);
   }
 
-  async claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<DueWebhook | undefined> {
+  async claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<port.DueWebhook | undefined> {
     const doc = await this.#batches
       .findOneAndUpdate(
         { _id: batchId, webhookState: 'due', webhookNextAt: { $lte: now } },
@@ -378,7 +376,7 @@ export class MongoBatchStore implements BatchStore {
     return doc ? { batch: toBatch(doc), attempts: doc.webhookAttempts } : undefined;
   }
 
-  async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
+  async settleWebhook(batchId: string, outcome: port.WebhookOutcome): Promise<void> {
     const { state, nextAt, error } = webhookAfter(outcome);
     await this.#batches.updateOne(
       { _id: batchId, webhookState: 'due' },

@@ -1,14 +1,7 @@
 // MemberStore on MongoDB: the last-owner rule kept without transactions by a per-account owner count taken before
 // demoting.
 import type { AccountIdentity } from '../../domain/ports/account-store.js';
-import type {
-  Invitation,
-  Member,
-  MemberChange,
-  MemberStore,
-  NewInvitation,
-  NewMember,
-} from '../../domain/ports/member-store.js';
+import type * as port from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
 import { newId } from '../../domain/record-id.js';
 import type { OwnFields } from '../record-fields.js';
@@ -17,15 +10,19 @@ import type { InvitationDoc, MemberDoc } from './member-models.js';
 import type { MongoModels } from './models.js';
 
 /** The documents hold the records' own fields, under `_id` for `id`. */
-function toMember({ _id, provider, subject, ...fields }: MemberDoc): Member {
-  return { id: _id, ...(fields satisfies OwnFields<Member, typeof fields>), identity: { provider, subject } };
+function toMember({ _id, provider, subject, ...fields }: MemberDoc): port.Member {
+  return { id: _id, ...(fields satisfies OwnFields<port.Member, typeof fields>), identity: { provider, subject } };
 }
 
-function toInvitation({ _id, invitedBy, ...fields }: InvitationDoc): Invitation {
-  return { id: _id, ...(fields satisfies OwnFields<Invitation, typeof fields>), invitedBy: invitedBy ?? undefined };
+function toInvitation({ _id, invitedBy, ...fields }: InvitationDoc): port.Invitation {
+  return {
+    id: _id,
+    ...(fields satisfies OwnFields<port.Invitation, typeof fields>),
+    invitedBy: invitedBy ?? undefined,
+  };
 }
 
-function toDoc(member: NewMember): MemberDoc {
+function toDoc(member: port.NewMember): MemberDoc {
   const { accountId, identity, email, role, joinedAt } = member;
   return {
     _id: newId('mem'),
@@ -44,14 +41,14 @@ const CHANGE_ATTEMPTS = 5;
 /** The collections this store reads and writes. */
 type MemberModels = Pick<MongoModels, 'members' | 'ownerCounts' | 'invitations'>;
 
-export class MongoMemberStore implements MemberStore {
+export class MongoMemberStore implements port.MemberStore {
   readonly #models: MemberModels;
 
   constructor(models: MemberModels) {
     this.#models = models;
   }
 
-  async add(member: NewMember): Promise<Member> {
+  async add(member: port.NewMember): Promise<port.Member> {
     const doc = toDoc(member);
     try {
       await this.#models.members.create(doc);
@@ -63,7 +60,7 @@ export class MongoMemberStore implements MemberStore {
     return toMember(doc);
   }
 
-  async addFounder(member: NewMember): Promise<Member | undefined> {
+  async addFounder(member: port.NewMember): Promise<port.Member | undefined> {
     if (await this.#models.members.exists({ accountId: member.accountId })) return undefined;
     // The owner count is written once per account: the one writer that creates it founds the account.
     try {
@@ -77,25 +74,25 @@ export class MongoMemberStore implements MemberStore {
     return toMember(doc);
   }
 
-  async list(accountId: string): Promise<Member[]> {
+  async list(accountId: string): Promise<port.Member[]> {
     return (await this.#models.members.find({ accountId }).sort({ joinedAt: 1, _id: 1 }).lean<MemberDoc[]>()).map(
       toMember,
     );
   }
 
-  async find(accountId: string, id: string): Promise<Member | undefined> {
+  async find(accountId: string, id: string): Promise<port.Member | undefined> {
     const doc = await this.#models.members.findOne({ _id: id, accountId }).lean<MemberDoc>();
     return doc ? toMember(doc) : undefined;
   }
 
-  async findByIdentity(accountId: string, identity: AccountIdentity): Promise<Member | undefined> {
+  async findByIdentity(accountId: string, identity: AccountIdentity): Promise<port.Member | undefined> {
     const doc = await this.#models.members
       .findOne({ accountId, provider: identity.provider, subject: identity.subject })
       .lean<MemberDoc>();
     return doc ? toMember(doc) : undefined;
   }
 
-  async membershipsOf(identity: AccountIdentity): Promise<Member[]> {
+  async membershipsOf(identity: AccountIdentity): Promise<port.Member[]> {
     const docs = await this.#models.members
       .find({ provider: identity.provider, subject: identity.subject })
       .sort({ joinedAt: 1, _id: 1 })
@@ -103,7 +100,7 @@ export class MongoMemberStore implements MemberStore {
     return docs.map(toMember);
   }
 
-  async setRole(accountId: string, id: string, role: Role): Promise<MemberChange> {
+  async setRole(accountId: string, id: string, role: Role): Promise<port.MemberChange> {
     for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
       const current = await this.find(accountId, id);
       if (!current) return 'not_found';
@@ -122,7 +119,7 @@ export class MongoMemberStore implements MemberStore {
     throw new Error('the member kept changing; retry');
   }
 
-  async remove(accountId: string, id: string): Promise<MemberChange> {
+  async remove(accountId: string, id: string): Promise<port.MemberChange> {
     for (let attempt = 0; attempt < CHANGE_ATTEMPTS; attempt++) {
       const current = await this.find(accountId, id);
       if (!current) return 'not_found';
@@ -150,13 +147,13 @@ export class MongoMemberStore implements MemberStore {
     await this.#models.ownerCounts.updateOne({ _id: accountId }, { $inc: { owners: delta } }, { upsert: true });
   }
 
-  async createInvitation(invitation: NewInvitation): Promise<Invitation> {
+  async createInvitation(invitation: port.NewInvitation): Promise<port.Invitation> {
     const doc: InvitationDoc = { _id: newId('inv'), ...invitation, invitedBy: invitation.invitedBy ?? null };
     await this.#models.invitations.create(doc);
     return toInvitation(doc);
   }
 
-  async listInvitations(accountId: string, now: Date): Promise<Invitation[]> {
+  async listInvitations(accountId: string, now: Date): Promise<port.Invitation[]> {
     const docs = await this.#models.invitations
       .find({ accountId, expiresAt: { $gt: now } })
       .sort({ createdAt: 1, _id: 1 })
@@ -164,17 +161,17 @@ export class MongoMemberStore implements MemberStore {
     return docs.map(toInvitation);
   }
 
-  async findInvitationByToken(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+  async findInvitationByToken(tokenHash: string, now: Date): Promise<port.Invitation | undefined> {
     const doc = await this.#models.invitations.findOne({ tokenHash, expiresAt: { $gt: now } }).lean<InvitationDoc>();
     return doc ? toInvitation(doc) : undefined;
   }
 
-  async takeInvitation(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+  async takeInvitation(tokenHash: string, now: Date): Promise<port.Invitation | undefined> {
     const doc = await this.#models.invitations.findOneAndDelete({ tokenHash }).lean<InvitationDoc>();
     return doc && doc.expiresAt > now ? toInvitation(doc) : undefined;
   }
 
-  async withdrawInvitation(accountId: string, id: string): Promise<Invitation | undefined> {
+  async withdrawInvitation(accountId: string, id: string): Promise<port.Invitation | undefined> {
     const doc = await this.#models.invitations.findOneAndDelete({ _id: id, accountId }).lean<InvitationDoc>();
     return doc ? toInvitation(doc) : undefined;
   }

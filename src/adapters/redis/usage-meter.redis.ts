@@ -4,23 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { QrType } from '../../domain/content/types.js';
 import { endOfPeriod, type PeriodId } from '../../domain/period.js';
 import type { UsageLedger } from '../../domain/ports/usage-ledger.js';
-import {
-  BURST_WINDOW_MS,
-  type BatchRefundInput,
-  type BatchReserveInput,
-  type BatchReserveOutcome,
-  type BurstLimit,
-  type BurstOutcome,
-  type QrRecord,
-  type RequestReservation,
-  type RequestReserveInput,
-  type RequestReserveOutcome,
-  type Reservation,
-  type ReserveInput,
-  type ReserveOutcome,
-  type Usage,
-  type UsageMeter,
-} from '../../domain/ports/usage-meter.js';
+import * as port from '../../domain/ports/usage-meter.js';
 import { countByFingerprint } from '../../domain/distinct-codes.js';
 import { isRedisOutage, neverSent, SILENT_LOG, type AdapterLog, type RedisClient } from './connection.js';
 import { assertKeySegment, countedKeys, refundedKeys, UsageKeys } from './usage-keys.js';
@@ -45,16 +29,16 @@ export interface RedisUsageMeterOptions {
 }
 
 /** A request reservation as this adapter hands it out: the token names its refund marker. */
-interface RedisRequestReservation extends RequestReservation {
+interface RedisRequestReservation extends port.RequestReservation {
   token: string;
 }
 
 /** The reservation as this adapter hands it out: the token names its refund marker. */
-interface RedisReservation extends Reservation {
+interface RedisReservation extends port.Reservation {
   token: string;
 }
 
-function isRedisReservation(reservation: Reservation): reservation is RedisReservation {
+function isRedisReservation(reservation: port.Reservation): reservation is RedisReservation {
   return typeof (reservation as Partial<RedisReservation>).token === 'string';
 }
 
@@ -62,7 +46,7 @@ function isRedisReservation(reservation: Reservation): reservation is RedisReser
 const MAX_DEFERRED_REFUNDS = 50_000;
 const DEFERRED_RETRY_MS = 500;
 
-export class RedisUsageMeter implements UsageMeter {
+export class RedisUsageMeter implements port.UsageMeter {
   readonly #scripts: UsageScripts;
   readonly #keys: UsageKeys;
   readonly #archive: UsageLedger | undefined;
@@ -107,7 +91,7 @@ export class RedisUsageMeter implements UsageMeter {
 
   /** One request through usage-reserve.lua, with its code when the input names one; `token` names the marker. */
   async #runReserve(
-    input: ReserveInput | RequestReserveInput,
+    input: port.ReserveInput | port.RequestReserveInput,
     token: string,
   ): Promise<[number, string, number, number, number]> {
     const { accountId, period, limits, burst } = input;
@@ -130,13 +114,13 @@ export class RedisUsageMeter implements UsageMeter {
         this.#expireAt(period),
         this.#reservationTtl,
         burst ? burst.perSecond : 'none',
-        BURST_WINDOW_MS,
+        port.BURST_WINDOW_MS,
         token,
       ],
     );
   }
 
-  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
+  async reserve(input: port.ReserveInput): Promise<port.ReserveOutcome> {
     const { accountId, period, qr, burst } = input;
     const reservation: RedisReservation = {
       accountId,
@@ -165,19 +149,19 @@ export class RedisUsageMeter implements UsageMeter {
     };
   }
 
-  async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
+  async admitBurst(burst: port.BurstLimit, at: Date): Promise<port.BurstOutcome> {
     const key = this.#keys.burst(
       assertKeySegment(burst.accountId, 'account id'),
       assertKeySegment(burst.key, 'burst key'),
     );
     const [ok, used] = await this.#scripts.admitBurst(
       [key],
-      [at.getTime(), burst.perSecond, BURST_WINDOW_MS, randomBytes(12).toString('base64url')],
+      [at.getTime(), burst.perSecond, port.BURST_WINDOW_MS, randomBytes(12).toString('base64url')],
     );
     return { ok: ok === 1, used };
   }
 
-  async reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome> {
+  async reserveRequest(input: port.RequestReserveInput): Promise<port.RequestReserveOutcome> {
     const { accountId, period, burst } = input;
     const reservation: RedisRequestReservation = { accountId, period, token: randomBytes(12).toString('base64url') };
     const [ok, reason, requests, qrs, burstUsed] = await this.#runReserve(input, reservation.token);
@@ -191,7 +175,7 @@ export class RedisUsageMeter implements UsageMeter {
    * Idempotent (the marker is taken once). A decode's refund is not deferred through an outage: the caller's answer is
    * an error then anyway.
    */
-  async refundRequest(reservation: RequestReservation): Promise<void> {
+  async refundRequest(reservation: port.RequestReservation): Promise<void> {
     const token = (reservation as Partial<RedisRequestReservation>).token;
     if (typeof token !== 'string')
       throw new Error('RedisUsageMeter.refundRequest takes a reservation made by RedisUsageMeter');
@@ -207,7 +191,7 @@ export class RedisUsageMeter implements UsageMeter {
    * Idempotent. While Redis is down the refund is kept and applied when it returns, so the failed request is never
    * billed.
    */
-  async refund(reservation: Reservation): Promise<void> {
+  async refund(reservation: port.Reservation): Promise<void> {
     if (!isRedisReservation(reservation))
       throw new Error('RedisUsageMeter.refund takes a reservation made by RedisUsageMeter');
     try {
@@ -268,7 +252,7 @@ export class RedisUsageMeter implements UsageMeter {
   }
 
   /** Not deferred on an outage, unlike refund: a batch refused with 503 was never accepted. */
-  async reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome> {
+  async reserveBatch(input: port.BatchReserveInput): Promise<port.BatchReserveOutcome> {
     const { accountId, period, limits } = input;
     const k = this.#accountKeys(accountId, period);
     const codes = [...countByFingerprint(input.qrs).values()].flatMap(({ qr, count }) => [
@@ -298,7 +282,7 @@ export class RedisUsageMeter implements UsageMeter {
     };
   }
 
-  async refundBatchItems(input: BatchRefundInput): Promise<number> {
+  async refundBatchItems(input: port.BatchRefundInput): Promise<number> {
     if (input.items.length === 0) return 0;
     const k = this.#accountKeys(input.accountId, input.period);
     await this.#redis.sadd(this.#keys.periods(), input.period);
@@ -313,19 +297,19 @@ export class RedisUsageMeter implements UsageMeter {
     );
   }
 
-  async usage(accountId: string, period: PeriodId): Promise<Usage> {
+  async usage(accountId: string, period: PeriodId): Promise<port.Usage> {
     const k = this.#accountKeys(accountId, period);
     const hot = await this.#scripts.usage([k.totals, k.generations]);
     if (hot) return { requests: Number(hot[0]), qrs: Number(hot[1]) };
     return (await this.#archive?.usage(accountId, period)) ?? { requests: 0, qrs: 0 };
   }
 
-  async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
+  async qrs(accountId: string, period: PeriodId, limit: number): Promise<port.QrRecord[]> {
     if (limit <= 0) return [];
     const k = this.#accountKeys(accountId, period);
     const flat = await this.#scripts.qrs([k.totals, k.generations, k.info, k.recent], limit);
     if (!flat) return (await this.#archive?.qrs(accountId, period, limit)) ?? [];
-    const records: QrRecord[] = [];
+    const records: port.QrRecord[] = [];
     for (let i = 0; i + 3 < flat.length; i += 4) {
       const info = parseInfo(flat[i + 3]!);
       if (!info) continue;

@@ -11,13 +11,7 @@ import {
   type ItemState,
 } from '../../domain/batches/batch.js';
 import { newWebhookSecret, signingSecretsAt } from '../../domain/batches/webhook-secret.js';
-import type {
-  BatchPage,
-  BatchStore,
-  DueWebhook,
-  FinishedItem,
-  WebhookOutcome,
-} from '../../domain/ports/batch-store.js';
+import type * as port from '../../domain/ports/batch-store.js';
 import type { RenderSpec } from '../../domain/render-options.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -91,7 +85,7 @@ const BATCH_COLUMNS =
 /** What a read returns: the columns written at creation, and the webhook's delivery state. */
 const BATCH_READ = `${BATCH_COLUMNS}, webhook_state, webhook_attempts, webhook_error`;
 
-export class SqliteBatchStore implements BatchStore {
+export class SqliteBatchStore implements port.BatchStore {
   readonly #create;
   readonly #get;
   readonly #getById;
@@ -255,7 +249,7 @@ export class SqliteBatchStore implements BatchStore {
       return { batch, created: true };
     });
     this.#finishItems = db.transaction(
-      (batchId: string, items: readonly FinishedItem[], at: number): { moved: number; batch: Batch } => {
+      (batchId: string, items: readonly port.FinishedItem[], at: number): { moved: number; batch: Batch } => {
         let succeeded = 0;
         let failed = 0;
         for (const item of items) {
@@ -309,7 +303,7 @@ export class SqliteBatchStore implements BatchStore {
     return row && toBatch(row);
   }
 
-  async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<BatchPage> {
+  async list(accountId: string, options: { limit: number; before?: string | undefined }): Promise<port.BatchPage> {
     // One more than asked: whether it comes back says if there is a next page.
     const rows =
       options.before === undefined
@@ -333,7 +327,7 @@ export class SqliteBatchStore implements BatchStore {
 
   async finishItems(
     batchId: string,
-    items: readonly FinishedItem[],
+    items: readonly port.FinishedItem[],
     at: Date,
   ): Promise<{ moved: number; batch: Batch }> {
     return this.#finishItems.immediate(batchId, items, at.getTime());
@@ -367,12 +361,12 @@ export class SqliteBatchStore implements BatchStore {
     return this.#dueWebhooks.all(now.getTime(), limit).map((row) => row.id);
   }
 
-  async claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<DueWebhook | undefined> {
+  async claimWebhook(batchId: string, now: Date, leaseMs: number): Promise<port.DueWebhook | undefined> {
     const row = this.#claimWebhook.get(now.getTime() + leaseMs, batchId, now.getTime());
     return row && { batch: toBatch(row), attempts: row.webhook_attempts };
   }
 
-  async settleWebhook(batchId: string, outcome: WebhookOutcome): Promise<void> {
+  async settleWebhook(batchId: string, outcome: port.WebhookOutcome): Promise<void> {
     const { state, nextAt, error } = webhookAfter(outcome);
     this.#settleWebhook.run(state, outcome.attempts, nextAt?.getTime() ?? null, error, batchId);
   }

@@ -1,13 +1,6 @@
 // MemberStore on SQLite: the last-owner rule checked and written in one immediate transaction.
 import type { AccountIdentity, IdentityProvider } from '../../domain/ports/account-store.js';
-import type {
-  Invitation,
-  Member,
-  MemberChange,
-  MemberStore,
-  NewInvitation,
-  NewMember,
-} from '../../domain/ports/member-store.js';
+import type * as port from '../../domain/ports/member-store.js';
 import type { Role } from '../../domain/roles.js';
 import type { OwnFields } from '../record-fields.js';
 import type { SqliteDatabase } from './database.js';
@@ -44,17 +37,17 @@ const INVITATION_READ =
   'id, account_id AS accountId, email, role, token_hash AS tokenHash, invited_by AS invitedBy, ' +
   'created_at AS createdAt, expires_at AS expiresAt';
 
-function toMember({ provider, subject, joinedAt, ...fields }: MemberRow): Member {
+function toMember({ provider, subject, joinedAt, ...fields }: MemberRow): port.Member {
   return {
-    ...(fields satisfies OwnFields<Member, typeof fields>),
+    ...(fields satisfies OwnFields<port.Member, typeof fields>),
     identity: { provider, subject },
     joinedAt: new Date(joinedAt),
   };
 }
 
-function toInvitation({ invitedBy, createdAt, expiresAt, ...fields }: InvitationRow): Invitation {
+function toInvitation({ invitedBy, createdAt, expiresAt, ...fields }: InvitationRow): port.Invitation {
   return {
-    ...(fields satisfies OwnFields<Invitation, typeof fields>),
+    ...(fields satisfies OwnFields<port.Invitation, typeof fields>),
     invitedBy: invitedBy ?? undefined,
     createdAt: new Date(createdAt),
     expiresAt: new Date(expiresAt),
@@ -63,7 +56,7 @@ function toInvitation({ invitedBy, createdAt, expiresAt, ...fields }: Invitation
 
 type MemberValues = [string, string, string, string, string, string, number];
 
-export class SqliteMemberStore implements MemberStore {
+export class SqliteMemberStore implements port.MemberStore {
   readonly #db: SqliteDatabase;
   readonly #insert;
   readonly #insertFounder;
@@ -134,55 +127,55 @@ export class SqliteMemberStore implements MemberStore {
     );
   }
 
-  #values(member: NewMember): MemberValues {
+  #values(member: port.NewMember): MemberValues {
     const { accountId, identity, email, role, joinedAt } = member;
     return [newId('mem'), accountId, identity.provider, identity.subject, email, role, joinedAt.getTime()];
   }
 
-  #existing(member: NewMember): Member {
+  #existing(member: port.NewMember): port.Member {
     return toMember(this.#byIdentity.get(member.accountId, member.identity.provider, member.identity.subject)!);
   }
 
-  async add(member: NewMember): Promise<Member> {
+  async add(member: port.NewMember): Promise<port.Member> {
     const row = this.#insert.get(...this.#values(member));
     return row ? toMember(row) : this.#existing(member);
   }
 
-  async addFounder(member: NewMember): Promise<Member | undefined> {
+  async addFounder(member: port.NewMember): Promise<port.Member | undefined> {
     const row = this.#insertFounder.get(...this.#values(member), member.accountId);
     return row && toMember(row);
   }
 
-  async list(accountId: string): Promise<Member[]> {
+  async list(accountId: string): Promise<port.Member[]> {
     return this.#list.all(accountId).map(toMember);
   }
 
-  async find(accountId: string, id: string): Promise<Member | undefined> {
+  async find(accountId: string, id: string): Promise<port.Member | undefined> {
     const row = this.#get.get(accountId, id);
     return row && toMember(row);
   }
 
-  async findByIdentity(accountId: string, identity: AccountIdentity): Promise<Member | undefined> {
+  async findByIdentity(accountId: string, identity: AccountIdentity): Promise<port.Member | undefined> {
     const row = this.#byIdentity.get(accountId, identity.provider, identity.subject);
     return row && toMember(row);
   }
 
-  async membershipsOf(identity: AccountIdentity): Promise<Member[]> {
+  async membershipsOf(identity: AccountIdentity): Promise<port.Member[]> {
     return this.#memberships.all(identity.provider, identity.subject).map(toMember);
   }
 
-  async setRole(accountId: string, id: string, role: Role): Promise<MemberChange> {
+  async setRole(accountId: string, id: string, role: Role): Promise<port.MemberChange> {
     return this.#keepingAnOwner(accountId, id, role === 'owner', () => this.#setRole.get(role, accountId, id)!);
   }
 
-  async remove(accountId: string, id: string): Promise<MemberChange> {
+  async remove(accountId: string, id: string): Promise<port.MemberChange> {
     return this.#keepingAnOwner(accountId, id, false, () => this.#remove.get(accountId, id)!);
   }
 
   /** Applies the change unless it takes the account's last owner away, in one transaction. */
-  #keepingAnOwner(accountId: string, id: string, staysOwner: boolean, change: () => MemberRow): MemberChange {
+  #keepingAnOwner(accountId: string, id: string, staysOwner: boolean, change: () => MemberRow): port.MemberChange {
     return this.#db
-      .transaction((): MemberChange => {
+      .transaction((): port.MemberChange => {
         const current = this.#get.get(accountId, id);
         if (!current) return 'not_found';
         if (current.role === 'owner' && !staysOwner && this.#owners.get(accountId)!.n <= 1) return 'last_owner';
@@ -191,7 +184,7 @@ export class SqliteMemberStore implements MemberStore {
       .immediate();
   }
 
-  async createInvitation(invitation: NewInvitation): Promise<Invitation> {
+  async createInvitation(invitation: port.NewInvitation): Promise<port.Invitation> {
     const { accountId, email, role, tokenHash, invitedBy, createdAt, expiresAt } = invitation;
     const row = this.#insertInvitation.get(
       newId('inv'),
@@ -206,21 +199,21 @@ export class SqliteMemberStore implements MemberStore {
     return toInvitation(row!);
   }
 
-  async listInvitations(accountId: string, now: Date): Promise<Invitation[]> {
+  async listInvitations(accountId: string, now: Date): Promise<port.Invitation[]> {
     return this.#invitations.all(accountId, now.getTime()).map(toInvitation);
   }
 
-  async findInvitationByToken(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+  async findInvitationByToken(tokenHash: string, now: Date): Promise<port.Invitation | undefined> {
     const row = this.#invitationByToken.get(tokenHash, now.getTime());
     return row && toInvitation(row);
   }
 
-  async takeInvitation(tokenHash: string, now: Date): Promise<Invitation | undefined> {
+  async takeInvitation(tokenHash: string, now: Date): Promise<port.Invitation | undefined> {
     const row = this.#takeInvitation.get(tokenHash);
     return row && row.expiresAt > now.getTime() ? toInvitation(row) : undefined;
   }
 
-  async withdrawInvitation(accountId: string, id: string): Promise<Invitation | undefined> {
+  async withdrawInvitation(accountId: string, id: string): Promise<port.Invitation | undefined> {
     const row = this.#withdraw.get(accountId, id);
     return row && toInvitation(row);
   }

@@ -1,24 +1,7 @@
 // UsageMeter on SQLite: burst, quota checks and counts in one IMMEDIATE transaction, exact under concurrency and across
 // processes.
 import type { PeriodId } from '../../domain/period.js';
-import {
-  BURST_WINDOW_MS,
-  type BatchRefundInput,
-  type BatchReserveInput,
-  type BatchReserveOutcome,
-  type BurstLimit,
-  type BurstOutcome,
-  type QrIdentity,
-  type QrRecord,
-  type RequestReservation,
-  type RequestReserveInput,
-  type RequestReserveOutcome,
-  type Reservation,
-  type ReserveInput,
-  type ReserveOutcome,
-  type Usage,
-  type UsageMeter,
-} from '../../domain/ports/usage-meter.js';
+import * as port from '../../domain/ports/usage-meter.js';
 import { countByFingerprint } from '../../domain/distinct-codes.js';
 import type { SqliteDatabase } from './database.js';
 import { toQrRecord, type QrRow } from './qr-row.js';
@@ -42,7 +25,7 @@ const COUNT_QR = `INSERT INTO qr_codes (account_id, period, fingerprint, type, p
 
 function qrCount(
   { accountId, period }: { accountId: string; period: PeriodId },
-  qr: QrIdentity,
+  qr: port.QrIdentity,
   at: number,
   count: number,
 ): QrCount {
@@ -52,7 +35,7 @@ function qrCount(
 /** How often at most the burst log is trimmed of rows older than the window. */
 const TRIM_EVERY_MS = 100;
 
-export class SqliteUsageMeter implements UsageMeter {
+export class SqliteUsageMeter implements port.UsageMeter {
   readonly #reserve;
   readonly #refund;
   readonly #usage;
@@ -63,10 +46,10 @@ export class SqliteUsageMeter implements UsageMeter {
   readonly #reserveRequest;
   readonly #refundRequest;
   /** Request reservations already given back: a second refund of the same one is a no-op (held weakly: no growth). */
-  readonly #refundedRequests = new WeakSet<RequestReservation>();
+  readonly #refundedRequests = new WeakSet<port.RequestReservation>();
 
   constructor(db: SqliteDatabase) {
-    const usage = db.prepare<[string, PeriodId], Usage>(
+    const usage = db.prepare<[string, PeriodId], port.Usage>(
       'SELECT requests, qrs FROM usage WHERE account_id = ? AND period = ?',
     );
     const qrExists = db.prepare<[string, PeriodId, string], { one: number }>(
@@ -107,10 +90,10 @@ export class SqliteUsageMeter implements UsageMeter {
     );
     const burstUsedAt = (key: string, at: number): number => {
       if (Math.abs(at - trimmedAt) >= TRIM_EVERY_MS) {
-        trimBurst.run(at - BURST_WINDOW_MS);
+        trimBurst.run(at - port.BURST_WINDOW_MS);
         trimmedAt = at;
       }
-      return countBurst.get(key, at - BURST_WINDOW_MS)!.used ?? 0;
+      return countBurst.get(key, at - port.BURST_WINDOW_MS)!.used ?? 0;
     };
     const takeBurstSlot = (key: string, perSecond: number, at: number): { ok: boolean; used: number } => {
       const used = burstUsedAt(key, at);
@@ -118,7 +101,7 @@ export class SqliteUsageMeter implements UsageMeter {
       logBurst.run(key, at);
       return { ok: true, used: used + 1 };
     };
-    this.#admitBurst = db.transaction((burst: BurstLimit, at: number): BurstOutcome =>
+    this.#admitBurst = db.transaction((burst: port.BurstLimit, at: number): port.BurstOutcome =>
       takeBurstSlot(burst.key, burst.perSecond, at),
     );
     this.#usage = usage;
@@ -131,7 +114,7 @@ export class SqliteUsageMeter implements UsageMeter {
      * What every reservation checks first: the burst (the cheapest refusal, and one that must not touch the monthly
      * counts), then the month's requests. The burst slot itself is taken only once the whole reservation passes.
      */
-    const checkRequest = ({ accountId, period, limits, burst }: RequestReserveInput, at: number) => {
+    const checkRequest = ({ accountId, period, limits, burst }: port.RequestReserveInput, at: number) => {
       const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
       const burstUsed = burst ? burstUsedAt(burst.key, at) : 0;
       const burstState = (used: number) => (burst ? { burst: { used } } : {});
@@ -145,7 +128,7 @@ export class SqliteUsageMeter implements UsageMeter {
       return { current, burstUsed, burstState, refusal };
     };
 
-    this.#reserve = db.transaction((input: ReserveInput, at: number): ReserveOutcome => {
+    this.#reserve = db.transaction((input: port.ReserveInput, at: number): port.ReserveOutcome => {
       const { accountId, period, qr, limits, burst } = input;
       const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
       if (refusal) return refusal;
@@ -168,7 +151,7 @@ export class SqliteUsageMeter implements UsageMeter {
         ...burstState(burstUsed + 1),
       };
     });
-    this.#reserveRequest = db.transaction((input: RequestReserveInput, at: number): RequestReserveOutcome => {
+    this.#reserveRequest = db.transaction((input: port.RequestReserveInput, at: number): port.RequestReserveOutcome => {
       const { accountId, period, burst } = input;
       const { current, burstUsed, burstState, refusal } = checkRequest(input, at);
       if (refusal) return refusal;
@@ -181,7 +164,7 @@ export class SqliteUsageMeter implements UsageMeter {
         ...burstState(burstUsed + 1),
       };
     });
-    this.#refundRequest = db.transaction((reservation: RequestReservation) =>
+    this.#refundRequest = db.transaction((reservation: port.RequestReservation) =>
       uncountUsage.run({ account: reservation.accountId, period: reservation.period, goneQrs: 0 }),
     );
     const refundOne = (accountId: string, period: PeriodId, fingerprint: string) => {
@@ -190,11 +173,11 @@ export class SqliteUsageMeter implements UsageMeter {
       if (qrGone) dropQr.run(accountId, period, fingerprint);
       uncountUsage.run({ account: accountId, period, goneQrs: qrGone ? 1 : 0 });
     };
-    this.#refund = db.transaction((reservation: Reservation) =>
+    this.#refund = db.transaction((reservation: port.Reservation) =>
       refundOne(reservation.accountId, reservation.period, reservation.fingerprint),
     );
 
-    this.#reserveBatch = db.transaction((input: BatchReserveInput, at: number): BatchReserveOutcome => {
+    this.#reserveBatch = db.transaction((input: port.BatchReserveInput, at: number): port.BatchReserveOutcome => {
       const { accountId, period, limits } = input;
       const current = usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
       const counts = countByFingerprint(input.qrs);
@@ -209,7 +192,7 @@ export class SqliteUsageMeter implements UsageMeter {
       for (const { qr, count } of counts.values()) countQrs.run(qrCount(input, qr, at, count));
       return { ok: true, usage: { requests: current.requests + needed.requests, qrs: current.qrs + newQrs } };
     });
-    this.#refundBatchItems = db.transaction((input: BatchRefundInput): number => {
+    this.#refundBatchItems = db.transaction((input: port.BatchRefundInput): number => {
       let refunded = 0;
       for (const item of input.items) {
         if (markRefunded.run(input.batchId, item.index).changes === 0) continue;
@@ -220,42 +203,42 @@ export class SqliteUsageMeter implements UsageMeter {
     });
   }
 
-  async reserve(input: ReserveInput): Promise<ReserveOutcome> {
+  async reserve(input: port.ReserveInput): Promise<port.ReserveOutcome> {
     // IMMEDIATE: the write lock is taken before the read, so separate processes cannot interleave check and count.
     return this.#reserve.immediate(input, input.at.getTime());
   }
 
-  async refund(reservation: Reservation): Promise<void> {
+  async refund(reservation: port.Reservation): Promise<void> {
     this.#refund.immediate(reservation);
   }
 
-  async reserveBatch(input: BatchReserveInput): Promise<BatchReserveOutcome> {
+  async reserveBatch(input: port.BatchReserveInput): Promise<port.BatchReserveOutcome> {
     return this.#reserveBatch.immediate(input, input.at.getTime());
   }
 
-  async refundBatchItems(input: BatchRefundInput): Promise<number> {
+  async refundBatchItems(input: port.BatchRefundInput): Promise<number> {
     return this.#refundBatchItems.immediate(input);
   }
 
-  async admitBurst(burst: BurstLimit, at: Date): Promise<BurstOutcome> {
+  async admitBurst(burst: port.BurstLimit, at: Date): Promise<port.BurstOutcome> {
     return this.#admitBurst.immediate(burst, at.getTime());
   }
 
-  async reserveRequest(input: RequestReserveInput): Promise<RequestReserveOutcome> {
+  async reserveRequest(input: port.RequestReserveInput): Promise<port.RequestReserveOutcome> {
     return this.#reserveRequest.immediate(input, input.at.getTime());
   }
 
-  async refundRequest(reservation: RequestReservation): Promise<void> {
+  async refundRequest(reservation: port.RequestReservation): Promise<void> {
     if (this.#refundedRequests.has(reservation)) return;
     this.#refundedRequests.add(reservation);
     this.#refundRequest.immediate(reservation);
   }
 
-  async usage(accountId: string, period: PeriodId): Promise<Usage> {
+  async usage(accountId: string, period: PeriodId): Promise<port.Usage> {
     return this.#usage.get(accountId, period) ?? { requests: 0, qrs: 0 };
   }
 
-  async qrs(accountId: string, period: PeriodId, limit: number): Promise<QrRecord[]> {
+  async qrs(accountId: string, period: PeriodId, limit: number): Promise<port.QrRecord[]> {
     return this.#qrs.all(accountId, period, limit).map(toQrRecord);
   }
 }
