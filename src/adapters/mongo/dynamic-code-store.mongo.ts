@@ -2,15 +2,7 @@
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import { vanityFrom, type Vanity } from '../../domain/custom-domain.js';
 import type { DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type {
-  CodeChanges,
-  CodeCreation,
-  CodeQuery,
-  CodeUpdate,
-  CodesCreation,
-  DynamicCodeStore,
-  NewDynamicCode,
-} from '../../domain/ports/dynamic-code-store.js';
+import type * as port from '../../domain/ports/dynamic-code-store.js';
 import { newId } from '../../domain/record-id.js';
 import type { OwnFields } from '../record-fields.js';
 import { isDuplicateKey } from './connection.js';
@@ -21,15 +13,15 @@ function literally(text: string): { $regex: string; $options: string } {
   return { $regex: text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), $options: 'i' };
 }
 
-function ascending(query: CodeQuery): boolean {
+function ascending(query: port.CodeQuery): boolean {
   return query.order === 'oldest' || query.order === 'least-scanned';
 }
 
-function byScans(query: CodeQuery): boolean {
+function byScans(query: port.CodeQuery): boolean {
   return query.order === 'most-scanned' || query.order === 'least-scanned';
 }
 
-function listFilter(accountId: string, query: CodeQuery): Record<string, unknown> {
+function listFilter(accountId: string, query: port.CodeQuery): Record<string, unknown> {
   const all: Record<string, unknown>[] = [];
   const filter: Record<string, unknown> = { accountId, deletedAt: null, $and: all };
   if (query.text !== undefined) {
@@ -63,6 +55,17 @@ function toCode(doc: DynamicCodeDoc): DynamicCode {
   };
 }
 
+/** What the redirect reads of a code (no more: it runs on every scan). */
+const SLUG_TARGET_FIELDS = { accountId: 1, target: 1, status: 1, routing: 1, deletedAt: 1 } as const;
+type SlugTargetDoc = Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing' | 'deletedAt'>;
+
+/** A deleted code answers `deleted` (its slug is never reused). */
+function toSlugTarget(doc: SlugTargetDoc): SlugTarget {
+  const state = doc.deletedAt === null ? doc.status : 'deleted';
+  const routing = routingFrom(doc.routing as Partial<CodeRouting> | undefined);
+  return { codeId: doc._id, accountId: doc.accountId, target: doc.target, state, routing };
+}
+
 /** Only the fields that differ from no routing are stored, each as its own field so a change sets just those. */
 function storedRouting(routing: Partial<CodeRouting>): { set: Record<string, unknown>; unset: Record<string, ''> } {
   const set: Record<string, unknown> = {};
@@ -85,7 +88,7 @@ const vanityFields = (vanity: Vanity | null) => ({
 /** The collections this store reads and writes. */
 type CodeModels = Pick<MongoModels, 'codes' | 'codeCounts' | 'vanitySlugs'>;
 
-export class MongoDynamicCodeStore implements DynamicCodeStore {
+export class MongoDynamicCodeStore implements port.DynamicCodeStore {
   readonly #models: CodeModels;
 
   constructor(models: CodeModels) {
@@ -130,7 +133,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     await this.#models.codeCounts.updateOne({ _id: accountId, codes: { $gt: 0 } }, { $inc: { codes: -1 } });
   }
 
-  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<CodeCreation> {
+  async createWithinLimit(input: port.NewDynamicCode, maxCodes: number): Promise<port.CodeCreation> {
     if (maxCodes <= 0 || !(await this.#reserve(input.accountId, maxCodes))) return 'limit_reached';
     const doc = this.#docOf(input);
     const vanity = input.vanity ?? null;
@@ -151,7 +154,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
-  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<CodesCreation> {
+  async createManyWithinLimit(inputs: readonly port.NewDynamicCode[], maxCodes: number): Promise<port.CodesCreation> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
     // A batch's codes live on this service (vanity slugs are held one code at a time, by createWithinLimit).
@@ -188,7 +191,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   /** A new code's document (createWithinLimit and createManyWithinLimit both store these). */
-  #docOf(input: NewDynamicCode): DynamicCodeDoc {
+  #docOf(input: port.NewDynamicCode): DynamicCodeDoc {
     return {
       _id: newId('dyn'),
       accountId: input.accountId,
@@ -207,7 +210,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     };
   }
 
-  async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
+  async list(accountId: string, query: port.CodeQuery): Promise<DynamicCode[]> {
     const direction = ascending(query) ? 1 : -1;
     const docs = await this.#models.codes
       .find(listFilter(accountId, query))
@@ -226,7 +229,7 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
     return doc ? toCode(doc) : undefined;
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<CodeUpdate> {
+  async update(accountId: string, id: string, changes: port.CodeChanges, at: Date): Promise<port.CodeUpdate> {
     const set: Partial<DynamicCodeDoc> = { updatedAt: at };
     let before: DynamicCode | undefined;
     if (changes.vanity !== undefined) {
@@ -273,36 +276,17 @@ export class MongoDynamicCodeStore implements DynamicCodeStore {
   }
 
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
-    const doc = await this.#models.codes
-      .findOne({ slug }, { accountId: 1, target: 1, status: 1, routing: 1, deletedAt: 1 })
-      .lean<Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing' | 'deletedAt'>>();
-    if (!doc) return undefined;
-    return {
-      codeId: doc._id,
-      accountId: doc.accountId,
-      target: doc.target,
-      state: doc.deletedAt === null ? doc.status : 'deleted',
-      routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
-    };
+    const doc = await this.#models.codes.findOne({ slug }, SLUG_TARGET_FIELDS).lean<SlugTargetDoc>();
+    return doc ? toSlugTarget(doc) : undefined;
   }
 
   async findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
     const held = await this.#models.vanitySlugs.findById(vanityKey({ hostname, slug })).lean<VanitySlugDoc>();
     if (!held) return undefined;
     const doc = await this.#models.codes
-      .findOne(
-        { _id: held.codeId, deletedAt: null, vanityHost: hostname, vanitySlug: slug },
-        { accountId: 1, target: 1, status: 1, routing: 1 },
-      )
-      .lean<Pick<DynamicCodeDoc, '_id' | 'accountId' | 'target' | 'status' | 'routing'>>();
-    if (!doc) return undefined;
-    return {
-      codeId: doc._id,
-      accountId: doc.accountId,
-      target: doc.target,
-      state: doc.status,
-      routing: routingFrom(doc.routing as Partial<CodeRouting> | undefined),
-    };
+      .findOne({ _id: held.codeId, deletedAt: null, vanityHost: hostname, vanitySlug: slug }, SLUG_TARGET_FIELDS)
+      .lean<SlugTargetDoc>();
+    return doc ? toSlugTarget(doc) : undefined;
   }
 
   async codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>> {

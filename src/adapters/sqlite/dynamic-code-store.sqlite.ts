@@ -2,15 +2,7 @@
 import { NO_ROUTING, routingFrom, type CodeRouting } from '../../domain/code-routing.js';
 import { vanityFrom, type Vanity } from '../../domain/custom-domain.js';
 import type { CodeStatus, DynamicCode, SlugTarget } from '../../domain/dynamic-code.js';
-import type {
-  CodeChanges,
-  CodeCreation,
-  CodeQuery,
-  CodeUpdate,
-  CodesCreation,
-  DynamicCodeStore,
-  NewDynamicCode,
-} from '../../domain/ports/dynamic-code-store.js';
+import type * as port from '../../domain/ports/dynamic-code-store.js';
 import type { Statement } from 'better-sqlite3';
 import type { SqliteDatabase } from './database.js';
 import { newId } from '../../domain/record-id.js';
@@ -38,7 +30,7 @@ const COLUMNS =
   'scans, created_at, updated_at, deleted_at';
 const LIVE = 'deleted_at IS NULL';
 
-function isFiltered(query: CodeQuery): boolean {
+function isFiltered(query: port.CodeQuery): boolean {
   return (
     (query.order ?? 'newest') !== 'newest' ||
     query.text !== undefined ||
@@ -49,7 +41,7 @@ function isFiltered(query: CodeQuery): boolean {
 }
 
 /** The SQL of a list with conditions; its values follow the account id. */
-function filteredList(query: CodeQuery): { sql: string; values: unknown[] } {
+function filteredList(query: port.CodeQuery): { sql: string; values: unknown[] } {
   const conditions = ['account_id = ?', LIVE];
   const values: unknown[] = [];
   if (query.text !== undefined) {
@@ -111,6 +103,16 @@ function toCode(row: CodeRow): DynamicCode {
   };
 }
 
+/** What the redirect reads of a code (no more: it runs on every scan). */
+const SLUG_TARGET_COLUMNS = 'id, account_id, target, status, routing, deleted_at';
+type SlugTargetRow = Pick<CodeRow, 'id' | 'account_id' | 'target' | 'status' | 'routing' | 'deleted_at'>;
+
+/** A deleted code answers `deleted` (its slug is never reused). */
+function toSlugTarget(row: SlugTargetRow): SlugTarget {
+  const state = row.deleted_at === null ? row.status : 'deleted';
+  return { codeId: row.id, accountId: row.account_id, target: row.target, state, routing: parseRouting(row.routing) };
+}
+
 function parseRouting(json: string | null): CodeRouting {
   return routingFrom(json === null ? null : (JSON.parse(json) as Partial<CodeRouting>));
 }
@@ -127,7 +129,7 @@ function isUniqueViolation(error: unknown): boolean {
   return (error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE';
 }
 
-export class SqliteDynamicCodeStore implements DynamicCodeStore {
+export class SqliteDynamicCodeStore implements port.DynamicCodeStore {
   readonly #db: SqliteDatabase;
   readonly #count;
   readonly #insert;
@@ -174,13 +176,11 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
       `UPDATE dynamic_codes SET deleted_at = ?, updated_at = ?, domain_id = NULL, vanity_host = NULL, ` +
         `vanity_slug = NULL WHERE id = ? AND account_id = ? AND ${LIVE}`,
     );
-    this.#bySlug = db.prepare<
-      [string],
-      Pick<CodeRow, 'id' | 'account_id' | 'target' | 'status' | 'routing' | 'deleted_at'>
-    >('SELECT id, account_id, target, status, routing, deleted_at FROM dynamic_codes WHERE slug = ?');
-    this.#byVanity = db.prepare<[string, string], Pick<CodeRow, 'id' | 'account_id' | 'target' | 'status' | 'routing'>>(
-      `SELECT id, account_id, target, status, routing FROM dynamic_codes WHERE vanity_host = ? AND vanity_slug ` +
-        `= ? AND ${LIVE}`,
+    this.#bySlug = db.prepare<[string], SlugTargetRow>(
+      `SELECT ${SLUG_TARGET_COLUMNS} FROM dynamic_codes WHERE slug = ?`,
+    );
+    this.#byVanity = db.prepare<[string, string], SlugTargetRow>(
+      `SELECT ${SLUG_TARGET_COLUMNS} FROM dynamic_codes WHERE vanity_host = ? AND vanity_slug = ? AND ${LIVE}`,
     );
     this.#onDomain = db.prepare<[string], { n: number }>(
       `SELECT count(*) AS n FROM dynamic_codes WHERE domain_id = ? AND ${LIVE}`,
@@ -198,7 +198,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
    * One new code's row (createWithinLimit and createManyWithinLimit both insert through here, inside their
    * transaction).
    */
-  #insertRow(input: NewDynamicCode): DynamicCode {
+  #insertRow(input: port.NewDynamicCode): DynamicCode {
     const at = input.createdAt.getTime();
     const vanity = input.vanity;
     return toCode(
@@ -218,9 +218,9 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     );
   }
 
-  async createWithinLimit(input: NewDynamicCode, maxCodes: number): Promise<CodeCreation> {
+  async createWithinLimit(input: port.NewDynamicCode, maxCodes: number): Promise<port.CodeCreation> {
     // IMMEDIATE takes the write lock before counting, so two processes cannot both see room for one more code.
-    const create = this.#db.transaction((): CodeCreation => {
+    const create = this.#db.transaction((): port.CodeCreation => {
       if (this.#count.get(input.accountId)!.n >= maxCodes) return 'limit_reached';
       const vanity = input.vanity;
       if (vanity && this.#byVanity.get(vanity.hostname, vanity.slug)) return 'vanity_taken';
@@ -234,7 +234,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return create.immediate();
   }
 
-  async createManyWithinLimit(inputs: readonly NewDynamicCode[], maxCodes: number): Promise<CodesCreation> {
+  async createManyWithinLimit(inputs: readonly port.NewDynamicCode[], maxCodes: number): Promise<port.CodesCreation> {
     if (inputs.length === 0) return [];
     const accountId = inputs[0]!.accountId;
     // One IMMEDIATE transaction: the count and every insert, or (a taken slug throws out of it) nothing.
@@ -250,7 +250,7 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     }
   }
 
-  async list(accountId: string, query: CodeQuery): Promise<DynamicCode[]> {
+  async list(accountId: string, query: port.CodeQuery): Promise<DynamicCode[]> {
     const { after, limit } = query;
     if (!isFiltered(query) && (after === undefined || 'createdAt' in after)) {
       const rows = after
@@ -273,8 +273,8 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
     return row && toCode(row);
   }
 
-  async update(accountId: string, id: string, changes: CodeChanges, at: Date): Promise<CodeUpdate> {
-    const apply = this.#db.transaction((): CodeUpdate => {
+  async update(accountId: string, id: string, changes: port.CodeChanges, at: Date): Promise<port.CodeUpdate> {
+    const apply = this.#db.transaction((): port.CodeUpdate => {
       const row = this.#get.get(id, accountId);
       if (!row) return undefined;
       if (row.status === 'disabled') return 'disabled';
@@ -317,26 +317,12 @@ export class SqliteDynamicCodeStore implements DynamicCodeStore {
 
   async findBySlug(slug: string): Promise<SlugTarget | undefined> {
     const row = this.#bySlug.get(slug);
-    if (!row) return undefined;
-    return {
-      codeId: row.id,
-      accountId: row.account_id,
-      target: row.target,
-      state: row.deleted_at === null ? row.status : 'deleted',
-      routing: parseRouting(row.routing),
-    };
+    return row && toSlugTarget(row);
   }
 
   async findByVanity(hostname: string, slug: string): Promise<SlugTarget | undefined> {
     const row = this.#byVanity.get(hostname, slug);
-    if (!row) return undefined;
-    return {
-      codeId: row.id,
-      accountId: row.account_id,
-      target: row.target,
-      state: row.status,
-      routing: parseRouting(row.routing),
-    };
+    return row && toSlugTarget(row);
   }
 
   async codesById(afterId: string | undefined, limit: number): Promise<Array<{ id: string; accountId: string }>> {
