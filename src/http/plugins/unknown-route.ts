@@ -5,23 +5,37 @@ import Router, { type HTTPMethod } from 'find-my-way';
 import { ApiError } from '../../domain/errors.js';
 import { sendProblem } from './problem-details.js';
 
-/** Every route's path under each of its methods, matched as the app's own router matches them. */
+/**
+ * Every route's path under each of its methods, matched as the app's own router matches them. The router is built on
+ * the first question, not route by route at start: most processes never meet a request no route answers.
+ */
 export class RouteMethods {
-  readonly #router = Router({ ignoreTrailingSlash: false });
-  readonly #methods = new Set<HTTPMethod>();
+  readonly #routes: Array<{ methods: readonly string[]; url: string }> = [];
+  #matcher: { router: Router.Instance<Router.HTTPVersion.V1>; methods: HTTPMethod[] } | undefined;
 
   add(methods: readonly string[], url: string): void {
-    for (const method of methods) {
-      const known = method.toUpperCase() as HTTPMethod;
-      if (this.#router.hasRoute(known, url)) continue;
-      this.#router.on(known, url, () => undefined);
-      this.#methods.add(known);
-    }
+    this.#routes.push({ methods, url });
+    this.#matcher = undefined;
   }
 
   /** The methods a route answers `path` with, sorted; empty for a path no route knows. */
   allowedAt(path: string): string[] {
-    return [...this.#methods].filter((method) => this.#router.find(method, path) !== null).sort();
+    const { router, methods } = (this.#matcher ??= this.#match());
+    return methods.filter((method) => router.find(method, path) !== null).sort();
+  }
+
+  #match(): { router: Router.Instance<Router.HTTPVersion.V1>; methods: HTTPMethod[] } {
+    const router = Router({ ignoreTrailingSlash: false });
+    const methods = new Set<HTTPMethod>();
+    for (const route of this.#routes) {
+      for (const method of route.methods) {
+        const known = method.toUpperCase() as HTTPMethod;
+        if (router.hasRoute(known, route.url)) continue;
+        router.on(known, route.url, () => undefined);
+        methods.add(known);
+      }
+    }
+    return { router, methods: [...methods] };
   }
 }
 
