@@ -88,6 +88,9 @@ export async function createApiAdapters(
 ): Promise<Adapters> {
   // The plans file is read before anything opens: a mistake in it stops start-up at once.
   const plans = loadPlanCatalogue(config.plansFile);
+  // The geo databases are read off the event loop while the stores open; awaited (and their failure met) below.
+  const geoRead = createGeoLookup(config);
+  geoRead.catch(() => undefined);
   const stores = overrides.stores ?? (await createStores(config, { log, ...overrides }));
   try {
     const renderer = createRenderPipeline(config, {
@@ -109,7 +112,7 @@ export async function createApiAdapters(
       renderer,
       signIn,
       signingSeal: signingSealOf(config),
-      geo: createGeoLookup(config),
+      geo: await geoRead,
       ...(billing ? { billing } : {}),
       probes: { ...stores.probes, renderer: () => renderer.probe() },
       async close() {

@@ -4,11 +4,11 @@ import { ConfigError, type Config } from '../config.js';
 import type { GeoLookup } from '../domain/ports/geo-lookup.js';
 
 /** Reads the databases once; a city database that cannot be read stops start-up with a line naming GEOIP_CITY_DB. */
-export function createGeoLookup(config: Pick<Config, 'geoipCityDb'>): GeoLookup {
+export async function createGeoLookup(config: Pick<Config, 'geoipCityDb'>): Promise<GeoLookup> {
   const countries = shippedCountryDatabase();
-  if (config.geoipCityDb === undefined) return new MmdbGeoLookup(countries);
+  if (config.geoipCityDb === undefined) return MmdbGeoLookup.open(countries);
   try {
-    return new MmdbGeoLookup(countries, config.geoipCityDb);
+    return await MmdbGeoLookup.open(countries, config.geoipCityDb);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new ConfigError(`GEOIP_CITY_DB ${config.geoipCityDb}: not a readable MaxMind DB (.mmdb) file (${reason})`);

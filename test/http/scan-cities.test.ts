@@ -89,13 +89,13 @@ describe('a city database (GEOIP_CITY_DB)', () => {
     expect(stats.countries).toEqual({ BR: 2, US: 1 });
   });
 
-  it('stops start-up with a ConfigError naming GEOIP_CITY_DB for a missing file or one that is not a database', () => {
+  it('stops start-up with a ConfigError naming GEOIP_CITY_DB for a missing file or not a database', async () => {
     const notADatabase = join(dir, 'not-a-database.mmdb');
     writeFileSync(notADatabase, 'just text');
     for (const file of [join(dir, 'missing.mmdb'), notADatabase]) {
       const start = () => createGeoLookup(loadConfig({ GEOIP_CITY_DB: file }));
-      expect(start).toThrow(ConfigError);
-      expect(start).toThrow(`GEOIP_CITY_DB ${file}: not a readable MaxMind DB (.mmdb) file`);
+      await expect(start()).rejects.toThrow(ConfigError);
+      await expect(start()).rejects.toThrow(`GEOIP_CITY_DB ${file}: not a readable MaxMind DB (.mmdb) file`);
     }
   });
 });

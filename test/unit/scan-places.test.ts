@@ -3,13 +3,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbGeoLookup, shippedCountryDatabase } from '../../src/adapters/geo/geo-lookup.mmdb.js';
 import { writeCityDatabase } from '../helpers/mmdb-city.js';
 import { NO_ROUTING, routedScan, type ScanContext } from '../../src/domain/code-routing.js';
 
+const shipped = await MmdbGeoLookup.open(shippedCountryDatabase());
+
 describe('the shipped country database', () => {
-  const geo = new MmdbGeoLookup(shippedCountryDatabase());
+  const geo = shipped;
 
   it('places public IPv4 and IPv6 addresses, an IPv4-mapped IPv6 one as its IPv4', () => {
     expect(geo.placeOf('200.147.67.142')).toEqual({ country: 'BR' });
@@ -33,7 +35,10 @@ describe('a city database beside the country one', () => {
     '8.8.8.0/24': { country: 'US', region: 'California', city: 'Mountain View' },
     '81.2.69.0/24': { country: 'GB' },
   });
-  const geo = new MmdbGeoLookup(shippedCountryDatabase(), file);
+  let geo: MmdbGeoLookup;
+  beforeAll(async () => {
+    geo = await MmdbGeoLookup.open(shippedCountryDatabase(), file);
+  });
 
   it('gives the region and city it knows, an IPv4-mapped IPv6 address as its IPv4', () => {
     expect(geo.placeOf('200.147.67.142')).toEqual({ country: 'BR', region: 'São Paulo', city: 'São Paulo' });
@@ -44,7 +49,7 @@ describe('a city database beside the country one', () => {
 
   it('gives the country alone where it names no city, else falls back to the shipped database', () => {
     expect(geo.placeOf('81.2.69.160')).toEqual({ country: 'GB' });
-    expect(geo.placeOf('1.1.1.1')).toEqual(new MmdbGeoLookup(shippedCountryDatabase()).placeOf('1.1.1.1'));
+    expect(geo.placeOf('1.1.1.1')).toEqual(shipped.placeOf('1.1.1.1'));
     expect(geo.placeOf('2001:4860:4860::8888')).toEqual({ country: 'US' });
     expect(geo.placeOf('10.1.2.3')).toBeNull();
   });

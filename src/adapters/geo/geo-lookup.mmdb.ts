@@ -1,6 +1,6 @@
 // GeoLookup over MaxMind DB (.mmdb) files read with `maxmind`: the shipped open country database, and an optional city
 // one.
-import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { createRequire } from 'node:module';
 import { Reader, type Response } from 'maxmind';
@@ -43,10 +43,22 @@ export class MmdbGeoLookup implements GeoLookup {
   readonly #countries: Reader<Response>;
   readonly #cities: Reader<Response> | undefined;
 
-  /** Reads the files once, here: a missing or corrupt file stops start-up rather than a scan. */
-  constructor(countryDatabase: string, cityDatabase?: string) {
-    this.#countries = new Reader(readFileSync(countryDatabase));
-    this.#cities = cityDatabase === undefined ? undefined : new Reader(readFileSync(cityDatabase));
+  /**
+   * Reads the files once, here, off the event loop (the shipped one is several megabytes): a missing or corrupt file
+   * stops start-up rather than a scan.
+   */
+  static async open(countryDatabase: string, cityDatabase?: string): Promise<MmdbGeoLookup> {
+    const [countries, cities] = await Promise.all([
+      readFile(countryDatabase),
+      cityDatabase === undefined ? undefined : readFile(cityDatabase),
+    ]);
+    return new MmdbGeoLookup(countries, cities);
+  }
+
+  /** Over databases already read; throws on one that is not a MaxMind DB. */
+  constructor(countryDatabase: Buffer, cityDatabase?: Buffer) {
+    this.#countries = new Reader(countryDatabase);
+    this.#cities = cityDatabase === undefined ? undefined : new Reader(cityDatabase);
   }
 
   placeOf(address: string): ScanPlace | null {
