@@ -20,17 +20,27 @@ import {
   SIZE_LIMITS,
 } from '../../../domain/render-options.js';
 
-/**
- * The object form is validated by the type's own encoder (which names the failing field); the
- * document shows each type's fields, with their maximum lengths, from the same zod schemas.
- */
-const namedFields = z.record(z.string(), z.unknown()).meta({
-  anyOf: QR_TYPES.flatMap((type) => {
+/** Each type's fields as JSON Schema, with their maximum lengths, from the encoders' zod schemas. */
+function namedFieldSchemas(): object[] {
+  return QR_TYPES.flatMap((type) => {
     const schema = contentEncoderFor(type).objectSchema;
     if (!schema) return [];
     const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
     return [{ title: `${type} fields`, ...json }];
-  }),
+  });
+}
+
+/**
+ * The object form is validated by the type's own encoder (which names the failing field); the
+ * document shows each type's fields, with their maximum lengths, from the same zod schemas: built when the document is
+ * (the first /openapi.json or /docs), not at start-up.
+ */
+const namedFields = z.record(z.string(), z.unknown()).meta({
+  get anyOf() {
+    const schemas = namedFieldSchemas();
+    Object.defineProperty(this, 'anyOf', { value: schemas, enumerable: true });
+    return schemas;
+  },
 });
 
 const colour = z.string().regex(HEX_COLOUR, 'must be #RRGGBB or #RRGGBBAA');
