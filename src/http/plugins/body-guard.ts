@@ -39,7 +39,7 @@ async function bodyGuard(app: FastifyInstance, options: BodyGuardOptions): Promi
     );
 
   // preParsing, before any route's own: every context's onRequest hooks (API key, session, account) have run.
-  app.addHook('preParsing', async (request, reply, payload) => {
+  app.addHook('preParsing', (request, reply, payload, done) => {
     if (isUpload(request)) {
       const caller = options.callerOf(request);
       const release = options.slots.take([
@@ -56,20 +56,21 @@ async function bodyGuard(app: FastifyInstance, options: BodyGuardOptions): Promi
       reply.raw.once('close', release);
     }
     // Only a body still arriving is paced: one that came with its headers has nothing left to wait for.
-    if (options.pace.minBytesPerSecond === 0 || bodyArrivedWhole(request.raw)) return payload;
+    if (options.pace.minBytesPerSecond === 0 || bodyArrivedWhole(request.raw)) return done(null, payload);
     const paced = paceBody(payload, options.pace, tooSlow);
     // Answered before the body was read (a refusal of a later hook): nobody reads it any more, so nothing is cut.
     reply.raw.once('close', () => paced.destroy());
-    return paced;
+    done(null, paced);
   });
 
   // An answer given before its body arrived (a refusal, a cut) closes the connection: Node would otherwise read the
   // rest of the body to discard it, and the client could keep the socket for as long as it likes.
-  app.addHook('onSend', async (request, reply) => {
-    if (request.raw.complete !== false) return;
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.raw.complete !== false) return done(null, payload);
     reply.header('connection', 'close');
     const socket = request.raw.socket;
     if (socket instanceof Socket) reply.raw.once('finish', () => setImmediate(() => socket.destroy()));
+    done(null, payload);
   });
 }
 

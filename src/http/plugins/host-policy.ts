@@ -19,11 +19,12 @@ const ON_ANY_HOST = new Set([
 
 async function hostPolicy(app: FastifyInstance, options: { hosts: ServiceHosts }): Promise<void> {
   // onRequest: before any body is read, any session looked up or any key checked.
-  app.addHook('onRequest', async (request, reply) => {
-    if (options.hosts.foreignHost(request.host) === undefined) return;
+  app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url;
-    if (route !== undefined && ON_ANY_HOST.has(route)) return;
-    return reply.callNotFound();
+    if (options.hosts.foreignHost(request.host) === undefined || (route !== undefined && ON_ANY_HOST.has(route)))
+      return done();
+    // Answered here: the hooks after this one and the handler do not run.
+    reply.callNotFound();
   });
 }
 

@@ -146,9 +146,9 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
 
   app.decorate('metrics', { registry, renderDuration, quotaRejections, cacheRequests });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    if (route === '/metrics') return;
+    if (route === '/metrics') return done();
     requests.inc({
       route,
       method: request.method,
@@ -158,6 +158,7 @@ async function metrics(app: FastifyInstance, options: MetricsOptions): Promise<v
     });
     if (request.problemCode && QUOTA_CODES.has(request.problemCode))
       quotaRejections.inc({ reason: request.problemCode });
+    done();
   });
 
   // Digests of equal length, compared in constant time: the answer's timing says nothing about how much of the token

@@ -5,9 +5,9 @@ import fp from 'fastify-plugin';
 
 async function nosniff(app: FastifyInstance): Promise<void> {
   // onSend, not onRequest: it also reaches answers made by error handlers and the 404 handler.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('X-Content-Type-Options', 'nosniff');
-    return payload;
+    done(null, payload);
   });
 }
 

@@ -3,10 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
 async function requestLog(app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const body = (typeof request.body === 'object' && request.body !== null ? request.body : {}) as Record<
       string,
       unknown
@@ -23,6 +24,7 @@ async function requestLog(app: FastifyInstance): Promise<void> {
       },
       'request completed',
     );
+    done();
   });
 }
 

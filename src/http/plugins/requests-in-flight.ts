@@ -19,8 +19,14 @@ export class RequestsInFlight {
 }
 
 async function requestsInFlight(app: FastifyInstance, options: { counter: RequestsInFlight }): Promise<void> {
-  app.addHook('onRequest', async () => options.counter.enter());
-  app.addHook('onResponse', async () => options.counter.leave());
+  app.addHook('onRequest', (_request, _reply, done) => {
+    options.counter.enter();
+    done();
+  });
+  app.addHook('onResponse', (_request, _reply, done) => {
+    options.counter.leave();
+    done();
+  });
 }
 
 /** Registered in the API context: only synchronous API requests count, not the portal's pages. */

@@ -23,16 +23,19 @@ async function shutdownGuard(app: FastifyInstance, options: { lifecycle: Lifecyc
   app.addHook('preClose', async () => {
     lifecycle.phase = 'closing';
   });
-  app.addHook('onRequest', async () => {
-    if (lifecycle.phase !== 'closing') return;
+  app.addHook('onRequest', (_request, _reply, done) => {
+    if (lifecycle.phase !== 'closing') return done();
     // Fastify's own 503 on closing is not problem+json; this one is, and tells the client to reconnect elsewhere.
-    throw new ApiError('unavailable', 'the server is shutting down; retry, another instance will answer', {
-      retryAfterSeconds: 1,
-    });
+    done(
+      new ApiError('unavailable', 'the server is shutting down; retry, another instance will answer', {
+        retryAfterSeconds: 1,
+      }),
+    );
   });
   // Once shutdown starts, no connection is kept alive: otherwise server.close() waits for clients to hang up.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (lifecycle.phase !== 'serving') reply.header('Connection', 'close');
+    done(null, payload);
   });
 }
 

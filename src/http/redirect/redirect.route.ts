@@ -125,10 +125,10 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
   );
 
   // After the answer is on its way: the scan never delays the redirect, and a failure to count it never fails it.
-  app.addHook('onResponse', async (request) => {
+  app.addHook('onResponse', (request, _reply, done) => {
     const code = request.scannedCode;
     const visitor = request.scanVisitor;
-    if (code === undefined || visitor === undefined) return;
+    if (code === undefined || visitor === undefined) return done();
     const privacy = request.scanPrivacy ?? DEFAULT_SCAN_PRIVACY;
     deps.scans.record({
       codeId: code.codeId,
@@ -140,6 +140,7 @@ export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (ap
       ...keptOfScan(privacy, asksNotToBeTracked(request.headers), visitor.place, visitor.visitor),
       bot: visitor.bot,
     });
+    done();
   });
 
   // Last, so that the scans they answer are counted by the hook above and their forms read by the same parser.

@@ -101,9 +101,9 @@ export const signedImageRoute: FastifyPluginAsyncZod<SignedImageRouteDeps> = asy
   }
 
   // A refusal must not be cached by a CDN in front of us: the next request may be a fixed one.
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (reply.statusCode >= 400) reply.header('Cache-Control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
   app.get(

@@ -47,9 +47,10 @@ async function apiKeyAuth(app: FastifyInstance, options: ApiKeyAuthOptions): Pro
     request.credential = credential;
   });
   // Here, not in each route: a key counts as used when a request made with it succeeds, whichever route answered.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.credential && reply.statusCode < 400)
       options.lastUsed.record(request.credential.keyId, options.clock());
+    done(null, payload);
   });
 }
 
