@@ -298,17 +298,26 @@ function destination(where: RuleDestination, fallback: string, name: string, sca
 }
 
 /**
+ * The caller's memory of decorated targets: given a chosen target, what `decorate` makes of it, remembered or not.
+ * Asked only when the decoration depends on the code alone (no scan query forwarded), so one answer per target holds
+ * for every scan of that code version.
+ */
+export type DecorationMemo = (target: string, decorate: () => string) => string;
+
+/**
  * The first rule whose every condition holds, else the code's default (its split, or its target); then the scan's query
  * and the UTM tags.
  */
-export function routedScan(routing: CodeRouting, target: string, scan: ScanContext): Routed {
+export function routedScan(routing: CodeRouting, target: string, scan: ScanContext, memo?: DecorationMemo): Routed {
   const parsed = new ParsedScan(scan);
   const index = routing.rules.findIndex((r) => conditionHolds(r.if, parsed));
   const chosen =
     index === -1
       ? destination({ target, split: routing.split ?? undefined }, target, 'default', scan)
       : destination(routing.rules[index]!, target, `rules[${index}]`, scan);
-  return { target: decoratedTarget(routing, chosen.target, parsed), arm: chosen.arm };
+  const decorate = () => decoratedTarget(routing, chosen.target, parsed);
+  const perScan = routing.forwardQuery && scan.query !== '';
+  return { target: memo === undefined || perScan ? decorate() : memo(chosen.target, decorate), arm: chosen.arm };
 }
 
 /** The expired target, decorated like any other. */

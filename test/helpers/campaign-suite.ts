@@ -106,6 +106,22 @@ export function campaignSuite(mode: string, t: () => TestApp, settle: () => Prom
       },
     );
 
+    it('answer a changed UTM tag or target from the very next scan, however often the code was scanned', async () => {
+      const caller = await api();
+      const utm = (source: string) => ({ source, medium: 'print', campaign: 'c' });
+      const code = (await caller.create({ target: 'https://example.com/a', utm: utm('qr') })).json() as CampaignCode;
+      await settle();
+      const location = async () => (await scan(t().app, code.slug)).headers.location;
+      const tags = (source: string) => `utm_source=${source}&utm_medium=print&utm_campaign=c`;
+      for (let i = 0; i < 3; i++) expect(await location()).toBe(`https://example.com/a?${tags('qr')}`);
+      expect((await caller.patch(code.id, { utm: utm('flyer') })).statusCode).toBe(200);
+      await settle();
+      expect(await location()).toBe(`https://example.com/a?${tags('flyer')}`);
+      expect((await caller.patch(code.id, { target: 'https://example.com/b' })).statusCode).toBe(200);
+      await settle();
+      expect(await location()).toBe(`https://example.com/b?${tags('flyer')}`);
+    });
+
     it('send scans past expiresAt or maxScans to expiredTarget, or answer the 410 page without one', async () => {
       t().clock.now = new Date('2026-03-01T00:00:00Z');
       const dated = await created({

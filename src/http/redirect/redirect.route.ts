@@ -12,6 +12,7 @@ import { deviceClassOf, languageOf } from '../../domain/scan.js';
 import { SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 import { unanswerableHtml } from './pages.js';
 import { BotVerdicts } from './bot-verdicts.js';
+import { LocationMemo } from './location-memo.js';
 import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps, type ScanMemory } from './scan-answer.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
@@ -41,7 +42,7 @@ function submittedPassword(body: unknown): string {
 }
 
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
-  const memory: ScanMemory = { bots: new BotVerdicts() };
+  const memory: ScanMemory = { bots: new BotVerdicts(), locations: new LocationMemo() };
   app.decorateRequest('scannedCode', undefined);
   app.decorateRequest('splitArm', undefined);
   app.decorateRequest('scanVisitor', undefined);

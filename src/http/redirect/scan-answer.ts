@@ -14,6 +14,7 @@ import { deviceClassOf } from '../../domain/scan.js';
 import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
 import type { BotVerdicts } from './bot-verdicts.js';
+import type { LocationMemo } from './location-memo.js';
 import { scanVisitorOf, type ScanVisitor } from './scan-visitor.js';
 import {
   expiredHtml,
@@ -39,6 +40,7 @@ export interface ScanAnswerDeps {
 /** What the redirect remembers between scans, owned by the redirect routes of one app. */
 export interface ScanMemory {
   bots: BotVerdicts;
+  locations: LocationMemo;
 }
 
 /**
@@ -155,9 +157,17 @@ export async function answerScan(
   // A crawler or link preview never uses up a scan limit: it is answered as a person would be, uncounted.
   if (routing.maxScans !== null && !visitor.bot && !(await deps.scanAllowance.take(found.codeId, routing.maxScans)))
     return expired();
-  const routed = routedScan(routing, found.target, scan);
+  // A remembered target is its Location header already; one decorated for this scan alone is serialised here.
+  let remembered = false;
+  const routed = routedScan(routing, found.target, scan, (target, decorate) => {
+    remembered = true;
+    return memory.locations.of(found, target, () => location(decorate()));
+  });
   request.scanPrivacy = await privacy;
   request.scannedCode = found;
   request.splitArm = routed.arm;
-  return reply.code(302).header('Location', location(routed.target)).send();
+  return reply
+    .code(302)
+    .header('Location', remembered ? routed.target : location(routed.target))
+    .send();
 }
