@@ -1,5 +1,5 @@
 // An account's records capped by a unique per-account slot index (activeSlot for active keys, slot for designs, logos
-// and domains): the first free slot, taken by an insert that may lose a race.
+// and domains): the first free slot, taken by an insert that may lose a race, and freed when a key is revoked.
 import type { Model } from 'mongoose';
 import { isDuplicateKey } from './connection.js';
 
@@ -34,6 +34,28 @@ export async function insertInFreeSlot<D>(
     }
   }
   throw new Error(`could not take a ${what} slot under contention; retry`);
+}
+
+/**
+ * Revokes the account's key `keyId` at `at` and frees its active slot, in one update; a key revoked before keeps its
+ * first time. Answers the key as stored after, without the `hidden` fields, or undefined when the account has no such
+ * key.
+ */
+export async function revokeFreeingSlot<D>(
+  model: Model<D>,
+  accountId: string,
+  keyId: string,
+  at: Date,
+  hidden: Readonly<Record<string, 0>>,
+): Promise<D | undefined> {
+  const revoked = await model
+    .findOneAndUpdate(
+      { _id: keyId, accountId, revokedAt: null },
+      { $set: { revokedAt: at }, $unset: { activeSlot: 1 } },
+      { new: true, projection: hidden },
+    )
+    .lean<D>();
+  return revoked ?? (await model.findOne({ _id: keyId, accountId }, hidden).lean<D>()) ?? undefined;
 }
 
 /** Slots for "unlimited" plans: far past any real account, small enough to scan. */

@@ -6,7 +6,7 @@ import type { Actor } from '../../domain/actor.js';
 import { scopesFromStore, scopesToStore } from '../../domain/key-scope.js';
 import type { PlanId } from '../../domain/plan-catalogue.js';
 import { newId } from '../../domain/record-id.js';
-import { insertInFreeSlot } from './active-slots.js';
+import { insertInFreeSlot, revokeFreeingSlot } from './active-slots.js';
 import type { AccountDoc, ApiKeyDoc } from './models.js';
 
 function toRecord(doc: ApiKeyDoc): ApiKeyRecord {
@@ -85,17 +85,8 @@ export class MongoKeyStore implements KeyStore {
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<ApiKeyRecord | undefined> {
-    // Freeing the slot and stamping the time in one update; revoking twice keeps the first time.
-    const revoked = await this.#keys
-      .findOneAndUpdate(
-        { _id: keyId, accountId, revokedAt: null },
-        { $set: { revokedAt: at }, $unset: { activeSlot: 1 } },
-        { new: true, projection: RECORD_FIELDS },
-      )
-      .lean<ApiKeyDoc>();
-    if (revoked) return toRecord(revoked);
-    const existing = await this.#keys.findOne({ _id: keyId, accountId }, RECORD_FIELDS).lean<ApiKeyDoc>();
-    return existing ? toRecord(existing) : undefined;
+    const key = await revokeFreeingSlot(this.#keys, accountId, keyId, at, RECORD_FIELDS);
+    return key && toRecord(key);
   }
 
   async recordLastUsed(entries: ReadonlyArray<{ keyId: string; at: Date }>): Promise<void> {

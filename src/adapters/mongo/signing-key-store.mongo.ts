@@ -9,7 +9,7 @@ import type {
   SigningKeyStore,
 } from '../../domain/ports/signing-key-store.js';
 import type { OwnFields } from '../record-fields.js';
-import { insertInFreeSlot } from './active-slots.js';
+import { insertInFreeSlot, revokeFreeingSlot } from './active-slots.js';
 import type { AccountDoc, SigningKeyDoc } from './models.js';
 
 /** The document holds the record's own fields (under `_id` for `id`) beside the sealed secret and the slot. */
@@ -72,16 +72,7 @@ export class MongoSigningKeyStore implements SigningKeyStore {
   }
 
   async revoke(accountId: string, keyId: string, at: Date): Promise<SigningKeyRecord | undefined> {
-    // Freeing the slot and stamping the time in one update; revoking twice keeps the first time.
-    const revoked = await this.#keys
-      .findOneAndUpdate(
-        { _id: keyId, accountId, revokedAt: null },
-        { $set: { revokedAt: at }, $unset: { activeSlot: 1 } },
-        { new: true, projection: RECORD_FIELDS },
-      )
-      .lean<SigningKeyDoc>();
-    if (revoked) return toRecord(revoked);
-    const existing = await this.#keys.findOne({ _id: keyId, accountId }, RECORD_FIELDS).lean<SigningKeyDoc>();
-    return existing ? toRecord(existing) : undefined;
+    const key = await revokeFreeingSlot(this.#keys, accountId, keyId, at, RECORD_FIELDS);
+    return key && toRecord(key);
   }
 }
