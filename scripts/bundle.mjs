@@ -9,8 +9,12 @@ import { buildSync } from 'esbuild';
 
 /** Native addons. */
 const NATIVE = ['better-sqlite3', 'sharp'];
-/** Packages that read files from their own directory: worker scripts, Lua, wasm, templates, fonts, static assets. */
-const OWN_FILES = ['piscina', 'pino', 'bullmq', '@fastify/view', '@fastify/swagger-ui', '@fastify/static', 'pdfkit'];
+/**
+ * Packages that read files from their own directory: worker scripts, Lua, wasm, templates, fonts, static assets. pino
+ * and @fastify/view are bundled: they read their own files only for a log transport (a worker) or a precompiled
+ * template folder, neither of which the API uses, and bundled they start through the code cache.
+ */
+const OWN_FILES = ['piscina', 'bullmq', '@fastify/swagger-ui', '@fastify/static', 'pdfkit'];
 /** Packages only a configured or first-used feature loads: they load from node_modules then, as under tsc. */
 const ON_FIRST_USE = ['ioredis', 'mongoose', 'mongodb', 'stripe', 'jose', 'undici', 'yazl', 'yaml', 'markdown-it'];
 /** The image readers (wasm) and the rest of the API reference, also first use only. */
