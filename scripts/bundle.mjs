@@ -2,7 +2,7 @@
 // code cache): our modules and the pure-JavaScript packages in one file, so Node resolves, reads and links a handful of
 // files instead of ~900, and V8 compiles them once per build rather than on every start.
 // Run after tsc (`npm run build`): `qrm` and the jobs and render processes run tsc's dist/.
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
@@ -46,6 +46,11 @@ export function bundleApi(root) {
     define: { 'import.meta.url': 'bundleUrl' },
     banner: { js: "const bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   });
+  // esbuild escapes every character beyond ASCII in code but keeps a few comments as written: one such character makes
+  // V8 hold the whole source as two bytes a character, decoded from UTF-8. Each becomes '?' (one per UTF-16 unit, so
+  // the source map's columns hold) and the file stays ASCII, read as a plain copy (scripts/code-cache.mjs).
+  const api = join(outdir, 'api.cjs');
+  writeFileSync(api, readFileSync(api, 'utf8').replace(/[\u0080-\uffff]/g, '?'));
   // dist/bundle/api.js, the entry `npm start`, the Procfile and the image run: the API bundle through the code cache.
   buildSync({ ...common, entryPoints: { api: 'scripts/api-entry.mjs' }, outdir, format: 'esm' });
   // The render and decode threads' entries: a thread the bundled API starts loads a few files as well.

@@ -1,5 +1,6 @@
 // Runs a CommonJS bundle through V8's code cache: the compiled functions a previous run used are read back from a file
 // beside the bundle instead of being parsed and compiled again (Node 20 has no compile cache of its own).
+import { isAscii } from 'node:buffer';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -30,6 +31,12 @@ function readCache(path, key) {
   return stored.subarray(0, keyLength).toString('latin1') === key ? stored.subarray(keyLength) : undefined;
 }
 
+/** The file's text: an ASCII file (what scripts/bundle.mjs writes) as Latin-1, a plain copy; any other as UTF-8. */
+function sourceOf(file) {
+  const bytes = readFileSync(file);
+  return isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+}
+
 /** Writes the cache whole or not at all (another process may read or write it at the same time). */
 function writeCache(path, key, data) {
   const partial = `${path}.${process.pid}.partial`;
@@ -53,7 +60,7 @@ export function runWithCodeCache(file) {
   const path = `${file}${CACHE_SUFFIX}`;
   const key = cacheKey(file);
   const cachedData = readCache(path, key);
-  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n})`;
+  const wrapped = `(function (exports, require, module, __filename, __dirname) { ${sourceOf(file)}\n})`;
   const script = new Script(wrapped, { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) {
     process.once('exit', () => writeCache(path, key, script.createCachedData()));

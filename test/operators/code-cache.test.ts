@@ -62,4 +62,11 @@ describe('running a CommonJS bundle through the code cache', () => {
     expect(await run(file)).toBe('said again function true\n');
     expect((await stat(file + CACHE_SUFFIX)).mtimeMs).toBe(rewritten.mtimeMs);
   });
+
+  it('runs a bundle with characters beyond ASCII as written, from source and from its cache', async () => {
+    const file = join(dir.path, 'accents.cjs');
+    await writeFile(file, bundle('héllo — ≤ 😀'));
+    expect(await run(file)).toBe('said héllo — ≤ 😀 function true\n');
+    expect(await run(file)).toBe('said héllo — ≤ 😀 function true\n');
+  });
 });
