@@ -9,6 +9,9 @@ import { join, relative } from 'node:path';
  */
 const SOURCE_DIRS = ['src', 'workers'];
 
+/** The scripts that make the API bundle, and the loader it embeds: an edit to one rebuilds it as a source's would. */
+const BUNDLE_SCRIPTS = ['scripts/bundle.mjs', 'scripts/code-cache.mjs', 'scripts/api-entry.mjs'];
+
 function newestSource(root, dir, newest) {
   let entries;
   try {
@@ -27,6 +30,15 @@ function newestSource(root, dir, newest) {
   return newest;
 }
 
+/** A file's modification time; 0 where there is none (an install without the build scripts). */
+function mtimeOf(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * `{ state: 'missing' }` when the entry was never built, `{ state: 'stale', changed }` when a source is
  * newer than it (tsc rewrites every output, so one output's time is the build's), else `{ state: 'fresh' }`.
@@ -38,7 +50,11 @@ export function buildFreshness(root, entry) {
   } catch {
     return { state: 'missing' };
   }
-  const newest = SOURCE_DIRS.reduce((found, dir) => newestSource(root, dir, found), { path: '', mtimeMs: 0 });
+  let newest = SOURCE_DIRS.reduce((found, dir) => newestSource(root, dir, found), { path: '', mtimeMs: 0 });
+  for (const path of BUNDLE_SCRIPTS) {
+    const mtimeMs = mtimeOf(join(root, path));
+    if (mtimeMs > newest.mtimeMs) newest = { path, mtimeMs };
+  }
   if (newest.mtimeMs > built) return { state: 'stale', changed: relative(root, join(root, newest.path)) };
   return { state: 'fresh' };
 }

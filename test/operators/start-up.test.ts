@@ -127,4 +127,18 @@ describe('the build check before a compiled entry runs', () => {
       changed: join('src', 'deep', 'a.ts'),
     });
   });
+
+  it('says stale naming the bundle script edited since the build', async () => {
+    await mkdir(join(root, 'scripts'), { recursive: true });
+    await mkdir(join(root, 'dist', 'bundle'), { recursive: true });
+    await writeFile(join(root, 'dist', 'bundle', 'api.js'), '');
+    const past = new Date(Date.now() - 60_000);
+    await utimes(join(root, 'src', 'deep', 'a.ts'), past, past);
+    await writeFile(join(root, 'scripts', 'code-cache.mjs'), '');
+    await utimes(join(root, 'scripts', 'code-cache.mjs'), past, past);
+    expect(buildFreshness(root, 'dist/bundle/api.js')).toEqual({ state: 'fresh' });
+    const future = new Date(Date.now() + 60_000);
+    await utimes(join(root, 'scripts', 'code-cache.mjs'), future, future);
+    expect(buildFreshness(root, 'dist/bundle/api.js')).toEqual({ state: 'stale', changed: 'scripts/code-cache.mjs' });
+  });
 });
