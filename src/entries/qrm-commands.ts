@@ -149,8 +149,13 @@ function notes(options: readonly QrmOption[]): string {
   return options.flatMap((option) => (OPTION_NOTES[option] ? [`  ${OPTION_NOTES[option]}`] : [])).join('\n');
 }
 
+/** The command as typed: its name, then its synopsis when it has one. */
+function invocation(command: QrmCommand): string {
+  return [command.name, command.synopsis].filter(Boolean).join(' ');
+}
+
 function line(command: QrmCommand): string {
-  return `  ${[command.name, command.synopsis].filter(Boolean).join(' ')}\n      ${command.summary}`;
+  return `  ${invocation(command)}\n      ${command.summary}`;
 }
 
 export const QRM_USAGE = [
@@ -167,12 +172,7 @@ export function commandNamed(name: string): QrmCommand | undefined {
 }
 
 export function commandUsage(command: QrmCommand): string {
-  return [
-    `usage: qrm ${[command.name, command.synopsis].filter(Boolean).join(' ')}`,
-    `  ${command.summary}`,
-    '',
-    notes([...command.options, ...EVERY_COMMAND_TAKES]),
-  ].join('\n');
+  return [`usage: qrm ${invocation(command)}`, `  ${command.summary}`, '', notes(optionsOf(command))].join('\n');
 }
 
 /** Every option the command takes. */
