@@ -275,10 +275,21 @@ export function isExpired(routing: CodeRouting, at: Date): boolean {
   return routing.expiresAt !== null && at.getTime() >= Date.parse(routing.expiresAt);
 }
 
-/** Where a scan goes, and the split arm that chose it (`default:1`, `rules[2]:0`), if a split did. */
-export interface Routed {
+/** Where a scan goes before its decoration, and the split arm that chose it (`default:1`, `rules[2]:0`), if one did. */
+interface Chosen {
   target: string;
   arm: string | undefined;
+}
+
+/** Where a scan goes: the chosen target and arm, and how that target is decorated for this scan. */
+export interface ScanRoute extends Chosen {
+  /**
+   * True when the scan's own query is forwarded, so the decorated target differs scan by scan; false when it depends
+   * on the code alone, one decoration per target for every scan of that code version.
+   */
+  perScan: boolean;
+  /** The chosen target with the scan's query (forwardQuery) and the UTM tags appended. */
+  decorated(): string;
 }
 
 /** The arm whose share of [0, 100) holds the point, the arms laid out in their order. */
@@ -291,33 +302,29 @@ function armAt(split: readonly SplitArm[], point: number): number {
   return split.length - 1;
 }
 
-function destination(where: RuleDestination, fallback: string, name: string, scan: ScanContext): Routed {
+function destination(where: RuleDestination, fallback: string, name: string, scan: ScanContext): Chosen {
   if (!where.split) return { target: where.target ?? fallback, arm: undefined };
   const arm = armAt(where.split, scan.splitPoint());
   return { target: where.split[arm]!.target, arm: `${name}:${arm}` };
 }
 
 /**
- * The caller's memory of decorated targets: given a chosen target, what `decorate` makes of it, remembered or not.
- * Asked only when the decoration depends on the code alone (no scan query forwarded), so one answer per target holds
- * for every scan of that code version.
+ * The first rule whose every condition holds, else the code's default (its split, or its target); its decoration (the
+ * scan's query and the UTM tags) is left to `decorated()`, which a caller may remember per target when not `perScan`.
  */
-export type DecorationMemo = (target: string, decorate: () => string) => string;
-
-/**
- * The first rule whose every condition holds, else the code's default (its split, or its target); then the scan's query
- * and the UTM tags.
- */
-export function routedScan(routing: CodeRouting, target: string, scan: ScanContext, memo?: DecorationMemo): Routed {
+export function scanRoute(routing: CodeRouting, target: string, scan: ScanContext): ScanRoute {
   const parsed = new ParsedScan(scan);
   const index = routing.rules.findIndex((r) => conditionHolds(r.if, parsed));
   const chosen =
     index === -1
       ? destination({ target, split: routing.split ?? undefined }, target, 'default', scan)
       : destination(routing.rules[index]!, target, `rules[${index}]`, scan);
-  const decorate = () => decoratedTarget(routing, chosen.target, parsed);
-  const perScan = routing.forwardQuery && scan.query !== '';
-  return { target: memo === undefined || perScan ? decorate() : memo(chosen.target, decorate), arm: chosen.arm };
+  return {
+    target: chosen.target,
+    arm: chosen.arm,
+    perScan: routing.forwardQuery && scan.query !== '',
+    decorated: () => decoratedTarget(routing, chosen.target, parsed),
+  };
 }
 
 /** The expired target, decorated like any other. */

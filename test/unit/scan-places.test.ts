@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MmdbGeoLookup, shippedCountryDatabase } from '../../src/adapters/geo/geo-lookup.mmdb.js';
 import { writeCityDatabase } from '../helpers/mmdb-city.js';
-import { NO_ROUTING, routedScan, type ScanContext } from '../../src/domain/code-routing.js';
+import { NO_ROUTING, scanRoute, type ScanContext } from '../../src/domain/code-routing.js';
 
 const shipped = await MmdbGeoLookup.open(shippedCountryDatabase());
 
@@ -64,7 +64,7 @@ describe('rules by place', () => {
     place,
     splitPoint: () => 0,
   });
-  const targetOf = (target: string, scan: ScanContext) => routedScan(routing, target, scan).target;
+  const targetOf = (target: string, scan: ScanContext) => scanRoute(routing, target, scan).decorated();
   const routing = {
     ...NO_ROUTING,
     rules: [

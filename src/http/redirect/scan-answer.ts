@@ -2,7 +2,7 @@
 // /r/{slug} and custom domains.
 import { createHmac } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { expiredTargetOf, isExpired, routedScan, type ScanContext } from '../../domain/code-routing.js';
+import { expiredTargetOf, isExpired, scanRoute, type ScanContext } from '../../domain/code-routing.js';
 import type { SlugTarget } from '../../domain/dynamic-code.js';
 import { PASSWORD_LENGTH, passwordMatches } from '../../domain/password-hash.js';
 import type { GeoLookup } from '../../domain/ports/geo-lookup.js';
@@ -157,17 +157,12 @@ export async function answerScan(
   // A crawler or link preview never uses up a scan limit: it is answered as a person would be, uncounted.
   if (routing.maxScans !== null && !visitor.bot && !(await deps.scanAllowance.take(found.codeId, routing.maxScans)))
     return expired();
-  // A remembered target is its Location header already; one decorated for this scan alone is serialised here.
-  let remembered = false;
-  const routed = routedScan(routing, found.target, scan, (target, decorate) => {
-    remembered = true;
-    return memory.locations.of(found, target, () => location(decorate()));
-  });
+  const route = scanRoute(routing, found.target, scan);
+  const header = route.perScan
+    ? location(route.decorated())
+    : memory.locations.of(found, route.target, () => location(route.decorated()));
   request.scanPrivacy = await privacy;
   request.scannedCode = found;
-  request.splitArm = routed.arm;
-  return reply
-    .code(302)
-    .header('Location', remembered ? routed.target : location(routed.target))
-    .send();
+  request.splitArm = route.arm;
+  return reply.code(302).header('Location', header).send();
 }
