@@ -103,9 +103,10 @@ export function addScan(day: ScanDay, scan: Scan, newVisitor: boolean): void {
   increment(day.hourUniques, hour);
 }
 
-/** The two-digit UTC hour a scan counts in. */
+/** The two-digit UTC hour a scan counts in. An invalid date throws toISOString's RangeError, as dayOf does. */
 export function hourOf(at: Date): string {
-  return twoDigits(at.getUTCHours());
+  const hour = at.getUTCHours();
+  return Number.isNaN(hour) ? at.toISOString() : twoDigits(hour);
 }
 
 export const UNKNOWN_COUNTRY = 'other';
