@@ -114,7 +114,7 @@ const WEBHOOK_ERROR_MAX = 500;
 
 /**
  * What one attempt leaves behind: delivered, due again at `retryAt`, refused, or (none of these) given up; and, when
- * not delivered, why (cut to its first 500 characters).
+ * not delivered, why (cut to WEBHOOK_ERROR_MAX characters).
  */
 export function webhookAfter(outcome: Pick<WebhookOutcome, 'delivered' | 'retryAt' | 'refused' | 'error'>): {
   state: WebhookState;
