@@ -40,11 +40,13 @@ export function paceBody(payload: Readable, pace: BodyPace, tooSlow: () => Error
 }
 
 /**
- * The whole body is already here: the request is complete, or every byte its Content-Length declares is buffered (a
- * small body sent with its headers, before Node has marked the message complete). Nothing is left to pace.
+ * The whole body is already here: the request is complete, it declares no body (neither Content-Length nor
+ * Transfer-Encoding: none, RFC 9112 §6.3), or every byte its Content-Length declares is buffered (a small body sent
+ * with its headers, before Node has marked the message complete). Nothing is left to pace or to wait for.
  */
 export function bodyArrivedWhole(raw: IncomingMessage): boolean {
   if (raw.complete) return true;
   const declared = raw.headers['content-length'];
-  return declared !== undefined && raw.readableLength >= Number(declared);
+  if (declared === undefined) return raw.headers['transfer-encoding'] === undefined;
+  return raw.readableLength >= Number(declared);
 }

@@ -48,3 +48,26 @@ describe('bodyArrivedWhole', () => {
     expect(await send(head(['transfer-encoding: chunked']), '5\r\nhello\r\n')).toBe(false);
   });
 });
+
+describe('bodyArrivedWhole on a request that declares no body', () => {
+  // Synchronous hooks, as the service's are: preParsing runs before Node has marked the message complete.
+  const quick = Fastify();
+  const asked: Array<{ complete: boolean; whole: boolean }> = [];
+  quick.addHook('onRequest', (_request, _reply, done) => done());
+  quick.addHook('preParsing', (request, _reply, payload, done) => {
+    asked.push({ complete: request.raw.complete, whole: bodyArrivedWhole(request.raw) });
+    done(null, payload);
+  });
+  quick.get('/x', async () => 'ok');
+  beforeAll(async () => {
+    await quick.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => quick.close());
+
+  it('is true for a GET (every scan) even before Node marks it complete, so nothing is paced', async () => {
+    const port = (quick.server.address() as AddressInfo).port;
+    const res = await fetch(`http://127.0.0.1:${port}/x`);
+    expect(await res.text()).toBe('ok');
+    expect(asked).toEqual([{ complete: false, whole: true }]);
+  });
+});

@@ -66,7 +66,7 @@ async function bodyGuard(app: FastifyInstance, options: BodyGuardOptions): Promi
   // An answer given before its body arrived (a refusal, a cut) closes the connection: Node would otherwise read the
   // rest of the body to discard it, and the client could keep the socket for as long as it likes.
   app.addHook('onSend', (request, reply, payload, done) => {
-    if (request.raw.complete !== false) return done(null, payload);
+    if (bodyArrivedWhole(request.raw)) return done(null, payload);
     reply.header('connection', 'close');
     const socket = request.raw.socket;
     if (socket instanceof Socket) reply.raw.once('finish', () => setImmediate(() => socket.destroy()));
