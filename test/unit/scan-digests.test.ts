@@ -1,8 +1,10 @@
 // The scan's day, hour and visitor digests: the values the stores already hold for today (visitor digests, day keys)
 // must come out the same, byte for byte, whatever computes them.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { hmacSha256Hex } from '../../src/domain/hmac-sha256.js';
 import { dayOf, hourOf, saltedVisitor, visitorKey } from '../../src/domain/scan.js';
+import { splitPointOf } from '../../src/domain/split-arm.js';
 
 const userAgents = [
   undefined,
@@ -51,5 +53,45 @@ describe('scan digests', () => {
     for (const outside of [new Date(Date.UTC(10_000, 0, 1)), new Date(Date.parse('-000001-12-31T23:00:00Z'))])
       expect(dayOf(outside)).toBe(outside.toISOString().slice(0, 10));
     expect(() => dayOf(new Date(Number.NaN))).toThrow(RangeError);
+  });
+
+  it('give HMAC-SHA-256 as RFC 4231 prints it (short, long and over-block keys)', () => {
+    const vectors: Array<[Buffer, string, string]> = [
+      [Buffer.alloc(20, 0x0b), 'Hi There', 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7'],
+      [
+        Buffer.from('Jefe'),
+        'what do ya want for nothing?',
+        '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+      ],
+      [
+        Buffer.alloc(131, 0xaa),
+        'Test Using Larger Than Block-Size Key - Hash Key First',
+        '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54',
+      ],
+    ];
+    for (const [key, message, expected] of vectors) expect(hmacSha256Hex(key, message)).toBe(expected);
+  });
+
+  it("give createHmac's digest for any key length and text, and keep every visitor's split point", () => {
+    const texts = ['', ...userAgents.filter((ua) => ua !== undefined), '\u0000é\u00ff'];
+    for (const length of [0, 1, 32, 63, 64, 65, 200]) {
+      const key = randomBytes(length);
+      for (const text of texts)
+        expect(hmacSha256Hex(key, text)).toBe(createHmac('sha256', key).update(text).digest('hex'));
+    }
+    // The point as it was taken before (createHmac fed the parts): a visitor keeps their arm across the upgrade.
+    const key = randomBytes(32);
+    for (let i = 0; i < 200; i++) {
+      const visitor = visitorKey(`10.1.${i}.7`, userAgents[i % userAgents.length]);
+      const at = new Date(Date.UTC(2026, 10, 1 + (i % 28), i % 24));
+      const digest = createHmac('sha256', key)
+        .update(visitor)
+        .update('\u0000')
+        .update(dayOf(at))
+        .update('\u0000')
+        .update(`dyn_${i}`)
+        .digest();
+      expect(splitPointOf(key, visitor, `dyn_${i}`, at)).toBe((digest.readUIntBE(0, 6) / 2 ** 48) * 100);
+    }
   });
 });
