@@ -2,7 +2,7 @@
 // must come out the same, byte for byte, whatever computes them.
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hmacSha256Hex } from '../../src/domain/hmac-sha256.js';
+import { HmacSha256 } from '../../src/domain/hmac-sha256.js';
 import { dayOf, hourOf, saltedVisitor, visitorKey } from '../../src/domain/scan.js';
 import { splitPointOf } from '../../src/domain/split-arm.js';
 
@@ -69,18 +69,19 @@ describe('scan digests', () => {
         '60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54',
       ],
     ];
-    for (const [key, message, expected] of vectors) expect(hmacSha256Hex(key, message)).toBe(expected);
+    for (const [key, message, expected] of vectors) expect(new HmacSha256(key).hex(message)).toBe(expected);
   });
 
   it("give createHmac's digest for any key length and text, and keep every visitor's split point", () => {
     const texts = ['', ...userAgents.filter((ua) => ua !== undefined), '\u0000é\u00ff'];
     for (const length of [0, 1, 32, 63, 64, 65, 200]) {
       const key = randomBytes(length);
-      for (const text of texts)
-        expect(hmacSha256Hex(key, text)).toBe(createHmac('sha256', key).update(text).digest('hex'));
+      const keyed = new HmacSha256(key);
+      for (const text of texts) expect(keyed.hex(text)).toBe(createHmac('sha256', key).update(text).digest('hex'));
     }
     // The point as it was taken before (createHmac fed the parts): a visitor keeps their arm across the upgrade.
     const key = randomBytes(32);
+    const keyed = new HmacSha256(key);
     for (let i = 0; i < 200; i++) {
       const visitor = visitorKey(`10.1.${i}.7`, userAgents[i % userAgents.length]);
       const at = new Date(Date.UTC(2026, 10, 1 + (i % 28), i % 24));
@@ -91,7 +92,7 @@ describe('scan digests', () => {
         .update('\u0000')
         .update(`dyn_${i}`)
         .digest();
-      expect(splitPointOf(key, visitor, `dyn_${i}`, at)).toBe((digest.readUIntBE(0, 6) / 2 ** 48) * 100);
+      expect(splitPointOf(keyed, visitor, `dyn_${i}`, at)).toBe((digest.readUIntBE(0, 6) / 2 ** 48) * 100);
     }
   });
 });

@@ -13,6 +13,7 @@ import { SCAN_RESPONSES, unlockFormDocument } from './scan-docs.js';
 import { unanswerableHtml } from './pages.js';
 import { BotVerdicts } from './bot-verdicts.js';
 import { LocationMemo } from './location-memo.js';
+import { HmacSha256 } from '../../domain/hmac-sha256.js';
 import { answerScan, PAGE_HEADERS, PASSWORD_GUESSES, type ScanAnswerDeps, type ScanMemory } from './scan-answer.js';
 import { COMMON_ERRORS, problemResponses } from '../openapi/problem.schema.js';
 import type { CustomDomainStore } from '../../domain/ports/custom-domain-store.js';
@@ -42,7 +43,11 @@ function submittedPassword(body: unknown): string {
 }
 
 export const redirectRoute: FastifyPluginAsyncZod<RedirectRouteDeps> = async (app, deps) => {
-  const memory: ScanMemory = { bots: new BotVerdicts(), locations: new LocationMemo() };
+  const memory: ScanMemory = {
+    bots: new BotVerdicts(),
+    locations: new LocationMemo(),
+    splitHash: new HmacSha256(deps.splitKey),
+  };
   app.decorateRequest('scannedCode', undefined);
   app.decorateRequest('splitArm', undefined);
   app.decorateRequest('scanVisitor', undefined);

@@ -11,6 +11,7 @@ import type { ScanAllowance } from '../../domain/ports/scan-allowance.js';
 import type { ScanPrivacyLookup } from '../../domain/ports/scan-privacy-lookup.js';
 import type { ScanPrivacy } from '../../domain/scan-privacy.js';
 import { deviceClassOf } from '../../domain/scan.js';
+import type { HmacSha256 } from '../../domain/hmac-sha256.js';
 import { splitPointOf } from '../../domain/split-arm.js';
 import { addressBucket } from '../portal/rate-limits.js';
 import type { BotVerdicts } from './bot-verdicts.js';
@@ -41,6 +42,8 @@ export interface ScanAnswerDeps {
 export interface ScanMemory {
   bots: BotVerdicts;
   locations: LocationMemo;
+  /** The split's keyed hash under `splitKey`, its pads worked out once. */
+  splitHash: HmacSha256;
 }
 
 /**
@@ -117,7 +120,7 @@ export async function answerScan(
     device: deviceClassOf(request.headers['user-agent']),
     acceptLanguage: request.headers['accept-language'],
     query: queryOf(request.url),
-    splitPoint: () => splitPointOf(deps.splitKey, visitor.visitor, found.codeId, scan.at),
+    splitPoint: () => splitPointOf(memory.splitHash, visitor.visitor, found.codeId, scan.at),
     place: visitor.place,
   };
   const expired = async () => {
