@@ -1,4 +1,5 @@
 // The API key format: prefix, 30 random base62 characters, CRC32 checksum that catches typos offline.
+import { createHash, createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import {
   API_KEY_LENGTH,
@@ -35,5 +36,17 @@ describe('API key format', () => {
     expect(hashApiKey(key, undefined)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashApiKey(key, 'pepper-pepper-pepper')).not.toBe(hashApiKey(key, undefined));
     expect(apiKeyHint(key)).toBe(`qrm_live_…${key.slice(-4)}`);
+  });
+
+  it('stores the digests createHash and createHmac give, so keys made before stay valid', () => {
+    for (const pepper of [undefined, 'pepper-pepper-pepper', 'x'.repeat(100), 'poivre – 胡椒']) {
+      for (let i = 0; i < 20; i++) {
+        const key = generateApiKey();
+        const expected = pepper
+          ? createHmac('sha256', pepper).update(key).digest('hex')
+          : createHash('sha256').update(key).digest('hex');
+        expect(hashApiKey(key, pepper)).toBe(expected);
+      }
+    }
   });
 });
