@@ -58,6 +58,13 @@ interface Group {
   v: Array<[string, string]>;
 }
 
+/**
+ * How long a scan waits for its script call, as in the embedded recorder: a few milliseconds gather a busy redirect's
+ * scans into one call (docs/BENCHMARKS.md: ~5 µs of the service's CPU a scan, and Redis's own), and the counts are
+ * that much later. Shutdown and flush() send what waits at once.
+ */
+const SCAN_GATHER_MS = 5;
+
 /** Scans per script call at most: the visitors of a group go to PFADD as arguments, and Lua's stack is bounded. */
 const MAX_BATCH = 1_000;
 
@@ -111,12 +118,12 @@ export class RedisScanCounter implements ScanRecorder, ScanCounters {
   }
 
   /**
-   * Scans of one event-loop turn go to Redis together: one script call (one round trip) counts them all,
-   * so a busy redirect costs Redis a call per batch, not per scan.
+   * Scans of a few milliseconds go to Redis together: one script call (one round trip) counts them all, so a busy
+   * redirect costs Redis a call per batch, not per scan.
    */
   record(scan: Scan): void {
     this.#pending.push(scan);
-    if (this.#pending.length === 1) setImmediate(() => this.#send());
+    if (this.#pending.length === 1) setTimeout(() => this.#send(), SCAN_GATHER_MS).unref();
   }
 
   #send(): void {
