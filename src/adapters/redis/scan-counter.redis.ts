@@ -60,7 +60,7 @@ interface Group {
 
 /**
  * How long a scan waits for its script call, as in the embedded recorder: a few milliseconds gather a busy redirect's
- * scans into one call (docs/BENCHMARKS.md: ~5 µs of the service's CPU a scan, and Redis's own), and the counts are
+ * scans into one call (fewer calls for the service and for Redis: docs/BENCHMARKS.md), and the counts are
  * that much later. Shutdown and flush() send what waits at once.
  */
 const SCAN_GATHER_MS = 5;
