@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { RedisClient } from './connection.js';
 import { readLua } from './lua-script.js';
 import { accountTag, bucketTagOf, nonEmptyBuckets } from './slot-tags.js';
-import type { ScanCounters, ScanRecorder } from '../../domain/ports/scan-ledger.js';
+import { SCAN_GATHER_MS, type ScanCounters, type ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import {
   cityKey,
   countryOf,
@@ -57,13 +57,6 @@ interface Group {
   w: Record<string, number>;
   v: Array<[string, string]>;
 }
-
-/**
- * How long a scan waits for its script call, as in the embedded recorder: a few milliseconds gather a busy redirect's
- * scans into one call (fewer calls for the service and for Redis: docs/BENCHMARKS.md), and the counts are
- * that much later. Shutdown and flush() send what waits at once.
- */
-const SCAN_GATHER_MS = 5;
 
 /** Scans per script call at most: the visitors of a group go to PFADD as arguments, and Lua's stack is bounded. */
 const MAX_BATCH = 1_000;

@@ -1,6 +1,6 @@
 // ScanRecorder, embedded: the scans of a few milliseconds counted in one SQLite transaction, exact uniques per day.
 import { randomBytes } from 'node:crypto';
-import type { ScanRecorder } from '../../domain/ports/scan-ledger.js';
+import { SCAN_GATHER_MS, type ScanRecorder } from '../../domain/ports/scan-ledger.js';
 import {
   addScan,
   dayOf,
@@ -26,11 +26,6 @@ export interface SqliteScanRecorderOptions {
 }
 
 const DAY_MS = 86_400_000;
-/**
- * How long a scan waits for its transaction: a few milliseconds gather a busy redirect's scans into one transaction,
- * whose fixed cost (BEGIN IMMEDIATE, the day's and the webhooks' rows, COMMIT) then falls on many scans.
- */
-export const SCAN_GATHER_MS = 5;
 
 /**
  * Group commit, as the metering does: one IMMEDIATE transaction per batch instead of one per scan.

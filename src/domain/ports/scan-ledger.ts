@@ -7,6 +7,13 @@ import type { Scan, ScanDay } from '../scan.js';
  * once `flush` resolves, every scan recorded before it is counted exactly once (or, if storage failed,
  * counted by `unrecorded` — never silently dropped).
  */
+/**
+ * How long a recorder may hold a scan before it goes to storage: a few milliseconds gather a busy redirect's scans into
+ * one write (a SQLite transaction, a Redis script call) whose fixed cost then falls on many scans. `flush` and
+ * `close` send what waits at once.
+ */
+export const SCAN_GATHER_MS = 5;
+
 export interface ScanRecorder {
   record(scan: Scan): void;
   /** Scans answered but not stored since start (storage down or full): the unrecorded-scans metric. */
